@@ -1,0 +1,51 @@
+#pragma once
+// Number-theoretic transforms over Fr with exactly the roots snarkjs uses
+// (groth16-compat.md §5.4): ω_k = nqr^((r−1)/2^k), nqr the smallest quadratic non-residue.
+//
+// Conventions (§3.3): forward(a) computes X_k = Σ_j a_j·ω_n^{jk} (natural order in and out);
+// inverse is the same with ω_n⁻¹ and a factor 1/n. to_odd_coset() maps evaluations on
+// {ω_n^i} to evaluations on the odd coset {ω_2n^{2i+1}} — the compute_h step of the prover —
+// as one DIF inverse transform (natural → bit-reversed), a pointwise scaling by ω_2n^j/n in
+// bit-reversed order, and one DIT forward transform (bit-reversed → natural): no bit-reversal
+// permutation is ever materialised.
+//
+// Multithreaded over the compute pool; stages whose butterflies span more than a cache block
+// run stage by stage across threads, the rest run block by block (each block in cache).
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace zk::ntt {
+
+// ω_k for 0 ≤ k ≤ Fr::params::two_adicity (ω_0 = 1, ω_1 = −1).
+template <class Fr>
+Fr root_of_unity(unsigned k);
+
+template <class Fr>
+class domain_t {
+ public:
+  explicit domain_t(unsigned log_n);
+
+  size_t size() const { return size_t(1) << log_n_; }
+  unsigned log_size() const { return log_n_; }
+  const Fr& omega() const { return omega_; }
+
+  void forward(Fr* a) const;
+  void inverse(Fr* a) const;
+  void to_odd_coset(Fr* a) const;
+
+  // A shared, lazily built domain per size (the prover reuses twiddles across proofs).
+  static std::shared_ptr<const domain_t> get(unsigned log_n);
+
+ private:
+  void dif(Fr* a, const std::vector<Fr>& tw) const;  // natural → bit-reversed
+  void dit(Fr* a, const std::vector<Fr>& tw) const;  // bit-reversed → natural
+  unsigned log_n_;
+  Fr omega_;
+  std::vector<Fr> tw_;      // ω^i, i < n/2
+  std::vector<Fr> itw_;     // ω^−i, i < n/2
+  std::vector<Fr> coset_;   // ω_2n^{bitrev(i)}/n, the to_odd_coset scaling in bit-reversed order
+  Fr n_inv_;
+};
+
+}  // namespace zk::ntt
