@@ -1,0 +1,193 @@
+#include "common/groth16/prover.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#include "common/ntt/ntt.hpp"
+#include "common/util/thread_pool.hpp"
+
+namespace zk::groth16 {
+
+const char* stage_name(stage s) {
+  switch (s) {
+    case stage::build_ab: return "build_ab";
+    case stage::compute_h: return "compute_h";
+    case stage::msm_a: return "msm_a";
+    case stage::msm_b1: return "msm_b1";
+    case stage::msm_b2: return "msm_b2";
+    case stage::msm_c: return "msm_c";
+    case stage::msm_h: return "msm_h";
+    case stage::assemble: return "assemble";
+    case stage::verify: return "verify";
+  }
+  return "?";
+}
+
+uint64_t now_ns() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
+
+template <class F>
+F random_scalar() {
+  static thread_local std::random_device rd;
+  for (;;) {
+    typename F::big_t v{};
+    for (int i = 0; i < F::N; ++i) v.l[i] = (uint64_t(rd()) << 32) | rd();
+    v.l[F::N - 1] &= (F::bits % 64 == 0) ? ~0ULL : ((1ULL << (F::bits % 64)) - 1);
+    if (ff::big_lt(v, F::modulus)) return F::from_canonical(v);
+  }
+}
+
+namespace {
+
+template <class F>
+F load_raw(const uint8_t* p) {
+  F v;
+  std::memcpy(v.l, p, sizeof(v.l));
+  return v;
+}
+
+constexpr size_t kScalarBytes = 32;  // n8r for both curves
+
+}  // namespace
+
+template <class C>
+prover_t<C>::prover_t(const proving_key_t<C>& pk) : pk_(pk) {
+  a_.resize(pk.domain_size);
+  b_.resize(pk.domain_size);
+  c_.resize(pk.domain_size);
+}
+
+// a[row] += (coef·R²)⊗w[signal] — one Montgomery product of the raw stored value and the raw
+// canonical witness yields the Montgomery form of coef·w (groth16-compat.md §2.4, §3.2).
+template <class C>
+void prover_t<C>::build_ab(const uint8_t* witness) {
+  const auto& coefs = pk_.coefficients;
+  const size_t n = pk_.domain_size;
+  util::parallel_for(n, [&](size_t b, size_t e) {
+    std::fill(a_.begin() + b, a_.begin() + e, fr_t::zero());
+    std::fill(b_.begin() + b, b_.begin() + e, fr_t::zero());
+  });
+  auto accumulate = [&](uint64_t k0, uint64_t k1) {
+    for (uint64_t k = k0; k < k1; ++k) {
+      auto rec = coefs[k];
+      fr_t v = load_raw<fr_t>(rec.value) * load_raw<fr_t>(witness + size_t(rec.signal) * kScalarBytes);
+      auto& dst = rec.matrix == 0 ? a_[rec.constraint] : b_[rec.constraint];
+      dst += v;
+    }
+  };
+  const uint64_t count = coefs.count;
+  if (pk_.file && pk_.file->coefficients_sorted_by_constraint() && count > 4096) {
+    // Records sorted by row: split at row boundaries so no two threads touch one row.
+    const size_t parts = util::compute_threads() * 4;
+    std::vector<uint64_t> cut(parts + 1, count);
+    cut[0] = 0;
+    for (size_t t = 1; t < parts; ++t) {
+      uint64_t k = std::max(cut[t - 1], count * t / parts);
+      while (k < count && k > 0 && coefs[k].constraint == coefs[k - 1].constraint) ++k;
+      cut[t] = k;
+    }
+    util::run_parallel([&](size_t t) { accumulate(cut[t], cut[t + 1]); }, parts);
+  } else {
+    accumulate(0, count);
+  }
+  util::parallel_for(n, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) c_[i] = a_[i] * b_[i];
+  });
+}
+
+template <class C>
+void prover_t<C>::compute_h() {
+  auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
+  domain->to_odd_coset(a_.data());
+  domain->to_odd_coset(b_.data());
+  domain->to_odd_coset(c_.data());
+  // p = a·b − c, then out of Montgomery form: the H MSM takes canonical scalars (§3.3, §3.8).
+  util::parallel_for(a_.size(), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      auto p = (a_[i] * b_[i] - c_[i]).to_canonical();
+      std::memcpy(a_[i].l, p.l, sizeof(p.l));
+    }
+  });
+}
+
+template <class C>
+typename C::g1_jacobian prover_t<C>::msm_a(const msm::plan_t& plan) const {
+  return msm::msm<typename C::g1>(pk_.a, plan);
+}
+template <class C>
+typename C::g1_jacobian prover_t<C>::msm_b1(const msm::plan_t& plan) const {
+  return msm::msm<typename C::g1>(pk_.b1, plan);
+}
+template <class C>
+typename C::g2_jacobian prover_t<C>::msm_b2(const msm::plan_t& plan) const {
+  return msm::msm<typename C::g2>(pk_.b2, plan);
+}
+// Private wires only: w[ℓ+1 .. nVars) against section 8 from its first point (§7.12).
+template <class C>
+typename C::g1_jacobian prover_t<C>::msm_c(const uint8_t* witness) const {
+  const size_t first = size_t(pk_.n_public) + 1;
+  return msm::msm<typename C::g1>(pk_.c, witness + first * kScalarBytes, pk_.n_vars - first, fr_t::bits);
+}
+template <class C>
+typename C::g1_jacobian prover_t<C>::msm_h() const {
+  return msm::msm<typename C::g1>(pk_.h, reinterpret_cast<const uint8_t*>(a_.data()), a_.size(), fr_t::bits);
+}
+
+template <class C>
+proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const fr_t& s) const {
+  using j1 = typename C::g1_jacobian;
+  using j2 = typename C::g2_jacobian;
+  const auto rk = r.to_canonical(), sk = s.to_canonical(), rsk = (r * s).to_canonical();
+  const j1 delta1 = j1::from_affine(pk_.delta1);
+  j1 pi_a = m.a.add_mixed(pk_.alpha1) + delta1.mul(rk);
+  j2 pi_b = m.b2.add_mixed(pk_.beta2) + j2::from_affine(pk_.delta2).mul(sk);
+  j1 b1 = m.b1.add_mixed(pk_.beta1) + delta1.mul(sk);
+  j1 pi_c = m.c + m.h + pi_a.mul(sk) + b1.mul(rk) - delta1.mul(rsk);
+  return proof_t<C>{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+}
+
+template <class C>
+proof_t<C> prover_t<C>::prove(const uint8_t* witness, const stage_observer& observe) {
+  return prove(witness, random_scalar<fr_t>(), random_scalar<fr_t>(), observe);
+}
+
+template <class C>
+proof_t<C> prover_t<C>::prove(const uint8_t* witness, const fr_t& r, const fr_t& s,
+                              const stage_observer& observe) {
+  uint64_t t0 = now_ns();
+  auto mark = [&](stage st) {
+    uint64_t t1 = now_ns();
+    if (observe) observe(st, t0, t1);
+    t0 = t1;
+  };
+  build_ab(witness);
+  mark(stage::build_ab);
+  compute_h();
+  mark(stage::compute_h);
+  msm_results_t<C> m;
+  const msm::plan_t plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+  m.a = msm_a(plan);
+  mark(stage::msm_a);
+  m.b1 = msm_b1(plan);
+  mark(stage::msm_b1);
+  m.b2 = msm_b2(plan);
+  mark(stage::msm_b2);
+  m.c = msm_c(witness);
+  mark(stage::msm_c);
+  m.h = msm_h();
+  mark(stage::msm_h);
+  proof_t<C> proof = assemble(m, r, s);
+  mark(stage::assemble);
+  return proof;
+}
+
+template class prover_t<curves::bn254>;
+template class prover_t<curves::bls12_381>;
+template bn254::fr_t random_scalar<bn254::fr_t>();
+template bls12_381::fr_t random_scalar<bls12_381::fr_t>();
+
+}  // namespace zk::groth16

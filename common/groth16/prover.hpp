@@ -1,0 +1,74 @@
+#pragma once
+// The Groth16 prover as named stages (DESIGN.md "Prover stages"), each callable alone:
+//
+//   build_ab   a, b from the key's coefficients and the witness; c = a∘b      (compat §3.2)
+//   compute_h  a, b, c → odd-coset evaluations; p = a·b − c, out of Montgomery (§3.3)
+//   msm_a      Σ w_i·A_i          msm_b1  Σ w_i·B1_i        msm_b2  Σ w_i·B2_i  (G2)
+//   msm_c      Σ_{i>ℓ} w_i·C_i    msm_h   Σ p_j·H_j                            (§3.5)
+//   assemble   π_A = A′ + α₁ + rδ₁, π_B = B′ + β₂ + sδ₂,
+//              π_C = C′ + H′ + s·π_A + r·(B1′ + β₁ + sδ₁) − rs·δ₁               (§3.6)
+//
+// The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
+// place). Work buffers are allocated once per prover and reused across proofs.
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "common/groth16/keys.hpp"
+#include "common/msm/msm.hpp"
+
+namespace zk::groth16 {
+
+enum class stage { build_ab, compute_h, msm_a, msm_b1, msm_b2, msm_c, msm_h, assemble, verify };
+const char* stage_name(stage s);
+inline constexpr stage all_prover_stages[] = {stage::build_ab, stage::compute_h, stage::msm_a,
+                                              stage::msm_b1,   stage::msm_b2,    stage::msm_c,
+                                              stage::msm_h,    stage::assemble};
+
+// Called at the end of each stage with steady-clock nanoseconds; the timeline hooks in here.
+using stage_observer = std::function<void(stage, uint64_t begin_ns, uint64_t end_ns)>;
+uint64_t now_ns();
+
+template <class C>
+struct msm_results_t {
+  typename C::g1_jacobian a, b1, c, h;
+  typename C::g2_jacobian b2;
+};
+
+template <class C>
+class prover_t {
+ public:
+  using fr_t = typename C::fr_t;
+  explicit prover_t(const proving_key_t<C>& pk);
+
+  const proving_key_t<C>& key() const { return pk_; }
+
+  // --- stages ------------------------------------------------------------------------------
+  void build_ab(const uint8_t* witness);
+  void compute_h();
+  typename C::g1_jacobian msm_a(const msm::plan_t& witness_plan) const;
+  typename C::g1_jacobian msm_b1(const msm::plan_t& witness_plan) const;
+  typename C::g2_jacobian msm_b2(const msm::plan_t& witness_plan) const;
+  typename C::g1_jacobian msm_c(const uint8_t* witness) const;
+  typename C::g1_jacobian msm_h() const;
+  proof_t<C> assemble(const msm_results_t<C>& m, const fr_t& r, const fr_t& s) const;
+
+  // The whole proof with fresh randomizers r, s (or the given ones).
+  proof_t<C> prove(const uint8_t* witness, const stage_observer& observe = {});
+  proof_t<C> prove(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe = {});
+
+  // Evaluations after build_ab (a, b, c) and, after compute_h, the H scalars in a (canonical).
+  const std::vector<fr_t>& a() const { return a_; }
+  const std::vector<fr_t>& b() const { return b_; }
+  const std::vector<fr_t>& c() const { return c_; }
+
+ private:
+  proving_key_t<C> pk_;
+  std::vector<fr_t> a_, b_, c_;
+};
+
+// Uniform random field element from the OS entropy source.
+template <class F>
+F random_scalar();
+
+}  // namespace zk::groth16
