@@ -102,7 +102,17 @@ struct fp_t {
 
   // --- additive group ----------------------------------------------------------------------
   // r = a + b mod p. a + b < 2p < 2^(64N) by the spare bit, so no carry leaves the top limb.
-  ZK_HD friend constexpr fp_t operator+(const fp_t& a, const fp_t& b) {
+  ZK_HD_FORCE friend constexpr fp_t operator+(const fp_t& a, const fp_t& b) {
+#ifdef ZK_FF_X86_ASM
+    if (!__builtin_is_constant_evaluated()) {
+      if constexpr (N == 4 || N == 6) {
+        fp_t r{};
+        if constexpr (N == 4) x86::mod_add_4(r.l, a.l, b.l, modulus.l);
+        else x86::mod_add_6(r.l, a.l, b.l, modulus.l);
+        return r;
+      }
+    }
+#endif
     fp_t s{}, t{};
     unsigned __int128 c = 0;
     for (int i = 0; i < N; ++i) {
@@ -121,7 +131,17 @@ struct fp_t {
     for (int i = 0; i < N; ++i) t.l[i] = (s.l[i] & mask) | (t.l[i] & ~mask);
     return t;
   }
-  ZK_HD friend constexpr fp_t operator-(const fp_t& a, const fp_t& b) {
+  ZK_HD_FORCE friend constexpr fp_t operator-(const fp_t& a, const fp_t& b) {
+#ifdef ZK_FF_X86_ASM
+    if (!__builtin_is_constant_evaluated()) {
+      if constexpr (N == 4 || N == 6) {
+        fp_t r{};
+        if constexpr (N == 4) x86::mod_sub_4(r.l, a.l, b.l, modulus.l);
+        else x86::mod_sub_6(r.l, a.l, b.l, modulus.l);
+        return r;
+      }
+    }
+#endif
     fp_t d{};
     uint64_t borrow = 0;
     for (int i = 0; i < N; ++i) {
@@ -140,12 +160,12 @@ struct fp_t {
     return d;
   }
   ZK_HD constexpr fp_t operator-() const { return zero() - *this; }
-  ZK_HD constexpr fp_t dbl() const { return *this + *this; }
+  ZK_HD_FORCE constexpr fp_t dbl() const { return *this + *this; }
   ZK_HD constexpr fp_t& operator+=(const fp_t& b) { return *this = *this + b; }
   ZK_HD constexpr fp_t& operator-=(const fp_t& b) { return *this = *this - b; }
 
   // --- multiplication (CIOS, no-carry variant) ----------------------------------------------
-  ZK_HD friend constexpr fp_t operator*(const fp_t& a, const fp_t& b) {
+  ZK_HD_FORCE friend constexpr fp_t operator*(const fp_t& a, const fp_t& b) {
 #ifdef ZK_FF_X86_ASM
     if (!__builtin_is_constant_evaluated()) {
       if constexpr (N == 4 || N == 6) {
@@ -184,10 +204,10 @@ struct fp_t {
     return r.reduce_once();
   }
   ZK_HD constexpr fp_t& operator*=(const fp_t& b) { return *this = *this * b; }
-  ZK_HD constexpr fp_t sqr() const { return *this * *this; }
+  ZK_HD_FORCE constexpr fp_t sqr() const { return *this * *this; }
 
   // x in [0, 2p) → x mod p
-  ZK_HD constexpr fp_t reduce_once() const {
+  ZK_HD_FORCE constexpr fp_t reduce_once() const {
     fp_t t{};
     uint64_t borrow = 0;
     for (int i = 0; i < N; ++i) {

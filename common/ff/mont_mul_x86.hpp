@@ -7,7 +7,7 @@
 
 namespace zk::ff::x86 {
 
-// r = a·b·2^(-256) mod p, result in [0, 2p).
+// t = a·b·2^(-256) mod p, result in [0, 2p).
 inline __attribute__((always_inline)) void mont_mul_4(uint64_t* t, const uint64_t* a,
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {
@@ -151,7 +151,7 @@ inline __attribute__((always_inline)) void mont_mul_4(uint64_t* t, const uint64_
       : "rax", "rdx", "cc");
 }
 
-// r = a·b·2^(-384) mod p, result in [0, 2p).
+// t = a·b·2^(-384) mod p, result in [0, 2p).
 inline __attribute__((always_inline)) void mont_mul_6(uint64_t* t, const uint64_t* a,
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {
@@ -431,6 +431,150 @@ inline __attribute__((always_inline)) void mont_mul_6(uint64_t* t, const uint64_
       : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv),
         "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p)
       : "rax", "rdx", "cc");
+}
+
+// r = a + b mod p (a, b < p)
+inline __attribute__((always_inline)) void mod_add_4(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                                      const uint64_t* p) {
+  static constexpr uint64_t zero[4] = {};
+  const uint64_t d = uint64_t(p) - uint64_t(zero);
+  uint64_t m, t;
+  struct limbs_t { uint64_t v[4]; };
+  __asm__(
+      "movq 0(%[a]), %[r0]\n"
+      "movq 8(%[a]), %[r1]\n"
+      "movq 16(%[a]), %[r2]\n"
+      "movq 24(%[a]), %[r3]\n"
+      "addq 0(%[b]), %[r0]\n"
+      "adcq 8(%[b]), %[r1]\n"
+      "adcq 16(%[b]), %[r2]\n"
+      "adcq 24(%[b]), %[r3]\n"
+      "subq 0(%[p]), %[r0]\n"
+      "sbbq 8(%[p]), %[r1]\n"
+      "sbbq 16(%[p]), %[r2]\n"
+      "sbbq 24(%[p]), %[r3]\n"
+      "sbbq %[m], %[m]\n"
+      "movq %[d], %[t]\n"
+      "andq %[m], %[t]\n"
+      "addq %[z], %[t]\n"
+      "addq 0(%[t]), %[r0]\n"
+      "adcq 8(%[t]), %[r1]\n"
+      "adcq 16(%[t]), %[r2]\n"
+      "adcq 24(%[t]), %[r3]\n"
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [m] "=&r"(m), [t] "=&r"(t)
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [d] "r"(d), [z] "r"(zero),
+        "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p),
+        "m"(*(const limbs_t*)zero)
+      : "cc");
+}
+// r = a − b mod p (a, b < p)
+inline __attribute__((always_inline)) void mod_sub_4(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                                      const uint64_t* p) {
+  static constexpr uint64_t zero[4] = {};
+  const uint64_t d = uint64_t(p) - uint64_t(zero);
+  uint64_t m, t;
+  struct limbs_t { uint64_t v[4]; };
+  __asm__(
+      "movq 0(%[a]), %[r0]\n"
+      "movq 8(%[a]), %[r1]\n"
+      "movq 16(%[a]), %[r2]\n"
+      "movq 24(%[a]), %[r3]\n"
+      "subq 0(%[b]), %[r0]\n"
+      "sbbq 8(%[b]), %[r1]\n"
+      "sbbq 16(%[b]), %[r2]\n"
+      "sbbq 24(%[b]), %[r3]\n"
+      "sbbq %[m], %[m]\n"
+      "movq %[d], %[t]\n"
+      "andq %[m], %[t]\n"
+      "addq %[z], %[t]\n"
+      "addq 0(%[t]), %[r0]\n"
+      "adcq 8(%[t]), %[r1]\n"
+      "adcq 16(%[t]), %[r2]\n"
+      "adcq 24(%[t]), %[r3]\n"
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [m] "=&r"(m), [t] "=&r"(t)
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [d] "r"(d), [z] "r"(zero),
+        "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p),
+        "m"(*(const limbs_t*)zero)
+      : "cc");
+}
+
+// r = a + b mod p (a, b < p)
+inline __attribute__((always_inline)) void mod_add_6(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                                      const uint64_t* p) {
+  static constexpr uint64_t zero[6] = {};
+  const uint64_t d = uint64_t(p) - uint64_t(zero);
+  uint64_t m, t;
+  struct limbs_t { uint64_t v[6]; };
+  __asm__(
+      "movq 0(%[a]), %[r0]\n"
+      "movq 8(%[a]), %[r1]\n"
+      "movq 16(%[a]), %[r2]\n"
+      "movq 24(%[a]), %[r3]\n"
+      "movq 32(%[a]), %[r4]\n"
+      "movq 40(%[a]), %[r5]\n"
+      "addq 0(%[b]), %[r0]\n"
+      "adcq 8(%[b]), %[r1]\n"
+      "adcq 16(%[b]), %[r2]\n"
+      "adcq 24(%[b]), %[r3]\n"
+      "adcq 32(%[b]), %[r4]\n"
+      "adcq 40(%[b]), %[r5]\n"
+      "subq 0(%[p]), %[r0]\n"
+      "sbbq 8(%[p]), %[r1]\n"
+      "sbbq 16(%[p]), %[r2]\n"
+      "sbbq 24(%[p]), %[r3]\n"
+      "sbbq 32(%[p]), %[r4]\n"
+      "sbbq 40(%[p]), %[r5]\n"
+      "sbbq %[m], %[m]\n"
+      "movq %[d], %[t]\n"
+      "andq %[m], %[t]\n"
+      "addq %[z], %[t]\n"
+      "addq 0(%[t]), %[r0]\n"
+      "adcq 8(%[t]), %[r1]\n"
+      "adcq 16(%[t]), %[r2]\n"
+      "adcq 24(%[t]), %[r3]\n"
+      "adcq 32(%[t]), %[r4]\n"
+      "adcq 40(%[t]), %[r5]\n"
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [m] "=&r"(m), [t] "=&r"(t)
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [d] "r"(d), [z] "r"(zero),
+        "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p),
+        "m"(*(const limbs_t*)zero)
+      : "cc");
+}
+// r = a − b mod p (a, b < p)
+inline __attribute__((always_inline)) void mod_sub_6(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                                      const uint64_t* p) {
+  static constexpr uint64_t zero[6] = {};
+  const uint64_t d = uint64_t(p) - uint64_t(zero);
+  uint64_t m, t;
+  struct limbs_t { uint64_t v[6]; };
+  __asm__(
+      "movq 0(%[a]), %[r0]\n"
+      "movq 8(%[a]), %[r1]\n"
+      "movq 16(%[a]), %[r2]\n"
+      "movq 24(%[a]), %[r3]\n"
+      "movq 32(%[a]), %[r4]\n"
+      "movq 40(%[a]), %[r5]\n"
+      "subq 0(%[b]), %[r0]\n"
+      "sbbq 8(%[b]), %[r1]\n"
+      "sbbq 16(%[b]), %[r2]\n"
+      "sbbq 24(%[b]), %[r3]\n"
+      "sbbq 32(%[b]), %[r4]\n"
+      "sbbq 40(%[b]), %[r5]\n"
+      "sbbq %[m], %[m]\n"
+      "movq %[d], %[t]\n"
+      "andq %[m], %[t]\n"
+      "addq %[z], %[t]\n"
+      "addq 0(%[t]), %[r0]\n"
+      "adcq 8(%[t]), %[r1]\n"
+      "adcq 16(%[t]), %[r2]\n"
+      "adcq 24(%[t]), %[r3]\n"
+      "adcq 32(%[t]), %[r4]\n"
+      "adcq 40(%[t]), %[r5]\n"
+      : [r0] "=&r"(r[0]), [r1] "=&r"(r[1]), [r2] "=&r"(r[2]), [r3] "=&r"(r[3]), [r4] "=&r"(r[4]), [r5] "=&r"(r[5]), [m] "=&r"(m), [t] "=&r"(t)
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [d] "r"(d), [z] "r"(zero),
+        "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p),
+        "m"(*(const limbs_t*)zero)
+      : "cc");
 }
 
 }  // namespace zk::ff::x86
