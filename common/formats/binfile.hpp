@@ -106,6 +106,7 @@ class binfile {
   void expect_size(const section_record& s, uint64_t expected, std::string_view formula) const;
 
   void advise_willneed(const section_record& s) const { file_.advise_willneed(s.offset, s.size); }
+  void advise_dontneed(const section_record& s) const { file_.advise_dontneed(s.offset, s.size); }
 
  private:
   mapped_file file_;

@@ -30,6 +30,9 @@ class mapped_file {
   void advise_sequential() const;
   void advise_random() const;
   void advise_willneed(uint64_t offset, uint64_t len) const;
+  // Drops the range's pages from this process's resident set (MADV_DONTNEED); the mapping is
+  // read-only, so a later access simply reads them again from the page cache.
+  void advise_dontneed(uint64_t offset, uint64_t len) const;
 
  private:
   void advise(uint64_t offset, uint64_t len, int advice) const;

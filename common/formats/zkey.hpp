@@ -122,6 +122,8 @@ class zkey_file {
   void advise_willneed(uint32_t section_id) const {
     file_.advise_willneed(file_.unique(section_id));
   }
+  // Releases a section's pages from the resident set once a stage is done with them.
+  void release(uint32_t section_id) const { file_.advise_dontneed(file_.unique(section_id)); }
 
  private:
   void read_protocol();

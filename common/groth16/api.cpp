@@ -16,6 +16,7 @@ void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
                  const std::string& public_path, const prove_options& options, prove_report& report) {
   auto pk = proving_key_t<C>::view(zkey);
   prover_t<C> prover(pk);
+  prover.set_release_key_pages(options.release_key_pages);
   uint64_t t0 = now_ns();
   proof_t<C> proof = prover.prove(wtns.values(), options.observe);
   report.prove_seconds = seconds_since(t0);

@@ -11,6 +11,7 @@ namespace zk::groth16 {
 struct prove_options {
   bool self_verify = true;     // check the proof with the key's own vk before writing it
   stage_observer observe;      // per-stage timings (also called for stage::verify)
+  bool release_key_pages = true;  // one-shot proving: drop key sections from RSS after use
 };
 
 struct prove_report {

@@ -151,6 +151,11 @@ proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const
 }
 
 template <class C>
+void prover_t<C>::release(uint32_t section) const {
+  if (release_pages_ && pk_.file) pk_.file->release(section);
+}
+
+template <class C>
 proof_t<C> prover_t<C>::prove(const uint8_t* witness, const stage_observer& observe) {
   return prove(witness, random_scalar<fr_t>(), random_scalar<fr_t>(), observe);
 }
@@ -164,22 +169,29 @@ proof_t<C> prover_t<C>::prove(const uint8_t* witness, const fr_t& r, const fr_t&
     if (observe) observe(st, t0, t1);
     t0 = t1;
   };
+  namespace sec = formats::zkey_section;
   build_ab(witness);
+  release(sec::coefficients);
   mark(stage::build_ab);
   compute_h();
   mark(stage::compute_h);
   msm_results_t<C> m;
+  m.h = msm_h();
+  release(sec::points_h);
+  mark(stage::msm_h);
   const msm::plan_t plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
   m.a = msm_a(plan);
+  release(sec::points_a);
   mark(stage::msm_a);
   m.b1 = msm_b1(plan);
+  release(sec::points_b1);
   mark(stage::msm_b1);
   m.b2 = msm_b2(plan);
+  release(sec::points_b2);
   mark(stage::msm_b2);
   m.c = msm_c(witness);
+  release(sec::points_c);
   mark(stage::msm_c);
-  m.h = msm_h();
-  mark(stage::msm_h);
   proof_t<C> proof = assemble(m, r, s);
   mark(stage::assemble);
   return proof;

@@ -9,7 +9,9 @@
 //              π_C = C′ + H′ + s·π_A + r·(B1′ + β₁ + sδ₁) − rs·δ₁               (§3.6)
 //
 // The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
-// place). Work buffers are allocated once per prover and reused across proofs.
+// place). Work buffers are allocated once per prover and reused across proofs. prove() runs the
+// stages that need the a/b/c buffers first (build_ab, compute_h, msm_h), then the four MSMs over
+// the witness, so each key section is touched in one stretch.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -53,6 +55,11 @@ class prover_t {
   typename C::g1_jacobian msm_h() const;
   proof_t<C> assemble(const msm_results_t<C>& m, const fr_t& r, const fr_t& s) const;
 
+  // Drop each key section from the resident set once its stage is done (the key stays mapped
+  // and is paged back in from the page cache when needed again). For one-shot proving (the
+  // CLI); a prover that keeps its key hot across proofs leaves this off.
+  void set_release_key_pages(bool on) { release_pages_ = on; }
+
   // The whole proof with fresh randomizers r, s (or the given ones).
   proof_t<C> prove(const uint8_t* witness, const stage_observer& observe = {});
   proof_t<C> prove(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe = {});
@@ -63,8 +70,10 @@ class prover_t {
   const std::vector<fr_t>& c() const { return c_; }
 
  private:
+  void release(uint32_t section) const;
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
+  bool release_pages_ = false;
 };
 
 // Uniform random field element from the OS entropy source.

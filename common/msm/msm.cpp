@@ -16,15 +16,6 @@ inline void load_scalar(const uint8_t* p, uint64_t out[4]) { std::memcpy(out, p,
 inline bool is_zero(const uint64_t k[4]) { return (k[0] | k[1] | k[2] | k[3]) == 0; }
 inline bool is_one(const uint64_t k[4]) { return k[0] == 1 && (k[1] | k[2] | k[3]) == 0; }
 
-// c bits of k starting at bit `pos` (pos < 256), zero-extended past the top.
-inline uint32_t bits_at(const uint64_t k[4], unsigned pos, unsigned c) {
-  unsigned limb = pos / 64, off = pos % 64;
-  if (limb >= 4) return 0;
-  uint64_t v = k[limb] >> off;
-  if (off + c > 64 && limb + 1 < 4) v |= k[limb + 1] << (64 - off);
-  return uint32_t(v & ((uint64_t(1) << c) - 1));
-}
-
 // Pippenger cost model: windows·(points + buckets to reduce).
 unsigned choose_window(size_t m, unsigned bits) {
   if (m < 32) return 3;
@@ -41,11 +32,112 @@ unsigned choose_window(size_t m, unsigned bits) {
   return best;
 }
 
+// Bucket accumulation in affine coordinates with one shared inversion per batch ("batch-affine",
+// as in the ZPrize 2022 MSM entries and gnark-crypto): an affine addition
+//   λ = (y2 − y1)/(x2 − x1),  x3 = λ² − x1 − x2,  y3 = λ(x1 − x3) − y1
+// costs 1 inversion + 2M + 1S; Montgomery's trick turns the inversions of a batch into 3M each and
+// one real inversion, so an addition costs about 6M against 8M + 2S for XYZZ mixed addition.
+// A bucket may take one addition per batch. A point whose bucket is already pending goes to that
+// bucket's XYZZ overflow instead (no queue, no waiting): rare for uniform digits, and the whole
+// story for the top window of a 254-bit scalar, whose few buckets all collide.
+template <class G>
+class batch_affine_buckets {
+ public:
+  using aff = ec::affine_t<G>;
+  using xyzz = ec::xyzz_t<G>;
+  using F = typename G::field_t;
+
+  batch_affine_buckets(size_t nb, size_t batch)
+      : buckets_(nb, aff::infinity()), overflow_(nb, xyzz::infinity()), stamp_(nb, 0), batch_(batch) {
+    pend_bucket_.reserve(batch);
+    pend_point_.reserve(batch);
+    denom_.resize(batch);
+    prefix_.resize(batch);
+  }
+
+  // bucket[k] += p
+  void add(uint32_t k, const aff& p) {
+    if (stamp_[k] == epoch_) {  // already pending in this batch
+      overflow_[k] = overflow_[k].add_mixed(p);
+      return;
+    }
+    if (buckets_[k].is_infinity()) {  // empty bucket: just place the point
+      buckets_[k] = p;
+      return;
+    }
+    if (p.is_infinity()) return;
+    stamp_[k] = epoch_;
+    pend_bucket_.push_back(k);
+    pend_point_.push_back(p);
+    if (pend_bucket_.size() == batch_) flush();
+  }
+
+  // Σ_k (k+1)·bucket[k], by running sums from the top bucket down.
+  xyzz reduce() {
+    flush();
+    xyzz running = xyzz::infinity(), total = xyzz::infinity();
+    for (size_t k = buckets_.size(); k-- > 0;) {
+      running = running.add_mixed(buckets_[k]);
+      if (!overflow_[k].is_infinity()) running += overflow_[k];
+      total += running;
+    }
+    return total;
+  }
+
+ private:
+  void flush() {
+    const size_t m = pend_bucket_.size();
+    if (m == 0) return;
+    // Denominators: x2 − x1, or 2·y1 when doubling; P + (−P) has none (the bucket empties).
+    F acc = F::one();
+    for (size_t i = 0; i < m; ++i) {
+      const aff& b = buckets_[pend_bucket_[i]];
+      const aff& p = pend_point_[i];
+      F d = p.x - b.x;
+      if (d.is_zero()) d = (p.y == b.y) ? b.y.dbl() : F::zero();
+      denom_[i] = d;
+      prefix_[i] = acc;
+      if (!d.is_zero()) acc = acc * d;
+    }
+    F inv = acc.inverse();
+    for (size_t i = m; i-- > 0;) {
+      aff& b = buckets_[pend_bucket_[i]];
+      const aff& p = pend_point_[i];
+      const F d = denom_[i];
+      if (d.is_zero()) {  // p = −b
+        b = aff::infinity();
+        continue;
+      }
+      F di = inv * prefix_[i];
+      inv = inv * d;
+      F lambda = p.x == b.x ? b.x.sqr().times3() * di : (p.y - b.y) * di;
+      F x3 = lambda.sqr() - b.x - p.x;
+      b.y = lambda * (b.x - x3) - b.y;
+      b.x = x3;
+    }
+    pend_bucket_.clear();
+    pend_point_.clear();
+    ++epoch_;
+  }
+
+  std::vector<aff> buckets_;
+  std::vector<xyzz> overflow_;
+  std::vector<uint32_t> stamp_;  // epoch in which a bucket is pending
+  uint32_t epoch_ = 1;
+  size_t batch_;
+  std::vector<uint32_t> pend_bucket_;
+  std::vector<aff> pend_point_;
+  std::vector<F> denom_, prefix_;
+};
+
 }  // namespace
 
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride) {
   if (n > UINT32_MAX) throw std::invalid_argument("msm: more than 2^32 points");
+  if (bits > 255) throw std::invalid_argument("msm: scalars wider than 255 bits");
   plan_t p;
+  p.scalars = scalars;
+  p.stride = stride;
   p.n = n;
   for (size_t i = 0; i < n; ++i) {
     uint64_t k[4];
@@ -54,28 +146,58 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride)
     if (is_one(k)) p.ones.push_back(uint32_t(i));
     else p.idx.push_back(uint32_t(i));
   }
-  const size_t m = p.idx.size();
-  p.c = choose_window(m, bits);
-  p.windows = (bits + 1 + p.c - 1) / p.c;  // one extra bit absorbs the last carry
-  p.digits.resize(size_t(p.windows) * m);
-  const unsigned c = p.c, W = p.windows;
-  const int32_t half = int32_t(1) << (c - 1), full = int32_t(1) << c;
-  int16_t* digits = p.digits.data();
-  util::parallel_for(m, [&](size_t b, size_t e) {
-    for (size_t j = b; j < e; ++j) {
-      uint64_t k[4];
-      load_scalar(scalars + size_t(p.idx[j]) * stride, k);
-      int32_t carry = 0;
-      for (unsigned w = 0; w < W; ++w) {
-        int32_t d = int32_t(bits_at(k, w * c, c)) + carry;
-        carry = d > half;
-        if (carry) d -= full;
-        digits[size_t(w) * m + j] = int16_t(d);
-      }
+  p.c = choose_window(p.idx.size(), bits);
+  // Enough windows that k + H < 2^(c·W) for every k < 2^bits, i.e. H + 2^bits ≤ 2^(c·W).
+  for (p.windows = (bits + p.c) / p.c;; ++p.windows) {
+    uint64_t h[5] = {};
+    for (unsigned w = 0; w < p.windows; ++w) {
+      unsigned pos = w * p.c + p.c - 1;
+      h[pos / 64] |= uint64_t(1) << (pos % 64);
     }
-  });
+    const unsigned top = p.c * p.windows;  // ≤ 272 < 320
+    uint64_t sum[6] = {};                  // H + 2^bits, compared with 2^top
+    unsigned __int128 carry = 0;
+    for (int l = 0; l < 5; ++l) {
+      carry += (unsigned __int128)h[l] + (unsigned(l) == bits / 64 ? uint64_t(1) << (bits % 64) : 0);
+      sum[l] = uint64_t(carry);
+      carry >>= 64;
+    }
+    sum[5] = uint64_t(carry);
+    bool fits = true;  // sum ≤ 2^top ⟺ no bit at or above `top`, except sum == 2^top exactly
+    for (unsigned b = top; b < 384 && fits; ++b) fits = !((sum[b / 64] >> (b % 64)) & 1);
+    if (fits) {
+      std::copy(h, h + 5, p.offset);
+      break;
+    }
+  }
   return p;
 }
+
+namespace {
+
+// d_w = ((k + H) >> c·w mod 2^c) − 2^{c−1}, for the plan's scalar j.
+struct digit_reader {
+  const plan_t& p;
+  // k + H over five limbs (k < 2^255, H < 2^(c·W) ≤ 2^271).
+  void shifted(size_t i, uint64_t out[5]) const {
+    uint64_t k[4];
+    load_scalar(p.scalars + i * p.stride, k);
+    unsigned __int128 c = 0;
+    for (int l = 0; l < 5; ++l) {
+      c += (unsigned __int128)(l < 4 ? k[l] : 0) + p.offset[l];
+      out[l] = uint64_t(c);
+      c >>= 64;
+    }
+  }
+  static int32_t digit(const uint64_t s[5], unsigned pos, unsigned c) {
+    unsigned limb = pos / 64, off = pos % 64;
+    uint64_t v = s[limb] >> off;
+    if (off + c > 64 && limb + 1 < 5) v |= s[limb + 1] << (64 - off);
+    return int32_t(v & ((uint64_t(1) << c) - 1)) - (int32_t(1) << (c - 1));
+  }
+};
+
+}  // namespace
 
 template <class G>
 ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
@@ -102,22 +224,19 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
         }
         const unsigned w = unsigned(task);
         if (m == 0) return;
-        std::vector<xyzz> buckets(nb, xyzz::infinity());
-        const int16_t* d = plan.digits.data() + size_t(w) * m;
+        const digit_reader rd{plan};
+        batch_affine_buckets<G> acc(nb, std::min<size_t>(std::max<size_t>(nb / 8, 64), 2048));
         for (size_t j = 0; j < m; ++j) {
-          int32_t dj = d[j];
+          const uint32_t i = plan.idx[j];
+          uint64_t sh[5];
+          rd.shifted(i, sh);
+          int32_t dj = digit_reader::digit(sh, w * c, c);
           if (dj == 0) continue;
-          const auto& P = bases[plan.idx[j]];
-          if (dj > 0) buckets[dj - 1] = buckets[dj - 1].add_mixed(P);
-          else buckets[-dj - 1] = buckets[-dj - 1].add_mixed(-P);
+          const auto& P = bases[i];
+          if (dj > 0) acc.add(uint32_t(dj - 1), P);
+          else acc.add(uint32_t(-dj - 1), -P);
         }
-        // Σ_k (k+1)·bucket[k] by running sums from the top bucket down.
-        xyzz running = xyzz::infinity(), total = xyzz::infinity();
-        for (size_t k = nb; k-- > 0;) {
-          running += buckets[k];
-          total += running;
-        }
-        window_sum[w] = total.to_jacobian();
+        window_sum[w] = acc.reduce().to_jacobian();
       },
       W + ones_chunks);
 

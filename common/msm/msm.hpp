@@ -3,13 +3,16 @@
 // windows, multithreaded by window.
 //
 // Scalars are canonical little-endian integers of 32 bytes (the .wtns layout, read in place).
-// A plan_t recodes one scalar vector once; the prover reuses the witness plan for the A, B1 and
+// A plan_t sorts one scalar vector once; the prover reuses the witness plan for the A, B1 and
 // B2 MSMs. Zero scalars are dropped and scalars equal to one are summed apart (bit-heavy circuits
 // have many of both); the window width is chosen from the count of the rest.
 //
 // Signed digits: every scalar k < 2^bits is rewritten as Σ_w d_w·2^{c·w} with
-// d_w ∈ [−2^{c−1}, 2^{c−1}], so each window needs 2^{c−1} buckets and a negative digit adds −P
-// (a free negation in affine form). Buckets are XYZZ points (mixed addition 8M + 2S).
+// d_w ∈ [−2^{c−1}, 2^{c−1}), so each window needs 2^{c−1} buckets and a negative digit adds −P
+// (a free negation in affine form). The digits are read straight off k + H with
+// H = Σ_w 2^{c−1}·2^{c·w}: d_w = ((k + H) >> c·w mod 2^c) − 2^{c−1} — no carries to propagate,
+// so no digit table is stored (it would be as large as the scalars, many times over).
+// Buckets accumulate in batch-affine form (msm.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -19,12 +22,14 @@
 namespace zk::msm {
 
 struct plan_t {
-  size_t n = 0;                   // length of the scalar vector the plan was made from
-  unsigned c = 0;                 // window width in bits
-  unsigned windows = 0;           // number of signed-digit windows
-  std::vector<uint32_t> idx;      // positions of scalars > 1
-  std::vector<uint32_t> ones;     // positions of scalars == 1
-  std::vector<int16_t> digits;    // windows × idx.size(), window-major
+  const uint8_t* scalars = nullptr;  // the scalar vector (not owned: it must outlive the plan)
+  size_t stride = 32;                // bytes from one scalar to the next
+  size_t n = 0;                      // length of the scalar vector
+  unsigned c = 0;                    // window width in bits
+  unsigned windows = 0;              // number of signed-digit windows
+  uint64_t offset[5] = {};           // H = Σ_w 2^{c−1}·2^{c·w}
+  std::vector<uint32_t> idx;         // positions of scalars > 1
+  std::vector<uint32_t> ones;        // positions of scalars == 1
 };
 
 // scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits.

@@ -21,15 +21,19 @@ inline size_t bitrev(size_t x, unsigned bits) {
   return r;
 }
 
-// One DIF stage: pairs (j, j+len) within blocks of 2·len; twiddle ω^{j·stride}.
-template <class Fr>
-inline void dif_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t k0, size_t k1) {
+// One DIF stage: pairs (j, j+len) within blocks of 2·len; twiddle ω^{j·stride}, or for the
+// inverse transform ω^{−j·stride} = −ω^{n/2 − j·stride}, folded in as (v − u)·ω^{n/2 − j·stride}.
+template <bool Inverse, class Fr>
+inline void dif_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t half, size_t k0,
+                            size_t k1) {
   for (size_t k = k0; k < k1; ++k) {
     size_t blk = k / len, j = k % len;
     Fr* x = a + blk * 2 * len + j;
     Fr u = x[0], v = x[len];
     x[0] = u + v;
-    x[len] = j == 0 ? u - v : (u - v) * tw[j * stride];
+    if (j == 0) x[len] = u - v;
+    else if (Inverse) x[len] = (v - u) * tw[half - j * stride];
+    else x[len] = (u - v) * tw[j * stride];
   }
 }
 template <class Fr>
@@ -66,39 +70,30 @@ domain_t<Fr>::domain_t(unsigned log_n) : log_n_(log_n) {
                                 " needs a 2n-th root of unity beyond the field's 2-adicity");
   size_t n = size_t(1) << log_n, half = n / 2;
   omega_ = root_of_unity<Fr>(log_n);
-  Fr omega_inv = omega_.inverse();
   tw_.resize(half ? half : 1);
-  itw_.resize(half ? half : 1);
   util::parallel_for(tw_.size(), [&](size_t b, size_t e) {
-    Fr w = omega_.pow_u64(b), wi = omega_inv.pow_u64(b);
+    Fr w = omega_.pow_u64(b);
     for (size_t i = b; i < e; ++i) {
       tw_[i] = w;
-      itw_[i] = wi;
       w = w * omega_;
-      wi = wi * omega_inv;
     }
   });
   n_inv_ = Fr::from_u64(n).inverse();
-  Fr g = root_of_unity<Fr>(log_n + 1);  // ω_2n
-  coset_.resize(n);
-  util::parallel_for(n, [&](size_t b, size_t e) {
-    Fr w = g.pow_u64(b) * n_inv_;
-    for (size_t j = b; j < e; ++j) {
-      coset_[bitrev(j, log_n)] = w;
-      w = w * g;
-    }
-  });
+  coset_gen_n_inv_ = root_of_unity<Fr>(log_n + 1) * n_inv_;
 }
 
 template <class Fr>
-void domain_t<Fr>::dif(Fr* a, const std::vector<Fr>& tw) const {
+template <bool Inverse>
+void domain_t<Fr>::dif(Fr* a) const {
   const size_t n = size();
   if (n < 2) return;
   unsigned big_stages = log_n_ > kBlockLog ? log_n_ - kBlockLog : 0;
   // Large stages: len = n/2 … 2^kBlockLog, each split across threads.
   for (unsigned s = 0; s < big_stages; ++s) {
     size_t len = n >> (s + 1), stride = size_t(1) << s;
-    util::parallel_for(n / 2, [&](size_t k0, size_t k1) { dif_butterflies(a, len, stride, tw.data(), k0, k1); });
+    util::parallel_for(n / 2, [&](size_t k0, size_t k1) {
+      dif_butterflies<Inverse>(a, len, stride, tw_.data(), n / 2, k0, k1);
+    });
   }
   // Remaining stages inside blocks of 2^kBlockLog elements (or the whole array).
   size_t block = n >> big_stages;
@@ -106,13 +101,13 @@ void domain_t<Fr>::dif(Fr* a, const std::vector<Fr>& tw) const {
     for (size_t b = b0; b < b1; ++b) {
       Fr* x = a + b * block;
       for (size_t len = block / 2, stride = size_t(1) << big_stages; len >= 1; len /= 2, stride *= 2)
-        dif_butterflies(x, len, stride, tw.data(), 0, block / 2);
+        dif_butterflies<Inverse>(x, len, stride, tw_.data(), n / 2, 0, block / 2);
     }
   });
 }
 
 template <class Fr>
-void domain_t<Fr>::dit(Fr* a, const std::vector<Fr>& tw) const {
+void domain_t<Fr>::dit(Fr* a) const {
   const size_t n = size();
   if (n < 2) return;
   unsigned big_stages = log_n_ > kBlockLog ? log_n_ - kBlockLog : 0;
@@ -121,48 +116,57 @@ void domain_t<Fr>::dit(Fr* a, const std::vector<Fr>& tw) const {
     for (size_t b = b0; b < b1; ++b) {
       Fr* x = a + b * block;
       for (size_t len = 1, stride = n / 2; len < block; len *= 2, stride /= 2)
-        dit_butterflies(x, len, stride, tw.data(), 0, block / 2);
+        dit_butterflies(x, len, stride, tw_.data(), 0, block / 2);
     }
   });
   for (unsigned s = big_stages; s-- > 0;) {
     size_t len = n >> (s + 1), stride = size_t(1) << s;
-    util::parallel_for(n / 2, [&](size_t k0, size_t k1) { dit_butterflies(a, len, stride, tw.data(), k0, k1); });
+    util::parallel_for(n / 2, [&](size_t k0, size_t k1) { dit_butterflies(a, len, stride, tw_.data(), k0, k1); });
   }
 }
 
 template <class Fr>
-void domain_t<Fr>::forward(Fr* a) const {
-  // DIF leaves the spectrum bit-reversed; DIT of a bit-reversed input yields natural order.
-  // A natural → natural forward transform is DIF followed by a bit-reversal permutation.
-  dif(a, tw_);
+void domain_t<Fr>::bit_reverse(Fr* a) const {
   const size_t n = size();
   for (size_t i = 0; i < n; ++i) {
     size_t j = bitrev(i, log_n_);
     if (i < j) std::swap(a[i], a[j]);
   }
+}
+
+// DIF leaves the spectrum bit-reversed; a natural → natural transform adds one permutation.
+template <class Fr>
+void domain_t<Fr>::forward(Fr* a) const {
+  dif<false>(a);
+  bit_reverse(a);
 }
 
 template <class Fr>
 void domain_t<Fr>::inverse(Fr* a) const {
-  dif(a, itw_);
-  const size_t n = size();
-  for (size_t i = 0; i < n; ++i) {
-    size_t j = bitrev(i, log_n_);
-    if (i < j) std::swap(a[i], a[j]);
-  }
-  util::parallel_for(n, [&](size_t b, size_t e) {
+  dif<true>(a);
+  bit_reverse(a);
+  util::parallel_for(size(), [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) a[i] = a[i] * n_inv_;
   });
 }
 
+// Position i of the bit-reversed coefficients holds index j = bitrev(i), scaled by
+// ω_2n^j / n: ω_2n^j = ω_n^{j/2} for even j and ω_2n·ω_n^{(j−1)/2} for odd j, with
+// ω_n^m = −ω_n^{m−n/2} for m ≥ n/2.
 template <class Fr>
 void domain_t<Fr>::to_odd_coset(Fr* a) const {
-  dif(a, itw_);  // n·coefficients, bit-reversed
-  const size_t n = size();
+  dif<true>(a);  // n·coefficients, bit-reversed
+  const size_t n = size(), half = n / 2;
   util::parallel_for(n, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) a[i] = a[i] * coset_[i];
+    for (size_t i = b; i < e; ++i) {
+      size_t j = bitrev(i, log_n_), m = j >> 1;
+      const Fr& s = (j & 1) ? coset_gen_n_inv_ : n_inv_;
+      if (n == 1) a[i] = a[i] * s;
+      else if (m < half) a[i] = a[i] * tw_[m] * s;
+      else a[i] = -(a[i] * tw_[m - half] * s);
+    }
   });
-  dit(a, tw_);  // evaluations at ω_2n·ω_n^i, natural order
+  dit(a);  // evaluations at ω_2n·ω_n^i, natural order
 }
 
 template <class Fr>

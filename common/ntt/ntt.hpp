@@ -38,14 +38,16 @@ class domain_t {
   static std::shared_ptr<const domain_t> get(unsigned log_n);
 
  private:
-  void dif(Fr* a, const std::vector<Fr>& tw) const;  // natural → bit-reversed
-  void dit(Fr* a, const std::vector<Fr>& tw) const;  // bit-reversed → natural
+  template <bool Inverse>
+  void dif(Fr* a) const;  // natural → bit-reversed, with ω (or ω⁻¹)
+  void dit(Fr* a) const;  // bit-reversed → natural, with ω
+  void bit_reverse(Fr* a) const;
   unsigned log_n_;
   Fr omega_;
-  std::vector<Fr> tw_;      // ω^i, i < n/2
-  std::vector<Fr> itw_;     // ω^−i, i < n/2
-  std::vector<Fr> coset_;   // ω_2n^{bitrev(i)}/n, the to_odd_coset scaling in bit-reversed order
-  Fr n_inv_;
+  // ω^i for i < n/2: the only table. ω^−i = −ω^{n/2−i} (ω^{n/2} = −1) and the coset factors
+  // ω_2n^j are derived from it, so a domain costs n/2 elements of memory.
+  std::vector<Fr> tw_;
+  Fr n_inv_, coset_gen_n_inv_;  // 1/n and ω_2n/n
 };
 
 }  // namespace zk::ntt

@@ -1,0 +1,19 @@
+#pragma once
+// The subcommands of the zkfleet binary. Each returns the process exit status and throws
+// usage_error for a malformed command line; any other exception is an input or runtime error.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zk::apps {
+
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+int cmd_prove(const std::vector<std::string>& args);
+int cmd_verify(const std::vector<std::string>& args);
+int cmd_setup(const std::vector<std::string>& args);
+int cmd_demo(const std::vector<std::string>& args);
+
+}  // namespace zk::apps

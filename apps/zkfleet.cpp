@@ -1,0 +1,60 @@
+// zkfleet — the command line. One binary, subcommands; each is a thin layer over common/.
+//
+//   zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>   (rapidsnark's CLI)
+//   zkfleet verify <verification_key.json> <public.json> <proof.json>         (snarkjs's order)
+//   zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json>      (development keys)
+//   zkfleet demo   [fixtures-dir]
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "apps/commands.hpp"
+
+namespace {
+
+void usage(FILE* out) {
+  std::fprintf(out,
+               "zkfleet — distributed Groth16 proving (circom/snarkjs compatible, BN254 and BLS12-381)\n"
+               "\n"
+               "usage:\n"
+               "  zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--verbose] [--no-verify]\n"
+               "  zkfleet verify <verification_key.json> <public.json> <proof.json>\n"
+               "  zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json> [--seed N]\n"
+               "  zkfleet demo   [fixtures-dir]\n"
+               "\n"
+               "exit status: 0 success (verify: proof valid), 1 failure or invalid proof, 2 usage error\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  std::string cmd = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (cmd == "prove") return zk::apps::cmd_prove(args);
+    if (cmd == "verify") return zk::apps::cmd_verify(args);
+    if (cmd == "setup") return zk::apps::cmd_setup(args);
+    if (cmd == "demo") return zk::apps::cmd_demo(args);
+    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+      usage(stdout);
+      return 0;
+    }
+    std::fprintf(stderr, "zkfleet: unknown command '%s'\n\n", cmd.c_str());
+    usage(stderr);
+    return 2;
+  } catch (const zk::apps::usage_error& e) {
+    std::fprintf(stderr, "zkfleet %s: %s\n\n", cmd.c_str(), e.what());
+    usage(stderr);
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "zkfleet %s: error: %s\n", cmd.c_str(), e.what());
+    return 1;
+  }
+}

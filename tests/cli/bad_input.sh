@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Bad input through the command line: every case must end with a non-zero exit (never a crash
+# or a hang) and a message that names the file — and, for binary files, the section and offset.
+#
+#   tests/cli/bad_input.sh <path-to-zkfleet>
+#
+# Ends with "N passed, M failed"; exits non-zero if M > 0.
+set -uo pipefail
+ZK="$1"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+FX="$ROOT/tests/fixtures"
+T="$(mktemp -d)"
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+
+# expect_fail <label> <regex the message must match> -- <command...>
+expect_fail() {
+  local label="$1" re="$2"; shift 3
+  local out rc
+  out="$(timeout 60 "$@" 2>&1)"; rc=$?
+  if [ $rc -eq 124 ]; then echo "FAIL $label: hung (timeout)"; fail=$((fail+1)); return; fi
+  if [ $rc -eq 0 ]; then echo "FAIL $label: exit 0"; fail=$((fail+1)); return; fi
+  if [ $rc -ge 128 ]; then echo "FAIL $label: crashed (exit $rc)"; fail=$((fail+1)); return; fi
+  if ! grep -Eq -- "$re" <<<"$out"; then echo "FAIL $label: message does not match /$re/: $out"; fail=$((fail+1)); return; fi
+  if [ -e "$T/proof.json" ]; then echo "FAIL $label: a proof was written"; rm -f "$T/proof.json"; fail=$((fail+1)); return; fi
+  echo "ok   $label: $(head -c 200 <<<"$out" | tr '\n' ' ')"
+  pass=$((pass+1))
+}
+
+BN="$FX/bn254/mulchain"; BNP="$FX/bn254/poseidon"; BLS="$FX/bls12_381/mulchain"
+prove() { "$ZK" prove "$1" "$2" "$T/proof.json" "$T/public.json"; }
+
+# --- zkey ------------------------------------------------------------------------------------
+size=$(stat -c %s "$BN/circuit.zkey")
+for cut in 3 11 40 700 $((size / 2)) $((size - 1)); do
+  head -c "$cut" "$BN/circuit.zkey" > "$T/trunc.zkey"
+  expect_fail "zkey truncated at $cut bytes" "trunc\.zkey.*(offset|truncated|too short|bytes)" -- prove "$T/trunc.zkey" "$BN/witness.wtns"
+done
+python3 - "$BN/circuit.zkey" "$T" <<'PY'
+import struct, sys
+src, out = sys.argv[1], sys.argv[2]
+d = bytearray(open(src, 'rb').read())
+open(out + '/magic.zkey', 'wb').write(b'zkex' + d[4:])
+v = bytearray(d); v[4:8] = struct.pack('<I', 2); open(out + '/version.zkey', 'wb').write(v)
+# walk the section table; corrupt the length of section 7 (B2) and the protocol id
+pos, n = 12, struct.unpack_from('<I', d, 8)[0]
+for _ in range(n):
+    sid, ln = struct.unpack_from('<IQ', d, pos)
+    if sid == 7:
+        b = bytearray(d); struct.pack_into('<Q', b, pos + 4, ln - 64)
+        open(out + '/seclen.zkey', 'wb').write(b)
+    if sid == 1:
+        b = bytearray(d); struct.pack_into('<I', b, pos + 12, 2)
+        open(out + '/plonk.zkey', 'wb').write(b)
+    pos += 12 + ln
+PY
+expect_fail "zkey bad magic" "magic\.zkey" -- prove "$T/magic.zkey" "$BN/witness.wtns"
+expect_fail "zkey bad version" "version\.zkey.*version" -- prove "$T/version.zkey" "$BN/witness.wtns"
+expect_fail "zkey bad section length" "seclen\.zkey.*section" -- prove "$T/seclen.zkey" "$BN/witness.wtns"
+expect_fail "zkey of another protocol" "plonk\.zkey.*(PLONK|protocol)" -- prove "$T/plonk.zkey" "$BN/witness.wtns"
+expect_fail "zkey missing" "nope\.zkey" -- prove "$T/nope.zkey" "$BN/witness.wtns"
+
+# --- witness ---------------------------------------------------------------------------------
+expect_fail "witness of another curve" "witness\.wtns" -- prove "$BN/circuit.zkey" "$BLS/witness.wtns"
+expect_fail "witness of another circuit (size)" "witness\.wtns" -- prove "$BN/circuit.zkey" "$BNP/witness.wtns"
+head -c 100 "$BN/witness.wtns" > "$T/trunc.wtns"
+expect_fail "witness truncated" "trunc\.wtns" -- prove "$BN/circuit.zkey" "$T/trunc.wtns"
+python3 - "$BN/witness.wtns" "$T" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+# values start after the 12-byte file header, section 1 (12 + 40) and section 2's 12-byte header
+v0 = 12 + 12 + 40 + 12
+b = bytearray(d); b[v0 + 32 * 500] ^= 1            # wire 500 changed: unsatisfied
+open(sys.argv[2] + '/unsat.wtns', 'wb').write(b)
+b = bytearray(d); b[v0 + 32 * 7: v0 + 32 * 8] = b'\xff' * 32   # wire 7 ≥ r
+open(sys.argv[2] + '/range.wtns', 'wb').write(b)
+PY
+expect_fail "witness that does not satisfy the circuit" "unsat\.wtns.*(does not satisfy|fails verification)" -- prove "$BN/circuit.zkey" "$T/unsat.wtns"
+expect_fail "witness value >= r" "range\.wtns" -- prove "$BN/circuit.zkey" "$T/range.wtns"
+
+# --- verify ----------------------------------------------------------------------------------
+vk="$BN/verification_key.json"; pub="$BN/public.json"; pf="$BN/proof.json"
+echo '{"pi_a": [' > "$T/broken.json"
+expect_fail "proof.json not JSON" "broken\.json" -- "$ZK" verify "$vk" "$pub" "$T/broken.json"
+python3 - "$pf" "$T" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+q = dict(p); del q['pi_b']; json.dump(q, open(sys.argv[2] + '/nopib.json', 'w'))
+q = json.loads(json.dumps(p)); q['pi_a'][0] = str(int(q['pi_a'][0]) + 1); json.dump(q, open(sys.argv[2] + '/offcurve.json', 'w'))
+q = json.loads(json.dumps(p)); q['pi_c'][1] = '1' + '0' * 80; json.dump(q, open(sys.argv[2] + '/big.json', 'w'))
+q = json.loads(json.dumps(p)); q['pi_a'], q['pi_c'] = q['pi_c'], q['pi_a']; json.dump(q, open(sys.argv[2] + '/swapped.json', 'w'))
+PY
+expect_fail "proof.json missing pi_b" "nopib\.json.*pi_b" -- "$ZK" verify "$vk" "$pub" "$T/nopib.json"
+expect_fail "proof point off the curve" "offcurve\.json.*pi_a" -- "$ZK" verify "$vk" "$pub" "$T/offcurve.json"
+expect_fail "proof coordinate >= q" "big\.json.*pi_c" -- "$ZK" verify "$vk" "$pub" "$T/big.json"
+expect_fail "tampered proof" "INVALID" -- "$ZK" verify "$vk" "$pub" "$T/swapped.json"
+echo '["1"]' > "$T/short.json"
+expect_fail "wrong number of public signals" "public signals" -- "$ZK" verify "$vk" "$T/short.json" "$pf"
+expect_fail "verification key of another curve" "(curve|not on)" -- "$ZK" verify "$BLS/verification_key.json" "$pub" "$pf"
+
+# --- usage -----------------------------------------------------------------------------------
+expect_fail "prove with too few arguments" "usage" -- "$ZK" prove "$BN/circuit.zkey"
+expect_fail "unknown command" "unknown command" -- "$ZK" frobnicate
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
