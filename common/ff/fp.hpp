@@ -172,7 +172,7 @@ struct fp_t {
         fp_t r{};
         if constexpr (N == 4) x86::mont_mul_4(r.l, a.l, b.l, modulus.l, inv);
         else x86::mont_mul_6(r.l, a.l, b.l, modulus.l, inv);
-        return r.reduce_once();
+        return r;  // the asm ends with the conditional subtraction
       }
     }
 #endif

@@ -7,7 +7,7 @@
 
 namespace zk::ff::x86 {
 
-// t = a·b·2^(-256) mod p, result in [0, 2p).
+// t = a·b·2^(-256) mod p, fully reduced.
 inline __attribute__((always_inline)) void mont_mul_4(uint64_t* t, const uint64_t* a,
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {
@@ -145,13 +145,25 @@ inline __attribute__((always_inline)) void mont_mul_4(uint64_t* t, const uint64_
       "movq $0, %%rax\n"
       "adcxq %%rax, %[t3]\n"
       "adoxq %[A], %[t3]\n"
-      : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [A] "=&r"(A), [h] "=&r"(h)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv),
+      "movq %[t0], %%rax\n"
+      "subq 0(%[p]), %%rax\n"
+      "movq %[t1], %%rdx\n"
+      "sbbq 8(%[p]), %%rdx\n"
+      "movq %[t2], %[A]\n"
+      "sbbq 16(%[p]), %[A]\n"
+      "movq %[t3], %[h]\n"
+      "sbbq 24(%[p]), %[h]\n"
+      "cmovncq %%rax, %[t0]\n"
+      "cmovncq %%rdx, %[t1]\n"
+      "cmovncq %[A], %[t2]\n"
+      "cmovncq %[h], %[t3]\n"
+      : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [A] "=&r"(A), [h] "=&r"(h), [a] "+r"(a), [b] "+r"(b)
+      : [p] "r"(p), [inv] "r"(inv),
         "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p)
       : "rax", "rdx", "cc");
 }
 
-// t = a·b·2^(-384) mod p, result in [0, 2p).
+// t = a·b·2^(-384) mod p, fully reduced.
 inline __attribute__((always_inline)) void mont_mul_6(uint64_t* t, const uint64_t* a,
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {
@@ -427,8 +439,26 @@ inline __attribute__((always_inline)) void mont_mul_6(uint64_t* t, const uint64_
       "movq $0, %%rax\n"
       "adcxq %%rax, %[t5]\n"
       "adoxq %[A], %[t5]\n"
-      : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [A] "=&r"(A), [h] "=&r"(h)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv),
+      "movq %[t0], %%rax\n"
+      "subq 0(%[p]), %%rax\n"
+      "movq %[t1], %%rdx\n"
+      "sbbq 8(%[p]), %%rdx\n"
+      "movq %[t2], %[A]\n"
+      "sbbq 16(%[p]), %[A]\n"
+      "movq %[t3], %[h]\n"
+      "sbbq 24(%[p]), %[h]\n"
+      "movq %[t4], %[a]\n"
+      "sbbq 32(%[p]), %[a]\n"
+      "movq %[t5], %[b]\n"
+      "sbbq 40(%[p]), %[b]\n"
+      "cmovncq %%rax, %[t0]\n"
+      "cmovncq %%rdx, %[t1]\n"
+      "cmovncq %[A], %[t2]\n"
+      "cmovncq %[h], %[t3]\n"
+      "cmovncq %[a], %[t4]\n"
+      "cmovncq %[b], %[t5]\n"
+      : [t0] "=&r"(t[0]), [t1] "=&r"(t[1]), [t2] "=&r"(t[2]), [t3] "=&r"(t[3]), [t4] "=&r"(t[4]), [t5] "=&r"(t[5]), [A] "=&r"(A), [h] "=&r"(h), [a] "+r"(a), [b] "+r"(b)
+      : [p] "r"(p), [inv] "r"(inv),
         "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p)
       : "rax", "rdx", "cc");
 }

@@ -52,6 +52,7 @@ class batch_affine_buckets {
     pend_bucket_.reserve(batch);
     pend_point_.reserve(batch);
     denom_.resize(batch);
+    numer_.resize(batch);
     prefix_.resize(batch);
   }
 
@@ -89,37 +90,81 @@ class batch_affine_buckets {
     const size_t m = pend_bucket_.size();
     if (m == 0) return;
     // Denominators: x2 − x1, or 2·y1 when doubling; P + (−P) has none (the bucket empties).
-    F acc = F::one();
+    // The running products go in kLanes interleaved chains, so consecutive multiplications are
+    // independent and the core overlaps them instead of waiting on each one's latency.
+    F acc[kLanes];
+    for (auto& a : acc) a = F::one();
     for (size_t i = 0; i < m; ++i) {
       const aff& b = buckets_[pend_bucket_[i]];
       const aff& p = pend_point_[i];
       F d = p.x - b.x;
-      if (d.is_zero()) d = (p.y == b.y) ? b.y.dbl() : F::zero();
-      denom_[i] = d;
-      prefix_[i] = acc;
-      if (!d.is_zero()) acc = acc * d;
-    }
-    F inv = acc.inverse();
-    for (size_t i = m; i-- > 0;) {
-      aff& b = buckets_[pend_bucket_[i]];
-      const aff& p = pend_point_[i];
-      const F d = denom_[i];
-      if (d.is_zero()) {  // p = −b
-        b = aff::infinity();
-        continue;
+      if (d.is_zero()) {  // doubling: λ = 3x²/2y; or P + (−P): no denominator
+        d = (p.y == b.y) ? b.y.dbl() : F::zero();
+        numer_[i] = b.x.sqr().times3();
+      } else {
+        numer_[i] = p.y - b.y;
       }
-      F di = inv * prefix_[i];
-      inv = inv * d;
-      F lambda = p.x == b.x ? b.x.sqr().times3() * di : (p.y - b.y) * di;
-      F x3 = lambda.sqr() - b.x - p.x;
-      b.y = lambda * (b.x - x3) - b.y;
-      b.x = x3;
+      denom_[i] = d;
+      prefix_[i] = acc[i % kLanes];
+      if (!d.is_zero()) acc[i % kLanes] = acc[i % kLanes] * d;
+    }
+    // One inversion for the four lane products: 1/a0 = (1/(a0a1a2a3))·a1·a2a3, …
+    const F a01 = acc[0] * acc[1], a23 = acc[2] * acc[3];
+    const F all_inv = (a01 * a23).inverse();
+    const F i01 = all_inv * a23, i23 = all_inv * a01;
+    F inv[kLanes] = {i01 * acc[1], i01 * acc[0], i23 * acc[3], i23 * acc[2]};
+    // Backward, kLanes elements at a time (one per lane) in lockstep: each step issues kLanes
+    // independent multiplications back to back, which the core overlaps; element by element,
+    // the chain 1/d → λ → λ² → x3 → y3 would leave it waiting on latency.
+    size_t i = m;
+    for (; i % kLanes; --i) finish_one(i - 1, inv[(i - 1) % kLanes]);
+    while (i > 0) {
+      i -= kLanes;
+      F di[kLanes], lambda[kLanes], l2[kLanes];
+      bool live[kLanes];
+      for (size_t k = 0; k < kLanes; ++k) {
+        live[k] = !denom_[i + k].is_zero();
+        if (!live[k]) continue;
+        di[k] = inv[k] * prefix_[i + k];  // (i + k) % kLanes == k
+        inv[k] = inv[k] * denom_[i + k];
+      }
+      for (size_t k = 0; k < kLanes; ++k)
+        if (live[k]) lambda[k] = numer_[i + k] * di[k];
+      for (size_t k = 0; k < kLanes; ++k)
+        if (live[k]) l2[k] = lambda[k].sqr();
+      for (size_t k = 0; k < kLanes; ++k) {
+        aff& b = buckets_[pend_bucket_[i + k]];
+        if (!live[k]) {  // p = −b
+          b = aff::infinity();
+          continue;
+        }
+        F x3 = l2[k] - b.x - pend_point_[i + k].x;
+        b.y = lambda[k] * (b.x - x3) - b.y;
+        b.x = x3;
+      }
     }
     pend_bucket_.clear();
     pend_point_.clear();
     ++epoch_;
   }
 
+  // The backward step for one element, with its lane's running inverse.
+  void finish_one(size_t i, F& inv) {
+    aff& b = buckets_[pend_bucket_[i]];
+    const F d = denom_[i];
+    if (d.is_zero()) {  // p = −b
+      b = aff::infinity();
+      return;
+    }
+    F di = inv * prefix_[i];
+    inv = inv * d;
+    F lambda = numer_[i] * di;
+    F x3 = lambda.sqr() - b.x - pend_point_[i].x;
+    b.y = lambda * (b.x - x3) - b.y;
+    b.x = x3;
+  }
+
+  static constexpr size_t kLanes = 4;
   std::vector<aff> buckets_;
   std::vector<xyzz> overflow_;
   std::vector<uint32_t> stamp_;  // epoch in which a bucket is pending
@@ -127,7 +172,7 @@ class batch_affine_buckets {
   size_t batch_;
   std::vector<uint32_t> pend_bucket_;
   std::vector<aff> pend_point_;
-  std::vector<F> denom_, prefix_;
+  std::vector<F> denom_, numer_, prefix_;
 };
 
 }  // namespace

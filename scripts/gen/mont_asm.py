@@ -7,7 +7,7 @@ limb clear; Botrel & El Housni, gnark-crypto 2020). Per outer step i:
     T  = t + a * b[i]            (N+1 words: t[0..N-1], A)
     m  = T[0] * (-p^-1) mod 2^64
     t  = (T + m * p) / 2^64       (fits in N words by the spare-bit argument)
-The result is in [0, 2p); the caller subtracts p once if needed.
+The result is reduced to [0, p) by one conditional subtraction at the end.
 Run: python3 scripts/gen/mont_asm.py > common/ff/mont_mul_x86.hpp
 """
 
@@ -51,9 +51,17 @@ def gen(n):
         e("movq $0, %%rax")
         e(f"adcxq %%rax, {t[n-1]}")
         e(f"adoxq %[A], {t[n-1]}")
+    # final conditional subtraction: s = t − p; keep s unless it borrowed (t < p). The scratch
+    # registers (rax, rdx, A, h and, for six limbs, the spent a/b pointers) hold s.
+    sc = ["%%rax", "%%rdx", "%[A]", "%[h]", "%[a]", "%[b]"][:n]
+    for j in range(n):
+        e(f"movq {t[j]}, {sc[j]}")
+        e(f"{'subq' if j == 0 else 'sbbq'} {8*j}(%[p]), {sc[j]}")
+    for j in range(n):
+        e(f"cmovncq {sc[j]}, {t[j]}")
     body = "\n".join(f'      "{s}\\n"' for s in L)
     outs = ", ".join(f'[t{i}] "=&r"(t[{i}])' for i in range(n))
-    return f'''// r = a·b·2^(-{64*n}) mod p, result in [0, 2p).
+    return f'''// t = a·b·2^(-{64*n}) mod p, fully reduced.
 inline __attribute__((always_inline)) void mont_mul_{n}(uint64_t* t, const uint64_t* a,
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {{
@@ -61,8 +69,8 @@ inline __attribute__((always_inline)) void mont_mul_{n}(uint64_t* t, const uint6
   struct limbs_t {{ uint64_t v[{n}]; }};
   __asm__(
 {body}
-      : {outs}, [A] "=&r"(A), [h] "=&r"(h)
-      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [inv] "r"(inv),
+      : {outs}, [A] "=&r"(A), [h] "=&r"(h), [a] "+r"(a), [b] "+r"(b)
+      : [p] "r"(p), [inv] "r"(inv),
         "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p)
       : "rax", "rdx", "cc");
 }}
@@ -77,6 +85,60 @@ print('''#pragma once
 
 namespace zk::ff::x86 {
 ''')
+def gen_addsub(n):
+    """a + b mod p and a − b mod p for a, b < p (p with a spare top bit: a + b never carries out)."""
+    r = [f"%[r{i}]" for i in range(n)]
+    outs = ", ".join(f'[r{i}] "=&r"(r[{i}])' for i in range(n))
+    # add: r = a + b; s = r − p; keep r if that borrowed
+    A = []
+    for i in range(n):
+        A.append(f"movq {8*i}(%[a]), {r[i]}")
+    A.append(f"addq 0(%[b]), {r[0]}")
+    for i in range(1, n):
+        A.append(f"adcq {8*i}(%[b]), {r[i]}")
+    # r − p into a second set of registers is too many for n = 6: subtract in place, then add p
+    # back under a mask when it borrowed.
+    A.append(f"subq 0(%[p]), {r[0]}")
+    for i in range(1, n):
+        A.append(f"sbbq {8*i}(%[p]), {r[i]}")
+    # m = −borrow; t = borrow ? p : zero (a pointer select: and/add set flags only before the
+    # add-back chain, so the adc carries stay intact).
+    A += ["sbbq %[m], %[m]", "movq %[d], %[t]", "andq %[m], %[t]", "addq %[z], %[t]"]
+    A.append(f"addq 0(%[t]), {r[0]}")
+    for i in range(1, n):
+        A.append(f"adcq {8*i}(%[t]), {r[i]}")
+    S = []
+    for i in range(n):
+        S.append(f"movq {8*i}(%[a]), {r[i]}")
+    S.append(f"subq 0(%[b]), {r[0]}")
+    for i in range(1, n):
+        S.append(f"sbbq {8*i}(%[b]), {r[i]}")
+    S += ["sbbq %[m], %[m]", "movq %[d], %[t]", "andq %[m], %[t]", "addq %[z], %[t]"]
+    S.append(f"addq 0(%[t]), {r[0]}")
+    for i in range(1, n):
+        S.append(f"adcq {8*i}(%[t]), {r[i]}")
+    def fn(name, L, doc):
+        body = "\n".join(f'      "{x}\\n"' for x in L)
+        return f'''// {doc}
+inline __attribute__((always_inline)) void {name}_{n}(uint64_t* r, const uint64_t* a, const uint64_t* b,
+                                                      const uint64_t* p) {{
+  static constexpr uint64_t zero[{n}] = {{}};
+  const uint64_t d = uint64_t(p) - uint64_t(zero);
+  uint64_t m, t;
+  struct limbs_t {{ uint64_t v[{n}]; }};
+  __asm__(
+{body}
+      : {outs}, [m] "=&r"(m), [t] "=&r"(t)
+      : [a] "r"(a), [b] "r"(b), [p] "r"(p), [d] "r"(d), [z] "r"(zero),
+        "m"(*(const limbs_t*)a), "m"(*(const limbs_t*)b), "m"(*(const limbs_t*)p),
+        "m"(*(const limbs_t*)zero)
+      : "cc");
+}}
+'''
+    return fn("mod_add", A, "r = a + b mod p (a, b < p)") + fn("mod_sub", S, "r = a − b mod p (a, b < p)")
+
 print(gen(4))
 print(gen(6))
+print(gen_addsub(4))
+print(gen_addsub(6))
 print("}  // namespace zk::ff::x86")
