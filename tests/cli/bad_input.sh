@@ -28,13 +28,12 @@ expect_fail() {
 }
 
 BN="$FX/bn254/mulchain"; BNP="$FX/bn254/poseidon"; BLS="$FX/bls12_381/mulchain"
-prove() { "$ZK" prove "$1" "$2" "$T/proof.json" "$T/public.json"; }
 
 # --- zkey ------------------------------------------------------------------------------------
 size=$(stat -c %s "$BN/circuit.zkey")
 for cut in 3 11 40 700 $((size / 2)) $((size - 1)); do
   head -c "$cut" "$BN/circuit.zkey" > "$T/trunc.zkey"
-  expect_fail "zkey truncated at $cut bytes" "trunc\.zkey.*(offset|truncated|too short|bytes)" -- prove "$T/trunc.zkey" "$BN/witness.wtns"
+  expect_fail "zkey truncated at $cut bytes" "trunc\.zkey.*(offset|truncated|too short|bytes)" -- "$ZK" prove "$T/trunc.zkey" "$BN/witness.wtns" "$T/proof.json" "$T/public.json"
 done
 python3 - "$BN/circuit.zkey" "$T" <<'PY'
 import struct, sys
@@ -54,17 +53,17 @@ for _ in range(n):
         open(out + '/plonk.zkey', 'wb').write(b)
     pos += 12 + ln
 PY
-expect_fail "zkey bad magic" "magic\.zkey" -- prove "$T/magic.zkey" "$BN/witness.wtns"
-expect_fail "zkey bad version" "version\.zkey.*version" -- prove "$T/version.zkey" "$BN/witness.wtns"
-expect_fail "zkey bad section length" "seclen\.zkey.*section" -- prove "$T/seclen.zkey" "$BN/witness.wtns"
-expect_fail "zkey of another protocol" "plonk\.zkey.*(PLONK|protocol)" -- prove "$T/plonk.zkey" "$BN/witness.wtns"
-expect_fail "zkey missing" "nope\.zkey" -- prove "$T/nope.zkey" "$BN/witness.wtns"
+expect_fail "zkey bad magic" "magic\.zkey" -- "$ZK" prove "$T/magic.zkey" "$BN/witness.wtns" "$T/proof.json" "$T/public.json"
+expect_fail "zkey bad version" "version\.zkey.*version" -- "$ZK" prove "$T/version.zkey" "$BN/witness.wtns" "$T/proof.json" "$T/public.json"
+expect_fail "zkey bad section length" "seclen\.zkey.*section" -- "$ZK" prove "$T/seclen.zkey" "$BN/witness.wtns" "$T/proof.json" "$T/public.json"
+expect_fail "zkey of another protocol" "plonk\.zkey.*(PLONK|protocol)" -- "$ZK" prove "$T/plonk.zkey" "$BN/witness.wtns" "$T/proof.json" "$T/public.json"
+expect_fail "zkey missing" "nope\.zkey" -- "$ZK" prove "$T/nope.zkey" "$BN/witness.wtns" "$T/proof.json" "$T/public.json"
 
 # --- witness ---------------------------------------------------------------------------------
-expect_fail "witness of another curve" "witness\.wtns" -- prove "$BN/circuit.zkey" "$BLS/witness.wtns"
-expect_fail "witness of another circuit (size)" "witness\.wtns" -- prove "$BN/circuit.zkey" "$BNP/witness.wtns"
+expect_fail "witness of another curve" "witness\.wtns" -- "$ZK" prove "$BN/circuit.zkey" "$BLS/witness.wtns" "$T/proof.json" "$T/public.json"
+expect_fail "witness of another circuit (size)" "witness\.wtns" -- "$ZK" prove "$BN/circuit.zkey" "$BNP/witness.wtns" "$T/proof.json" "$T/public.json"
 head -c 100 "$BN/witness.wtns" > "$T/trunc.wtns"
-expect_fail "witness truncated" "trunc\.wtns" -- prove "$BN/circuit.zkey" "$T/trunc.wtns"
+expect_fail "witness truncated" "trunc\.wtns" -- "$ZK" prove "$BN/circuit.zkey" "$T/trunc.wtns" "$T/proof.json" "$T/public.json"
 python3 - "$BN/witness.wtns" "$T" <<'PY'
 import sys
 d = bytearray(open(sys.argv[1], 'rb').read())
@@ -75,8 +74,8 @@ open(sys.argv[2] + '/unsat.wtns', 'wb').write(b)
 b = bytearray(d); b[v0 + 32 * 7: v0 + 32 * 8] = b'\xff' * 32   # wire 7 ≥ r
 open(sys.argv[2] + '/range.wtns', 'wb').write(b)
 PY
-expect_fail "witness that does not satisfy the circuit" "unsat\.wtns.*(does not satisfy|fails verification)" -- prove "$BN/circuit.zkey" "$T/unsat.wtns"
-expect_fail "witness value >= r" "range\.wtns" -- prove "$BN/circuit.zkey" "$T/range.wtns"
+expect_fail "witness that does not satisfy the circuit" "unsat\.wtns.*(does not satisfy|fails verification)" -- "$ZK" prove "$BN/circuit.zkey" "$T/unsat.wtns" "$T/proof.json" "$T/public.json"
+expect_fail "witness value >= r" "range\.wtns" -- "$ZK" prove "$BN/circuit.zkey" "$T/range.wtns" "$T/proof.json" "$T/public.json"
 
 # --- verify ----------------------------------------------------------------------------------
 vk="$BN/verification_key.json"; pub="$BN/public.json"; pf="$BN/proof.json"
