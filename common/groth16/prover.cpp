@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstring>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "common/ntt/ntt.hpp"
 #include "common/util/thread_pool.hpp"
@@ -100,6 +102,25 @@ void prover_t<C>::build_ab(const uint8_t* witness) {
 }
 
 template <class C>
+void prover_t<C>::load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t rows) {
+  const size_t n = pk_.domain_size;
+  if (rows > n)
+    throw std::invalid_argument("load_abc: " + std::to_string(rows) + " rows exceed the key's domain of " +
+                                std::to_string(n));
+  util::parallel_for(n, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      if (i < rows) {
+        a_[i] = a[i];
+        b_[i] = b[i];
+        c_[i] = c ? c[i] : a[i] * b[i];
+      } else {
+        a_[i] = b_[i] = c_[i] = fr_t::zero();
+      }
+    }
+  });
+}
+
+template <class C>
 void prover_t<C>::compute_h() {
   auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
   domain->to_odd_coset(a_.data());
@@ -173,6 +194,24 @@ proof_t<C> prover_t<C>::prove(const uint8_t* witness, const fr_t& r, const fr_t&
   build_ab(witness);
   release(sec::coefficients);
   mark(stage::build_ab);
+  return prove_loaded(witness, r, s, observe, t0);
+}
+
+template <class C>
+proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+                                     const stage_observer& observe) {
+  return prove_loaded(witness, r, s, observe, now_ns());
+}
+
+template <class C>
+proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+                                     const stage_observer& observe, uint64_t t0) {
+  auto mark = [&](stage st) {
+    uint64_t t1 = now_ns();
+    if (observe) observe(st, t0, t1);
+    t0 = t1;
+  };
+  namespace sec = formats::zkey_section;
   compute_h();
   mark(stage::compute_h);
   msm_results_t<C> m;

@@ -47,6 +47,11 @@ class prover_t {
 
   // --- stages ------------------------------------------------------------------------------
   void build_ab(const uint8_t* witness);
+  // build_ab's alternative when synthesis already evaluated the constraints (native circuits,
+  // synth buffers): a, b (and c, or a∘b when c is null) for the first `rows` rows of the
+  // domain, Montgomery form; the rest is zero. The rows must include the key's nPublic+1 input
+  // rows (A = w_s at row nConstraints+s), as the zkey's coefficients do (groth16-compat.md §2.4).
+  void load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t rows);
   void compute_h();
   typename C::g1_jacobian msm_a(const msm::plan_t& witness_plan) const;
   typename C::g1_jacobian msm_b1(const msm::plan_t& witness_plan) const;
@@ -63,6 +68,8 @@ class prover_t {
   // The whole proof with fresh randomizers r, s (or the given ones).
   proof_t<C> prove(const uint8_t* witness, const stage_observer& observe = {});
   proof_t<C> prove(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe = {});
+  // The proof from a/b/c already loaded with load_abc (build_ab is skipped).
+  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe = {});
 
   // Evaluations after build_ab (a, b, c) and, after compute_h, the H scalars in a (canonical).
   const std::vector<fr_t>& a() const { return a_; }
@@ -71,6 +78,8 @@ class prover_t {
 
  private:
   void release(uint32_t section) const;
+  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe,
+                          uint64_t t0);
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
   bool release_pages_ = false;

@@ -46,6 +46,22 @@ void check_fixture(const std::string& curve, const std::string& name) {
   for (const auto& v : prover.a()) nonzero += !v.is_zero();
   CHECK(nonzero > 0);
 
+  // load_abc + prove_loaded (how synthesized a/b/c enter the prover) gives a valid proof, with c
+  // given or derived as a∘b.
+  {
+    std::vector<typename C::fr_t> a = prover.a(), b = prover.b(), c = prover.c();
+    groth16::prover_t<C> other(pk);
+    other.load_abc(a.data(), b.data(), c.data(), a.size());
+    std::string why0;
+    CHECK_MESSAGE(groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::one(), C::fr_t::one()), &why0), why0);
+    other.load_abc(a.data(), b.data(), nullptr, a.size());
+    CHECK(groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::one())));
+    a[0] += C::fr_t::one();  // a wrong evaluation must not verify
+    other.load_abc(a.data(), b.data(), nullptr, a.size());
+    CHECK_FALSE(groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::zero())));
+    CHECK_THROWS(other.load_abc(a.data(), b.data(), nullptr, a.size() + 1));
+  }
+
   // Deterministic proof (r = s = 0) and randomized proofs both verify.
   auto p0 = prover.prove(wtns.values(), C::fr_t::zero(), C::fr_t::zero());
   std::string why;
