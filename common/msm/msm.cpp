@@ -175,6 +175,28 @@ class batch_affine_buckets {
   std::vector<F> denom_, numer_, prefix_;
 };
 
+// Buckets in XYZZ coordinates (mixed addition 8M + 2S): for small MSMs.
+template <class G>
+class xyzz_buckets {
+ public:
+  using xyzz = ec::xyzz_t<G>;
+  explicit xyzz_buckets(size_t nb) : buckets_(nb, xyzz::infinity()) {}
+  void add(uint32_t k, const ec::affine_t<G>& p) { buckets_[k] = buckets_[k].add_mixed(p); }
+  xyzz reduce() const {
+    xyzz running = xyzz::infinity(), total = xyzz::infinity();
+    for (size_t k = buckets_.size(); k-- > 0;) {
+      running += buckets_[k];
+      total += running;
+    }
+    return total;
+  }
+
+ private:
+  std::vector<xyzz> buckets_;
+};
+
+constexpr size_t kMinBatch = 128;
+
 }  // namespace
 
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride) {
@@ -270,18 +292,29 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
         const unsigned w = unsigned(task);
         if (m == 0) return;
         const digit_reader rd{plan};
-        batch_affine_buckets<G> acc(nb, std::min<size_t>(std::max<size_t>(nb / 8, 64), 2048));
-        for (size_t j = 0; j < m; ++j) {
-          const uint32_t i = plan.idx[j];
-          uint64_t sh[5];
-          rd.shifted(i, sh);
-          int32_t dj = digit_reader::digit(sh, w * c, c);
-          if (dj == 0) continue;
-          const auto& P = bases[i];
-          if (dj > 0) acc.add(uint32_t(dj - 1), P);
-          else acc.add(uint32_t(-dj - 1), -P);
+        auto accumulate = [&](auto& acc) {
+          for (size_t j = 0; j < m; ++j) {
+            const uint32_t i = plan.idx[j];
+            uint64_t sh[5];
+            rd.shifted(i, sh);
+            int32_t dj = digit_reader::digit(sh, w * c, c);
+            if (dj == 0) continue;
+            const auto& P = bases[i];
+            if (dj > 0) acc.add(uint32_t(dj - 1), P);
+            else acc.add(uint32_t(-dj - 1), -P);
+          }
+          window_sum[w] = acc.reduce().to_jacobian();
+        };
+        // A batch must be large enough to amortise its inversion (~1.5·bits multiplications);
+        // with few buckets (small MSMs) plain XYZZ buckets are cheaper.
+        const size_t batch = std::min<size_t>(nb / 8, 2048);
+        if (batch >= kMinBatch) {
+          batch_affine_buckets<G> acc(nb, batch);
+          accumulate(acc);
+        } else {
+          xyzz_buckets<G> acc(nb);
+          accumulate(acc);
         }
-        window_sum[w] = acc.reduce().to_jacobian();
       },
       W + ones_chunks);
 
