@@ -1,7 +1,11 @@
 #pragma once
 // Shared helpers for the doctest suites: deterministic random field elements and points.
+#include <stdlib.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "common/ec/curves.hpp"
@@ -41,6 +45,27 @@ typename C::g2_affine random_g2() {
   auto k = random_field<typename C::fr_t>().to_canonical();
   return C::g2_jacobian::from_affine(C::g2_generator).mul(k).to_affine();
 }
+
+// A fresh directory under the system temp dir, removed with everything in it.
+class temp_dir {
+ public:
+  explicit temp_dir(const std::string& prefix = "zk_test") {
+    std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "_XXXXXX")).string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 inline std::string fixture_dir(const std::string& curve, const std::string& name) {
   return std::string(ZK_SOURCE_DIR) + "/tests/fixtures/" + curve + "/" + name;

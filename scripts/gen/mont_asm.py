@@ -89,34 +89,18 @@ def gen_addsub(n):
     """a + b mod p and a − b mod p for a, b < p (p with a spare top bit: a + b never carries out)."""
     r = [f"%[r{i}]" for i in range(n)]
     outs = ", ".join(f'[r{i}] "=&r"(r[{i}])' for i in range(n))
-    # add: r = a + b; s = r − p; keep r if that borrowed
-    A = []
-    for i in range(n):
-        A.append(f"movq {8*i}(%[a]), {r[i]}")
-    A.append(f"addq 0(%[b]), {r[0]}")
-    for i in range(1, n):
-        A.append(f"adcq {8*i}(%[b]), {r[i]}")
-    # r − p into a second set of registers is too many for n = 6: subtract in place, then add p
-    # back under a mask when it borrowed.
-    A.append(f"subq 0(%[p]), {r[0]}")
-    for i in range(1, n):
-        A.append(f"sbbq {8*i}(%[p]), {r[i]}")
+    def chain(op, src):  # r ∘= src over n limbs with one carry/borrow chain
+        cont = {"add": "adc", "sub": "sbb"}[op]
+        return [f"{op}q 0({src}), {r[0]}"] + [f"{cont}q {8*i}({src}), {r[i]}" for i in range(1, n)]
+    load_a = [f"movq {8*i}(%[a]), {r[i]}" for i in range(n)]
     # m = −borrow; t = borrow ? p : zero (a pointer select: and/add set flags only before the
-    # add-back chain, so the adc carries stay intact).
-    A += ["sbbq %[m], %[m]", "movq %[d], %[t]", "andq %[m], %[t]", "addq %[z], %[t]"]
-    A.append(f"addq 0(%[t]), {r[0]}")
-    for i in range(1, n):
-        A.append(f"adcq {8*i}(%[t]), {r[i]}")
-    S = []
-    for i in range(n):
-        S.append(f"movq {8*i}(%[a]), {r[i]}")
-    S.append(f"subq 0(%[b]), {r[0]}")
-    for i in range(1, n):
-        S.append(f"sbbq {8*i}(%[b]), {r[i]}")
-    S += ["sbbq %[m], %[m]", "movq %[d], %[t]", "andq %[m], %[t]", "addq %[z], %[t]"]
-    S.append(f"addq 0(%[t]), {r[0]}")
-    for i in range(1, n):
-        S.append(f"adcq {8*i}(%[t]), {r[i]}")
+    # add-back chain, so the adc carries stay intact); then r += *t.
+    add_back = ["sbbq %[m], %[m]", "movq %[d], %[t]", "andq %[m], %[t]", "addq %[z], %[t]"] + chain("add", "%[t]")
+    # add: r = a + b − p, then p added back if that borrowed (r − p in a second register set
+    # would be too many registers for n = 6).
+    A = load_a + chain("add", "%[b]") + chain("sub", "%[p]") + add_back
+    # sub: r = a − b, then p added back if that borrowed.
+    S = load_a + chain("sub", "%[b]") + add_back
     def fn(name, L, doc):
         body = "\n".join(f'      "{x}\\n"' for x in L)
         return f'''// {doc}

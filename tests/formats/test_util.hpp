@@ -16,28 +16,13 @@
 
 #include "common/formats/curve_id.hpp"
 #include "common/formats/error.hpp"
+#include "tests/test_util.hpp"
 
 namespace zk::formats::test {
 
 using bytes = std::vector<uint8_t>;
 
-// A fresh directory under the system temp dir, removed with everything in it.
-class temp_dir {
- public:
-  temp_dir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "zk_formats_XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using zk::test::temp_dir;
 
 inline void write_file(const std::string& path, const bytes& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
