@@ -1,0 +1,220 @@
+#include "common/buffer/synth_buffer.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "common/buffer/checksum.hpp"
+#include "common/formats/error.hpp"
+
+namespace zk::buffer {
+namespace {
+
+// Byte offsets of the header fields (the table in synth_buffer.hpp).
+namespace off {
+constexpr size_t magic = 0, version = 4, header_size = 6, curve = 8, flags = 10, fr_bytes = 12,
+                 digest = 16, job_id = 48, partition = 56, reserved0 = 60, n_vars = 64,
+                 n_public = 72, domain_rows = 80, payload_bytes = 88, payload_checksum = 96,
+                 reserved1 = 104, header_checksum = 120;
+}  // namespace off
+
+template <class T>
+void put(uint8_t* p, size_t at, T v) {
+  for (size_t i = 0; i < sizeof(T); ++i) p[at + i] = uint8_t(uint64_t(v) >> (8 * i));
+}
+template <class T>
+T get(const uint8_t* p, size_t at) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) v |= uint64_t(p[at + i]) << (8 * i);
+  return T(v);
+}
+
+std::string msg(header_field f, const std::string& what) {
+  return std::string("synth header: ") + field_name(f) + ": " + what;
+}
+
+}  // namespace
+
+uint16_t curve_code(formats::curve_id c) {
+  return c == formats::curve_id::bn254 ? curve_code_bn254 : curve_code_bls12_381;
+}
+
+std::optional<formats::curve_id> curve_from_code(uint16_t code) {
+  if (code == curve_code_bn254) return formats::curve_id::bn254;
+  if (code == curve_code_bls12_381) return formats::curve_id::bls12_381;
+  return std::nullopt;
+}
+
+header_bytes_t encode_header(const synth_header_t& h) {
+  header_bytes_t b{};
+  uint8_t* p = b.data();
+  put(p, off::magic, h.magic);
+  put(p, off::version, h.version);
+  put(p, off::header_size, h.header_size);
+  put(p, off::curve, h.curve);
+  put(p, off::flags, h.flags);
+  put(p, off::fr_bytes, h.fr_bytes);
+  std::memcpy(p + off::digest, h.circuit_digest.data(), 32);
+  put(p, off::job_id, h.job_id);
+  put(p, off::partition, h.partition);
+  put(p, off::reserved0, h.reserved0);
+  put(p, off::n_vars, h.n_vars);
+  put(p, off::n_public, h.n_public);
+  put(p, off::domain_rows, h.domain_rows);
+  put(p, off::payload_bytes, h.payload_bytes);
+  put(p, off::payload_checksum, h.payload_checksum);
+  std::memcpy(p + off::reserved1, h.reserved1.data(), 16);
+  put(p, off::header_checksum, h.header_checksum);
+  return b;
+}
+
+synth_header_t decode_header(const uint8_t* p) {
+  synth_header_t h;
+  h.magic = get<uint32_t>(p, off::magic);
+  h.version = get<uint16_t>(p, off::version);
+  h.header_size = get<uint16_t>(p, off::header_size);
+  h.curve = get<uint16_t>(p, off::curve);
+  h.flags = get<uint16_t>(p, off::flags);
+  h.fr_bytes = get<uint32_t>(p, off::fr_bytes);
+  std::memcpy(h.circuit_digest.data(), p + off::digest, 32);
+  h.job_id = get<uint64_t>(p, off::job_id);
+  h.partition = get<uint32_t>(p, off::partition);
+  h.reserved0 = get<uint32_t>(p, off::reserved0);
+  h.n_vars = get<uint64_t>(p, off::n_vars);
+  h.n_public = get<uint64_t>(p, off::n_public);
+  h.domain_rows = get<uint64_t>(p, off::domain_rows);
+  h.payload_bytes = get<uint64_t>(p, off::payload_bytes);
+  h.payload_checksum = get<uint64_t>(p, off::payload_checksum);
+  std::memcpy(h.reserved1.data(), p + off::reserved1, 16);
+  h.header_checksum = get<uint64_t>(p, off::header_checksum);
+  return h;
+}
+
+uint64_t compute_header_checksum(const synth_header_t& h) {
+  const header_bytes_t b = encode_header(h);
+  return xxh64(b.data(), off::header_checksum);
+}
+
+uint64_t payload_bytes_for(uint64_t n_vars, uint64_t domain_rows, synth_shape shape) {
+  if (n_vars > max_count || domain_rows > max_count) return 0;
+  uint64_t elems = n_vars;
+  if (shape == synth_shape::abc_witness) elems += 3 * domain_rows;
+  return elems * fr_bytes;  // ≤ 2^32·4·32 = 2^39: no overflow
+}
+
+payload_layout_t payload_layout(const synth_header_t& h) {
+  payload_layout_t l;
+  l.witness = 0;
+  l.a = h.n_vars * fr_bytes;
+  if (h.shape() == synth_shape::abc_witness) {
+    l.b = l.a + h.domain_rows * fr_bytes;
+    l.c = l.b + h.domain_rows * fr_bytes;
+    l.end = l.c + h.domain_rows * fr_bytes;
+  } else {
+    l.b = l.c = l.end = l.a;
+  }
+  return l;
+}
+
+uint64_t payload_checksum(const std::vector<byte_span_t>& payload) {
+  xxh64_state_t s;
+  for (const auto& piece : payload) s.update(piece.data, piece.size);
+  return s.digest();
+}
+
+synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_t>& payload) {
+  synth_header_t h;
+  h.curve = curve_code(p.curve);
+  h.flags = p.shape == synth_shape::abc_witness ? flag_abc : 0;
+  h.circuit_digest = p.circuit_digest;
+  h.job_id = p.job_id;
+  h.partition = p.partition;
+  h.n_vars = p.n_vars;
+  h.n_public = p.n_public;
+  h.domain_rows = p.domain_rows;
+  h.payload_bytes = payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
+  uint64_t given = 0;
+  for (const auto& piece : payload) given += piece.size;
+  if (given != h.payload_bytes) {
+    throw std::invalid_argument("make_header: payload pieces hold " + std::to_string(given) +
+                                " bytes, the counts need " + std::to_string(h.payload_bytes));
+  }
+  h.payload_checksum = payload_checksum(payload);
+  h.header_checksum = compute_header_checksum(h);
+  if (auto err = validate_header(h)) throw std::invalid_argument("make_header: " + err->message);
+  return h;
+}
+
+const char* field_name(header_field f) {
+  switch (f) {
+    case header_field::magic: return "magic";
+    case header_field::version: return "version";
+    case header_field::header_size: return "header_size";
+    case header_field::header_checksum: return "header_checksum";
+    case header_field::curve: return "curve";
+    case header_field::flags: return "flags";
+    case header_field::fr_bytes: return "fr_bytes";
+    case header_field::reserved: return "reserved";
+    case header_field::n_vars: return "n_vars";
+    case header_field::n_public: return "n_public";
+    case header_field::domain_rows: return "domain_rows";
+    case header_field::payload_bytes: return "payload_bytes";
+  }
+  return "?";
+}
+
+std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t max_payload_bytes) {
+  auto fail = [](header_field f, const std::string& what) {
+    return std::optional<header_error_t>(header_error_t{f, msg(f, what)});
+  };
+  using std::to_string;
+  if (h.magic != synth_magic) {
+    return fail(header_field::magic, formats::hex(h.magic) + " is not \"ZKSB\" (0x42534b5a)");
+  }
+  if (h.version != synth_version) {
+    return fail(header_field::version, to_string(h.version) + " is not supported (expected " + to_string(synth_version) + ")");
+  }
+  if (h.header_size != synth_header_size) {
+    return fail(header_field::header_size, to_string(h.header_size) + " (expected " + to_string(synth_header_size) + ")");
+  }
+  const uint64_t want = compute_header_checksum(h);
+  if (h.header_checksum != want) {
+    return fail(header_field::header_checksum, formats::hex(h.header_checksum) + " does not match the header bytes (" +
+                                                   formats::hex(want) + "): corrupted header");
+  }
+  if (!curve_from_code(h.curve)) {
+    return fail(header_field::curve, to_string(h.curve) + " is not a known curve (1 = BN254, 2 = BLS12-381)");
+  }
+  if ((h.flags & ~flag_abc) != 0) {
+    return fail(header_field::flags, formats::hex(h.flags) + " has unknown bits (only bit 0, abc+witness, is defined)");
+  }
+  if (h.fr_bytes != fr_bytes) {
+    return fail(header_field::fr_bytes, to_string(h.fr_bytes) + " (expected 32)");
+  }
+  bool reserved_zero = h.reserved0 == 0;
+  for (uint8_t b : h.reserved1) reserved_zero = reserved_zero && b == 0;
+  if (!reserved_zero) return fail(header_field::reserved, "reserved bytes are not zero");
+  if (h.n_vars == 0 || h.n_vars > max_count) {
+    return fail(header_field::n_vars, to_string(h.n_vars) + " is out of range [1, 2^32]");
+  }
+  if (h.n_public >= h.n_vars) {
+    return fail(header_field::n_public, to_string(h.n_public) + " must be below n_vars = " + to_string(h.n_vars));
+  }
+  if (h.domain_rows > max_count || h.domain_rows < h.n_public + 1) {
+    return fail(header_field::domain_rows, to_string(h.domain_rows) + " is out of range [n_public + 1 = " +
+                                               to_string(h.n_public + 1) + ", 2^32]");
+  }
+  const uint64_t expect = payload_bytes_for(h.n_vars, h.domain_rows, h.shape());
+  if (h.payload_bytes != expect) {
+    return fail(header_field::payload_bytes,
+                to_string(h.payload_bytes) + " does not match the counts (" +
+                    (h.shape() == synth_shape::abc_witness ? "32·(n_vars + 3·domain_rows) = " : "32·n_vars = ") +
+                    to_string(expect) + ")");
+  }
+  if (h.payload_bytes > max_payload_bytes) {
+    return fail(header_field::payload_bytes, to_string(h.payload_bytes) + " exceeds the receiver's limit of " +
+                                                 to_string(max_payload_bytes) + " bytes");
+  }
+  return std::nullopt;
+}
+
+}  // namespace zk::buffer

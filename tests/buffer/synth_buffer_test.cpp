@@ -1,0 +1,161 @@
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/buffer/checksum.hpp"
+#include "common/buffer/synth_buffer.hpp"
+
+using namespace zk::buffer;
+
+namespace {
+
+struct sample_t {
+  std::vector<uint8_t> witness, a, b, c;
+  synth_params_t params;
+  std::vector<byte_span_t> spans() const {
+    std::vector<byte_span_t> s{{witness.data(), witness.size()}};
+    if (params.shape == synth_shape::abc_witness) {
+      s.push_back({a.data(), a.size()});
+      s.push_back({b.data(), b.size()});
+      s.push_back({c.data(), c.size()});
+    }
+    return s;
+  }
+};
+
+sample_t sample(synth_shape shape, uint64_t n_vars = 10, uint64_t rows = 16) {
+  sample_t s;
+  s.params.curve = zk::formats::curve_id::bls12_381;
+  for (size_t i = 0; i < 32; ++i) s.params.circuit_digest[i] = uint8_t(i + 1);
+  s.params.job_id = 0x1122334455667788ULL;
+  s.params.partition = 3;
+  s.params.n_vars = n_vars;
+  s.params.n_public = 2;
+  s.params.domain_rows = rows;
+  s.params.shape = shape;
+  s.witness.resize(n_vars * 32);
+  for (size_t i = 0; i < s.witness.size(); ++i) s.witness[i] = uint8_t(i);
+  if (shape == synth_shape::abc_witness) {
+    s.a.assign(rows * 32, 0xa1);
+    s.b.assign(rows * 32, 0xb2);
+    s.c.assign(rows * 32, 0xc3);
+  }
+  return s;
+}
+
+// Re-seals the header checksum after a field was changed on purpose.
+synth_header_t reseal(synth_header_t h) {
+  h.header_checksum = compute_header_checksum(h);
+  return h;
+}
+
+header_field failing_field(const synth_header_t& h) {
+  auto e = validate_header(h);
+  REQUIRE(e.has_value());
+  return e->field;
+}
+
+}  // namespace
+
+TEST_CASE("make_header seals a valid header that round-trips through its bytes") {
+  for (auto shape : {synth_shape::abc_witness, synth_shape::witness_only}) {
+    auto s = sample(shape);
+    const synth_header_t h = make_header(s.params, s.spans());
+    CHECK_FALSE(validate_header(h).has_value());
+    CHECK(h.payload_bytes == (shape == synth_shape::abc_witness ? 32 * (10 + 3 * 16) : 32 * 10));
+    std::vector<uint8_t> all;
+    for (auto& sp : s.spans()) all.insert(all.end(), (const uint8_t*)sp.data, (const uint8_t*)sp.data + sp.size);
+    CHECK(h.payload_checksum == xxh64(all.data(), all.size()));
+    const header_bytes_t bytes = encode_header(h);
+    CHECK(bytes[0] == 'Z');
+    CHECK(bytes[3] == 'B');
+    const synth_header_t back = decode_header(bytes.data());
+    CHECK(encode_header(back) == bytes);
+    CHECK_FALSE(validate_header(back).has_value());
+    CHECK(back.job_id == 0x1122334455667788ULL);
+    CHECK(back.partition == 3);
+    CHECK(back.shape() == shape);
+    CHECK(curve_from_code(back.curve) == zk::formats::curve_id::bls12_381);
+    const auto l = payload_layout(back);
+    CHECK(l.a == 320);
+    CHECK(l.end == back.payload_bytes);
+  }
+}
+
+TEST_CASE("make_header refuses pieces that do not add up to the counts") {
+  auto s = sample(synth_shape::abc_witness);
+  s.c.pop_back();
+  CHECK_THROWS_AS(make_header(s.params, s.spans()), std::invalid_argument);
+  auto w = sample(synth_shape::witness_only);
+  w.params.n_public = 10;  // not below n_vars
+  CHECK_THROWS_AS(make_header(w.params, w.spans()), std::invalid_argument);
+}
+
+TEST_CASE("validate_header names each bad field") {
+  auto s = sample(synth_shape::abc_witness);
+  const synth_header_t good = make_header(s.params, s.spans());
+
+  auto h = good;
+  h.magic = 0x12345678;
+  CHECK(failing_field(h) == header_field::magic);
+  CHECK(validate_header(h)->message.find("synth header: magic: ") == 0);
+
+  h = good;
+  h.version = 7;
+  CHECK(failing_field(h) == header_field::version);
+  CHECK(validate_header(h)->message == "synth header: version: 7 is not supported (expected 1)");
+
+  h = good;
+  h.header_size = 64;
+  CHECK(failing_field(h) == header_field::header_size);
+
+  h = good;
+  h.n_vars += 1;  // not resealed: reads as corruption
+  CHECK(failing_field(h) == header_field::header_checksum);
+
+  h = good;
+  h.curve = 9;
+  CHECK(failing_field(reseal(h)) == header_field::curve);
+  h = good;
+  h.flags = 0x8001;
+  CHECK(failing_field(reseal(h)) == header_field::flags);
+  h = good;
+  h.fr_bytes = 48;
+  CHECK(failing_field(reseal(h)) == header_field::fr_bytes);
+  h = good;
+  h.reserved1[5] = 1;
+  CHECK(failing_field(reseal(h)) == header_field::reserved);
+  h = good;
+  h.n_vars = 0;
+  CHECK(failing_field(reseal(h)) == header_field::n_vars);
+  h = good;
+  h.n_vars = (uint64_t(1) << 32) + 1;
+  CHECK(failing_field(reseal(h)) == header_field::n_vars);
+  h = good;
+  h.n_public = h.n_vars;
+  CHECK(failing_field(reseal(h)) == header_field::n_public);
+  h = good;
+  h.domain_rows = 2;  // below n_public + 1 = 3
+  CHECK(failing_field(reseal(h)) == header_field::domain_rows);
+  h = good;
+  h.payload_bytes -= 32;
+  CHECK(failing_field(reseal(h)) == header_field::payload_bytes);
+  h = good;
+  h.flags = 0;  // witness-only: the length no longer matches the counts
+  CHECK(failing_field(reseal(h)) == header_field::payload_bytes);
+
+  // The receiver's limit.
+  CHECK_FALSE(validate_header(good, good.payload_bytes).has_value());
+  auto e = validate_header(good, good.payload_bytes - 1);
+  REQUIRE(e.has_value());
+  CHECK(e->field == header_field::payload_bytes);
+  CHECK(e->message.find("exceeds the receiver's limit") != std::string::npos);
+}
+
+TEST_CASE("payload_bytes_for refuses counts beyond 2^32") {
+  CHECK(payload_bytes_for(5, 8, synth_shape::abc_witness) == 32 * 29);
+  CHECK(payload_bytes_for(5, 8, synth_shape::witness_only) == 160);
+  CHECK(payload_bytes_for((uint64_t(1) << 32) + 1, 1, synth_shape::witness_only) == 0);
+}
