@@ -15,5 +15,6 @@ int cmd_prove(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);
 int cmd_setup(const std::vector<std::string>& args);
 int cmd_demo(const std::vector<std::string>& args);
+int cmd_timeline(const std::vector<std::string>& args);
 
 }  // namespace zk::apps

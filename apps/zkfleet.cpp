@@ -3,7 +3,8 @@
 //   zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>   (rapidsnark's CLI)
 //   zkfleet verify <verification_key.json> <public.json> <proof.json>         (snarkjs's order)
 //   zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json>      (development keys)
-//   zkfleet demo   [fixtures-dir]
+//   zkfleet demo   [fixtures-dir] [--trace events-file]
+//   zkfleet timeline [--format ascii|chrome|json|stats|prometheus] <events-file>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -23,7 +24,8 @@ void usage(FILE* out) {
                "  zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--verbose] [--no-verify]\n"
                "  zkfleet verify <verification_key.json> <public.json> <proof.json>\n"
                "  zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json> [--seed N]\n"
-               "  zkfleet demo   [fixtures-dir]\n"
+               "  zkfleet demo   [fixtures-dir] [--trace events-file]\n"
+               "  zkfleet timeline [--format ascii|chrome|json|stats|prometheus] <events-file>\n"
                "\n"
                "exit status: 0 success (verify: proof valid), 1 failure or invalid proof, 2 usage error\n");
 }
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
     if (cmd == "verify") return zk::apps::cmd_verify(args);
     if (cmd == "setup") return zk::apps::cmd_setup(args);
     if (cmd == "demo") return zk::apps::cmd_demo(args);
+    if (cmd == "timeline") return zk::apps::cmd_timeline(args);
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
       usage(stdout);
       return 0;

@@ -1,0 +1,31 @@
+#include "common/timeline/event.hpp"
+
+#include <chrono>
+
+namespace zk::timeline {
+
+namespace {
+constexpr const char* kNames[stage_count] = {"QUEUED", "SYNTH",    "CHAN_SEND", "XFER",     "GPU_PICKUP", "GPU",
+                                             "build_ab", "compute_h", "msm_a",  "msm_b1",   "msm_b2",     "msm_c",
+                                             "msm_h",  "assemble", "VERIFY",    "DONE"};
+constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h', 'a', '1', '2', 'C', 'H', 'z', 'v', '|'};
+}  // namespace
+
+const char* stage_name(stage s) { return kNames[int(s)]; }
+char stage_glyph(stage s) { return kGlyphs[int(s)]; }
+
+bool parse_stage(std::string_view name, stage& out) {
+  for (int i = 0; i < stage_count; ++i)
+    if (name == kNames[i]) {
+      out = stage(i);
+      return true;
+    }
+  return false;
+}
+
+int64_t monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace zk::timeline

@@ -1,0 +1,55 @@
+#pragma once
+// Timeline events (DESIGN.md "Timeline"): every stage of every job on every node, as begin/end
+// pairs or instants in the recording node's monotonic nanoseconds. The aggregator moves them to
+// one time base; the renderers draw the waterfall, the Chrome trace and the stats from them.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace zk::timeline {
+
+// Top-level stages of a partition's life, then the prover's stages (children of gpu).
+enum class stage : uint8_t {
+  queued,      // waiting at the scheduler
+  synth,       // witness + constraint evaluation on a synthesis node
+  chan_send,   // buffer handed to the data plane
+  xfer,        // buffer moving synth node → prover node
+  gpu_pickup,  // buffer waiting in the prover's queue
+  gpu,         // the prover working on it (CPU or CUDA backend)
+  build_ab,
+  compute_h,
+  msm_a,
+  msm_b1,
+  msm_b2,
+  msm_c,
+  msm_h,
+  assemble,
+  verify,  // the prover's self-check
+  done,    // instant: proof returned
+};
+inline constexpr int stage_count = int(stage::done) + 1;
+
+enum class phase : uint8_t { begin, end, instant };
+
+struct event_t {
+  uint64_t job = 0;
+  uint32_t partition = 0;
+  stage st = stage::queued;
+  phase ph = phase::instant;
+  uint16_t node = 0;   // recording node (index into the aggregator's node names)
+  uint16_t actor = 0;  // actor or resource on that node (index into its track names)
+  int64_t t_ns = 0;    // recording node's monotonic clock; after aggregation: the common base
+  uint64_t bytes = 0;  // payload size where it applies (xfer, chan_send), else 0
+};
+
+const char* stage_name(stage s);
+bool parse_stage(std::string_view name, stage& out);
+// One glyph per top-level stage in the ASCII waterfall.
+char stage_glyph(stage s);
+// Prover stages nest inside gpu.
+inline bool is_prover_child(stage s) { return s >= stage::build_ab && s <= stage::verify; }
+
+// Monotonic nanoseconds (steady_clock), the clock every recorder uses.
+int64_t monotonic_ns();
+
+}  // namespace zk::timeline

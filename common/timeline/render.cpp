@@ -1,0 +1,295 @@
+#include "common/timeline/render.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+namespace zk::timeline {
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Seconds with a unit that suits the magnitude.
+std::string human_time(double s) {
+  if (s >= 100) return fmt("%.0fs", s);
+  if (s >= 1) return fmt("%.1fs", s);
+  if (s >= 1e-3) return fmt("%.1fms", s * 1e3);
+  return fmt("%.0fus", s * 1e6);
+}
+
+// Total length of the union of [t0, t1) intervals.
+int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv) {
+  std::sort(iv.begin(), iv.end());
+  int64_t total = 0, cur0 = 0, cur1 = 0;
+  bool open = false;
+  for (auto [a, b] : iv) {
+    if (!open || a > cur1) {
+      if (open) total += cur1 - cur0;
+      cur0 = a, cur1 = b, open = true;
+    } else {
+      cur1 = std::max(cur1, b);
+    }
+  }
+  if (open) total += cur1 - cur0;
+  return total;
+}
+
+const char* role_of(stage s) {
+  switch (s) {
+    case stage::synth: return "synthesis";
+    case stage::chan_send:
+    case stage::xfer: return "transfer";
+    case stage::gpu_pickup:
+    case stage::gpu: return "prover";
+    default: return is_prover_child(s) ? "prover" : "scheduler";
+  }
+}
+
+}  // namespace
+
+std::vector<interval_t> pair_intervals(const std::vector<event_t>& events) {
+  using key_t = std::tuple<uint64_t, uint32_t, int, uint16_t, uint16_t>;
+  std::map<key_t, event_t> open;
+  std::vector<interval_t> out;
+  int64_t last = events.empty() ? 0 : events.front().t_ns;
+  for (const auto& e : events) last = std::max(last, e.t_ns);
+  for (const auto& e : events) {
+    key_t k{e.job, e.partition, int(e.st), e.node, e.actor};
+    if (e.ph == phase::begin) {
+      open[k] = e;
+    } else if (e.ph == phase::end) {
+      auto it = open.find(k);
+      if (it == open.end()) continue;  // an end without its begin (dropped or before the window)
+      out.push_back({e.job, e.partition, e.st, e.node, e.actor, it->second.t_ns, e.t_ns,
+                     std::max(e.bytes, it->second.bytes)});
+      open.erase(it);
+    }
+  }
+  for (const auto& [k, b] : open) out.push_back({b.job, b.partition, b.st, b.node, b.actor, b.t_ns, last, b.bytes});
+  // By start, then by stage order: a zero-length QUEUED never hides the SYNTH that follows it.
+  std::sort(out.begin(), out.end(), [](const interval_t& a, const interval_t& b) {
+    return a.t0 != b.t0 ? a.t0 < b.t0 : a.st < b.st;
+  });
+  return out;
+}
+
+std::string render_ascii(const std::vector<event_t>& events, const names_t& /*names*/, unsigned width) {
+  if (events.empty()) return "(no events)\n";
+  auto iv = pair_intervals(events);
+  int64_t t_min = events.front().t_ns, t_max = events.front().t_ns;
+  for (const auto& e : events) t_min = std::min(t_min, e.t_ns), t_max = std::max(t_max, e.t_ns);
+  const double span = double(std::max<int64_t>(t_max - t_min, 1));
+
+  // Rows in order of first appearance.
+  std::vector<std::pair<uint64_t, uint32_t>> rows;
+  std::set<std::pair<uint64_t, uint32_t>> seen;
+  for (const auto& e : events)
+    if (seen.insert({e.job, e.partition}).second) rows.push_back({e.job, e.partition});
+  size_t label_w = 0;
+  auto label = [](const std::pair<uint64_t, uint32_t>& r) {
+    return "job " + std::to_string(r.first) + "/" + std::to_string(r.second);
+  };
+  for (const auto& r : rows) label_w = std::max(label_w, label(r).size());
+  const unsigned plot_w = width > label_w + 12 ? unsigned(width - label_w - 3) : 40;
+  auto col = [&](int64_t t) {
+    return std::min<unsigned>(plot_w - 1, unsigned(std::floor((t - t_min) / span * plot_w)));
+  };
+
+  std::string out;
+  // Time axis: a tick every ~12 columns.
+  std::string axis(plot_w, '-'), ticks(plot_w, ' ');
+  for (unsigned c = 0; c < plot_w; c += 12) {
+    axis[c] = '+';
+    std::string lab = human_time(span * 1e-9 * c / plot_w);
+    if (c + lab.size() <= plot_w) ticks.replace(c, lab.size(), lab);  // only labels that fit whole
+  }
+  out += std::string(label_w, ' ') + "   " + ticks + "\n";
+  out += std::string(label_w, ' ') + "   " + axis + "\n";
+  for (const auto& r : rows) {
+    std::string line(plot_w, ' ');
+    for (const auto& i : iv) {
+      if (i.job != r.first || i.partition != r.second || is_prover_child(i.st)) continue;
+      unsigned c0 = col(i.t0), c1 = std::max(c0 + 1, col(i.t1));
+      for (unsigned c = c0; c < c1 && c < plot_w; ++c) line[c] = stage_glyph(i.st);
+    }
+    for (const auto& e : events)
+      if (e.job == r.first && e.partition == r.second && e.ph == phase::instant) line[col(e.t_ns)] = stage_glyph(e.st);
+    std::string lab = label(r);
+    out += lab + std::string(label_w - lab.size(), ' ') + " | " + line + "\n";
+  }
+  out += "\n" + std::string(label_w, ' ') + "   ";
+  for (stage s : {stage::queued, stage::synth, stage::chan_send, stage::xfer, stage::gpu_pickup, stage::gpu,
+                  stage::done})
+    out += std::string(1, stage_glyph(s)) + " " + stage_name(s) + "  ";
+  out += "\n";
+  return out;
+}
+
+std::string render_chrome(const std::vector<event_t>& events, const names_t& names) {
+  using json = nlohmann::json;
+  json trace = json::array();
+  std::set<uint16_t> nodes;
+  std::set<std::pair<uint16_t, uint16_t>> tracks;
+  int64_t t_min = events.empty() ? 0 : events.front().t_ns;
+  for (const auto& e : events) t_min = std::min(t_min, e.t_ns);
+  auto us = [&](int64_t t) { return double(t - t_min) / 1e3; };
+  for (const auto& i : pair_intervals(events)) {
+    nodes.insert(i.node);
+    tracks.insert({i.node, i.actor});
+    json args = {{"job", i.job}, {"partition", i.partition}};
+    if (i.bytes) args["bytes"] = i.bytes;
+    trace.push_back({{"name", stage_name(i.st)}, {"cat", role_of(i.st)}, {"ph", "X"}, {"ts", us(i.t0)},
+                     {"dur", us(i.t1) - us(i.t0)}, {"pid", i.node}, {"tid", i.actor}, {"args", args}});
+  }
+  for (const auto& e : events) {
+    if (e.ph != phase::instant) continue;
+    nodes.insert(e.node);
+    tracks.insert({e.node, e.actor});
+    trace.push_back({{"name", stage_name(e.st)}, {"cat", role_of(e.st)}, {"ph", "i"}, {"s", "t"}, {"ts", us(e.t_ns)},
+                     {"pid", e.node}, {"tid", e.actor}, {"args", {{"job", e.job}, {"partition", e.partition}}}});
+  }
+  for (uint16_t n : nodes)
+    trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", n}, {"args", {{"name", names.node(n)}}}});
+  for (const auto& [n, a] : tracks)
+    trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", n}, {"tid", a}, {"args", {{"name", names.track(n, a)}}}});
+  return json{{"traceEvents", trace}, {"displayTimeUnit", "ms"}}.dump(1) + "\n";
+}
+
+stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) {
+  stats_t s;
+  if (events.empty()) return s;
+  auto iv = pair_intervals(events);
+  int64_t t_min = events.front().t_ns, t_max = events.front().t_ns;
+  for (const auto& e : events) t_min = std::min(t_min, e.t_ns), t_max = std::max(t_max, e.t_ns);
+  const int64_t span = std::max<int64_t>(t_max - t_min, 1);
+  s.span_s = span * 1e-9;
+  for (const auto& e : events) s.proofs += e.st == stage::done && e.ph == phase::instant;
+  s.proofs_per_minute = s.proofs / s.span_s * 60.0;
+
+  // Busy fraction per track, from the union of its top-level intervals (children nest in GPU).
+  std::map<std::pair<uint16_t, uint16_t>, std::vector<std::pair<int64_t, int64_t>>> busy;
+  std::map<std::pair<uint16_t, uint16_t>, std::string> role;
+  for (const auto& i : iv) {
+    if (is_prover_child(i.st) || i.st == stage::queued || i.st == stage::gpu_pickup) continue;
+    busy[{i.node, i.actor}].push_back({i.t0, i.t1});
+    role[{i.node, i.actor}] = role_of(i.st);
+  }
+  std::map<std::string, std::pair<double, int>> by_role;
+  for (const auto& [k, v] : busy) {
+    track_stats_t t;
+    t.name = names.node(k.first) + "/" + names.track(k.first, k.second);
+    t.role = role[k];
+    t.busy_fraction = double(union_length(v)) / double(span);
+    by_role[t.role].first += t.busy_fraction;
+    by_role[t.role].second += 1;
+    s.tracks.push_back(t);
+  }
+  auto mean = [&](const char* r) { auto it = by_role.find(r); return it == by_role.end() ? 0.0 : it->second.first / it->second.second; };
+  s.synth_busy = mean("synthesis");
+  s.transfer_busy = mean("transfer");
+  s.prover_busy = mean("prover");
+
+  // Prover idle: gaps between consecutive GPU intervals on each prover track.
+  std::map<std::pair<uint16_t, uint16_t>, std::vector<std::pair<int64_t, int64_t>>> gpu;
+  size_t gpu_count = 0;
+  for (const auto& i : iv)
+    if (i.st == stage::gpu) gpu[{i.node, i.actor}].push_back({i.t0, i.t1}), ++gpu_count;
+  int64_t idle = 0;
+  for (auto& [k, v] : gpu) {
+    std::sort(v.begin(), v.end());
+    int64_t reach = v.front().second;
+    for (size_t j = 1; j < v.size(); ++j) {
+      if (v[j].first > reach) idle += v[j].first - reach;
+      reach = std::max(reach, v[j].second);
+    }
+  }
+  s.prover_idle_per_proof_s = gpu_count > 1 ? idle * 1e-9 / double(gpu_count - 1) : 0.0;
+
+  // Queue depth over time, from QUEUED intervals (time-weighted mean, maximum).
+  std::vector<std::pair<int64_t, int>> steps;
+  for (const auto& i : iv)
+    if (i.st == stage::queued) steps.push_back({i.t0, +1}), steps.push_back({i.t1, -1});
+  std::sort(steps.begin(), steps.end());
+  int depth = 0;
+  double area = 0;
+  int64_t prev = t_min;
+  for (auto [t, d] : steps) {
+    area += double(depth) * double(t - prev);
+    prev = t;
+    depth += d;
+    s.max_queue_depth = std::max<size_t>(s.max_queue_depth, size_t(std::max(depth, 0)));
+  }
+  s.mean_queue_depth = area / double(span);
+
+  // The bound: the role whose resources are busiest; the sentence carries the evidence.
+  struct cand { const char* name; double busy; };
+  cand cs[] = {{"prover", s.prover_busy}, {"synthesis", s.synth_busy}, {"transfer", s.transfer_busy}};
+  const cand* top = std::max_element(std::begin(cs), std::end(cs), [](const cand& a, const cand& b) { return a.busy < b.busy; });
+  if (top->busy <= 0) return s;
+  s.bottleneck = top->name;
+  const std::string pct_p = fmt("%.0f%%", s.prover_busy * 100), pct_s = fmt("%.0f%%", s.synth_busy * 100),
+                    pct_x = fmt("%.0f%%", s.transfer_busy * 100), idle_s = human_time(s.prover_idle_per_proof_s);
+  if (s.bottleneck == "prover")
+    s.verdict = "prover-bound: provers busy " + pct_p + " of the wall time (synthesis " + pct_s + ", transfers " + pct_x +
+                "); add provers or GPUs, or speed up the prover stages";
+  else if (s.bottleneck == "synthesis")
+    s.verdict = "synthesis-bound: prover idle " + idle_s + " per proof while synthesis is busy " + pct_s +
+                " (prover " + pct_p + "); raise synthesis concurrency or add synthesis nodes";
+  else
+    s.verdict = "transfer-bound: transfers busy " + pct_x + ", prover idle " + idle_s + " per proof (prover " + pct_p +
+                ", synthesis " + pct_s + "); send witness-only buffers or use a faster network";
+  return s;
+}
+
+std::string render_stats(const stats_t& s) {
+  std::string out;
+  out += "wall " + human_time(s.span_s) + ", " + std::to_string(s.proofs) + " proofs, " +
+         fmt("%.1f", s.proofs_per_minute) + " proofs/min\n";
+  out += "busy: synthesis " + fmt("%.0f%%", s.synth_busy * 100) + ", transfer " + fmt("%.0f%%", s.transfer_busy * 100) +
+         ", prover " + fmt("%.0f%%", s.prover_busy * 100) + "; prover idle per proof " +
+         human_time(s.prover_idle_per_proof_s) + "\n";
+  out += "queue depth: mean " + fmt("%.1f", s.mean_queue_depth) + ", max " + std::to_string(s.max_queue_depth) + "\n";
+  for (const auto& t : s.tracks) out += "  " + t.name + " (" + t.role + "): busy " + fmt("%.1f%%", t.busy_fraction * 100) + "\n";
+  out += s.verdict.empty() ? "bottleneck: no data\n" : "bottleneck: " + s.verdict + "\n";
+  return out;
+}
+
+std::string render_prometheus(const std::vector<event_t>& events) {
+  static const double bounds[] = {0.001, 0.01, 0.1, 1, 10, 100};
+  struct hist { std::vector<uint64_t> b = std::vector<uint64_t>(std::size(bounds), 0); double sum = 0; uint64_t n = 0; };
+  std::map<int, hist> h;
+  for (const auto& i : pair_intervals(events)) {
+    double d = (i.t1 - i.t0) * 1e-9;
+    auto& x = h[int(i.st)];
+    for (size_t k = 0; k < std::size(bounds); ++k) x.b[k] += d <= bounds[k];
+    x.sum += d;
+    ++x.n;
+  }
+  uint64_t proofs = 0;
+  for (const auto& e : events) proofs += e.st == stage::done && e.ph == phase::instant;
+  std::string out;
+  out += "# HELP zkfleet_proofs_total Proofs completed.\n# TYPE zkfleet_proofs_total counter\n";
+  out += "zkfleet_proofs_total " + std::to_string(proofs) + "\n";
+  out += "# HELP zkfleet_stage_duration_seconds Duration of each stage.\n";
+  out += "# TYPE zkfleet_stage_duration_seconds histogram\n";
+  for (const auto& [st, x] : h) {
+    std::string lab = std::string("stage=\"") + stage_name(stage(st)) + "\"";
+    for (size_t k = 0; k < std::size(bounds); ++k)
+      out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"" + fmt("%g", bounds[k]) + "\"} " + std::to_string(x.b[k]) + "\n";
+    out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"+Inf\"} " + std::to_string(x.n) + "\n";
+    out += "zkfleet_stage_duration_seconds_sum{" + lab + "} " + fmt("%.9g", x.sum) + "\n";
+    out += "zkfleet_stage_duration_seconds_count{" + lab + "} " + std::to_string(x.n) + "\n";
+  }
+  return out;
+}
+
+}  // namespace zk::timeline

@@ -1,0 +1,49 @@
+#pragma once
+// What the timeline shows: the ASCII waterfall (a row per job/partition, a glyph per stage),
+// the Chrome trace-event JSON (Perfetto, chrome://tracing: a process per node, a track per
+// actor or resource), the stats that name the stage bounding throughput, and Prometheus text.
+#include <string>
+#include <vector>
+
+#include "common/timeline/aggregator.hpp"
+
+namespace zk::timeline {
+
+struct interval_t {
+  uint64_t job = 0;
+  uint32_t partition = 0;
+  stage st = stage::queued;
+  uint16_t node = 0, actor = 0;
+  int64_t t0 = 0, t1 = 0;
+  uint64_t bytes = 0;
+};
+// Pairs begin/end events (same job, partition, stage, node, track); an unmatched begin runs to
+// the last event's time. Instants are not intervals.
+std::vector<interval_t> pair_intervals(const std::vector<event_t>& events);
+
+// width: total columns (the terminal's). Child stages of GPU are not drawn (see the trace).
+std::string render_ascii(const std::vector<event_t>& events, const names_t& names, unsigned width);
+std::string render_chrome(const std::vector<event_t>& events, const names_t& names);
+
+struct track_stats_t {
+  std::string name;  // "node/track"
+  std::string role;  // synthesis, transfer, prover, scheduler
+  double busy_fraction = 0;
+};
+struct stats_t {
+  double span_s = 0;
+  size_t proofs = 0;
+  double proofs_per_minute = 0;
+  double prover_idle_per_proof_s = 0;  // gaps between consecutive GPU intervals, per proof
+  double synth_busy = 0, transfer_busy = 0, prover_busy = 0;  // mean busy fraction per role
+  double mean_queue_depth = 0;
+  size_t max_queue_depth = 0;
+  std::vector<track_stats_t> tracks;
+  std::string bottleneck;  // "synthesis" | "prover" | "transfer" | "" (no data)
+  std::string verdict;     // the sentence naming it, with its evidence
+};
+stats_t compute_stats(const std::vector<event_t>& events, const names_t& names);
+std::string render_stats(const stats_t& s);
+std::string render_prometheus(const std::vector<event_t>& events);
+
+}  // namespace zk::timeline

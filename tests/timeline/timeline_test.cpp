@@ -1,0 +1,215 @@
+// Timeline: recording, clock correction, aggregation, the event file, and the renderers (golden
+// ASCII waterfall, Chrome trace fields, stats naming the bound on scripted pipelines).
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include <thread>
+
+#include "common/timeline/recorder.hpp"
+#include "common/timeline/render.hpp"
+#include "tests/test_util.hpp"
+
+using namespace zk::timeline;
+
+namespace {
+
+constexpr int64_t ms = 1000000;
+
+event_t ev(uint64_t job, uint32_t part, stage s, phase p, uint16_t node, uint16_t actor, int64_t t) {
+  return event_t{job, part, s, p, node, actor, t, 0};
+}
+
+// A pipeline of `proofs` partitions: one synthesis worker (node 1), one transfer link (node 1,
+// track 1) and one prover (node 2); each stage starts when its input is ready and its resource
+// is free. Durations in ms.
+std::vector<event_t> pipeline(int proofs, int64_t synth, int64_t xfer, int64_t prove) {
+  std::vector<event_t> v;
+  int64_t synth_free = 0, xfer_free = 0, prover_free = 0;
+  for (int p = 0; p < proofs; ++p) {
+    v.push_back(ev(1, p, stage::queued, phase::begin, 0, 0, 0));
+    int64_t s0 = synth_free, s1 = s0 + synth * ms;
+    v.push_back(ev(1, p, stage::queued, phase::end, 0, 0, s0));
+    v.push_back(ev(1, p, stage::synth, phase::begin, 1, 0, s0));
+    v.push_back(ev(1, p, stage::synth, phase::end, 1, 0, s1));
+    synth_free = s1;
+    int64_t x0 = std::max(s1, xfer_free), x1 = x0 + xfer * ms;
+    v.push_back(ev(1, p, stage::xfer, phase::begin, 1, 1, x0));
+    v.push_back(ev(1, p, stage::xfer, phase::end, 1, 1, x1));
+    xfer_free = x1;
+    int64_t g0 = std::max(x1, prover_free), g1 = g0 + prove * ms;
+    v.push_back(ev(1, p, stage::gpu_pickup, phase::begin, 2, 0, x1));
+    v.push_back(ev(1, p, stage::gpu_pickup, phase::end, 2, 0, g0));
+    v.push_back(ev(1, p, stage::gpu, phase::begin, 2, 0, g0));
+    v.push_back(ev(1, p, stage::msm_a, phase::begin, 2, 0, g0));
+    v.push_back(ev(1, p, stage::msm_a, phase::end, 2, 0, g0 + prove * ms / 2));
+    v.push_back(ev(1, p, stage::gpu, phase::end, 2, 0, g1));
+    v.push_back(ev(1, p, stage::done, phase::instant, 2, 0, g1));
+    prover_free = g1;
+  }
+  std::stable_sort(v.begin(), v.end(), [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
+  return v;
+}
+
+names_t pipeline_names() {
+  names_t n;
+  n.nodes = {{0, "scheduler"}, {1, "synth-a"}, {2, "prover-a"}};
+  n.tracks = {{{1, 0}, "synth"}, {{1, 1}, "link"}, {{2, 0}, "gpu0"}};
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("clock offset from the round trip with the smallest delay, either sign") {
+  for (int64_t offset : {int64_t(3) * 1000 * ms, -int64_t(7) * 1000 * ms, int64_t(0)}) {
+    CAPTURE(offset);
+    std::vector<clock_sample_t> samples;
+    // asymmetric slow samples, one fast symmetric one
+    samples.push_back({0, 0 + 9 * ms + offset, 10 * ms});
+    samples.push_back({100 * ms, 100 * ms + 200000 + offset, 100 * ms + 400000});
+    samples.push_back({200 * ms, 200 * ms + 1 * ms + offset, 200 * ms + 30 * ms});
+    auto e = estimate_offset(samples);
+    CHECK(e.rtt_ns == 400000);
+    CHECK(std::llabs(e.offset_ns - offset) < 1 * ms);
+  }
+  CHECK_THROWS(estimate_offset({}));
+  CHECK_THROWS(estimate_offset({{10, 5, 5}}));
+}
+
+TEST_CASE("aggregation restores the true order of events recorded on skewed clocks") {
+  // True order: A(node1) t=10ms, B(node2) t=20ms, C(node3) t=30ms, D(node1) t=40ms.
+  const int64_t off1 = 5000 * ms, off2 = -3000 * ms, off3 = 1 * ms;
+  aggregator_t agg;
+  agg.set_offset(1, off1);
+  agg.set_offset(2, off2);
+  agg.set_offset(3, off3);
+  agg.add({ev(1, 0, stage::synth, phase::begin, 1, 0, 10 * ms + off1), ev(4, 0, stage::synth, phase::end, 1, 0, 40 * ms + off1)});
+  agg.add({ev(2, 0, stage::xfer, phase::begin, 2, 0, 20 * ms + off2)});
+  agg.add({ev(3, 0, stage::gpu, phase::begin, 3, 0, 30 * ms + off3)});
+  auto v = agg.events();
+  REQUIRE(v.size() == 4);
+  CHECK(v[0].job == 1);
+  CHECK(v[1].job == 2);
+  CHECK(v[2].job == 3);
+  CHECK(v[3].job == 4);
+  CHECK(v[3].t_ns == 40 * ms);
+}
+
+TEST_CASE("the aggregator bounds its memory and counts what it dropped") {
+  aggregator_t agg(10);
+  std::vector<event_t> batch;
+  for (int i = 0; i < 25; ++i) batch.push_back(ev(i, 0, stage::done, phase::instant, 0, 0, i));
+  agg.add(batch);
+  CHECK(agg.size() == 10);
+  CHECK(agg.dropped() == 15);
+  CHECK(agg.events().front().job == 15);
+}
+
+TEST_CASE("recorder: many threads, nothing lost below capacity, overflow counted not blocked") {
+  recorder_t rec(7, 1024);
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t)
+    ts.emplace_back([&, t] {
+      for (int i = 0; i < 500; ++i) rec.instant(uint64_t(t), uint32_t(i), stage::done, uint16_t(t));
+    });
+  for (auto& t : ts) t.join();
+  std::vector<event_t> out;
+  CHECK(rec.drain(out) == 2000);
+  CHECK(rec.dropped() == 0);
+  for (const auto& e : out) CHECK(e.node == 7);
+  for (int i = 0; i < 1500; ++i) rec.instant(9, uint32_t(i), stage::done, 0);
+  out.clear();
+  CHECK(rec.drain(out) == 1024);
+  CHECK(rec.dropped() == 1500 - 1024);
+}
+
+TEST_CASE("event file round trip and errors naming the line") {
+  zk::test::temp_dir dir("zk_timeline");
+  aggregator_t agg;
+  agg.names() = pipeline_names();
+  agg.add(pipeline(3, 10, 2, 5));
+  agg.save(dir.file("t.events"));
+  auto back = aggregator_t::load(dir.file("t.events"));
+  CHECK(back.size() == agg.size());
+  CHECK(back.names().node(1) == "synth-a");
+  CHECK(back.names().track(2, 0) == "gpu0");
+  auto a = agg.events(), b = back.events();
+  for (size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].t_ns == b[i].t_ns);
+    CHECK(a[i].st == b[i].st);
+  }
+  {
+    std::ofstream f(dir.file("bad.events"));
+    f << "zkfleet-timeline 1\nevent 1 0 SYNTH B 1 0 10 0\nevent 1 0 TELEPORT E 1 0 20 0\n";
+  }
+  CHECK_THROWS_WITH(aggregator_t::load(dir.file("bad.events")), doctest::Contains("bad.events:3: unknown stage 'TELEPORT'"));
+}
+
+TEST_CASE("ASCII waterfall of a known event set (golden)") {
+  auto v = pipeline(3, 10, 2, 5);
+  std::string got = render_ascii(v, pipeline_names(), 60);
+  const std::string want =
+      "          0us         8.9ms       17.8ms      26.6ms        \n"
+      "          +-----------+-----------+-----------+-----------+-\n"
+      "job 1/0 | SSSSSSSSSSSSSxxxGGGGGG|                           \n"
+      "job 1/1 | .............SSSSSSSSSSSSSSxxGGGGGGG|             \n"
+      "job 1/2 | ...........................SSSSSSSSSSSSSxxxGGGGGG|\n"
+      "\n"
+      "          . QUEUED  S SYNTH  c CHAN_SEND  x XFER  p GPU_PICKUP  G GPU  | DONE  \n";
+  CHECK(got == want);
+}
+
+TEST_CASE("Chrome trace: JSON with the fields Perfetto needs") {
+  auto j = nlohmann::json::parse(render_chrome(pipeline(2, 10, 2, 5), pipeline_names()));
+  REQUIRE(j.contains("traceEvents"));
+  size_t complete = 0, meta = 0;
+  for (const auto& e : j["traceEvents"]) {
+    REQUIRE(e.contains("ph"));
+    REQUIRE(e.contains("pid"));
+    if (e["ph"] == "X") {
+      ++complete;
+      CHECK(e.contains("ts"));
+      CHECK(e.contains("dur"));
+      CHECK(e.contains("tid"));
+      CHECK(e["dur"].get<double>() >= 0);
+    }
+    if (e["ph"] == "M") {
+      ++meta;
+      CHECK(e["args"].contains("name"));
+    }
+  }
+  CHECK(complete == 2 * 6);  // queued, synth, xfer, pickup, gpu, msm_a per proof
+  CHECK(meta == 3 + 4);      // three processes; four tracks (scheduler, synth, link, gpu0)
+}
+
+TEST_CASE("stats name the stage that bounds throughput") {
+  const auto names = pipeline_names();
+  SUBCASE("synthesis-bound") {
+    auto s = compute_stats(pipeline(8, 20, 1, 5), names);
+    CHECK(s.bottleneck == "synthesis");
+    CHECK(s.verdict.rfind("synthesis-bound: prover idle", 0) == 0);
+    CHECK(s.prover_idle_per_proof_s == doctest::Approx(0.015).epsilon(0.01));
+  }
+  SUBCASE("prover-bound") {
+    auto s = compute_stats(pipeline(8, 4, 1, 20), names);
+    CHECK(s.bottleneck == "prover");
+    CHECK(s.prover_idle_per_proof_s == doctest::Approx(0.0));
+  }
+  SUBCASE("transfer-bound") {
+    auto s = compute_stats(pipeline(8, 4, 15, 5), names);
+    CHECK(s.bottleneck == "transfer");
+    CHECK(s.verdict.find("witness-only") != std::string::npos);
+  }
+  auto s = compute_stats(pipeline(4, 10, 2, 5), names);
+  CHECK(s.proofs == 4);
+  CHECK(s.max_queue_depth == 3);  // the first partition leaves the queue as it enters
+  CHECK(render_stats(s).find("bottleneck: synthesis-bound") != std::string::npos);
+}
+
+TEST_CASE("Prometheus exposition has counters and stage histograms") {
+  auto text = render_prometheus(pipeline(3, 10, 2, 5));
+  CHECK(text.find("zkfleet_proofs_total 3\n") != std::string::npos);
+  CHECK(text.find("# TYPE zkfleet_stage_duration_seconds histogram") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"SYNTH\",le=\"0.01\"} 3") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_count{stage=\"GPU\"} 3") != std::string::npos);
+}
