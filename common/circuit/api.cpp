@@ -1,0 +1,179 @@
+#include "common/circuit/api.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "common/circuit/porep.hpp"
+#include "common/circuit/r1cs_writer.hpp"
+#include "common/formats/json.hpp"
+#include "common/formats/zkey.hpp"
+#include "common/groth16/prover.hpp"
+#include "common/groth16/verifier.hpp"
+
+namespace zk::circuit {
+namespace {
+
+namespace fs = std::filesystem;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+porep_params_t parse_circuit(const std::string& name, const std::string& params) {
+  if (name != "porep-lite") throw std::invalid_argument("unknown circuit '" + name + "' (known: porep-lite)");
+  return porep_params_t::parse(params);
+}
+
+struct key_record_t {
+  std::string circuit, shape, digest;
+  uint32_t n_constraints = 0, n_wires = 0, n_public = 0;
+};
+
+std::optional<key_record_t> read_record(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  nlohmann::json j;
+  try {
+    in >> j;
+    key_record_t r;
+    r.circuit = j.at("circuit").get<std::string>();
+    r.shape = j.at("shape").get<std::string>();
+    r.digest = j.at("digest").get<std::string>();
+    r.n_constraints = j.at("n_constraints").get<uint32_t>();
+    r.n_wires = j.at("n_wires").get<uint32_t>();
+    r.n_public = j.at("n_public").get<uint32_t>();
+    return r;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": not a zkfleet circuit key record: " + e.what());
+  }
+}
+
+void write_record(const std::string& path, const key_record_t& r) {
+  nlohmann::json j = {{"circuit", r.circuit},         {"shape", r.shape},   {"digest", r.digest},
+                      {"n_constraints", r.n_constraints}, {"n_wires", r.n_wires}, {"n_public", r.n_public}};
+  std::string text = j.dump(2) + "\n";
+  write_bytes(path, std::vector<uint8_t>(text.begin(), text.end()));
+}
+
+template <class C>
+void setup_typed(const porep_params_t& p, const std::string& dir, const groth16::setup_options& options,
+                 circuit_setup_report& report) {
+  using Fr = typename C::fr_t;
+  auto t0 = std::chrono::steady_clock::now();
+  porep_data_t<Fr> data(p);
+  shape_cs_t<Fr> cs;
+  porep_lite(cs, data, 0);
+  auto shape = cs.take_shape();
+  report.synth_seconds = seconds_since(t0);
+  report.n_constraints = shape.n_constraints();
+  report.n_wires = shape.n_wires;
+  report.n_public = shape.n_public;
+
+  t0 = std::chrono::steady_clock::now();
+  auto bytes = r1cs_bytes(shape);
+  report.digest = to_hex(sha256(bytes));
+  report.digest_seconds = seconds_since(t0);
+
+  const std::string record_path = dir + "/circuit.json", r1cs_path = dir + "/circuit.r1cs",
+                    zkey_path = dir + "/circuit.zkey", vkey_path = dir + "/verification_key.json";
+  auto old = read_record(record_path);
+  if (old && old->digest == report.digest && fs::exists(zkey_path) && fs::exists(vkey_path) && fs::exists(r1cs_path)) {
+    report.reused = true;
+    return;
+  }
+  fs::remove(record_path);  // a key being replaced is not valid for any digest until done
+  write_bytes(r1cs_path, bytes);
+  report.setup = groth16::dev_setup(r1cs_path, zkey_path, vkey_path, options);
+  write_record(record_path, {"porep-lite", report.shape, report.digest, report.n_constraints, report.n_wires,
+                             report.n_public});
+}
+
+template <class C>
+void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t& rec, const std::string& dir,
+                 const std::string& proof_path, const std::string& public_path, circuit_prove_report& report) {
+  using Fr = typename C::fr_t;
+  auto t0 = std::chrono::steady_clock::now();
+  porep_data_t<Fr> data(p);
+  prove_cs_t<Fr> cs(rec.n_wires, size_t(rec.n_constraints) + rec.n_public + 1);
+  porep_lite(cs, data, partition);
+  cs.finish();
+  auto witness = cs.witness_bytes();
+  report.synth_seconds = seconds_since(t0);
+  report.n_constraints = cs.n_constraints();
+  report.n_wires = cs.n_wires();
+  report.n_public = cs.n_public();
+  if (cs.n_wires() != rec.n_wires || cs.n_constraints() != rec.n_constraints || cs.n_public() != rec.n_public)
+    throw std::runtime_error(dir + "/circuit.json: the key is for " + std::to_string(rec.n_constraints) +
+                             " constraints, " + std::to_string(rec.n_wires) + " wires, but synthesis made " +
+                             std::to_string(cs.n_constraints()) + " and " + std::to_string(cs.n_wires()));
+
+  t0 = std::chrono::steady_clock::now();
+  formats::zkey_file zkey(dir + "/circuit.zkey");
+  auto pk = groth16::proving_key_t<C>::view(zkey);
+  if (pk.n_vars != cs.n_wires() || pk.n_public != cs.n_public() || pk.domain_size < cs.a().size())
+    throw std::runtime_error(dir + "/circuit.zkey: key for " + std::to_string(pk.n_vars) + " wires (" +
+                             std::to_string(pk.n_public) + " public), domain " + std::to_string(pk.domain_size) +
+                             "; the circuit has " + std::to_string(cs.n_wires()) + " wires (" +
+                             std::to_string(cs.n_public()) + " public), " + std::to_string(cs.a().size()) + " rows");
+  report.domain_size = pk.domain_size;
+  groth16::prover_t<C> prover(pk);
+  report.load_seconds = seconds_since(t0);
+
+  t0 = std::chrono::steady_clock::now();
+  prover.load_abc(cs.a().data(), cs.b().data(), cs.c().data(), cs.a().size());
+  auto proof = prover.prove_loaded(witness.data(), groth16::random_scalar<Fr>(), groth16::random_scalar<Fr>());
+  report.prove_seconds = seconds_since(t0);
+
+  t0 = std::chrono::steady_clock::now();
+  std::vector<Fr> pub(cs.witness().begin() + 1, cs.witness().begin() + 1 + cs.n_public());
+  std::string why;
+  if (!groth16::verify(groth16::verifying_key_t<C>::from_zkey(pk), pub, proof, &why))
+    throw std::runtime_error(dir + "/circuit.zkey: the proof of partition " + std::to_string(partition) +
+                             " fails verification (" + why + ")");
+  report.verify_seconds = seconds_since(t0);
+  std::vector<std::string> pub_json;
+  for (const auto& x : pub) pub_json.push_back(x.to_string());
+  formats::write_proof_json(proof_path, proof.to_json());
+  formats::write_public_json(public_path, pub_json);
+}
+
+}  // namespace
+
+circuit_setup_report setup_circuit(const std::string& name, const std::string& params, const std::string& dir,
+                                   const groth16::setup_options& options) {
+  auto p = parse_circuit(name, params);
+  fs::create_directories(dir);
+  circuit_setup_report report;
+  report.shape = p.shape_key();
+  report.curve = formats::curve_name(p.curve);
+  if (p.curve == formats::curve_id::bn254)
+    setup_typed<curves::bn254>(p, dir, options, report);
+  else
+    setup_typed<curves::bls12_381>(p, dir, options, report);
+  return report;
+}
+
+circuit_prove_report prove_circuit(const std::string& name, const std::string& params, uint32_t partition,
+                                   const std::string& key_dir, const std::string& proof_path,
+                                   const std::string& public_path) {
+  auto p = parse_circuit(name, params);
+  const std::string record_path = key_dir + "/circuit.json";
+  auto rec = read_record(record_path);
+  if (!rec)
+    throw std::runtime_error(record_path + ": missing: make the key with `zkfleet setup --circuit " + name +
+                             " --params ... --out " + key_dir + "`");
+  if (rec->shape != p.shape_key())
+    throw std::runtime_error(record_path + ": the key is for " + rec->shape + ", not " + p.shape_key());
+  circuit_prove_report report;
+  report.curve = formats::curve_name(p.curve);
+  if (p.curve == formats::curve_id::bn254)
+    prove_typed<curves::bn254>(p, partition, *rec, key_dir, proof_path, public_path, report);
+  else
+    prove_typed<curves::bls12_381>(p, partition, *rec, key_dir, proof_path, public_path, report);
+  return report;
+}
+
+}  // namespace zk::circuit
