@@ -1,0 +1,277 @@
+#include "actors/scheduler_state.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <tuple>
+
+namespace zk::actors {
+
+const char* priority_name(priority_t p) {
+  switch (p) {
+    case priority_t::critical: return "CRITICAL";
+    case priority_t::high: return "HIGH";
+    case priority_t::normal: return "NORMAL";
+    case priority_t::low: return "LOW";
+  }
+  return "?";
+}
+
+std::optional<priority_t> parse_priority(const std::string& s) {
+  for (auto p : {priority_t::critical, priority_t::high, priority_t::normal, priority_t::low})
+    if (s == priority_name(p)) return p;
+  return std::nullopt;
+}
+
+const char* part_state_name(part_state s) {
+  switch (s) {
+    case part_state::queued: return "queued";
+    case part_state::synthesizing: return "synthesizing";
+    case part_state::transferring: return "transferring";
+    case part_state::waiting: return "waiting";
+    case part_state::proving: return "proving";
+    case part_state::done: return "done";
+    case part_state::failed: return "failed";
+    case part_state::cancelled: return "cancelled";
+  }
+  return "?";
+}
+
+scheduler_state::scheduler_state(lookahead_t lookahead, unsigned max_attempts)
+    : lookahead_(lookahead), max_attempts_(std::max(1u, max_attempts)) {}
+
+node_id scheduler_state::add_node(const node_spec_t& spec) {
+  node_id id = node_order_.empty() ? 1 : node_order_.back() + 1;
+  nodes_[id] = node_t{spec};
+  node_order_.push_back(id);
+  return id;
+}
+
+void scheduler_state::add_circuit(const circuit_spec_t& c) { circuits_[c.id] = c; }
+
+job_id scheduler_state::submit(const std::string& circuit, priority_t prio, uint32_t partitions) {
+  if (!circuits_.count(circuit)) throw std::invalid_argument("unknown circuit '" + circuit + "'");
+  if (partitions == 0) throw std::invalid_argument("a job needs at least one partition");
+  job_t j;
+  j.status.id = next_job_++;
+  j.status.circuit = circuit;
+  j.status.priority = prio;
+  j.status.partitions = partitions;
+  j.seq = next_seq_++;
+  j.parts.resize(partitions);
+  job_id id = j.status.id;
+  jobs_[id] = std::move(j);
+  return id;
+}
+
+scheduler_state::part_t* scheduler_state::find(job_id job, uint32_t part) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || part >= it->second.parts.size()) return nullptr;
+  return &it->second.parts[part];
+}
+
+void scheduler_state::release_synth(job_t& j, part_t& p) {
+  if (!p.synth_reserved) return;
+  auto& n = nodes_.at(p.synth);
+  n.reserved -= circuits_.at(j.status.circuit).buffer_bytes;
+  p.synth_reserved = false;
+}
+
+void scheduler_state::release_prover(job_t& j, part_t& p) {
+  if (!p.prover_reserved) return;
+  const auto& c = circuits_.at(j.status.circuit);
+  auto& n = nodes_.at(p.prover);
+  n.reserved -= c.buffer_bytes + c.prover_work_bytes;
+  p.prover_reserved = false;
+}
+
+void scheduler_state::requeue_or_fail(job_t& j, part_t& p, const std::string& reason) {
+  auto& pn = nodes_.at(p.prover);
+  if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
+  if (p.st == part_state::proving) pn.proving--;
+  else if (p.st == part_state::synthesizing || p.st == part_state::transferring || p.st == part_state::waiting)
+    pn.pipeline--;
+  release_synth(j, p);
+  release_prover(j, p);
+  if (++p.attempts >= max_attempts_) {
+    p.st = part_state::failed;
+    j.status.failed++;
+    if (j.status.error.empty()) j.status.error = reason;
+  } else {
+    p.st = part_state::queued;
+  }
+}
+
+void scheduler_state::remove_node(node_id n) {
+  auto it = nodes_.find(n);
+  if (it == nodes_.end()) return;
+  for (auto& [id, j] : jobs_)
+    for (auto& p : j.parts) {
+      bool involved = (p.synth == n && p.synth_reserved) || (p.prover == n && p.prover_reserved);
+      if (involved && p.st != part_state::done)
+        requeue_or_fail(j, p, "node " + it->second.spec.name + " left the cluster");
+    }
+  it->second.alive = false;
+}
+
+bool scheduler_state::cancel(job_id job) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || it->second.status.finished()) return false;
+  job_t& j = it->second;
+  for (auto& p : j.parts) {
+    if (p.st == part_state::done || p.st == part_state::failed) continue;
+    if (p.st != part_state::queued) {
+      auto& pn = nodes_.at(p.prover);
+      if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
+      if (p.st == part_state::proving) pn.proving--;
+      else pn.pipeline--;
+    }
+    release_synth(j, p);
+    release_prover(j, p);
+    p.st = part_state::cancelled;
+  }
+  j.status.cancelled = true;
+  return true;
+}
+
+void scheduler_state::synth_done(job_id job, uint32_t part, double seconds) {
+  part_t* p = find(job, part);
+  if (!p || p->st != part_state::synthesizing) return;
+  nodes_.at(p->synth).synthesizing--;
+  p->st = part_state::transferring;
+  synth_s_ += seconds, ++synth_n_;
+}
+
+void scheduler_state::transfer_done(job_id job, uint32_t part, double seconds) {
+  part_t* p = find(job, part);
+  if (!p || p->st != part_state::transferring) return;
+  release_synth(jobs_.at(job), *p);  // the prover has acknowledged the buffer
+  p->st = part_state::waiting;
+  transfer_s_ += seconds, ++transfer_n_;
+}
+
+void scheduler_state::prove_started(job_id job, uint32_t part) {
+  part_t* p = find(job, part);
+  if (!p || p->st != part_state::waiting) return;
+  auto& n = nodes_.at(p->prover);
+  n.pipeline--;
+  n.proving++;
+  p->st = part_state::proving;
+}
+
+void scheduler_state::prove_done(job_id job, uint32_t part, double seconds) {
+  part_t* p = find(job, part);
+  if (!p || p->st != part_state::proving) return;
+  job_t& j = jobs_.at(job);
+  nodes_.at(p->prover).proving--;
+  release_prover(j, *p);
+  p->st = part_state::done;
+  j.status.done++;
+  prove_s_ += seconds, ++prove_n_;
+}
+
+void scheduler_state::failed(job_id job, uint32_t part, const std::string& reason) {
+  part_t* p = find(job, part);
+  if (!p || p->st == part_state::queued || p->st == part_state::done || p->st == part_state::failed ||
+      p->st == part_state::cancelled)
+    return;
+  requeue_or_fail(jobs_.at(job), *p, reason);
+}
+
+unsigned scheduler_state::lookahead(node_id) const {
+  if (!lookahead_.automatic || prove_n_ == 0 || synth_n_ == 0) return lookahead_.value;
+  // Enough partitions in flight to cover synthesis + transfer while the prover works:
+  // in steady state one leaves per prove time, and each needs synth + transfer to be ready.
+  double s = synth_s_ / synth_n_, t = transfer_n_ ? transfer_s_ / transfer_n_ : 0, p = prove_s_ / prove_n_;
+  unsigned l = unsigned(std::ceil((s + t) / std::max(p, 1e-9)));
+  return std::clamp(l, 1u, lookahead_.max_auto);
+}
+
+std::optional<node_id> scheduler_state::pick_synth(uint64_t bytes) const {
+  std::optional<node_id> best;
+  unsigned best_free = 0;
+  for (node_id id : node_order_) {
+    const node_t& n = nodes_.at(id);
+    if (!n.alive || !n.spec.synth || n.synthesizing >= n.spec.cores) continue;
+    if (n.reserved + bytes > n.spec.memory_budget) continue;
+    unsigned free_cores = n.spec.cores - n.synthesizing;
+    if (!best || free_cores > best_free) best = id, best_free = free_cores;
+  }
+  return best;
+}
+
+std::optional<node_id> scheduler_state::pick_prover(const circuit_spec_t& c) const {
+  std::optional<node_id> best;
+  std::tuple<bool, unsigned> best_key{};
+  for (node_id id : node_order_) {
+    const node_t& n = nodes_.at(id);
+    if (!n.alive || !n.spec.prover) continue;
+    unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
+    if (n.pipeline >= room) continue;
+    if (n.reserved + c.buffer_bytes + c.prover_work_bytes > n.spec.memory_budget) continue;
+    // key resident first (false sorts first: compare "not hot"), then the shortest pipeline
+    std::tuple<bool, unsigned> key{!n.spec.hot_keys.count(c.id), n.pipeline + n.proving};
+    if (!best || key < best_key) best = id, best_key = key;
+  }
+  return best;
+}
+
+std::vector<dispatch_t> scheduler_state::schedule() {
+  // Queued partitions in priority, then job age, then partition order.
+  std::vector<std::tuple<uint8_t, uint64_t, uint32_t, job_id>> order;
+  for (auto& [id, j] : jobs_) {
+    if (j.status.finished()) continue;
+    for (uint32_t k = 0; k < j.parts.size(); ++k)
+      if (j.parts[k].st == part_state::queued) order.emplace_back(uint8_t(j.status.priority), j.seq, k, id);
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<dispatch_t> out;
+  for (const auto& [prio, seq, k, id] : order) {
+    job_t& j = jobs_.at(id);
+    const circuit_spec_t& c = circuits_.at(j.status.circuit);
+    auto prover = pick_prover(c);
+    auto synth = prover ? pick_synth(c.buffer_bytes) : std::nullopt;
+    if (!prover || !synth) break;  // nothing lower in the order overtakes this partition
+    part_t& p = j.parts[k];
+    p.st = part_state::synthesizing;
+    p.synth = *synth;
+    p.prover = *prover;
+    auto& sn = nodes_.at(*synth);
+    auto& pn = nodes_.at(*prover);
+    sn.reserved += c.buffer_bytes;
+    pn.reserved += c.buffer_bytes + c.prover_work_bytes;
+    p.synth_reserved = p.prover_reserved = true;
+    sn.synthesizing++;
+    pn.pipeline++;
+    out.push_back({id, k, *synth, *prover});
+  }
+  return out;
+}
+
+job_status_t scheduler_state::status(job_id job) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) throw std::invalid_argument("unknown job " + std::to_string(job));
+  return it->second.status;
+}
+
+part_state scheduler_state::state(job_id job, uint32_t part) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || part >= it->second.parts.size())
+    throw std::invalid_argument("unknown partition " + std::to_string(job) + "/" + std::to_string(part));
+  return it->second.parts[part].st;
+}
+
+uint64_t scheduler_state::reserved(node_id n) const { return nodes_.at(n).reserved; }
+uint64_t scheduler_state::budget(node_id n) const { return nodes_.at(n).spec.memory_budget; }
+unsigned scheduler_state::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
+unsigned scheduler_state::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }
+
+size_t scheduler_state::queued() const {
+  size_t q = 0;
+  for (const auto& [id, j] : jobs_)
+    if (!j.status.finished())
+      for (const auto& p : j.parts) q += p.st == part_state::queued;
+  return q;
+}
+
+}  // namespace zk::actors

@@ -1,0 +1,163 @@
+#pragma once
+// The scheduler's policy as plain state (no CAF here: the scheduler actor owns one and turns
+// messages into calls; the simulated workload drives the very same object).
+//
+// A partition's life:
+//
+//   queued ──dispatch──▶ synthesizing ──synth_done──▶ transferring ──transfer_done──▶ waiting
+//      ▲                    (synth node,                 (buffer moving      (on the prover's
+//      │                     prover chosen)               to the prover)      queue)
+//      │                                                                          │
+//      └── retry (node lost / failure, < max_attempts) ◀── any ── prove_started ──▶ proving
+//                                                                                  │
+//                                                            prove_done ──▶ done ◀─┘
+//
+// Admission (DESIGN.md "Scheduler policy"): a partition is dispatched only when
+//   - its synthesis node has a free core (synthesis concurrency ≤ cores) and room in its memory
+//     budget for the partition's buffer, and
+//   - its prover has room in its budget for the buffer plus the proving work area, and the
+//     prover's lookahead is not full: partitions assigned to it and not yet proving ≤ lookahead
+//     (one more when nothing is proving there, so lookahead 0 still makes progress).
+// Every byte is reserved at dispatch and released only when the next holder has acknowledged:
+// the synthesis node's share when the prover has the buffer, the prover's when the proof is done.
+// Order: priority (CRITICAL > HIGH > NORMAL > LOW), then oldest job, then partition index; the
+// first partition that cannot be placed stops the round (no lower-priority work overtakes it).
+// Provers with the circuit's key resident are preferred, then the shortest pipeline.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace zk::actors {
+
+using node_id = uint32_t;
+using job_id = uint64_t;
+
+enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
+const char* priority_name(priority_t p);
+std::optional<priority_t> parse_priority(const std::string& s);
+
+struct node_spec_t {
+  std::string name;
+  bool synth = false;             // runs synthesis
+  bool prover = false;            // runs the prover
+  unsigned cores = 1;             // synthesis concurrency bound
+  uint64_t memory_budget = 0;     // bytes this node may hold for buffers and proving
+  std::set<std::string> hot_keys; // circuits whose proving key is resident (provers)
+};
+
+struct circuit_spec_t {
+  std::string id;
+  uint64_t buffer_bytes = 0;      // one partition's synth buffer (held by synth node, then prover)
+  uint64_t prover_work_bytes = 0; // the prover's working memory for one proof beyond the buffer
+};
+
+struct lookahead_t {
+  bool automatic = false;  // from measured synthesis, transfer and prove times
+  unsigned value = 1;      // fixed lookahead, or the starting point of `auto`
+  unsigned max_auto = 8;
+};
+
+enum class part_state { queued, synthesizing, transferring, waiting, proving, done, failed, cancelled };
+const char* part_state_name(part_state s);
+
+// What the scheduler asks the cluster to do.
+struct dispatch_t {
+  job_id job;
+  uint32_t partition;
+  node_id synth;
+  node_id prover;
+};
+
+struct job_status_t {
+  job_id id = 0;
+  std::string circuit;
+  priority_t priority = priority_t::normal;
+  uint32_t partitions = 0, done = 0, failed = 0;
+  bool cancelled = false;
+  std::string error;  // why the job failed, when it did
+  bool finished() const { return cancelled || failed > 0 || done == partitions; }
+};
+
+class scheduler_state {
+ public:
+  explicit scheduler_state(lookahead_t lookahead = {}, unsigned max_attempts = 3);
+
+  node_id add_node(const node_spec_t& spec);
+  // A node left (down message): its in-flight partitions go back to the queue (or fail after
+  // max_attempts); everything reserved on it is released.
+  void remove_node(node_id n);
+  void add_circuit(const circuit_spec_t& c);
+
+  // Throws std::invalid_argument naming the unknown circuit or a zero partition count.
+  job_id submit(const std::string& circuit, priority_t prio, uint32_t partitions);
+  // Frees everything the job holds; returns false for an unknown or finished job. The
+  // returned dispatch list of schedule() never again mentions it.
+  bool cancel(job_id job);
+
+  // Progress reports (seconds feed `auto` lookahead). Reports for cancelled or unknown
+  // partitions are ignored (a late message after a cancel is not an error).
+  void synth_done(job_id job, uint32_t part, double seconds);
+  void transfer_done(job_id job, uint32_t part, double seconds);
+  void prove_started(job_id job, uint32_t part);
+  void prove_done(job_id job, uint32_t part, double seconds);
+  void failed(job_id job, uint32_t part, const std::string& reason);
+
+  // Dispatches every partition that admission allows now, in priority order.
+  std::vector<dispatch_t> schedule();
+
+  // --- queries --------------------------------------------------------------------------------
+  job_status_t status(job_id job) const;
+  part_state state(job_id job, uint32_t part) const;
+  uint64_t reserved(node_id n) const;
+  uint64_t budget(node_id n) const;
+  unsigned pipeline(node_id prover) const;  // assigned, not yet proving
+  unsigned synthesizing(node_id synth) const;
+  unsigned lookahead(node_id prover) const;
+  size_t queued() const;
+  const std::vector<node_id>& nodes() const { return node_order_; }
+
+ private:
+  struct node_t {
+    node_spec_t spec;
+    uint64_t reserved = 0;
+    unsigned synthesizing = 0;
+    unsigned pipeline = 0;  // prover: assigned and not yet proving
+    unsigned proving = 0;
+    bool alive = true;
+  };
+  struct part_t {
+    part_state st = part_state::queued;
+    node_id synth = 0, prover = 0;
+    bool synth_reserved = false, prover_reserved = false;
+    unsigned attempts = 0;
+  };
+  struct job_t {
+    job_status_t status;
+    uint64_t seq = 0;
+    std::vector<part_t> parts;
+  };
+
+  part_t* find(job_id job, uint32_t part);
+  void release_synth(job_t& j, part_t& p);
+  void release_prover(job_t& j, part_t& p);
+  void requeue_or_fail(job_t& j, part_t& p, const std::string& reason);
+  std::optional<node_id> pick_synth(uint64_t bytes) const;
+  std::optional<node_id> pick_prover(const circuit_spec_t& c) const;
+
+  lookahead_t lookahead_;
+  unsigned max_attempts_;
+  std::map<node_id, node_t> nodes_;
+  std::vector<node_id> node_order_;
+  std::map<std::string, circuit_spec_t> circuits_;
+  std::map<job_id, job_t> jobs_;
+  job_id next_job_ = 1;
+  uint64_t next_seq_ = 0;
+  // Measured means (seconds) for `auto` lookahead.
+  double synth_s_ = 0, transfer_s_ = 0, prove_s_ = 0;
+  unsigned synth_n_ = 0, transfer_n_ = 0, prove_n_ = 0;
+};
+
+}  // namespace zk::actors

@@ -1,0 +1,56 @@
+#pragma once
+// SIMULATED WORKLOAD — a discrete-event model of a farm driving the real scheduler_state:
+// synthesis and prove stages take configured durations, buffers of configured sizes move over
+// per-node uplinks of configured bandwidth, and hundreds of nodes fit in one process. For
+// scheduler tests and for modelling farms larger than this machine; its outputs are labelled as
+// simulation, and nothing here ever computes a proof.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "actors/scheduler_state.hpp"
+#include "common/timeline/aggregator.hpp"
+
+namespace zk::actors {
+
+struct sim_circuit_t {
+  circuit_spec_t spec;
+  double synth_seconds = 1;  // one partition's synthesis on one core
+  double prove_seconds = 1;  // one partition on one prover
+};
+
+struct sim_node_t {
+  node_spec_t spec;
+  double uplink_bytes_per_s = 1e9;  // synthesis node → provers
+};
+
+struct sim_job_t {
+  double submit_at = 0;
+  std::string circuit;
+  priority_t priority = priority_t::normal;
+  uint32_t partitions = 1;
+  double cancel_at = -1;  // < 0: never
+};
+
+struct sim_config_t {
+  std::vector<sim_node_t> nodes;
+  std::vector<sim_circuit_t> circuits;
+  std::vector<sim_job_t> jobs;
+  lookahead_t lookahead;
+};
+
+struct sim_result_t {
+  double makespan_s = 0;
+  uint64_t proofs = 0;
+  double proofs_per_minute = 0;
+  std::vector<job_status_t> jobs;           // in submission order
+  std::vector<job_id> completion_order;     // jobs as they finished
+  std::vector<uint64_t> peak_reserved;      // per node (in config order)
+  bool budget_exceeded = false;             // never true: checked after every scheduler step
+  unsigned max_pipeline_over_lookahead = 0; // pipeline − (lookahead + idle slot), max over time (≤ 0 ⇒ 0)
+  timeline::aggregator_t timeline{size_t(1) << 24};  // events in simulated nanoseconds
+};
+
+sim_result_t run_simulation(const sim_config_t& config);
+
+}  // namespace zk::actors

@@ -1,0 +1,247 @@
+// Scheduler policy: admission by budgets, lookahead and cores; priorities; cancellation; node
+// loss; `auto` lookahead — on the state directly and through the simulated workload, including
+// 200 simulated nodes and the timeline stats naming the bound of three scripted farms.
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "actors/simulation.hpp"
+#include "common/timeline/render.hpp"
+
+using namespace zk::actors;
+
+namespace {
+
+constexpr uint64_t MiB = 1 << 20;
+
+node_spec_t synth_node(const std::string& name, unsigned cores, uint64_t budget) {
+  node_spec_t n;
+  n.name = name;
+  n.synth = true;
+  n.cores = cores;
+  n.memory_budget = budget;
+  return n;
+}
+node_spec_t prover_node(const std::string& name, uint64_t budget, std::set<std::string> hot = {}) {
+  node_spec_t n;
+  n.name = name;
+  n.prover = true;
+  n.memory_budget = budget;
+  n.hot_keys = std::move(hot);
+  return n;
+}
+
+sim_config_t farm(unsigned synth_nodes, unsigned cores, double synth_s, double prove_s, double uplink_mib_s,
+                  unsigned lookahead, unsigned partitions = 12) {
+  sim_config_t c;
+  c.lookahead.value = lookahead;
+  c.circuits.push_back({{"porep", 64 * MiB, 32 * MiB}, synth_s, prove_s});
+  for (unsigned i = 0; i < synth_nodes; ++i)
+    c.nodes.push_back({synth_node("synth-" + std::to_string(i), cores, 1024 * MiB), uplink_mib_s * MiB});
+  c.nodes.push_back({prover_node("gpu-0", 1024 * MiB), 1e12});
+  c.jobs.push_back({0, "porep", priority_t::normal, partitions});
+  return c;
+}
+
+double prover_busy(const sim_result_t& r) {
+  return zk::timeline::compute_stats(r.timeline.events(), r.timeline.names()).prover_busy;
+}
+
+}  // namespace
+
+TEST_CASE("admission: budgets, cores and lookahead bound what is dispatched") {
+  scheduler_state s({false, 1});
+  s.add_circuit({"c", 100, 50});
+  node_id syn = s.add_node(synth_node("s", 4, 250));  // room for 2 buffers of 100
+  node_id prv = s.add_node(prover_node("p", 1000));
+  job_id j = s.submit("c", priority_t::normal, 5);
+  auto d = s.schedule();
+  // lookahead 1 and an idle prover: 2 partitions may be in its pipeline
+  REQUIRE(d.size() == 2);
+  CHECK(s.reserved(syn) == 200);
+  CHECK(s.reserved(prv) == 300);
+  CHECK(s.pipeline(prv) == 2);
+  CHECK(s.schedule().empty());
+  // Synthesis done and transferred: the synth node's share is released on the prover's ack.
+  s.synth_done(j, 0, 1.0);
+  CHECK(s.reserved(syn) == 200);
+  s.transfer_done(j, 0, 0.1);
+  CHECK(s.reserved(syn) == 100);
+  s.prove_started(j, 0);
+  CHECK(s.pipeline(prv) == 1);
+  // One proving, one in the pipeline: lookahead 1 is full.
+  CHECK(s.schedule().empty());
+  s.prove_done(j, 0, 2.0);
+  CHECK(s.reserved(prv) == 150);
+  CHECK(s.schedule().size() == 1);
+  CHECK(s.status(j).done == 1);
+  CHECK_THROWS_WITH(s.submit("nope", priority_t::high, 1), doctest::Contains("unknown circuit 'nope'"));
+  CHECK_THROWS(s.submit("c", priority_t::high, 0));
+}
+
+TEST_CASE("a synthesis node's budget limits the buffers it may hold") {
+  scheduler_state s({false, 3});
+  s.add_circuit({"c", 100, 0});
+  node_id syn = s.add_node(synth_node("s", 4, 150));
+  s.add_node(prover_node("p", 10000));
+  job_id j = s.submit("c", priority_t::normal, 3);
+  CHECK(s.schedule().size() == 1);  // a second buffer would not fit in 150 bytes
+  CHECK(s.reserved(syn) == 100);
+  s.synth_done(j, 0, 1);
+  CHECK(s.schedule().empty());  // still held until the prover acknowledges it
+  s.transfer_done(j, 0, 1);
+  CHECK(s.schedule().size() == 1);
+}
+
+TEST_CASE("priorities: CRITICAL > HIGH > NORMAL > LOW, oldest first within a class") {
+  scheduler_state s({false, 0});
+  s.add_circuit({"c", 10, 0});
+  s.add_node(synth_node("s", 1, 1000));
+  s.add_node(prover_node("p", 1000));
+  job_id low = s.submit("c", priority_t::low, 2);
+  job_id normal1 = s.submit("c", priority_t::normal, 1);
+  job_id crit = s.submit("c", priority_t::critical, 1);
+  job_id normal2 = s.submit("c", priority_t::normal, 1);
+  std::vector<job_id> order;
+  for (int round = 0; round < 5; ++round) {
+    auto d = s.schedule();
+    REQUIRE(d.size() == 1);  // one core, lookahead 0: one at a time
+    order.push_back(d[0].job);
+    s.synth_done(d[0].job, d[0].partition, 1);
+    s.transfer_done(d[0].job, d[0].partition, 1);
+    s.prove_started(d[0].job, d[0].partition);
+    s.prove_done(d[0].job, d[0].partition, 1);
+  }
+  CHECK(order == std::vector<job_id>{crit, normal1, normal2, low, low});
+}
+
+TEST_CASE("cancellation frees every reservation; late reports are ignored; other jobs finish") {
+  scheduler_state s({false, 2});
+  s.add_circuit({"c", 100, 100});
+  node_id syn = s.add_node(synth_node("s", 2, 1000));
+  node_id prv = s.add_node(prover_node("p", 1000));
+  job_id a = s.submit("c", priority_t::normal, 3);
+  job_id b = s.submit("c", priority_t::low, 1);
+  auto d = s.schedule();
+  REQUIRE(d.size() == 2);
+  s.synth_done(a, 0, 1);
+  s.transfer_done(a, 0, 1);
+  s.prove_started(a, 0);
+  CHECK(s.cancel(a));
+  CHECK(s.reserved(syn) == 0);
+  CHECK(s.reserved(prv) == 0);
+  CHECK(s.status(a).cancelled);
+  s.prove_done(a, 0, 1);  // late: ignored
+  CHECK(s.status(a).done == 0);
+  CHECK_FALSE(s.cancel(a));
+  auto d2 = s.schedule();
+  REQUIRE(d2.size() == 1);
+  CHECK(d2[0].job == b);
+}
+
+TEST_CASE("a lost node re-queues its partitions; repeated failures fail the job with the reason") {
+  scheduler_state s({false, 1}, 2);
+  s.add_circuit({"c", 10, 0});
+  node_id syn = s.add_node(synth_node("synth-7", 1, 100));
+  s.add_node(prover_node("p", 100));
+  job_id j = s.submit("c", priority_t::normal, 1);
+  REQUIRE(s.schedule().size() == 1);
+  s.remove_node(syn);
+  CHECK(s.state(j, 0) == part_state::queued);
+  CHECK(s.schedule().empty());  // no synthesis node left
+  node_id syn2 = s.add_node(synth_node("synth-8", 1, 100));
+  REQUIRE(s.schedule().size() == 1);
+  s.failed(j, 0, "synthesis crashed on synth-8");
+  CHECK(s.state(j, 0) == part_state::failed);
+  CHECK(s.status(j).error == "synthesis crashed on synth-8");
+  CHECK(s.reserved(syn2) == 0);
+}
+
+TEST_CASE("auto lookahead follows measured synthesis, transfer and prove times") {
+  scheduler_state s({true, 1, 8});
+  s.add_circuit({"c", 1, 0});
+  s.add_node(synth_node("s", 8, 1000));
+  node_id p = s.add_node(prover_node("p", 1000));
+  CHECK(s.lookahead(p) == 1);  // nothing measured yet
+  job_id j = s.submit("c", priority_t::normal, 1);
+  s.schedule();
+  s.synth_done(j, 0, 3.0);
+  s.transfer_done(j, 0, 0.5);
+  s.prove_started(j, 0);
+  s.prove_done(j, 0, 1.0);
+  CHECK(s.lookahead(p) == 4);  // ceil((3 + 0.5) / 1)
+}
+
+TEST_CASE("SIMULATED: lookahead keeps the prover busy; lookahead is never exceeded") {
+  // Synthesis 1 s on 2 cores, proving 1 s: with lookahead 0 synthesis and proving alternate.
+  auto r0 = run_simulation(farm(1, 2, 1.0, 1.0, 10000, 0));
+  auto r1 = run_simulation(farm(1, 2, 1.0, 1.0, 10000, 1));
+  auto r2 = run_simulation(farm(1, 2, 1.0, 1.0, 10000, 2));
+  for (auto* r : {&r0, &r1, &r2}) {
+    CHECK(r->proofs == 12);
+    CHECK(r->max_pipeline_over_lookahead == 0);
+    CHECK_FALSE(r->budget_exceeded);
+  }
+  CHECK(prover_busy(r0) < 0.6);
+  CHECK(prover_busy(r1) >= 0.90);
+  CHECK(prover_busy(r2) >= 0.90);
+  CHECK(r1.makespan_s < r0.makespan_s * 0.7);
+}
+
+TEST_CASE("SIMULATED: 200 nodes under a burst of jobs never exceed a budget") {
+  sim_config_t c;
+  c.lookahead.value = 2;
+  c.circuits.push_back({{"small", 40 * MiB, 20 * MiB}, 2.0, 0.5});
+  c.circuits.push_back({{"large", 300 * MiB, 100 * MiB}, 8.0, 2.0});
+  // 40 synthesis nodes whose budgets hold two large buffers at most, 160 provers wanting up to
+  // lookahead + 1 partitions each: the synthesis budgets are what binds.
+  for (int i = 0; i < 40; ++i)
+    c.nodes.push_back({synth_node("s" + std::to_string(i), 4, 650 * MiB), 500.0 * MiB});
+  for (int i = 0; i < 160; ++i)
+    c.nodes.push_back({prover_node("g" + std::to_string(i), 900 * MiB, {i % 2 ? "small" : "large"}), 1e12});
+  std::mt19937 rng(7);
+  for (int j = 0; j < 300; ++j)
+    c.jobs.push_back({double(rng() % 100) / 10.0, j % 3 ? "small" : "large", priority_t(rng() % 4), uint32_t(1 + rng() % 10)});
+  auto r = run_simulation(c);
+  CHECK_FALSE(r.budget_exceeded);
+  CHECK(r.max_pipeline_over_lookahead == 0);
+  for (size_t i = 0; i < c.nodes.size(); ++i) CHECK(r.peak_reserved[i] <= c.nodes[i].spec.memory_budget);
+  size_t done = 0;
+  for (const auto& j : r.jobs) done += j.done == j.partitions;
+  CHECK(done == c.jobs.size());
+  uint64_t synth_peak = 0;
+  for (size_t i = 0; i < 40; ++i) synth_peak = std::max(synth_peak, r.peak_reserved[i]);
+  CHECK(synth_peak > 300 * MiB);  // the budgets were under pressure
+}
+
+TEST_CASE("SIMULATED: two synthesis nodes feed one prover ~2x faster when synthesis bounds") {
+  // 2 cores × 4 s synthesis per node against a 0.5 s prover: synthesis-bound with one node or two.
+  auto one = run_simulation(farm(1, 2, 4.0, 0.5, 10000, 8, 48));
+  auto two = run_simulation(farm(2, 2, 4.0, 0.5, 10000, 8, 48));
+  MESSAGE("simulated throughput: 1 synth node " << one.proofs_per_minute << "/min, 2 nodes " << two.proofs_per_minute
+                                                << "/min");
+  CHECK(two.proofs_per_minute >= 1.8 * one.proofs_per_minute);
+}
+
+TEST_CASE("SIMULATED: cancelling a job mid-way frees it; the others finish") {
+  auto c = farm(1, 2, 1.0, 1.0, 10000, 1, 6);
+  c.jobs.push_back({0.5, "porep", priority_t::high, 6, 2.5});
+  auto r = run_simulation(c);
+  REQUIRE(r.jobs.size() == 2);
+  CHECK(r.jobs[0].done == 6);
+  CHECK(r.jobs[1].cancelled);
+  CHECK(r.jobs[1].done < 6);
+  CHECK_FALSE(r.budget_exceeded);
+}
+
+TEST_CASE("SIMULATED: the stats name the bound of three scripted farms") {
+  auto name = [](const sim_result_t& r) {
+    return zk::timeline::compute_stats(r.timeline.events(), r.timeline.names()).bottleneck;
+  };
+  // synthesis 6 s on 1 core vs proving 1 s: synthesis-bound
+  CHECK(name(run_simulation(farm(1, 1, 6.0, 1.0, 10000, 2))) == "synthesis");
+  // synthesis 1 s on 4 cores vs proving 3 s: prover-bound
+  CHECK(name(run_simulation(farm(1, 4, 1.0, 3.0, 10000, 2))) == "prover");
+  // 64 MiB buffers over 16 MiB/s (4 s) vs synthesis 1 s on 4 cores, proving 1 s: transfer-bound
+  CHECK(name(run_simulation(farm(1, 4, 1.0, 1.0, 16, 4))) == "transfer");
+}
