@@ -15,6 +15,11 @@ int cmd_prove(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);
 int cmd_setup(const std::vector<std::string>& args);
 int cmd_demo(const std::vector<std::string>& args);
+
+// Native circuits (apps/cmd_circuit.cpp): the `setup --circuit` and `prove --circuit` forms.
+bool has_circuit_flag(const std::vector<std::string>& args);
+int cmd_circuit_setup(const std::vector<std::string>& args);
+int cmd_circuit_prove(const std::vector<std::string>& args);
 int cmd_timeline(const std::vector<std::string>& args);
 
 }  // namespace zk::apps

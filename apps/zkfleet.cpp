@@ -24,6 +24,8 @@ void usage(FILE* out) {
                "  zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--verbose] [--no-verify]\n"
                "  zkfleet verify <verification_key.json> <public.json> <proof.json>\n"
                "  zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json> [--seed N]\n"
+               "  zkfleet setup  --circuit porep-lite --params curve=bn254,challenges=2,depth=8 --out DIR [--seed N]\n"
+               "  zkfleet prove  --circuit porep-lite --params ... --partition K --key DIR <proof.json> <public.json> [--verbose]\n"
                "  zkfleet demo   [fixtures-dir] [--trace events-file]\n"
                "  zkfleet timeline [--format ascii|chrome|json|stats|prometheus] <events-file>\n"
                "\n"
@@ -40,9 +42,9 @@ int main(int argc, char** argv) {
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   try {
-    if (cmd == "prove") return zk::apps::cmd_prove(args);
+    if (cmd == "prove") return zk::apps::has_circuit_flag(args) ? zk::apps::cmd_circuit_prove(args) : zk::apps::cmd_prove(args);
     if (cmd == "verify") return zk::apps::cmd_verify(args);
-    if (cmd == "setup") return zk::apps::cmd_setup(args);
+    if (cmd == "setup") return zk::apps::has_circuit_flag(args) ? zk::apps::cmd_circuit_setup(args) : zk::apps::cmd_setup(args);
     if (cmd == "demo") return zk::apps::cmd_demo(args);
     if (cmd == "timeline") return zk::apps::cmd_timeline(args);
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {

@@ -164,6 +164,11 @@ class wires_t {
     w_.push_back(v);
     return uint32_t(w_.size() - 1);
   }
+  // Back to just wire 0, keeping the capacity.
+  void reset() {
+    w_.resize(1);
+    n_public_ = 0;
+  }
   uint32_t n_wires() const { return uint32_t(w_.size()); }
   uint32_t n_public() const { return n_public_; }
   const std::vector<Fr>& witness() const { return w_; }
@@ -244,6 +249,17 @@ class prove_cs_t {
     a_.push_back(a.value);
     b_.push_back(b.value);
     c_.push_back(c.value);
+  }
+
+  // Empties the system for the next synthesis, keeping every buffer's capacity (buffers are
+  // allocated once and reused: fresh pages cost more to touch than the synthesis itself).
+  void reset() {
+    wires_.reset();
+    a_.clear();
+    b_.clear();
+    c_.clear();
+    finished_ = false;
+    n_constraints_ = 0;
   }
 
   // Appends the nPublic+1 input rows (A = w_s, B = C = 0); call once, after synthesis.

@@ -120,3 +120,18 @@ TEST_CASE_TEMPLATE("the .r1cs writer is read back by formats::r1cs_file", Fr, ZK
   for (int i = 1; i < 32; ++i) CHECK(csr.a.coef_at(k0)[i] == 0);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE_TEMPLATE("a reset prove system synthesizes again without reallocating", Fr, ZK_CIRCUIT_FIELDS) {
+  prove_cs_t<Fr> p(5, 5);
+  cubic(p, 3);
+  p.finish();
+  const auto a = p.a();
+  const auto* data = p.a().data();
+  p.reset();
+  CHECK(p.n_wires() == 1);
+  CHECK(p.n_constraints() == 0);
+  cubic(p, 3);
+  p.finish();
+  CHECK(p.a() == a);
+  CHECK(p.a().data() == data);
+}
