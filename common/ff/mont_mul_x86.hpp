@@ -12,7 +12,7 @@ inline __attribute__((always_inline)) void mont_mul_4(uint64_t* t, const uint64_
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {
   uint64_t A, h;
-  struct limbs_t { uint64_t v[4]; };
+  using limbs_t = uint64_t[4];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
       "movq 0(%[b]), %%rdx\n"
       "xorq %%rax, %%rax\n"
@@ -168,7 +168,7 @@ inline __attribute__((always_inline)) void mont_mul_6(uint64_t* t, const uint64_
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {
   uint64_t A, h;
-  struct limbs_t { uint64_t v[6]; };
+  using limbs_t = uint64_t[6];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
       "movq 0(%[b]), %%rdx\n"
       "xorq %%rax, %%rax\n"
@@ -469,7 +469,7 @@ inline __attribute__((always_inline)) void mod_add_4(uint64_t* r, const uint64_t
   static constexpr uint64_t zero[4] = {};
   const uint64_t d = uint64_t(p) - uint64_t(zero);
   uint64_t m, t;
-  struct limbs_t { uint64_t v[4]; };
+  using limbs_t = uint64_t[4];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
       "movq 0(%[a]), %[r0]\n"
       "movq 8(%[a]), %[r1]\n"
@@ -503,7 +503,7 @@ inline __attribute__((always_inline)) void mod_sub_4(uint64_t* r, const uint64_t
   static constexpr uint64_t zero[4] = {};
   const uint64_t d = uint64_t(p) - uint64_t(zero);
   uint64_t m, t;
-  struct limbs_t { uint64_t v[4]; };
+  using limbs_t = uint64_t[4];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
       "movq 0(%[a]), %[r0]\n"
       "movq 8(%[a]), %[r1]\n"
@@ -534,7 +534,7 @@ inline __attribute__((always_inline)) void mod_add_6(uint64_t* r, const uint64_t
   static constexpr uint64_t zero[6] = {};
   const uint64_t d = uint64_t(p) - uint64_t(zero);
   uint64_t m, t;
-  struct limbs_t { uint64_t v[6]; };
+  using limbs_t = uint64_t[6];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
       "movq 0(%[a]), %[r0]\n"
       "movq 8(%[a]), %[r1]\n"
@@ -576,7 +576,7 @@ inline __attribute__((always_inline)) void mod_sub_6(uint64_t* r, const uint64_t
   static constexpr uint64_t zero[6] = {};
   const uint64_t d = uint64_t(p) - uint64_t(zero);
   uint64_t m, t;
-  struct limbs_t { uint64_t v[6]; };
+  using limbs_t = uint64_t[6];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
       "movq 0(%[a]), %[r0]\n"
       "movq 8(%[a]), %[r1]\n"

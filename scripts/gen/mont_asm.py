@@ -66,7 +66,7 @@ inline __attribute__((always_inline)) void mont_mul_{n}(uint64_t* t, const uint6
                                                        const uint64_t* b, const uint64_t* p,
                                                        uint64_t inv) {{
   uint64_t A, h;
-  struct limbs_t {{ uint64_t v[{n}]; }};
+  using limbs_t = uint64_t[{n}];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
 {body}
       : {outs}, [A] "=&r"(A), [h] "=&r"(h), [a] "+r"(a), [b] "+r"(b)
@@ -109,7 +109,7 @@ inline __attribute__((always_inline)) void {name}_{n}(uint64_t* r, const uint64_
   static constexpr uint64_t zero[{n}] = {{}};
   const uint64_t d = uint64_t(p) - uint64_t(zero);
   uint64_t m, t;
-  struct limbs_t {{ uint64_t v[{n}]; }};
+  using limbs_t = uint64_t[{n}];  // "m" operands typed as the limbs themselves (aliasing-correct)
   __asm__(
 {body}
       : {outs}, [m] "=&r"(m), [t] "=&r"(t)
