@@ -1,0 +1,129 @@
+#include "common/net/data_client.hpp"
+
+#include <algorithm>
+#include <thread>
+
+namespace zk::net {
+
+namespace asio = boost::asio;
+
+data_client_t::data_client_t(std::string host, uint16_t port, send_options_t options)
+    : host_(std::move(host)), port_(port), options_(options) {}
+
+send_result_t data_client_t::send(const buffer::buffer_ref_t& buffer) {
+  return send(buffer.header(), {asio::const_buffer(buffer.data(), buffer.size())});
+}
+
+send_result_t data_client_t::send(const buffer::synth_header_t& header, const std::vector<asio::const_buffer>& payload) {
+  const auto t0 = std::chrono::steady_clock::now();
+  send_result_t result;
+  result.payload_bytes = header.payload_bytes;
+  uint64_t given = 0;
+  for (const auto& b : payload) given += b.size();
+  if (given != header.payload_bytes) {
+    result.error = "payload pieces hold " + std::to_string(given) + " bytes, the header says " +
+                   std::to_string(header.payload_bytes);
+    return result;
+  }
+  auto delay = options_.retry_delay;
+  const unsigned attempts = std::max(1u, options_.max_attempts);
+  for (unsigned i = 1; i <= attempts; ++i) {
+    result.attempts = i;
+    const std::string err = attempt(header, payload, result);
+    if (err.empty()) {
+      result.ok = true;
+      result.error.clear();
+      break;
+    }
+    if (!result.error.empty()) result.error += "; ";
+    result.error += "attempt " + std::to_string(i) + ": " + err;
+    if (i < attempts) {
+      std::this_thread::sleep_for(delay);
+      delay = std::min(delay * 2, std::chrono::milliseconds(1000));
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+std::string data_client_t::attempt(const buffer::synth_header_t& header, const std::vector<asio::const_buffer>& payload,
+                                   send_result_t& result) {
+  const std::string where = host_ + ":" + std::to_string(port_);
+  auto fail = [&](const std::string& what) {
+    socket_.close();
+    return what;
+  };
+  if (!socket_.is_open()) {
+    if (auto ec = socket_.connect(host_, port_, options_.connect_timeout)) return fail("connect to " + where + ": " + ec.message());
+  }
+  // A reply, checked against what was sent.
+  auto read_reply = [&](const char* stage, std::string& err) -> std::optional<reply_t> {
+    reply_bytes_t bytes{};
+    size_t got = 0;
+    if (auto ec = socket_.read(asio::buffer(bytes), options_.io_timeout, &got)) {
+      err = std::string("waiting for ") + stage + " from " + where + ": " + ec.message() + " (" + std::to_string(got) +
+            " of " + std::to_string(reply_size) + " reply bytes)";
+      return std::nullopt;
+    }
+    auto r = decode_reply(bytes.data(), &err);
+    // A NACK echoes what the receiver read, which may be the corruption it complains about.
+    if (r && !is_nack(r->status) && (r->job_id != header.job_id || r->partition != header.partition ||
+              r->payload_checksum != header.payload_checksum)) {
+      err = "reply: it names another buffer (job " + std::to_string(r->job_id) + " partition " +
+            std::to_string(r->partition) + ")";
+      return std::nullopt;
+    }
+    return r;
+  };
+
+  const buffer::header_bytes_t head = buffer::encode_header(header);
+  if (auto ec = socket_.write(asio::buffer(head), options_.io_timeout)) return fail("writing the header: " + ec.message());
+  std::string err;
+  auto ready = read_reply("READY", err);
+  if (!ready) return fail(err);
+  if (ready->status != reply_status::ready) {
+    result.last_nack = ready->status;
+    std::string what = std::string("receiver refused the header: ") + status_name(ready->status);
+    if (ready->status == reply_status::no_space) what += " (" + buffer::format_bytes(ready->detail) + " did not fit)";
+    return fail(what);  // the receiver closes after a header NACK
+  }
+
+  // The payload in chunks of at most chunk_bytes, each a gather of slices of the caller's pieces.
+  std::vector<asio::const_buffer> slices;
+  size_t piece = 0, offset = 0;
+  uint64_t sent = 0;
+  while (sent < header.payload_bytes) {
+    slices.clear();
+    size_t room = options_.chunk_bytes;
+    while (room > 0 && piece < payload.size()) {
+      const size_t take = std::min(room, payload[piece].size() - offset);
+      slices.push_back(asio::buffer(static_cast<const uint8_t*>(payload[piece].data()) + offset, take));
+      room -= take;
+      offset += take;
+      if (offset == payload[piece].size()) ++piece, offset = 0;
+      sent += take;
+    }
+    if (auto ec = socket_.write(slices, options_.io_timeout)) {
+      return fail("writing the payload to " + where + ": " + ec.message());
+    }
+  }
+
+  auto done = read_reply("ACK", err);
+  if (!done) return fail(err);
+  if (done->status == reply_status::ack) {
+    result.buffer_id = done->buffer_id;
+    return {};
+  }
+  result.last_nack = done->status;
+  const std::string what = std::string("receiver refused the payload: ") + status_name(done->status);
+  if (done->status == reply_status::bad_checksum) return what;  // the connection stays open for the re-send
+  return fail(what);
+}
+
+send_result_t send_buffer(const std::string& host, uint16_t port, const buffer::synth_header_t& header,
+                          const std::vector<asio::const_buffer>& payload, const send_options_t& options) {
+  data_client_t client(host, port, options);
+  return client.send(header, payload);
+}
+
+}  // namespace zk::net

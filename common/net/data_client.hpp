@@ -1,0 +1,71 @@
+#pragma once
+// The sending end of the data plane: writes a synth buffer straight from its arrays (a gather
+// write of the caller's pieces, no serialisation copy) and waits for the receiver's ACK.
+//
+// One attempt = header → READY → payload (in chunks, io_timeout each) → ACK. Any NACK
+// (bad version, length, header, checksum, no space), a reply that does not decode, a timeout or
+// a dropped connection fails the attempt; the sender then waits retry_delay (doubling, at most
+// 1 s), reconnects when the connection is gone, and tries again, up to max_attempts. The result
+// says whether the receiver holds the buffer (ok, with its buffer id there) and, when not, every
+// attempt's failure.
+//
+// Threads: send() blocks the calling thread (a data-plane thread of the node, never the compute
+// pool) and drives its socket with a private io_context; every connect, read and write has a
+// deadline, so it always returns.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/buffer.hpp>
+
+#include "common/buffer/buffer_store.hpp"
+#include "common/net/frame.hpp"
+#include "common/net/timed_socket.hpp"
+
+namespace zk::net {
+
+struct send_options_t {
+  std::chrono::milliseconds connect_timeout{5000};
+  std::chrono::milliseconds io_timeout{10000};  // each header/payload-chunk write, each reply read
+  unsigned max_attempts = 4;
+  std::chrono::milliseconds retry_delay{20};  // before the 2nd attempt; doubles, capped at 1 s
+  size_t chunk_bytes = size_t(8) << 20;       // payload write granularity (one deadline each)
+};
+
+struct send_result_t {
+  bool ok = false;
+  unsigned attempts = 0;
+  uint64_t buffer_id = 0;                  // ok: the buffer's id in the receiver's store
+  std::optional<reply_status> last_nack;  // the last NACK received, if any
+  std::string error;                       // not ok: "attempt 1: ...; attempt 2: ..."
+  uint64_t payload_bytes = 0;
+  double seconds = 0;                      // whole call, retries included
+};
+
+// Keeps one connection to a receiver across sends (reconnecting when it is lost).
+class data_client_t {
+ public:
+  data_client_t(std::string host, uint16_t port, send_options_t options = {});
+
+  // The payload pieces, in order, must add up to header.payload_bytes (else: not ok, nothing sent).
+  send_result_t send(const buffer::synth_header_t& header, const std::vector<boost::asio::const_buffer>& payload);
+  // A buffer of the local store (pinned by the caller for the duration).
+  send_result_t send(const buffer::buffer_ref_t& buffer);
+
+ private:
+  // One attempt; "" on success, else what went wrong.
+  std::string attempt(const buffer::synth_header_t& header, const std::vector<boost::asio::const_buffer>& payload,
+                      send_result_t& result);
+  std::string host_;
+  uint16_t port_;
+  send_options_t options_;
+  timed_socket_t socket_;
+};
+
+// One-shot: connect, send, close.
+send_result_t send_buffer(const std::string& host, uint16_t port, const buffer::synth_header_t& header,
+                          const std::vector<boost::asio::const_buffer>& payload, const send_options_t& options = {});
+
+}  // namespace zk::net

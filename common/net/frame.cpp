@@ -1,0 +1,85 @@
+#include "common/net/frame.hpp"
+
+#include "common/buffer/checksum.hpp"
+
+namespace zk::net {
+namespace {
+
+template <class T>
+void put(uint8_t* p, size_t at, T v) {
+  for (size_t i = 0; i < sizeof(T); ++i) p[at + i] = uint8_t(uint64_t(v) >> (8 * i));
+}
+template <class T>
+T get(const uint8_t* p, size_t at) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < sizeof(T); ++i) v |= uint64_t(p[at + i]) << (8 * i);
+  return T(v);
+}
+constexpr size_t checksum_at = 56;
+
+}  // namespace
+
+const char* status_name(reply_status s) {
+  switch (s) {
+    case reply_status::ack: return "ack";
+    case reply_status::ready: return "ready";
+    case reply_status::bad_magic: return "bad_magic";
+    case reply_status::bad_version: return "bad_version";
+    case reply_status::bad_header: return "bad_header";
+    case reply_status::bad_length: return "bad_length";
+    case reply_status::bad_checksum: return "bad_checksum";
+    case reply_status::no_space: return "no_space";
+  }
+  return "unknown";
+}
+
+bool is_nack(reply_status s) { return s != reply_status::ack && s != reply_status::ready; }
+
+reply_bytes_t encode_reply(const reply_t& r) {
+  reply_bytes_t b{};
+  uint8_t* p = b.data();
+  put<uint32_t>(p, 0, reply_magic);
+  put<uint16_t>(p, 4, reply_version);
+  put<uint16_t>(p, 6, static_cast<uint16_t>(r.status));
+  put<uint64_t>(p, 8, r.job_id);
+  put<uint32_t>(p, 16, r.partition);
+  put<uint64_t>(p, 24, r.buffer_id);
+  put<uint64_t>(p, 32, r.payload_checksum);
+  put<uint64_t>(p, 40, r.detail);
+  put<uint64_t>(p, checksum_at, buffer::xxh64(p, checksum_at));
+  return b;
+}
+
+std::optional<reply_t> decode_reply(const uint8_t* p, std::string* error) {
+  auto fail = [&](std::string what) {
+    if (error != nullptr) *error = "reply: " + std::move(what);
+    return std::nullopt;
+  };
+  if (get<uint32_t>(p, 0) != reply_magic) return fail("magic is not \"ZKRP\"");
+  const auto version = get<uint16_t>(p, 4);
+  if (version != reply_version) return fail("version " + std::to_string(version) + " is not supported (expected 1)");
+  if (get<uint64_t>(p, checksum_at) != buffer::xxh64(p, checksum_at)) return fail("checksum mismatch (corrupted reply)");
+  const auto status = get<uint16_t>(p, 6);
+  if (status > static_cast<uint16_t>(reply_status::no_space)) return fail("unknown status " + std::to_string(status));
+  reply_t r;
+  r.status = static_cast<reply_status>(status);
+  r.job_id = get<uint64_t>(p, 8);
+  r.partition = get<uint32_t>(p, 16);
+  r.buffer_id = get<uint64_t>(p, 24);
+  r.payload_checksum = get<uint64_t>(p, 32);
+  r.detail = get<uint64_t>(p, 40);
+  return r;
+}
+
+reply_status status_for(buffer::header_field f) {
+  using buffer::header_field;
+  switch (f) {
+    case header_field::magic: return reply_status::bad_magic;
+    case header_field::version: return reply_status::bad_version;
+    case header_field::header_size:
+    case header_field::payload_bytes: return reply_status::bad_length;
+    default: return reply_status::bad_header;
+  }
+}
+
+}  // namespace zk::net

@@ -1,0 +1,70 @@
+#pragma once
+// Frames of the data plane (common/net/README.md has the whole protocol). A transfer is
+//
+//   sender                                   receiver
+//   ── synth header (128 B, buffer/synth_buffer.hpp) ─▶  validate; reserve in the buffer store
+//   ◀─ reply READY ─────────────────── or NACK(reason) and close
+//   ── payload (payload_bytes, from the arrays) ──▶  read into the reserved buffer, XXH64
+//   ◀─ reply ACK(buffer id) ─────────── or NACK(bad_checksum): connection kept, sender re-sends
+//
+// The data frame's header is the synth header: its magic, version, payload length and payload
+// checksum are the frame's (plus a checksum over the header itself). The reply is a fixed 64-byte
+// frame:
+//
+//   off size field
+//     0   4 magic            "ZKRP"
+//     4   2 version          1
+//     6   2 status           reply_status
+//     8   8 job_id           echoed from the header (0 when the header could not be read)
+//    16   4 partition        echoed
+//    20   4 reserved         zero
+//    24   8 buffer_id        ACK: the id under which the receiver's store holds the buffer
+//    32   8 payload_checksum echoed
+//    40   8 detail           NACK no_space: the bytes that did not fit; else 0
+//    48   8 reserved         zero
+//    56   8 reply_checksum   XXH64 of bytes [0, 56)
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/buffer/synth_buffer.hpp"
+
+namespace zk::net {
+
+inline constexpr uint32_t reply_magic = 0x50524b5a;  // "ZKRP" read as a little-endian u32
+inline constexpr uint16_t reply_version = 1;
+inline constexpr size_t reply_size = 64;
+
+enum class reply_status : uint16_t {
+  ack = 0,             // payload stored, checksum verified
+  ready = 1,           // header accepted, space reserved: send the payload
+  bad_magic = 2,       // not a synth header (wrong protocol)
+  bad_version = 3,     // synth header version this receiver does not speak
+  bad_header = 4,      // a header field is invalid or the header checksum fails (corruption)
+  bad_length = 5,      // payload length inconsistent with the counts, or over the receiver's limit
+  bad_checksum = 6,    // payload checksum mismatch (corruption in transit)
+  no_space = 7,        // the receiver's buffer store budget cannot hold the payload now
+};
+const char* status_name(reply_status s);
+bool is_nack(reply_status s);
+
+struct reply_t {
+  reply_status status = reply_status::ack;
+  uint64_t job_id = 0;
+  uint32_t partition = 0;
+  uint64_t buffer_id = 0;
+  uint64_t payload_checksum = 0;
+  uint64_t detail = 0;
+};
+
+using reply_bytes_t = std::array<uint8_t, reply_size>;
+reply_bytes_t encode_reply(const reply_t& r);
+// The reply, or nullopt with a reason in *error when magic, version, status or checksum is wrong.
+std::optional<reply_t> decode_reply(const uint8_t* bytes, std::string* error);
+
+// The NACK a header validation error earns.
+reply_status status_for(buffer::header_field f);
+
+}  // namespace zk::net
