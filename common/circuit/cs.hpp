@@ -26,14 +26,6 @@
 #include <string>
 #include <vector>
 
-// GCC 12 miscompiles field arithmetic here under strict aliasing: common/ff's asm declares the
-// limbs it reads as "m" operands of an unrelated struct type, so a result built in the storage
-// of one of its operands can be zeroed before the asm reads it (x = x4·x gave 0). Until
-// common/ff/mont_mul_x86.hpp types those operands as uint64_t arrays, the circuit code is
-// compiled without strict aliasing (this push/pop region only).
-#pragma GCC push_options
-#pragma GCC optimize("no-strict-aliasing")
-
 namespace zk::circuit {
 
 // ---- linear combinations -------------------------------------------------------------------
@@ -318,5 +310,3 @@ class native_cs_t {
 };
 
 }  // namespace zk::circuit
-
-#pragma GCC pop_options

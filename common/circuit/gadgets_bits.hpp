@@ -23,10 +23,6 @@
 
 #include "common/circuit/cs.hpp"
 
-// Compiled without strict aliasing: see cs.hpp (GCC 12 and common/ff's asm operands).
-#pragma GCC push_options
-#pragma GCC optimize("no-strict-aliasing")
-
 namespace zk::circuit {
 
 // 2^i in Fr for i < 256 (Montgomery form), built once per field.
@@ -124,5 +120,3 @@ lc_of<CS> maj(CS& cs, const lc_of<CS>& a, const lc_of<CS>& b, const lc_of<CS>& c
 }
 
 }  // namespace zk::circuit
-
-#pragma GCC pop_options

@@ -8,10 +8,6 @@
 // depth·244 constraints for a path, plus whatever the caller does with the root.
 #include "common/circuit/poseidon.hpp"
 
-// Compiled without strict aliasing: see cs.hpp (GCC 12 and common/ff's asm operands).
-#pragma GCC push_options
-#pragma GCC optimize("no-strict-aliasing")
-
 namespace zk::circuit {
 
 // The root implied by leaf, index bits bits[0..depth) (boolean wires, checked by the caller)
@@ -37,5 +33,3 @@ void merkle_verify(CS& cs, const lc_of<CS>& root, const lc_of<CS>& leaf, const l
 }
 
 }  // namespace zk::circuit
-
-#pragma GCC pop_options

@@ -44,10 +44,6 @@
 #include "common/circuit/sha256.hpp"
 #include "common/formats/curve_id.hpp"
 
-// Compiled without strict aliasing: see cs.hpp (GCC 12 and common/ff's asm operands).
-#pragma GCC push_options
-#pragma GCC optimize("no-strict-aliasing")
-
 namespace zk::circuit {
 
 struct porep_params_t {
@@ -110,5 +106,3 @@ struct porep_mix_t {
 porep_mix_t porep_constraint_mix(const porep_params_t& p);
 
 }  // namespace zk::circuit
-
-#pragma GCC pop_options

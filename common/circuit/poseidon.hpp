@@ -29,10 +29,6 @@
 #include "common/ff/bls12_381.hpp"
 #include "common/ff/bn254.hpp"
 
-// Compiled without strict aliasing: see cs.hpp (GCC 12 and common/ff's asm operands).
-#pragma GCC push_options
-#pragma GCC optimize("no-strict-aliasing")
-
 namespace zk::circuit {
 
 template <class Fr>
@@ -104,5 +100,3 @@ Fr poseidon_native(const Fr* in, unsigned n) {
 }
 
 }  // namespace zk::circuit
-
-#pragma GCC pop_options

@@ -25,10 +25,6 @@
 
 #include "common/circuit/gadgets_bits.hpp"
 
-// Compiled without strict aliasing: see cs.hpp (GCC 12 and common/ff's asm operands).
-#pragma GCC push_options
-#pragma GCC optimize("no-strict-aliasing")
-
 namespace zk::circuit {
 
 using sha256_digest_t = std::array<uint8_t, 32>;
@@ -152,5 +148,3 @@ void sha256_bits(CS& cs, const lc_of<CS>* msg, uint64_t n_bits, lc_of<CS>* diges
 }
 
 }  // namespace zk::circuit
-
-#pragma GCC pop_options

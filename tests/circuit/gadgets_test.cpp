@@ -82,3 +82,15 @@ TEST_CASE_TEMPLATE("mul and enforce_equal", Fr, ZK_CIRCUIT_FIELDS) {
   enforce_equal(cs, p, q);
   test::check_shape(cs, {3, 4});
 }
+
+// The pattern that GCC 12 miscompiled while common/ff's asm typed its "m" operands as an
+// unrelated struct (fixed in 40ee971): a product assigned over one of its own operands, in
+// native mode where nothing else keeps the operand in memory.
+TEST_CASE_TEMPLATE("native mode: a product assigned over its operand", Fr, ZK_CIRCUIT_FIELDS) {
+  native_cs_t<Fr> cs;
+  value_lc_t<Fr> x{Fr::from_u64(3)};
+  auto x2 = mul(cs, x, x);
+  auto x4 = mul(cs, x2, x2);
+  x = mul(cs, x4, x);
+  CHECK(x.value == Fr::from_u64(243));
+}
