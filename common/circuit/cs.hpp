@@ -125,7 +125,7 @@ struct r1cs_shape_t {
 };
 
 // The first constraint i with ⟨A_i,w⟩·⟨B_i,w⟩ ≠ ⟨C_i,w⟩, or -1 when w satisfies every one.
-// Also -1 requires w[0] = 1 and w.size() = n_wires; otherwise throws.
+// Throws std::invalid_argument when w.size() ≠ n_wires or w[0] ≠ 1.
 template <class Fr>
 int64_t first_unsatisfied(const r1cs_shape_t<Fr>& s, const std::vector<Fr>& w) {
   if (w.size() != s.n_wires)

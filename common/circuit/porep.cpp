@@ -112,8 +112,7 @@ porep_mix_t porep_constraint_mix(const porep_params_t& p) {
 }
 
 uint64_t porep_params_t::challenge_leaf(uint32_t partition, uint32_t j) const {
-  const uint64_t mask = depth == 64 ? ~0ULL : (uint64_t(1) << depth) - 1;
-  return ((uint64_t(partition) * challenges + j) * porep_challenge_mul) & mask;
+  return ((uint64_t(partition) * challenges + j) * porep_challenge_mul) & ((uint64_t(1) << depth) - 1);
 }
 
 // ---- synthetic replica ---------------------------------------------------------------------

@@ -2,6 +2,8 @@
 // .r1cs writer read back by formats::r1cs_file.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "common/circuit/gadgets_bits.hpp"
@@ -95,7 +97,7 @@ TEST_CASE_TEMPLATE("the .r1cs writer is read back by formats::r1cs_file", Fr, ZK
   shape_cs_t<Fr> s;
   cubic(s, 3);
   auto shape = s.take_shape();
-  auto dir = std::filesystem::temp_directory_path() / ("zk_circuit_cs_" + std::to_string(Fr::bits));
+  auto dir = std::filesystem::temp_directory_path() / ("zk_circuit_cs_" + std::to_string(Fr::bits) + "_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto path = (dir / "cubic.r1cs").string();
   write_bytes(path, r1cs_bytes(shape));

@@ -3,6 +3,8 @@
 // prove_circuit (dev_setup, load_abc, prove_loaded), verified from the written files.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include "common/circuit/api.hpp"
@@ -96,7 +98,7 @@ TEST_CASE_TEMPLATE("porep-lite: formula, satisfaction, tampering, prove = shape 
 TEST_CASE("porep-lite proven on both curves (setup_circuit, prove_circuit, verify_files)") {
   for (const char* curve : {"bn254", "bls12-381"}) {
     const std::string params = std::string("curve=") + curve + ",partitions=2,challenges=1,depth=4";
-    const fs::path dir = fs::temp_directory_path() / (std::string("zk_circuit_porep_") + curve);
+    const fs::path dir = fs::temp_directory_path() / (std::string("zk_circuit_porep_") + curve + "_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     groth16::setup_options opt;
     opt.seed = 7;
