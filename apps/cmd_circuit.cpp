@@ -105,6 +105,7 @@ int cmd_circuit_prove(const std::vector<std::string>& args) {
   if (p.has("--verbose")) {
     std::printf("%s partition %u: curve %s, %u constraints, %u wires (%u public), domain 2^%d\n", name.c_str(),
                 partition, r.curve.c_str(), r.n_constraints, r.n_wires, r.n_public, __builtin_ctz(r.domain_size));
+    std::printf("  replica %8.3f ms (native data and Merkle paths)\n", r.replica_seconds * 1e3);
     std::printf("  synth  %9.3f ms (%.2f M constraints/s)\n", r.synth_seconds * 1e3,
                 r.n_constraints / r.synth_seconds * 1e-6);
     std::printf("  load   %9.3f ms\n  prove  %9.3f ms\n  verify %9.3f ms\n", r.load_seconds * 1e3,

@@ -97,6 +97,8 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
   using Fr = typename C::fr_t;
   auto t0 = std::chrono::steady_clock::now();
   porep_data_t<Fr> data(p);
+  report.replica_seconds = seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
   prove_cs_t<Fr> cs(rec.n_wires, size_t(rec.n_constraints) + rec.n_public + 1);
   porep_lite(cs, data, partition);
   cs.finish();

@@ -32,7 +32,8 @@ struct circuit_setup_report {
 struct circuit_prove_report {
   std::string curve;
   uint32_t n_constraints = 0, n_wires = 0, n_public = 0, domain_size = 0;
-  double synth_seconds = 0;  // prove-mode synthesis (witness + a/b/c)
+  double replica_seconds = 0;  // the native synthetic replica (data, virtual tree, paths)
+  double synth_seconds = 0;    // prove-mode synthesis (witness + a/b/c, canonical witness bytes)
   double load_seconds = 0;   // mapping the key
   double prove_seconds = 0;  // load_abc + prove_loaded
   double verify_seconds = 0;
