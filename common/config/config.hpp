@@ -1,0 +1,160 @@
+#pragma once
+// Node configuration: YAML → plain structs, read once and validated at start-up (DESIGN.md
+// "One place where each config key is read": this file's parser is that place). Every key, its
+// type and default is documented in configs/README.md.
+//
+// A file describes a cluster: the scheduler's endpoint and policy, the circuits registry, and its
+// nodes, either as `node:` (one node: this process) or `nodes:` (a list; each process picks its
+// entry by name: `zkfleet node --config farm.yaml --node gpu-1`, and `zkfleet up` starts them
+// all). An optional `simulation:` section models a farm (never the default).
+//
+// Any wrong key, type or value stops the load with a config_error naming the file, line, column
+// and the key path:
+//   configs/x.yaml:12:20: node.resources.memory_budget: "8 GB" is not a size (use e.g. 8GiB)
+//   configs/x.yaml:9:5: nodes[1].resources.memroy_budget: unknown key (known: cores, ...)
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace zk::config {
+
+struct config_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class role_t { scheduler, synth, prover };
+enum class backend_t { cpu, cuda, automatic };
+enum class shape_t { abc_witness, witness_only, automatic };
+enum class priority_t { critical, high, normal, low };
+const char* role_name(role_t r);
+const char* backend_name(backend_t b);
+const char* shape_name(shape_t s);
+const char* priority_name(priority_t p);
+
+struct endpoint_t {
+  std::string host;  // name or address; IPv6 written [::1]:7000 in the file, stored without brackets
+  uint16_t port = 0;
+  std::string str() const;
+};
+
+struct resources_t {
+  std::optional<unsigned> cores;          // nullopt: auto (the machine's hardware threads)
+  uint64_t memory_budget = 0;             // bytes for synth buffers (synth) / buffers + work (prover)
+  backend_t prover_backend = backend_t::automatic;
+  std::optional<unsigned> gpus;           // nullopt: auto (every visible GPU)
+  std::optional<uint64_t> vram;           // bytes per GPU usable by the prover; nullopt: auto
+};
+
+struct data_plane_t {
+  unsigned io_threads = 1;
+  std::chrono::milliseconds connect_timeout{5000};
+  std::chrono::milliseconds io_timeout{10000};
+  std::chrono::milliseconds idle_timeout{60000};
+  unsigned max_attempts = 4;
+  uint64_t max_payload = uint64_t(64) << 30;
+};
+
+struct node_t {
+  std::string name;
+  std::vector<role_t> roles;
+  std::optional<endpoint_t> control;  // listen.control: CAF middleman port (the scheduler's publish port)
+  std::optional<endpoint_t> data;     // listen.data: the Asio data plane (synth and prover roles)
+  resources_t resources;
+  std::vector<std::string> hot_circuits;  // proving keys kept resident (prover role)
+  data_plane_t data_plane;
+  bool has(role_t r) const;
+};
+
+struct circuit_t {
+  std::string id;
+  std::string zkey;  // absolute (relative paths are resolved against the config file's directory)
+  std::string r1cs;
+  // argv of the witness generator, run without a shell; "{input}" and "{output}" are replaced by
+  // the job's input.json and the .wtns to write. Empty: jobs bring a .wtns.
+  std::vector<std::string> witness_generator;
+  shape_t shape = shape_t::automatic;
+  std::optional<priority_t> priority;  // jobs of this circuit that name none; else scheduler's default
+};
+
+struct lookahead_t {
+  bool automatic = false;  // "auto": from measured synthesis, transfer and prove times
+  unsigned value = 1;      // fixed lookahead, or where auto starts
+  unsigned max = 8;        // auto's ceiling
+};
+
+struct scheduler_t {
+  endpoint_t endpoint;  // where every node reaches the scheduler (control plane)
+  lookahead_t lookahead;
+  unsigned max_attempts = 3;  // a partition failing this often fails its job
+  priority_t default_priority = priority_t::normal;
+};
+
+// SIMULATED WORKLOAD (issue 3 §8): modelled nodes, circuits and jobs; nothing is proven.
+struct sim_node_group_t {
+  std::string name_prefix;  // nodes are named <prefix>-1 .. <prefix>-<count>
+  unsigned count = 1;
+  std::vector<role_t> roles;
+  unsigned cores = 1;
+  uint64_t memory_budget = 0;
+  uint64_t uplink_per_s = uint64_t(1) << 30;  // bytes per second out of each node
+  std::vector<std::string> hot_circuits;
+};
+struct sim_circuit_t {
+  std::string id;
+  uint64_t buffer_size = 0;
+  uint64_t prover_work = 0;
+  double synth_seconds = 1;
+  double prove_seconds = 1;
+};
+struct sim_jobs_t {
+  std::string circuit;
+  unsigned count = 1;
+  unsigned partitions = 1;
+  priority_t priority = priority_t::normal;
+  double start_seconds = 0;
+  double every_seconds = 0;
+};
+struct simulation_t {
+  bool enabled = false;
+  uint64_t seed = 1;
+  std::vector<sim_node_group_t> nodes;
+  std::vector<sim_circuit_t> circuits;
+  std::vector<sim_jobs_t> jobs;
+};
+
+struct config_t {
+  std::string source;     // the file it came from
+  bool single_node = false;  // written as `node:` rather than `nodes:`
+  scheduler_t scheduler;
+  std::vector<circuit_t> circuits;
+  std::vector<node_t> nodes;
+  simulation_t simulation;
+
+  const node_t* find_node(const std::string& name) const;
+  const circuit_t* find_circuit(const std::string& id) const;
+};
+
+struct load_options_t {
+  bool check_files = true;  // circuits' zkey/r1cs must exist (off for files describing other hosts)
+};
+
+// Reads and validates; throws config_error.
+config_t load_config(const std::string& path, const load_options_t& options = {});
+// The same from text: `source` names it in messages, relative paths resolve against base_dir.
+config_t parse_config(const std::string& yaml, const std::string& source, const std::string& base_dir,
+                      const load_options_t& options = {});
+
+// The node this process runs: by name, or the only one when name is empty. Throws config_error.
+const node_t& select_node(const config_t& config, const std::string& name);
+
+// Bytes: a plain integer, or a number directly followed by B, KiB, MiB, GiB or TiB (4096,
+// 512KiB, 1.5GiB). Decimal units (KB, GB) and spaces are refused as ambiguous.
+std::optional<uint64_t> parse_size(const std::string& text);
+// 250ms, 10s, 1.5s, 2m, 1h.
+std::optional<std::chrono::milliseconds> parse_duration(const std::string& text);
+std::optional<endpoint_t> parse_endpoint(const std::string& text);
+
+}  // namespace zk::config

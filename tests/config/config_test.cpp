@@ -1,0 +1,230 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "common/config/config.hpp"
+
+using namespace zk::config;
+
+namespace {
+
+const std::string src = ZK_SOURCE_DIR;
+
+// A valid one-node file; tests change one thing at a time.
+const std::string base = R"(version: 1
+scheduler:
+  endpoint: 127.0.0.1:7000
+  lookahead: 2
+circuits:
+  mul:
+    zkey: tests/fixtures/bn254/mulchain/circuit.zkey
+    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs
+node:
+  name: n1
+  roles: [scheduler, synth, prover]
+  listen:
+    control: 127.0.0.1:7000
+    data: 127.0.0.1:7100
+  resources:
+    cores: 2
+    memory_budget: 8GiB
+  hot_circuits: [mul]
+)";
+
+config_t parse(const std::string& text, bool check_files = true) {
+  load_options_t o;
+  o.check_files = check_files;
+  return parse_config(text, "t.yaml", src, o);
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, from);
+  return s.replace(at, from.size(), to);
+}
+
+// The error message of parsing text (empty when it parses).
+std::string error_of(const std::string& text, bool check_files = true) {
+  try {
+    parse(text, check_files);
+  } catch (const config_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the example files parse and say what they should") {
+  const auto single = load_config(src + "/configs/single-host.yaml");
+  REQUIRE(single.nodes.size() == 1);
+  CHECK(single.single_node);
+  const node_t& n = select_node(single, "");
+  CHECK(n.has(role_t::scheduler));
+  CHECK(n.has(role_t::synth));
+  CHECK(n.has(role_t::prover));
+  CHECK(n.resources.memory_budget == (uint64_t(2) << 30));
+  CHECK_FALSE(n.resources.cores.has_value());
+  CHECK(single.circuits.size() == 3);
+  CHECK(single.find_circuit("poseidon-bn254")->shape == shape_t::witness_only);
+  CHECK(single.find_circuit("mulchain-bn254")->zkey == src + "/tests/fixtures/bn254/mulchain/circuit.zkey");
+
+  const auto local = load_config(src + "/configs/local-cluster.yaml");
+  REQUIRE(local.nodes.size() == 4);
+  CHECK(local.scheduler.lookahead.automatic);
+  CHECK(local.scheduler.lookahead.max == 4);
+  unsigned synth = 0, prover = 0, sched = 0;
+  for (const auto& nd : local.nodes) {
+    synth += nd.has(role_t::synth);
+    prover += nd.has(role_t::prover);
+    sched += nd.has(role_t::scheduler);
+    if (nd.has(role_t::synth) || nd.has(role_t::prover)) CHECK(nd.data->host == "127.0.0.1");
+  }
+  CHECK(synth == 2);
+  CHECK(prover == 1);
+  CHECK(sched == 1);
+  CHECK(select_node(local, "synth-2").data->port == 7512);
+  CHECK(local.find_circuit("poseidon-bn254")->priority == priority_t::high);
+  CHECK_THROWS_WITH_AS(select_node(local, ""), doctest::Contains("choose one with --node"), config_error);
+  CHECK_THROWS_WITH_AS(select_node(local, "gpu-9"), doctest::Contains("no node named \"gpu-9\""), config_error);
+
+  load_options_t no_files;
+  no_files.check_files = false;  // its paths are on the farm's hosts
+  const auto farm = load_config(src + "/configs/farm.yaml", no_files);
+  CHECK(farm.nodes.size() == 6);
+  const node_t& g2 = select_node(farm, "gpu-2");
+  CHECK(g2.resources.prover_backend == backend_t::cuda);
+  CHECK(*g2.resources.gpus == 2);
+  CHECK(*g2.resources.vram == uint64_t(141) << 30);
+  CHECK(g2.data_plane.io_threads == 2);
+  CHECK(select_node(farm, "synth-3").data_plane.max_attempts == 6);
+  CHECK(farm.find_circuit("window-post")->witness_generator.size() == 3);
+  CHECK_FALSE(farm.simulation.enabled);
+  REQUIRE(farm.simulation.nodes.size() == 2);
+  CHECK(farm.simulation.nodes[0].count == 100);
+  CHECK(farm.simulation.nodes[0].uplink_per_s == uint64_t(3) << 30);
+  CHECK(farm.simulation.circuits[0].buffer_size == uint64_t(12) << 30);
+  CHECK(farm.simulation.jobs[0].partitions == 10);
+}
+
+TEST_CASE("the base document parses, with defaults filled in") {
+  const auto c = parse(base);
+  CHECK(c.scheduler.lookahead.value == 2);
+  CHECK_FALSE(c.scheduler.lookahead.automatic);
+  CHECK(c.scheduler.max_attempts == 3);
+  CHECK(c.scheduler.default_priority == priority_t::normal);
+  const node_t& n = c.nodes[0];
+  CHECK(*n.resources.cores == 2);
+  CHECK(n.resources.prover_backend == backend_t::automatic);
+  CHECK_FALSE(n.resources.gpus.has_value());
+  CHECK(n.data_plane.io_timeout.count() == 10000);
+  CHECK(n.data_plane.max_attempts == 4);
+  CHECK(c.circuits[0].shape == shape_t::automatic);
+  CHECK(c.circuits[0].witness_generator.empty());
+}
+
+TEST_CASE("sizes, durations and endpoints") {
+  CHECK(parse_size("8GiB") == uint64_t(8) << 30);
+  CHECK(parse_size("4096") == 4096u);
+  CHECK(parse_size("512KiB") == 512u * 1024);
+  CHECK(parse_size("1.5GiB") == uint64_t(3) << 29);
+  CHECK(parse_size("100B") == 100u);
+  CHECK_FALSE(parse_size("8 GB").has_value());
+  CHECK_FALSE(parse_size("8GB").has_value());
+  CHECK_FALSE(parse_size("8 GiB").has_value());
+  CHECK_FALSE(parse_size("-1").has_value());
+  CHECK_FALSE(parse_size("1.5").has_value());
+  CHECK_FALSE(parse_size("99999999999TiB").has_value());
+  CHECK(parse_duration("250ms")->count() == 250);
+  CHECK(parse_duration("1.5s")->count() == 1500);
+  CHECK(parse_duration("2m")->count() == 120000);
+  CHECK_FALSE(parse_duration("10").has_value());
+  CHECK(parse_endpoint("[::1]:7000")->host == "::1");
+  CHECK(parse_endpoint("[::1]:7000")->str() == "[::1]:7000");
+  CHECK(parse_endpoint("gpu-1.farm:80")->port == 80);
+  CHECK_FALSE(parse_endpoint("127.0.0.1").has_value());
+  CHECK_FALSE(parse_endpoint("127.0.0.1:0").has_value());
+  CHECK_FALSE(parse_endpoint("127.0.0.1:70000").has_value());
+}
+
+TEST_CASE("each kind of error names the key path (and the line)") {
+  // A size that is not one: the message the issue asks for.
+  CHECK(error_of(replace(base, "memory_budget: 8GiB", "memory_budget: \"8 GB\"")) ==
+        "t.yaml:17:20: node.resources.memory_budget: \"8 GB\" is not a size (use e.g. 8GiB)");
+  // Unknown keys, at every level.
+  CHECK(error_of(replace(base, "    cores: 2", "    corse: 2")) ==
+        "t.yaml:16:5: node.resources.corse: unknown key (known: cores, memory_budget, prover_backend, gpus, vram)");
+  CHECK(error_of(base + "extra: 1\n").find("t.yaml:19:1: extra: unknown key") == 0);
+  CHECK(error_of(replace(base, "  lookahead: 2", "  look_ahead: 2")).find("scheduler.look_ahead: unknown key") != std::string::npos);
+  CHECK(error_of(replace(base, "    r1cs: tests", "    rics: tests")).find("circuits.mul.rics: unknown key") != std::string::npos);
+  // Wrong types.
+  CHECK(error_of(replace(base, "  roles: [scheduler, synth, prover]", "  roles: scheduler")) ==
+        "t.yaml:11:10: node.roles: is \"scheduler\"; expected a list");
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: two")).find("node.resources.cores: \"two\" is not a whole number") != std::string::npos);
+  CHECK(error_of(replace(base, "  resources:\n    cores: 2\n    memory_budget: 8GiB\n", "  resources: 5\n")).find("node.resources: is \"5\"; expected a mapping") != std::string::npos);
+  // Wrong values.
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 0")).find("node.resources.cores: 0 is out of range [1, 4096]") != std::string::npos);
+  CHECK(error_of(replace(base, "[scheduler, synth, prover]", "[scheduler, gpu]")).find("node.roles[1]: \"gpu\" is not one of: scheduler, synth, prover") != std::string::npos);
+  CHECK(error_of(replace(base, "[scheduler, synth, prover]", "[synth, synth, prover, scheduler]")).find("node.roles[1]: role synth is listed twice") != std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2", "  lookahead: soon")).find("scheduler.lookahead: \"soon\" is not a number or \"auto\"") != std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2", "  lookahead: 20")).find("scheduler.lookahead: 20 is out of range [0, 8]") != std::string::npos);
+  CHECK(error_of(replace(base, "  endpoint: 127.0.0.1:7000", "  endpoint: localhost")).find("scheduler.endpoint: \"localhost\" is not host:port") != std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: opencl")).find("node.resources.prover_backend: \"opencl\" is not one of: cpu, cuda, auto") != std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: cpu\n    gpus: 2")).find("node.resources.prover_backend: is cpu, but gpus/vram are given") != std::string::npos);
+  CHECK(error_of(base + "  data_plane: {io_timeout: 10}\n").find("node.data_plane.io_timeout: \"10\" is not a positive duration") != std::string::npos);
+  CHECK(error_of(replace(base, "version: 1", "version: 2")).find("version: 2 is out of range [1, 1]") != std::string::npos);
+  // Missing keys.
+  CHECK(error_of(replace(base, "    memory_budget: 8GiB\n", "")).find("node.resources.memory_budget: missing (required for the synth and prover roles") != std::string::npos);
+  CHECK(error_of(replace(base, "  endpoint: 127.0.0.1:7000\n", "")).find("scheduler.endpoint: missing (required)") != std::string::npos);
+  CHECK(error_of(replace(base, "    data: 127.0.0.1:7100\n", "")).find("node.listen.data: missing (required for the synth and prover roles)") != std::string::npos);
+  // Circuits.
+  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs", "    r1cs: nowhere.r1cs")).find("circuits.mul.r1cs: " + src + "/nowhere.r1cs does not exist") != std::string::npos);
+  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs", "    r1cs: nowhere.r1cs"), false).empty());
+  CHECK(error_of(replace(base, "circuit.r1cs\n", "circuit.r1cs\n    witness_generator: \"snarkjs wtns calculate c.wasm in.json out.wtns\"\n")).find("circuits.mul.witness_generator: is a string; give the command as an argv list") != std::string::npos);
+  CHECK(error_of(replace(base, "circuit.r1cs\n", "circuit.r1cs\n    witness_generator: [gen, in.json, \"{output}\"]\n")).find("must name \"{input}\"") != std::string::npos);
+  CHECK(error_of(replace(base, "circuit.r1cs\n", "circuit.r1cs\n    witness_generator: [gen, \"{input}\", \"{output}\"]\n")).empty());
+  CHECK(error_of(replace(base, "  hot_circuits: [mul]", "  hot_circuits: [mul, sha]")).find("node.hot_circuits[1]: \"sha\" is not in circuits") != std::string::npos);
+  // Structure.
+  CHECK(error_of(base + "nodes: []\n").find("node: give either node or nodes, not both") != std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  lookahead: 3\n")).find("scheduler.lookahead: given twice") != std::string::npos);
+  CHECK(error_of(replace(base, "    control: 127.0.0.1:7000", "    control: 127.0.0.1:7001")).find("node.listen.control: 127.0.0.1:7001 does not listen on scheduler.endpoint's port") != std::string::npos);
+  CHECK(error_of("scheduler: [unclosed\n").find("t.yaml:2:1: not valid YAML") == 0);
+  CHECK(error_of("").find("t.yaml: the file is empty") == 0);
+  CHECK_THROWS_WITH_AS(load_config(src + "/configs/no-such.yaml"), doctest::Contains("cannot open the file"), config_error);
+}
+
+TEST_CASE("cluster-wide checks over a nodes list") {
+  const std::string cluster = R"(scheduler: {endpoint: 127.0.0.1:7000}
+nodes:
+  - {name: s, roles: [scheduler], listen: {control: 127.0.0.1:7000}}
+  - {name: a, roles: [synth], listen: {data: 127.0.0.1:7101}, resources: {memory_budget: 1GiB}}
+  - {name: b, roles: [prover], listen: {data: 127.0.0.1:7102}, resources: {memory_budget: 1GiB, prover_backend: cpu}}
+)";
+  CHECK(parse(cluster).nodes.size() == 3);
+  CHECK(error_of(replace(cluster, "name: b", "name: a")).find("nodes[2].name: \"a\" is used by another node") != std::string::npos);
+  CHECK(error_of(replace(cluster, "7102", "7101")).find("nodes[2].listen: 127.0.0.1:7101 is used twice") != std::string::npos);
+  CHECK(error_of(replace(cluster, "  - {name: s, roles: [scheduler], listen: {control: 127.0.0.1:7000}}\n", "")).find("nodes: 0 nodes have the scheduler role (exactly one must)") != std::string::npos);
+  CHECK(error_of(replace(cluster, "resources: {memory_budget: 1GiB}}\n  - {name: b", "resources: {cores: 2}}\n  - {name: b")).find("nodes[1].resources.memory_budget: missing") != std::string::npos);
+  CHECK(error_of(replace(cluster, "memory_budget: 1GiB}}\n  - {name: b", "memory_budget: 1GiB, gpus: 1}}\n  - {name: b")).find("nodes[1].resources: gives prover_backend/gpus/vram to a node without the prover role") != std::string::npos);
+  CHECK(error_of(replace(cluster, "[prover]", "[prover, sched]")).find("nodes[2].roles[1]: \"sched\" is not one of") != std::string::npos);
+}
+
+TEST_CASE("simulation section") {
+  const std::string sim = base + R"(simulation:
+  enabled: true
+  circuits: [{id: c, buffer_size: 256MiB, synth_seconds: 2, prove_seconds: 1.5}]
+  nodes:
+    - {name_prefix: s, count: 150, roles: [synth], memory_budget: 4GiB}
+    - {name_prefix: p, count: 50, roles: [prover], memory_budget: 8GiB, hot_circuits: [c]}
+  jobs: [{circuit: c, count: 30, partitions: 10, priority: high, every_seconds: 0.5}]
+)";
+  const auto c = parse(sim);
+  CHECK(c.simulation.enabled);
+  CHECK(c.simulation.nodes[0].count + c.simulation.nodes[1].count == 200);
+  CHECK(c.simulation.circuits[0].prove_seconds == doctest::Approx(1.5));
+  CHECK(c.simulation.jobs[0].priority == priority_t::high);
+  CHECK(error_of(replace(sim, "circuit: c, count: 30", "circuit: d, count: 30")).find("simulation.jobs[0].circuit: \"d\" is not in simulation.circuits") != std::string::npos);
+  CHECK(error_of(replace(sim, "synth_seconds: 2,", "synth_seconds: fast,")).find("simulation.circuits[0].synth_seconds: \"fast\" is not a number of seconds") != std::string::npos);
+  CHECK(error_of(replace(sim, "  enabled: true", "  enabled: yes")).find("simulation.enabled: \"yes\" is not true or false") != std::string::npos);
+  CHECK(error_of(replace(sim, "    - {name_prefix: p, count: 50, roles: [prover], memory_budget: 8GiB, hot_circuits: [c]}\n", "")).find("simulation: is enabled but lacks synth nodes, prover nodes or jobs") != std::string::npos);
+}
