@@ -314,7 +314,19 @@ data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t opt
   c.port = c.acceptor.local_endpoint().port();
   c.accept();
   const unsigned n = c.options.io_threads == 0 ? 1 : c.options.io_threads;
-  for (unsigned i = 0; i < n; ++i) c.threads.emplace_back([&c] { c.io.run(); });
+  // A callback that throws (it must not) costs its connection, never the server: the thread goes
+  // back to serving the others.
+  for (unsigned i = 0; i < n; ++i) {
+    c.threads.emplace_back([&c] {
+      for (;;) {
+        try {
+          c.io.run();
+          return;
+        } catch (const std::exception&) {
+        }
+      }
+    });
+  }
 }
 
 data_server_t::~data_server_t() { stop(); }

@@ -80,7 +80,7 @@ class data_server_t {
 
   uint16_t port() const;
   // Stops accepting, drops connections in progress (their reservations return to the pool) and
-  // joins the io threads. Idempotent.
+  // joins the io threads. Idempotent. Not from inside on_received/on_rejected (it joins their thread).
   void stop();
   server_stats_t stats() const;
 

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
+#include <stdexcept>
 #include <set>
 #include <string>
 #include <thread>
@@ -396,4 +398,23 @@ TEST_CASE("reply frames round-trip and reject corruption") {
   b[4] = 9;
   CHECK_FALSE(net::decode_reply(b.data(), &err).has_value());
   CHECK(err.find("version 9") != std::string::npos);
+}
+
+TEST_CASE("a throwing on_received costs its connection, not the server") {
+  buffer::buffer_store_t store(16 * mib);
+  std::atomic<int> calls{0};
+  net::data_server_t server(store, {}, [&](const net::received_t&) {
+    if (calls++ == 0) throw std::runtime_error("callback bug");
+  });
+  auto s = make_sample(1000, 600, true);
+  net::send_options_t o = quick_options(2);
+  o.io_timeout = 1000ms;
+  auto r = net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), o);
+  // The first copy was committed before the callback threw; its ACK never went out, so the
+  // sender re-sent (at-least-once) and the second copy was acknowledged.
+  CHECK_MESSAGE(r.ok, r.error);
+  CHECK(r.attempts == 2);
+  CHECK(calls.load() == 2);
+  CHECK(store.stats().registered == 2);
+  check_serves(server);
 }
