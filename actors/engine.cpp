@@ -1,0 +1,326 @@
+#include "actors/engine.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "common/buffer/checksum.hpp"
+#include "common/circuit/api.hpp"
+#include "common/circuit/porep.hpp"
+#include "common/circuit/sha256.hpp"
+#include "common/formats/json.hpp"
+#include "common/formats/wtns.hpp"
+#include "common/formats/zkey.hpp"
+#include "common/groth16/verifier.hpp"
+
+namespace zk::actors {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Fills the counts every circuit shares from its key's header.
+void describe_from_key(circuit_def_t& c, const formats::zkey_file& zkey) {
+  const auto& h = zkey.header();
+  c.curve = buffer::curve_code(h.curve);
+  c.n_vars = h.n_vars;
+  c.n_public = h.n_public;
+  c.domain_size = h.domain_size;
+  // The prover's a, b, c work arrays (prover_t keeps them across proofs, one domain each).
+  c.prover_work_bytes = 3 * uint64_t(h.domain_size) * buffer::fr_bytes;
+}
+
+buffer::digest_t digest_from_hex(const std::string& hex) {
+  buffer::digest_t d{};
+  if (hex.size() != 64) throw std::runtime_error("circuit digest '" + hex + "' is not 64 hex digits");
+  for (size_t i = 0; i < 32; ++i) d[i] = uint8_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  return d;
+}
+
+// Reserves a buffer for the payload, lets `fill` write it, seals the header and commits.
+template <class Fill>
+synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_store_t& store, Fill&& fill) {
+  const uint64_t bytes = buffer::payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
+  auto reserved = store.reserve(bytes);
+  if (!reserved) throw std::runtime_error(reserved.error().message);
+  buffer::writable_buffer_t buf = std::move(reserved.value());
+  fill(buf.data());
+  auto header = buffer::make_header(p, {{buf.data(), size_t(bytes)}});
+  synth_result_t r;
+  r.payload_bytes = bytes;
+  r.checksum = header.payload_checksum;
+  r.buffer_id = store.commit(std::move(buf), header);
+  return r;
+}
+
+synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint64_t job, uint32_t part,
+                          buffer::buffer_store_t& store) {
+  formats::wtns_file w(path);
+  auto curve = formats::curve_from_scalar_prime(w.prime(), w.n8());
+  if (!curve || buffer::curve_code(*curve) != c.curve)
+    throw std::runtime_error(path + ": the witness is not over circuit '" + c.id + "''s curve");
+  if (w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
+    throw std::runtime_error(path + ": " + std::to_string(w.n_witness()) + " witness values, circuit '" + c.id +
+                             "' has " + std::to_string(c.n_vars) + " wires");
+  buffer::synth_params_t p;
+  p.curve = *curve;
+  p.circuit_digest = digest_from_hex(c.digest);
+  p.job_id = job;
+  p.partition = part;
+  p.n_vars = c.n_vars;
+  p.n_public = c.n_public;
+  p.domain_rows = c.n_public + 1;  // witness-only: no rows travel; the header's minimum
+  p.shape = buffer::synth_shape::witness_only;
+  return commit_buffer(p, store, [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
+}
+
+template <class C>
+synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_params, uint32_t partitions, uint64_t job,
+                           uint32_t part, buffer::buffer_store_t& store) {
+  using Fr = typename C::fr_t;
+  std::string text = c.native_params + ",partitions=" + std::to_string(partitions);
+  if (!data_params.empty()) text += "," + data_params;
+  auto params = circuit::porep_params_t::parse(text);
+  circuit::porep_data_t<Fr> data(params);
+  circuit::prove_cs_t<Fr> cs(c.n_vars, c.domain_rows);
+  circuit::porep_lite(cs, data, part);
+  cs.finish();
+  if (cs.n_wires() != c.n_vars || cs.n_public() != c.n_public || cs.a().size() != c.domain_rows)
+    throw std::runtime_error("circuit '" + c.id + "': synthesis made " + std::to_string(cs.n_wires()) + " wires, " +
+                             std::to_string(cs.a().size()) + " rows; the key expects " + std::to_string(c.n_vars) +
+                             " and " + std::to_string(c.domain_rows));
+  static_assert(sizeof(Fr) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
+  buffer::synth_params_t p;
+  p.curve = *buffer::curve_from_code(c.curve);
+  p.circuit_digest = digest_from_hex(c.digest);
+  p.job_id = job;
+  p.partition = part;
+  p.n_vars = c.n_vars;
+  p.n_public = c.n_public;
+  p.domain_rows = c.domain_rows;
+  p.shape = buffer::synth_shape::abc_witness;
+  return commit_buffer(p, store, [&](uint8_t* out) {
+    for (const Fr& x : cs.witness()) {  // canonical little-endian, as in a .wtns
+      auto v = x.to_canonical();
+      std::memcpy(out, v.l, 32);
+      out += 32;
+    }
+    for (const auto* arr : {&cs.a(), &cs.b(), &cs.c()}) {
+      std::memcpy(out, arr->data(), arr->size() * sizeof(Fr));
+      out += arr->size() * sizeof(Fr);
+    }
+  });
+}
+
+}  // namespace
+
+circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path) {
+  formats::zkey_file zkey(zkey_path);
+  circuit_def_t c;
+  c.id = id;
+  c.kind = circuit_kind::circom;
+  c.zkey = zkey_path;
+  c.shape = buffer::synth_shape::witness_only;
+  c.digest = circuit::to_hex(circuit::sha256(zkey.file().data(), zkey.file().size()));
+  describe_from_key(c, zkey);
+  c.domain_rows = c.n_public + 1;
+  c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
+  return c;
+}
+
+circuit_def_t describe_native_circuit(const std::string& id, const std::string& name, const std::string& params,
+                                      const std::string& key_dir) {
+  auto parsed = circuit::porep_params_t::parse(params);  // throws naming a bad key
+  auto setup = circuit::setup_circuit(name, params, key_dir);
+  circuit_def_t c;
+  c.id = id;
+  c.kind = circuit_kind::native;
+  c.zkey = key_dir + "/circuit.zkey";
+  c.native_name = name;
+  // Only the shape keys: partitions and seed belong to jobs.
+  c.native_params = "curve=" + std::string(parsed.curve == formats::curve_id::bn254 ? "bn254" : "bls12-381") +
+                    ",challenges=" + std::to_string(parsed.challenges) + ",depth=" + std::to_string(parsed.depth);
+  c.shape = buffer::synth_shape::abc_witness;
+  c.digest = setup.digest;
+  formats::zkey_file zkey(c.zkey);
+  describe_from_key(c, zkey);
+  c.domain_rows = uint64_t(setup.n_constraints) + setup.n_public + 1;
+  c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
+  return c;
+}
+
+circuit_spec_t to_spec(const circuit_def_t& c) { return {c.id, c.buffer_bytes, c.prover_work_bytes}; }
+
+std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::vector<std::string>& inputs,
+                                            uint32_t partitions) {
+  if (partitions == 0) return "a job needs at least one partition";
+  if (c.kind == circuit_kind::circom) {
+    if (inputs.size() != 1 && inputs.size() != partitions)
+      return "circuit '" + c.id + "' takes one .wtns for every partition or one per partition, got " +
+             std::to_string(inputs.size()) + " inputs for " + std::to_string(partitions) + " partitions";
+    for (const auto& path : inputs)
+      if (!std::filesystem::is_regular_file(path)) return path + ": no such witness file";
+    return std::nullopt;
+  }
+  if (inputs.size() > 1) return "circuit '" + c.id + "' takes at most one input (seed=N)";
+  if (!inputs.empty() && !inputs[0].empty()) {
+    if (inputs[0].rfind("seed=", 0) != 0 || inputs[0].find(',') != std::string::npos)
+      return "circuit '" + c.id + "': input '" + inputs[0] + "' is not seed=N";
+    try {
+      circuit::porep_params_t::parse(c.native_params + ",partitions=" + std::to_string(partitions) + "," + inputs[0]);
+    } catch (const std::exception& e) {
+      return "circuit '" + c.id + "': " + e.what();
+    }
+  }
+  return std::nullopt;
+}
+
+synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store) {
+  auto t0 = std::chrono::steady_clock::now();
+  synth_result_t r;
+  if (c.kind == circuit_kind::circom) {
+    if (inputs.empty()) throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
+    r = synth_wtns(c, inputs.size() == 1 ? inputs[0] : inputs.at(part), job, part, store);
+  } else {
+    const std::string data = inputs.empty() ? "" : inputs[0];
+    if (c.curve == buffer::curve_code_bn254)
+      r = synth_porep<curves::bn254>(c, data, partitions, job, part, store);
+    else
+      r = synth_porep<curves::bls12_381>(c, data, partitions, job, part, store);
+  }
+  r.seconds = seconds_since(t0);
+  return r;
+}
+
+// --- proving -------------------------------------------------------------------------------
+
+struct prover_engine_t::key_t {
+  virtual ~key_t() = default;
+  virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
+                               const groth16::stage_observer& observe) = 0;
+};
+
+namespace {
+
+template <class C>
+std::vector<typename C::fr_t> public_inputs(const uint8_t* witness, uint64_t n_public, std::vector<std::string>* dec) {
+  std::vector<typename C::fr_t> pub(n_public);
+  for (uint64_t i = 0; i < n_public; ++i) {
+    typename C::fr_t::big_t v;
+    std::memcpy(v.l, witness + (i + 1) * 32, 32);
+    pub[i] = C::fr_t::from_canonical(v);
+    if (dec) dec->push_back(formats::le_to_decimal(witness + (i + 1) * 32, 32));
+  }
+  return pub;
+}
+
+template <class C>
+struct typed_key_t final : prover_engine_t::key_t {
+  formats::zkey_file file;
+  groth16::proving_key_t<C> pk;
+  groth16::prover_t<C> prover;
+  groth16::verifying_key_t<C> vk;
+
+  explicit typed_key_t(const std::string& path)
+      : file(path), pk(groth16::proving_key_t<C>::view(file)), prover(pk),
+        vk(groth16::verifying_key_t<C>::from_zkey(pk)) {}
+
+  proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
+                       const groth16::stage_observer& observe) override {
+    using Fr = typename C::fr_t;
+    const auto& h = b.header();
+    const auto layout = buffer::payload_layout(h);
+    const uint8_t* witness = b.data() + layout.witness;
+    auto t0 = std::chrono::steady_clock::now();
+    groth16::proof_t<C> proof;
+    if (h.shape() == buffer::synth_shape::witness_only) {
+      proof = prover.prove(witness, observe);
+    } else {
+      if (h.domain_rows > pk.domain_size)
+        throw std::runtime_error("buffer of job " + std::to_string(h.job_id) + ": " + std::to_string(h.domain_rows) +
+                                 " rows exceed the key's domain " + std::to_string(pk.domain_size));
+      uint64_t ta = groth16::now_ns();
+      prover.load_abc(reinterpret_cast<const Fr*>(b.data() + layout.a), reinterpret_cast<const Fr*>(b.data() + layout.b),
+                      reinterpret_cast<const Fr*>(b.data() + layout.c), size_t(h.domain_rows));
+      if (observe) observe(groth16::stage::build_ab, ta, groth16::now_ns());  // a/b/c loaded, not built
+      proof = prover.prove_loaded(witness, groth16::random_scalar<Fr>(), groth16::random_scalar<Fr>(), observe);
+    }
+    proof_result_t r;
+    r.prove_seconds = seconds_since(t0);
+    auto pub = public_inputs<C>(witness, h.n_public, &r.public_signals);
+    t0 = std::chrono::steady_clock::now();
+    uint64_t tv = groth16::now_ns();
+    std::string why;
+    bool ok = groth16::verify(vk, pub, proof, &why);
+    if (observe) observe(groth16::stage::verify, tv, groth16::now_ns());
+    r.verify_seconds = seconds_since(t0);
+    if (!ok)
+      throw std::runtime_error("circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " +
+                               std::to_string(h.partition) + ": the proof fails verification (" + why + ")");
+    r.proof_json = formats::proof_to_json(proof.to_json());
+    return r;
+  }
+};
+
+std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c) {
+  if (c.curve == buffer::curve_code_bn254) return std::make_unique<typed_key_t<curves::bn254>>(c.zkey);
+  return std::make_unique<typed_key_t<curves::bls12_381>>(c.zkey);
+}
+
+}  // namespace
+
+prover_engine_t::prover_engine_t() = default;
+prover_engine_t::~prover_engine_t() = default;
+
+proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
+                                      const groth16::stage_observer& observe) {
+  const auto& h = buffer.header();
+  const std::string what = "buffer of job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
+  if (auto err = buffer::validate_header(h)) throw std::runtime_error(what + ": " + err->message);
+  if (circuit::to_hex(h.circuit_digest.data(), h.circuit_digest.size()) != c.digest)
+    throw std::runtime_error(what + ": made for another circuit than '" + c.id + "' (digest differs)");
+  if (h.curve != c.curve || h.n_vars != c.n_vars || h.n_public != c.n_public || h.shape() != c.shape)
+    throw std::runtime_error(what + ": curve, counts or shape do not match circuit '" + c.id + "'");
+  if (buffer::xxh64(buffer.data(), size_t(buffer.size())) != h.payload_checksum)
+    throw std::runtime_error(what + ": payload checksum mismatch");
+  auto it = keys_.find(c.id);
+  if (it == keys_.end()) it = keys_.emplace(c.id, load_key(c)).first;
+  return it->second->prove(c, buffer, observe);
+}
+
+void buffer_directory_t::add(const std::string& endpoint, std::shared_ptr<buffer::buffer_store_t> store) {
+  std::lock_guard<std::mutex> lock(mu_);
+  stores_[endpoint] = std::move(store);
+}
+
+std::shared_ptr<buffer::buffer_store_t> buffer_directory_t::store(const std::string& endpoint) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = stores_.find(endpoint);
+  return it == stores_.end() ? nullptr : it->second;
+}
+
+std::optional<buffer::buffer_ref_t> buffer_directory_t::find(const std::string& endpoint, uint64_t id) const {
+  auto s = store(endpoint);
+  if (!s) return std::nullopt;
+  return s->find(id);
+}
+
+bool verify_proof_json(const circuit_def_t& c, const std::string& proof_json,
+                       const std::vector<std::string>& public_signals, std::string* why) {
+  auto check = [&](auto tag) {
+    using C = decltype(tag);
+    formats::zkey_file zkey(c.zkey);
+    auto pk = groth16::proving_key_t<C>::view(zkey);
+    auto vk = groth16::verifying_key_t<C>::from_zkey(pk);
+    auto proof = groth16::proof_t<C>::from_json(formats::parse_proof_json(proof_json, "proof"), "proof");
+    auto pub = groth16::public_from_json<C>(public_signals, "public");
+    return groth16::verify(vk, pub, proof, why);
+  };
+  if (c.curve == buffer::curve_code_bn254) return check(curves::bn254{});
+  return check(curves::bls12_381{});
+}
+
+}  // namespace zk::actors

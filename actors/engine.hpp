@@ -1,0 +1,115 @@
+#pragma once
+// The work behind the actors, as plain C++ (no CAF here): circuits registered by id, synthesis
+// of one partition into a synth buffer of the node's buffer store, and proving from such a
+// buffer with the CPU backend (prover_t), verified before the proof leaves.
+//
+//   circuit kind   synthesis (synthesizer)                       buffer shape    prover
+//   circom         the job's .wtns, checked and copied in         witness-only    prove(witness):
+//                                                                                 a/b from the key
+//   native         porep-lite in prove mode: witness and          abc+witness     load_abc + prove_loaded
+//                  a/b/c in one pass
+//
+// Exceptions stay inside this layer's callers (the actors turn them into error values).
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actors/scheduler_state.hpp"
+#include "common/buffer/buffer_store.hpp"
+#include "common/groth16/prover.hpp"
+
+namespace zk::actors {
+
+enum class circuit_kind : uint8_t { circom = 0, native = 1 };
+
+// A circuit the cluster proves, registered by id. Described once (describe_*), it travels with
+// every dispatch and prove request, so a worker needs nothing else to do its part.
+struct circuit_def_t {
+  std::string id;
+  circuit_kind kind = circuit_kind::circom;
+  std::string zkey;           // proving key path (native: <key_dir>/circuit.zkey)
+  std::string native_name;    // native: "porep-lite"
+  std::string native_params;  // native: what the R1CS depends on (curve, challenges, depth)
+  buffer::synth_shape shape = buffer::synth_shape::witness_only;
+  uint16_t curve = buffer::curve_code_bn254;  // synth header code
+  std::string digest;         // hex SHA-256: of the .zkey (circom) or of the .r1cs (native)
+  uint64_t n_vars = 0, n_public = 0, domain_size = 0;
+  uint64_t domain_rows = 0;        // rows of a/b/c in the buffer (abc+witness)
+  uint64_t buffer_bytes = 0;       // one partition's buffer as the store accounts it (size class)
+  uint64_t prover_work_bytes = 0;  // the prover's a/b/c work arrays for one proof
+};
+
+// A circom circuit from its snarkjs .zkey (jobs bring a .wtns per partition or one for all).
+circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path);
+// A native circuit ("porep-lite"): keyed with a development setup cached in key_dir by r1cs
+// digest (circuit::setup_circuit), then described from its key.
+circuit_def_t describe_native_circuit(const std::string& id, const std::string& name, const std::string& params,
+                                      const std::string& key_dir);
+// What the scheduler's policy needs of a circuit.
+circuit_spec_t to_spec(const circuit_def_t& c);
+
+// Checks a job's inputs against its circuit before it is accepted: circom takes one .wtns path
+// (every partition) or one per partition, each an existing file; native takes none or one
+// "seed=N" (the synthetic replica). Returns the reason when they do not fit.
+std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::vector<std::string>& inputs,
+                                            uint32_t partitions);
+
+struct synth_result_t {
+  uint64_t buffer_id = 0;  // in the store it was committed to
+  uint64_t payload_bytes = 0;
+  uint64_t checksum = 0;   // payload XXH64, as in the header
+  double seconds = 0;
+};
+
+// Synthesizes partition `part` of job `job` into `store` (reserved before anything is computed:
+// over budget is an error, nothing allocated). Throws std::runtime_error naming the input.
+synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store);
+
+struct proof_result_t {
+  std::string proof_json;                   // snarkjs proof.json text
+  std::vector<std::string> public_signals;  // decimal, snarkjs public.json order
+  double prove_seconds = 0, verify_seconds = 0;
+};
+
+// Proves synth buffers with the CPU backend. Keys are mapped once per circuit and kept (with
+// their prover's work arrays) across proofs. Not thread-safe: one prover actor owns one.
+class prover_engine_t {
+ public:
+  prover_engine_t();
+  ~prover_engine_t();
+  // Checks the buffer against the circuit (digest, curve, counts, shape), proves, verifies with
+  // the key's verification key. Throws std::runtime_error when the buffer does not fit or the
+  // proof fails verification (no proof leaves unverified).
+  proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
+                       const groth16::stage_observer& observe = {});
+
+  struct key_t;
+
+ private:
+  std::map<std::string, std::unique_ptr<key_t>> keys_;
+};
+
+// The buffer stores of one process by data endpoint ("local:<node>"): in one process a prover
+// pins a synthesizer's buffer in place instead of moving it. Thread-safe.
+class buffer_directory_t {
+ public:
+  void add(const std::string& endpoint, std::shared_ptr<buffer::buffer_store_t> store);
+  std::shared_ptr<buffer::buffer_store_t> store(const std::string& endpoint) const;
+  // A pin on buffer `id` of the store at `endpoint`; nullopt when either is unknown.
+  std::optional<buffer::buffer_ref_t> find(const std::string& endpoint, uint64_t id) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::shared_ptr<buffer::buffer_store_t>> stores_;
+};
+
+// Verifies proof.json text against a circuit's key (used by tests and the demo's summary).
+bool verify_proof_json(const circuit_def_t& c, const std::string& proof_json,
+                       const std::vector<std::string>& public_signals, std::string* why = nullptr);
+
+}  // namespace zk::actors

@@ -1,0 +1,306 @@
+#pragma once
+// Every message of the control plane (DESIGN.md "Control plane and data plane"): the one CAF
+// type-id block, the atoms, each message struct with its `inspect`, and the error enum that
+// crosses actor boundaries as a value. Messages stay small (ids, sizes, digests, events); synth
+// buffers never travel here: in one process the prover pins them in the synthesizer's buffer
+// store by id (no copy), across processes they move over the data plane (common/net).
+//
+// Who sends what (client = submit/status/await/cancel caller, S = scheduler, Y = synthesizer,
+// P = prover, T = timeline aggregator, R = a node's timeline reporter):
+//
+//   client → S   submit_atom job_request → job id        status_atom id → job_status_msg
+//                await_atom id → job_result_msg          cancel_atom id → bool
+//   node   → S   join_atom node_join_msg → node id       register_atom circuit_def_t → ok
+//   S → Y        dispatch_msg                            Y → S   buffer_ready_msg | failure_msg
+//   S → P        prove_request                           P → S   ack_atom job part secs (buffer held),
+//                                                                started_atom job part, proof_msg | failure_msg
+//   S → Y        release_atom buffer id (the prover holds it; free it)
+//   S → Y, P     cancel_atom job id (drop what the job holds)
+//   R → T        join_atom timeline_join_msg, event_batch_msg
+//   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
+//   any → T      snapshot_atom → timeline_snapshot_msg
+//   any → S      stats_atom → std::vector<node_usage_msg>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/engine.hpp"
+#include "actors/scheduler_state.hpp"
+#include "common/timeline/event.hpp"
+
+namespace zk::actors {
+
+// --- errors ----------------------------------------------------------------------------------
+
+// Errors between actors (category "zkfleet"); the context message carries the reason text.
+enum class zk_errc : uint8_t {
+  bad_message = 1,  // a message no handler of the receiver takes
+  bad_request,      // well-typed but invalid: unknown circuit, zero partitions, bad input
+  unknown_job,
+  job_failed,       // a partition failed max_attempts times; the reason names why
+  job_cancelled,
+  synth_failed,
+  prove_failed,
+  node_lost,
+};
+std::string to_string(zk_errc e);
+inline caf::error make_error(zk_errc e) { return caf::error(uint8_t(e), caf::atom("zkfleet")); }
+inline caf::error make_error(zk_errc e, std::string reason) {
+  return caf::error(uint8_t(e), caf::atom("zkfleet"), caf::make_message(std::move(reason)));
+}
+// "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
+std::string describe(const caf::error& e);
+
+// --- clients ---------------------------------------------------------------------------------
+
+struct job_request {
+  std::string circuit;
+  priority_t priority = priority_t::normal;
+  uint32_t partitions = 1;
+  std::vector<std::string> inputs;  // circom: .wtns paths; native: none or "seed=N"
+};
+
+struct proof_msg {
+  uint64_t job = 0;
+  uint32_t partition = 0;
+  std::string proof_json;                   // snarkjs proof.json
+  std::vector<std::string> public_signals;  // snarkjs public.json
+  double synth_seconds = 0, prove_seconds = 0, verify_seconds = 0;
+};
+
+struct job_status_msg {
+  uint64_t id = 0;
+  std::string circuit;
+  priority_t priority = priority_t::normal;
+  uint32_t partitions = 0, done = 0, failed = 0;
+  bool cancelled = false, finished = false;
+  std::string error;
+  std::vector<std::string> part_states;  // part_state_name per partition
+};
+
+struct job_result_msg {
+  job_status_msg status;
+  std::vector<proof_msg> proofs;  // by partition, those done
+};
+
+// --- nodes -----------------------------------------------------------------------------------
+
+struct node_resources {
+  std::string name;
+  uint32_t cores = 1;          // synthesis concurrency bound
+  uint64_t memory_budget = 0;  // bytes for buffers (and, on a prover, proving work)
+  std::string backend = "cpu";  // prover backend: cpu | cuda
+  uint32_t gpus = 0;
+  uint64_t vram_bytes = 0;
+  std::vector<std::string> hot_keys;  // circuits whose proving key is resident
+  std::string data_endpoint;          // where buffers are fetched ("local:<name>" in one process)
+};
+
+// What a node holds now, as the scheduler accounts it (stats_atom → std::vector of these).
+struct node_usage_msg {
+  std::string name;
+  uint64_t reserved = 0, budget = 0;
+  uint32_t synthesizing = 0, pipeline = 0;
+};
+
+struct node_join_msg {
+  node_resources resources;
+  caf::actor synthesizer;  // invalid when the node does not synthesize
+  caf::actor prover;       // invalid when the node does not prove
+};
+
+// --- work ------------------------------------------------------------------------------------
+
+struct dispatch_msg {
+  uint64_t job = 0;
+  uint32_t partition = 0, partitions = 0;
+  circuit_def_t circuit;
+  std::vector<std::string> inputs;
+};
+
+struct buffer_ready_msg {
+  uint64_t job = 0;
+  uint32_t partition = 0;
+  uint64_t buffer_id = 0;  // in the synthesizer's store
+  uint64_t size = 0;       // payload bytes
+  uint64_t checksum = 0;   // payload XXH64
+  std::string endpoint;    // the synthesizer node's data endpoint
+  double synth_seconds = 0;
+};
+
+struct prove_request {
+  buffer_ready_msg buffer;
+  circuit_def_t circuit;
+};
+
+struct failure_msg {
+  uint64_t job = 0;
+  uint32_t partition = 0;
+  zk_errc code = zk_errc::synth_failed;
+  std::string reason;
+};
+
+// --- timeline --------------------------------------------------------------------------------
+
+struct event_batch_msg {
+  uint16_t node = 0;
+  std::vector<timeline::event_t> events;  // in the node's clock
+};
+
+struct track_name_msg {
+  uint16_t actor = 0;
+  std::string name;
+};
+
+struct timeline_join_msg {
+  uint16_t node = 0;
+  std::string name;
+  std::vector<track_name_msg> tracks;
+  caf::actor reporter;
+};
+
+struct timeline_snapshot_msg {
+  std::vector<timeline::event_t> events;  // in the aggregator's time base, sorted
+  std::vector<timeline_join_msg> nodes;   // names (reporter handles left empty)
+  std::vector<std::pair<uint16_t, int64_t>> offsets;  // node → estimated clock offset (ns)
+};
+
+// --- local only ------------------------------------------------------------------------------
+
+// A prover's queued proof with the buffer pinned (the pin keeps the memory alive after the
+// synthesizer releases its id). Between a prover and its own worker in one process: it never
+// crosses a process boundary, so it has no type id and no inspect.
+struct prove_work_msg {
+  prove_request request;
+  buffer::buffer_ref_t pin;
+};
+
+// --- inspect ---------------------------------------------------------------------------------
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
+  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.native_name, x.native_params, x.shape,
+           x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows, x.buffer_bytes,
+           x.prover_work_bytes);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, job_request& x) {
+  return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
+  return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.proof_json, x.public_signals, x.synth_seconds,
+           x.prove_seconds, x.verify_seconds);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
+  return f(caf::meta::type_name("job_status_msg"), x.id, x.circuit, x.priority, x.partitions, x.done, x.failed,
+           x.cancelled, x.finished, x.error, x.part_states);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
+  return f(caf::meta::type_name("job_result_msg"), x.status, x.proofs);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
+  return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend, x.gpus,
+           x.vram_bytes, x.hot_keys, x.data_endpoint);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
+  return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing, x.pipeline);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
+  return f(caf::meta::type_name("node_join_msg"), x.resources, x.synthesizer, x.prover);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
+  return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.circuit, x.inputs);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
+  return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.buffer_id, x.size, x.checksum,
+           x.endpoint, x.synth_seconds);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
+  return f(caf::meta::type_name("prove_request"), x.buffer, x.circuit);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, failure_msg& x) {
+  return f(caf::meta::type_name("failure_msg"), x.job, x.partition, x.code, x.reason);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, event_batch_msg& x) {
+  return f(caf::meta::type_name("event_batch_msg"), x.node, x.events);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, track_name_msg& x) {
+  return f(caf::meta::type_name("track_name_msg"), x.actor, x.name);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, timeline_join_msg& x) {
+  return f(caf::meta::type_name("timeline_join_msg"), x.node, x.name, x.tracks, x.reporter);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, timeline_snapshot_msg& x) {
+  return f(caf::meta::type_name("timeline_snapshot_msg"), x.events, x.nodes, x.offsets);
+}
+
+// Registers the block and the error category with an actor system's config.
+void add_message_types(caf::actor_system_config& cfg);
+
+}  // namespace zk::actors
+
+namespace zk::timeline {
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, event_t& x) {
+  return f(caf::meta::type_name("timeline_event"), x.job, x.partition, x.st, x.ph, x.node, x.actor, x.t_ns, x.bytes);
+}
+}  // namespace zk::timeline
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(zk::actors::prove_work_msg)
+
+CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::circuit_def_t))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::proof_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_status_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_result_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_resources))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_usage_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_join_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::dispatch_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::buffer_ready_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prove_request))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::failure_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::event_batch_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::track_name_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_join_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_snapshot_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::timeline::event_t))
+  CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::string>))
+  CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::pair<uint16_t, int64_t>>))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::priority_t))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::zk_errc))
+
+  // Atoms (CAF 0.17: at most 10 characters, no type ids of their own).
+  CAF_ADD_ATOM(zkfleet, zk::actors, submit_atom, "submit")
+  CAF_ADD_ATOM(zkfleet, zk::actors, status_atom, "status")
+  CAF_ADD_ATOM(zkfleet, zk::actors, await_atom, "await")
+  CAF_ADD_ATOM(zkfleet, zk::actors, cancel_atom, "cancel")
+  CAF_ADD_ATOM(zkfleet, zk::actors, join_atom, "join")
+  CAF_ADD_ATOM(zkfleet, zk::actors, register_atom, "register")
+  CAF_ADD_ATOM(zkfleet, zk::actors, release_atom, "release")
+  CAF_ADD_ATOM(zkfleet, zk::actors, ack_atom, "buf_ack")
+  CAF_ADD_ATOM(zkfleet, zk::actors, started_atom, "prove_beg")
+  CAF_ADD_ATOM(zkfleet, zk::actors, ping_atom, "clk_ping")
+  CAF_ADD_ATOM(zkfleet, zk::actors, flush_atom, "flush")
+  CAF_ADD_ATOM(zkfleet, zk::actors, snapshot_atom, "snapshot")
+  CAF_ADD_ATOM(zkfleet, zk::actors, tick_atom, "tick")
+  CAF_ADD_ATOM(zkfleet, zk::actors, stats_atom, "stats")
+CAF_END_TYPE_ID_BLOCK(zkfleet)

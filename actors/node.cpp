@@ -1,0 +1,123 @@
+#include "actors/node.hpp"
+
+#include <stdexcept>
+
+namespace zk::actors {
+
+// --- messages.hpp's functions (one translation unit for them) ---------------------------------
+
+std::string to_string(zk_errc e) {
+  switch (e) {
+    case zk_errc::bad_message: return "bad_message";
+    case zk_errc::bad_request: return "bad_request";
+    case zk_errc::unknown_job: return "unknown_job";
+    case zk_errc::job_failed: return "job_failed";
+    case zk_errc::job_cancelled: return "job_cancelled";
+    case zk_errc::synth_failed: return "synth_failed";
+    case zk_errc::prove_failed: return "prove_failed";
+    case zk_errc::node_lost: return "node_lost";
+  }
+  return "unknown_error";
+}
+
+std::string describe(const caf::error& e) {
+  if (!e) return "no error";
+  if (e.category() != caf::atom("zkfleet")) return caf::to_string(e);
+  std::string s = to_string(zk_errc(e.code()));
+  const caf::message& ctx = e.context();
+  if (ctx.match_elements<std::string>()) s += ": " + ctx.get_as<std::string>(0);
+  return s;
+}
+
+void add_message_types(caf::actor_system_config& cfg) {
+  cfg.add_message_types<caf::id_block::zkfleet>();
+  // (0.17.6's add_error_category<T> does not compile: give the renderer directly.)
+  cfg.add_error_category(caf::atom("zkfleet"), [](uint8_t code, caf::atom_value, const caf::message& ctx) {
+    return describe(caf::error(code, caf::atom("zkfleet"), ctx));
+  });
+}
+
+// --- nodes -----------------------------------------------------------------------------------
+
+node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const caf::actor& scheduler,
+                          const caf::actor& aggregator, const std::shared_ptr<buffer_directory_t>& directory,
+                          std::chrono::milliseconds timeout) {
+  node_handles_t n;
+  n.name = cfg.name;
+  n.recorder = std::make_shared<timeline::recorder_t>(cfg.timeline_node);
+  std::vector<track_name_msg> tracks;
+  node_join_msg join;
+  join.resources.name = cfg.name;
+  join.resources.cores = cfg.cores;
+  join.resources.memory_budget = cfg.memory_budget;
+  join.resources.hot_keys = cfg.hot_keys;
+  join.resources.data_endpoint = "local:" + cfg.name;
+  if (cfg.synth) {
+    n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
+    directory->add(join.resources.data_endpoint, n.store);
+    synthesizer_config_t sc{join.resources.data_endpoint, n.store, cfg.cores, scheduler, n.recorder, 0};
+    for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(i), "synth worker " + std::to_string(i)});
+    n.synthesizer = sys.spawn(synthesizer, sc);
+    join.synthesizer = n.synthesizer;
+  }
+  if (cfg.prover) {
+    const uint16_t base = uint16_t(tracks.size());
+    prover_config_t pc{directory, scheduler, n.recorder, base, uint16_t(base + 1), uint16_t(base + 2)};
+    tracks.push_back({base, "prover (cpu)"});
+    tracks.push_back({uint16_t(base + 1), "receive"});
+    tracks.push_back({uint16_t(base + 2), "queue"});
+    n.prover = sys.spawn(prover, pc);
+    join.prover = n.prover;
+    join.resources.backend = "cpu";
+  }
+  n.reporter = sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, tracks, n.recorder,
+                                                              aggregator, cfg.report_period});
+  auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, join);
+  if (!id) throw std::runtime_error("node " + cfg.name + " could not join the scheduler: " + describe(id.error()));
+  n.id = *id;
+  return n;
+}
+
+embedded_cluster_t::embedded_cluster_t(caf::actor_system& sys, const cluster_config_t& cfg)
+    : directory(std::make_shared<buffer_directory_t>()) {
+  aggregator = sys.spawn(timeline_aggregator);
+  scheduler_recorder = std::make_shared<timeline::recorder_t>(0);
+  scheduler = sys.spawn(actors::scheduler,
+                        scheduler_config_t{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0});
+  scheduler_reporter = sys.spawn(timeline_reporter, reporter_config_t{0, "scheduler", {{0, "scheduler"}},
+                                                                       scheduler_recorder, aggregator, cfg.report_period});
+  for (unsigned i = 0; i < cfg.synth_nodes; ++i) {
+    node_role_config_t n;
+    n.name = "synth-" + std::to_string(i);
+    n.timeline_node = uint16_t(1 + i);
+    n.synth = true;
+    n.cores = cfg.synth_cores;
+    n.memory_budget = cfg.synth_budget;
+    n.report_period = cfg.report_period;
+    synth_nodes.push_back(spawn_node(sys, n, scheduler, aggregator, directory));
+  }
+  node_role_config_t p;
+  p.name = "prover-0";
+  p.timeline_node = uint16_t(1 + cfg.synth_nodes);
+  p.prover = true;
+  p.memory_budget = cfg.prover_budget;
+  p.report_period = cfg.report_period;
+  prover_node = spawn_node(sys, p, scheduler, aggregator, directory);
+}
+
+void embedded_cluster_t::stop() {
+  auto down = [](caf::actor& a) {
+    if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+    a = nullptr;
+  };
+  down(scheduler);
+  for (auto& n : synth_nodes) down(n.synthesizer), down(n.reporter);
+  down(prover_node.prover);
+  down(prover_node.reporter);
+  down(scheduler_reporter);
+  down(aggregator);
+}
+
+embedded_cluster_t::~embedded_cluster_t() { stop(); }
+
+}  // namespace zk::actors

@@ -1,0 +1,82 @@
+#pragma once
+// Node wiring by role: a node is the set of actors one host runs for the cluster — a
+// synthesizer (synth role), a prover (prover role), and always a timeline reporter — joined to
+// the scheduler with the node's resources. The embedded cluster puts a scheduler, the timeline
+// aggregator and such nodes in one actor_system (`zkfleet demo`, the tests).
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actors/messages.hpp"
+#include "actors/prover.hpp"
+#include "actors/scheduler.hpp"
+#include "actors/synthesizer.hpp"
+#include "actors/timeline.hpp"
+
+namespace zk::actors {
+
+struct node_role_config_t {
+  std::string name;
+  uint16_t timeline_node = 0;  // this node's index in the timeline
+  bool synth = false, prover = false;
+  unsigned cores = 1;          // synthesis workers
+  uint64_t memory_budget = 0;  // the buffer store's budget (synth) and the scheduler's account
+  std::vector<std::string> hot_keys;
+  std::chrono::milliseconds report_period{200};
+};
+
+struct node_handles_t {
+  std::string name;
+  caf::actor synthesizer, prover, reporter;
+  std::shared_ptr<buffer::buffer_store_t> store;  // synth role: where its buffers live
+  std::shared_ptr<timeline::recorder_t> recorder;
+  uint32_t id = 0;  // the scheduler's node id
+};
+
+// Spawns the node's actors and joins the scheduler (waits up to `timeout` for its answer).
+// Throws std::runtime_error when the scheduler does not take the node.
+node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const caf::actor& scheduler,
+                          const caf::actor& aggregator, const std::shared_ptr<buffer_directory_t>& directory,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+struct cluster_config_t {
+  unsigned synth_nodes = 2;
+  unsigned synth_cores = 1;
+  uint64_t synth_budget = uint64_t(1) << 30;
+  uint64_t prover_budget = uint64_t(2) << 30;
+  lookahead_t lookahead;
+  unsigned max_attempts = 3;
+  std::chrono::milliseconds report_period{100};
+};
+
+// A whole cluster in one actor_system: scheduler (timeline node 0), synthesis nodes synth-0…
+// (nodes 1…), one prover node prover-0, the timeline aggregator. stop() (or the destructor)
+// ends every actor, so the actor_system can shut down.
+class embedded_cluster_t {
+ public:
+  embedded_cluster_t(caf::actor_system& sys, const cluster_config_t& cfg);
+  ~embedded_cluster_t();
+  embedded_cluster_t(const embedded_cluster_t&) = delete;
+  embedded_cluster_t& operator=(const embedded_cluster_t&) = delete;
+  void stop();
+
+  caf::actor scheduler, aggregator, scheduler_reporter;
+  std::vector<node_handles_t> synth_nodes;
+  node_handles_t prover_node;
+  std::shared_ptr<buffer_directory_t> directory;
+  std::shared_ptr<timeline::recorder_t> scheduler_recorder;
+};
+
+// A request from outside any actor, answered within `timeout`: the reply, or the error
+// (sec::request_timeout when none came).
+template <class T, class... Ts>
+caf::expected<T> ask(caf::actor_system& sys, const caf::actor& dest, std::chrono::milliseconds timeout, Ts&&... xs) {
+  caf::scoped_actor self{sys};
+  caf::expected<T> out{caf::error{}};
+  self->request(dest, timeout, std::forward<Ts>(xs)...)
+      .receive([&](T& v) { out = std::move(v); }, [&](caf::error& e) { out = std::move(e); });
+  return out;
+}
+
+}  // namespace zk::actors

@@ -1,0 +1,128 @@
+#include "actors/prover.hpp"
+
+namespace zk::actors {
+
+void prover_state::init(caf::event_based_actor* s, prover_config_t c) {
+  self = s;
+  cfg = std::move(c);
+  worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.prover_track);
+}
+
+void prover_state::receive(const prove_request& r) {
+  const auto& b = r.buffer;
+  auto* rec = cfg.recorder.get();
+  if (rec) rec->begin(b.job, b.partition, timeline::stage::xfer, cfg.receive_track, b.size);
+  auto t0 = timeline::monotonic_ns();
+  auto pin = cfg.directory ? cfg.directory->find(b.endpoint, b.buffer_id) : std::nullopt;
+  if (rec) rec->end(b.job, b.partition, timeline::stage::xfer, cfg.receive_track, b.size);
+  if (!pin) {
+    self->send(cfg.scheduler, failure_msg{b.job, b.partition, zk_errc::prove_failed,
+                                          "buffer " + std::to_string(b.buffer_id) + " at " + b.endpoint +
+                                              " is not reachable from this prover"});
+    return;
+  }
+  if (pin->header().payload_checksum != b.checksum || pin->size() != b.size) {
+    self->send(cfg.scheduler, failure_msg{b.job, b.partition, zk_errc::prove_failed,
+                                          "buffer " + std::to_string(b.buffer_id) + " is not the one announced"});
+    return;
+  }
+  self->send(cfg.scheduler, ack_atom::value, b.job, b.partition, double(timeline::monotonic_ns() - t0) * 1e-9);
+  if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu_pickup, cfg.queue_track);
+  queue.push_back(prove_work_msg{r, std::move(*pin)});
+  pump();
+}
+
+void prover_state::pump() {
+  if (busy || queue.empty()) return;
+  prove_work_msg w = std::move(queue.front());
+  queue.pop_front();
+  const auto& b = w.request.buffer;
+  if (cfg.recorder) cfg.recorder->end(b.job, b.partition, timeline::stage::gpu_pickup, cfg.queue_track);
+  self->send(cfg.scheduler, started_atom::value, b.job, b.partition);
+  busy = true;
+  prove_request r = w.request;
+  self->request(worker, caf::infinite, std::move(w))
+      .then([this](const proof_msg& m) { proved(m); }, [this, r](const caf::error& e) { failed(r, e); });
+}
+
+void prover_state::proved(const proof_msg& m) {
+  busy = false;
+  if (!cancelled.count(m.job)) self->send(cfg.scheduler, m);
+  pump();
+}
+
+void prover_state::failed(const prove_request& r, const caf::error& e) {
+  busy = false;
+  if (!cancelled.count(r.buffer.job))
+    self->send(cfg.scheduler, failure_msg{r.buffer.job, r.buffer.partition, zk_errc::prove_failed, describe(e)});
+  pump();
+}
+
+void prover_state::cancel(uint64_t job) {
+  cancelled.insert(job);
+  for (auto it = queue.begin(); it != queue.end();) {
+    if (it->request.buffer.job != job) {
+      ++it;
+      continue;
+    }
+    if (cfg.recorder)
+      cfg.recorder->end(job, it->request.buffer.partition, timeline::stage::gpu_pickup, cfg.queue_track);
+    it = queue.erase(it);
+  }
+}
+
+caf::behavior prover(prover_actor* self, prover_config_t cfg) {
+  self->state.init(self, std::move(cfg));
+  return {
+    [self](const prove_request& r) { self->state.receive(r); },
+    [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
+  };
+}
+
+namespace {
+
+timeline::stage to_timeline(groth16::stage s) {
+  switch (s) {
+    case groth16::stage::build_ab: return timeline::stage::build_ab;
+    case groth16::stage::compute_h: return timeline::stage::compute_h;
+    case groth16::stage::msm_a: return timeline::stage::msm_a;
+    case groth16::stage::msm_b1: return timeline::stage::msm_b1;
+    case groth16::stage::msm_b2: return timeline::stage::msm_b2;
+    case groth16::stage::msm_c: return timeline::stage::msm_c;
+    case groth16::stage::msm_h: return timeline::stage::msm_h;
+    case groth16::stage::assemble: return timeline::stage::assemble;
+    case groth16::stage::verify: return timeline::stage::verify;
+  }
+  return timeline::stage::gpu;
+}
+
+caf::result<proof_msg> run_proof(prover_engine_t& engine, timeline::recorder_t* rec, uint16_t track,
+                                 const prove_work_msg& w) {
+  const auto& b = w.request.buffer;
+  groth16::stage_observer observe;
+  if (rec)
+    observe = [&](groth16::stage s, uint64_t t0, uint64_t t1) {
+      rec->record({b.job, b.partition, to_timeline(s), timeline::phase::begin, 0, track, int64_t(t0), 0});
+      rec->record({b.job, b.partition, to_timeline(s), timeline::phase::end, 0, track, int64_t(t1), 0});
+    };
+  if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu, track, b.size);
+  try {
+    proof_result_t r = engine.prove(w.request.circuit, w.pin, observe);
+    if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
+    return proof_msg{b.job, b.partition, r.proof_json, r.public_signals, b.synth_seconds, r.prove_seconds,
+                     r.verify_seconds};
+  } catch (const std::exception& e) {
+    if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
+    return make_error(zk_errc::prove_failed, e.what());
+  }
+}
+
+}  // namespace
+
+caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
+  return {
+    [self, recorder, track](const prove_work_msg& w) { return run_proof(self->state.engine, recorder.get(), track, w); },
+  };
+}
+
+}  // namespace zk::actors

@@ -1,0 +1,60 @@
+#pragma once
+// The prover actor of a prover node: receives prove requests, takes hold of the buffer (in one
+// process: a pin in the synthesizer's store, no copy), acknowledges it to the scheduler (which
+// lets the synthesizer free its id), queues it, and feeds its worker one proof at a time. The
+// worker (a detached actor: a proof blocks its thread) proves with the CPU backend, verifies the
+// proof with the key and reports the stages to the node's timeline recorder.
+//
+//   prove_request ─▶ pin (XFER on the receive track) ─▶ ack → scheduler ─▶ queue (GPU_PICKUP)
+//   queue ─▶ worker idle? ─▶ started → scheduler ─▶ worker: GPU { build_ab … msm_h assemble
+//            verify } ─▶ proof_msg → scheduler (or failure_msg) ─▶ next
+//   cancel job ─▶ queued proofs of the job dropped (their pins with them)
+#include <deque>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "actors/messages.hpp"
+#include "common/timeline/recorder.hpp"
+
+namespace zk::actors {
+
+struct prover_config_t {
+  std::shared_ptr<buffer_directory_t> directory;  // the process's buffer stores by endpoint
+  caf::actor scheduler;
+  std::shared_ptr<timeline::recorder_t> recorder;  // may be null
+  uint16_t prover_track = 0, receive_track = 1, queue_track = 2;
+};
+
+struct prover_state {
+  static inline const char* name = "zkfleet.prover";
+
+  caf::event_based_actor* self = nullptr;
+  prover_config_t cfg;
+  caf::actor worker;
+  bool busy = false;
+  std::deque<prove_work_msg> queue;
+  std::set<uint64_t> cancelled;
+
+  void init(caf::event_based_actor* s, prover_config_t c);
+  void receive(const prove_request& r);
+  void cancel(uint64_t job);
+  void proved(const proof_msg& m);
+  void failed(const prove_request& r, const caf::error& e);
+
+ private:
+  void pump();
+};
+
+using prover_actor = caf::stateful_actor<prover_state>;
+caf::behavior prover(prover_actor* self, prover_config_t cfg);
+
+// The worker owns the prover engine (keys mapped once per circuit, work arrays reused).
+struct prover_worker_state {
+  static inline const char* name = "zkfleet.prover.worker";
+  prover_engine_t engine;
+};
+using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
+caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
+
+}  // namespace zk::actors

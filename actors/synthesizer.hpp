@@ -1,0 +1,62 @@
+#pragma once
+// The synthesizer actor of a synthesis node: takes dispatches from the scheduler, runs each on
+// one of its workers (detached actors, one per core: synthesis blocks a thread for seconds),
+// and keeps every buffer it made in the node's buffer store until the scheduler says the
+// prover holds it (release) or the job is gone (cancel).
+//
+//   dispatch ─▶ queue ─▶ idle worker: synthesize (SYNTH on the worker's track) ─▶ store
+//                                        │ ok: buffer_ready → scheduler (buffer kept)
+//                                        └ error: failure_msg → scheduler
+//   release id ─▶ store.release(id)      cancel job ─▶ drop its queued dispatches, release its
+//                                                       buffers, release late results at once
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "actors/messages.hpp"
+#include "common/timeline/recorder.hpp"
+
+namespace zk::actors {
+
+struct synthesizer_config_t {
+  std::string endpoint;                          // the node's data endpoint ("local:<node>")
+  std::shared_ptr<buffer::buffer_store_t> store;  // the node's buffer store
+  unsigned workers = 1;                          // concurrent syntheses (the node's cores)
+  caf::actor scheduler;
+  std::shared_ptr<timeline::recorder_t> recorder;  // may be null
+  uint16_t first_track = 0;                        // worker i records on track first_track + i
+};
+
+struct synthesizer_state {
+  static inline const char* name = "zkfleet.synthesizer";
+
+  caf::event_based_actor* self = nullptr;
+  synthesizer_config_t cfg;
+  std::vector<caf::actor> idle;
+  std::deque<dispatch_msg> queue;
+  std::map<uint64_t, std::set<uint64_t>> buffers;  // job → buffer ids held in the store
+  std::set<uint64_t> cancelled;                    // jobs cancelled while work was out
+
+  void init(caf::event_based_actor* s, synthesizer_config_t c);
+  void dispatch(const dispatch_msg& d);
+  void release(uint64_t buffer_id);
+  void cancel(uint64_t job);
+  void done(const caf::actor& worker, const buffer_ready_msg& m);
+  void fail(const caf::actor& worker, const dispatch_msg& d, const caf::error& e);
+
+ private:
+  void pump();
+};
+
+using synthesizer_actor = caf::stateful_actor<synthesizer_state>;
+caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg);
+
+// One worker: dispatch_msg → buffer_ready_msg (or a synth_failed error), blocking its thread.
+caf::behavior synth_worker(caf::event_based_actor* self, std::string endpoint,
+                           std::shared_ptr<buffer::buffer_store_t> store,
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
+
+}  // namespace zk::actors

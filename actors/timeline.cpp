@@ -1,0 +1,115 @@
+#include "actors/timeline.hpp"
+
+namespace zk::actors {
+
+// --- reporter --------------------------------------------------------------------------------
+
+void timeline_reporter_state::init(caf::event_based_actor* s, reporter_config_t c) {
+  self = s;
+  cfg = std::move(c);
+  self->send(cfg.aggregator, join_atom::value, timeline_join_msg{cfg.node, cfg.name, cfg.tracks, caf::actor{self}});
+  self->delayed_send(self, cfg.period, tick_atom::value);
+}
+
+void timeline_reporter_state::flush() {
+  scratch.clear();
+  if (cfg.recorder) cfg.recorder->drain(scratch);
+  if (!scratch.empty()) self->send(cfg.aggregator, event_batch_msg{cfg.node, scratch});
+}
+
+caf::behavior timeline_reporter(timeline_reporter_actor* self, reporter_config_t cfg) {
+  self->state.init(self, std::move(cfg));
+  return {
+    [self](tick_atom) { self->state.flush(), self->delayed_send(self, self->state.cfg.period, tick_atom::value); },
+    [self](ping_atom, int64_t) { return int64_t(timeline::monotonic_ns()); },
+    [self](flush_atom) { return self->state.flush(), caf::ok_atom::value; },
+  };
+}
+
+// --- aggregator ------------------------------------------------------------------------------
+
+void timeline_aggregator_state::init(caf::event_based_actor* s) { self = s; }
+
+void timeline_aggregator_state::join(const timeline_join_msg& m) {
+  nodes[m.node] = m;
+  agg.names().nodes[m.node] = m.name;
+  for (const auto& t : m.tracks) agg.names().tracks[{m.node, t.actor}] = t.name;
+  samples[m.node].clear();
+  offsets.erase(m.node);
+  ping(m.node);
+}
+
+void timeline_aggregator_state::ping(uint16_t node) {
+  const int64_t sent = timeline::monotonic_ns();
+  self->request(nodes.at(node).reporter, std::chrono::seconds(2), ping_atom::value, sent)
+      .then(
+          [this, node, sent](int64_t remote) {
+            samples[node].push_back({sent, remote, timeline::monotonic_ns()});
+            samples[node].size() < samples_wanted ? ping(node) : synced(node);
+          },
+          [this, node](const caf::error&) { synced(node); });
+}
+
+void timeline_aggregator_state::synced(uint16_t node) {
+  int64_t off = samples[node].empty() ? 0 : timeline::estimate_offset(samples[node]).offset_ns;
+  offsets[node] = off;
+  agg.set_offset(node, off);
+  for (const auto& b : held[node]) agg.add(b.events);
+  held.erase(node);
+}
+
+void timeline_aggregator_state::batch(const event_batch_msg& m) {
+  if (offsets.count(m.node)) {
+    agg.add(m.events);
+  } else {
+    held[m.node].push_back(m);
+  }
+}
+
+caf::result<caf::ok_atom> timeline_aggregator_state::flush_all() {
+  auto rp = self->make_response_promise();
+  auto left = std::make_shared<size_t>(nodes.size());
+  if (*left == 0) return caf::ok_atom::value;
+  for (const auto& [id, n] : nodes)
+    self->request(n.reporter, std::chrono::seconds(5), flush_atom::value)
+        .then([rp, left](caf::ok_atom) mutable { --*left == 0 ? rp.deliver(caf::ok_atom::value) : void(); },
+              [rp, left](const caf::error&) mutable { --*left == 0 ? rp.deliver(caf::ok_atom::value) : void(); });
+  return rp;
+}
+
+timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
+  timeline_snapshot_msg s;
+  timeline::aggregator_t all = agg;
+  for (const auto& [node, batches] : held)  // not synced yet: the samples so far, else no offset
+    for (const auto& b : batches) {
+      auto it = samples.find(node);
+      all.set_offset(node, it == samples.end() || it->second.empty() ? 0 : timeline::estimate_offset(it->second).offset_ns);
+      all.add(b.events);
+    }
+  s.events = all.events();
+  for (const auto& [id, n] : nodes) s.nodes.push_back({n.node, n.name, n.tracks, caf::actor{}});
+  for (const auto& [id, off] : offsets) s.offsets.emplace_back(id, off);
+  return s;
+}
+
+caf::behavior timeline_aggregator(timeline_aggregator_actor* self) {
+  self->state.init(self);
+  return {
+    [self](join_atom, const timeline_join_msg& m) { self->state.join(m); },
+    [self](const event_batch_msg& m) { self->state.batch(m); },
+    [self](flush_atom) { return self->state.flush_all(); },
+    [self](snapshot_atom) { return self->state.snapshot(); },
+  };
+}
+
+timeline::aggregator_t to_aggregator(const timeline_snapshot_msg& s) {
+  timeline::aggregator_t a(s.events.size() + 1);
+  for (const auto& n : s.nodes) {
+    a.names().nodes[n.node] = n.name;
+    for (const auto& t : n.tracks) a.names().tracks[{n.node, t.actor}] = t.name;
+  }
+  a.add(s.events);  // already in the common base: no offsets here
+  return a;
+}
+
+}  // namespace zk::actors

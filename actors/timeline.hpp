@@ -1,0 +1,76 @@
+#pragma once
+// The timeline on the control plane (DESIGN.md "Timeline"): each node's reporter ships the
+// events its recorder collects in batches, and the aggregator puts them into one time base.
+//
+// Reporter (one per node): every `period` it drains the recorder and sends a batch; it answers
+// clock pings with its monotonic clock and flushes on request.
+//
+// Aggregator, per node:
+//
+//   joined ──ping × samples (sequential round trips)──▶ synced: offset = the sample with the
+//     │  batches are held                                smallest round trip (estimate_offset);
+//     │                                                  held batches are added, later ones at once
+//     └── a reporter that does not answer within the timeout: synced with what it has (or 0)
+//
+// flush_atom (to the aggregator) asks every reporter to flush and answers once all have;
+// snapshot_atom answers the events so far (sorted, corrected), the names and the offsets.
+#include <chrono>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "actors/messages.hpp"
+#include "common/timeline/aggregator.hpp"
+#include "common/timeline/recorder.hpp"
+
+namespace zk::actors {
+
+struct reporter_config_t {
+  uint16_t node = 0;
+  std::string name;
+  std::vector<track_name_msg> tracks;
+  std::shared_ptr<timeline::recorder_t> recorder;
+  caf::actor aggregator;
+  std::chrono::milliseconds period{200};
+};
+
+struct timeline_reporter_state {
+  static inline const char* name = "zkfleet.timeline.reporter";
+  caf::event_based_actor* self = nullptr;
+  reporter_config_t cfg;
+  std::vector<timeline::event_t> scratch;
+
+  void init(caf::event_based_actor* s, reporter_config_t c);
+  void flush();
+};
+using timeline_reporter_actor = caf::stateful_actor<timeline_reporter_state>;
+caf::behavior timeline_reporter(timeline_reporter_actor* self, reporter_config_t cfg);
+
+struct timeline_aggregator_state {
+  static inline const char* name = "zkfleet.timeline";
+  static constexpr unsigned samples_wanted = 8;
+
+  caf::event_based_actor* self = nullptr;
+  timeline::aggregator_t agg;
+  std::map<uint16_t, timeline_join_msg> nodes;
+  std::map<uint16_t, std::vector<timeline::clock_sample_t>> samples;
+  std::map<uint16_t, std::vector<event_batch_msg>> held;  // until the node's offset is known
+  std::map<uint16_t, int64_t> offsets;                    // nodes synced
+
+  void init(caf::event_based_actor* s);
+  void join(const timeline_join_msg& m);
+  void batch(const event_batch_msg& m);
+  caf::result<caf::ok_atom> flush_all();
+  timeline_snapshot_msg snapshot() const;
+
+ private:
+  void ping(uint16_t node);
+  void synced(uint16_t node);
+};
+using timeline_aggregator_actor = caf::stateful_actor<timeline_aggregator_state>;
+caf::behavior timeline_aggregator(timeline_aggregator_actor* self);
+
+// The snapshot as an aggregator_t (for the renderers and the event file).
+timeline::aggregator_t to_aggregator(const timeline_snapshot_msg& s);
+
+}  // namespace zk::actors

@@ -1,0 +1,209 @@
+// The in-process cluster (scheduler, two synthesizers, a prover, the timeline aggregator in one
+// actor_system) on real circuits: circom fixtures (witness-only buffers) and porep-lite
+// partitions (abc+witness), every proof checked with zkfleet's verifier; cancellation frees
+// what a job held while other jobs finish; bad messages are rejected without losing accepted
+// work. Every wait is bounded.
+#ifdef ZK_HAVE_CAF
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "actors/node.hpp"
+#include "tests/test_util.hpp"
+
+using namespace zk::actors;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto await_timeout = std::chrono::milliseconds(120000);
+
+// One porep-lite key for the whole suite (dev setup, ~0.5 s; cached by digest in the dir).
+const zk::test::temp_dir& key_dir() {
+  static zk::test::temp_dir d("zk_actors_keys");
+  return d;
+}
+
+struct fixture_t {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  std::unique_ptr<embedded_cluster_t> cluster;
+  circuit_def_t mulchain, porep;
+
+  explicit fixture_t(cluster_config_t cc = {}) {
+    add_message_types(cfg);
+    cfg.set("scheduler.max-threads", 2);
+    sys = std::make_unique<caf::actor_system>(cfg);
+    cluster = std::make_unique<embedded_cluster_t>(*sys, cc);
+    mulchain = describe_zkey_circuit("mulchain", zk::test::fixture_dir("bn254", "mulchain") + "/circuit.zkey");
+    porep = describe_native_circuit("porep", "porep-lite", "curve=bn254,challenges=1,depth=8",
+                                    key_dir().path().string());
+    for (const auto& c : {mulchain, porep}) REQUIRE(ask<caf::ok_atom>(*sys, cluster->scheduler, 5s, register_atom::value, c));
+  }
+  ~fixture_t() {
+    cluster->stop();
+    cluster.reset();
+    sys.reset();  // waits for every actor to exit
+  }
+
+  std::string wtns() const { return zk::test::fixture_dir("bn254", "mulchain") + "/witness.wtns"; }
+
+  caf::expected<uint64_t> submit(const job_request& r) {
+    return ask<uint64_t>(*sys, cluster->scheduler, 5s, submit_atom::value, r);
+  }
+  caf::expected<job_result_msg> await(uint64_t job) {
+    return ask<job_result_msg>(*sys, cluster->scheduler, await_timeout, await_atom::value, job);
+  }
+  job_status_msg status(uint64_t job) {
+    auto s = ask<job_status_msg>(*sys, cluster->scheduler, 5s, status_atom::value, job);
+    REQUIRE(s);
+    return *s;
+  }
+  std::vector<node_usage_msg> usage() {
+    auto u = ask<std::vector<node_usage_msg>>(*sys, cluster->scheduler, 5s, stats_atom::value);
+    REQUIRE(u);
+    return *u;
+  }
+  uint64_t buffers_held() const {
+    uint64_t n = 0;
+    for (const auto& s : cluster->synth_nodes) n += s.store->stats().registered;
+    return n;
+  }
+  // Polls `cond` every 20 ms for at most `limit`.
+  template <class F>
+  bool eventually(F cond, std::chrono::milliseconds limit = 30s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      if (cond()) return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return cond();
+  }
+};
+
+void check_proofs(const circuit_def_t& c, const job_result_msg& r, uint32_t partitions) {
+  REQUIRE(r.proofs.size() == partitions);
+  std::set<uint32_t> seen;
+  for (const auto& p : r.proofs) {
+    std::string why;
+    CHECK_MESSAGE(verify_proof_json(c, p.proof_json, p.public_signals, &why), why);
+    CHECK(p.public_signals.size() == c.n_public);
+    seen.insert(p.partition);
+  }
+  CHECK(seen.size() == partitions);
+}
+
+}  // namespace
+
+TEST_CASE("in-process cluster: 8 partitions, two circuits, both buffer shapes, every proof verified") {
+  fixture_t f;
+  CHECK(f.mulchain.shape == zk::buffer::synth_shape::witness_only);
+  CHECK(f.porep.shape == zk::buffer::synth_shape::abc_witness);
+  auto circom = f.submit({"mulchain", priority_t::normal, 4, {f.wtns()}});
+  auto native = f.submit({"porep", priority_t::high, 4, {"seed=7"}});
+  REQUIRE(circom);
+  REQUIRE(native);
+  auto rc = f.await(*circom);
+  auto rn = f.await(*native);
+  REQUIRE_MESSAGE(rc, describe(rc.error()));
+  REQUIRE_MESSAGE(rn, describe(rn.error()));
+  check_proofs(f.mulchain, *rc, 4);
+  check_proofs(f.porep, *rn, 4);
+  // porep-lite's public inputs are (root, replica_id, k): each proof is of its own partition.
+  for (const auto& p : rn->proofs) CHECK(p.public_signals[2] == std::to_string(p.partition));
+  CHECK(rn->status.done == 4);
+  CHECK(rc->status.finished);
+  // Everything reserved was released, every buffer freed once its prover held it.
+  for (const auto& u : f.usage()) CHECK_MESSAGE(u.reserved == 0, u.name);
+  CHECK(f.eventually([&] { return f.buffers_held() == 0; }, 5s));
+  // The timeline has events from the scheduler, both synthesizers and the prover.
+  REQUIRE(ask<caf::ok_atom>(*f.sys, f.cluster->aggregator, 10s, flush_atom::value));
+  auto snap = ask<timeline_snapshot_msg>(*f.sys, f.cluster->aggregator, 10s, snapshot_atom::value);
+  REQUIRE(snap);
+  std::set<uint16_t> nodes;
+  size_t done = 0;
+  for (const auto& e : snap->events) {
+    nodes.insert(e.node);
+    done += e.st == zk::timeline::stage::done;
+  }
+  CHECK(nodes.size() == 4);
+  CHECK(done == 8);
+}
+
+TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other job finishes") {
+  cluster_config_t cc;
+  cc.lookahead.value = 2;
+  fixture_t f(cc);
+  auto victim = f.submit({"porep", priority_t::normal, 10, {}});
+  auto other = f.submit({"mulchain", priority_t::normal, 2, {f.wtns()}});
+  REQUIRE(victim);
+  REQUIRE(other);
+  // Mid-job: some partitions proven, others still queued or in flight.
+  REQUIRE(f.eventually([&] { return f.status(*victim).done >= 1; }, 60s));
+  uint64_t reserved_before = 0;
+  for (const auto& u : f.usage()) reserved_before += u.reserved;
+  CHECK(reserved_before > 0);  // partitions of the victim are in flight
+  auto cancelled = ask<bool>(*f.sys, f.cluster->scheduler, 5s, cancel_atom::value, *victim);
+  REQUIRE(cancelled);
+  CHECK(*cancelled);
+  auto s = f.status(*victim);
+  CHECK(s.cancelled);
+  CHECK(s.done < 10);
+  auto rv = f.await(*victim);
+  REQUIRE_FALSE(rv);
+  CHECK(rv.error() == make_error(zk_errc::job_cancelled));
+  auto ro = f.await(*other);
+  REQUIRE_MESSAGE(ro, describe(ro.error()));
+  check_proofs(f.mulchain, *ro, 2);
+  // Late results of the cancelled job (a synthesis that was running) are freed as they land.
+  CHECK(f.eventually([&] { return f.buffers_held() == 0; }, 30s));
+  for (const auto& u : f.usage()) {
+    CHECK_MESSAGE(u.reserved == 0, u.name);
+    CHECK(u.synthesizing == 0);
+    CHECK(u.pipeline == 0);
+  }
+  // A second cancel of a finished job is refused, not an error.
+  auto again = ask<bool>(*f.sys, f.cluster->scheduler, 5s, cancel_atom::value, *victim);
+  REQUIRE(again);
+  CHECK_FALSE(*again);
+}
+
+TEST_CASE("bad messages are rejected with an error and accepted work is not lost") {
+  fixture_t f;
+  auto good = f.submit({"mulchain", priority_t::low, 3, {f.wtns()}});
+  REQUIRE(good);
+  auto& sys = *f.sys;
+  auto sched = f.cluster->scheduler;
+  // A message the scheduler has no handler for.
+  auto junk = ask<uint64_t>(sys, sched, 5s, std::string("hello"), 42);
+  REQUIRE_FALSE(junk);
+  CHECK(junk.error() == make_error(zk_errc::bad_message));
+  CHECK(describe(junk.error()).find("hello") != std::string::npos);
+  // Well-typed but invalid requests.
+  auto expect_bad = [&](const job_request& r, const std::string& text) {
+    auto e = f.submit(r);
+    REQUIRE_FALSE(e);
+    CHECK(e.error() == make_error(zk_errc::bad_request));
+    CHECK_MESSAGE(describe(e.error()).find(text) != std::string::npos, describe(e.error()));
+  };
+  expect_bad({"nope", priority_t::high, 1, {}}, "unknown circuit 'nope'");
+  expect_bad({"mulchain", priority_t::high, 0, {f.wtns()}}, "at least one partition");
+  expect_bad({"mulchain", priority_t::high, 2, {"/nonexistent.wtns"}}, "/nonexistent.wtns");
+  expect_bad({"mulchain", priority_t::high, 3, {f.wtns(), f.wtns()}}, "2 inputs for 3 partitions");
+  expect_bad({"mulchain", priority_t(9), 1, {f.wtns()}}, "priority 9");
+  expect_bad({"porep", priority_t::high, 1, {"depth=4"}}, "is not seed=N");
+  auto st = ask<job_status_msg>(sys, sched, 5s, status_atom::value, uint64_t(999));
+  REQUIRE_FALSE(st);
+  CHECK(st.error() == make_error(zk_errc::unknown_job));
+  // A circuit description without wires is refused too.
+  circuit_def_t empty;
+  empty.id = "empty";
+  CHECK_FALSE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, empty));
+  // The accepted job completes, every proof verified.
+  auto r = f.await(*good);
+  REQUIRE_MESSAGE(r, describe(r.error()));
+  check_proofs(f.mulchain, *r, 3);
+}
+#endif  // ZK_HAVE_CAF
