@@ -42,7 +42,7 @@ scheduler_state::scheduler_state(lookahead_t lookahead, unsigned max_attempts)
 
 node_id scheduler_state::add_node(const node_spec_t& spec) {
   node_id id = node_order_.empty() ? 1 : node_order_.back() + 1;
-  nodes_[id] = node_t{spec};
+  nodes_[id].spec = spec;
   node_order_.push_back(id);
   return id;
 }
@@ -81,7 +81,9 @@ void scheduler_state::release_prover(job_t& j, part_t& p) {
   if (!p.prover_reserved) return;
   const auto& c = circuits_.at(j.status.circuit);
   auto& n = nodes_.at(p.prover);
-  n.reserved -= c.buffer_bytes + c.prover_work_bytes;
+  n.reserved -= c.buffer_bytes;
+  n.works.erase(n.works.find(c.prover_work_bytes));
+  if (p.st == part_state::proving) n.working = 0;
   p.prover_reserved = false;
 }
 
@@ -156,6 +158,7 @@ void scheduler_state::prove_started(job_id job, uint32_t part) {
   auto& n = nodes_.at(p->prover);
   n.pipeline--;
   n.proving++;
+  n.working = circuits_.at(jobs_.at(job).status.circuit).prover_work_bytes;
   p->st = part_state::proving;
 }
 
@@ -164,7 +167,7 @@ void scheduler_state::prove_done(job_id job, uint32_t part, double seconds) {
   if (!p || p->st != part_state::proving) return;
   job_t& j = jobs_.at(job);
   nodes_.at(p->prover).proving--;
-  release_prover(j, *p);
+  release_prover(j, *p);  // buffer and work area
   p->st = part_state::done;
   j.status.done++;
   prove_s_ += seconds, ++prove_n_;
@@ -193,7 +196,7 @@ std::optional<node_id> scheduler_state::pick_synth(uint64_t bytes) const {
   for (node_id id : node_order_) {
     const node_t& n = nodes_.at(id);
     if (!n.alive || !n.spec.synth || n.synthesizing >= n.spec.cores) continue;
-    if (n.reserved + bytes > n.spec.memory_budget) continue;
+    if (n.reserved + bytes + std::max(n.max_work(), n.working) > n.spec.memory_budget) continue;
     unsigned free_cores = n.spec.cores - n.synthesizing;
     if (!best || free_cores > best_free) best = id, best_free = free_cores;
   }
@@ -208,7 +211,7 @@ std::optional<node_id> scheduler_state::pick_prover(const circuit_spec_t& c) con
     if (!n.alive || !n.spec.prover) continue;
     unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
     if (n.pipeline >= room) continue;
-    if (n.reserved + c.buffer_bytes + c.prover_work_bytes > n.spec.memory_budget) continue;
+    if (n.reserved + c.buffer_bytes + std::max(n.max_work(), c.prover_work_bytes) > n.spec.memory_budget) continue;
     // key resident first (false sorts first: compare "not hot"), then the shortest pipeline
     std::tuple<bool, unsigned> key{!n.spec.hot_keys.count(c.id), n.pipeline + n.proving};
     if (!best || key < best_key) best = id, best_key = key;
@@ -239,7 +242,8 @@ std::vector<dispatch_t> scheduler_state::schedule() {
     auto& sn = nodes_.at(*synth);
     auto& pn = nodes_.at(*prover);
     sn.reserved += c.buffer_bytes;
-    pn.reserved += c.buffer_bytes + c.prover_work_bytes;
+    pn.reserved += c.buffer_bytes;
+    pn.works.insert(c.prover_work_bytes);
     p.synth_reserved = p.prover_reserved = true;
     sn.synthesizing++;
     pn.pipeline++;
@@ -261,7 +265,7 @@ part_state scheduler_state::state(job_id job, uint32_t part) const {
   return it->second.parts[part].st;
 }
 
-uint64_t scheduler_state::reserved(node_id n) const { return nodes_.at(n).reserved; }
+uint64_t scheduler_state::reserved(node_id n) const { return nodes_.at(n).reserved + nodes_.at(n).working; }
 uint64_t scheduler_state::budget(node_id n) const { return nodes_.at(n).spec.memory_budget; }
 unsigned scheduler_state::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
 unsigned scheduler_state::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }

@@ -15,9 +15,11 @@
 // Admission (DESIGN.md "Scheduler policy"): a partition is dispatched only when
 //   - its synthesis node has a free core (synthesis concurrency ≤ cores) and room in its memory
 //     budget for the partition's buffer, and
-//   - its prover has room in its budget for the buffer plus the proving work area, and the
-//     prover's lookahead is not full: partitions assigned to it and not yet proving ≤ lookahead
-//     (one more when nothing is proving there, so lookahead 0 still makes progress).
+//   - its prover has room in its budget for every buffer assigned to it plus the largest
+//     proving work area among them (one proof runs at a time: buffers are held for the whole
+//     pipeline, the work area only while proving), and the prover's lookahead is not full:
+//     partitions assigned to it and not yet proving ≤ lookahead (one more when nothing is
+//     proving there, so lookahead 0 still makes progress).
 // Every byte is reserved at dispatch and released only when the next holder has acknowledged:
 // the synthesis node's share when the prover has the buffer, the prover's when the proof is done.
 // Order: priority (CRITICAL > HIGH > NORMAL > LOW), then oldest job, then partition index; the
@@ -111,7 +113,7 @@ class scheduler_state {
   // --- queries --------------------------------------------------------------------------------
   job_status_t status(job_id job) const;
   part_state state(job_id job, uint32_t part) const;
-  uint64_t reserved(node_id n) const;
+  uint64_t reserved(node_id n) const;  // buffers held + the running proof's work area
   uint64_t budget(node_id n) const;
   unsigned pipeline(node_id prover) const;  // assigned, not yet proving
   unsigned synthesizing(node_id synth) const;
@@ -122,7 +124,10 @@ class scheduler_state {
  private:
   struct node_t {
     node_spec_t spec;
-    uint64_t reserved = 0;
+    uint64_t reserved = 0;          // buffers held (synthesis side and prover side)
+    std::multiset<uint64_t> works;  // work areas of the partitions assigned to this prover
+    uint64_t working = 0;           // the work area of the proof running now
+    uint64_t max_work() const { return works.empty() ? 0 : *works.rbegin(); }
     unsigned synthesizing = 0;
     unsigned pipeline = 0;  // prover: assigned and not yet proving
     unsigned proving = 0;

@@ -82,7 +82,8 @@ std::vector<interval_t> pair_intervals(const std::vector<event_t>& events) {
   return out;
 }
 
-std::string render_ascii(const std::vector<event_t>& events, const names_t& /*names*/, unsigned width) {
+std::string render_ascii(const std::vector<event_t>& events, const names_t& /*names*/, unsigned width,
+                         size_t max_rows) {
   if (events.empty()) return "(no events)\n";
   auto iv = pair_intervals(events);
   int64_t t_min = events.front().t_ns, t_max = events.front().t_ns;
@@ -94,6 +95,8 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& /*na
   std::set<std::pair<uint64_t, uint32_t>> seen;
   for (const auto& e : events)
     if (seen.insert({e.job, e.partition}).second) rows.push_back({e.job, e.partition});
+  const size_t hidden = max_rows && rows.size() > max_rows ? rows.size() - max_rows : 0;
+  rows.resize(rows.size() - hidden);
   size_t label_w = 0;
   auto label = [](const std::pair<uint64_t, uint32_t>& r) {
     return "job " + std::to_string(r.first) + "/" + std::to_string(r.second);
@@ -126,6 +129,7 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& /*na
     std::string lab = label(r);
     out += lab + std::string(label_w - lab.size(), ' ') + " | " + line + "\n";
   }
+  if (hidden) out += std::string(label_w, ' ') + "   (" + std::to_string(hidden) + " more rows)\n";
   out += "\n" + std::string(label_w, ' ') + "   ";
   for (stage s : {stage::queued, stage::synth, stage::chan_send, stage::xfer, stage::gpu_pickup, stage::gpu,
                   stage::done})
@@ -258,7 +262,20 @@ std::string render_stats(const stats_t& s) {
          ", prover " + fmt("%.0f%%", s.prover_busy * 100) + "; prover idle per proof " +
          human_time(s.prover_idle_per_proof_s) + "\n";
   out += "queue depth: mean " + fmt("%.1f", s.mean_queue_depth) + ", max " + std::to_string(s.max_queue_depth) + "\n";
-  for (const auto& t : s.tracks) out += "  " + t.name + " (" + t.role + "): busy " + fmt("%.1f%%", t.busy_fraction * 100) + "\n";
+  // Every track when there are few; for a large farm the busiest and the idlest.
+  auto tracks = s.tracks;
+  std::stable_sort(tracks.begin(), tracks.end(),
+                   [](const track_stats_t& a, const track_stats_t& b) { return a.busy_fraction > b.busy_fraction; });
+  auto line = [&](const track_stats_t& t) {
+    out += "  " + t.name + " (" + t.role + "): busy " + fmt("%.1f%%", t.busy_fraction * 100) + "\n";
+  };
+  if (tracks.size() <= 12) {
+    for (const auto& t : tracks) line(t);
+  } else {
+    for (size_t i = 0; i < 6; ++i) line(tracks[i]);
+    out += "  … " + std::to_string(tracks.size() - 9) + " more tracks …\n";
+    for (size_t i = tracks.size() - 3; i < tracks.size(); ++i) line(tracks[i]);
+  }
   out += s.verdict.empty() ? "bottleneck: no data\n" : "bottleneck: " + s.verdict + "\n";
   return out;
 }

@@ -22,7 +22,9 @@ struct interval_t {
 std::vector<interval_t> pair_intervals(const std::vector<event_t>& events);
 
 // width: total columns (the terminal's). Child stages of GPU are not drawn (see the trace).
-std::string render_ascii(const std::vector<event_t>& events, const names_t& names, unsigned width);
+// max_rows > 0 draws only the first rows (in order of first appearance) and says how many more.
+std::string render_ascii(const std::vector<event_t>& events, const names_t& names, unsigned width,
+                         size_t max_rows = 0);
 std::string render_chrome(const std::vector<event_t>& events, const names_t& names);
 
 struct track_stats_t {

@@ -59,7 +59,7 @@ TEST_CASE("admission: budgets, cores and lookahead bound what is dispatched") {
   // lookahead 1 and an idle prover: 2 partitions may be in its pipeline
   REQUIRE(d.size() == 2);
   CHECK(s.reserved(syn) == 200);
-  CHECK(s.reserved(prv) == 300);
+  CHECK(s.reserved(prv) == 200);  // two buffers; the work area counts while a proof runs
   CHECK(s.pipeline(prv) == 2);
   CHECK(s.schedule().empty());
   // Synthesis done and transferred: the synth node's share is released on the prover's ack.
@@ -69,14 +69,32 @@ TEST_CASE("admission: budgets, cores and lookahead bound what is dispatched") {
   CHECK(s.reserved(syn) == 100);
   s.prove_started(j, 0);
   CHECK(s.pipeline(prv) == 1);
+  CHECK(s.reserved(prv) == 250);
   // One proving, one in the pipeline: lookahead 1 is full.
   CHECK(s.schedule().empty());
   s.prove_done(j, 0, 2.0);
-  CHECK(s.reserved(prv) == 150);
+  CHECK(s.reserved(prv) == 100);
   CHECK(s.schedule().size() == 1);
   CHECK(s.status(j).done == 1);
   CHECK_THROWS_WITH(s.submit("nope", priority_t::high, 1), doctest::Contains("unknown circuit 'nope'"));
   CHECK_THROWS(s.submit("c", priority_t::high, 0));
+}
+
+TEST_CASE("a prover holds its pipeline's buffers but one work area at a time") {
+  scheduler_state s({false, 4});
+  s.add_circuit({"c", 100, 300});
+  s.add_node(synth_node("s", 8, 10000));
+  node_id prv = s.add_node(prover_node("p", 500));  // two buffers + one work area
+  job_id j = s.submit("c", priority_t::normal, 4);
+  CHECK(s.schedule().size() == 2);
+  for (uint32_t k = 0; k < 2; ++k) s.synth_done(j, k, 1), s.transfer_done(j, k, 1);
+  s.prove_started(j, 0);
+  CHECK(s.reserved(prv) == 500);
+  CHECK(s.schedule().empty());
+  s.prove_done(j, 0, 1);
+  CHECK(s.reserved(prv) == 100);
+  CHECK(s.schedule().size() == 1);
+  CHECK(s.reserved(prv) <= s.budget(prv));
 }
 
 TEST_CASE("a synthesis node's budget limits the buffers it may hold") {
