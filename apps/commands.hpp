@@ -21,5 +21,6 @@ bool has_circuit_flag(const std::vector<std::string>& args);
 int cmd_circuit_setup(const std::vector<std::string>& args);
 int cmd_circuit_prove(const std::vector<std::string>& args);
 int cmd_timeline(const std::vector<std::string>& args);
+int cmd_simulate(const std::vector<std::string>& args);
 
 }  // namespace zk::apps

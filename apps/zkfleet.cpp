@@ -28,6 +28,7 @@ void usage(FILE* out) {
                "  zkfleet prove  --circuit porep-lite --params ... --partition K --key DIR <proof.json> <public.json> [--verbose]\n"
                "  zkfleet demo   [fixtures-dir] [--trace events-file]\n"
                "  zkfleet timeline [--format ascii|chrome|json|stats|prometheus] <events-file>\n"
+               "  zkfleet simulate --config <file.yaml> [--trace events-file] [--rows N]   (SIMULATED farm)\n"
                "\n"
                "exit status: 0 success (verify: proof valid), 1 failure or invalid proof, 2 usage error\n");
 }
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     if (cmd == "setup") return zk::apps::has_circuit_flag(args) ? zk::apps::cmd_circuit_setup(args) : zk::apps::cmd_setup(args);
     if (cmd == "demo") return zk::apps::cmd_demo(args);
     if (cmd == "timeline") return zk::apps::cmd_timeline(args);
+    if (cmd == "simulate") return zk::apps::cmd_simulate(args);
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
       usage(stdout);
       return 0;
