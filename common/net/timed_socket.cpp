@@ -29,15 +29,32 @@ bool timed_socket_t::run_until_done(millis timeout) {
 
 error_code timed_socket_t::connect(const std::string& host, uint16_t port, millis timeout) {
   close();
-  error_code ec;
+  // The name lookup shares the deadline (a numeric host resolves without one).
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   tcp::resolver resolver(io_);
-  // Numeric hosts (the data plane's usual case) resolve without a lookup.
-  auto endpoints = resolver.resolve(host, std::to_string(port), ec);
-  if (ec) return ec;
   error_code result = asio::error::would_block;
+  tcp::resolver::results_type endpoints;
+  resolver.async_resolve(host, std::to_string(port), [&](const error_code& e, tcp::resolver::results_type r) {
+    result = e;
+    endpoints = std::move(r);
+  });
+  io_.restart();
+  io_.run_for(timeout);
+  if (!io_.stopped()) {
+    // getaddrinfo itself cannot be interrupted: the lookup ends within the system resolver's own
+    // timeouts (resolv.conf), then reports the cancellation.
+    resolver.cancel();
+    io_.run();
+    return asio::error::timed_out;
+  }
+  if (result) return result;
+  const auto left = std::chrono::duration_cast<millis>(deadline - std::chrono::steady_clock::now());
+  if (left.count() <= 0) return asio::error::timed_out;
+  result = asio::error::would_block;
   asio::async_connect(socket_, endpoints, [&](const error_code& e, const tcp::endpoint&) { result = e; });
-  if (!run_until_done(timeout)) return asio::error::timed_out;
-  if (!result) socket_.set_option(tcp::no_delay(true), ec);
+  if (!run_until_done(left)) return asio::error::timed_out;
+  error_code ignored;
+  if (!result) socket_.set_option(tcp::no_delay(true), ignored);
   return result;
 }
 

@@ -25,7 +25,9 @@ class timed_socket_t {
   timed_socket_t(const timed_socket_t&) = delete;
   timed_socket_t& operator=(const timed_socket_t&) = delete;
 
-  // Resolves host (a name or an address) and connects to the first endpoint that answers.
+  // Resolves host (a name or an address) and connects to the first endpoint that answers, all
+  // within the timeout (a name lookup that overruns it returns timed_out once the system
+  // resolver gives up; numeric addresses involve no lookup).
   error_code connect(const std::string& host, uint16_t port, millis timeout);
   // Writes every byte of the buffers (gathered, no copy). boost::asio::error::timed_out when the
   // deadline passed first (the socket is then closed).

@@ -98,7 +98,13 @@ TEST_CASE("round trip of a multi-MB buffer over loopback, checksum verified, mem
   CHECK(store.stats().reuses == 1);
   CHECK(server.stats().frames_accepted == 2);
   CHECK(server.stats().connections == 1);
+
+  // By name: the lookup goes through the resolver (localhost → 127.0.0.1 for this IPv4 server).
+  auto by_name = net::send_buffer("localhost", server.port(), s2.header, s2.pieces(), quick_options());
+  CHECK_MESSAGE(by_name.ok, by_name.error);
+  CHECK(store.release(by_name.buffer_id));
   CHECK(server.stats().rejected == 0);
+  CHECK(server.stats().connections == 2);
 
   // Witness-only shape, sent from a store buffer (the synth node's path).
   buffer::buffer_store_t local(64 * mib);
