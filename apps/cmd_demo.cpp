@@ -1,9 +1,12 @@
-// zkfleet demo: proves and verifies the bundled fixtures (both curves), prints each prover
-// stage's time, then the timeline of the run: the waterfall and the stats. When the actor
-// cluster lands, this becomes the embedded cluster demo.
+// zkfleet demo: the embedded cluster (actors/node.hpp) proves the bundled circom fixtures
+// (witness-only buffers) and porep-lite partitions (abc+witness), verifies every proof, and ends
+// with a summary, the waterfall and the stats of the run's timeline.
+// zkfleet timeline: the same renderers on a saved events file.
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -11,8 +14,10 @@
 #include <vector>
 
 #include "apps/commands.hpp"
-#include "common/groth16/api.hpp"
-#include "common/timeline/recorder.hpp"
+#include "common/formats/json.hpp"
+#ifdef ZK_HAVE_CAF
+#include "actors/node.hpp"
+#endif
 #include "common/timeline/render.hpp"
 
 #ifndef ZK_FIXTURES_DIR
@@ -22,21 +27,6 @@
 namespace zk::apps {
 namespace {
 
-timeline::stage to_timeline(groth16::stage s) {
-  switch (s) {
-    case groth16::stage::build_ab: return timeline::stage::build_ab;
-    case groth16::stage::compute_h: return timeline::stage::compute_h;
-    case groth16::stage::msm_a: return timeline::stage::msm_a;
-    case groth16::stage::msm_b1: return timeline::stage::msm_b1;
-    case groth16::stage::msm_b2: return timeline::stage::msm_b2;
-    case groth16::stage::msm_c: return timeline::stage::msm_c;
-    case groth16::stage::msm_h: return timeline::stage::msm_h;
-    case groth16::stage::assemble: return timeline::stage::assemble;
-    case groth16::stage::verify: return timeline::stage::verify;
-  }
-  return timeline::stage::gpu;
-}
-
 unsigned terminal_width() {
   if (const char* c = std::getenv("COLUMNS")) {
     int v = std::atoi(c);
@@ -45,10 +35,146 @@ unsigned terminal_width() {
   return 100;
 }
 
+#ifdef ZK_HAVE_CAF
+namespace fs = std::filesystem;
+using namespace zk::actors;
+
+// Where porep-lite's development key is kept between runs (circuit::setup_circuit reuses it
+// when the r1cs digest matches).
+std::string key_cache_dir(const std::string& shape) {
+  fs::path base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = fs::path(h) / ".cache";
+  else base = fs::temp_directory_path();
+  std::string name;
+  for (char c : shape) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return (base / "zkfleet" / "keys" / name).string();
+}
+
+struct demo_job_t {
+  std::string circuit;
+  uint32_t partitions;
+  std::vector<std::string> inputs;
+  uint64_t id = 0;
+};
+
+// The embedded cluster: a scheduler, two synthesis nodes, one prover node and the timeline
+// aggregator in one actor_system, on the bundled circom fixtures (witness-only buffers) and
+// porep-lite partitions (abc+witness), every proof verified again here.
+int run_cluster_demo(const std::string& fixtures, const std::string& trace_path) {
+  if (!fs::is_directory(fixtures)) throw std::runtime_error(fixtures + ": no such fixtures directory");
+  const auto t_start = std::chrono::steady_clock::now();
+  caf::actor_system_config cfg;
+  add_message_types(cfg);
+  cfg.set("scheduler.max-threads", 2);
+  caf::actor_system sys{cfg};
+  cluster_config_t cc;
+  cc.synth_nodes = 2;
+  cc.synth_budget = uint64_t(256) << 20;
+  cc.prover_budget = uint64_t(512) << 20;
+  cc.lookahead.value = 1;
+  embedded_cluster_t cluster(sys, cc);
+
+  // Circuits: every fixture (circom, witness-only), and porep-lite (native, abc+witness).
+  std::vector<circuit_def_t> circuits;
+  std::vector<demo_job_t> jobs;
+  std::vector<fs::path> dirs;
+  for (const auto& curve : fs::directory_iterator(fixtures))
+    if (curve.is_directory())
+      for (const auto& c : fs::directory_iterator(curve.path()))
+        if (fs::exists(c.path() / "circuit.zkey") && fs::exists(c.path() / "witness.wtns")) dirs.push_back(c.path());
+  std::sort(dirs.begin(), dirs.end());
+  if (dirs.empty()) throw std::runtime_error(fixtures + ": no fixtures (circuit.zkey + witness.wtns) found");
+  for (const auto& d : dirs) {
+    std::string id = d.parent_path().filename().string() + "/" + d.filename().string();
+    circuits.push_back(describe_zkey_circuit(id, (d / "circuit.zkey").string()));
+    jobs.push_back({id, 2, {(d / "witness.wtns").string()}});
+  }
+  const std::string porep_params = "curve=bn254,challenges=2,depth=16";
+  auto porep = describe_native_circuit("porep-lite", "porep-lite", porep_params,
+                                       key_cache_dir("porep-lite-" + porep_params));
+  circuits.push_back(porep);
+  jobs.push_back({"porep-lite", 6, {"seed=2026"}});
+
+  std::printf("zkfleet demo: embedded cluster (scheduler, synth-0, synth-1, prover-0 (cpu), timeline) in one process\n\n");
+  std::printf("%-20s %-7s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve", "domain", "wires",
+              "buffer");
+  for (const auto& c : circuits) {
+    auto r = ask<caf::ok_atom>(sys, cluster.scheduler, std::chrono::seconds(10), register_atom::value, c);
+    if (!r) throw std::runtime_error("registering " + c.id + ": " + describe(r.error()));
+    std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
+                c.kind == circuit_kind::circom ? "circom" : "native",
+                c.shape == buffer::synth_shape::witness_only ? "witness-only" : "abc+witness",
+                c.curve == buffer::curve_code_bn254 ? "bn128" : "bls12381", "2^", __builtin_ctzll(c.domain_size),
+                (unsigned long long)c.n_vars, buffer::format_bytes(c.buffer_bytes).c_str());
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  for (auto& j : jobs) {
+    auto id = ask<uint64_t>(sys, cluster.scheduler, std::chrono::seconds(10), submit_atom::value,
+                            job_request{j.circuit, priority_t::normal, j.partitions, j.inputs});
+    if (!id) throw std::runtime_error("submitting " + j.circuit + ": " + describe(id.error()));
+    j.id = *id;
+  }
+  fs::path out = fs::temp_directory_path() / ("zkfleet-demo-" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  std::printf("\n%-4s %-20s %5s %10s %10s %10s  %s\n", "job", "circuit", "parts", "synth ms", "prove ms", "verify ms",
+              "proofs");
+  size_t proofs = 0, valid = 0, failed_jobs = 0;
+  for (const auto& j : jobs) {
+    auto r = ask<job_result_msg>(sys, cluster.scheduler, std::chrono::minutes(5), await_atom::value, j.id);
+    if (!r) {
+      ++failed_jobs;
+      std::printf("%-4llu %-20s %5u  FAILED: %s\n", (unsigned long long)j.id, j.circuit.c_str(), j.partitions,
+                  describe(r.error()).c_str());
+      continue;
+    }
+    const circuit_def_t& c = *std::find_if(circuits.begin(), circuits.end(), [&](const auto& x) { return x.id == j.circuit; });
+    double syn = 0, prv = 0, ver = 0;
+    size_t ok = 0;
+    for (const auto& p : r->proofs) {
+      syn += p.synth_seconds, prv += p.prove_seconds, ver += p.verify_seconds;
+      std::string why;
+      bool v = verify_proof_json(c, p.proof_json, p.public_signals, &why);
+      ok += v;
+      if (!v) std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.id, p.partition, why.c_str());
+      std::string stem = (out / ("job" + std::to_string(j.id) + "-p" + std::to_string(p.partition))).string();
+      formats::write_proof_json(stem + "-proof.json", formats::parse_proof_json(p.proof_json, "proof"));
+      formats::write_public_json(stem + "-public.json", p.public_signals);
+    }
+    const double n = double(std::max<size_t>(1, r->proofs.size()));
+    proofs += r->proofs.size();
+    valid += ok;
+    std::printf("%-4llu %-20s %5u %10.2f %10.2f %10.2f  %zu/%zu verified\n", (unsigned long long)j.id, j.circuit.c_str(),
+                j.partitions, syn / n * 1e3, prv / n * 1e3, ver / n * 1e3, ok, r->proofs.size());
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  auto flushed = ask<caf::ok_atom>(sys, cluster.aggregator, std::chrono::seconds(10), flush_atom::value);
+  auto snap = ask<timeline_snapshot_msg>(sys, cluster.aggregator, std::chrono::seconds(10), snapshot_atom::value);
+  cluster.stop();
+  if (!flushed || !snap) throw std::runtime_error("the timeline aggregator did not answer");
+  auto agg = to_aggregator(*snap);
+  auto all = agg.events();
+  std::printf("\ntimeline (Q queued, S synthesis, X transfer, G proving, | done):\n%s\n",
+              timeline::render_ascii(all, agg.names(), terminal_width()).c_str());
+  std::printf("%s", timeline::render_stats(timeline::compute_stats(all, agg.names())).c_str());
+  if (!trace_path.empty()) {
+    agg.save(trace_path);
+    std::printf("events saved to %s (zkfleet timeline --format chrome %s > trace.json opens in Perfetto)\n",
+                trace_path.c_str(), trace_path.c_str());
+  }
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  std::printf("\nsummary: %zu jobs, %zu proofs (%zu verified, %zu failed jobs), %.2f s from submit to last proof "
+              "(%.2f s in all), %.1f proofs/min\nproofs and public signals written under %s\n",
+              jobs.size(), proofs, valid, failed_jobs, wall, total, proofs / wall * 60.0, out.string().c_str());
+  return valid == proofs && failed_jobs == 0 ? 0 : 1;
+}
+#endif  // ZK_HAVE_CAF
+
 }  // namespace
 
 int cmd_demo(const std::vector<std::string>& args) {
-  namespace fs = std::filesystem;
   std::string trace_path;
   std::vector<std::string> pos;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -62,72 +188,11 @@ int cmd_demo(const std::vector<std::string>& args) {
     }
   }
   if (pos.size() > 1) throw usage_error("demo takes at most one argument: the fixtures directory");
-  fs::path root = pos.empty() ? fs::path(ZK_FIXTURES_DIR) : fs::path(pos[0]);
-  if (!fs::is_directory(root)) throw std::runtime_error(root.string() + ": no such fixtures directory");
-  fs::path out = fs::temp_directory_path() / ("zkfleet-demo-" + std::to_string(::getpid()));
-  fs::create_directories(out);
-
-  std::vector<fs::path> dirs;
-  for (const auto& curve : fs::directory_iterator(root))
-    if (curve.is_directory())
-      for (const auto& c : fs::directory_iterator(curve.path()))
-        if (fs::exists(c.path() / "circuit.zkey") && fs::exists(c.path() / "witness.wtns")) dirs.push_back(c.path());
-  std::sort(dirs.begin(), dirs.end());
-  if (dirs.empty()) throw std::runtime_error(root.string() + ": no fixtures (circuit.zkey + witness.wtns) found");
-
-  // One node (this process), one track: the CPU prover.
-  timeline::recorder_t rec(0);
-  timeline::aggregator_t agg;
-  agg.names().nodes[0] = "demo";
-  agg.names().tracks[{0, 0}] = "prover (cpu)";
-
-  const char* names[] = {"build_ab", "compute_h", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h", "assemble", "verify"};
-  std::printf("%-22s %-8s %7s", "circuit", "curve", "domain");
-  for (const char* n : names) std::printf(" %9s", n);
-  std::printf(" %9s %s\n", "total ms", "check");
-  int failures = 0;
-  uint64_t job = 0;
-  for (const auto& d : dirs) {
-    ++job;
-    std::string label = d.parent_path().filename().string() + "/" + d.filename().string();
-    double ms[9] = {};
-    groth16::prove_options opt;
-    opt.observe = [&](groth16::stage s, uint64_t b, uint64_t e) {
-      ms[int(s)] += double(e - b) * 1e-6;
-      rec.record({job, 0, to_timeline(s), timeline::phase::begin, 0, 0, int64_t(b), 0});
-      rec.record({job, 0, to_timeline(s), timeline::phase::end, 0, 0, int64_t(e), 0});
-    };
-    fs::path proof = out / (d.parent_path().filename().string() + "-" + d.filename().string() + "-proof.json");
-    fs::path pub = out / (d.parent_path().filename().string() + "-" + d.filename().string() + "-public.json");
-    rec.begin(job, 0, timeline::stage::gpu, 0);
-    auto r = groth16::prove_files((d / "circuit.zkey").string(), (d / "witness.wtns").string(), proof.string(),
-                                  pub.string(), opt);
-    rec.end(job, 0, timeline::stage::gpu, 0);
-    auto v = groth16::verify_files((d / "verification_key.json").string(), pub.string(), proof.string());
-    rec.instant(job, 0, timeline::stage::done, 0);
-    failures += !v.valid;
-    std::printf("%-22s %-8s %5s%-2d", label.c_str(), r.curve.c_str(), "2^", __builtin_ctz(r.domain_size));
-    for (double x : ms) std::printf(" %9.2f", x);
-    std::printf(" %9.2f %s\n", (r.load_seconds + r.prove_seconds + r.verify_seconds) * 1e3,
-                v.valid ? "valid" : ("INVALID: " + v.reason).c_str());
-  }
-  std::printf("\nproofs and public signals written under %s; each checked against the fixture's "
-              "verification_key.json\n",
-              out.string().c_str());
-
-  std::vector<timeline::event_t> events;
-  rec.drain(events);
-  agg.add(events);
-  auto all = agg.events();
-  std::printf("\ntimeline (one job per circuit; G = proving, | = verified):\n%s\n",
-              timeline::render_ascii(all, agg.names(), terminal_width()).c_str());
-  std::printf("%s", timeline::render_stats(timeline::compute_stats(all, agg.names())).c_str());
-  if (!trace_path.empty()) {
-    agg.save(trace_path);
-    std::printf("events saved to %s (zkfleet timeline --format chrome %s > trace.json opens in Perfetto)\n",
-                trace_path.c_str(), trace_path.c_str());
-  }
-  return failures ? 1 : 0;
+#ifdef ZK_HAVE_CAF
+  return run_cluster_demo(pos.empty() ? std::string(ZK_FIXTURES_DIR) : pos[0], trace_path);
+#else
+  throw std::runtime_error("this zkfleet was built without CAF (libcaf-dev): the demo runs the actor cluster");
+#endif
 }
 
 // zkfleet timeline --format ascii|chrome|json|stats|prometheus <events-file>
