@@ -24,6 +24,7 @@
 
 namespace zk::ff {
 
+
 template <class P>
 struct fp_t {
   static constexpr int N = P::N;
@@ -37,13 +38,25 @@ struct fp_t {
   static constexpr unsigned bits = P::modulus.num_bits();
   static_assert((P::modulus.l[N - 1] >> 63) == 0, "no-carry CIOS needs a spare top bit");
 
+  // Limb i of p (of R mod p), readable from host and device code alike: a local constexpr copy
+  // is a compile-time constant in either (device code cannot read host static members), and
+  // the loops over limbs unroll, so the index is constant too.
+  ZK_HD_FORCE static constexpr uint64_t p_limb(int i) {
+    constexpr big_t m = P::modulus;
+    return m.l[i];
+  }
+  ZK_HD_FORCE static constexpr uint64_t r1_limb(int i) {
+    constexpr big_t m = big_pow2_mod<N>(64 * N, P::modulus);
+    return m.l[i];
+  }
+
   uint64_t l[N];
 
   // --- constants ---------------------------------------------------------------------------
   ZK_HD static constexpr fp_t zero() { return fp_t{}; }
   ZK_HD static constexpr fp_t one() {
     fp_t r{};
-    for (int i = 0; i < N; ++i) r.l[i] = r1.l[i];
+    for (int i = 0; i < N; ++i) r.l[i] = r1_limb(i);
     return r;
   }
   // Raw Montgomery limbs (the in-memory and zkey representation).
@@ -122,7 +135,7 @@ struct fp_t {
     }
     uint64_t borrow = 0;
     for (int i = 0; i < N; ++i) {
-      unsigned __int128 d = (unsigned __int128)s.l[i] - modulus.l[i] - borrow;
+      unsigned __int128 d = (unsigned __int128)s.l[i] - p_limb(i) - borrow;
       t.l[i] = (uint64_t)d;
       borrow = (uint64_t)(d >> 64) & 1;
     }
@@ -153,7 +166,7 @@ struct fp_t {
     uint64_t mask = 0 - borrow;
     unsigned __int128 c = 0;
     for (int i = 0; i < N; ++i) {
-      c += (unsigned __int128)d.l[i] + (modulus.l[i] & mask);
+      c += (unsigned __int128)d.l[i] + (p_limb(i) & mask);
       d.l[i] = (uint64_t)c;
       c >>= 64;
     }
@@ -188,12 +201,12 @@ struct fp_t {
       t[0] = (uint64_t)x;
       uint64_t m = t[0] * inv;
       // t = (t + m·p) / 2^64; carry C
-      unsigned __int128 y = (unsigned __int128)m * modulus.l[0] + t[0];
+      unsigned __int128 y = (unsigned __int128)m * p_limb(0) + t[0];
       uint64_t C = (uint64_t)(y >> 64);
       for (int j = 1; j < N; ++j) {
         x = (unsigned __int128)a.l[j] * b.l[i] + t[j] + A;
         A = (uint64_t)(x >> 64);
-        y = (unsigned __int128)m * modulus.l[j] + (uint64_t)x + C;
+        y = (unsigned __int128)m * p_limb(j) + (uint64_t)x + C;
         C = (uint64_t)(y >> 64);
         t[j - 1] = (uint64_t)y;
       }
@@ -211,7 +224,7 @@ struct fp_t {
     fp_t t{};
     uint64_t borrow = 0;
     for (int i = 0; i < N; ++i) {
-      unsigned __int128 d = (unsigned __int128)l[i] - modulus.l[i] - borrow;
+      unsigned __int128 d = (unsigned __int128)l[i] - p_limb(i) - borrow;
       t.l[i] = (uint64_t)d;
       borrow = (uint64_t)(d >> 64) & 1;
     }
