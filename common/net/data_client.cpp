@@ -53,14 +53,19 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     socket_.close();
     return what;
   };
-  if (!socket_.is_open()) {
+  // A kept connection may have been closed by the receiver meanwhile (its idle timeout): if the
+  // header step fails on it without a reply, connect afresh once within this attempt.
+  bool reused = socket_.is_open();
+  if (!reused) {
     if (auto ec = socket_.connect(host_, port_, options_.connect_timeout)) return fail("connect to " + where + ": " + ec.message());
   }
+  error_code io_error;  // the last socket error of a reply read or header write
   // A reply, checked against what was sent.
   auto read_reply = [&](const char* stage, std::string& err) -> std::optional<reply_t> {
     reply_bytes_t bytes{};
     size_t got = 0;
     if (auto ec = socket_.read(asio::buffer(bytes), options_.io_timeout, &got)) {
+      io_error = ec;
       err = std::string("waiting for ") + stage + " from " + where + ": " + ec.message() + " (" + std::to_string(got) +
             " of " + std::to_string(reply_size) + " reply bytes)";
       return std::nullopt;
@@ -77,9 +82,23 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
   };
 
   const buffer::header_bytes_t head = buffer::encode_header(header);
-  if (auto ec = socket_.write(asio::buffer(head), options_.io_timeout)) return fail("writing the header: " + ec.message());
   std::string err;
-  auto ready = read_reply("READY", err);
+  std::optional<reply_t> ready;
+  for (;;) {
+    io_error = {};
+    if (auto ec = socket_.write(asio::buffer(head), options_.io_timeout)) {
+      io_error = ec;
+      err = "writing the header: " + ec.message();
+    } else {
+      ready = read_reply("READY", err);
+    }
+    const bool peer_closed = io_error == asio::error::eof || io_error == asio::error::connection_reset ||
+                             io_error == asio::error::broken_pipe;
+    if (ready || !(reused && peer_closed)) break;
+    reused = false;
+    socket_.close();
+    if (auto cec = socket_.connect(host_, port_, options_.connect_timeout)) return fail("connect to " + where + ": " + cec.message());
+  }
   if (!ready) return fail(err);
   if (ready->status != reply_status::ready) {
     result.last_nack = ready->status;

@@ -44,7 +44,9 @@ struct send_result_t {
   double seconds = 0;                      // whole call, retries included
 };
 
-// Keeps one connection to a receiver across sends (reconnecting when it is lost).
+// Keeps one connection to a receiver across sends. When the receiver closed it meanwhile (its
+// idle timeout), the first write or READY read finds out and the send reconnects at once, within
+// the same attempt.
 class data_client_t {
  public:
   data_client_t(std::string host, uint16_t port, send_options_t options = {});

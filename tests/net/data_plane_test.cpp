@@ -424,3 +424,21 @@ TEST_CASE("a throwing on_received costs its connection, not the server") {
   CHECK(store.stats().registered == 2);
   check_serves(server);
 }
+
+TEST_CASE("a kept connection closed by the receiver's idle timeout is replaced within the attempt") {
+  buffer::buffer_store_t store(16 * mib);
+  collector_t col;
+  net::server_options_t opts;
+  opts.idle_timeout = 150ms;
+  net::data_server_t server(store, opts, col.on_received(), col.on_rejected());
+  net::data_client_t client("127.0.0.1", server.port(), quick_options(1));  // no retries to spare
+  auto s = make_sample(1000, 600, true);
+  auto r1 = client.send(s.header, s.pieces());
+  REQUIRE_MESSAGE(r1.ok, r1.error);
+  std::this_thread::sleep_for(400ms);  // the server drops the idle connection meanwhile
+  auto r2 = client.send(s.header, s.pieces());
+  CHECK_MESSAGE(r2.ok, r2.error);
+  CHECK(r2.attempts == 1);
+  CHECK(server.stats().connections == 2);
+  CHECK(col.rejected.empty());  // an idle close is not a rejection
+}
