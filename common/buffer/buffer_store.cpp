@@ -102,6 +102,7 @@ std::string format_bytes(uint64_t bytes) {
 
 uint64_t size_class(uint64_t bytes) {
   if (bytes == 0) return 0;
+  if (bytes > max_reservation) return UINT64_MAX;  // no class: refused
   uint64_t top = uint64_t(1) << (63 - __builtin_clzll(bytes));
   uint64_t granule = top / 8 < 4096 ? 4096 : top / 8;
   return (bytes + granule - 1) / granule * granule;
@@ -159,6 +160,12 @@ buffer_store_t::~buffer_store_t() {
 result_t<writable_buffer_t, store_error_t> buffer_store_t::reserve(uint64_t bytes) {
   auto& st = *state_;
   if (bytes == 0) return store_error_t{store_errc::zero_size, "buffer store: a reservation of 0 bytes"};
+  if (bytes > max_reservation || size_class(bytes) > st.budget) {
+    std::lock_guard<std::mutex> g(st.mu);
+    ++st.refusals;
+    return store_error_t{store_errc::over_budget, "buffer store: " + format_bytes(bytes) +
+                                                      " is larger than the whole budget of " + format_bytes(st.budget)};
+  }
   const uint64_t cls = size_class(bytes);
   detail::slab_t* slab = nullptr;
   std::vector<detail::slab_t*> evicted;
@@ -172,15 +179,15 @@ result_t<writable_buffer_t, store_error_t> buffer_store_t::reserve(uint64_t byte
       ++st.reuses;
     } else {
       // Room for a fresh slab: free idle slabs of other classes while they are in the way.
-      for (auto p = st.pool.begin(); p != st.pool.end() && st.accounted + cls > st.budget && st.pooled > 0; ++p) {
-        while (!p->second.empty() && st.accounted + cls > st.budget) {
+      for (auto p = st.pool.begin(); p != st.pool.end() && cls > st.budget - st.accounted && st.pooled > 0; ++p) {
+        while (!p->second.empty() && cls > st.budget - st.accounted) {
           evicted.push_back(p->second.back());
           p->second.pop_back();
           st.pooled -= p->first;
           st.accounted -= p->first;
         }
       }
-      if (st.accounted + cls > st.budget) {
+      if (cls > st.budget - st.accounted) {
         ++st.refusals;
         const std::string what = "buffer store: " + format_bytes(bytes) + " (class " + format_bytes(cls) +
                                  ") does not fit the budget: " + format_bytes(st.accounted) + " of " +

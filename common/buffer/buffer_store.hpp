@@ -63,7 +63,10 @@ struct slab_t;
 struct entry_t;
 }  // namespace detail
 
-// Size class of a request (see above).
+// The largest single reservation (256 TiB): size classes of anything larger would overflow.
+inline constexpr uint64_t max_reservation = uint64_t(1) << 48;
+
+// Size class of a request (see above); UINT64_MAX beyond max_reservation.
 uint64_t size_class(uint64_t bytes);
 
 // A reserved buffer being filled: writable, accounted, not visible to readers. Dropped without

@@ -73,6 +73,15 @@ TEST_CASE("a reservation beyond the budget is refused and allocates nothing") {
   CHECK(after.refusals == 1);
   CHECK(store.reserve(0).error().code == store_errc::zero_size);
   CHECK_FALSE(store.reserve(11 * mib).ok());
+  // Sizes whose class would overflow are refused, not wrapped around to a small class.
+  for (uint64_t huge : {UINT64_MAX, UINT64_MAX - 10, uint64_t(1) << 63, (uint64_t(1) << 48) + 1}) {
+    auto r = store.reserve(huge);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == store_errc::over_budget);
+    CHECK(size_class(huge) == UINT64_MAX);
+  }
+  CHECK(store.stats().fresh_allocations == before.fresh_allocations);
+  CHECK(store.accounted_bytes() == before.accounted);
 }
 
 TEST_CASE("idle pooled buffers of another class make room; accounted never exceeds the budget") {
