@@ -303,7 +303,7 @@ TEST_CASE("budget exceeded: NACK no_space, nothing allocated, the sender reports
   CHECK(st.refusals == 2);
   REQUIRE(col.wait_rejected(2));
   CHECK(col.last_rejected().reason == net::reject_reason::no_space);
-  CHECK(col.last_rejected().message.find("does not fit the budget") != std::string::npos);
+  CHECK(col.last_rejected().message.find("larger than the whole budget of 1.00 MiB") != std::string::npos);
   // A buffer that fits still goes through.
   auto small = make_sample(1000, 600, true);
   auto ok = net::send_buffer("127.0.0.1", server.port(), small.header, small.pieces(), quick_options());
@@ -441,4 +441,24 @@ TEST_CASE("a kept connection closed by the receiver's idle timeout is replaced w
   CHECK(r2.attempts == 1);
   CHECK(server.stats().connections == 2);
   CHECK(col.rejected.empty());  // an idle close is not a rejection
+}
+
+TEST_CASE("budget held by other buffers: NACK no_space until they are released") {
+  buffer::buffer_store_t store(3 * mib);
+  collector_t col;
+  net::data_server_t server(store, {}, col.on_received(), col.on_rejected());
+  auto held = store.reserve(2 * mib);  // a buffer the node holds until its ACK
+  REQUIRE(held.ok());
+  auto s = make_sample(10000, 8192, true);  // 1.06 MiB: class 1.12 MiB does not fit in the 1 MiB left
+  auto r = net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), quick_options(1));
+  CHECK_FALSE(r.ok);
+  REQUIRE(r.last_nack.has_value());
+  CHECK(*r.last_nack == net::reply_status::no_space);
+  REQUIRE(col.wait_rejected(1));
+  CHECK(col.last_rejected().message.find("does not fit the budget: 2.00 MiB of 3.00 MiB accounted") != std::string::npos);
+  CHECK(store.accounted_bytes() == 2 * mib);
+  held.value() = buffer::writable_buffer_t();  // released: back to the pool (another class)
+  auto r2 = net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), quick_options(1));
+  CHECK_MESSAGE(r2.ok, r2.error);
+  CHECK(store.accounted_bytes() <= store.budget());
 }
