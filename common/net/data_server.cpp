@@ -1,6 +1,7 @@
 #include "common/net/data_server.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -68,7 +69,12 @@ struct data_server_t::core_t {
       ++stats.rejected;
       ++stats.rejected_by_reason[static_cast<size_t>(why)];
     }
-    if (on_rejected) on_rejected(rejected_t{why, peer, peer + ": " + what});
+    rejected_t r{why, peer, peer + ": " + what};
+    if (on_rejected) {
+      on_rejected(r);
+    } else {  // DESIGN.md "Errors and bad input": rejected and logged
+      std::fprintf(stderr, "data_server: rejected (%s): %s\n", reject_reason_name(why), r.message.c_str());
+    }
   }
 
   buffer::buffer_store_t& store;

@@ -11,7 +11,7 @@
 // A header NACK closes the connection (the stream may not be a synth stream at all). A peer that
 // closes or stalls mid-frame is dropped with a rejection naming what was missing; its
 // reservation returns to the pool. Buffers already committed are never touched by any of this.
-// Every rejection is counted and reported through on_rejected.
+// Every rejection is counted and reported through on_rejected (without one: a line on stderr).
 //
 // Threads: the server runs its own io_context on io_threads threads (never the compute pool);
 // each connection is served on a strand. on_received and on_rejected run on those threads:
