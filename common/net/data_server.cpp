@@ -60,7 +60,8 @@ struct session_base_t {
 
 struct data_server_t::core_t {
   core_t(buffer::buffer_store_t& s, server_options_t o, on_received_t r, on_rejected_t j)
-      : store(s), options(std::move(o)), on_received(std::move(r)), on_rejected(std::move(j)), acceptor(asio::make_strand(io)) {}
+      : store(s), options(std::move(o)), on_received(std::move(r)), on_rejected(std::move(j)), acceptor(asio::make_strand(io)),
+        accept_retry(acceptor.get_executor()) {}
 
   void accept();
   void reject(reject_reason why, const std::string& peer, const std::string& what) {
@@ -83,6 +84,7 @@ struct data_server_t::core_t {
   const on_rejected_t on_rejected;
   asio::io_context io;
   tcp::acceptor acceptor;  // on its own strand: accept handlers and stop()'s close never overlap
+  asio::steady_timer accept_retry;  // backoff after a failed accept, on the acceptor's strand
   uint16_t port = 0;
   std::vector<std::thread> threads;
   std::atomic<bool> stopped{false};
@@ -303,8 +305,12 @@ void data_server_t::core_t::accept() {
         sessions.push_back(session);
       }
       session->start();
+      accept();
+      return;
     }
-    accept();
+    // Out of descriptors or memory: try again shortly instead of spinning on the error.
+    accept_retry.expires_after(std::chrono::milliseconds(50));
+    accept_retry.async_wait([this](const error_code&) { accept(); });
   });
 }
 
@@ -352,6 +358,7 @@ void data_server_t::stop() {
   asio::post(c.acceptor.get_executor(), [&c] {
     error_code ignored;
     c.acceptor.close(ignored);
+    c.accept_retry.cancel();
   });
   for (auto& w : sessions) {
     if (auto s = w.lock()) s->shutdown();
