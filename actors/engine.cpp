@@ -1,5 +1,6 @@
 #include "actors/engine.hpp"
 
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "common/circuit/porep.hpp"
 #include "common/circuit/sha256.hpp"
 #include "common/formats/json.hpp"
+#include "common/formats/r1cs.hpp"
 #include "common/formats/wtns.hpp"
 #include "common/formats/zkey.hpp"
 #include "common/groth16/verifier.hpp"
@@ -76,6 +78,108 @@ synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint6
   return commit_buffer(p, store, [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
 }
 
+}  // namespace
+
+// One matrix row-compressed, coefficients already in Montgomery form (one field per circuit:
+// stored as 32-byte elements of the circuit's Fr).
+struct synth_cache_t::csr_t {
+  struct matrix_t {
+    std::vector<uint64_t> row_ptr;
+    std::vector<uint32_t> col;
+    std::vector<std::array<uint64_t, 4>> coef;  // Fr in Montgomery form, limbs
+  };
+  matrix_t a, b, c;
+  uint64_t n_constraints = 0;
+};
+
+synth_cache_t::synth_cache_t() = default;
+synth_cache_t::~synth_cache_t() = default;
+
+namespace {
+
+template <class Fr>
+void to_mont_matrix(const formats::csr_matrix& m, synth_cache_t::csr_t::matrix_t& out) {
+  static_assert(sizeof(Fr) == 32, "Fr is four limbs");
+  out.row_ptr = m.row_ptr;
+  out.col = m.col;
+  out.coef.resize(m.nnz());
+  for (uint64_t k = 0; k < m.nnz(); ++k) {
+    typename Fr::big_t v;
+    std::memcpy(v.l, m.coef_at(k), 32);
+    Fr x = Fr::from_canonical(v);
+    std::memcpy(out.coef[k].data(), &x, 32);
+  }
+}
+
+}  // namespace
+
+const synth_cache_t::csr_t& synth_cache_t::csr(const circuit_def_t& c) {
+  auto it = csr_.find(c.id);
+  if (it != csr_.end()) return *it->second;
+  formats::r1cs_file r1cs(c.r1cs);
+  if (!r1cs.curve() || buffer::curve_code(*r1cs.curve()) != c.curve || r1cs.header().n_wires != c.n_vars)
+    throw std::runtime_error(c.r1cs + ": not the constraint system of circuit '" + c.id + "' (curve or wires differ)");
+  auto m = formats::build_csr(r1cs);
+  auto out = std::make_unique<csr_t>();
+  out->n_constraints = m.a.n_rows();
+  if (c.curve == buffer::curve_code_bn254) {
+    to_mont_matrix<curves::bn254::fr_t>(m.a, out->a), to_mont_matrix<curves::bn254::fr_t>(m.b, out->b);
+    to_mont_matrix<curves::bn254::fr_t>(m.c, out->c);
+  } else {
+    to_mont_matrix<curves::bls12_381::fr_t>(m.a, out->a), to_mont_matrix<curves::bls12_381::fr_t>(m.b, out->b);
+    to_mont_matrix<curves::bls12_381::fr_t>(m.c, out->c);
+  }
+  return *csr_.emplace(c.id, std::move(out)).first->second;
+}
+
+namespace {
+
+// a = A·w, b = B·w, c = C·w over the r1cs rows, then the zkey's nPublic+1 input rows
+// (A = w_s, B = C = 0: groth16-compat.md §2.4), Montgomery form, straight into the buffer.
+template <class C>
+synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, uint64_t job, uint32_t part,
+                              buffer::buffer_store_t& store, const synth_cache_t::csr_t& m) {
+  using Fr = typename C::fr_t;
+  formats::wtns_file w(path);
+  auto curve = formats::curve_from_scalar_prime(w.prime(), w.n8());
+  if (!curve || buffer::curve_code(*curve) != c.curve || w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
+    throw std::runtime_error(path + ": not a witness of circuit '" + c.id + "' (curve or " +
+                             std::to_string(w.n_witness()) + " values for " + std::to_string(c.n_vars) + " wires)");
+  std::vector<Fr> wm(c.n_vars);
+  for (uint64_t i = 0; i < c.n_vars; ++i) {
+    typename Fr::big_t v;
+    std::memcpy(v.l, w.value(uint32_t(i)), 32);
+    wm[i] = Fr::from_canonical(v);
+  }
+  if (m.n_constraints + c.n_public + 1 != c.domain_rows)
+    throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) + " constraints do not match the key");
+  buffer::synth_params_t p;
+  p.curve = *curve;
+  p.circuit_digest = digest_from_hex(c.digest);
+  p.job_id = job;
+  p.partition = part;
+  p.n_vars = c.n_vars;
+  p.n_public = c.n_public;
+  p.domain_rows = c.domain_rows;
+  p.shape = buffer::synth_shape::abc_witness;
+  return commit_buffer(p, store, [&](uint8_t* out) {
+    std::memcpy(out, w.values(), size_t(c.n_vars) * 32);
+    Fr* rows = reinterpret_cast<Fr*>(out + size_t(c.n_vars) * 32);
+    const synth_cache_t::csr_t::matrix_t* mats[3] = {&m.a, &m.b, &m.c};
+    for (int k = 0; k < 3; ++k) {
+      Fr* dst = rows + size_t(k) * c.domain_rows;
+      const auto& mat = *mats[k];
+      for (uint64_t i = 0; i < m.n_constraints; ++i) {
+        Fr acc{};
+        for (uint64_t t = mat.row_ptr[i]; t < mat.row_ptr[i + 1]; ++t)
+          acc += reinterpret_cast<const Fr&>(mat.coef[t]) * wm[mat.col[t]];
+        dst[i] = acc;
+      }
+      for (uint64_t s = 0; s <= c.n_public; ++s) dst[m.n_constraints + s] = k == 0 ? wm[s] : Fr{};
+    }
+  });
+}
+
 template <class C>
 synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_params, uint32_t partitions, uint64_t job,
                            uint32_t part, buffer::buffer_store_t& store) {
@@ -116,16 +220,28 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
 
 }  // namespace
 
-circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path) {
+circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
+                                    const std::string& r1cs_path) {
   formats::zkey_file zkey(zkey_path);
   circuit_def_t c;
   c.id = id;
   c.kind = circuit_kind::circom;
   c.zkey = zkey_path;
-  c.shape = buffer::synth_shape::witness_only;
+  c.r1cs = r1cs_path;
+  c.shape = r1cs_path.empty() ? buffer::synth_shape::witness_only : buffer::synth_shape::abc_witness;
   c.digest = circuit::to_hex(circuit::sha256(zkey.file().data(), zkey.file().size()));
   describe_from_key(c, zkey);
   c.domain_rows = c.n_public + 1;
+  if (!r1cs_path.empty()) {
+    formats::r1cs_file r1cs(r1cs_path);
+    const auto& h = r1cs.header();
+    if (!r1cs.curve() || buffer::curve_code(*r1cs.curve()) != c.curve || h.n_wires != c.n_vars ||
+        uint64_t(h.n_pub_out) + h.n_pub_in != c.n_public)
+      throw std::runtime_error(r1cs_path + ": does not match " + zkey_path + " (curve, wires or public inputs)");
+    c.domain_rows = uint64_t(h.n_constraints) + c.n_public + 1;
+    if (c.domain_rows > c.domain_size)
+      throw std::runtime_error(r1cs_path + ": " + std::to_string(h.n_constraints) + " constraints exceed the key's domain");
+  }
   c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
   return c;
 }
@@ -178,12 +294,18 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::v
 }
 
 synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
-                          uint64_t job, uint32_t part, buffer::buffer_store_t& store) {
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, synth_cache_t& cache) {
   auto t0 = std::chrono::steady_clock::now();
   synth_result_t r;
   if (c.kind == circuit_kind::circom) {
     if (inputs.empty()) throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
-    r = synth_wtns(c, inputs.size() == 1 ? inputs[0] : inputs.at(part), job, part, store);
+    const std::string& wtns = inputs.size() == 1 ? inputs[0] : inputs.at(part);
+    if (c.shape == buffer::synth_shape::witness_only)
+      r = synth_wtns(c, wtns, job, part, store);
+    else if (c.curve == buffer::curve_code_bn254)
+      r = synth_wtns_abc<curves::bn254>(c, wtns, job, part, store, cache.csr(c));
+    else
+      r = synth_wtns_abc<curves::bls12_381>(c, wtns, job, part, store, cache.csr(c));
   } else {
     const std::string data = inputs.empty() ? "" : inputs[0];
     if (c.curve == buffer::curve_code_bn254)

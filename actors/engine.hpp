@@ -6,6 +6,9 @@
 //   circuit kind   synthesis (synthesizer)                       buffer shape    prover
 //   circom         the job's .wtns, checked and copied in         witness-only    prove(witness):
 //                                                                                 a/b from the key
+//   circom         the .wtns, then a = A·w, b = B·w, c = C·w      abc+witness     load_abc + prove_loaded
+//                  from the r1cs in CSR form (built once per
+//                  circuit by a synth_cache_t, reused)
 //   native         porep-lite in prove mode: witness and          abc+witness     load_abc + prove_loaded
 //                  a/b/c in one pass
 //
@@ -32,6 +35,7 @@ struct circuit_def_t {
   std::string id;
   circuit_kind kind = circuit_kind::circom;
   std::string zkey;           // proving key path (native: <key_dir>/circuit.zkey)
+  std::string r1cs;           // circom abc+witness: the constraint matrices
   std::string native_name;    // native: "porep-lite"
   std::string native_params;  // native: what the R1CS depends on (curve, challenges, depth)
   buffer::synth_shape shape = buffer::synth_shape::witness_only;
@@ -44,7 +48,10 @@ struct circuit_def_t {
 };
 
 // A circom circuit from its snarkjs .zkey (jobs bring a .wtns per partition or one for all).
-circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path);
+// With an .r1cs its buffers are abc+witness (the synthesizer evaluates the constraints), else
+// witness-only.
+circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
+                                    const std::string& r1cs_path = "");
 // A native circuit ("porep-lite"): keyed with a development setup cached in key_dir by r1cs
 // digest (circuit::setup_circuit), then described from its key.
 circuit_def_t describe_native_circuit(const std::string& id, const std::string& name, const std::string& params,
@@ -65,10 +72,23 @@ struct synth_result_t {
   double seconds = 0;
 };
 
+// What a synthesis worker keeps across partitions: each circom circuit's constraint matrices in
+// CSR form with Montgomery coefficients, built on first use.
+class synth_cache_t {
+ public:
+  synth_cache_t();
+  ~synth_cache_t();
+  struct csr_t;
+  const csr_t& csr(const circuit_def_t& c);
+
+ private:
+  std::map<std::string, std::unique_ptr<csr_t>> csr_;
+};
+
 // Synthesizes partition `part` of job `job` into `store` (reserved before anything is computed:
 // over budget is an error, nothing allocated). Throws std::runtime_error naming the input.
 synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
-                          uint64_t job, uint32_t part, buffer::buffer_store_t& store);
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, synth_cache_t& cache);
 
 struct proof_result_t {
   std::string proof_json;                   // snarkjs proof.json text

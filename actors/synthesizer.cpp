@@ -74,10 +74,11 @@ caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg) {
 namespace {
 
 caf::result<buffer_ready_msg> run_synthesis(const std::string& endpoint, buffer::buffer_store_t& store,
-                                            timeline::recorder_t* rec, uint16_t track, const dispatch_msg& d) {
+                                            synth_cache_t& cache, timeline::recorder_t* rec, uint16_t track,
+                                            const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
-    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store);
+    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, cache);
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
     return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds};
   } catch (const std::exception& e) {
@@ -88,10 +89,10 @@ caf::result<buffer_ready_msg> run_synthesis(const std::string& endpoint, buffer:
 
 }  // namespace
 
-caf::behavior synth_worker(caf::event_based_actor*, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
+caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
   return {
-    [=](const dispatch_msg& d) { return run_synthesis(endpoint, *store, recorder.get(), track, d); },
+    [=](const dispatch_msg& d) { return run_synthesis(endpoint, *store, self->state.cache, recorder.get(), track, d); },
   };
 }
 

@@ -55,7 +55,12 @@ using synthesizer_actor = caf::stateful_actor<synthesizer_state>;
 caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg);
 
 // One worker: dispatch_msg → buffer_ready_msg (or a synth_failed error), blocking its thread.
-caf::behavior synth_worker(caf::event_based_actor* self, std::string endpoint,
+struct synth_worker_state {
+  static inline const char* name = "zkfleet.synthesizer.worker";
+  synth_cache_t cache;  // circom circuits' CSR matrices, built once
+};
+using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
+caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
 

@@ -30,7 +30,7 @@ struct fixture_t {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
   std::unique_ptr<embedded_cluster_t> cluster;
-  circuit_def_t mulchain, porep;
+  circuit_def_t mulchain, porep, mulchain_abc, poseidon_bls_abc;
 
   explicit fixture_t(cluster_config_t cc = {}) {
     add_message_types(cfg);
@@ -40,7 +40,10 @@ struct fixture_t {
     mulchain = describe_zkey_circuit("mulchain", zk::test::fixture_dir("bn254", "mulchain") + "/circuit.zkey");
     porep = describe_native_circuit("porep", "porep-lite", "curve=bn254,challenges=1,depth=8",
                                     key_dir().path().string());
-    for (const auto& c : {mulchain, porep}) REQUIRE(ask<caf::ok_atom>(*sys, cluster->scheduler, 5s, register_atom::value, c));
+    const std::string mc = zk::test::fixture_dir("bn254", "mulchain"), pb = zk::test::fixture_dir("bls12_381", "poseidon");
+    mulchain_abc = describe_zkey_circuit("mulchain-abc", mc + "/circuit.zkey", mc + "/circuit.r1cs");
+    poseidon_bls_abc = describe_zkey_circuit("poseidon-bls-abc", pb + "/circuit.zkey", pb + "/circuit.r1cs");
+    for (const auto& c : {mulchain, porep, mulchain_abc, poseidon_bls_abc}) REQUIRE(ask<caf::ok_atom>(*sys, cluster->scheduler, 5s, register_atom::value, c));
   }
   ~fixture_t() {
     cluster->stop();
@@ -97,7 +100,7 @@ void check_proofs(const circuit_def_t& c, const job_result_msg& r, uint32_t part
 
 }  // namespace
 
-TEST_CASE("in-process cluster: 8 partitions, two circuits, both buffer shapes, every proof verified") {
+TEST_CASE("in-process cluster: 11 partitions over four circuits and both buffer shapes, every proof verified") {
   fixture_t f;
   CHECK(f.mulchain.shape == zk::buffer::synth_shape::witness_only);
   CHECK(f.porep.shape == zk::buffer::synth_shape::abc_witness);
@@ -105,12 +108,28 @@ TEST_CASE("in-process cluster: 8 partitions, two circuits, both buffer shapes, e
   auto native = f.submit({"porep", priority_t::high, 4, {"seed=7"}});
   REQUIRE(circom);
   REQUIRE(native);
+  // circom with abc+witness buffers: the synthesizer evaluates the r1cs (CSR) itself.
+  CHECK(f.mulchain_abc.shape == zk::buffer::synth_shape::abc_witness);
+  CHECK(f.mulchain_abc.domain_rows == 1000 + 2 + 1);
+  auto circom_abc = f.submit({"mulchain-abc", priority_t::normal, 2, {f.wtns()}});
+  auto bls_abc = f.submit({"poseidon-bls-abc", priority_t::low, 1,
+                           {zk::test::fixture_dir("bls12_381", "poseidon") + "/witness.wtns"}});
+  REQUIRE(circom_abc);
+  REQUIRE(bls_abc);
   auto rc = f.await(*circom);
   auto rn = f.await(*native);
+  auto ra = f.await(*circom_abc);
+  auto rb = f.await(*bls_abc);
   REQUIRE_MESSAGE(rc, describe(rc.error()));
   REQUIRE_MESSAGE(rn, describe(rn.error()));
+  REQUIRE_MESSAGE(ra, describe(ra.error()));
+  REQUIRE_MESSAGE(rb, describe(rb.error()));
   check_proofs(f.mulchain, *rc, 4);
   check_proofs(f.porep, *rn, 4);
+  check_proofs(f.mulchain_abc, *ra, 2);
+  check_proofs(f.poseidon_bls_abc, *rb, 1);
+  // The same witness gives the same public signals whichever the buffer shape.
+  CHECK(ra->proofs[0].public_signals == rc->proofs[0].public_signals);
   // porep-lite's public inputs are (root, replica_id, k): each proof is of its own partition.
   for (const auto& p : rn->proofs) CHECK(p.public_signals[2] == std::to_string(p.partition));
   CHECK(rn->status.done == 4);
@@ -129,7 +148,7 @@ TEST_CASE("in-process cluster: 8 partitions, two circuits, both buffer shapes, e
     done += e.st == zk::timeline::stage::done;
   }
   CHECK(nodes.size() == 4);
-  CHECK(done == 8);
+  CHECK(done == 11);
 }
 
 TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other job finishes") {
