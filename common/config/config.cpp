@@ -150,10 +150,36 @@ std::string quoted(const YAML::Node& n) {
   return n.IsScalar() ? "\"" + n.Scalar() + "\"" : n.IsSequence() ? "a list" : n.IsMap() ? "a mapping" : "empty";
 }
 
+// Every mapping of the file and its keys: the one list the parser checks keys against (and that
+// the tests compare with configs/README.md).
+const std::vector<schema_section_t>& schema_table() {
+  static const std::vector<schema_section_t> table = {
+      {"", {"version", "scheduler", "circuits", "node", "nodes", "simulation"}},
+      {"scheduler", {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority"}},
+      {"circuits.<id>", {"zkey", "r1cs", "witness_generator", "shape", "priority"}},
+      {"node", {"name", "roles", "listen", "resources", "hot_circuits", "data_plane"}},
+      {"node.listen", {"control", "data"}},
+      {"node.resources", {"cores", "memory_budget", "prover_backend", "gpus", "vram"}},
+      {"node.data_plane", {"io_threads", "connect_timeout", "io_timeout", "idle_timeout", "max_attempts", "max_payload"}},
+      {"simulation", {"enabled", "seed", "nodes", "circuits", "jobs"}},
+      {"simulation.circuits[]", {"id", "buffer_size", "prover_work", "synth_seconds", "prove_seconds"}},
+      {"simulation.nodes[]", {"name_prefix", "count", "roles", "cores", "memory_budget", "uplink_per_s", "hot_circuits"}},
+      {"simulation.jobs[]", {"circuit", "count", "partitions", "priority", "start_seconds", "every_seconds"}},
+  };
+  return table;
+}
+
+const std::vector<std::string>& keys_of(const char* section) {
+  for (const auto& s : schema_table()) {
+    if (s.section == section) return s.keys;
+  }
+  throw std::logic_error(std::string("config schema: no section ") + section);
+}
+
 // A mapping whose keys are all known (and none repeated); get() returns a child or an undefined node.
 class map_t {
  public:
-  map_t(const ctx_t& c, const YAML::Node& n, std::string path, std::initializer_list<const char*> known)
+  map_t(const ctx_t& c, const YAML::Node& n, std::string path, const std::vector<std::string>& known)
       : c_(c), n_(n), path_(std::move(path)) {
     if (!n.IsMap()) fail(c, n, path_.empty() ? "(top level)" : path_, "is " + quoted(n) + "; expected a mapping");
     std::set<std::string> seen;
@@ -162,9 +188,9 @@ class map_t {
       const std::string key = it->first.Scalar();
       bool ok = false;
       std::string list;
-      for (const char* k : known) {
+      for (const auto& k : known) {
         ok = ok || key == k;
-        list += (list.empty() ? "" : ", ") + std::string(k);
+        list += (list.empty() ? "" : ", ") + k;
       }
       if (!ok) fail(c, it->first, join(path_, key), "unknown key (known: " + list + ")");
       if (!seen.insert(key).second) fail(c, it->first, join(path_, key), "given twice");
@@ -298,7 +324,7 @@ std::string resolve(const ctx_t& c, const std::string& p) {
 // --- sections ------------------------------------------------------------------------------------
 
 scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
-  map_t m(c, n, "scheduler", {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority"});
+  map_t m(c, n, "scheduler", keys_of("scheduler"));
   scheduler_t s;
   s.endpoint = as_endpoint(c, m.need("endpoint"), m.path("endpoint"));
   if (m.has("lookahead_max")) s.lookahead.max = unsigned(as_uint(c, m.get("lookahead_max"), m.path("lookahead_max"), 1, 64));
@@ -322,7 +348,7 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
 }
 
 circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n, const std::string& path) {
-  map_t m(c, n, path, {"zkey", "r1cs", "witness_generator", "shape", "priority"});
+  map_t m(c, n, path, keys_of("circuits.<id>"));
   circuit_t ci;
   ci.id = id;
   for (auto [key, dst] : {std::pair<const char*, std::string*>{"zkey", &ci.zkey}, {"r1cs", &ci.r1cs}}) {
@@ -352,13 +378,13 @@ circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& 
 }
 
 node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
-  map_t m(c, n, path, {"name", "roles", "listen", "resources", "hot_circuits", "data_plane"});
+  map_t m(c, n, path, keys_of("node"));
   node_t node;
   node.name = as_string(c, m.need("name"), m.path("name"));
   if (!valid_name(node.name)) fail(c, m.get("name"), m.path("name"), "\"" + node.name + "\" is not a name (letters, digits, _ . -)");
   node.roles = as_roles(c, m.need("roles"), m.path("roles"));
   if (m.has("listen")) {
-    map_t l(c, m.get("listen"), m.path("listen"), {"control", "data"});
+    map_t l(c, m.get("listen"), m.path("listen"), keys_of("node.listen"));
     if (l.has("control")) node.control = as_endpoint(c, l.get("control"), l.path("control"));
     if (l.has("data")) node.data = as_endpoint(c, l.get("data"), l.path("data"));
   }
@@ -370,7 +396,7 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
   }
   const bool holds_buffers = node.has(role_t::synth) || node.has(role_t::prover);
   if (m.has("resources")) {
-    map_t r(c, m.get("resources"), m.path("resources"), {"cores", "memory_budget", "prover_backend", "gpus", "vram"});
+    map_t r(c, m.get("resources"), m.path("resources"), keys_of("node.resources"));
     auto& res = node.resources;
     if (r.has("cores")) {
       const YAML::Node v = r.get("cores");
@@ -404,8 +430,7 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
     node.hot_circuits = as_names(c, m.get("hot_circuits"), m.path("hot_circuits"));
   }
   if (m.has("data_plane")) {
-    map_t d(c, m.get("data_plane"), m.path("data_plane"),
-            {"io_threads", "connect_timeout", "io_timeout", "idle_timeout", "max_attempts", "max_payload"});
+    map_t d(c, m.get("data_plane"), m.path("data_plane"), keys_of("node.data_plane"));
     auto& dp = node.data_plane;
     if (d.has("io_threads")) dp.io_threads = unsigned(as_uint(c, d.get("io_threads"), d.path("io_threads"), 1, 64));
     if (d.has("connect_timeout")) dp.connect_timeout = as_duration(c, d.get("connect_timeout"), d.path("connect_timeout"));
@@ -418,7 +443,7 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
 }
 
 simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
-  map_t m(c, n, "simulation", {"enabled", "seed", "nodes", "circuits", "jobs"});
+  map_t m(c, n, "simulation", keys_of("simulation"));
   simulation_t s;
   if (m.has("enabled")) s.enabled = as_bool(c, m.get("enabled"), m.path("enabled"));
   if (m.has("seed")) s.seed = as_uint(c, m.get("seed"), m.path("seed"), 0, UINT64_MAX);
@@ -426,7 +451,7 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
     const YAML::Node l = as_list(c, m.get("circuits"), m.path("circuits"), false);
     for (size_t i = 0; i < l.size(); ++i) {
       const std::string p = index(m.path("circuits"), i);
-      map_t e(c, l[i], p, {"id", "buffer_size", "prover_work", "synth_seconds", "prove_seconds"});
+      map_t e(c, l[i], p, keys_of("simulation.circuits[]"));
       sim_circuit_t ci;
       ci.id = as_string(c, e.need("id"), e.path("id"));
       ci.buffer_size = as_size(c, e.need("buffer_size"), e.path("buffer_size"));
@@ -449,7 +474,7 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
     const YAML::Node l = as_list(c, m.get("nodes"), m.path("nodes"), false);
     for (size_t i = 0; i < l.size(); ++i) {
       const std::string p = index(m.path("nodes"), i);
-      map_t e(c, l[i], p, {"name_prefix", "count", "roles", "cores", "memory_budget", "uplink_per_s", "hot_circuits"});
+      map_t e(c, l[i], p, keys_of("simulation.nodes[]"));
       sim_node_group_t g;
       g.name_prefix = as_string(c, e.need("name_prefix"), e.path("name_prefix"));
       if (e.has("count")) g.count = unsigned(as_uint(c, e.get("count"), e.path("count"), 1, 100000));
@@ -473,7 +498,7 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
     const YAML::Node l = as_list(c, m.get("jobs"), m.path("jobs"), false);
     for (size_t i = 0; i < l.size(); ++i) {
       const std::string p = index(m.path("jobs"), i);
-      map_t e(c, l[i], p, {"circuit", "count", "partitions", "priority", "start_seconds", "every_seconds"});
+      map_t e(c, l[i], p, keys_of("simulation.jobs[]"));
       sim_jobs_t j;
       j.circuit = as_string(c, e.need("circuit"), e.path("circuit"));
       if (!known_circuit(j.circuit)) fail(c, e.get("circuit"), e.path("circuit"), "\"" + j.circuit + "\" is not in simulation.circuits");
@@ -499,7 +524,7 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
 
 config_t read_config(const ctx_t& c, const YAML::Node& root) {
   if (!root.IsDefined() || root.IsNull()) throw config_error(c.source + ": the file is empty");
-  map_t m(c, root, "", {"version", "scheduler", "circuits", "node", "nodes", "simulation"});
+  map_t m(c, root, "", keys_of(""));
   config_t cfg;
   cfg.source = c.source;
   if (m.has("version")) as_uint(c, m.get("version"), "version", 1, 1);
@@ -568,6 +593,8 @@ config_t read_config(const ctx_t& c, const YAML::Node& root) {
 }
 
 }  // namespace
+
+const std::vector<schema_section_t>& schema() { return schema_table(); }
 
 config_t parse_config(const std::string& yaml, const std::string& source, const std::string& base_dir,
                       const load_options_t& options) {

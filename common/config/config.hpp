@@ -141,6 +141,14 @@ struct load_options_t {
   bool check_files = true;  // circuits' zkey/r1cs must exist (off for files describing other hosts)
 };
 
+// The file's mappings and their keys ("node" stands for each entry of `nodes` too; "circuits.<id>"
+// for each circuit; "[]" for each list entry). The parser accepts exactly these keys.
+struct schema_section_t {
+  std::string section;
+  std::vector<std::string> keys;
+};
+const std::vector<schema_section_t>& schema();
+
 // Reads and validates; throws config_error.
 config_t load_config(const std::string& path, const load_options_t& options = {});
 // The same from text: `source` names it in messages, relative paths resolve against base_dir.

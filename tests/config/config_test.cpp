@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "common/config/config.hpp"
@@ -227,4 +229,22 @@ TEST_CASE("simulation section") {
   CHECK(error_of(replace(sim, "synth_seconds: 2,", "synth_seconds: fast,")).find("simulation.circuits[0].synth_seconds: \"fast\" is not a number of seconds") != std::string::npos);
   CHECK(error_of(replace(sim, "  enabled: true", "  enabled: yes")).find("simulation.enabled: \"yes\" is not true or false") != std::string::npos);
   CHECK(error_of(replace(sim, "    - {name_prefix: p, count: 50, roles: [prover], memory_budget: 8GiB, hot_circuits: [c]}\n", "")).find("simulation: is enabled but lacks synth nodes, prover nodes or jobs") != std::string::npos);
+}
+
+TEST_CASE("configs/README.md documents every key the parser accepts") {
+  std::ifstream in(src + "/configs/README.md");
+  REQUIRE(in.good());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string doc = ss.str();
+  size_t keys = 0;
+  for (const auto& section : schema()) {
+    for (const auto& key : section.keys) {
+      ++keys;
+      // As a table key: `key`, `listen.key`, `resources.key`, `data_plane.key`, ...
+      const bool found = doc.find("`" + key + "`") != std::string::npos || doc.find("." + key + "`") != std::string::npos;
+      CHECK_MESSAGE(found, "configs/README.md does not document " << section.section << "." << key);
+    }
+  }
+  CHECK(keys > 50);
 }
