@@ -28,11 +28,12 @@ struct store_state_t {
     }
   }
 
-  // Fresh slabs are mapped with MAP_POPULATE: the kernel faults every page in one pass at reserve
-  // time (~1.5–2 GiB/s here) instead of one fault per 4 KiB page while a socket read lands in
-  // it (measured 0.25 GiB/s for a first 256 MiB transfer into operator-new memory).
+  // Slabs are anonymous mappings: munmap gives the memory back to the system at once. Pages are
+  // not populated here: reserve() runs on the data plane's io thread before its READY, and
+  // first-touching fresh VM memory runs at ~0.2–1 GiB/s (a 1 GiB buffer took 4.5 s), which
+  // would hold the io thread past a sender's timeout. prewarm() populates at start-up instead.
   static uint8_t* map(uint64_t bytes) {
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
   }
   static void destroy(slab_t* s) {
@@ -254,6 +255,18 @@ bool buffer_store_t::release(uint64_t id) {
   last = std::move(it->second);
   state_->registry.erase(it);
   return true;
+}
+
+uint64_t buffer_store_t::prewarm(uint64_t bytes, unsigned count) {
+  std::vector<writable_buffer_t> held;
+  for (unsigned i = 0; i < count; ++i) {
+    auto r = reserve(bytes);
+    if (!r) break;
+    writable_buffer_t& w = r.value();
+    for (uint64_t at = 0; at < w.capacity(); at += 4096) w.data()[at] = 0;  // fault every page in now
+    held.push_back(std::move(w));
+  }
+  return held.size();  // dropped here: idle in the pool, accounted, pages resident
 }
 
 uint64_t buffer_store_t::trim() {

@@ -10,9 +10,9 @@
 // Memory: buffers are allocated once per size class and reused. A size class rounds a request up
 // to a multiple of max(4 KiB, 2^⌊log2 bytes⌋ / 8), so a class wastes at most 12.5% and a circuit's
 // buffers (all of one size) share one class. Freed buffers go back to the pool, where the next
-// request of their class takes them (fresh pages are slow to touch; reused ones are not). A
-// fresh buffer is mapped with its pages populated up front (mmap MAP_POPULATE), so reserve() of
-// a new class costs ~0.1 s per 256 MiB here and what lands in it later runs at reused speed.
+// request of their class takes them (fresh pages are slow to touch; reused ones are not). A node
+// that knows its circuits' buffer sizes calls prewarm() at start-up so that even its first
+// buffers land in resident memory.
 //
 // Budget: every byte the store holds is accounted — buffers being filled, registered buffers and
 // idle pooled ones — at its class size. A reservation that would take the accounted bytes beyond
@@ -132,6 +132,10 @@ class buffer_store_t {
   std::optional<buffer_ref_t> find(uint64_t id) const;
   // Unregisters (on acknowledgement). False when the id is unknown or already released.
   bool release(uint64_t id);
+  // Allocates up to `count` buffers of bytes' size class, touches every page, and leaves them idle
+  // in the pool (accounted): later reservations of the class reuse them. Stops at the budget;
+  // returns how many it made (buffers already idle in the pool count among them).
+  uint64_t prewarm(uint64_t bytes, unsigned count);
   // Frees every idle pooled buffer (returns the bytes freed).
   uint64_t trim();
 

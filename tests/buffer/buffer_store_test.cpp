@@ -153,3 +153,19 @@ TEST_CASE("handles outlive the store object") {
   REQUIRE(pin.has_value());
   CHECK(pin->data()[999] == 42);
 }
+
+TEST_CASE("prewarm fills the pool up to the budget; reservations then reuse it") {
+  buffer_store_t store(8 * mib);
+  CHECK(store.prewarm(3 * mib, 5) == 2);  // 2 × 3 MiB fit in 8 MiB, a third does not
+  auto st = store.stats();
+  CHECK(st.fresh_allocations == 2);
+  CHECK(st.pooled == 6 * mib);
+  CHECK(st.accounted == 6 * mib);
+  auto a = store.reserve(3 * mib);
+  auto b = store.reserve(3 * mib);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(store.stats().fresh_allocations == 2);
+  CHECK(store.stats().reuses == 2);
+  CHECK_FALSE(store.reserve(3 * mib).ok());
+}
