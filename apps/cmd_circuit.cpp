@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/backend.hpp"
 #include "apps/commands.hpp"
 #include "common/circuit/api.hpp"
 
@@ -93,7 +94,7 @@ int cmd_circuit_setup(const std::vector<std::string>& args) {
 }
 
 int cmd_circuit_prove(const std::vector<std::string>& args) {
-  auto p = parse(args, {"--circuit", "--params", "--partition", "--key"}, {"--verbose"});
+  auto p = parse(args, {"--circuit", "--params", "--partition", "--key", "--backend"}, {"--verbose"});
   if (p.positional.size() != 2)
     throw usage_error("prove --circuit takes <proof.json> <public.json> after its options");
   const std::string& name = p.need("--circuit");
@@ -101,7 +102,10 @@ int cmd_circuit_prove(const std::vector<std::string>& args) {
   const std::string params = p.has("--params") ? p.flags["--params"] : "";
   const uint32_t partition =
       p.has("--partition") ? uint32_t(parse_number("--partition", p.flags["--partition"], 0xffffffffu)) : 0;
-  auto r = circuit::prove_circuit(name, params, partition, dir, p.positional[0], p.positional[1]);
+  groth16::prove_options opt;
+  const backend_t backend = choose_backend(p.has("--backend") ? p.flags["--backend"] : "auto");
+  backend.apply(opt);
+  auto r = circuit::prove_circuit(name, params, partition, dir, p.positional[0], p.positional[1], opt);
   if (p.has("--verbose")) {
     std::printf("%s partition %u: curve %s, %u constraints, %u wires (%u public), domain 2^%d\n", name.c_str(),
                 partition, r.curve.c_str(), r.n_constraints, r.n_wires, r.n_public, __builtin_ctz(r.domain_size));

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "apps/backend.hpp"
 #include "apps/commands.hpp"
 #include "common/groth16/api.hpp"
 #include "common/groth16/setup.hpp"
@@ -47,17 +48,19 @@ void print_stage_table(const std::vector<std::pair<groth16::stage, double>>& sta
 }  // namespace
 
 int cmd_prove(const std::vector<std::string>& args) {
-  auto p = parse(args, {"--verbose", "--no-verify"});
+  auto p = parse(args, {"--verbose", "--no-verify"}, {"--backend"});
   if (p.positional.size() != 4) throw usage_error("prove takes <circuit.zkey> <witness.wtns> <proof.json> <public.json>");
   std::vector<std::pair<groth16::stage, double>> stages;
   groth16::prove_options opt;
   opt.self_verify = !p.has("--no-verify");
+  const backend_t backend = choose_backend(p.has("--backend") ? p.flags["--backend"] : "auto");
+  backend.apply(opt);
   if (p.has("--verbose"))
     opt.observe = [&](groth16::stage s, uint64_t b, uint64_t e) { stages.emplace_back(s, double(e - b) * 1e-9); };
   auto r = groth16::prove_files(p.positional[0], p.positional[1], p.positional[2], p.positional[3], opt);
   if (p.has("--verbose")) {
-    std::printf("%s: curve %s, %u wires (%u public), domain 2^%d\n", p.positional[0].c_str(), r.curve.c_str(),
-                r.n_vars, r.n_public, __builtin_ctz(r.domain_size));
+    std::printf("%s: curve %s, %u wires (%u public), domain 2^%d, backend %s\n", p.positional[0].c_str(),
+                r.curve.c_str(), r.n_vars, r.n_public, __builtin_ctz(r.domain_size), backend.name.c_str());
     std::printf("  %-10s %9.3f ms\n", "load", r.load_seconds * 1e3);
     print_stage_table(stages);
     std::printf("  %-10s %9.3f ms (prove) + %.3f ms (load) + %.3f ms (verify)\n", "total", r.prove_seconds * 1e3,

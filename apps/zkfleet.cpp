@@ -21,7 +21,7 @@ void usage(FILE* out) {
                "zkfleet — distributed Groth16 proving (circom/snarkjs compatible, BN254 and BLS12-381)\n"
                "\n"
                "usage:\n"
-               "  zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--verbose] [--no-verify]\n"
+               "  zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--verbose] [--no-verify] [--backend cpu|cuda|auto]\n"
                "  zkfleet verify <verification_key.json> <public.json> <proof.json>\n"
                "  zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json> [--seed N]\n"
                "  zkfleet setup  --circuit porep-lite --params curve=bn254,challenges=2,depth=8 --out DIR [--seed N]\n"

@@ -1,5 +1,9 @@
 #include "common/circuit/api.hpp"
 
+#include <type_traits>
+
+#include "common/groth16/api.hpp"
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -93,7 +97,7 @@ void setup_typed(const porep_params_t& p, const std::string& dir, const groth16:
 
 template <class C>
 void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t& rec, const std::string& dir,
-                 const std::string& proof_path, const std::string& public_path, circuit_prove_report& report) {
+                 const std::string& proof_path, const std::string& public_path, circuit_prove_report& report, const groth16::prove_options& options) {
   using Fr = typename C::fr_t;
   auto t0 = std::chrono::steady_clock::now();
   porep_data_t<Fr> data(p);
@@ -122,11 +126,14 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
                              std::to_string(cs.n_public()) + " public), " + std::to_string(cs.a().size()) + " rows");
   report.domain_size = pk.domain_size;
   groth16::prover_t<C> prover(pk);
+  if constexpr (std::is_same_v<C, curves::bn254>) prover.set_accelerator(options.bn254_accelerator);
+  else prover.set_accelerator(options.bls12_381_accelerator);
   report.load_seconds = seconds_since(t0);
 
   t0 = std::chrono::steady_clock::now();
   prover.load_abc(cs.a().data(), cs.b().data(), cs.c().data(), cs.a().size());
-  auto proof = prover.prove_loaded(witness.data(), groth16::random_scalar<Fr>(), groth16::random_scalar<Fr>());
+  auto proof = prover.prove_loaded(witness.data(), groth16::random_scalar<Fr>(), groth16::random_scalar<Fr>(),
+                                   options.observe);
   report.prove_seconds = seconds_since(t0);
 
   t0 = std::chrono::steady_clock::now();
@@ -160,7 +167,7 @@ circuit_setup_report setup_circuit(const std::string& name, const std::string& p
 
 circuit_prove_report prove_circuit(const std::string& name, const std::string& params, uint32_t partition,
                                    const std::string& key_dir, const std::string& proof_path,
-                                   const std::string& public_path) {
+                                   const std::string& public_path, const groth16::prove_options& options) {
   auto p = parse_circuit(name, params);
   const std::string record_path = key_dir + "/circuit.json";
   auto rec = read_record(record_path);
@@ -172,9 +179,9 @@ circuit_prove_report prove_circuit(const std::string& name, const std::string& p
   circuit_prove_report report;
   report.curve = formats::curve_name(p.curve);
   if (p.curve == formats::curve_id::bn254)
-    prove_typed<curves::bn254>(p, partition, *rec, key_dir, proof_path, public_path, report);
+    prove_typed<curves::bn254>(p, partition, *rec, key_dir, proof_path, public_path, report, options);
   else
-    prove_typed<curves::bls12_381>(p, partition, *rec, key_dir, proof_path, public_path, report);
+    prove_typed<curves::bls12_381>(p, partition, *rec, key_dir, proof_path, public_path, report, options);
   return report;
 }
 

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "common/groth16/api.hpp"
 #include "common/groth16/setup.hpp"
 
 namespace zk::circuit {
@@ -45,6 +46,6 @@ circuit_setup_report setup_circuit(const std::string& name, const std::string& p
                                    const groth16::setup_options& options = {});
 circuit_prove_report prove_circuit(const std::string& name, const std::string& params, uint32_t partition,
                                    const std::string& key_dir, const std::string& proof_path,
-                                   const std::string& public_path);
+                                   const std::string& public_path, const groth16::prove_options& options = {});
 
 }  // namespace zk::circuit

@@ -1,6 +1,7 @@
 #include "common/groth16/api.hpp"
 
 #include <cstring>
+#include <type_traits>
 #include <stdexcept>
 
 #include "common/formats/wtns.hpp"
@@ -17,6 +18,8 @@ void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
   auto pk = proving_key_t<C>::view(zkey);
   prover_t<C> prover(pk);
   prover.set_release_key_pages(options.release_key_pages);
+  if constexpr (std::is_same_v<C, curves::bn254>) prover.set_accelerator(options.bn254_accelerator);
+  else prover.set_accelerator(options.bls12_381_accelerator);
   uint64_t t0 = now_ns();
   proof_t<C> proof = prover.prove(wtns.values(), options.observe);
   report.prove_seconds = seconds_since(t0);

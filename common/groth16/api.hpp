@@ -12,6 +12,9 @@ struct prove_options {
   bool self_verify = true;     // check the proof with the key's own vk before writing it
   stage_observer observe;      // per-stage timings (also called for stage::verify)
   bool release_key_pages = true;  // one-shot proving: drop key sections from RSS after use
+  // Accelerators per curve (the CUDA backend); null: the CPU.
+  const accelerator_t<curves::bn254>* bn254_accelerator = nullptr;
+  const accelerator_t<curves::bls12_381>* bls12_381_accelerator = nullptr;
 };
 
 struct prove_report {

@@ -122,10 +122,14 @@ void prover_t<C>::load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t r
 
 template <class C>
 void prover_t<C>::compute_h() {
-  auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
-  domain->to_odd_coset(a_.data());
-  domain->to_odd_coset(b_.data());
-  domain->to_odd_coset(c_.data());
+  if (acc_ && acc_->odd_coset) {
+    for (auto* v : {&a_, &b_, &c_}) acc_->odd_coset(v->data(), pk_.log_domain);
+  } else {
+    auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
+    domain->to_odd_coset(a_.data());
+    domain->to_odd_coset(b_.data());
+    domain->to_odd_coset(c_.data());
+  }
   // p = a·b − c, then out of Montgomery form: the H MSM takes canonical scalars (§3.3, §3.8).
   util::parallel_for(a_.size(), [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) {
@@ -136,26 +140,44 @@ void prover_t<C>::compute_h() {
 }
 
 template <class C>
+typename C::g1_jacobian prover_t<C>::g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars,
+                                           size_t n) const {
+  if (acc_ && acc_->msm_g1) {
+    typename C::g1_jacobian r;
+    acc_->msm_g1(bases, scalars, n, r);
+    return r;
+  }
+  return msm::msm<typename C::g1>(bases, scalars, n, fr_t::bits);
+}
+
+template <class C>
 typename C::g1_jacobian prover_t<C>::msm_a(const msm::plan_t& plan) const {
+  if (acc_ && acc_->msm_g1) return g1_msm(pk_.a, plan.scalars, plan.n);
   return msm::msm<typename C::g1>(pk_.a, plan);
 }
 template <class C>
 typename C::g1_jacobian prover_t<C>::msm_b1(const msm::plan_t& plan) const {
+  if (acc_ && acc_->msm_g1) return g1_msm(pk_.b1, plan.scalars, plan.n);
   return msm::msm<typename C::g1>(pk_.b1, plan);
 }
 template <class C>
 typename C::g2_jacobian prover_t<C>::msm_b2(const msm::plan_t& plan) const {
+  if (acc_ && acc_->msm_g2) {
+    typename C::g2_jacobian r;
+    acc_->msm_g2(pk_.b2, plan.scalars, plan.n, r);
+    return r;
+  }
   return msm::msm<typename C::g2>(pk_.b2, plan);
 }
 // Private wires only: w[ℓ+1 .. nVars) against section 8 from its first point (§7.12).
 template <class C>
 typename C::g1_jacobian prover_t<C>::msm_c(const uint8_t* witness) const {
   const size_t first = size_t(pk_.n_public) + 1;
-  return msm::msm<typename C::g1>(pk_.c, witness + first * kScalarBytes, pk_.n_vars - first, fr_t::bits);
+  return g1_msm(pk_.c, witness + first * kScalarBytes, pk_.n_vars - first);
 }
 template <class C>
 typename C::g1_jacobian prover_t<C>::msm_h() const {
-  return msm::msm<typename C::g1>(pk_.h, reinterpret_cast<const uint8_t*>(a_.data()), a_.size(), fr_t::bits);
+  return g1_msm(pk_.h, reinterpret_cast<const uint8_t*>(a_.data()), a_.size());
 }
 
 template <class C>

@@ -14,6 +14,7 @@
 // the witness, so each key section is touched in one stretch.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "common/groth16/keys.hpp"
@@ -35,6 +36,17 @@ template <class C>
 struct msm_results_t {
   typename C::g1_jacobian a, b1, c, h;
   typename C::g2_jacobian b2;
+};
+
+// Optional accelerator for the heavy stages (the CUDA backend fills it; common/ never sees a
+// kernel). A hook that fails throws std::runtime_error with its message; an empty hook leaves
+// the stage on the CPU.
+template <class C>
+struct accelerator_t {
+  std::string name;  // e.g. "cuda (NVIDIA H200)"
+  std::function<void(const typename C::g1_affine*, const uint8_t*, size_t, typename C::g1_jacobian&)> msm_g1;
+  std::function<void(const typename C::g2_affine*, const uint8_t*, size_t, typename C::g2_jacobian&)> msm_g2;
+  std::function<void(typename C::fr_t*, unsigned log_n)> odd_coset;
 };
 
 template <class C>
@@ -64,6 +76,8 @@ class prover_t {
   // and is paged back in from the page cache when needed again). For one-shot proving (the
   // CLI); a prover that keeps its key hot across proofs leaves this off.
   void set_release_key_pages(bool on) { release_pages_ = on; }
+  // Runs the MSMs and compute_h's transforms on the accelerator (null: the CPU).
+  void set_accelerator(const accelerator_t<C>* acc) { acc_ = acc; }
 
   // The whole proof with fresh randomizers r, s (or the given ones).
   proof_t<C> prove(const uint8_t* witness, const stage_observer& observe = {});
@@ -83,6 +97,8 @@ class prover_t {
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
   bool release_pages_ = false;
+  const accelerator_t<C>* acc_ = nullptr;
+  typename C::g1_jacobian g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars, size_t n) const;
 };
 
 // Uniform random field element from the OS entropy source.

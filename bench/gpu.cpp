@@ -1,0 +1,105 @@
+// GPU kernel timings (not a test): the odd-coset NTT and MSM in G1 and G2 at 2^from … 2^to, on
+// both curves, whole-call wall time (host ↔ device copies included: the entry points take host
+// memory), median of `repeats`.
+//
+//   build/bench_gpu [from=20] [to=24] [repeats=3]
+//
+// Bases: 2^16 distinct points tiled to size (MSM cost does not depend on distinctness);
+// scalars: uniform below r. Exits 77 (and says why) without a usable device.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "cuda/zkcuda.hpp"
+
+using namespace zk;
+
+namespace {
+
+template <class F>
+double median_ms(int repeats, F&& f) {
+  std::vector<double> t;
+  for (int i = 0; i < repeats; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class G, class J>
+std::vector<ec::affine_t<G>> tiled_bases(const ec::affine_t<G>& gen, size_t n) {
+  const size_t distinct = std::min<size_t>(n, size_t(1) << 16);
+  std::vector<J> j(distinct);
+  J acc = J::from_affine(gen);
+  for (auto& x : j) x = acc = acc.add_mixed(gen);
+  std::vector<ec::affine_t<G>> a(n);
+  std::vector<typename G::field_t> scratch(distinct);
+  ec::batch_to_affine(j.data(), a.data(), scratch.data(), distinct);
+  for (size_t i = distinct; i < n; ++i) a[i] = a[i % distinct];
+  return a;
+}
+
+void check(const cuda::status_t& s) {
+  if (!s) {
+    std::fprintf(stderr, "bench_gpu: %s\n", s.message.c_str());
+    std::exit(1);
+  }
+}
+
+template <class C>
+void run(const char* name, unsigned from, unsigned to, int repeats) {
+  using fr = typename C::fr_t;
+  std::mt19937_64 rng(1);
+  for (unsigned lg = from; lg <= to; ++lg) {
+    const size_t n = size_t(1) << lg;
+    std::vector<uint8_t> sc(32 * n);
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t k[4] = {rng(), rng(), rng(), rng() & ((1ULL << 60) - 1)};
+      std::memcpy(&sc[32 * i], k, 32);
+    }
+    std::vector<fr> v(n);
+    for (auto& x : v) x = fr::from_u64(rng());
+    double ntt = median_ms(repeats, [&] {
+      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::ntt_to_odd_coset_bn254(v.data(), lg));
+      else check(cuda::ntt_to_odd_coset_bls12_381(v.data(), lg));
+    });
+    auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
+    typename C::g1_jacobian r1;
+    double g1 = median_ms(repeats, [&] {
+      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g1_bn254(b1.data(), sc.data(), n, &r1));
+      else check(cuda::msm_g1_bls12_381(b1.data(), sc.data(), n, &r1));
+    });
+    b1 = {};
+    auto b2 = tiled_bases<typename C::g2, typename C::g2_jacobian>(C::g2_generator, n);
+    typename C::g2_jacobian r2;
+    double g2 = median_ms(repeats, [&] {
+      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g2_bn254(b2.data(), sc.data(), n, &r2));
+      else check(cuda::msm_g2_bls12_381(b2.data(), sc.data(), n, &r2));
+    });
+    std::printf("| %s | 2^%u | %.2f | %.2f | %.2f |\n", name, lg, ntt, g1, g2);
+    std::fflush(stdout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  unsigned from = argc > 1 ? unsigned(std::atoi(argv[1])) : 20, to = argc > 2 ? unsigned(std::atoi(argv[2])) : 24;
+  int repeats = argc > 3 ? std::atoi(argv[3]) : 3;
+  std::string why;
+  if (!cuda::device_available(&why)) {
+    std::printf("SKIPPED: no usable CUDA device: %s\n", why.c_str());
+    return 77;
+  }
+  std::printf("device: %s; whole-call wall time incl. host↔device copies, median of %d\n\n", cuda::device_name().c_str(),
+              repeats);
+  std::printf("| curve | n | odd-coset NTT ms | MSM G1 ms | MSM G2 ms |\n|---|---|---|---|---|\n");
+  run<curves::bn254>("BN254", from, to, repeats);
+  run<curves::bls12_381>("BLS12-381", from, to, repeats);
+}

@@ -1,0 +1,88 @@
+// NTT kernels: the odd-coset transform of compute_h (groth16-compat.md §3.3) with snarkjs's
+// roots. One kernel launch per radix-2 stage (each thread one butterfly), the coset scaling
+// fused into one pointwise kernel between the inverse DIF pass and the forward DIT pass — the
+// same structure as the CPU domain (common/ntt), so the two agree bit for bit.
+#include <vector>
+
+#include "common/ntt/ntt.hpp"
+#include "cuda/cuda_util.cuh"
+
+namespace zk::cuda {
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+__device__ __forceinline__ size_t bitrev(size_t x, unsigned bits) { return __brevll(x) >> (64 - bits); }
+
+// DIF stage, inverse twiddles: ω^{−j·stride} = −ω^{n/2 − j·stride}, folded as (v − u)·tw.
+template <class Fr, bool Inverse>
+__global__ void dif_stage(Fr* a, const Fr* tw, size_t half_n, size_t len, size_t stride) {
+  size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= half_n) return;
+  size_t blk = k / len, j = k % len;
+  Fr* x = a + blk * 2 * len + j;
+  Fr u = x[0], v = x[len];
+  x[0] = u + v;
+  if (j == 0) x[len] = u - v;
+  else if (Inverse) x[len] = (v - u) * tw[half_n - j * stride];
+  else x[len] = (u - v) * tw[j * stride];
+}
+
+template <class Fr>
+__global__ void dit_stage(Fr* a, const Fr* tw, size_t half_n, size_t len, size_t stride) {
+  size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= half_n) return;
+  size_t blk = k / len, j = k % len;
+  Fr* x = a + blk * 2 * len + j;
+  Fr u = x[0], v = j == 0 ? x[len] : x[len] * tw[j * stride];
+  x[0] = u + v;
+  x[len] = u - v;
+}
+
+// Position i holds coefficient j = bitrev(i); scale by ω_2n^j / n (see ntt.cpp).
+template <class Fr>
+__global__ void coset_scale(Fr* a, const Fr* tw, size_t n, unsigned log_n, Fr n_inv, Fr g_n_inv) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  size_t half = n / 2, j = log_n ? bitrev(i, log_n) : 0, m = j >> 1;
+  Fr s = (j & 1) ? g_n_inv : n_inv;
+  if (n == 1) a[i] = a[i] * s;
+  else if (m < half) a[i] = a[i] * tw[m] * s;
+  else a[i] = -(a[i] * tw[m - half] * s);
+}
+
+template <class Fr>
+status_t odd_coset(Fr* host, unsigned log_n, const char* name) {
+  return guarded(name, [&] {
+    const size_t n = size_t(1) << log_n, half = n / 2;
+    // Twiddles ω^i, i < n/2, with the CPU's roots.
+    const Fr omega = ntt::root_of_unity<Fr>(log_n);
+    std::vector<Fr> tw(half ? half : 1);
+    Fr w = Fr::one();
+    for (auto& t : tw) t = w, w = w * omega;
+    const Fr n_inv = Fr::from_u64(n).inverse();
+    const Fr g_n_inv = ntt::root_of_unity<Fr>(log_n + 1) * n_inv;
+    device_buffer<Fr> d(n), dtw(tw.size());
+    d.upload(host, n);
+    dtw.upload(tw.data(), tw.size());
+    const unsigned blocks = blocks_for(half ? half : 1, kThreads);
+    for (size_t len = half; len >= 1; len /= 2)
+      dif_stage<Fr, true><<<blocks, kThreads>>>(d.get(), dtw.get(), half, len, half / len);
+    coset_scale<Fr><<<blocks_for(n, kThreads), kThreads>>>(d.get(), dtw.get(), n, log_n, n_inv, g_n_inv);
+    for (size_t len = 1; len < n; len *= 2)
+      dit_stage<Fr><<<blocks, kThreads>>>(d.get(), dtw.get(), half, len, half / len);
+    CUDA_OK(cudaGetLastError());
+    d.download(host, n);
+  });
+}
+
+}  // namespace
+
+status_t ntt_to_odd_coset_bn254(bn254::fr_t* data, unsigned log_n) {
+  return odd_coset(data, log_n, "ntt_to_odd_coset_bn254");
+}
+status_t ntt_to_odd_coset_bls12_381(bls12_381::fr_t* data, unsigned log_n) {
+  return odd_coset(data, log_n, "ntt_to_odd_coset_bls12_381");
+}
+
+}  // namespace zk::cuda
