@@ -15,6 +15,7 @@
 //   S → P        prove_request                           P → S   ack_atom job part secs (buffer held),
 //                                                                started_atom job part, proof_msg | failure_msg
 //   S → Y        release_atom buffer id (the prover holds it; free it)
+//   S → P        release_atom buffer id (a moved buffer nobody will prove: cancelled job)
 //   S → Y, P     cancel_atom job id (drop what the job holds)
 //   R → T        join_atom timeline_join_msg, event_batch_msg
 //   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
@@ -119,6 +120,9 @@ struct dispatch_msg {
   uint32_t partition = 0, partitions = 0;
   circuit_def_t circuit;
   std::vector<std::string> inputs;
+  // The chosen prover's data endpoint: "tcp:host:port" (another process: the synthesizer sends
+  // the buffer there over the data plane) or "local:<node>" (same process: it stays put).
+  std::string prover_endpoint;
 };
 
 struct buffer_ready_msg {
@@ -127,8 +131,9 @@ struct buffer_ready_msg {
   uint64_t buffer_id = 0;  // in the synthesizer's store
   uint64_t size = 0;       // payload bytes
   uint64_t checksum = 0;   // payload XXH64
-  std::string endpoint;    // the synthesizer node's data endpoint
+  std::string endpoint;    // the store holding it: the synthesizer's, or the prover's when moved
   double synth_seconds = 0;
+  bool moved = false;      // sent over the data plane and acknowledged: the synthesizer holds nothing
 };
 
 struct prove_request {
@@ -219,12 +224,13 @@ typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
-  return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.circuit, x.inputs);
+  return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.circuit, x.inputs,
+           x.prover_endpoint);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
   return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.buffer_id, x.size, x.checksum,
-           x.endpoint, x.synth_seconds);
+           x.endpoint, x.synth_seconds, x.moved);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, prove_request& x) {

@@ -1,5 +1,6 @@
 #include "actors/node.hpp"
 
+#include <cstdio>
 #include <stdexcept>
 
 namespace zk::actors {
@@ -51,18 +52,36 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   join.resources.cores = cfg.cores;
   join.resources.memory_budget = cfg.memory_budget;
   join.resources.hot_keys = cfg.hot_keys;
-  join.resources.data_endpoint = "local:" + cfg.name;
+  join.resources.data_endpoint = cfg.data_listen.empty() ? "local:" + cfg.name : "tcp:" + cfg.data_listen;
+  if (!cfg.data_listen.empty() && !parse_tcp_endpoint(join.resources.data_endpoint))
+    throw std::runtime_error("node " + cfg.name + ": data endpoint '" + cfg.data_listen + "' is not host:port");
+  if (cfg.prover && !cfg.data_listen.empty()) {
+    auto ep = *parse_tcp_endpoint(join.resources.data_endpoint);
+    n.prover_store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
+    net::server_options_t so = cfg.data_options;
+    so.address = ep.first;
+    so.port = ep.second;
+    const std::string name = cfg.name;
+    n.data_server = std::make_shared<net::data_server_t>(
+        *n.prover_store, so, [](const net::received_t&) {},
+        [name](const net::rejected_t& r) { std::fprintf(stderr, "%s: data plane: %s\n", name.c_str(), r.message.c_str()); });
+    // Port 0 asks for an ephemeral port: announce the one bound.
+    join.resources.data_endpoint = "tcp:" + ep.first + ":" + std::to_string(n.data_server->port());
+    directory->add(join.resources.data_endpoint, n.prover_store);
+  }
   if (cfg.synth) {
     n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
     directory->add(join.resources.data_endpoint, n.store);
     synthesizer_config_t sc{join.resources.data_endpoint, n.store, cfg.cores, scheduler, n.recorder, 0};
     for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(i), "synth worker " + std::to_string(i)});
+    for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(cfg.cores + i), "send " + std::to_string(i)});
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
   }
   if (cfg.prover) {
     const uint16_t base = uint16_t(tracks.size());
-    prover_config_t pc{directory, scheduler, n.recorder, base, uint16_t(base + 1), uint16_t(base + 2)};
+    prover_config_t pc{directory, join.resources.data_endpoint, scheduler, n.recorder,
+                       base, uint16_t(base + 1), uint16_t(base + 2)};
     tracks.push_back({base, "prover (cpu)"});
     tracks.push_back({uint16_t(base + 1), "receive"});
     tracks.push_back({uint16_t(base + 2), "queue"});
@@ -73,13 +92,26 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   n.reporter = sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, tracks, n.recorder,
                                                               aggregator, cfg.report_period});
   auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, join);
-  if (!id) throw std::runtime_error("node " + cfg.name + " could not join the scheduler: " + describe(id.error()));
+  if (!id) {
+    for (auto* a : {&n.synthesizer, &n.prover, &n.reporter})
+      if (*a) caf::anon_send_exit(*a, caf::exit_reason::user_shutdown);
+    throw std::runtime_error("node " + cfg.name + " could not join the scheduler: " + describe(id.error()));
+  }
   n.id = *id;
   return n;
 }
 
 embedded_cluster_t::embedded_cluster_t(caf::actor_system& sys, const cluster_config_t& cfg)
     : directory(std::make_shared<buffer_directory_t>()) {
+  try {
+    start(sys, cfg);
+  } catch (...) {
+    stop();  // what was spawned ends, or the actor_system would wait for it forever
+    throw;
+  }
+}
+
+void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& cfg) {
   aggregator = sys.spawn(timeline_aggregator);
   scheduler_recorder = std::make_shared<timeline::recorder_t>(0);
   scheduler = sys.spawn(actors::scheduler,
@@ -102,6 +134,7 @@ embedded_cluster_t::embedded_cluster_t(caf::actor_system& sys, const cluster_con
   p.prover = true;
   p.memory_budget = cfg.prover_budget;
   p.report_period = cfg.report_period;
+  p.data_listen = cfg.prover_data_listen;
   prover_node = spawn_node(sys, p, scheduler, aggregator, directory);
 }
 

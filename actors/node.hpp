@@ -13,6 +13,7 @@
 #include "actors/scheduler.hpp"
 #include "actors/synthesizer.hpp"
 #include "actors/timeline.hpp"
+#include "common/net/data_server.hpp"
 
 namespace zk::actors {
 
@@ -24,6 +25,11 @@ struct node_role_config_t {
   uint64_t memory_budget = 0;  // the buffer store's budget (synth) and the scheduler's account
   std::vector<std::string> hot_keys;
   std::chrono::milliseconds report_period{200};
+  // Data plane (another process's nodes reach this one): "host:port" to listen on. The prover
+  // role then receives buffers there into its own store; empty: one process, buffers pinned in
+  // place ("local:<name>").
+  std::string data_listen;
+  net::server_options_t data_options;  // address and port are taken from data_listen
 };
 
 struct node_handles_t {
@@ -31,6 +37,8 @@ struct node_handles_t {
   caf::actor synthesizer, prover, reporter;
   std::shared_ptr<buffer::buffer_store_t> store;  // synth role: where its buffers live
   std::shared_ptr<timeline::recorder_t> recorder;
+  std::shared_ptr<buffer::buffer_store_t> prover_store;  // prover role on the data plane
+  std::shared_ptr<net::data_server_t> data_server;        // receives into prover_store
   uint32_t id = 0;  // the scheduler's node id
 };
 
@@ -48,6 +56,9 @@ struct cluster_config_t {
   lookahead_t lookahead;
   unsigned max_attempts = 3;
   std::chrono::milliseconds report_period{100};
+  // Non-empty ("127.0.0.1:0"): the prover receives buffers over the data plane on loopback, as
+  // it would from another process, instead of pinning them in the synthesizers' stores.
+  std::string prover_data_listen;
 };
 
 // A whole cluster in one actor_system: scheduler (timeline node 0), synthesis nodes synth-0…
@@ -66,6 +77,9 @@ class embedded_cluster_t {
   node_handles_t prover_node;
   std::shared_ptr<buffer_directory_t> directory;
   std::shared_ptr<timeline::recorder_t> scheduler_recorder;
+
+ private:
+  void start(caf::actor_system& sys, const cluster_config_t& cfg);
 };
 
 // A request from outside any actor, answered within `timeout`: the reply, or the error

@@ -26,6 +26,7 @@ void prover_state::receive(const prove_request& r) {
                                           "buffer " + std::to_string(b.buffer_id) + " is not the one announced"});
     return;
   }
+  if (b.moved) release(b.buffer_id);  // ours now: registered by the data server, pinned here
   self->send(cfg.scheduler, ack_atom::value, b.job, b.partition, double(timeline::monotonic_ns() - t0) * 1e-9);
   if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu_pickup, cfg.queue_track);
   queue.push_back(prove_work_msg{r, std::move(*pin)});
@@ -71,11 +72,16 @@ void prover_state::cancel(uint64_t job) {
   }
 }
 
+void prover_state::release(uint64_t buffer_id) {
+  if (auto store = cfg.directory ? cfg.directory->store(cfg.endpoint) : nullptr) store->release(buffer_id);
+}
+
 caf::behavior prover(prover_actor* self, prover_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
     [self](const prove_request& r) { self->state.receive(r); },
     [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
+    [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
   };
 }
 

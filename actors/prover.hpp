@@ -9,6 +9,8 @@
 //   queue ─▶ worker idle? ─▶ started → scheduler ─▶ worker: GPU { build_ab … msm_h assemble
 //            verify } ─▶ proof_msg → scheduler (or failure_msg) ─▶ next
 //   cancel job ─▶ queued proofs of the job dropped (their pins with them)
+//   A buffer that came over the data plane is in this node's own store: its id is released as
+//   soon as it is pinned (the pin keeps the memory until the proof is done).
 #include <deque>
 #include <memory>
 #include <set>
@@ -21,6 +23,7 @@ namespace zk::actors {
 
 struct prover_config_t {
   std::shared_ptr<buffer_directory_t> directory;  // the process's buffer stores by endpoint
+  std::string endpoint;                           // this node's data endpoint (its own store, if any)
   caf::actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
   uint16_t prover_track = 0, receive_track = 1, queue_track = 2;
@@ -39,6 +42,7 @@ struct prover_state {
   void init(caf::event_based_actor* s, prover_config_t c);
   void receive(const prove_request& r);
   void cancel(uint64_t job);
+  void release(uint64_t buffer_id);
   void proved(const proof_msg& m);
   void failed(const prove_request& r, const caf::error& e);
 

@@ -20,7 +20,7 @@ node_id scheduler_actor_state::join(const node_join_msg& m) {
   spec.memory_budget = m.resources.memory_budget;
   spec.hot_keys.insert(m.resources.hot_keys.begin(), m.resources.hot_keys.end());
   node_id id = policy.add_node(spec);
-  nodes[id] = {spec.name, m.synthesizer, m.prover};
+  nodes[id] = {spec.name, m.synthesizer, m.prover, m.resources.data_endpoint};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
   schedule();
@@ -133,13 +133,18 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   auto it = parts.find({m.job, m.partition});
   if (it == parts.end() || policy.state(m.job, m.partition) != part_state::synthesizing) {
     // Late (cancelled, or re-dispatched after a node loss): nobody needs this buffer.
-    if (auto sender = caf::actor_cast<caf::actor>(self->current_sender()))
-      self->send(sender, release_atom::value, m.buffer_id);
+    if (!m.moved) {
+      if (auto sender = caf::actor_cast<caf::actor>(self->current_sender()))
+        self->send(sender, release_atom::value, m.buffer_id);
+    } else {
+      for (const auto& [id, n] : nodes)
+        if (n.prover && n.endpoint == m.endpoint) self->send(n.prover, release_atom::value, m.buffer_id);
+    }
     return;
   }
   part_ref_t& p = it->second;
   p.buffer_id = m.buffer_id;
-  p.holds_buffer = true;
+  p.holds_buffer = !m.moved;  // moved: the data plane's ACK already freed the synthesizer's copy
   policy.synth_done(m.job, m.partition, m.synth_seconds);
   jobs[m.job].proofs.reserve(jobs[m.job].request.partitions);
   const auto& prover = nodes.at(p.where.prover).prover;
@@ -200,7 +205,8 @@ void scheduler_actor_state::schedule() {
     parts[{d.job, d.partition}] = part_ref_t{d};
     if (rec) rec->end(d.job, d.partition, timeline::stage::queued, track);
     self->send(nodes.at(d.synth).synthesizer,
-               dispatch_msg{d.job, d.partition, j.request.partitions, circuits.at(j.request.circuit), j.request.inputs});
+               dispatch_msg{d.job, d.partition, j.request.partitions, circuits.at(j.request.circuit), j.request.inputs,
+                            nodes.at(d.prover).endpoint});
   }
 }
 

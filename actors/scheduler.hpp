@@ -38,6 +38,7 @@ struct scheduler_actor_state {
   struct node_ref_t {
     std::string name;
     caf::actor synthesizer, prover;
+    std::string endpoint;  // data endpoint
   };
   struct part_ref_t {
     dispatch_t where{};

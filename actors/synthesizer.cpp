@@ -2,12 +2,28 @@
 
 namespace zk::actors {
 
+std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint) {
+  if (endpoint.rfind("tcp:", 0) != 0) return std::nullopt;
+  auto colon = endpoint.rfind(':');
+  if (colon <= 4) return std::nullopt;
+  try {
+    unsigned long port = std::stoul(endpoint.substr(colon + 1));
+    if (port > 65535) return std::nullopt;  // 0: listen on an ephemeral port
+    std::string host = endpoint.substr(4, colon - 4);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    return std::make_pair(host, uint16_t(port));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) {
   self = s;
   cfg = std::move(c);
   for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
-                                                            uint16_t(cfg.first_track + i)));
+                                                            uint16_t(cfg.first_track + i),
+                                                            uint16_t(cfg.first_track + cfg.workers + i)));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -29,7 +45,9 @@ void synthesizer_state::pump() {
 
 void synthesizer_state::done(const caf::actor& worker, const buffer_ready_msg& m) {
   idle.push_back(worker);
-  if (cancelled.count(m.job)) {
+  if (m.moved) {
+    self->send(cfg.scheduler, m);  // the prover's store holds it (the scheduler frees it there if late)
+  } else if (cancelled.count(m.job)) {
     cfg.store->release(m.buffer_id);
   } else {
     buffers[m.job].insert(m.buffer_id);
@@ -73,26 +91,53 @@ caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg) {
 
 namespace {
 
-caf::result<buffer_ready_msg> run_synthesis(const std::string& endpoint, buffer::buffer_store_t& store,
-                                            synth_cache_t& cache, timeline::recorder_t* rec, uint16_t track,
-                                            const dispatch_msg& d) {
+// Sends a committed buffer to the prover's data server; on its ACK the local copy is freed and
+// the answer names the buffer in the prover's store.
+caf::result<buffer_ready_msg> send_buffer(synth_worker_state& st, buffer::buffer_store_t& store,
+                                          timeline::recorder_t* rec, uint16_t send_track, const dispatch_msg& d,
+                                          buffer_ready_msg m) {
+  auto tcp = parse_tcp_endpoint(d.prover_endpoint);
+  auto& client = st.clients[d.prover_endpoint];
+  if (!client) client = std::make_unique<net::data_client_t>(tcp->first, tcp->second);
+  auto pin = store.find(m.buffer_id);
+  if (rec) rec->begin(d.job, d.partition, timeline::stage::xfer, send_track, m.size);
+  net::send_result_t sent = pin ? client->send(*pin) : net::send_result_t{};
+  if (rec) rec->end(d.job, d.partition, timeline::stage::xfer, send_track, m.size);
+  pin.reset();
+  store.release(m.buffer_id);
+  if (!sent.ok)
+    return make_error(zk_errc::synth_failed, "sending the buffer to " + d.prover_endpoint + " failed: " + sent.error);
+  m.buffer_id = sent.buffer_id;
+  m.endpoint = d.prover_endpoint;
+  m.moved = true;
+  return m;
+}
+
+caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::string& endpoint,
+                                            buffer::buffer_store_t& store, timeline::recorder_t* rec, uint16_t track,
+                                            uint16_t send_track, const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
+  buffer_ready_msg m;
   try {
-    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, cache);
+    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, st.cache);
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
-    return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds};
+    m = buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
   } catch (const std::exception& e) {
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
     return make_error(zk_errc::synth_failed, e.what());
   }
+  if (!parse_tcp_endpoint(d.prover_endpoint)) return m;  // same process: the prover pins it here
+  return send_buffer(st, store, rec, send_track, d, m);
 }
 
 }  // namespace
 
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track) {
   return {
-    [=](const dispatch_msg& d) { return run_synthesis(endpoint, *store, self->state.cache, recorder.get(), track, d); },
+    [=](const dispatch_msg& d) {
+      return run_synthesis(self->state, endpoint, *store, recorder.get(), track, send_track, d);
+    },
   };
 }
 

@@ -7,6 +7,9 @@
 //   dispatch ─▶ queue ─▶ idle worker: synthesize (SYNTH on the worker's track) ─▶ store
 //                                        │ ok: buffer_ready → scheduler (buffer kept)
 //                                        └ error: failure_msg → scheduler
+//   (prover in another process: the worker sends the buffer over the data plane (XFER on its
+//    send track); once the prover's store acknowledged it, the local copy is freed and
+//    buffer_ready says moved)
 //   release id ─▶ store.release(id)      cancel job ─▶ drop its queued dispatches, release its
 //                                                       buffers, release late results at once
 #include <deque>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include "actors/messages.hpp"
+#include "common/net/data_client.hpp"
 #include "common/timeline/recorder.hpp"
 
 namespace zk::actors {
@@ -27,7 +31,8 @@ struct synthesizer_config_t {
   unsigned workers = 1;                          // concurrent syntheses (the node's cores)
   caf::actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
-  uint16_t first_track = 0;                        // worker i records on track first_track + i
+  uint16_t first_track = 0;                        // worker i records on track first_track + i,
+                                                   // its sends on first_track + workers + i
 };
 
 struct synthesizer_state {
@@ -58,10 +63,14 @@ caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg);
 struct synth_worker_state {
   static inline const char* name = "zkfleet.synthesizer.worker";
   synth_cache_t cache;  // circom circuits' CSR matrices, built once
+  std::map<std::string, std::unique_ptr<net::data_client_t>> clients;  // per prover data endpoint
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track);
+
+// "tcp:host:port" → host and port; nullopt for any other endpoint.
+std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint);
 
 }  // namespace zk::actors

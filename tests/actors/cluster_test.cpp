@@ -151,6 +151,37 @@ TEST_CASE("in-process cluster: 11 partitions over four circuits and both buffer 
   CHECK(done == 11);
 }
 
+TEST_CASE("buffers cross the data plane when the prover listens on it (tcp loopback)") {
+  cluster_config_t cc;
+  cc.prover_data_listen = "127.0.0.1:0";
+  fixture_t f(cc);
+  REQUIRE(f.cluster->prover_node.data_server);
+  auto abc = f.submit({"mulchain-abc", priority_t::normal, 2, {f.wtns()}});
+  auto wo = f.submit({"mulchain", priority_t::normal, 1, {f.wtns()}});
+  auto native = f.submit({"porep", priority_t::normal, 2, {}});
+  REQUIRE(abc);
+  REQUIRE(wo);
+  REQUIRE(native);
+  auto ra = f.await(*abc);
+  auto rw = f.await(*wo);
+  auto rn = f.await(*native);
+  REQUIRE_MESSAGE(ra, describe(ra.error()));
+  REQUIRE_MESSAGE(rw, describe(rw.error()));
+  REQUIRE_MESSAGE(rn, describe(rn.error()));
+  check_proofs(f.mulchain_abc, *ra, 2);
+  check_proofs(f.mulchain, *rw, 1);
+  check_proofs(f.porep, *rn, 2);
+  auto st = f.cluster->prover_node.data_server->stats();
+  CHECK(st.frames_accepted == 5);
+  CHECK(st.rejected == 0);
+  CHECK(st.bytes_accepted == 2 * (f.mulchain_abc.n_vars + 3 * f.mulchain_abc.domain_rows) * 32 +
+                                 f.mulchain.n_vars * 32 + 2 * (f.porep.n_vars + 3 * f.porep.domain_rows) * 32);
+  // Freed on both sides: the synthesizers' copies on the ACK, the prover's after the proof.
+  CHECK(f.eventually([&] { return f.buffers_held() == 0; }, 5s));
+  CHECK(f.cluster->prover_node.prover_store->stats().registered == 0);
+  for (const auto& u : f.usage()) CHECK_MESSAGE(u.reserved == 0, u.name);
+}
+
 TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other job finishes") {
   cluster_config_t cc;
   cc.lookahead.value = 2;
