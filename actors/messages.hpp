@@ -20,7 +20,7 @@
 //   R → T        join_atom timeline_join_msg, event_batch_msg
 //   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
 //   any → T      snapshot_atom → timeline_snapshot_msg
-//   any → S      stats_atom → std::vector<node_usage_msg>
+//   any → S      stats_atom → std::vector<node_usage_msg>; timeline_atom → the aggregator (caf::actor)
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -279,6 +279,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_result_msg))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_resources))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_usage_msg))
+  CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::node_usage_msg>))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_join_msg))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::dispatch_msg))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::buffer_ready_msg))
@@ -309,4 +310,5 @@ CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
   CAF_ADD_ATOM(zkfleet, zk::actors, snapshot_atom, "snapshot")
   CAF_ADD_ATOM(zkfleet, zk::actors, tick_atom, "tick")
   CAF_ADD_ATOM(zkfleet, zk::actors, stats_atom, "stats")
+  CAF_ADD_ATOM(zkfleet, zk::actors, timeline_atom, "timeline")
 CAF_END_TYPE_ID_BLOCK(zkfleet)

@@ -115,7 +115,7 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   aggregator = sys.spawn(timeline_aggregator);
   scheduler_recorder = std::make_shared<timeline::recorder_t>(0);
   scheduler = sys.spawn(actors::scheduler,
-                        scheduler_config_t{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0});
+                        scheduler_config_t{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0, aggregator});
   scheduler_reporter = sys.spawn(timeline_reporter, reporter_config_t{0, "scheduler", {{0, "scheduler"}},
                                                                        scheduler_recorder, aggregator, cfg.report_period});
   for (unsigned i = 0; i < cfg.synth_nodes; ++i) {

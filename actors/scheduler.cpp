@@ -9,6 +9,12 @@ void scheduler_actor_state::init(caf::event_based_actor* s, const scheduler_conf
   policy = scheduler_state(cfg.lookahead, cfg.max_attempts);
   rec = cfg.recorder;
   track = cfg.track;
+  aggregator = cfg.aggregator;
+}
+
+caf::result<caf::actor> scheduler_actor_state::timeline() const {
+  if (!aggregator) return make_error(zk_errc::bad_request, "this scheduler has no timeline aggregator");
+  return aggregator;
 }
 
 node_id scheduler_actor_state::join(const node_join_msg& m) {
@@ -238,6 +244,7 @@ caf::behavior scheduler(scheduler_actor* self, scheduler_config_t cfg) {
     [self](await_atom, uint64_t job) { return self->state.await(job); },
     [self](cancel_atom, uint64_t job) { return self->state.cancel(job); },
     [self](stats_atom) { return self->state.usage(); },
+    [self](timeline_atom) { return self->state.timeline(); },
     [self](const buffer_ready_msg& m) { self->state.buffer_ready(m); },
     [self](ack_atom, uint64_t job, uint32_t part, double seconds) { self->state.acknowledged(job, part, seconds); },
     [self](started_atom, uint64_t job, uint32_t part) { self->state.started(job, part); },

@@ -25,6 +25,7 @@ struct scheduler_config_t {
   unsigned max_attempts = 3;
   std::shared_ptr<timeline::recorder_t> recorder;  // QUEUED and DONE (may be null)
   uint16_t track = 0;
+  caf::actor aggregator;  // named to nodes that join from other processes (timeline_atom)
 };
 
 struct scheduler_actor_state {
@@ -34,6 +35,7 @@ struct scheduler_actor_state {
   scheduler_state policy;
   std::shared_ptr<timeline::recorder_t> rec;
   uint16_t track = 0;
+  caf::actor aggregator;
 
   struct node_ref_t {
     std::string name;
@@ -70,6 +72,7 @@ struct scheduler_actor_state {
   void failed(const failure_msg& m);
   std::vector<node_usage_msg> usage() const;
   caf::result<caf::message> reject(caf::message_view& m);
+  caf::result<caf::actor> timeline() const;
 
  private:
   void schedule();

@@ -23,4 +23,13 @@ int cmd_circuit_prove(const std::vector<std::string>& args);
 int cmd_timeline(const std::vector<std::string>& args);
 int cmd_simulate(const std::vector<std::string>& args);
 
+// The cluster across processes (apps/cmd_cluster.cpp; built with CAF only).
+int cmd_node(const std::vector<std::string>& args);
+int cmd_up(const std::vector<std::string>& args);
+int cmd_down(const std::vector<std::string>& args);
+int cmd_submit(const std::vector<std::string>& args);
+int cmd_status(const std::vector<std::string>& args);
+int cmd_await(const std::vector<std::string>& args);
+int cmd_cancel(const std::vector<std::string>& args);
+
 }  // namespace zk::apps

@@ -29,6 +29,12 @@ void usage(FILE* out) {
                "  zkfleet demo   [fixtures-dir] [--trace events-file]\n"
                "  zkfleet timeline [--format ascii|chrome|json|stats|prometheus] <events-file>\n"
                "  zkfleet simulate --config <file.yaml> [--trace events-file] [--rows N]   (SIMULATED farm)\n"
+               "  zkfleet node   --config <file.yaml> [--node NAME]      one node of the cluster (its roles)\n"
+               "  zkfleet up     --config <file.yaml>                    every node, one process each; down stops them\n"
+               "  zkfleet down   --config <file.yaml>\n"
+               "  zkfleet submit --config <file.yaml> --circuit ID [--input FILE]... [--partitions N] [--priority P]\n"
+               "  zkfleet status|cancel --config <file.yaml> JOB\n"
+               "  zkfleet await  --config <file.yaml> JOB [--out DIR] [--timeout SECONDS]\n"
                "\n"
                "exit status: 0 success (verify: proof valid), 1 failure or invalid proof, 2 usage error\n");
 }
@@ -49,6 +55,15 @@ int main(int argc, char** argv) {
     if (cmd == "demo") return zk::apps::cmd_demo(args);
     if (cmd == "timeline") return zk::apps::cmd_timeline(args);
     if (cmd == "simulate") return zk::apps::cmd_simulate(args);
+#ifdef ZK_HAVE_CAF
+    if (cmd == "node") return zk::apps::cmd_node(args);
+    if (cmd == "up") return zk::apps::cmd_up(args);
+    if (cmd == "down") return zk::apps::cmd_down(args);
+    if (cmd == "submit") return zk::apps::cmd_submit(args);
+    if (cmd == "status") return zk::apps::cmd_status(args);
+    if (cmd == "await") return zk::apps::cmd_await(args);
+    if (cmd == "cancel") return zk::apps::cmd_cancel(args);
+#endif
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
       usage(stdout);
       return 0;

@@ -1,0 +1,365 @@
+// The cluster across processes (CAF's middleman on the control plane, common/net for buffers):
+//
+//   zkfleet node   --config F [--node NAME]   one node of F: its roles' actors; the scheduler
+//                                             publishes itself on scheduler.endpoint, the others
+//                                             join it there (remote_actor, retried up to 30 s)
+//   zkfleet up     --config F                 every node of F as a child process (logs beside
+//                                             the pid file), "ready" once all joined; Ctrl-C or
+//                                             `zkfleet down` stops them all
+//   zkfleet down   --config F
+//   zkfleet submit --config F --circuit ID [--input FILE]... [--partitions N] [--priority P]
+//   zkfleet status --config F JOB   |   zkfleet cancel --config F JOB
+//   zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS]
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <caf/io/all.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "actors/node.hpp"
+#include "apps/commands.hpp"
+#include "common/config/config.hpp"
+#include "common/formats/json.hpp"
+
+extern char** environ;
+
+namespace zk::apps {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace zk::actors;
+using namespace std::chrono_literals;
+
+volatile std::sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+struct cli_args_t {
+  std::map<std::string, std::vector<std::string>> flags;
+  std::vector<std::string> positional;
+  std::string one(const std::string& f, const std::string& def = "") const {
+    auto it = flags.find(f);
+    return it == flags.end() || it->second.empty() ? def : it->second.back();
+  }
+};
+
+cli_args_t parse_args(const std::vector<std::string>& args, const std::vector<std::string>& valued) {
+  cli_args_t p;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].rfind("--", 0) != 0) {
+      p.positional.push_back(args[i]);
+      continue;
+    }
+    if (std::find(valued.begin(), valued.end(), args[i]) == valued.end()) throw usage_error("unknown option " + args[i]);
+    if (i + 1 >= args.size()) throw usage_error(args[i] + " needs a value");
+    p.flags[args[i]].push_back(args[i + 1]);
+    ++i;
+  }
+  if (!p.flags.count("--config")) throw usage_error("--config FILE is required");
+  return p;
+}
+
+uint64_t parse_u64(const std::string& what, const std::string& v) {
+  size_t used = 0;
+  unsigned long long x = 0;
+  try {
+    x = std::stoull(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != v.size() || v[0] == '-') throw usage_error(what + " needs a non-negative integer, got '" + v + "'");
+  return x;
+}
+
+// An actor system with the middleman (remote actors) and zkfleet's messages.
+struct system_t {
+  caf::actor_system_config cfg;
+  std::unique_ptr<caf::actor_system> sys;
+  system_t() {
+    add_message_types(cfg);
+    cfg.load<caf::io::middleman>();
+    cfg.set("scheduler.max-threads", 2);
+    sys = std::make_unique<caf::actor_system>(cfg);
+  }
+};
+
+caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, std::chrono::seconds patience) {
+  const auto& ep = c.scheduler.endpoint;
+  auto end = std::chrono::steady_clock::now() + patience;
+  for (;;) {
+    auto a = sys.middleman().remote_actor(ep.host, ep.port);
+    if (a) return *a;
+    if (std::chrono::steady_clock::now() >= end || g_stop)
+      throw std::runtime_error("no scheduler at " + ep.str() + ": " + sys.render(a.error()));
+    std::this_thread::sleep_for(200ms);
+  }
+}
+
+circuit_def_t describe(const config::circuit_t& c) {
+  const bool abc = c.shape == config::shape_t::abc_witness || (c.shape == config::shape_t::automatic && !c.r1cs.empty());
+  if (abc && c.r1cs.empty()) throw std::runtime_error("circuit " + c.id + ": shape abc_witness needs an r1cs");
+  return describe_zkey_circuit(c.id, c.zkey, abc ? c.r1cs : "");
+}
+
+std::string pid_file(const config::config_t& c) {
+  return (fs::temp_directory_path() / ("zkfleet-up-" + std::to_string(c.scheduler.endpoint.port) + ".pid")).string();
+}
+
+void wait_for_signal() {
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  while (!g_stop) std::this_thread::sleep_for(100ms);
+}
+
+}  // namespace
+
+int cmd_node(const std::vector<std::string>& args) {
+  auto a = parse_args(args, {"--config", "--node"});
+  auto c = config::load_config(a.one("--config"));
+  const auto& node = config::select_node(c, a.one("--node"));
+  uint16_t index = 0;
+  for (size_t i = 0; i < c.nodes.size(); ++i)
+    if (c.nodes[i].name == node.name) index = uint16_t(i);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  system_t s;
+  auto& sys = *s.sys;
+  std::vector<caf::actor> own;  // ended on the way out
+  caf::actor scheduler, aggregator;
+  std::shared_ptr<timeline::recorder_t> sched_rec;
+  if (node.has(config::role_t::scheduler)) {
+    aggregator = sys.spawn(timeline_aggregator);
+    sched_rec = std::make_shared<timeline::recorder_t>(index);
+    lookahead_t la{c.scheduler.lookahead.automatic, c.scheduler.lookahead.value, c.scheduler.lookahead.max};
+    scheduler = sys.spawn(actors::scheduler, scheduler_config_t{la, c.scheduler.max_attempts, sched_rec, 0, aggregator});
+    own = {scheduler, aggregator,
+           sys.spawn(timeline_reporter, reporter_config_t{index, node.name, {{0, "scheduler"}}, sched_rec, aggregator})};
+    for (const auto& circuit : c.circuits) {
+      auto r = ask<caf::ok_atom>(sys, scheduler, 10s, register_atom::value, describe(circuit));
+      if (!r) throw std::runtime_error("circuit " + circuit.id + ": " + actors::describe(r.error()));
+    }
+    const auto& ep = node.control ? *node.control : c.scheduler.endpoint;
+    auto port = sys.middleman().publish(scheduler, ep.port, ep.host.c_str(), true);
+    if (!port) throw std::runtime_error("cannot publish the scheduler on " + ep.str() + ": " + sys.render(port.error()));
+  } else {
+    scheduler = connect_scheduler(sys, c, 30s);
+    auto agg = ask<caf::actor>(sys, scheduler, 10s, timeline_atom::value);
+    if (!agg) throw std::runtime_error("the scheduler names no timeline aggregator: " + actors::describe(agg.error()));
+    aggregator = *agg;
+  }
+  node_handles_t n;
+  if (node.has(config::role_t::synth) || node.has(config::role_t::prover)) {
+    node_role_config_t r;
+    r.name = node.name;
+    r.timeline_node = index;
+    r.synth = node.has(config::role_t::synth);
+    r.prover = node.has(config::role_t::prover);
+    r.cores = node.resources.cores.value_or(std::max(1u, std::thread::hardware_concurrency()));
+    r.memory_budget = node.resources.memory_budget;
+    r.hot_keys = node.hot_circuits;
+    if (r.prover && node.data) r.data_listen = node.data->host + ":" + std::to_string(node.data->port);
+    r.data_options.io_threads = node.data_plane.io_threads;
+    r.data_options.io_timeout = node.data_plane.io_timeout;
+    r.data_options.idle_timeout = node.data_plane.idle_timeout;
+    r.data_options.max_payload_bytes = node.data_plane.max_payload;
+    n = spawn_node(sys, r, scheduler, aggregator, std::make_shared<buffer_directory_t>());
+    for (const auto& h : {n.synthesizer, n.prover, n.reporter})
+      if (h) own.push_back(h);
+  }
+  std::printf("zkfleet node %s ready (scheduler at %s)\n", node.name.c_str(), c.scheduler.endpoint.str().c_str());
+  std::fflush(stdout);
+  wait_for_signal();
+  for (auto& h : own) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+  if (node.has(config::role_t::scheduler)) sys.middleman().unpublish(scheduler, 0);
+  std::printf("zkfleet node %s stopped\n", node.name.c_str());
+  return 0;
+}
+
+int cmd_up(const std::vector<std::string>& args) {
+  auto a = parse_args(args, {"--config"});
+  const std::string cfg_path = fs::absolute(a.one("--config")).string();
+  auto c = config::load_config(cfg_path);
+  const std::string pids = pid_file(c);
+  if (fs::exists(pids)) throw std::runtime_error(pids + " exists: a cluster of this config is up (zkfleet down --config ...)");
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  const fs::path logs = fs::path(pids).replace_extension("logs");
+  fs::create_directories(logs);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  std::vector<pid_t> children;
+  // The scheduler first: the others retry until it is there.
+  std::vector<const config::node_t*> order;
+  for (const auto& n : c.nodes)
+    if (n.has(config::role_t::scheduler)) order.insert(order.begin(), &n);
+    else order.push_back(&n);
+  for (const auto* n : order) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    const std::string log = (logs / (n->name + ".log")).string();
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    std::vector<std::string> argv_s = {self, "node", "--config", cfg_path, "--node", n->name};
+    std::vector<char*> argv;
+    for (auto& s : argv_s) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, self.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) throw std::runtime_error("cannot start node " + n->name + ": " + std::strerror(rc));
+    children.push_back(pid);
+  }
+  {
+    std::ofstream f(pids);
+    f << ::getpid() << "\n";
+    for (pid_t p : children) f << p << "\n";
+  }
+  auto stop_all = [&](int code) {
+    for (pid_t p : children) ::kill(p, SIGTERM);
+    auto end = std::chrono::steady_clock::now() + 10s;
+    for (pid_t p : children) {
+      int st = 0;
+      while (::waitpid(p, &st, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > end) {
+          ::kill(p, SIGKILL);
+          ::waitpid(p, &st, 0);
+          break;
+        }
+        std::this_thread::sleep_for(50ms);
+      }
+    }
+    fs::remove(pids);
+    std::printf("zkfleet up: stopped %zu nodes\n", children.size());
+    return code;
+  };
+  // Ready when every other node has joined the scheduler.
+  try {
+    system_t s;
+    auto sched = connect_scheduler(*s.sys, c, 60s);
+    auto end = std::chrono::steady_clock::now() + 60s;
+    for (;;) {
+      auto u = ask<std::vector<node_usage_msg>>(*s.sys, sched, 5s, stats_atom::value);
+      if (u && u->size() + 1 >= c.nodes.size()) break;
+      if (g_stop || std::chrono::steady_clock::now() > end) throw std::runtime_error("not every node joined within 60 s");
+      std::this_thread::sleep_for(200ms);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "zkfleet up: %s (logs in %s)\n", e.what(), logs.string().c_str());
+    return stop_all(1);
+  }
+  std::printf("zkfleet up: cluster ready: %zu nodes (scheduler at %s); logs in %s; Ctrl-C or `zkfleet down` stops it\n",
+              c.nodes.size(), c.scheduler.endpoint.str().c_str(), logs.string().c_str());
+  std::fflush(stdout);
+  while (!g_stop) {
+    for (pid_t p : children) {
+      int st = 0;
+      if (::waitpid(p, &st, WNOHANG) == p) {
+        std::fprintf(stderr, "zkfleet up: node process %d exited; stopping the cluster\n", int(p));
+        children.erase(std::find(children.begin(), children.end(), p));
+        return stop_all(1);
+      }
+    }
+    std::this_thread::sleep_for(100ms);
+  }
+  return stop_all(0);
+}
+
+int cmd_down(const std::vector<std::string>& args) {
+  auto a = parse_args(args, {"--config"});
+  auto c = config::load_config(a.one("--config"), {false});
+  const std::string pids = pid_file(c);
+  std::ifstream f(pids);
+  pid_t up = 0;
+  if (!(f >> up) || up <= 0) throw std::runtime_error(pids + ": no cluster of this config is up");
+  if (::kill(up, SIGTERM) != 0) {
+    fs::remove(pids);
+    throw std::runtime_error("zkfleet up (pid " + std::to_string(up) + ") is gone; removed " + pids);
+  }
+  auto end = std::chrono::steady_clock::now() + 20s;
+  while (fs::exists(pids) && std::chrono::steady_clock::now() < end) std::this_thread::sleep_for(100ms);
+  if (fs::exists(pids)) throw std::runtime_error("zkfleet up (pid " + std::to_string(up) + ") did not stop within 20 s");
+  std::printf("zkfleet down: stopped\n");
+  return 0;
+}
+
+int cmd_submit(const std::vector<std::string>& args) {
+  auto a = parse_args(args, {"--config", "--circuit", "--input", "--partitions", "--priority"});
+  auto c = config::load_config(a.one("--config"), {false});
+  job_request r;
+  r.circuit = a.one("--circuit");
+  if (r.circuit.empty()) throw usage_error("--circuit ID is required");
+  r.partitions = uint32_t(parse_u64("--partitions", a.one("--partitions", "1")));
+  std::string prio = a.one("--priority", "NORMAL");
+  for (auto& ch : prio) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+  auto p = parse_priority(prio);
+  if (!p) throw usage_error("--priority is one of critical, high, normal, low");
+  r.priority = *p;
+  for (const auto& in : a.flags["--input"])  // files are read by the synthesis nodes: absolute paths
+    r.inputs.push_back(in.find('=') != std::string::npos ? in : fs::absolute(in).string());
+  system_t s;
+  auto sched = connect_scheduler(*s.sys, c, 5s);
+  auto id = ask<uint64_t>(*s.sys, sched, 10s, submit_atom::value, r);
+  if (!id) throw std::runtime_error(actors::describe(id.error()));
+  std::printf("%llu\n", (unsigned long long)*id);
+  return 0;
+}
+
+int cmd_status(const std::vector<std::string>& args) {
+  auto a = parse_args(args, {"--config"});
+  if (a.positional.size() != 1) throw usage_error("status takes one job id");
+  auto c = config::load_config(a.one("--config"), {false});
+  system_t s;
+  auto sched = connect_scheduler(*s.sys, c, 5s);
+  auto st = ask<job_status_msg>(*s.sys, sched, 10s, status_atom::value, parse_u64("job", a.positional[0]));
+  if (!st) throw std::runtime_error(actors::describe(st.error()));
+  std::printf("job %llu (%s, %s): %u/%u done, %u failed%s%s%s\n", (unsigned long long)st->id, st->circuit.c_str(),
+              priority_name(st->priority), st->done, st->partitions, st->failed, st->cancelled ? ", cancelled" : "",
+              st->finished ? ", finished" : "", st->error.empty() ? "" : (": " + st->error).c_str());
+  for (size_t k = 0; k < st->part_states.size(); ++k) std::printf("  partition %zu: %s\n", k, st->part_states[k].c_str());
+  return 0;
+}
+
+int cmd_await(const std::vector<std::string>& args) {
+  auto a = parse_args(args, {"--config", "--out", "--timeout"});
+  if (a.positional.size() != 1) throw usage_error("await takes one job id");
+  auto c = config::load_config(a.one("--config"), {false});
+  const uint64_t job = parse_u64("job", a.positional[0]);
+  const auto timeout = std::chrono::seconds(parse_u64("--timeout", a.one("--timeout", "600")));
+  system_t s;
+  auto sched = connect_scheduler(*s.sys, c, 5s);
+  auto r = ask<job_result_msg>(*s.sys, sched, timeout, await_atom::value, job);
+  if (!r) throw std::runtime_error(actors::describe(r.error()));
+  const std::string out = a.one("--out", ".");
+  fs::create_directories(out);
+  for (const auto& p : r->proofs) {
+    std::string stem = out + "/job" + std::to_string(job) + "-p" + std::to_string(p.partition);
+    formats::write_proof_json(stem + "-proof.json", formats::parse_proof_json(p.proof_json, "proof"));
+    formats::write_public_json(stem + "-public.json", p.public_signals);
+    std::printf("%s-proof.json %s-public.json (synth %.1f ms, prove %.1f ms, verified)\n", stem.c_str(), stem.c_str(),
+                p.synth_seconds * 1e3, p.prove_seconds * 1e3);
+  }
+  return 0;
+}
+
+int cmd_cancel(const std::vector<std::string>& args) {
+  auto a = parse_args(args, {"--config"});
+  if (a.positional.size() != 1) throw usage_error("cancel takes one job id");
+  auto c = config::load_config(a.one("--config"), {false});
+  system_t s;
+  auto sched = connect_scheduler(*s.sys, c, 5s);
+  auto r = ask<bool>(*s.sys, sched, 10s, cancel_atom::value, parse_u64("job", a.positional[0]));
+  if (!r) throw std::runtime_error(actors::describe(r.error()));
+  std::printf(*r ? "cancelled\n" : "already finished\n");
+  return *r ? 0 : 1;
+}
+
+}  // namespace zk::apps
