@@ -12,26 +12,17 @@
 #include <random>
 #include <vector>
 
+#include "bench/bench_util.hpp"
+
 #include "common/ec/curves.hpp"
 #include "common/msm/msm.hpp"
 #include "common/ntt/ntt.hpp"
 #include "common/util/thread_pool.hpp"
 
 using namespace zk;
+using zk::bench::median_ms;
 
 namespace {
-
-template <class F>
-double median_ms(int repeats, F&& f) {
-  std::vector<double> t;
-  for (int i = 0; i < repeats; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 template <class G>
 std::vector<ec::affine_t<G>> make_bases(const ec::affine_t<G>& gen, size_t n) {

@@ -18,9 +18,9 @@
 // batch-affine accumulation, resident bases and streams come once it runs on a device.
 #include <cub/device/device_radix_sort.cuh>
 
-#include <cstring>
 #include <vector>
 
+#include "common/msm/msm.hpp"
 #include "cuda/cuda_util.cuh"
 
 namespace zk::cuda {
@@ -35,32 +35,11 @@ struct plan_t {
   uint64_t offset[5] = {};
 };
 
-// Same window rule as the CPU (msm.cpp): enough windows that k + H < 2^(c·W).
 plan_t make_plan(unsigned bits, unsigned c) {
   plan_t p;
   p.c = c;
-  for (p.windows = (bits + c) / c;; ++p.windows) {
-    uint64_t h[5] = {};
-    for (unsigned w = 0; w < p.windows; ++w) {
-      unsigned pos = w * c + c - 1;
-      h[pos / 64] |= uint64_t(1) << (pos % 64);
-    }
-    unsigned top = c * p.windows;
-    uint64_t sum[6] = {};
-    unsigned __int128 carry = 0;
-    for (int l = 0; l < 5; ++l) {
-      carry += (unsigned __int128)h[l] + (unsigned(l) == bits / 64 ? uint64_t(1) << (bits % 64) : 0);
-      sum[l] = uint64_t(carry);
-      carry >>= 64;
-    }
-    sum[5] = uint64_t(carry);
-    bool fits = true;
-    for (unsigned b = top; b < 384 && fits; ++b) fits = !((sum[b / 64] >> (b % 64)) & 1);
-    if (fits) {
-      std::memcpy(p.offset, h, sizeof h);
-      return p;
-    }
-  }
+  p.windows = msm::signed_digit_windows(bits, c, p.offset);  // the CPU's digits exactly
+  return p;
 }
 
 __global__ void digits_kernel(const uint64_t* scalars, size_t n, unsigned c, unsigned windows, uint64_t o0,

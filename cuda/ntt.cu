@@ -4,6 +4,7 @@
 // same structure as the CPU domain (common/ntt), so the two agree bit for bit.
 #include <vector>
 
+#include "common/ntt/butterfly.hpp"
 #include "common/ntt/ntt.hpp"
 #include "cuda/cuda_util.cuh"
 
@@ -14,29 +15,16 @@ constexpr unsigned kThreads = 256;
 
 __device__ __forceinline__ size_t bitrev(size_t x, unsigned bits) { return __brevll(x) >> (64 - bits); }
 
-// DIF stage, inverse twiddles: ω^{−j·stride} = −ω^{n/2 − j·stride}, folded as (v − u)·tw.
 template <class Fr, bool Inverse>
 __global__ void dif_stage(Fr* a, const Fr* tw, size_t half_n, size_t len, size_t stride) {
   size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= half_n) return;
-  size_t blk = k / len, j = k % len;
-  Fr* x = a + blk * 2 * len + j;
-  Fr u = x[0], v = x[len];
-  x[0] = u + v;
-  if (j == 0) x[len] = u - v;
-  else if (Inverse) x[len] = (v - u) * tw[half_n - j * stride];
-  else x[len] = (u - v) * tw[j * stride];
+  if (k < half_n) ntt::dif_butterfly<Inverse>(a, k, len, stride, tw, half_n);
 }
 
 template <class Fr>
 __global__ void dit_stage(Fr* a, const Fr* tw, size_t half_n, size_t len, size_t stride) {
   size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k >= half_n) return;
-  size_t blk = k / len, j = k % len;
-  Fr* x = a + blk * 2 * len + j;
-  Fr u = x[0], v = j == 0 ? x[len] : x[len] * tw[j * stride];
-  x[0] = u + v;
-  x[len] = u - v;
+  if (k < half_n) ntt::dit_butterfly(a, k, len, stride, tw);
 }
 
 // Position i holds coefficient j = bitrev(i); scale by ω_2n^j / n (see ntt.cpp).

@@ -215,15 +215,20 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride)
     else p.idx.push_back(uint32_t(i));
   }
   p.c = choose_window(p.idx.size(), bits);
+  p.windows = signed_digit_windows(bits, p.c, p.offset);
+  return p;
+}
+
+unsigned signed_digit_windows(unsigned bits, unsigned c, uint64_t offset[5]) {
   // Enough windows that k + H < 2^(c·W) for every k < 2^bits, i.e. H + 2^bits ≤ 2^(c·W).
-  for (p.windows = (bits + p.c) / p.c;; ++p.windows) {
+  for (unsigned windows = (bits + c) / c;; ++windows) {
     uint64_t h[5] = {};
-    for (unsigned w = 0; w < p.windows; ++w) {
-      unsigned pos = w * p.c + p.c - 1;
+    for (unsigned w = 0; w < windows; ++w) {
+      unsigned pos = w * c + c - 1;
       h[pos / 64] |= uint64_t(1) << (pos % 64);
     }
-    const unsigned top = p.c * p.windows;  // ≤ 272 < 320
-    uint64_t sum[6] = {};                  // H + 2^bits, compared with 2^top
+    const unsigned top = c * windows;  // ≤ 272 < 320
+    uint64_t sum[6] = {};              // H + 2^bits, compared with 2^top
     unsigned __int128 carry = 0;
     for (int l = 0; l < 5; ++l) {
       carry += (unsigned __int128)h[l] + (unsigned(l) == bits / 64 ? uint64_t(1) << (bits % 64) : 0);
@@ -231,14 +236,13 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride)
       carry >>= 64;
     }
     sum[5] = uint64_t(carry);
-    bool fits = true;  // sum ≤ 2^top ⟺ no bit at or above `top`, except sum == 2^top exactly
+    bool fits = true;  // no bit at or above `top`: sum < 2^top
     for (unsigned b = top; b < 384 && fits; ++b) fits = !((sum[b / 64] >> (b % 64)) & 1);
     if (fits) {
-      std::copy(h, h + 5, p.offset);
-      break;
+      std::copy(h, h + 5, offset);
+      return windows;
     }
   }
-  return p;
 }
 
 namespace {

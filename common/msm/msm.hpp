@@ -36,6 +36,11 @@ struct plan_t {
 // scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits.
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride = 32);
 
+// The signed-digit recoding for c-bit windows: returns the window count W and writes
+// H = Σ_w 2^{c−1}·2^{c·w} (five limbs), W the smallest with k + H < 2^{c·W} for all k < 2^bits.
+// Shared with the CUDA MSM, so both read the same digits.
+unsigned signed_digit_windows(unsigned bits, unsigned c, uint64_t offset[5]);
+
 // Σ k_i·P_i over the plan's scalars. bases[i] for i < plan.n; (0,0) bases are the identity.
 template <class G>
 ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan);

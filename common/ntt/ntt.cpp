@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/ec/curves.hpp"
+#include "common/ntt/butterfly.hpp"
 #include "common/util/thread_pool.hpp"
 
 namespace zk::ntt {
@@ -21,30 +22,13 @@ inline size_t bitrev(size_t x, unsigned bits) {
   return r;
 }
 
-// One DIF stage: pairs (j, j+len) within blocks of 2·len; twiddle ω^{j·stride}, or for the
-// inverse transform ω^{−j·stride} = −ω^{n/2 − j·stride}, folded in as (v − u)·ω^{n/2 − j·stride}.
 template <bool Inverse, class Fr>
-inline void dif_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t half, size_t k0,
-                            size_t k1) {
-  for (size_t k = k0; k < k1; ++k) {
-    size_t blk = k / len, j = k % len;
-    Fr* x = a + blk * 2 * len + j;
-    Fr u = x[0], v = x[len];
-    x[0] = u + v;
-    if (j == 0) x[len] = u - v;
-    else if (Inverse) x[len] = (v - u) * tw[half - j * stride];
-    else x[len] = (u - v) * tw[j * stride];
-  }
+inline void dif_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t half, size_t k0, size_t k1) {
+  for (size_t k = k0; k < k1; ++k) dif_butterfly<Inverse>(a, k, len, stride, tw, half);
 }
 template <class Fr>
 inline void dit_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t k0, size_t k1) {
-  for (size_t k = k0; k < k1; ++k) {
-    size_t blk = k / len, j = k % len;
-    Fr* x = a + blk * 2 * len + j;
-    Fr u = x[0], v = j == 0 ? x[len] : x[len] * tw[j * stride];
-    x[0] = u + v;
-    x[len] = u - v;
-  }
+  for (size_t k = k0; k < k1; ++k) dit_butterfly(a, k, len, stride, tw);
 }
 
 }  // namespace
