@@ -27,6 +27,9 @@ std::string human_time(double s) {
 }
 
 // Total length of the union of [t0, t1) intervals.
+// A resource busier than this fraction of the wall time is what bounds throughput.
+constexpr double kSaturated = 0.8;
+
 int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv) {
   std::sort(iv.begin(), iv.end());
   int64_t total = 0, cur0 = 0, cur1 = 0;
@@ -240,9 +243,15 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   const cand* top = std::max_element(std::begin(cs), std::end(cs), [](const cand& a, const cand& b) { return a.busy < b.busy; });
   if (top->busy <= 0) return s;
   s.bottleneck = top->name;
+  // Nothing saturated and the prover still waits: the pipeline is too shallow, not a resource
+  // too slow (cuzk's seed waterfall: synthesis one partition after another).
+  if (top->busy < kSaturated && s.prover_idle_per_proof_s > 0) s.bottleneck = "pipeline";
   const std::string pct_p = fmt("%.0f%%", s.prover_busy * 100), pct_s = fmt("%.0f%%", s.synth_busy * 100),
                     pct_x = fmt("%.0f%%", s.transfer_busy * 100), idle_s = human_time(s.prover_idle_per_proof_s);
-  if (s.bottleneck == "prover")
+  if (s.bottleneck == "pipeline")
+    s.verdict = "pipeline-bound: no resource is saturated (prover " + pct_p + ", synthesis " + pct_s + ", transfers " +
+                pct_x + ") yet the prover idles " + idle_s + " per proof; raise the lookahead (or use auto)";
+  else if (s.bottleneck == "prover")
     s.verdict = "prover-bound: provers busy " + pct_p + " of the wall time (synthesis " + pct_s + ", transfers " + pct_x +
                 "); add provers or GPUs, or speed up the prover stages";
   else if (s.bottleneck == "synthesis")

@@ -41,7 +41,7 @@ struct stats_t {
   double mean_queue_depth = 0;
   size_t max_queue_depth = 0;
   std::vector<track_stats_t> tracks;
-  std::string bottleneck;  // "synthesis" | "prover" | "transfer" | "" (no data)
+  std::string bottleneck;  // "synthesis" | "prover" | "transfer" | "pipeline" (none saturated) | ""
   std::string verdict;     // the sentence naming it, with its evidence
 };
 stats_t compute_stats(const std::vector<event_t>& events, const names_t& names);

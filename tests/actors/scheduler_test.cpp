@@ -262,4 +262,6 @@ TEST_CASE("SIMULATED: the stats name the bound of three scripted farms") {
   CHECK(name(run_simulation(farm(1, 4, 1.0, 3.0, 10000, 2))) == "prover");
   // 64 MiB buffers over 16 MiB/s (4 s) vs synthesis 1 s on 4 cores, proving 1 s: transfer-bound
   CHECK(name(run_simulation(farm(1, 4, 1.0, 1.0, 16, 4))) == "transfer");
+  // balanced stages but lookahead 0: nothing saturated, the prover waits — pipeline-bound
+  CHECK(name(run_simulation(farm(1, 2, 1.0, 1.0, 10000, 0))) == "pipeline");
 }
