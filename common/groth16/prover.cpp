@@ -193,42 +193,6 @@ proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const
   return proof_t<C>{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
 }
 
-// The five CPU MSMs as one batch of window tasks (msm::run_jobs): G2's costlier windows first,
-// so both cores stay busy to the end instead of idling at the tail of each MSM. Each MSM's stage
-// spans from the batch's start to its last window; each key section is released then.
-template <class C>
-void prover_t<C>::run_msms_together(const uint8_t* witness, msm_results_t<C>& m, const stage_observer& observe,
-                                    uint64_t t0) const {
-  namespace sec = formats::zkey_section;
-  const size_t first_private = size_t(pk_.n_public) + 1;
-  const msm::plan_t wplan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
-  const msm::plan_t cplan = msm::make_plan(witness + first_private * kScalarBytes, pk_.n_vars - first_private, fr_t::bits);
-  const msm::plan_t hplan = msm::make_plan(reinterpret_cast<const uint8_t*>(a_.data()), a_.size(), fr_t::bits);
-  msm::msm_job_t<typename C::g1> jh(pk_.h, hplan), ja(pk_.a, wplan), jb1(pk_.b1, wplan), jc(pk_.c, cplan);
-  msm::msm_job_t<typename C::g2> jb2(pk_.b2, wplan);
-  auto done = [&](stage st, uint32_t section) {
-    return [&, st, section] {
-      if (observe) observe(st, t0, now_ns());
-      release(section);
-    };
-  };
-  // Relative cost of one window task: points in it × group factor (an Fq2 operation ≈ 3 Fq).
-  auto cost = [](const msm::plan_t& p, double factor) { return factor * double(p.idx.size() + 1); };
-  std::vector<msm::job_ref_t> jobs = {
-      {jb2.tasks(), cost(wplan, 3.0), [&](size_t i) { jb2.run_task(i); }, done(stage::msm_b2, sec::points_b2)},
-      {jh.tasks(), cost(hplan, 1.0), [&](size_t i) { jh.run_task(i); }, done(stage::msm_h, sec::points_h)},
-      {ja.tasks(), cost(wplan, 1.0), [&](size_t i) { ja.run_task(i); }, done(stage::msm_a, sec::points_a)},
-      {jb1.tasks(), cost(wplan, 1.0), [&](size_t i) { jb1.run_task(i); }, done(stage::msm_b1, sec::points_b1)},
-      {jc.tasks(), cost(cplan, 1.0), [&](size_t i) { jc.run_task(i); }, done(stage::msm_c, sec::points_c)},
-  };
-  msm::run_jobs(jobs);
-  m.h = jh.finish();
-  m.a = ja.finish();
-  m.b1 = jb1.finish();
-  m.b2 = jb2.finish();
-  m.c = jc.finish();
-}
-
 template <class C>
 void prover_t<C>::release(uint32_t section) const {
   if (release_pages_ && pk_.file) pk_.file->release(section);
@@ -273,13 +237,6 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
   compute_h();
   mark(stage::compute_h);
   msm_results_t<C> m;
-  if (!acc_) {
-    run_msms_together(witness, m, observe, t0);
-    t0 = now_ns();
-    proof_t<C> proof = assemble(m, r, s);
-    mark(stage::assemble);
-    return proof;
-  }
   m.h = msm_h();
   release(sec::points_h);
   mark(stage::msm_h);

@@ -10,8 +10,8 @@
 //
 // The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
 // place). Work buffers are allocated once per prover and reused across proofs. prove() runs the
-// stages that need the a/b/c buffers first (build_ab, compute_h), then the five MSMs: on the CPU
-// as one batch of window tasks (their stage spans overlap), on an accelerator one after another.
+// stages that need the a/b/c buffers first (build_ab, compute_h, msm_h), then the four MSMs over
+// the witness, so each key section is touched in one stretch.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -99,8 +99,6 @@ class prover_t {
   bool release_pages_ = false;
   const accelerator_t<C>* acc_ = nullptr;
   typename C::g1_jacobian g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars, size_t n) const;
-  void run_msms_together(const uint8_t* witness, msm_results_t<C>& m, const stage_observer& observe,
-                         uint64_t t0) const;
 };
 
 // Uniform random field element from the OS entropy source.

@@ -1,7 +1,6 @@
 #include "common/msm/msm.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -272,103 +271,69 @@ struct digit_reader {
 }  // namespace
 
 template <class G>
-msm_job_t<G>::msm_job_t(const ec::affine_t<G>* bases, const plan_t& plan)
-    : bases_(bases),
-      plan_(plan),
-      ones_chunks_(plan.ones.size() > 4096 ? util::compute_threads() : 1),
-      window_sum_(plan.windows, ec::jacobian_t<G>::infinity()),
-      ones_sum_(ones_chunks_, ec::xyzz_t<G>::infinity()) {}
-
-template <class G>
-void msm_job_t<G>::run_task(size_t task) {
+ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
+  using jac = ec::jacobian_t<G>;
   using xyzz = ec::xyzz_t<G>;
-  const plan_t& plan = plan_;
+  const size_t m = plan.idx.size();
   const unsigned W = plan.windows, c = plan.c;
-  const size_t m = plan.idx.size(), nb = size_t(1) << (c - 1);
-  if (task >= W) {  // scalars equal to one: a plain sum, in chunks
-    size_t t = task - W, n1 = plan.ones.size();
-    size_t b = n1 * t / ones_chunks_, e = n1 * (t + 1) / ones_chunks_;
-    xyzz acc = xyzz::infinity();
-    for (size_t i = b; i < e; ++i) acc = acc.add_mixed(bases_[plan.ones[i]]);
-    ones_sum_[t] = acc;
-    return;
-  }
-  const unsigned w = unsigned(task);
-  if (m == 0) return;
-  const digit_reader rd{plan};
-  auto accumulate = [&](auto& acc) {
-    for (size_t j = 0; j < m; ++j) {
-      const uint32_t i = plan.idx[j];
-      uint64_t sh[5];
-      rd.shifted(i, sh);
-      int32_t dj = digit_reader::digit(sh, w * c, c);
-      if (dj == 0) continue;
-      const auto& P = bases_[i];
-      if (dj > 0) acc.add(uint32_t(dj - 1), P);
-      else acc.add(uint32_t(-dj - 1), -P);
-    }
-    window_sum_[w] = acc.reduce().to_jacobian();
-  };
-  // A batch must be large enough to amortise its inversion (~1.5·bits multiplications);
-  // with few buckets (small MSMs) plain XYZZ buckets are cheaper.
-  const size_t batch = std::min<size_t>(nb / 8, 2048);
-  if (batch >= kMinBatch) {
-    batch_affine_buckets<G> acc(nb, batch);
-    accumulate(acc);
-  } else {
-    xyzz_buckets<G> acc(nb);
-    accumulate(acc);
-  }
-}
+  const size_t nb = size_t(1) << (c - 1);
 
-template <class G>
-ec::jacobian_t<G> msm_job_t<G>::finish() const {
-  ec::jacobian_t<G> r = ec::jacobian_t<G>::infinity();
-  for (unsigned w = plan_.windows; w-- > 0;) {
-    for (unsigned i = 0; i < plan_.c && !r.is_infinity(); ++i) r = r.dbl();
-    r += window_sum_[w];
+  std::vector<jac> window_sum(W, jac::infinity());
+  // Scalars equal to one: a plain sum, split across threads.
+  const size_t ones_chunks = plan.ones.size() > 4096 ? util::compute_threads() : 1;
+  std::vector<xyzz> ones_sum(ones_chunks, xyzz::infinity());
+
+  util::run_parallel(
+      [&](size_t task) {
+        if (task >= W) {
+          size_t t = task - W, n1 = plan.ones.size();
+          size_t b = n1 * t / ones_chunks, e = n1 * (t + 1) / ones_chunks;
+          xyzz acc = xyzz::infinity();
+          for (size_t i = b; i < e; ++i) acc = acc.add_mixed(bases[plan.ones[i]]);
+          ones_sum[t] = acc;
+          return;
+        }
+        const unsigned w = unsigned(task);
+        if (m == 0) return;
+        const digit_reader rd{plan};
+        auto accumulate = [&](auto& acc) {
+          for (size_t j = 0; j < m; ++j) {
+            const uint32_t i = plan.idx[j];
+            uint64_t sh[5];
+            rd.shifted(i, sh);
+            int32_t dj = digit_reader::digit(sh, w * c, c);
+            if (dj == 0) continue;
+            const auto& P = bases[i];
+            if (dj > 0) acc.add(uint32_t(dj - 1), P);
+            else acc.add(uint32_t(-dj - 1), -P);
+          }
+          window_sum[w] = acc.reduce().to_jacobian();
+        };
+        // A batch must be large enough to amortise its inversion (~1.5·bits multiplications);
+        // with few buckets (small MSMs) plain XYZZ buckets are cheaper.
+        const size_t batch = std::min<size_t>(nb / 8, 2048);
+        if (batch >= kMinBatch) {
+          batch_affine_buckets<G> acc(nb, batch);
+          accumulate(acc);
+        } else {
+          xyzz_buckets<G> acc(nb);
+          accumulate(acc);
+        }
+      },
+      W + ones_chunks);
+
+  jac r = jac::infinity();
+  for (unsigned w = W; w-- > 0;) {
+    for (unsigned i = 0; i < c && !r.is_infinity(); ++i) r = r.dbl();
+    r += window_sum[w];
   }
-  for (const auto& s : ones_sum_) r += s.to_jacobian();
+  for (const auto& s : ones_sum) r += s.to_jacobian();
   return r;
 }
 
-template <class G>
-ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
-  msm_job_t<G> job(bases, plan);
-  util::run_parallel([&](size_t t) { job.run_task(t); }, job.tasks());
-  return job.finish();
-}
-
-void run_jobs(const std::vector<job_ref_t>& jobs) {
-  // Every window task of every job in one pool batch, the costliest first (longest processing
-  // time first): the cores stay busy until the last MSM is done instead of idling at the tail
-  // of each.
-  struct task_t {
-    double cost;
-    size_t job, index;
-  };
-  std::vector<task_t> tasks;
-  for (size_t j = 0; j < jobs.size(); ++j)
-    for (size_t i = 0; i < jobs[j].tasks; ++i) tasks.push_back({jobs[j].cost_per_task, j, i});
-  std::stable_sort(tasks.begin(), tasks.end(), [](const task_t& a, const task_t& b) { return a.cost > b.cost; });
-  std::vector<std::atomic<size_t>> left(jobs.size());
-  for (size_t j = 0; j < jobs.size(); ++j) left[j] = jobs[j].tasks;
-  util::run_parallel(
-      [&](size_t k) {
-        const task_t& t = tasks[k];
-        jobs[t.job].run(t.index);
-        if (left[t.job].fetch_sub(1) == 1 && jobs[t.job].done) jobs[t.job].done();
-      },
-      tasks.size());
-}
-
-#define ZK_MSM_INSTANTIATE(G)                                                           \
-  template class msm_job_t<G>;                                                          \
-  template ec::jacobian_t<G> msm<G>(const ec::affine_t<G>*, const plan_t&);
-ZK_MSM_INSTANTIATE(curves::bn254::g1)
-ZK_MSM_INSTANTIATE(curves::bn254::g2)
-ZK_MSM_INSTANTIATE(curves::bls12_381::g1)
-ZK_MSM_INSTANTIATE(curves::bls12_381::g2)
-#undef ZK_MSM_INSTANTIATE
+template ec::jacobian_t<curves::bn254::g1> msm<curves::bn254::g1>(const ec::affine_t<curves::bn254::g1>*, const plan_t&);
+template ec::jacobian_t<curves::bn254::g2> msm<curves::bn254::g2>(const ec::affine_t<curves::bn254::g2>*, const plan_t&);
+template ec::jacobian_t<curves::bls12_381::g1> msm<curves::bls12_381::g1>(const ec::affine_t<curves::bls12_381::g1>*, const plan_t&);
+template ec::jacobian_t<curves::bls12_381::g2> msm<curves::bls12_381::g2>(const ec::affine_t<curves::bls12_381::g2>*, const plan_t&);
 
 }  // namespace zk::msm

@@ -15,7 +15,6 @@
 // Buckets accumulate in batch-affine form (msm.cpp).
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "common/ec/point.hpp"
@@ -44,34 +43,6 @@ unsigned signed_digit_windows(unsigned bits, unsigned c, uint64_t offset[5]);
 // Σ k_i·P_i over the plan's scalars. bases[i] for i < plan.n; (0,0) bases are the identity.
 template <class G>
 ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan);
-
-// One MSM as independent tasks (a window each, plus chunks of the scalars equal to one), so
-// several MSMs can share one pool batch (run_jobs); msm() is run_task over all, then finish().
-template <class G>
-class msm_job_t {
- public:
-  msm_job_t(const ec::affine_t<G>* bases, const plan_t& plan);
-  size_t tasks() const { return plan_.windows + ones_chunks_; }
-  void run_task(size_t i);  // distinct i may run concurrently
-  ec::jacobian_t<G> finish() const;
-
- private:
-  const ec::affine_t<G>* bases_;
-  const plan_t& plan_;
-  size_t ones_chunks_;
-  std::vector<ec::jacobian_t<G>> window_sum_;
-  std::vector<ec::xyzz_t<G>> ones_sum_;
-};
-
-// A job of run_jobs: `tasks` tasks, run(i) for each, done() once after its last one (e.g. to
-// time it); cost_per_task orders the batch (costliest first).
-struct job_ref_t {
-  size_t tasks = 0;
-  double cost_per_task = 1;
-  std::function<void(size_t)> run;
-  std::function<void()> done;
-};
-void run_jobs(const std::vector<job_ref_t>& jobs);
 
 // Convenience: plan and run in one call.
 template <class G>
