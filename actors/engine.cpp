@@ -41,6 +41,22 @@ buffer::digest_t digest_from_hex(const std::string& hex) {
   return d;
 }
 
+// The header parameters of partition `part` of `job` for circuit c, in the given shape.
+buffer::synth_params_t params_for(const circuit_def_t& c, formats::curve_id curve, uint64_t job, uint32_t part,
+                                  buffer::synth_shape shape) {
+  buffer::synth_params_t p;
+  p.curve = curve;
+  p.circuit_digest = digest_from_hex(c.digest);
+  p.job_id = job;
+  p.partition = part;
+  p.n_vars = c.n_vars;
+  p.n_public = c.n_public;
+  // witness-only: no rows travel, the header's minimum; abc+witness: the key's domain rows
+  p.domain_rows = shape == buffer::synth_shape::witness_only ? c.n_public + 1 : c.domain_rows;
+  p.shape = shape;
+  return p;
+}
+
 // Reserves a buffer for the payload, lets `fill` write it, seals the header and commits.
 template <class Fill>
 synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_store_t& store, Fill&& fill) {
@@ -66,15 +82,7 @@ synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint6
   if (w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
     throw std::runtime_error(path + ": " + std::to_string(w.n_witness()) + " witness values, circuit '" + c.id +
                              "' has " + std::to_string(c.n_vars) + " wires");
-  buffer::synth_params_t p;
-  p.curve = *curve;
-  p.circuit_digest = digest_from_hex(c.digest);
-  p.job_id = job;
-  p.partition = part;
-  p.n_vars = c.n_vars;
-  p.n_public = c.n_public;
-  p.domain_rows = c.n_public + 1;  // witness-only: no rows travel; the header's minimum
-  p.shape = buffer::synth_shape::witness_only;
+  const buffer::synth_params_t p = params_for(c, *curve, job, part, buffer::synth_shape::witness_only);
   return commit_buffer(p, store, [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
 }
 
@@ -153,15 +161,7 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
   }
   if (m.n_constraints + c.n_public + 1 != c.domain_rows)
     throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) + " constraints do not match the key");
-  buffer::synth_params_t p;
-  p.curve = *curve;
-  p.circuit_digest = digest_from_hex(c.digest);
-  p.job_id = job;
-  p.partition = part;
-  p.n_vars = c.n_vars;
-  p.n_public = c.n_public;
-  p.domain_rows = c.domain_rows;
-  p.shape = buffer::synth_shape::abc_witness;
+  const buffer::synth_params_t p = params_for(c, *curve, job, part, buffer::synth_shape::abc_witness);
   return commit_buffer(p, store, [&](uint8_t* out) {
     std::memcpy(out, w.values(), size_t(c.n_vars) * 32);
     Fr* rows = reinterpret_cast<Fr*>(out + size_t(c.n_vars) * 32);
@@ -196,15 +196,7 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
                              std::to_string(cs.a().size()) + " rows; the key expects " + std::to_string(c.n_vars) +
                              " and " + std::to_string(c.domain_rows));
   static_assert(sizeof(Fr) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
-  buffer::synth_params_t p;
-  p.curve = *buffer::curve_from_code(c.curve);
-  p.circuit_digest = digest_from_hex(c.digest);
-  p.job_id = job;
-  p.partition = part;
-  p.n_vars = c.n_vars;
-  p.n_public = c.n_public;
-  p.domain_rows = c.domain_rows;
-  p.shape = buffer::synth_shape::abc_witness;
+  const buffer::synth_params_t p = params_for(c, *buffer::curve_from_code(c.curve), job, part, buffer::synth_shape::abc_witness);
   return commit_buffer(p, store, [&](uint8_t* out) {
     for (const Fr& x : cs.witness()) {  // canonical little-endian, as in a .wtns
       auto v = x.to_canonical();

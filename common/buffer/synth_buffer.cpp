@@ -5,6 +5,7 @@
 
 #include "common/buffer/checksum.hpp"
 #include "common/formats/error.hpp"
+#include "common/util/le_bytes.hpp"
 
 namespace zk::buffer {
 namespace {
@@ -17,16 +18,8 @@ constexpr size_t magic = 0, version = 4, header_size = 6, curve = 8, flags = 10,
                  reserved1 = 104, header_checksum = 120;
 }  // namespace off
 
-template <class T>
-void put(uint8_t* p, size_t at, T v) {
-  for (size_t i = 0; i < sizeof(T); ++i) p[at + i] = uint8_t(uint64_t(v) >> (8 * i));
-}
-template <class T>
-T get(const uint8_t* p, size_t at) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < sizeof(T); ++i) v |= uint64_t(p[at + i]) << (8 * i);
-  return T(v);
-}
+using util::le_get;
+using util::le_put;
 
 std::string msg(header_field f, const std::string& what) {
   return std::string("synth header: ") + field_name(f) + ": " + what;
@@ -47,45 +40,45 @@ std::optional<formats::curve_id> curve_from_code(uint16_t code) {
 header_bytes_t encode_header(const synth_header_t& h) {
   header_bytes_t b{};
   uint8_t* p = b.data();
-  put(p, off::magic, h.magic);
-  put(p, off::version, h.version);
-  put(p, off::header_size, h.header_size);
-  put(p, off::curve, h.curve);
-  put(p, off::flags, h.flags);
-  put(p, off::fr_bytes, h.fr_bytes);
+  le_put(p, off::magic, h.magic);
+  le_put(p, off::version, h.version);
+  le_put(p, off::header_size, h.header_size);
+  le_put(p, off::curve, h.curve);
+  le_put(p, off::flags, h.flags);
+  le_put(p, off::fr_bytes, h.fr_bytes);
   std::memcpy(p + off::digest, h.circuit_digest.data(), 32);
-  put(p, off::job_id, h.job_id);
-  put(p, off::partition, h.partition);
-  put(p, off::reserved0, h.reserved0);
-  put(p, off::n_vars, h.n_vars);
-  put(p, off::n_public, h.n_public);
-  put(p, off::domain_rows, h.domain_rows);
-  put(p, off::payload_bytes, h.payload_bytes);
-  put(p, off::payload_checksum, h.payload_checksum);
+  le_put(p, off::job_id, h.job_id);
+  le_put(p, off::partition, h.partition);
+  le_put(p, off::reserved0, h.reserved0);
+  le_put(p, off::n_vars, h.n_vars);
+  le_put(p, off::n_public, h.n_public);
+  le_put(p, off::domain_rows, h.domain_rows);
+  le_put(p, off::payload_bytes, h.payload_bytes);
+  le_put(p, off::payload_checksum, h.payload_checksum);
   std::memcpy(p + off::reserved1, h.reserved1.data(), 16);
-  put(p, off::header_checksum, h.header_checksum);
+  le_put(p, off::header_checksum, h.header_checksum);
   return b;
 }
 
 synth_header_t decode_header(const uint8_t* p) {
   synth_header_t h;
-  h.magic = get<uint32_t>(p, off::magic);
-  h.version = get<uint16_t>(p, off::version);
-  h.header_size = get<uint16_t>(p, off::header_size);
-  h.curve = get<uint16_t>(p, off::curve);
-  h.flags = get<uint16_t>(p, off::flags);
-  h.fr_bytes = get<uint32_t>(p, off::fr_bytes);
+  h.magic = le_get<uint32_t>(p, off::magic);
+  h.version = le_get<uint16_t>(p, off::version);
+  h.header_size = le_get<uint16_t>(p, off::header_size);
+  h.curve = le_get<uint16_t>(p, off::curve);
+  h.flags = le_get<uint16_t>(p, off::flags);
+  h.fr_bytes = le_get<uint32_t>(p, off::fr_bytes);
   std::memcpy(h.circuit_digest.data(), p + off::digest, 32);
-  h.job_id = get<uint64_t>(p, off::job_id);
-  h.partition = get<uint32_t>(p, off::partition);
-  h.reserved0 = get<uint32_t>(p, off::reserved0);
-  h.n_vars = get<uint64_t>(p, off::n_vars);
-  h.n_public = get<uint64_t>(p, off::n_public);
-  h.domain_rows = get<uint64_t>(p, off::domain_rows);
-  h.payload_bytes = get<uint64_t>(p, off::payload_bytes);
-  h.payload_checksum = get<uint64_t>(p, off::payload_checksum);
+  h.job_id = le_get<uint64_t>(p, off::job_id);
+  h.partition = le_get<uint32_t>(p, off::partition);
+  h.reserved0 = le_get<uint32_t>(p, off::reserved0);
+  h.n_vars = le_get<uint64_t>(p, off::n_vars);
+  h.n_public = le_get<uint64_t>(p, off::n_public);
+  h.domain_rows = le_get<uint64_t>(p, off::domain_rows);
+  h.payload_bytes = le_get<uint64_t>(p, off::payload_bytes);
+  h.payload_checksum = le_get<uint64_t>(p, off::payload_checksum);
   std::memcpy(h.reserved1.data(), p + off::reserved1, 16);
-  h.header_checksum = get<uint64_t>(p, off::header_checksum);
+  h.header_checksum = le_get<uint64_t>(p, off::header_checksum);
   return h;
 }
 

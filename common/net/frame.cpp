@@ -1,20 +1,13 @@
 #include "common/net/frame.hpp"
 
 #include "common/buffer/checksum.hpp"
+#include "common/util/le_bytes.hpp"
 
 namespace zk::net {
 namespace {
 
-template <class T>
-void put(uint8_t* p, size_t at, T v) {
-  for (size_t i = 0; i < sizeof(T); ++i) p[at + i] = uint8_t(uint64_t(v) >> (8 * i));
-}
-template <class T>
-T get(const uint8_t* p, size_t at) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < sizeof(T); ++i) v |= uint64_t(p[at + i]) << (8 * i);
-  return T(v);
-}
+using util::le_get;
+using util::le_put;
 constexpr size_t checksum_at = 56;
 
 }  // namespace
@@ -38,15 +31,15 @@ bool is_nack(reply_status s) { return s != reply_status::ack && s != reply_statu
 reply_bytes_t encode_reply(const reply_t& r) {
   reply_bytes_t b{};
   uint8_t* p = b.data();
-  put<uint32_t>(p, 0, reply_magic);
-  put<uint16_t>(p, 4, reply_version);
-  put<uint16_t>(p, 6, static_cast<uint16_t>(r.status));
-  put<uint64_t>(p, 8, r.job_id);
-  put<uint32_t>(p, 16, r.partition);
-  put<uint64_t>(p, 24, r.buffer_id);
-  put<uint64_t>(p, 32, r.payload_checksum);
-  put<uint64_t>(p, 40, r.detail);
-  put<uint64_t>(p, checksum_at, buffer::xxh64(p, checksum_at));
+  le_put<uint32_t>(p, 0, reply_magic);
+  le_put<uint16_t>(p, 4, reply_version);
+  le_put<uint16_t>(p, 6, static_cast<uint16_t>(r.status));
+  le_put<uint64_t>(p, 8, r.job_id);
+  le_put<uint32_t>(p, 16, r.partition);
+  le_put<uint64_t>(p, 24, r.buffer_id);
+  le_put<uint64_t>(p, 32, r.payload_checksum);
+  le_put<uint64_t>(p, 40, r.detail);
+  le_put<uint64_t>(p, checksum_at, buffer::xxh64(p, checksum_at));
   return b;
 }
 
@@ -55,19 +48,19 @@ std::optional<reply_t> decode_reply(const uint8_t* p, std::string* error) {
     if (error != nullptr) *error = "reply: " + std::move(what);
     return std::nullopt;
   };
-  if (get<uint32_t>(p, 0) != reply_magic) return fail("magic is not \"ZKRP\"");
-  const auto version = get<uint16_t>(p, 4);
+  if (le_get<uint32_t>(p, 0) != reply_magic) return fail("magic is not \"ZKRP\"");
+  const auto version = le_get<uint16_t>(p, 4);
   if (version != reply_version) return fail("version " + std::to_string(version) + " is not supported (expected 1)");
-  if (get<uint64_t>(p, checksum_at) != buffer::xxh64(p, checksum_at)) return fail("checksum mismatch (corrupted reply)");
-  const auto status = get<uint16_t>(p, 6);
+  if (le_get<uint64_t>(p, checksum_at) != buffer::xxh64(p, checksum_at)) return fail("checksum mismatch (corrupted reply)");
+  const auto status = le_get<uint16_t>(p, 6);
   if (status > static_cast<uint16_t>(reply_status::no_space)) return fail("unknown status " + std::to_string(status));
   reply_t r;
   r.status = static_cast<reply_status>(status);
-  r.job_id = get<uint64_t>(p, 8);
-  r.partition = get<uint32_t>(p, 16);
-  r.buffer_id = get<uint64_t>(p, 24);
-  r.payload_checksum = get<uint64_t>(p, 32);
-  r.detail = get<uint64_t>(p, 40);
+  r.job_id = le_get<uint64_t>(p, 8);
+  r.partition = le_get<uint32_t>(p, 16);
+  r.buffer_id = le_get<uint64_t>(p, 24);
+  r.payload_checksum = le_get<uint64_t>(p, 32);
+  r.detail = le_get<uint64_t>(p, 40);
   return r;
 }
 
