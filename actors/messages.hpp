@@ -105,6 +105,7 @@ struct node_usage_msg {
   std::string name;
   uint64_t reserved = 0, budget = 0;
   uint32_t synthesizing = 0, pipeline = 0;
+  uint64_t peak_reserved = 0;  // the most ever reserved on it (never above budget)
 };
 
 struct node_join_msg {
@@ -216,7 +217,8 @@ typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
-  return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing, x.pipeline);
+  return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing, x.pipeline,
+           x.peak_reserved);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {

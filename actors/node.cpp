@@ -71,8 +71,12 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   }
   if (cfg.synth) {
     n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
-    directory->add(join.resources.data_endpoint, n.store);
-    synthesizer_config_t sc{join.resources.data_endpoint, n.store, cfg.cores, scheduler, n.recorder, 0};
+    // With a prover beside it, the prover's store answers for the data endpoint; this store is
+    // reached in-process under "local:<node>" (buffers for that prover never leave it).
+    const std::string own = cfg.prover && !cfg.data_listen.empty() ? join.resources.data_endpoint : "";
+    const std::string endpoint = own.empty() ? join.resources.data_endpoint : "local:" + cfg.name;
+    directory->add(endpoint, n.store);
+    synthesizer_config_t sc{endpoint, n.store, cfg.cores, scheduler, n.recorder, 0, own};
     for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(i), "synth worker " + std::to_string(i)});
     for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(cfg.cores + i), "send " + std::to_string(i)});
     n.synthesizer = sys.spawn(synthesizer, sc);

@@ -197,7 +197,7 @@ std::vector<node_usage_msg> scheduler_actor_state::usage() const {
   std::vector<node_usage_msg> out;
   for (node_id id : policy.nodes())
     out.push_back({nodes.at(id).name, policy.reserved(id), policy.budget(id), policy.synthesizing(id),
-                   policy.pipeline(id)});
+                   policy.pipeline(id), policy.peak_reserved(id)});
   return out;
 }
 

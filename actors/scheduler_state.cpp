@@ -159,6 +159,7 @@ void scheduler_state::prove_started(job_id job, uint32_t part) {
   n.pipeline--;
   n.proving++;
   n.working = circuits_.at(jobs_.at(job).status.circuit).prover_work_bytes;
+  n.note_peak();
   p->st = part_state::proving;
 }
 
@@ -243,6 +244,8 @@ std::vector<dispatch_t> scheduler_state::schedule() {
     auto& pn = nodes_.at(*prover);
     sn.reserved += c.buffer_bytes;
     pn.reserved += c.buffer_bytes;
+    sn.note_peak();
+    pn.note_peak();
     pn.works.insert(c.prover_work_bytes);
     p.synth_reserved = p.prover_reserved = true;
     sn.synthesizing++;
@@ -266,6 +269,7 @@ part_state scheduler_state::state(job_id job, uint32_t part) const {
 }
 
 uint64_t scheduler_state::reserved(node_id n) const { return nodes_.at(n).reserved + nodes_.at(n).working; }
+uint64_t scheduler_state::peak_reserved(node_id n) const { return nodes_.at(n).peak; }
 uint64_t scheduler_state::budget(node_id n) const { return nodes_.at(n).spec.memory_budget; }
 unsigned scheduler_state::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
 unsigned scheduler_state::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }

@@ -25,6 +25,7 @@
 // Order: priority (CRITICAL > HIGH > NORMAL > LOW), then oldest job, then partition index; the
 // first partition that cannot be placed stops the round (no lower-priority work overtakes it).
 // Provers with the circuit's key resident are preferred, then the shortest pipeline.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -114,6 +115,7 @@ class scheduler_state {
   job_status_t status(job_id job) const;
   part_state state(job_id job, uint32_t part) const;
   uint64_t reserved(node_id n) const;  // buffers held + the running proof's work area
+  uint64_t peak_reserved(node_id n) const;  // the most reserved() has been since the node joined
   uint64_t budget(node_id n) const;
   unsigned pipeline(node_id prover) const;  // assigned, not yet proving
   unsigned synthesizing(node_id synth) const;
@@ -127,6 +129,8 @@ class scheduler_state {
     uint64_t reserved = 0;          // buffers held (synthesis side and prover side)
     std::multiset<uint64_t> works;  // work areas of the partitions assigned to this prover
     uint64_t working = 0;           // the work area of the proof running now
+    uint64_t peak = 0;              // max of reserved + working so far
+    void note_peak() { peak = std::max(peak, reserved + working); }
     uint64_t max_work() const { return works.empty() ? 0 : *works.rbegin(); }
     unsigned synthesizing = 0;
     unsigned pipeline = 0;  // prover: assigned and not yet proving

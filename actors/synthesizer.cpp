@@ -23,7 +23,7 @@ void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) 
   for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
                                                             uint16_t(cfg.first_track + i),
-                                                            uint16_t(cfg.first_track + cfg.workers + i)));
+                                                            uint16_t(cfg.first_track + cfg.workers + i), cfg.own_prover));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -100,9 +100,19 @@ caf::result<buffer_ready_msg> send_buffer(synth_worker_state& st, buffer::buffer
   auto& client = st.clients[d.prover_endpoint];
   if (!client) client = std::make_unique<net::data_client_t>(tcp->first, tcp->second);
   auto pin = store.find(m.buffer_id);
-  if (rec) rec->begin(d.job, d.partition, timeline::stage::xfer, send_track, m.size);
+  // CHAN_SEND: handed to the data plane until the receiver's READY (connection, header, space
+  // reserved there); XFER: the payload until its ACK.
+  const int64_t handed = timeline::monotonic_ns();
   net::send_result_t sent = pin ? client->send(*pin) : net::send_result_t{};
-  if (rec) rec->end(d.job, d.partition, timeline::stage::xfer, send_track, m.size);
+  const int64_t finished = timeline::monotonic_ns();
+  if (rec) {
+    const int64_t ready = sent.ready_ns ? sent.ready_ns : finished;
+    const uint16_t node = rec->node();
+    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::begin, node, send_track, handed, m.size});
+    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, node, send_track, ready, m.size});
+    rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::begin, node, send_track, ready, m.size});
+    rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::end, node, send_track, finished, m.size});
+  }
   pin.reset();
   store.release(m.buffer_id);
   if (!sent.ok)
@@ -115,7 +125,8 @@ caf::result<buffer_ready_msg> send_buffer(synth_worker_state& st, buffer::buffer
 
 caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::string& endpoint,
                                             buffer::buffer_store_t& store, timeline::recorder_t* rec, uint16_t track,
-                                            uint16_t send_track, const dispatch_msg& d) {
+                                            uint16_t send_track, const std::string& own_prover,
+                                            const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   buffer_ready_msg m;
   try {
@@ -126,17 +137,19 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
     return make_error(zk_errc::synth_failed, e.what());
   }
-  if (!parse_tcp_endpoint(d.prover_endpoint)) return m;  // same process: the prover pins it here
+  // Same process (an embedded cluster, or a node with both roles): the prover pins it here.
+  if (!parse_tcp_endpoint(d.prover_endpoint) || d.prover_endpoint == own_prover) return m;
   return send_buffer(st, store, rec, send_track, d, m);
 }
 
 }  // namespace
 
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track) {
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track,
+                           std::string own_prover) {
   return {
     [=](const dispatch_msg& d) {
-      return run_synthesis(self->state, endpoint, *store, recorder.get(), track, send_track, d);
+      return run_synthesis(self->state, endpoint, *store, recorder.get(), track, send_track, own_prover, d);
     },
   };
 }

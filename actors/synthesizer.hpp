@@ -33,6 +33,7 @@ struct synthesizer_config_t {
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
   uint16_t first_track = 0;                        // worker i records on track first_track + i,
                                                    // its sends on first_track + workers + i
+  std::string own_prover;  // the data endpoint of a prover in this same node: its buffers stay put
 };
 
 struct synthesizer_state {
@@ -68,7 +69,8 @@ struct synth_worker_state {
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track);
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track,
+                           std::string own_prover);
 
 // "tcp:host:port" → host and port; nullopt for any other endpoint.
 std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint);

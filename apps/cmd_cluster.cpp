@@ -8,7 +8,7 @@
 //                                             `zkfleet down` stops them all
 //   zkfleet down   --config F
 //   zkfleet submit --config F --circuit ID [--input FILE]... [--partitions N] [--priority P]
-//   zkfleet status --config F JOB   |   zkfleet cancel --config F JOB
+//   zkfleet status --config F [JOB]  |   zkfleet cancel --config F JOB   (no JOB: the nodes' memory)
 //   zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS]
 #include <fcntl.h>
 #include <signal.h>
@@ -29,6 +29,7 @@
 
 #include "actors/node.hpp"
 #include "apps/commands.hpp"
+#include "common/circuit/api.hpp"
 #include "common/config/config.hpp"
 #include "common/formats/json.hpp"
 
@@ -106,6 +107,9 @@ caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, 
 }
 
 circuit_def_t describe(const config::circuit_t& c) {
+  if (!c.native.empty())  // keyed here (or the cached key reused) before the scheduler takes jobs
+    return describe_native_circuit(c.id, c.native, c.params,
+                                   c.key_dir.empty() ? circuit::default_key_dir(c.native, c.params) : c.key_dir);
   const bool abc = c.shape == config::shape_t::abc_witness || (c.shape == config::shape_t::automatic && !c.r1cs.empty());
   if (abc && c.r1cs.empty()) throw std::runtime_error("circuit " + c.id + ": shape abc_witness needs an r1cs");
   return describe_zkey_circuit(c.id, c.zkey, abc ? c.r1cs : "");
@@ -139,11 +143,16 @@ int cmd_node(const std::vector<std::string>& args) {
   std::shared_ptr<timeline::recorder_t> sched_rec;
   if (node.has(config::role_t::scheduler)) {
     aggregator = sys.spawn(timeline_aggregator);
-    sched_rec = std::make_shared<timeline::recorder_t>(index);
+    // The scheduler reports as a timeline node of its own: with synth/prover roles beside it,
+    // the node's reporter takes the node's index and the scheduler one past every node's.
+    const bool alone = !node.has(config::role_t::synth) && !node.has(config::role_t::prover);
+    const uint16_t sched_index = alone ? index : uint16_t(c.nodes.size() + index);
+    const std::string sched_name = alone ? node.name : node.name + "-scheduler";
+    sched_rec = std::make_shared<timeline::recorder_t>(sched_index);
     lookahead_t la{c.scheduler.lookahead.automatic, c.scheduler.lookahead.value, c.scheduler.lookahead.max};
     scheduler = sys.spawn(actors::scheduler, scheduler_config_t{la, c.scheduler.max_attempts, sched_rec, 0, aggregator});
     own = {scheduler, aggregator,
-           sys.spawn(timeline_reporter, reporter_config_t{index, node.name, {{0, "scheduler"}}, sched_rec, aggregator})};
+           sys.spawn(timeline_reporter, reporter_config_t{sched_index, sched_name, {{0, "scheduler"}}, sched_rec, aggregator})};
     for (const auto& circuit : c.circuits) {
       auto r = ask<caf::ok_atom>(sys, scheduler, 10s, register_atom::value, describe(circuit));
       if (!r) throw std::runtime_error("circuit " + circuit.id + ": " + actors::describe(r.error()));
@@ -315,10 +324,20 @@ int cmd_submit(const std::vector<std::string>& args) {
 
 int cmd_status(const std::vector<std::string>& args) {
   auto a = parse_args(args, {"--config"});
-  if (a.positional.size() != 1) throw usage_error("status takes one job id");
+  if (a.positional.size() > 1) throw usage_error("status takes one job id (none: the nodes)");
   auto c = config::load_config(a.one("--config"), {false});
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
+  if (a.positional.empty()) {  // the nodes as the scheduler accounts them
+    auto u = ask<std::vector<node_usage_msg>>(*s.sys, sched, 10s, stats_atom::value);
+    if (!u) throw std::runtime_error(actors::describe(u.error()));
+    std::printf("%-16s %12s %12s %12s %6s %9s\n", "node", "reserved", "peak", "budget", "synth", "pipeline");
+    for (const auto& n : *u)
+      std::printf("%-16s %12s %12s %12s %6u %9u\n", n.name.c_str(), buffer::format_bytes(n.reserved).c_str(),
+                  buffer::format_bytes(n.peak_reserved).c_str(), buffer::format_bytes(n.budget).c_str(), n.synthesizing,
+                  n.pipeline);
+    return 0;
+  }
   auto st = ask<job_status_msg>(*s.sys, sched, 10s, status_atom::value, parse_u64("job", a.positional[0]));
   if (!st) throw std::runtime_error(actors::describe(st.error()));
   std::printf("job %llu (%s, %s): %u/%u done, %u failed%s%s%s\n", (unsigned long long)st->id, st->circuit.c_str(),
@@ -348,6 +367,20 @@ int cmd_await(const std::vector<std::string>& args) {
                 p.synth_seconds * 1e3, p.prove_seconds * 1e3);
   }
   return 0;
+}
+
+timeline::aggregator_t fetch_cluster_timeline(const std::string& config_path) {
+  auto c = config::load_config(config_path, {false});
+  system_t s;
+  auto sched = connect_scheduler(*s.sys, c, 5s);
+  auto agg = ask<caf::actor>(*s.sys, sched, 10s, timeline_atom::value);
+  if (!agg) throw std::runtime_error("the scheduler names no timeline aggregator: " + actors::describe(agg.error()));
+  // Every reporter sends what it holds first; a node that does not answer only delays this.
+  auto flushed = ask<caf::ok_atom>(*s.sys, *agg, 15s, flush_atom::value);
+  if (!flushed) std::fprintf(stderr, "zkfleet timeline: flush: %s (showing what arrived)\n", actors::describe(flushed.error()).c_str());
+  auto snap = ask<timeline_snapshot_msg>(*s.sys, *agg, 15s, snapshot_atom::value);
+  if (!snap) throw std::runtime_error("the timeline aggregator did not answer: " + actors::describe(snap.error()));
+  return to_aggregator(*snap);
 }
 
 int cmd_cancel(const std::vector<std::string>& args) {

@@ -1,7 +1,8 @@
-// zkfleet demo: the embedded cluster (actors/node.hpp) proves the bundled circom fixtures
-// (witness-only buffers) and porep-lite partitions (abc+witness), verifies every proof, and ends
-// with a summary, the waterfall and the stats of the run's timeline.
-// zkfleet timeline: the same renderers on a saved events file.
+// zkfleet demo: the embedded cluster (actors/node.hpp) proves porep-lite jobs (the native
+// sealing-like circuit, abc+witness buffers: needs no npm tooling) and the bundled circom fixtures
+// (witness-only buffers), verifies every proof, and ends with a summary, the waterfall and the
+// stats of the run's timeline. Options size the run (bench/pipeline drives it with them).
+// zkfleet timeline: the same renderers on a saved events file or a running cluster.
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "apps/commands.hpp"
+#include "common/circuit/api.hpp"
 #include "common/formats/json.hpp"
 #ifdef ZK_HAVE_CAF
 #include "actors/node.hpp"
@@ -39,18 +41,6 @@ unsigned terminal_width() {
 namespace fs = std::filesystem;
 using namespace zk::actors;
 
-// Where porep-lite's development key is kept between runs (circuit::setup_circuit reuses it
-// when the r1cs digest matches).
-std::string key_cache_dir(const std::string& shape) {
-  fs::path base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = fs::path(h) / ".cache";
-  else base = fs::temp_directory_path();
-  std::string name;
-  for (char c : shape) name += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
-  return (base / "zkfleet" / "keys" / name).string();
-}
-
 struct demo_job_t {
   std::string circuit;
   uint32_t partitions;
@@ -58,45 +48,61 @@ struct demo_job_t {
   uint64_t id = 0;
 };
 
-// The embedded cluster: a scheduler, two synthesis nodes, one prover node and the timeline
-// aggregator in one actor_system, on the bundled circom fixtures (witness-only buffers) and
-// porep-lite partitions (abc+witness), every proof verified again here.
-int run_cluster_demo(const std::string& fixtures, const std::string& trace_path) {
-  if (!fs::is_directory(fixtures)) throw std::runtime_error(fixtures + ": no such fixtures directory");
+struct demo_options_t {
+  std::string fixtures = ZK_FIXTURES_DIR;
+  bool circom = true;  // also prove the bundled circom fixtures
+  std::string porep_params = "curve=bn254,challenges=2,depth=16";
+  unsigned porep_jobs = 1, porep_partitions = 10;  // Filecoin PoRep: 10 partitions per sector
+  unsigned synth_nodes = 2;
+  lookahead_t lookahead{false, 1, 8};
+  std::string trace_path;
+};
+
+// The embedded cluster: a scheduler, synthesis nodes, one prover node and the timeline
+// aggregator in one actor_system, on porep-lite partitions (abc+witness) and the bundled circom
+// fixtures (witness-only), every proof verified again here.
+int run_cluster_demo(const demo_options_t& o) {
   const auto t_start = std::chrono::steady_clock::now();
   caf::actor_system_config cfg;
   add_message_types(cfg);
   cfg.set("scheduler.max-threads", 2);
   caf::actor_system sys{cfg};
   cluster_config_t cc;
-  cc.synth_nodes = 2;
+  cc.synth_nodes = o.synth_nodes;
   cc.synth_budget = uint64_t(256) << 20;
   cc.prover_budget = uint64_t(512) << 20;
-  cc.lookahead.value = 1;
+  cc.lookahead = o.lookahead;
   embedded_cluster_t cluster(sys, cc);
 
-  // Circuits: every fixture (circom, witness-only), and porep-lite (native, abc+witness).
+  // Circuits: porep-lite (native, abc+witness), and every fixture (circom, witness-only).
   std::vector<circuit_def_t> circuits;
   std::vector<demo_job_t> jobs;
-  std::vector<fs::path> dirs;
-  for (const auto& curve : fs::directory_iterator(fixtures))
-    if (curve.is_directory())
-      for (const auto& c : fs::directory_iterator(curve.path()))
-        if (fs::exists(c.path() / "circuit.zkey") && fs::exists(c.path() / "witness.wtns")) dirs.push_back(c.path());
-  std::sort(dirs.begin(), dirs.end());
-  if (dirs.empty()) throw std::runtime_error(fixtures + ": no fixtures (circuit.zkey + witness.wtns) found");
-  for (const auto& d : dirs) {
-    std::string id = d.parent_path().filename().string() + "/" + d.filename().string();
-    circuits.push_back(describe_zkey_circuit(id, (d / "circuit.zkey").string()));
-    jobs.push_back({id, 2, {(d / "witness.wtns").string()}});
+  if (o.porep_jobs > 0) {
+    circuits.push_back(describe_native_circuit("porep-lite", "porep-lite", o.porep_params,
+                                               circuit::default_key_dir("porep-lite", o.porep_params)));
+    for (unsigned k = 0; k < o.porep_jobs; ++k)
+      jobs.push_back({"porep-lite", o.porep_partitions, {"seed=" + std::to_string(2026 + k)}});
   }
-  const std::string porep_params = "curve=bn254,challenges=2,depth=16";
-  auto porep = describe_native_circuit("porep-lite", "porep-lite", porep_params,
-                                       key_cache_dir("porep-lite-" + porep_params));
-  circuits.push_back(porep);
-  jobs.push_back({"porep-lite", 6, {"seed=2026"}});
+  if (o.circom) {
+    if (!fs::is_directory(o.fixtures)) throw std::runtime_error(o.fixtures + ": no such fixtures directory");
+    std::vector<fs::path> dirs;
+    for (const auto& curve : fs::directory_iterator(o.fixtures))
+      if (curve.is_directory())
+        for (const auto& c : fs::directory_iterator(curve.path()))
+          if (fs::exists(c.path() / "circuit.zkey") && fs::exists(c.path() / "witness.wtns")) dirs.push_back(c.path());
+    std::sort(dirs.begin(), dirs.end());
+    if (dirs.empty()) throw std::runtime_error(o.fixtures + ": no fixtures (circuit.zkey + witness.wtns) found");
+    for (const auto& d : dirs) {
+      std::string id = d.parent_path().filename().string() + "/" + d.filename().string();
+      circuits.push_back(describe_zkey_circuit(id, (d / "circuit.zkey").string()));
+      jobs.push_back({id, 2, {(d / "witness.wtns").string()}});
+    }
+  }
+  if (jobs.empty()) throw std::runtime_error("nothing to prove: --porep-jobs 0 and --no-circom");
 
-  std::printf("zkfleet demo: embedded cluster (scheduler, synth-0, synth-1, prover-0 (cpu), timeline) in one process\n\n");
+  std::string la = o.lookahead.automatic ? "auto" : std::to_string(o.lookahead.value);
+  std::printf("zkfleet demo: embedded cluster in one process: scheduler (lookahead %s), %u synthesis node%s, "
+              "prover-0 (cpu), timeline\n\n", la.c_str(), o.synth_nodes, o.synth_nodes == 1 ? "" : "s");
   std::printf("%-20s %-7s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve", "domain", "wires",
               "buffer");
   for (const auto& c : circuits) {
@@ -159,10 +165,10 @@ int run_cluster_demo(const std::string& fixtures, const std::string& trace_path)
   std::printf("\ntimeline (Q queued, S synthesis, X transfer, G proving, | done):\n%s\n",
               timeline::render_ascii(all, agg.names(), terminal_width()).c_str());
   std::printf("%s", timeline::render_stats(timeline::compute_stats(all, agg.names())).c_str());
-  if (!trace_path.empty()) {
-    agg.save(trace_path);
+  if (!o.trace_path.empty()) {
+    agg.save(o.trace_path);
     std::printf("events saved to %s (zkfleet timeline --format chrome %s > trace.json opens in Perfetto)\n",
-                trace_path.c_str(), trace_path.c_str());
+                o.trace_path.c_str(), o.trace_path.c_str());
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   std::printf("\nsummary: %zu jobs, %zu proofs (%zu verified, %zu failed jobs), %.2f s from submit to last proof "
@@ -174,50 +180,87 @@ int run_cluster_demo(const std::string& fixtures, const std::string& trace_path)
 
 }  // namespace
 
+// zkfleet demo [fixtures-dir] [--trace FILE] [--lookahead N|auto] [--synth-nodes N]
+//              [--porep PARAMS] [--porep-jobs N] [--partitions N] [--no-circom]
 int cmd_demo(const std::vector<std::string>& args) {
-  std::string trace_path;
+#ifdef ZK_HAVE_CAF
+  demo_options_t o;
   std::vector<std::string> pos;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--trace") {
-      if (i + 1 >= args.size()) throw usage_error("--trace needs a file name");
-      trace_path = args[++i];
-    } else if (args[i].rfind("--", 0) == 0) {
-      throw usage_error("unknown option " + args[i]);
-    } else {
-      pos.push_back(args[i]);
-    }
+    auto value = [&](const char* what) {
+      if (i + 1 >= args.size()) throw usage_error(args[i] + " needs " + what);
+      return args[++i];
+    };
+    auto count = [&](const char* what, unsigned lo, unsigned hi) {
+      const std::string flag = args[i], v = value(what);
+      char* end = nullptr;
+      unsigned long x = std::strtoul(v.c_str(), &end, 10);
+      if (v.empty() || *end || v[0] == '-' || x < lo || x > hi)
+        throw usage_error(flag + " needs an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + v + "'");
+      return unsigned(x);
+    };
+    if (args[i] == "--trace") o.trace_path = value("a file name");
+    else if (args[i] == "--no-circom") o.circom = false;
+    else if (args[i] == "--porep") o.porep_params = value("porep-lite parameters (curve=bn254,challenges=2,depth=16)");
+    else if (args[i] == "--porep-jobs") o.porep_jobs = count("a number of jobs", 0, 1000);
+    else if (args[i] == "--partitions") o.porep_partitions = count("a number of partitions", 1, 10000);
+    else if (args[i] == "--synth-nodes") o.synth_nodes = count("a number of nodes", 1, 64);
+    else if (args[i] == "--lookahead") {
+      if (i + 1 < args.size() && args[i + 1] == "auto") {
+        o.lookahead.automatic = true;
+        ++i;
+      } else {
+        o.lookahead.value = count("a number or auto", 0, 64);
+      }
+    } else if (args[i].rfind("--", 0) == 0) throw usage_error("unknown option " + args[i]);
+    else pos.push_back(args[i]);
   }
   if (pos.size() > 1) throw usage_error("demo takes at most one argument: the fixtures directory");
-#ifdef ZK_HAVE_CAF
-  return run_cluster_demo(pos.empty() ? std::string(ZK_FIXTURES_DIR) : pos[0], trace_path);
+  if (!pos.empty()) o.fixtures = pos[0];
+  return run_cluster_demo(o);
 #else
+  (void)args;
   throw std::runtime_error("this zkfleet was built without CAF (libcaf-dev): the demo runs the actor cluster");
 #endif
 }
 
-// zkfleet timeline --format ascii|chrome|json|stats|prometheus <events-file>
+// zkfleet timeline [--format ascii|chrome|json|stats|prometheus] [--save FILE]
+//                  (<events-file> | --config F)
 int cmd_timeline(const std::vector<std::string>& args) {
-  std::string format = "ascii", file;
+  std::string format = "ascii", file, config, save;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--format") {
-      if (i + 1 >= args.size()) throw usage_error("--format needs one of ascii, chrome, json, stats, prometheus");
-      format = args[++i];
-    } else if (args[i].rfind("--", 0) == 0) {
-      throw usage_error("unknown option " + args[i]);
-    } else if (file.empty()) {
-      file = args[i];
-    } else {
-      throw usage_error("timeline takes one events file");
-    }
+    auto value = [&](const char* what) {
+      if (i + 1 >= args.size()) throw usage_error(args[i] + " needs " + what);
+      return args[++i];
+    };
+    if (args[i] == "--format") format = value("one of ascii, chrome, json, stats, prometheus");
+    else if (args[i] == "--config") config = value("the cluster's config file");
+    else if (args[i] == "--save") save = value("a file name");
+    else if (args[i].rfind("--", 0) == 0) throw usage_error("unknown option " + args[i]);
+    else if (file.empty()) file = args[i];
+    else throw usage_error("timeline takes one events file");
   }
-  if (file.empty()) throw usage_error("timeline needs an events file (e.g. from zkfleet demo --trace FILE)");
-  auto agg = timeline::aggregator_t::load(file);
+  if (file.empty() == config.empty())
+    throw usage_error("timeline needs an events file (e.g. from zkfleet demo --trace FILE) or --config F (a running cluster)");
+  if (format != "ascii" && format != "chrome" && format != "json" && format != "stats" && format != "prometheus")
+    throw usage_error("unknown --format '" + format + "' (ascii, chrome, json, stats, prometheus)");
+  timeline::aggregator_t agg;
+  if (!config.empty()) {
+#ifdef ZK_HAVE_CAF
+    agg = fetch_cluster_timeline(config);
+#else
+    throw std::runtime_error("this zkfleet was built without CAF (libcaf-dev): it cannot reach a cluster");
+#endif
+  } else {
+    agg = timeline::aggregator_t::load(file);
+  }
+  if (!save.empty()) agg.save(save);
   auto ev = agg.events();
   if (format == "ascii") std::printf("%s", timeline::render_ascii(ev, agg.names(), terminal_width()).c_str());
-  else if (format == "chrome" || format == "json") std::printf("%s", timeline::render_chrome(ev, agg.names()).c_str());
+  else if (format == "chrome") std::printf("%s", timeline::render_chrome(ev, agg.names()).c_str());
+  else if (format == "json") std::printf("%s", timeline::render_json(ev, agg.names()).c_str());
   else if (format == "stats") std::printf("%s", timeline::render_stats(timeline::compute_stats(ev, agg.names())).c_str());
-  else if (format == "prometheus") std::printf("%s", timeline::render_prometheus(ev).c_str());
-  else throw usage_error("unknown --format '" + format + "' (ascii, chrome, json, stats, prometheus)");
+  else std::printf("%s", timeline::render_prometheus(ev).c_str());
   return 0;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "common/timeline/aggregator.hpp"
+
 namespace zk::apps {
 
 struct usage_error : std::runtime_error {
@@ -31,5 +33,10 @@ int cmd_submit(const std::vector<std::string>& args);
 int cmd_status(const std::vector<std::string>& args);
 int cmd_await(const std::vector<std::string>& args);
 int cmd_cancel(const std::vector<std::string>& args);
+
+// The running cluster's merged timeline (every reporter flushed first), for `zkfleet timeline
+// --config F`: asks the scheduler of F for its aggregator and takes a snapshot. Throws naming
+// the scheduler's endpoint when it cannot be reached.
+timeline::aggregator_t fetch_cluster_timeline(const std::string& config_path);
 
 }  // namespace zk::apps

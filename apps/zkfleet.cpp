@@ -3,8 +3,8 @@
 //   zkfleet prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>   (rapidsnark's CLI)
 //   zkfleet verify <verification_key.json> <public.json> <proof.json>         (snarkjs's order)
 //   zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json>      (development keys)
-//   zkfleet demo   [fixtures-dir] [--trace events-file]
-//   zkfleet timeline [--format ascii|chrome|json|stats|prometheus] <events-file>
+//   zkfleet demo   [fixtures-dir] [--trace events-file] [--lookahead N|auto] ...
+//   zkfleet timeline [--format ascii|chrome|json|stats|prometheus] (<events-file> | --config F)
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -26,14 +26,16 @@ void usage(FILE* out) {
                "  zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json> [--seed N]\n"
                "  zkfleet setup  --circuit porep-lite --params curve=bn254,challenges=2,depth=8 --out DIR [--seed N]\n"
                "  zkfleet prove  --circuit porep-lite --params ... --partition K --key DIR <proof.json> <public.json> [--verbose]\n"
-               "  zkfleet demo   [fixtures-dir] [--trace events-file]\n"
-               "  zkfleet timeline [--format ascii|chrome|json|stats|prometheus] <events-file>\n"
+               "  zkfleet demo   [fixtures-dir] [--trace events-file] [--lookahead N|auto] [--synth-nodes N]\n"
+               "                 [--porep curve=bn254,challenges=2,depth=16] [--porep-jobs N] [--partitions N] [--no-circom]\n"
+               "  zkfleet timeline [--format ascii|chrome|json|stats|prometheus] [--save FILE] (<events-file> | --config <file.yaml>)\n"
                "  zkfleet simulate --config <file.yaml> [--trace events-file] [--rows N]   (SIMULATED farm)\n"
                "  zkfleet node   --config <file.yaml> [--node NAME]      one node of the cluster (its roles)\n"
                "  zkfleet up     --config <file.yaml>                    every node, one process each; down stops them\n"
                "  zkfleet down   --config <file.yaml>\n"
                "  zkfleet submit --config <file.yaml> --circuit ID [--input FILE]... [--partitions N] [--priority P]\n"
-               "  zkfleet status|cancel --config <file.yaml> JOB\n"
+               "  zkfleet status --config <file.yaml> [JOB]              a job, or (no JOB) every node's memory\n"
+               "  zkfleet cancel --config <file.yaml> JOB\n"
                "  zkfleet await  --config <file.yaml> JOB [--out DIR] [--timeout SECONDS]\n"
                "\n"
                "exit status: 0 success (verify: proof valid), 1 failure or invalid proof, 2 usage error\n");

@@ -4,7 +4,9 @@
 
 #include "common/groth16/api.hpp"
 
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -150,6 +152,16 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
 }
 
 }  // namespace
+
+std::string default_key_dir(const std::string& name, const std::string& params) {
+  fs::path base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = fs::path(h) / ".cache";
+  else base = fs::temp_directory_path();
+  std::string leaf;
+  for (char c : name + "-" + params) leaf += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  return (base / "zkfleet" / "keys" / leaf).string();
+}
 
 circuit_setup_report setup_circuit(const std::string& name, const std::string& params, const std::string& dir,
                                    const groth16::setup_options& options) {

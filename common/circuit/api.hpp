@@ -44,6 +44,11 @@ struct circuit_prove_report {
 // std::runtime_error / formats::format_error naming the file on I/O or key problems.
 circuit_setup_report setup_circuit(const std::string& name, const std::string& params, const std::string& dir,
                                    const groth16::setup_options& options = {});
+// Where a native circuit's development key is kept when no directory is given: per shape, under
+// $XDG_CACHE_HOME/zkfleet/keys (else ~/.cache/zkfleet/keys, else the temp dir). setup_circuit
+// reuses a key there when the r1cs digest matches, so each shape is keyed once per machine.
+std::string default_key_dir(const std::string& name, const std::string& params);
+
 circuit_prove_report prove_circuit(const std::string& name, const std::string& params, uint32_t partition,
                                    const std::string& key_dir, const std::string& proof_path,
                                    const std::string& public_path, const groth16::prove_options& options = {});

@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/circuit/porep.hpp"
+
 namespace zk::config {
 
 namespace fs = std::filesystem;
@@ -156,7 +158,7 @@ const std::vector<schema_section_t>& schema_table() {
   static const std::vector<schema_section_t> table = {
       {"", {"version", "scheduler", "circuits", "node", "nodes", "simulation"}},
       {"scheduler", {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority"}},
-      {"circuits.<id>", {"zkey", "r1cs", "witness_generator", "shape", "priority"}},
+      {"circuits.<id>", {"native", "params", "key_dir", "zkey", "r1cs", "witness_generator", "shape", "priority"}},
       {"node", {"name", "roles", "listen", "resources", "hot_circuits", "data_plane"}},
       {"node.listen", {"control", "data"}},
       {"node.resources", {"cores", "memory_budget", "prover_backend", "gpus", "vram"}},
@@ -347,10 +349,44 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
   return s;
 }
 
+// A native circuit: `native` names it, `params` its shape (the syntax of `zkfleet setup --circuit
+// porep-lite --params`, checked here), `key_dir` where its key lives. Jobs choose partitions and
+// the replica seed, so the shape parameters may not.
+circuit_t read_native_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
+  const YAML::Node n = m.get("native");
+  ci.native = as_string(c, n, m.path("native"));
+  if (ci.native != "porep-lite") fail(c, n, m.path("native"), "\"" + ci.native + "\" is not a native circuit (known: porep-lite)");
+  for (const char* key : {"zkey", "r1cs", "witness_generator"})
+    if (m.has(key)) fail(c, m.get(key), m.path(key), "not for a native circuit (its key is made from `params`)");
+  if (m.has("params")) {
+    const YAML::Node v = m.get("params");
+    ci.params = as_string(c, v, m.path("params"));
+    try {
+      circuit::porep_params_t::parse(ci.params);
+    } catch (const std::exception& e) {
+      fail(c, v, m.path("params"), e.what());
+    }
+    for (const char* job_key : {"partitions", "seed"})
+      if (("," + ci.params).find(std::string(",") + job_key + "=") != std::string::npos)
+        fail(c, v, m.path("params"), std::string(job_key) + " belongs to jobs (zkfleet submit), not to the circuit");
+  }
+  if (m.has("key_dir")) ci.key_dir = resolve(c, as_string(c, m.get("key_dir"), m.path("key_dir")));
+  if (m.has("shape")) {
+    ci.shape = as_enum(c, m.get("shape"), m.path("shape"), shape_choices);
+    if (ci.shape == shape_t::witness_only)
+      fail(c, m.get("shape"), m.path("shape"), "a native circuit's buffers are abc_witness (synthesis computes a, b, c in one pass)");
+  }
+  if (m.has("priority")) ci.priority = as_enum(c, m.get("priority"), m.path("priority"), priority_choices);
+  return ci;
+}
+
 circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n, const std::string& path) {
   map_t m(c, n, path, keys_of("circuits.<id>"));
   circuit_t ci;
   ci.id = id;
+  if (m.has("native")) return read_native_circuit(c, m, ci);
+  for (const char* key : {"params", "key_dir"})
+    if (m.has(key)) fail(c, m.get(key), m.path(key), "only for native circuits (with `native: porep-lite`)");
   for (auto [key, dst] : {std::pair<const char*, std::string*>{"zkey", &ci.zkey}, {"r1cs", &ci.r1cs}}) {
     const YAML::Node v = m.need(key);
     *dst = resolve(c, as_string(c, v, m.path(key)));

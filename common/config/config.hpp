@@ -70,7 +70,12 @@ struct node_t {
 
 struct circuit_t {
   std::string id;
-  std::string zkey;  // absolute (relative paths are resolved against the config file's directory)
+  // A native circuit (zkfleet's own C++ circuit, e.g. "porep-lite"): synthesized by the synth
+  // nodes, keyed by the scheduler with a development setup cached in key_dir. Empty: circom.
+  std::string native;
+  std::string params;   // native: the shape parameters ("curve=bn254,challenges=2,depth=16")
+  std::string key_dir;  // native: where the key is made/reused; empty: the user's cache
+  std::string zkey;  // circom: absolute (relative paths are resolved against the config file's directory)
   std::string r1cs;
   // argv of the witness generator, run without a shell; "{input}" and "{output}" are replaced by
   // the job's input.json and the .wtns to write. Empty: jobs bring a .wtns.

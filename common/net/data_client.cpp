@@ -100,6 +100,8 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     if (auto cec = socket_.connect(host_, port_, options_.connect_timeout)) return fail("connect to " + where + ": " + cec.message());
   }
   if (!ready) return fail(err);
+  result.ready_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now().time_since_epoch()).count();
   if (ready->status != reply_status::ready) {
     result.last_nack = ready->status;
     std::string what = std::string("receiver refused the header: ") + status_name(ready->status);

@@ -42,6 +42,7 @@ struct send_result_t {
   std::string error;                       // not ok: "attempt 1: ...; attempt 2: ..."
   uint64_t payload_bytes = 0;
   double seconds = 0;                      // whole call, retries included
+  int64_t ready_ns = 0;  // ok: when the receiver's READY came (steady_clock ns): the payload starts
 };
 
 // Keeps one connection to a receiver across sends. When the receiver closed it meanwhile (its

@@ -141,6 +141,17 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& /*na
   return out;
 }
 
+std::string render_json(const std::vector<event_t>& events, const names_t& names) {
+  nlohmann::json nodes = nlohmann::json::object(), tracks = nlohmann::json::array(), list = nlohmann::json::array();
+  for (const auto& [id, name] : names.nodes) nodes[std::to_string(id)] = name;
+  for (const auto& [key, name] : names.tracks) tracks.push_back({{"node", key.first}, {"track", key.second}, {"name", name}});
+  for (const auto& e : events)
+    list.push_back({{"job", e.job}, {"partition", e.partition}, {"stage", stage_name(e.st)},
+                    {"phase", e.ph == phase::begin ? "begin" : e.ph == phase::end ? "end" : "instant"},
+                    {"node", e.node}, {"track", e.actor}, {"t_ns", e.t_ns}, {"bytes", e.bytes}});
+  return nlohmann::json{{"nodes", nodes}, {"tracks", tracks}, {"events", list}}.dump() + "\n";
+}
+
 std::string render_chrome(const std::vector<event_t>& events, const names_t& names) {
   using json = nlohmann::json;
   json trace = json::array();

@@ -26,6 +26,10 @@ std::vector<interval_t> pair_intervals(const std::vector<event_t>& events);
 std::string render_ascii(const std::vector<event_t>& events, const names_t& names, unsigned width,
                          size_t max_rows = 0);
 std::string render_chrome(const std::vector<event_t>& events, const names_t& names);
+// The merged timeline as plain JSON for dashboards and scripts: {"nodes": {id: name}, "tracks":
+// [{node, track, name}], "events": [{job, partition, stage, phase, node, track, t_ns, bytes}]}
+// with times in the common base (ns), sorted.
+std::string render_json(const std::vector<event_t>& events, const names_t& names);
 
 struct track_stats_t {
   std::string name;  // "node/track"

@@ -195,6 +195,26 @@ TEST_CASE("each kind of error names the key path (and the line)") {
   CHECK_THROWS_WITH_AS(load_config(src + "/configs/no-such.yaml"), doctest::Contains("cannot open the file"), config_error);
 }
 
+TEST_CASE("native circuits: porep-lite with its shape parameters") {
+  const std::string native = replace(base, "  mul:\n", "  porep:\n    native: porep-lite\n    params: curve=bls12-381,challenges=2,depth=12\n    key_dir: keys/porep\n  mul:\n");
+  auto c = parse(native);
+  const auto* p = c.find_circuit("porep");
+  REQUIRE(p != nullptr);
+  CHECK(p->native == "porep-lite");
+  CHECK(p->params == "curve=bls12-381,challenges=2,depth=12");
+  CHECK(p->key_dir == src + "/keys/porep");  // relative to the file's directory
+  CHECK(p->zkey.empty());
+  CHECK(c.find_circuit("mul")->native.empty());
+  auto with = [&](const std::string& line) { return replace(native, "    key_dir: keys/porep\n", "    key_dir: keys/porep\n" + line); };
+  CHECK(error_of(replace(native, "native: porep-lite", "native: winning-post")).find("circuits.porep.native: \"winning-post\" is not a native circuit (known: porep-lite)") != std::string::npos);
+  CHECK(error_of(replace(native, "depth=12", "depth=x")).find("circuits.porep.params: ") != std::string::npos);
+  CHECK(error_of(replace(native, "depth=12", "depth=12,partitions=10")).find("circuits.porep.params: partitions belongs to jobs") != std::string::npos);
+  CHECK(error_of(with("    zkey: tests/fixtures/bn254/mulchain/circuit.zkey\n")).find("circuits.porep.zkey: not for a native circuit") != std::string::npos);
+  CHECK(error_of(with("    shape: witness_only\n")).find("circuits.porep.shape: a native circuit's buffers are abc_witness") != std::string::npos);
+  CHECK(error_of(with("    shape: abc_witness\n")).empty());
+  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs\n", "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs\n    params: depth=4\n")).find("circuits.mul.params: only for native circuits") != std::string::npos);
+}
+
 TEST_CASE("cluster-wide checks over a nodes list") {
   const std::string cluster = R"(scheduler: {endpoint: 127.0.0.1:7000}
 nodes:
