@@ -14,6 +14,8 @@ void timeline_reporter_state::init(caf::event_based_actor* s, reporter_config_t 
 void timeline_reporter_state::flush() {
   scratch.clear();
   if (cfg.recorder) cfg.recorder->drain(scratch);
+  if (cfg.clock_skew_ns != 0)
+    for (auto& e : scratch) e.t_ns += cfg.clock_skew_ns;
   if (!scratch.empty()) self->send(cfg.aggregator, event_batch_msg{cfg.node, scratch});
 }
 
@@ -21,7 +23,7 @@ caf::behavior timeline_reporter(timeline_reporter_actor* self, reporter_config_t
   self->state.init(self, std::move(cfg));
   return {
     [self](tick_atom) { self->state.flush(), self->delayed_send(self, self->state.cfg.period, tick_atom::value); },
-    [self](ping_atom, int64_t) { return int64_t(timeline::monotonic_ns()); },
+    [self](ping_atom, int64_t) { return int64_t(timeline::monotonic_ns()) + self->state.cfg.clock_skew_ns; },
     [self](flush_atom) { return self->state.flush(), caf::ok_atom::value; },
   };
 }

@@ -32,6 +32,10 @@ struct reporter_config_t {
   std::shared_ptr<timeline::recorder_t> recorder;
   caf::actor aggregator;
   std::chrono::milliseconds period{200};
+  // Test/diagnostic injection: the reporter behaves as if its node's monotonic clock were off by
+  // this much (added to every shipped event's t_ns and to its answers to clock pings), so the
+  // aggregator's offset estimation can be checked against a known skew in one process. 0 in use.
+  int64_t clock_skew_ns = 0;
 };
 
 struct timeline_reporter_state {
