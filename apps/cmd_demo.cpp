@@ -156,19 +156,30 @@ int run_cluster_demo(const demo_options_t& o) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+  auto usage = ask<std::vector<node_usage_msg>>(sys, cluster.scheduler, std::chrono::seconds(10), stats_atom::value);
   auto flushed = ask<caf::ok_atom>(sys, cluster.aggregator, std::chrono::seconds(10), flush_atom::value);
   auto snap = ask<timeline_snapshot_msg>(sys, cluster.aggregator, std::chrono::seconds(10), snapshot_atom::value);
   cluster.stop();
   if (!flushed || !snap) throw std::runtime_error("the timeline aggregator did not answer");
   auto agg = to_aggregator(*snap);
   auto all = agg.events();
-  std::printf("\ntimeline (Q queued, S synthesis, X transfer, G proving, | done):\n%s\n",
+  std::printf("\ntimeline:\n%s\n",
               timeline::render_ascii(all, agg.names(), terminal_width()).c_str());
   std::printf("%s", timeline::render_stats(timeline::compute_stats(all, agg.names())).c_str());
   if (!o.trace_path.empty()) {
     agg.save(o.trace_path);
     std::printf("events saved to %s (zkfleet timeline --format chrome %s > trace.json opens in Perfetto)\n",
                 o.trace_path.c_str(), o.trace_path.c_str());
+  }
+  if (usage) {  // the scheduler's account: reserved before work starts, so never above budget
+    std::printf("memory (peak reserved / budget):");
+    bool over = false;
+    for (const auto& n : *usage) {
+      std::printf(" %s %s / %s;", n.name.c_str(), buffer::format_bytes(n.peak_reserved).c_str(),
+                  buffer::format_bytes(n.budget).c_str());
+      over = over || n.peak_reserved > n.budget;
+    }
+    std::printf(over ? " OVER BUDGET\n" : " within budget\n");
   }
   const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   std::printf("\nsummary: %zu jobs, %zu proofs (%zu verified, %zu failed jobs), %.2f s from submit to last proof "
