@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Integration: the cluster as separate processes on loopback — `zkfleet up` starts a scheduler,
 # two synthesis nodes and a prover (one process each, CAF middleman + the Asio data plane); jobs
-# of two circuits and both buffer shapes (mulchain: abc+witness from the r1cs, poseidon:
-# witness-only), 8 partitions in all, submitted and awaited with the client commands; every
-# proof checked by snarkjs (zkfleet verify when snarkjs is not installed, said so); a bad
-# request is refused; `zkfleet down` stops every process. Every wait is bounded.
+# of two circom circuits and both buffer shapes (mulchain: abc+witness from the r1cs, poseidon:
+# witness-only), 8 partitions in all, and a native porep-lite job (keyed by the scheduler at
+# start-up), submitted and awaited with the client commands; every proof checked by snarkjs
+# (zkfleet verify when snarkjs is not installed, said so); a bad request is refused; the merged
+# timeline (`zkfleet timeline --config`) holds events of every process in causal order; the
+# scheduler's memory account never passed a budget, and each synthesis process's peak RSS grew
+# by no more than its budget plus its working memory; `zkfleet down` stops every process.
+# Every wait is bounded.
 #
 #   tests/actors/loopback_cluster.sh path/to/zkfleet
 set -euo pipefail
@@ -43,6 +47,10 @@ circuits:
     zkey: $FIX/poseidon/circuit.zkey
     r1cs: $FIX/poseidon/circuit.r1cs
     shape: witness_only
+  porep:
+    native: porep-lite
+    params: curve=bn254,challenges=1,depth=8
+    key_dir: $WORK/keys/porep
 nodes:
   - name: scheduler
     roles: [scheduler]
@@ -50,18 +58,19 @@ nodes:
   - name: synth-1
     roles: [synth]
     listen: {data: 127.0.0.1:$((BASE + 1))}
-    resources: {cores: 1, memory_budget: 64MiB}
+    resources: {cores: 1, memory_budget: 16MiB}
   - name: synth-2
     roles: [synth]
     listen: {data: 127.0.0.1:$((BASE + 2))}
-    resources: {cores: 1, memory_budget: 64MiB}
+    resources: {cores: 1, memory_budget: 16MiB}
   - name: prover-1
     roles: [prover]
     listen: {data: 127.0.0.1:$((BASE + 3))}
     resources: {cores: 2, memory_budget: 256MiB, prover_backend: cpu}
-    hot_circuits: [mulchain, poseidon]
+    hot_circuits: [mulchain, poseidon, porep]
 EOF
 
+: >"$WORK/up.log"
 "$ZK" up --config "$CFG" >"$WORK/up.log" 2>&1 &
 UP_PID=$!
 for _ in $(seq 1 300); do
@@ -76,6 +85,13 @@ fi
 NODES=$(tail -n +2 "/tmp/zkfleet-up-$BASE.pid")
 [ "$(echo "$NODES" | wc -l)" = 4 ] && ok "4 node processes" || bad "expected 4 node processes: $NODES"
 
+# The synthesis processes' resident memory before any job (what their peak may grow from).
+declare -A RSS0
+for name in synth-1 synth-2; do
+  pid=$(pgrep -f -- "--node $name\$" | head -n1 || true)
+  [ -n "$pid" ] && RSS0[$name]=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")
+done
+
 J1=$(timeout 30 "$ZK" submit --config "$CFG" --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 4)
 J2=$(timeout 30 "$ZK" submit --config "$CFG" --circuit poseidon --input "$FIX/poseidon/witness.wtns" --partitions 4 --priority high)
 [ -n "$J1" ] && [ -n "$J2" ] && ok "submitted jobs $J1 (mulchain, abc+witness) and $J2 (poseidon, witness-only)" || bad "submit"
@@ -86,7 +102,10 @@ else
   grep -q "bad_request: unknown circuit 'nope'" "$WORK/bad.log" && ok "unknown circuit refused: $(cat "$WORK/bad.log")" || bad "refusal message: $(cat "$WORK/bad.log")"
 fi
 
-for J in "$J1" "$J2"; do
+J3=$(timeout 30 "$ZK" submit --config "$CFG" --circuit porep --input seed=11 --partitions 6)
+[ -n "$J3" ] && ok "submitted job $J3 (porep-lite, native, 6 partitions)" || bad "submit porep-lite"
+
+for J in "$J1" "$J2" "$J3"; do
   if timeout 180 "$ZK" await --config "$CFG" "$J" --out "$WORK/proofs" --timeout 150 >"$WORK/await-$J.log" 2>&1; then
     ok "job $J: $(grep -c verified "$WORK/await-$J.log") proofs returned"
   else
@@ -112,6 +131,81 @@ for J in "$J1" "$J2"; do
   done
 done
 [ "$n" = 8 ] && ok "8 of 8 proofs accepted by $checker" || bad "$n of 8 proofs accepted by $checker"
+n=0
+for k in 0 1 2 3 4 5; do
+  p="$WORK/proofs/job$J3-p$k"
+  if [ -x "$SNARKJS" ]; then
+    timeout 120 "$SNARKJS" groth16 verify "$WORK/keys/porep/verification_key.json" "$p-public.json" "$p-proof.json" >"$WORK/v.log" 2>&1 && grep -q "OK" "$WORK/v.log" && n=$((n + 1)) || bad "snarkjs rejects porep-lite partition $k: $(cat "$WORK/v.log")"
+  else
+    "$ZK" verify "$WORK/keys/porep/verification_key.json" "$p-public.json" "$p-proof.json" >/dev/null && n=$((n + 1)) || bad "porep-lite partition $k invalid"
+  fi
+done
+[ "$n" = 6 ] && ok "6 of 6 native porep-lite proofs accepted by $checker" || bad "$n of 6 porep-lite proofs accepted"
+
+# The merged timeline: every process reported, clock-corrected into one order.
+if timeout 60 "$ZK" timeline --config "$CFG" --format json >"$WORK/timeline.json" 2>"$WORK/timeline.err"; then
+  if python3 - "$WORK/timeline.json" "$J1" "$J2" "$J3" >"$WORK/timeline.check" 2>&1 <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+jobs = [int(j) for j in sys.argv[2:]]
+names = t["nodes"]
+seen = {names[str(e["node"])] for e in t["events"]}
+missing = {"scheduler", "synth-1", "synth-2", "prover-1"} - seen
+assert not missing, f"no events from {sorted(missing)} (have {sorted(seen)})"
+times = [e["t_ns"] for e in t["events"]]
+assert times == sorted(times), "events not in time order"
+# Per partition, in the common time base: queued before synthesis ends before proving starts
+# before done — each recorded by a different process.
+first = {}
+for e in t["events"]:
+    first.setdefault((e["job"], e["partition"], e["stage"], e["phase"]), e["t_ns"])
+checked = 0
+for j in jobs:
+    for k in range(8):
+        q, s, g, d = (first.get((j, k, st, ph)) for st, ph in
+                      (("QUEUED", "begin"), ("SYNTH", "end"), ("GPU", "begin"), ("DONE", "instant")))
+        if None in (q, s, g, d):
+            continue
+        assert q <= s <= g <= d, f"job {j} partition {k}: queued {q}, synth end {s}, gpu {g}, done {d} out of order"
+        checked += 1
+assert checked >= 14, f"only {checked} partitions with every stage"
+print(f"{len(t['events'])} events from {len(seen)} processes, {checked} partitions in causal order")
+PY
+  then ok "merged timeline: $(cat "$WORK/timeline.check")"; else bad "merged timeline: $(cat "$WORK/timeline.check")"; fi
+else
+  bad "zkfleet timeline --config: $(cat "$WORK/timeline.err")"
+fi
+timeout 60 "$ZK" timeline --config "$CFG" --format stats >"$WORK/stats.txt" 2>&1 && grep -q "^bottleneck: " "$WORK/stats.txt" &&
+  ok "stats of the running cluster: $(grep '^bottleneck:' "$WORK/stats.txt" | cut -d';' -f1)" || bad "timeline stats: $(cat "$WORK/stats.txt")"
+
+# Memory: the scheduler's account never passed a budget (peak ≤ budget per node) ...
+if timeout 30 "$ZK" status --config "$CFG" >"$WORK/nodes.txt" 2>&1; then
+  python3 - "$WORK/nodes.txt" >"$WORK/nodes.check" 2>&1 <<'PY' && ok "memory account: $(cat "$WORK/nodes.check")" || bad "memory account: $(cat "$WORK/nodes.check") $(cat "$WORK/nodes.txt")"
+import sys
+unit = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:]]
+assert len(rows) == 3, f"{len(rows)} nodes"
+out = []
+for r in rows:
+    peak, budget = float(r[3]) * unit[r[4]], float(r[5]) * unit[r[6]]
+    assert 0 < peak <= budget, f"{r[0]}: peak {peak} budget {budget}"
+    out.append(f"{r[0]} peak {r[3]} {r[4]} of {r[5]} {r[6]}")
+print("; ".join(out))
+PY
+else
+  bad "zkfleet status --config: $(cat "$WORK/nodes.txt")"
+fi
+# ... and each synthesis process's resident memory grew by at most its buffer budget plus the
+# working memory of one synthesis outside it (prove-mode arrays as large as one buffer, the
+# replica, the r1cs in CSR form): 16 MiB + 16 MiB here.
+for name in synth-1 synth-2; do
+  pid=$(pgrep -f -- "--node $name\$" | head -n1 || true)
+  if [ -z "$pid" ] || [ -z "${RSS0[$name]:-}" ]; then bad "$name: no process to measure"; continue; fi
+  hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status")
+  grow=$(( (hwm - RSS0[$name]) / 1024 ))
+  [ "$grow" -le 32 ] && ok "$name: peak RSS $((hwm / 1024)) MiB, $grow MiB above its idle ${RSS0[$name]} KiB (budget 16 MiB + 16 MiB working)" ||
+    bad "$name: peak RSS grew by $grow MiB (budget 16 MiB + 16 MiB working)"
+done
 
 timeout 60 "$ZK" down --config "$CFG" >"$WORK/down.log" 2>&1 && ok "zkfleet down" || bad "zkfleet down: $(cat "$WORK/down.log")"
 for _ in $(seq 1 100); do kill -0 "$UP_PID" 2>/dev/null || break; sleep 0.1; done
