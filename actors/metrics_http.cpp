@@ -52,6 +52,8 @@ std::string render_node_gauges(const std::vector<node_usage_msg>& nodes) {
   std::string out;
   gauge(out, "zkfleet_node_reserved_bytes", "Bytes the scheduler holds reserved on the node (buffers, proving work).",
         nodes, [](const node_usage_msg& n) { return n.reserved; });
+  gauge(out, "zkfleet_node_peak_reserved_bytes", "The most the scheduler has held reserved on the node since it joined.",
+        nodes, [](const node_usage_msg& n) { return n.peak_reserved; });
   gauge(out, "zkfleet_node_budget_bytes", "The node's memory budget as the scheduler accounts it.", nodes,
         [](const node_usage_msg& n) { return n.budget; });
   gauge(out, "zkfleet_node_synthesizing", "Partitions synthesizing on the node.", nodes,

@@ -27,6 +27,7 @@
 #include <map>
 #include <thread>
 
+#include "actors/metrics_http.hpp"
 #include "actors/node.hpp"
 #include "apps/commands.hpp"
 #include "common/circuit/api.hpp"
@@ -139,6 +140,7 @@ int cmd_node(const std::vector<std::string>& args) {
   system_t s;
   auto& sys = *s.sys;
   std::vector<caf::actor> own;  // ended on the way out
+  std::unique_ptr<metrics_server_t> metrics;  // destroyed before the actor system
   caf::actor scheduler, aggregator;
   std::shared_ptr<timeline::recorder_t> sched_rec;
   if (node.has(config::role_t::scheduler)) {
@@ -160,6 +162,12 @@ int cmd_node(const std::vector<std::string>& args) {
     const auto& ep = node.control ? *node.control : c.scheduler.endpoint;
     auto port = sys.middleman().publish(scheduler, ep.port, ep.host.c_str(), true);
     if (!port) throw std::runtime_error("cannot publish the scheduler on " + ep.str() + ": " + sys.render(port.error()));
+    if (c.scheduler.metrics) {
+      metrics = std::make_unique<metrics_server_t>(sys, scheduler, aggregator, c.scheduler.metrics->host,
+                                                   c.scheduler.metrics->port);
+      std::printf("zkfleet node %s: metrics at http://%s:%u/metrics\n", node.name.c_str(),
+                  c.scheduler.metrics->host.c_str(), unsigned(metrics->port()));
+    }
   } else {
     scheduler = connect_scheduler(sys, c, 30s);
     auto agg = ask<caf::actor>(sys, scheduler, 10s, timeline_atom::value);
@@ -188,6 +196,7 @@ int cmd_node(const std::vector<std::string>& args) {
   std::printf("zkfleet node %s ready (scheduler at %s)\n", node.name.c_str(), c.scheduler.endpoint.str().c_str());
   std::fflush(stdout);
   wait_for_signal();
+  metrics.reset();
   for (auto& h : own) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
   if (node.has(config::role_t::scheduler)) sys.middleman().unpublish(scheduler, 0);
   std::printf("zkfleet node %s stopped\n", node.name.c_str());

@@ -157,7 +157,7 @@ std::string quoted(const YAML::Node& n) {
 const std::vector<schema_section_t>& schema_table() {
   static const std::vector<schema_section_t> table = {
       {"", {"version", "scheduler", "circuits", "node", "nodes", "simulation"}},
-      {"scheduler", {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority"}},
+      {"scheduler", {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority", "metrics"}},
       {"circuits.<id>", {"native", "params", "key_dir", "zkey", "r1cs", "witness_generator", "shape", "priority"}},
       {"node", {"name", "roles", "listen", "resources", "hot_circuits", "data_plane"}},
       {"node.listen", {"control", "data"}},
@@ -343,6 +343,19 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
     }
   }
   if (m.has("max_attempts")) s.max_attempts = unsigned(as_uint(c, m.get("max_attempts"), m.path("max_attempts"), 1, 100));
+  if (m.has("metrics")) {  // port 0: any free port (the node prints the one bound)
+    const YAML::Node v = m.get("metrics");
+    static const std::regex zero("^(.*):0$");
+    std::smatch z;
+    const std::string text = v.IsScalar() ? v.Scalar() : "";
+    if (std::regex_match(text, z, zero)) {
+      s.metrics = parse_endpoint(z[1].str() + ":1");
+      if (!s.metrics) fail(c, v, m.path("metrics"), quoted(v) + " is not host:port (e.g. 127.0.0.1:9410; port 0: any free port)");
+      s.metrics->port = 0;
+    } else {
+      s.metrics = as_endpoint(c, v, m.path("metrics"));
+    }
+  }
   if (m.has("default_priority")) {
     s.default_priority = as_enum(c, m.get("default_priority"), m.path("default_priority"), priority_choices);
   }

@@ -95,6 +95,7 @@ struct scheduler_t {
   lookahead_t lookahead;
   unsigned max_attempts = 3;  // a partition failing this often fails its job
   priority_t default_priority = priority_t::normal;
+  std::optional<endpoint_t> metrics;  // where the scheduler node serves GET /metrics (Prometheus)
 };
 
 // SIMULATED WORKLOAD (issue 3 §8): modelled nodes, circuits and jobs; nothing is proven.

@@ -38,6 +38,7 @@ version: 1
 scheduler:
   endpoint: 127.0.0.1:$BASE
   lookahead: 1
+  metrics: 127.0.0.1:0
 circuits:
   mulchain:
     zkey: $FIX/mulchain/circuit.zkey
@@ -177,6 +178,23 @@ else
 fi
 timeout 60 "$ZK" timeline --config "$CFG" --format stats >"$WORK/stats.txt" 2>&1 && grep -q "^bottleneck: " "$WORK/stats.txt" &&
   ok "stats of the running cluster: $(grep '^bottleneck:' "$WORK/stats.txt" | cut -d';' -f1)" || bad "timeline stats: $(cat "$WORK/stats.txt")"
+
+# Prometheus at the scheduler: counters and stage histograms of the merged timeline, node gauges.
+MURL=$(grep -o 'metrics at http://[^ ]*' "/tmp/zkfleet-up-$BASE.logs/scheduler.log" | cut -d' ' -f3 || true)
+if [ -n "$MURL" ] && python3 - "$MURL" >"$WORK/metrics.check" 2>&1 <<'PY'
+import sys, urllib.request
+r = urllib.request.urlopen(sys.argv[1], timeout=20)
+body = r.read().decode()
+assert r.status == 200 and r.headers["Content-Type"].startswith("text/plain; version=0.0.4"), r.headers["Content-Type"]
+lines = body.splitlines()
+proofs = [l for l in lines if l.startswith("zkfleet_proofs_total ")]
+assert proofs and float(proofs[0].split()[1]) == 14, proofs
+for node in ("synth-1", "synth-2", "prover-1"):
+    assert any(l.startswith(f'zkfleet_node_budget_bytes{{node="{node}"}} ') for l in lines), node
+assert any(l.startswith("zkfleet_stage_duration_seconds_count") for l in lines)
+print(f"{len(lines)} lines, zkfleet_proofs_total 14, budgets of 3 nodes")
+PY
+then ok "GET $MURL: $(cat "$WORK/metrics.check")"; else bad "metrics at '$MURL': $(cat "$WORK/metrics.check" 2>/dev/null)"; fi
 
 # Memory: the scheduler's account never passed a budget (peak ≤ budget per node) ...
 if timeout 30 "$ZK" status --config "$CFG" >"$WORK/nodes.txt" 2>&1; then

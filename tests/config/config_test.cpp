@@ -195,6 +195,18 @@ TEST_CASE("each kind of error names the key path (and the line)") {
   CHECK_THROWS_WITH_AS(load_config(src + "/configs/no-such.yaml"), doctest::Contains("cannot open the file"), config_error);
 }
 
+TEST_CASE("scheduler.metrics: an endpoint, port 0 for any free port") {
+  CHECK_FALSE(parse(base).scheduler.metrics);
+  auto c = parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: 127.0.0.1:9410\n"));
+  REQUIRE(c.scheduler.metrics);
+  CHECK(c.scheduler.metrics->str() == "127.0.0.1:9410");
+  auto z = parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: \"[::1]:0\"\n"));
+  REQUIRE(z.scheduler.metrics);
+  CHECK(z.scheduler.metrics->host == "::1");
+  CHECK(z.scheduler.metrics->port == 0);
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: 9410\n")).find("scheduler.metrics: \"9410\" is not host:port") != std::string::npos);
+}
+
 TEST_CASE("native circuits: porep-lite with its shape parameters") {
   const std::string native = replace(base, "  mul:\n", "  porep:\n    native: porep-lite\n    params: curve=bls12-381,challenges=2,depth=12\n    key_dir: keys/porep\n  mul:\n");
   auto c = parse(native);
