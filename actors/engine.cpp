@@ -1,6 +1,9 @@
 #include "actors/engine.hpp"
 
+#include <stdlib.h>
+
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +18,7 @@
 #include "common/formats/wtns.hpp"
 #include "common/formats/zkey.hpp"
 #include "common/groth16/verifier.hpp"
+#include "common/util/subprocess.hpp"
 
 namespace zk::actors {
 namespace {
@@ -71,6 +75,92 @@ synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_sto
   r.checksum = header.payload_checksum;
   r.buffer_id = store.commit(std::move(buf), header);
   return r;
+}
+
+// --- witness generation (an input.json through the circuit's configured command) ------------
+
+bool is_input_json(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+std::string no_generator(const circuit_def_t& c) {
+  return "circuit '" + c.id + "' has no witness_generator in its config: give a .wtns";
+}
+
+// A fresh directory under the temp dir for one generated witness, removed with its contents.
+struct scratch_dir_t {
+  std::filesystem::path path;
+  scratch_dir_t() {
+    std::string t = (std::filesystem::temp_directory_path() / "zkfleet-wtns-XXXXXX").string();
+    if (::mkdtemp(t.data()) == nullptr)
+      throw std::runtime_error("cannot make a temporary directory for a witness (" + t + "): " + std::strerror(errno));
+    path = t;
+  }
+  ~scratch_dir_t() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  scratch_dir_t(const scratch_dir_t&) = delete;
+  scratch_dir_t& operator=(const scratch_dir_t&) = delete;
+};
+
+// The generator's argv with every "{input}" and "{output}" replaced, in one pass (a path that
+// itself contains "{output}" is not substituted again).
+std::vector<std::string> generator_argv(const std::vector<std::string>& tmpl, const std::string& input,
+                                        const std::string& output) {
+  static const std::string in_tag = "{input}", out_tag = "{output}";
+  std::vector<std::string> argv;
+  argv.reserve(tmpl.size());
+  for (const auto& arg : tmpl) {
+    std::string a;
+    for (size_t i = 0; i < arg.size();) {
+      if (arg.compare(i, in_tag.size(), in_tag) == 0) {
+        a += input;
+        i += in_tag.size();
+      } else if (arg.compare(i, out_tag.size(), out_tag) == 0) {
+        a += output;
+        i += out_tag.size();
+      } else {
+        a += arg[i++];
+      }
+    }
+    argv.push_back(std::move(a));
+  }
+  return argv;
+}
+
+// "; its output:\n<the tail>" (terminal colour codes and trailing blanks dropped), or
+// " (no output)".
+std::string output_tail(const util::subprocess_result_t& r) {
+  std::string t;
+  for (size_t i = 0; i < r.output.size(); ++i) {
+    if (r.output[i] == '\x1b' && i + 1 < r.output.size() && r.output[i + 1] == '[') {  // ESC [ params final
+      size_t j = i + 2;
+      while (j < r.output.size() && !(r.output[j] >= 0x40 && r.output[j] <= 0x7e)) ++j;
+      i = j;
+      continue;
+    }
+    t += r.output[i];
+  }
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r' || t.back() == ' ' || t.back() == '\t')) t.pop_back();
+  if (t.empty()) return " (no output)";
+  return std::string(r.output_truncated ? "; its output ends:\n..." : "; its output:\n") + t;
+}
+
+// Runs the circuit's witness generator on `input` (an input.json), writing `output` (a .wtns).
+void generate_witness(const circuit_def_t& c, const std::string& input, const std::string& output) {
+  if (c.witness_generator.empty()) throw std::runtime_error(no_generator(c) + " (got " + input + ")");
+  util::subprocess_options_t o;
+  o.timeout = witness_generator_timeout;
+  o.output_limit = 4096;
+  const auto r = util::run_subprocess(generator_argv(c.witness_generator, input, output), o);
+  const std::string what = "circuit '" + c.id + "': witness generator " + c.witness_generator[0] + " on " + input;
+  if (!r.ok()) throw std::runtime_error(what + " failed: " + r.describe() + output_tail(r));
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(output, ec);
+  if (ec || size == 0)
+    throw std::runtime_error(what + ": exit status 0 but it wrote no witness to \"{output}\" (" + output + ")" +
+                             output_tail(r));
 }
 
 synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint64_t job, uint32_t part,
@@ -268,8 +358,14 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::v
     if (inputs.size() != 1 && inputs.size() != partitions)
       return "circuit '" + c.id + "' takes one .wtns for every partition or one per partition, got " +
              std::to_string(inputs.size()) + " inputs for " + std::to_string(partitions) + " partitions";
-    for (const auto& path : inputs)
+    for (const auto& path : inputs) {
+      if (is_input_json(path)) {
+        if (c.witness_generator.empty()) return no_generator(c) + " (got " + path + ")";
+        if (!std::filesystem::is_regular_file(path)) return path + ": no such input file";
+        continue;
+      }
       if (!std::filesystem::is_regular_file(path)) return path + ": no such witness file";
+    }
     return std::nullopt;
   }
   if (inputs.size() > 1) return "circuit '" + c.id + "' takes at most one input (seed=N)";
@@ -291,13 +387,26 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
   synth_result_t r;
   if (c.kind == circuit_kind::circom) {
     if (inputs.empty()) throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
-    const std::string& wtns = inputs.size() == 1 ? inputs[0] : inputs.at(part);
-    if (c.shape == buffer::synth_shape::witness_only)
-      r = synth_wtns(c, wtns, job, part, store);
-    else if (c.curve == buffer::curve_code_bn254)
-      r = synth_wtns_abc<curves::bn254>(c, wtns, job, part, store, cache.csr(c));
-    else
-      r = synth_wtns_abc<curves::bls12_381>(c, wtns, job, part, store, cache.csr(c));
+    const std::string& input = inputs.size() == 1 ? inputs[0] : inputs.at(part);
+    std::string wtns = input;
+    std::optional<scratch_dir_t> scratch;  // the generated .wtns, removed on the way out
+    if (is_input_json(input)) {
+      scratch.emplace();
+      wtns = (scratch->path / "witness.wtns").string();
+      generate_witness(c, input, wtns);
+    }
+    try {
+      if (c.shape == buffer::synth_shape::witness_only)
+        r = synth_wtns(c, wtns, job, part, store);
+      else if (c.curve == buffer::curve_code_bn254)
+        r = synth_wtns_abc<curves::bn254>(c, wtns, job, part, store, cache.csr(c));
+      else
+        r = synth_wtns_abc<curves::bls12_381>(c, wtns, job, part, store, cache.csr(c));
+    } catch (const std::exception& e) {
+      if (!scratch) throw;
+      throw std::runtime_error("circuit '" + c.id + "': the witness that " + c.witness_generator[0] + " generated from " +
+                               input + ": " + e.what());
+    }
   } else {
     const std::string data = inputs.empty() ? "" : inputs[0];
     if (c.curve == buffer::curve_code_bn254)

@@ -12,7 +12,11 @@
 //   native         porep-lite in prove mode: witness and          abc+witness     load_abc + prove_loaded
 //                  a/b/c in one pass
 //
+// A circom job may bring an input.json instead of a .wtns when its circuit has a witness
+// generator (the operator's command, from the config): synthesis runs it first.
+//
 // Exceptions stay inside this layer's callers (the actors turn them into error values).
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,7 +49,14 @@ struct circuit_def_t {
   uint64_t domain_rows = 0;        // rows of a/b/c in the buffer (abc+witness)
   uint64_t buffer_bytes = 0;       // one partition's buffer as the store accounts it (size class)
   uint64_t prover_work_bytes = 0;  // the prover's a/b/c work arrays for one proof
+  // circom: the operator's command (config `witness_generator`) that turns a job's input.json
+  // into a .wtns, run without a shell with "{input}"/"{output}" replaced (never from a job).
+  // Empty: jobs of this circuit bring a .wtns.
+  std::vector<std::string> witness_generator;
 };
+
+// How long a witness generator may run for one partition before it is killed.
+constexpr std::chrono::seconds witness_generator_timeout{600};
 
 // A circom circuit from its snarkjs .zkey (jobs bring a .wtns per partition or one for all).
 // With an .r1cs its buffers are abc+witness (the synthesizer evaluates the constraints), else
@@ -60,7 +71,8 @@ circuit_def_t describe_native_circuit(const std::string& id, const std::string& 
 circuit_spec_t to_spec(const circuit_def_t& c);
 
 // Checks a job's inputs against its circuit before it is accepted: circom takes one .wtns path
-// (every partition) or one per partition, each an existing file; native takes none or one
+// (every partition) or one per partition, each an existing file; a path ending in ".json" is an
+// input.json, accepted only when the circuit has a witness generator; native takes none or one
 // "seed=N" (the synthetic replica). Returns the reason when they do not fit.
 std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::vector<std::string>& inputs,
                                             uint32_t partitions);
@@ -87,6 +99,11 @@ class synth_cache_t {
 
 // Synthesizes partition `part` of job `job` into `store` (reserved before anything is computed:
 // over budget is an error, nothing allocated). Throws std::runtime_error naming the input.
+// An input.json (circom) is first turned into a .wtns by the circuit's witness generator
+// (util::run_subprocess, at most witness_generator_timeout; the .wtns goes to a fresh directory
+// under the temp dir, removed afterwards); its failure throws naming the circuit, the
+// generator, how it ended and the tail of its output. The .wtns is then checked and used as a
+// job's .wtns is.
 synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
                           uint64_t job, uint32_t part, buffer::buffer_store_t& store, synth_cache_t& cache);
 

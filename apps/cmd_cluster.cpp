@@ -113,7 +113,9 @@ circuit_def_t describe(const config::circuit_t& c) {
                                    c.key_dir.empty() ? circuit::default_key_dir(c.native, c.params) : c.key_dir);
   const bool abc = c.shape == config::shape_t::abc_witness || (c.shape == config::shape_t::automatic && !c.r1cs.empty());
   if (abc && c.r1cs.empty()) throw std::runtime_error("circuit " + c.id + ": shape abc_witness needs an r1cs");
-  return describe_zkey_circuit(c.id, c.zkey, abc ? c.r1cs : "");
+  circuit_def_t d = describe_zkey_circuit(c.id, c.zkey, abc ? c.r1cs : "");
+  d.witness_generator = c.witness_generator;
+  return d;
 }
 
 std::string pid_file(const config::config_t& c) {

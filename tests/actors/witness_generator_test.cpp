@@ -1,0 +1,143 @@
+// Jobs that bring an input.json: check_job_inputs accepts one only for a circuit with a witness
+// generator; synthesize() runs the generator (argv, no shell, "{input}"/"{output}" replaced),
+// uses its .wtns exactly as a job's .wtns, removes it afterwards, and reports a failing
+// generator with the circuit, the program, how it ended and what it printed.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "actors/engine.hpp"
+#include "tests/test_util.hpp"
+
+using namespace zk::actors;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string mc = zk::test::fixture_dir("bn254", "mulchain");
+
+std::string synth_error(const circuit_def_t& c, const std::vector<std::string>& inputs) {
+  zk::buffer::buffer_store_t store(64ull << 20);
+  synth_cache_t cache;
+  try {
+    synthesize(c, inputs, 1, 1, 0, store, cache);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("check_job_inputs: an input.json needs a witness generator in the circuit's config") {
+  circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
+  REQUIRE(c.witness_generator.empty());
+  auto why = check_job_inputs(c, {mc + "/input.json"}, 2);
+  REQUIRE(why);
+  CHECK(contains(*why, "circuit 'mulchain' has no witness_generator in its config: give a .wtns"));
+  CHECK(contains(*why, mc + "/input.json"));
+  // One .wtns and one input.json (one per partition): the .json is still refused.
+  CHECK(check_job_inputs(c, {mc + "/witness.wtns", mc + "/input.json"}, 2));
+  CHECK_FALSE(check_job_inputs(c, {mc + "/witness.wtns"}, 2));
+
+  c.witness_generator = {"gen", "{input}", "{output}"};
+  CHECK_FALSE(check_job_inputs(c, {mc + "/input.json"}, 2));
+  CHECK_FALSE(check_job_inputs(c, {mc + "/witness.wtns", mc + "/input.json"}, 2));
+  auto missing = check_job_inputs(c, {mc + "/no-such-input.json"}, 1);
+  REQUIRE(missing);
+  CHECK(contains(*missing, "no-such-input.json: no such input file"));
+  auto missing_wtns = check_job_inputs(c, {mc + "/no-such.wtns"}, 1);
+  REQUIRE(missing_wtns);
+  CHECK(contains(*missing_wtns, "no such witness file"));
+}
+
+TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and removed afterwards") {
+  zk::test::temp_dir tmp("zk_wgen");
+  const std::string log = tmp.file("generator.log");
+  for (bool abc : {false, true}) {
+    CAPTURE(abc);
+    circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", abc ? mc + "/circuit.r1cs" : "");
+    // The "generator": checks it got the input.json (as one argument, in a "--in=" form too),
+    // logs where it writes, copies the fixture's witness there.
+    c.witness_generator = {"sh", "-c", "test -s \"$1\" && test \"$2\" = \"--in=$1\" && echo \"$3\" > \"$5\" && cp \"$4\" \"$3\"",
+                           "gen", "{input}", "--in={input}", "{output}", mc + "/witness.wtns", log};
+    zk::buffer::buffer_store_t store(64ull << 20);
+    synth_cache_t cache;
+    auto direct = synthesize(c, {mc + "/witness.wtns"}, 2, 7, 1, store, cache);
+    auto generated = synthesize(c, {mc + "/input.json"}, 2, 7, 1, store, cache);
+    CHECK(generated.payload_bytes == direct.payload_bytes);
+    CHECK(generated.checksum == direct.checksum);
+    auto a = store.find(direct.buffer_id), b = store.find(generated.buffer_id);
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->header().shape() == (abc ? zk::buffer::synth_shape::abc_witness : zk::buffer::synth_shape::witness_only));
+    CHECK(b->size() == a->size());
+    CHECK(std::memcmp(a->data(), b->data(), size_t(a->size())) == 0);
+    // The generator wrote under a fresh directory of the temp dir, gone now.
+    std::ifstream f(log);
+    std::string written;
+    REQUIRE(std::getline(f, written));
+    CHECK(fs::path(written).filename() == "witness.wtns");
+    CHECK(contains(fs::path(written).parent_path().filename().string(), "zkfleet-wtns-"));
+    CHECK_FALSE(fs::exists(written));
+    CHECK_FALSE(fs::exists(fs::path(written).parent_path()));
+  }
+}
+
+TEST_CASE("synthesize: a failing generator is reported with its message and its scratch is removed") {
+  zk::test::temp_dir tmp("zk_wgen");
+  const std::string log = tmp.file("generator.log");
+  circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
+  c.witness_generator = {"sh", "-c",
+                         "echo \"$2\" > \"$3\"; echo 'computing...'; printf '\\033[31;22m[ERROR]\\033[0m snarkJS: ' >&2; "
+                         "echo \"Error: Unexpected token } in JSON at $1\" >&2; exit 2",
+                         "gen", "{input}", "{output}", log};
+  const std::string input = tmp.file("bad-input.json");
+  std::ofstream(input) << "{\"x\": 1,}\n";
+  std::string e = synth_error(c, {input});
+  CAPTURE(e);
+  CHECK(contains(e, "circuit 'mulchain'"));
+  CHECK(contains(e, "witness generator sh on " + input + " failed: exit status 2"));
+  CHECK(contains(e, "Error: Unexpected token } in JSON at " + input));
+  CHECK(contains(e, "computing..."));
+  CHECK(contains(e, "[ERROR] snarkJS: Error: Unexpected token"));  // terminal colour codes dropped
+  std::ifstream f(log);
+  std::string written;
+  REQUIRE(std::getline(f, written));
+  CHECK_FALSE(fs::exists(fs::path(written).parent_path()));
+
+  SUBCASE("a program that does not exist") {
+    c.witness_generator = {"zkfleet-no-such-generator", "{input}", "{output}"};
+    e = synth_error(c, {input});
+    CHECK(contains(e, "witness generator zkfleet-no-such-generator on " + input + " failed: cannot start"));
+  }
+  SUBCASE("exit status 0 without a witness") {
+    c.witness_generator = {"sh", "-c", "echo nothing to do", "gen", "{input}", "{output}"};
+    e = synth_error(c, {input});
+    CHECK(contains(e, "exit status 0 but it wrote no witness"));
+    CHECK(contains(e, "nothing to do"));
+  }
+  SUBCASE("killed by a signal") {
+    c.witness_generator = {"sh", "-c", "kill -KILL $$", "gen", "{input}", "{output}"};
+    e = synth_error(c, {input});
+    CHECK(contains(e, "failed: killed by signal 9"));
+  }
+  SUBCASE("a witness of another circuit: the usual checks apply") {
+    const std::string other = zk::test::fixture_dir("bn254", "poseidon") + "/witness.wtns";
+    c.witness_generator = {"sh", "-c", "cp \"$2\" \"$1\"", "gen", "{output}", other, "{input}"};
+    e = synth_error(c, {input});
+    CHECK(contains(e, "the witness that sh generated from " + input));
+    CHECK(contains(e, "not a witness of circuit 'mulchain'"));
+  }
+  SUBCASE("a circuit without a generator refuses the input.json at synthesis too") {
+    c.witness_generator.clear();
+    e = synth_error(c, {input});
+    CHECK(contains(e, "has no witness_generator in its config: give a .wtns"));
+  }
+}
