@@ -149,23 +149,31 @@ TEST_CASE("metrics endpoint: GET /metrics after a 2-partition job shows the proo
     // nothing reserved or in flight once the job is done.
     const std::map<std::string, uint64_t> budgets = {
         {"synth-0", cc.synth_budget}, {"synth-1", cc.synth_budget}, {"prover-0", cc.prover_budget}};
+    uint64_t prover_peak = 0, synth_peaks = 0;
     for (const auto& [node, budget] : budgets) {
       const std::string lab = "{node=\"" + node + "\"}";
       CHECK_MESSAGE(e.samples["zkfleet_node_budget_bytes" + lab] == std::to_string(budget), node);
       CHECK_MESSAGE(e.samples["zkfleet_node_reserved_bytes" + lab] == "0", node);
       CHECK_MESSAGE(e.samples["zkfleet_node_synthesizing" + lab] == "0", node);
       CHECK_MESSAGE(e.samples["zkfleet_node_pipeline" + lab] == "0", node);
+      // The peak: never more than the budget; the prover and some synthesis node held the job.
+      const uint64_t peak = std::stoull(e.samples["zkfleet_node_peak_reserved_bytes" + lab]);
+      CHECK_MESSAGE(peak <= budget, node);
+      (node == "prover-0" ? prover_peak : synth_peaks) += peak;
     }
+    CHECK(prover_peak > 0);
+    CHECK(synth_peaks > 0);
     size_t budget_lines = 0;
     for (const auto& [k, v] : e.samples) budget_lines += k.rfind("zkfleet_node_budget_bytes{", 0) == 0;
     CHECK(budget_lines == 3);
     // Each metric family is described once (no name clashes between the two sources).
     for (const char* name : {"zkfleet_proofs_total", "zkfleet_stage_duration_seconds", "zkfleet_node_reserved_bytes",
-                             "zkfleet_node_budget_bytes", "zkfleet_node_synthesizing", "zkfleet_node_pipeline"}) {
+                             "zkfleet_node_budget_bytes", "zkfleet_node_synthesizing", "zkfleet_node_pipeline",
+                             "zkfleet_node_peak_reserved_bytes"}) {
       CHECK_MESSAGE(e.types[name] == 1, name);
       CHECK_MESSAGE(e.helps[name] == 1, name);
     }
-    CHECK(e.types.size() == 6);
+    CHECK(e.types.size() == 7);
 
     // HEAD: GET's headers, no body.
     auto h = fetch(server.port(), http::verb::head, "/metrics");
