@@ -278,24 +278,30 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
   if (!data_params.empty()) text += "," + data_params;
   auto params = circuit::porep_params_t::parse(text);
   circuit::porep_data_t<Fr> data(params);
-  circuit::prove_cs_t<Fr> cs(c.n_vars, c.domain_rows);
-  circuit::porep_lite(cs, data, part);
-  cs.finish();
-  if (cs.n_wires() != c.n_vars || cs.n_public() != c.n_public || cs.a().size() != c.domain_rows)
-    throw std::runtime_error("circuit '" + c.id + "': synthesis made " + std::to_string(cs.n_wires()) + " wires, " +
-                             std::to_string(cs.a().size()) + " rows; the key expects " + std::to_string(c.n_vars) +
-                             " and " + std::to_string(c.domain_rows));
   static_assert(sizeof(Fr) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
   const buffer::synth_params_t p = params_for(c, *buffer::curve_from_code(c.curve), job, part, buffer::synth_shape::abc_witness);
+  // Prove mode straight into the buffer's payload (witness | a | b | c): no second copy of the
+  // partition exists, so the node's memory is the buffer its budget accounts for.
   return commit_buffer(p, store, [&](uint8_t* out) {
-    for (const Fr& x : cs.witness()) {  // canonical little-endian, as in a .wtns
-      auto v = x.to_canonical();
-      std::memcpy(out, v.l, 32);
-      out += 32;
+    Fr* w = reinterpret_cast<Fr*>(out);
+    Fr* a = w + c.n_vars;
+    Fr* b = a + c.domain_rows;
+    Fr* cc = b + c.domain_rows;
+    circuit::prove_cs_t<Fr> cs(w, c.n_vars, a, b, cc, c.domain_rows);
+    try {
+      circuit::porep_lite(cs, data, part);
+      cs.finish();
+    } catch (const std::length_error& e) {  // a key made for another shape of the circuit
+      throw std::runtime_error("circuit '" + c.id + "': synthesis outgrew the key's " + std::to_string(c.n_vars) +
+                               " wires / " + std::to_string(c.domain_rows) + " rows: " + e.what());
     }
-    for (const auto* arr : {&cs.a(), &cs.b(), &cs.c()}) {
-      std::memcpy(out, arr->data(), arr->size() * sizeof(Fr));
-      out += arr->size() * sizeof(Fr);
+    if (cs.n_wires() != c.n_vars || cs.n_public() != c.n_public || cs.a().size() != c.domain_rows)
+      throw std::runtime_error("circuit '" + c.id + "': synthesis made " + std::to_string(cs.n_wires()) + " wires, " +
+                               std::to_string(cs.a().size()) + " rows; the key expects " + std::to_string(c.n_vars) +
+                               " and " + std::to_string(c.domain_rows));
+    for (uint64_t i = 0; i < c.n_vars; ++i) {  // the witness as in a .wtns: canonical little-endian
+      const auto v = w[i].to_canonical();
+      std::memcpy(static_cast<void*>(w + i), v.l, sizeof(v.l));
     }
   });
 }

@@ -107,8 +107,9 @@ struct sparse_matrix_t {
 
   uint64_t nnz() const { return col.size(); }
   uint64_t n_rows() const { return row_ptr.size() - 1; }
-  // ⟨row i, w⟩
-  Fr eval_row(uint64_t i, const std::vector<Fr>& w) const {
+  // ⟨row i, w⟩ (w: any indexable witness: a std::vector, a prove_cs_t's column)
+  template <class W>
+  Fr eval_row(uint64_t i, const W& w) const {
     Fr acc{};
     for (uint64_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k) acc += coeff[k] * w[col[k]];
     return acc;
@@ -126,8 +127,8 @@ struct r1cs_shape_t {
 
 // The first constraint i with ⟨A_i,w⟩·⟨B_i,w⟩ ≠ ⟨C_i,w⟩, or -1 when w satisfies every one.
 // Throws std::invalid_argument when w.size() ≠ n_wires or w[0] ≠ 1.
-template <class Fr>
-int64_t first_unsatisfied(const r1cs_shape_t<Fr>& s, const std::vector<Fr>& w) {
+template <class Fr, class W>
+int64_t first_unsatisfied(const r1cs_shape_t<Fr>& s, const W& w) {
   if (w.size() != s.n_wires)
     throw std::invalid_argument("first_unsatisfied: witness has " + std::to_string(w.size()) + " values, the shape " +
                                 std::to_string(s.n_wires) + " wires");
@@ -141,11 +142,80 @@ int64_t first_unsatisfied(const r1cs_shape_t<Fr>& s, const std::vector<Fr>& w) {
 // ---- constraint systems -------------------------------------------------------------------
 
 namespace detail {
-// Shared wire bookkeeping: the witness vector and the public-first rule.
+// A growable column of field elements with std::vector's small interface: either its own
+// storage, or a caller's fixed region (a synth buffer's payload) filled in place, where pushing
+// past the region's capacity throws std::length_error. A copy always owns its elements.
 template <class Fr>
+class column_t {
+ public:
+  column_t() = default;
+  column_t(Fr* region, size_t capacity) : data_(region), size_(0), cap_(capacity), external_(true) {}
+  column_t(const column_t& o) : own_(o.begin(), o.end()) { adopt_own(o.size_); }
+  column_t(column_t&& o) noexcept { *this = std::move(o); }
+  column_t& operator=(const column_t& o) {
+    if (this != &o) {
+      own_.assign(o.begin(), o.end());
+      external_ = false;
+      adopt_own(o.size_);
+    }
+    return *this;
+  }
+  column_t& operator=(column_t&& o) noexcept {
+    own_ = std::move(o.own_);
+    data_ = o.external_ ? o.data_ : own_.data();
+    size_ = o.size_, cap_ = o.external_ ? o.cap_ : own_.size(), external_ = o.external_;
+    o.data_ = nullptr, o.size_ = o.cap_ = 0, o.external_ = false;
+    return *this;
+  }
+
+  void push_back(const Fr& v) {
+    if (size_ == cap_) grow(size_ + 1);
+    data_[size_++] = v;
+  }
+  void reserve(size_t n) {
+    if (n > cap_) grow(n);
+  }
+  void clear() { size_ = 0; }
+  void resize(size_t n) {  // shrinking, or growing with zeros
+    if (n > cap_) grow(n);
+    for (size_t i = size_; i < n; ++i) data_[i] = Fr{};
+    size_ = n;
+  }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Fr* data() const { return data_; }
+  Fr* data() { return data_; }
+  const Fr& operator[](size_t i) const { return data_[i]; }
+  Fr& operator[](size_t i) { return data_[i]; }
+  const Fr* begin() const { return data_; }
+  const Fr* end() const { return data_ + size_; }
+  std::vector<Fr> to_vector() const { return {begin(), end()}; }
+  friend bool operator==(const column_t& x, const column_t& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }
+  friend bool operator==(const column_t& x, const std::vector<Fr>& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }
+
+ private:
+  void adopt_own(size_t size) {
+    data_ = own_.data(), size_ = size, cap_ = own_.size();
+  }
+  void grow(size_t need) {
+    if (external_)
+      throw std::length_error("constraint system: more than the " + std::to_string(cap_) +
+                              " elements its caller's region holds (the circuit is larger than the buffer sized for it)");
+    own_.resize(std::max<size_t>({need, 2 * cap_, 16}));
+    adopt_own(size_);
+  }
+  std::vector<Fr> own_;  // owned storage (its size is the capacity)
+  Fr* data_ = nullptr;
+  size_t size_ = 0, cap_ = 0;
+  bool external_ = false;
+};
+
+// Shared wire bookkeeping: the witness (a std::vector, or a column_t) and the public-first rule.
+template <class Fr, class Store = std::vector<Fr>>
 class wires_t {
  public:
   wires_t() { w_.push_back(Fr::one()); }
+  explicit wires_t(Store storage) : w_(std::move(storage)) { w_.push_back(Fr::one()); }
   uint32_t push_public(const Fr& v) {
     if (w_.size() != size_t(n_public_) + 1)
       throw std::logic_error("alloc_public after a private wire: a circuit declares its public inputs first");
@@ -163,11 +233,11 @@ class wires_t {
   }
   uint32_t n_wires() const { return uint32_t(w_.size()); }
   uint32_t n_public() const { return n_public_; }
-  const std::vector<Fr>& witness() const { return w_; }
-  std::vector<Fr>& witness() { return w_; }
+  const Store& witness() const { return w_; }
+  Store& witness() { return w_; }
 
  private:
-  std::vector<Fr> w_;
+  Store w_;
   uint32_t n_public_ = 0;
 };
 }  // namespace detail
@@ -222,6 +292,7 @@ class prove_cs_t {
  public:
   using fr_t = Fr;
   using lc_t = value_lc_t<Fr>;
+  using column = detail::column_t<Fr>;
   static constexpr bool records_constraints = true;
 
   // Capacities (from the shape's counts) so that no push reallocates in the hot path.
@@ -231,6 +302,11 @@ class prove_cs_t {
     b_.reserve(constraints_hint);
     c_.reserve(constraints_hint);
   }
+  // Straight into caller-owned memory (a synth buffer's payload): the witness (wires_cap
+  // elements, Montgomery form) and a, b, c (rows_cap each, input rows included); nothing is
+  // allocated, and a circuit larger than the regions throws std::length_error.
+  prove_cs_t(Fr* witness, size_t wires_cap, Fr* a, Fr* b, Fr* c, size_t rows_cap)
+      : wires_(column(witness, wires_cap)), a_(a, rows_cap), b_(b, rows_cap), c_(c, rows_cap) {}
 
   lc_t one() const { return {Fr::one()}; }
   lc_t constant(const Fr& k) const { return {k}; }
@@ -269,10 +345,10 @@ class prove_cs_t {
   uint32_t n_wires() const { return wires_.n_wires(); }
   uint32_t n_public() const { return wires_.n_public(); }
   uint32_t n_constraints() const { return finished_ ? n_constraints_ : uint32_t(a_.size()); }
-  const std::vector<Fr>& witness() const { return wires_.witness(); }
-  const std::vector<Fr>& a() const { return a_; }
-  const std::vector<Fr>& b() const { return b_; }
-  const std::vector<Fr>& c() const { return c_; }
+  const column& witness() const { return wires_.witness(); }
+  const column& a() const { return a_; }
+  const column& b() const { return b_; }
+  const column& c() const { return c_; }
 
   // The witness as the prover's MSMs read it: n_wires canonical little-endian integers of
   // sizeof(Fr::big_t) bytes (a .wtns's values section).
@@ -289,8 +365,8 @@ class prove_cs_t {
   }
 
  private:
-  detail::wires_t<Fr> wires_;
-  std::vector<Fr> a_, b_, c_;
+  detail::wires_t<Fr, column> wires_;
+  column a_, b_, c_;
   bool finished_ = false;
   uint32_t n_constraints_ = 0;
 };

@@ -214,8 +214,8 @@ else
   bad "zkfleet status --config: $(cat "$WORK/nodes.txt")"
 fi
 # ... and each synthesis process's resident memory grew by at most its buffer budget plus the
-# working memory of one synthesis outside it (prove-mode arrays as large as one buffer, the
-# replica, the r1cs in CSR form): 16 MiB + 16 MiB here.
+# working memory outside it (prove-mode synthesis writes straight into the buffer; what remains
+# is the replica, the r1cs in CSR form, the witness file read): 16 MiB + 16 MiB here.
 for name in synth-1 synth-2; do
   pid=$(pgrep -f -- "--node $name\$" | head -n1 || true)
   if [ -z "$pid" ] || [ -z "${RSS0[$name]:-}" ]; then bad "$name: no process to measure"; continue; fi

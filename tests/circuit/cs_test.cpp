@@ -137,3 +137,34 @@ TEST_CASE_TEMPLATE("a reset prove system synthesizes again without reallocating"
   CHECK(p.a() == a);
   CHECK(p.a().data() == data);
 }
+
+TEST_CASE_TEMPLATE("a prove system writes into a caller's regions, and refuses to outgrow them", Fr, ZK_CIRCUIT_FIELDS) {
+  prove_cs_t<Fr> owned(5, 7);
+  cubic(owned, 3);
+  owned.finish();
+  // The layout of an abc+witness synth buffer: witness | a | b | c, filled in place.
+  std::vector<Fr> region(5 + 3 * 7, Fr::from_u64(99));
+  prove_cs_t<Fr> p(region.data(), 5, region.data() + 5, region.data() + 12, region.data() + 19, 7);
+  cubic(p, 3);
+  p.finish();
+  CHECK(p.witness() == owned.witness().to_vector());
+  CHECK(p.a() == owned.a());
+  CHECK(p.b() == owned.b());
+  CHECK(p.c() == owned.c());
+  CHECK(p.witness().data() == region.data());
+  CHECK(p.c().data() == region.data() + 19);
+  CHECK(std::equal(owned.c().begin(), owned.c().end(), region.begin() + 19));
+  // A copy owns its elements: changing the region does not change it.
+  const auto a = p.a();
+  region[5] = Fr::from_u64(7);
+  CHECK(a[0] != p.a()[0]);
+  // One row too few: the system stops at the region's end instead of writing past it.
+  REQUIRE(owned.a().size() == 5);  // 3 constraints and the 2 input rows
+  std::vector<Fr> small(5 + 3 * 4);
+  prove_cs_t<Fr> q(small.data(), 5, small.data() + 5, small.data() + 9, small.data() + 13, 4);
+  cubic(q, 3);
+  CHECK_THROWS_AS(q.finish(), std::length_error);
+  std::vector<Fr> few(4 + 3 * 7);
+  prove_cs_t<Fr> r(few.data(), 4, few.data() + 4, few.data() + 11, few.data() + 18, 7);
+  CHECK_THROWS_AS(cubic(r, 3), std::length_error);
+}
