@@ -247,6 +247,19 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
     s.max_queue_depth = std::max<size_t>(s.max_queue_depth, size_t(std::max(depth, 0)));
   }
   s.mean_queue_depth = area / double(span);
+  // ... and over time: the deepest the queue was in each tenth of the span.
+  s.queue_depth_series.assign(10, 0);
+  depth = 0;
+  size_t k = 0;
+  for (size_t slice = 0; slice < s.queue_depth_series.size(); ++slice) {
+    const int64_t end = t_min + int64_t(double(span) * double(slice + 1) / double(s.queue_depth_series.size()));
+    size_t deepest = size_t(std::max(depth, 0));
+    for (; k < steps.size() && (steps[k].first < end || slice + 1 == s.queue_depth_series.size()); ++k) {
+      depth += steps[k].second;
+      deepest = std::max(deepest, size_t(std::max(depth, 0)));
+    }
+    s.queue_depth_series[slice] = deepest;
+  }
 
   // The bound: the role whose resources are busiest; the sentence carries the evidence.
   struct cand { const char* name; double busy; };
@@ -281,7 +294,12 @@ std::string render_stats(const stats_t& s) {
   out += "busy: synthesis " + fmt("%.0f%%", s.synth_busy * 100) + ", transfer " + fmt("%.0f%%", s.transfer_busy * 100) +
          ", prover " + fmt("%.0f%%", s.prover_busy * 100) + "; prover idle per proof " +
          human_time(s.prover_idle_per_proof_s) + "\n";
-  out += "queue depth: mean " + fmt("%.1f", s.mean_queue_depth) + ", max " + std::to_string(s.max_queue_depth) + "\n";
+  out += "queue depth: mean " + fmt("%.1f", s.mean_queue_depth) + ", max " + std::to_string(s.max_queue_depth);
+  if (!s.queue_depth_series.empty()) {
+    out += "; over time (max per tenth of the run):";
+    for (size_t d : s.queue_depth_series) out += " " + std::to_string(d);
+  }
+  out += "\n";
   // Every track when there are few; for a large farm the busiest and the idlest.
   auto tracks = s.tracks;
   std::stable_sort(tracks.begin(), tracks.end(),

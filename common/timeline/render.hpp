@@ -44,6 +44,7 @@ struct stats_t {
   double synth_busy = 0, transfer_busy = 0, prover_busy = 0;  // mean busy fraction per role
   double mean_queue_depth = 0;
   size_t max_queue_depth = 0;
+  std::vector<size_t> queue_depth_series;  // the deepest the queue was in each tenth of the span
   std::vector<track_stats_t> tracks;
   std::string bottleneck;  // "synthesis" | "prover" | "transfer" | "pipeline" (none saturated) | ""
   std::string verdict;     // the sentence naming it, with its evidence

@@ -2,6 +2,8 @@
 // ASCII waterfall, Chrome trace fields, stats naming the bound on scripted pipelines).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 #include <fstream>
 #include <thread>
@@ -203,7 +205,27 @@ TEST_CASE("stats name the stage that bounds throughput") {
   auto s = compute_stats(pipeline(4, 10, 2, 5), names);
   CHECK(s.proofs == 4);
   CHECK(s.max_queue_depth == 3);  // the first partition leaves the queue as it enters
+  // Over time: one synthesis after another drains the queue (3, then fewer, then none).
+  REQUIRE(s.queue_depth_series.size() == 10);
+  CHECK(s.queue_depth_series.front() == 3);
+  CHECK(s.queue_depth_series.back() == 0);
+  CHECK(std::is_sorted(s.queue_depth_series.rbegin(), s.queue_depth_series.rend()));
+  CHECK(render_stats(s).find("over time (max per tenth of the run): 3 ") != std::string::npos);
   CHECK(render_stats(s).find("bottleneck: synthesis-bound") != std::string::npos);
+}
+
+TEST_CASE("JSON: every event with its stage, phase and the names of nodes and tracks") {
+  const auto events = pipeline(2, 10, 2, 5);
+  auto j = nlohmann::json::parse(render_json(events, pipeline_names()));
+  REQUIRE(j["events"].size() == events.size());
+  CHECK(j["nodes"].size() == pipeline_names().nodes.size());
+  CHECK(j["tracks"].size() == pipeline_names().tracks.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    CHECK(j["events"][i]["stage"] == stage_name(events[i].st));
+    CHECK(j["events"][i]["t_ns"] == events[i].t_ns);
+    CHECK(j["events"][i]["node"] == events[i].node);
+  }
+  CHECK(j["events"][0]["phase"] == (events[0].ph == phase::begin ? "begin" : events[0].ph == phase::end ? "end" : "instant"));
 }
 
 TEST_CASE("Prometheus exposition has counters and stage histograms") {
