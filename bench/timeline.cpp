@@ -1,0 +1,68 @@
+// bench_timeline: what recording a timeline event costs a compute thread (DESIGN.md "Timeline":
+// "well under a microsecond, never blocks").
+//
+//   bench_timeline [events per thread = 2000000] [repeats = 5]
+//
+// Each thread records begin/end pairs as a prover or synthesis worker does (monotonic clock read
+// included), with a drainer thread emptying the rings every 100 µs (a node's reporter does so every period)
+// every period. Reports ns per event (median of the repeats) for 1 and 2 recording threads, the
+// cost of the clock read alone, and the events dropped (a full ring drops instead of waiting).
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "bench/bench_util.hpp"
+#include "common/timeline/recorder.hpp"
+
+using namespace zk;
+
+int main(int argc, char** argv) {
+  const uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 2000000;
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
+  if (n == 0 || repeats <= 0) {
+    std::fprintf(stderr, "usage: bench_timeline [events per thread > 0] [repeats > 0]\n");
+    return 2;
+  }
+  volatile int64_t sink = 0;
+  const double clock_ms = bench::median_ms(repeats, [&] {
+    for (uint64_t i = 0; i < n; ++i) sink = sink + timeline::monotonic_ns();
+  });
+  std::printf("bench_timeline: %llu events per thread, median of %d\n", (unsigned long long)n, repeats);
+  std::printf("  clock read alone (steady_clock)      %6.1f ns\n", clock_ms * 1e6 / double(n));
+  for (unsigned threads : {1u, 2u}) {
+    uint64_t dropped = 0, drained = 0;
+    const double ms = bench::median_ms(repeats, [&] {
+      timeline::recorder_t rec(1);
+      std::atomic<bool> stop{false};
+      std::vector<timeline::event_t> out;
+      std::thread drainer([&] {
+        while (!stop.load(std::memory_order_acquire)) {
+          out.clear();
+          drained += rec.drain(out);
+          std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+        out.clear();
+        drained += rec.drain(out);
+      });
+      std::vector<std::thread> workers;
+      for (unsigned t = 0; t < threads; ++t)
+        workers.emplace_back([&, t] {
+          for (uint64_t i = 0; i < n / 2; ++i) {
+            rec.begin(i, t, timeline::stage::msm_a, uint16_t(t), 0);
+            rec.end(i, t, timeline::stage::msm_a, uint16_t(t), 0);
+          }
+        });
+      for (auto& w : workers) w.join();
+      stop.store(true, std::memory_order_release);
+      drainer.join();
+      dropped += rec.dropped();
+    });
+    std::printf("  record, %u thread%s (per event, each thread)  %6.1f ns   (%llu drained, %llu dropped in all runs)\n",
+                threads, threads == 1 ? " " : "s", ms * 1e6 / double(n / 2 * 2), (unsigned long long)drained,
+                (unsigned long long)dropped);
+  }
+  return 0;
+}
