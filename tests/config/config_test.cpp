@@ -67,7 +67,9 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(n.has(role_t::prover));
   CHECK(n.resources.memory_budget == (uint64_t(2) << 30));
   CHECK_FALSE(n.resources.cores.has_value());
-  CHECK(single.circuits.size() == 3);
+  CHECK(single.circuits.size() == 4);
+  CHECK(single.find_circuit("porep-lite")->native == "porep-lite");
+  CHECK(single.find_circuit("porep-lite")->key_dir.empty());  // the user's cache
   CHECK(single.find_circuit("poseidon-bn254")->shape == shape_t::witness_only);
   CHECK(single.find_circuit("mulchain-bn254")->zkey == src + "/tests/fixtures/bn254/mulchain/circuit.zkey");
 
@@ -101,6 +103,8 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(g2.data_plane.io_threads == 2);
   CHECK(select_node(farm, "synth-3").data_plane.max_attempts == 6);
   CHECK(farm.find_circuit("window-post")->witness_generator.size() == 3);
+  CHECK(farm.find_circuit("porep-lite")->params == "curve=bls12-381,challenges=4,depth=20");
+  CHECK(farm.find_circuit("porep-lite")->key_dir == "/srv/zkfleet/keys/porep-lite-c4-d20");
   CHECK_FALSE(farm.simulation.enabled);
   REQUIRE(farm.simulation.nodes.size() == 2);
   CHECK(farm.simulation.nodes[0].count == 100);
