@@ -12,6 +12,8 @@
 //                await_atom id → job_result_msg          cancel_atom id → bool
 //   node   → S   join_atom node_join_msg → node id       register_atom circuit_def_t → ok
 //   S → Y        dispatch_msg                            Y → S   buffer_ready_msg | failure_msg
+//                                                        (another process's prover: first one
+//                                                         in_transit, then one moved | failure)
 //   S → P        prove_request                           P → S   ack_atom job part secs (buffer held),
 //                                                                started_atom job part, proof_msg | failure_msg
 //   S → Y        release_atom buffer id (the prover holds it; free it)
@@ -135,6 +137,9 @@ struct buffer_ready_msg {
   std::string endpoint;    // the store holding it: the synthesizer's, or the prover's when moved
   double synth_seconds = 0;
   bool moved = false;      // sent over the data plane and acknowledged: the synthesizer holds nothing
+  // Synthesis is done and the buffer is on its way to another process's prover: the scheduler
+  // frees the synthesis slot now; a second buffer_ready (moved, or a failure) follows.
+  bool in_transit = false;
 };
 
 struct prove_request {
@@ -232,7 +237,7 @@ typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
   return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.buffer_id, x.size, x.checksum,
-           x.endpoint, x.synth_seconds, x.moved);
+           x.endpoint, x.synth_seconds, x.moved, x.in_transit);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, prove_request& x) {

@@ -78,7 +78,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     directory->add(endpoint, n.store);
     synthesizer_config_t sc{endpoint, n.store, cfg.cores, scheduler, n.recorder, 0, own};
     for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(i), "synth worker " + std::to_string(i)});
-    for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(cfg.cores + i), "send " + std::to_string(i)});
+    tracks.push_back({uint16_t(cfg.cores), "send"});
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
   }

@@ -137,7 +137,18 @@ void scheduler_actor_state::release_buffer(part_ref_t& p) {
 
 void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   auto it = parts.find({m.job, m.partition});
-  if (it == parts.end() || policy.state(m.job, m.partition) != part_state::synthesizing) {
+  const bool live = it != parts.end();
+  const part_state st = live ? policy.state(m.job, m.partition) : part_state::cancelled;
+  if (m.in_transit) {  // the synthesis slot is free while the data plane moves the buffer
+    if (live && st == part_state::synthesizing) {
+      policy.synth_done(m.job, m.partition, m.synth_seconds);
+      it->second.in_transit = true;
+      schedule();
+    }
+    return;
+  }
+  const bool announced = live && it->second.in_transit && m.moved && st == part_state::transferring;
+  if (!live || (st != part_state::synthesizing && !announced)) {
     // Late (cancelled, or re-dispatched after a node loss): nobody needs this buffer.
     if (!m.moved) {
       if (auto sender = caf::actor_cast<caf::actor>(self->current_sender()))
@@ -151,7 +162,8 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   part_ref_t& p = it->second;
   p.buffer_id = m.buffer_id;
   p.holds_buffer = !m.moved;  // moved: the data plane's ACK already freed the synthesizer's copy
-  policy.synth_done(m.job, m.partition, m.synth_seconds);
+  p.in_transit = false;
+  if (!announced) policy.synth_done(m.job, m.partition, m.synth_seconds);
   jobs[m.job].proofs.reserve(jobs[m.job].request.partitions);
   const auto& prover = nodes.at(p.where.prover).prover;
   self->send(prover, prove_request{m, circuits.at(jobs[m.job].request.circuit)});

@@ -46,6 +46,7 @@ struct scheduler_actor_state {
     dispatch_t where{};
     uint64_t buffer_id = 0;  // the synth buffer, once ready
     bool holds_buffer = false;
+    bool in_transit = false;  // synthesis done, the buffer moving to the prover's process
   };
   struct job_ref_t {
     job_request request;

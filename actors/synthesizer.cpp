@@ -22,8 +22,7 @@ void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) 
   cfg = std::move(c);
   for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
-                                                            uint16_t(cfg.first_track + i),
-                                                            uint16_t(cfg.first_track + cfg.workers + i), cfg.own_prover));
+                                                            uint16_t(cfg.first_track + i)));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -38,20 +37,34 @@ void synthesizer_state::pump() {
     dispatch_msg d = std::move(queue.front());
     queue.pop_front();
     self->request(w, caf::infinite, d)
-        .then([this, w](const buffer_ready_msg& m) { done(w, m); },
+        .then([this, w, d](const buffer_ready_msg& m) { done(w, d, m); },
               [this, w, d](const caf::error& e) { fail(w, d, e); });
   }
 }
 
-void synthesizer_state::done(const caf::actor& worker, const buffer_ready_msg& m) {
+void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, const buffer_ready_msg& m) {
   idle.push_back(worker);
-  if (m.moved) {
-    self->send(cfg.scheduler, m);  // the prover's store holds it (the scheduler frees it there if late)
-  } else if (cancelled.count(m.job)) {
+  // Same process (an embedded cluster, or a node with both roles): the prover pins it here.
+  const bool remote = parse_tcp_endpoint(d.prover_endpoint) && d.prover_endpoint != cfg.own_prover;
+  if (cancelled.count(m.job)) {
     cfg.store->release(m.buffer_id);
-  } else {
+  } else if (!remote) {
     buffers[m.job].insert(m.buffer_id);
     self->send(cfg.scheduler, m);
+  } else {
+    buffer_ready_msg notice = m;
+    notice.in_transit = true;
+    self->send(cfg.scheduler, notice);  // the core is free for the next synthesis
+    const uint16_t track = uint16_t(cfg.first_track + std::max(1u, cfg.workers));
+    if (!sender) sender = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track);
+    if (cfg.recorder) cfg.recorder->begin(d.job, d.partition, timeline::stage::chan_send, track, m.size);
+    // The sender frees the local copy once the prover acknowledged it (or gives up): the buffer
+    // is not in `buffers`, so a cancel meanwhile leaves it to the sender.
+    self->request(sender, caf::infinite, d, m)
+        .then([this](const buffer_ready_msg& moved) { self->send(cfg.scheduler, moved); },
+              [this, d](const caf::error& e) {
+                self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+              });
   }
   pump();
 }
@@ -92,31 +105,31 @@ caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg) {
 namespace {
 
 // Sends a committed buffer to the prover's data server; on its ACK the local copy is freed and
-// the answer names the buffer in the prover's store.
-caf::result<buffer_ready_msg> send_buffer(synth_worker_state& st, buffer::buffer_store_t& store,
-                                          timeline::recorder_t* rec, uint16_t send_track, const dispatch_msg& d,
+// the answer names the buffer in the prover's store. CHAN_SEND (begun by the synthesizer at the
+// hand-off) ends at the receiver's READY; XFER runs from there to the ACK.
+caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer_store_t& store,
+                                          timeline::recorder_t* rec, uint16_t track, const dispatch_msg& d,
                                           buffer_ready_msg m) {
   auto tcp = parse_tcp_endpoint(d.prover_endpoint);
   auto& client = st.clients[d.prover_endpoint];
   if (!client) client = std::make_unique<net::data_client_t>(tcp->first, tcp->second);
   auto pin = store.find(m.buffer_id);
-  // CHAN_SEND: handed to the data plane until the receiver's READY (connection, header, space
-  // reserved there); XFER: the payload until its ACK.
-  const int64_t handed = timeline::monotonic_ns();
   net::send_result_t sent = pin ? client->send(*pin) : net::send_result_t{};
   const int64_t finished = timeline::monotonic_ns();
   if (rec) {
     const int64_t ready = sent.ready_ns ? sent.ready_ns : finished;
     const uint16_t node = rec->node();
-    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::begin, node, send_track, handed, m.size});
-    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, node, send_track, ready, m.size});
-    rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::begin, node, send_track, ready, m.size});
-    rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::end, node, send_track, finished, m.size});
+    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, node, track, ready, m.size});
+    if (sent.ok) {
+      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::begin, node, track, ready, m.size});
+      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::end, node, track, finished, m.size});
+    }
   }
   pin.reset();
   store.release(m.buffer_id);
   if (!sent.ok)
-    return make_error(zk_errc::synth_failed, "sending the buffer to " + d.prover_endpoint + " failed: " + sent.error);
+    return make_error(zk_errc::synth_failed, "sending the buffer to " + d.prover_endpoint + " failed: " +
+                                                 (sent.error.empty() ? "the buffer is gone" : sent.error));
   m.buffer_id = sent.buffer_id;
   m.endpoint = d.prover_endpoint;
   m.moved = true;
@@ -125,31 +138,32 @@ caf::result<buffer_ready_msg> send_buffer(synth_worker_state& st, buffer::buffer
 
 caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::string& endpoint,
                                             buffer::buffer_store_t& store, timeline::recorder_t* rec, uint16_t track,
-                                            uint16_t send_track, const std::string& own_prover,
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
-  buffer_ready_msg m;
   try {
     synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, st.cache);
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
-    m = buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
+    return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
   } catch (const std::exception& e) {
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
     return make_error(zk_errc::synth_failed, e.what());
   }
-  // Same process (an embedded cluster, or a node with both roles): the prover pins it here.
-  if (!parse_tcp_endpoint(d.prover_endpoint) || d.prover_endpoint == own_prover) return m;
-  return send_buffer(st, store, rec, send_track, d, m);
 }
 
 }  // namespace
 
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track,
-                           std::string own_prover) {
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
   return {
-    [=](const dispatch_msg& d) {
-      return run_synthesis(self->state, endpoint, *store, recorder.get(), track, send_track, own_prover, d);
+    [=](const dispatch_msg& d) { return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d); },
+  };
+}
+
+caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buffer_store_t> store,
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
+  return {
+    [=](const dispatch_msg& d, const buffer_ready_msg& m) {
+      return send_buffer(self->state, *store, recorder.get(), track, d, m);
     },
   };
 }

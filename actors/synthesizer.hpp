@@ -7,9 +7,11 @@
 //   dispatch ─▶ queue ─▶ idle worker: synthesize (SYNTH on the worker's track) ─▶ store
 //                                        │ ok: buffer_ready → scheduler (buffer kept)
 //                                        └ error: failure_msg → scheduler
-//   (prover in another process: the worker sends the buffer over the data plane (XFER on its
-//    send track); once the prover's store acknowledged it, the local copy is freed and
-//    buffer_ready says moved)
+//   (prover in another process: buffer_ready in_transit → scheduler at once, so the core takes
+//    the next synthesis; the node's sender moves the buffer over the data plane (CHAN_SEND while
+//    it waits for the channel and the receiver's READY, XFER for the payload, on the send
+//    track); once the prover's store acknowledged it, the local copy is freed and a second
+//    buffer_ready says moved — or a failure_msg says why not)
 //   release id ─▶ store.release(id)      cancel job ─▶ drop its queued dispatches, release its
 //                                                       buffers, release late results at once
 #include <deque>
@@ -32,7 +34,7 @@ struct synthesizer_config_t {
   caf::actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
   uint16_t first_track = 0;                        // worker i records on track first_track + i,
-                                                   // its sends on first_track + workers + i
+                                                   // the sender on first_track + workers
   std::string own_prover;  // the data endpoint of a prover in this same node: its buffers stay put
 };
 
@@ -42,6 +44,7 @@ struct synthesizer_state {
   caf::event_based_actor* self = nullptr;
   synthesizer_config_t cfg;
   std::vector<caf::actor> idle;
+  caf::actor sender;  // the node's data-plane sender (spawned for the first remote prover)
   std::deque<dispatch_msg> queue;
   std::map<uint64_t, std::set<uint64_t>> buffers;  // job → buffer ids held in the store
   std::set<uint64_t> cancelled;                    // jobs cancelled while work was out
@@ -50,7 +53,7 @@ struct synthesizer_state {
   void dispatch(const dispatch_msg& d);
   void release(uint64_t buffer_id);
   void cancel(uint64_t job);
-  void done(const caf::actor& worker, const buffer_ready_msg& m);
+  void done(const caf::actor& worker, const dispatch_msg& d, const buffer_ready_msg& m);
   void fail(const caf::actor& worker, const dispatch_msg& d, const caf::error& e);
 
  private:
@@ -60,17 +63,28 @@ struct synthesizer_state {
 using synthesizer_actor = caf::stateful_actor<synthesizer_state>;
 caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg);
 
-// One worker: dispatch_msg → buffer_ready_msg (or a synth_failed error), blocking its thread.
+// One worker: dispatch_msg → buffer_ready_msg (the buffer in the node's store) or a
+// synth_failed error, blocking its thread.
 struct synth_worker_state {
   static inline const char* name = "zkfleet.synthesizer.worker";
   synth_cache_t cache;  // circom circuits' CSR matrices, built once
-  std::map<std::string, std::unique_ptr<net::data_client_t>> clients;  // per prover data endpoint
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track, uint16_t send_track,
-                           std::string own_prover);
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
+
+// The node's sender: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer sent to the
+// dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg moved (naming
+// the buffer in the prover's store), or a synth_failed error. One at a time, blocking its thread
+// (a data-plane thread, never a synthesis worker's).
+struct synth_sender_state {
+  static inline const char* name = "zkfleet.synthesizer.sender";
+  std::map<std::string, std::unique_ptr<net::data_client_t>> clients;  // per prover data endpoint
+};
+using synth_sender_actor = caf::stateful_actor<synth_sender_state>;
+caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buffer_store_t> store,
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
 
 // "tcp:host:port" → host and port; nullopt for any other endpoint.
 std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint);
