@@ -6,6 +6,8 @@
 #ifdef ZK_HAVE_CAF
 #include <doctest/doctest.h>
 
+#include <tuple>
+
 #include <chrono>
 #include <map>
 #include <set>
@@ -181,6 +183,32 @@ TEST_CASE("buffers cross the data plane when the prover listens on it (tcp loopb
   CHECK(f.eventually([&] { return f.buffers_held() == 0; }, 5s));
   CHECK(f.cluster->prover_node.prover_store->stats().registered == 0);
   for (const auto& u : f.usage()) CHECK_MESSAGE(u.reserved == 0, u.name);
+  // Each buffer left its synthesis node through the node's sender: CHAN_SEND (waiting for the
+  // channel and the receiver's READY), then XFER, both on the send track, after its SYNTH.
+  REQUIRE(ask<caf::ok_atom>(*f.sys, f.cluster->aggregator, 10s, flush_atom::value));
+  auto snap = ask<timeline_snapshot_msg>(*f.sys, f.cluster->aggregator, 10s, snapshot_atom::value);
+  REQUIRE(snap);
+  using zk::timeline::phase;
+  using zk::timeline::stage;
+  std::map<std::tuple<uint64_t, uint32_t, stage, phase>, int64_t> at;
+  for (const auto& e : snap->events)
+    if (e.node != 0 && e.node != f.cluster->prover_node.recorder->node())
+      at.emplace(std::make_tuple(e.job, e.partition, e.st, e.ph), e.t_ns);
+  size_t sent = 0;
+  for (uint64_t job : {*abc, *wo, *native})
+    for (uint32_t k = 0; k < 2; ++k) {
+      auto t = [&](stage s, phase p) {
+        auto it = at.find({job, k, s, p});
+        return it == at.end() ? int64_t(-1) : it->second;
+      };
+      if (t(stage::synth, phase::end) < 0) continue;  // the witness-only job has one partition
+      ++sent;
+      CHECK(t(stage::synth, phase::end) <= t(stage::chan_send, phase::begin));
+      CHECK(t(stage::chan_send, phase::begin) <= t(stage::chan_send, phase::end));
+      CHECK(t(stage::chan_send, phase::end) <= t(stage::xfer, phase::begin));
+      CHECK(t(stage::xfer, phase::begin) <= t(stage::xfer, phase::end));
+    }
+  CHECK(sent == 5);
 }
 
 TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other job finishes") {
