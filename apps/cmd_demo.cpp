@@ -3,6 +3,7 @@
 // (witness-only buffers), verifies every proof, and ends with a summary, the waterfall and the
 // stats of the run's timeline. Options size the run (bench/pipeline drives it with them).
 // zkfleet timeline: the same renderers on a saved events file or a running cluster.
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,11 +30,14 @@
 namespace zk::apps {
 namespace {
 
+// The waterfall's width: $COLUMNS, else the terminal's own (stdout a tty), else 100.
 unsigned terminal_width() {
   if (const char* c = std::getenv("COLUMNS")) {
     int v = std::atoi(c);
     if (v >= 40) return unsigned(v);
   }
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
   return 100;
 }
 
