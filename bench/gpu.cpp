@@ -1,6 +1,9 @@
 // GPU kernel timings (not a test): the odd-coset NTT and MSM in G1 and G2 at 2^from … 2^to, on
 // both curves, whole-call wall time (host ↔ device copies included: the entry points take host
-// memory), median of `repeats`.
+// memory), median of `repeats` — the MSM bases are resident in VRAM after the first repeat (the
+// key cache). Then, per curve and size, the MSM G1's three ways of getting its bases, timed with
+// CUDA events (cuda::last_call): a miss (uploaded into the cache), a hit (resident), and
+// streamed in chunks (VRAM budget forced to 1 byte); upload / kernels / total ms each.
 //
 //   build/bench_gpu [from=20] [to=24] [repeats=3]
 //
@@ -12,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "bench/bench_util.hpp"
@@ -78,6 +82,42 @@ void run(const char* name, unsigned from, unsigned to, int repeats) {
   }
 }
 
+template <class C>
+void residency(const char* name, unsigned from, unsigned to) {
+  std::mt19937_64 rng(2);
+  for (unsigned lg = from; lg <= to; ++lg) {
+    const size_t n = size_t(1) << lg;
+    std::vector<uint8_t> sc(32 * n);
+    for (size_t i = 0; i < n; ++i) {
+      uint64_t k[4] = {rng(), rng(), rng(), rng() & ((1ULL << 60) - 1)};
+      std::memcpy(&sc[32 * i], k, 32);
+    }
+    auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
+    typename C::g1_jacobian r1;
+    auto call = [&] {
+      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g1_bn254(b1.data(), sc.data(), n, &r1));
+      else check(cuda::msm_g1_bls12_381(b1.data(), sc.data(), n, &r1));
+      return cuda::last_call();
+    };
+    check(cuda::forget_cached_bases());
+    const cuda::call_timing_t miss = call();
+    const cuda::call_timing_t hit = call();
+    cuda::options_t tiny;
+    tiny.vram_budget = 1;
+    check(cuda::set_options(tiny));
+    const cuda::call_timing_t streamed = call();
+    check(cuda::set_options(cuda::options_t{}));
+    auto cell = [](const cuda::call_timing_t& t) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%.2f / %.2f / %.2f", t.upload_ms, t.compute_ms, t.total_ms);
+      return std::string(buf);
+    };
+    std::printf("| %s | 2^%u | %s | %s | %s (%u chunks) |\n", name, lg, cell(miss).c_str(), cell(hit).c_str(),
+                cell(streamed).c_str(), streamed.chunks);
+    std::fflush(stdout);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,4 +133,15 @@ int main(int argc, char** argv) {
   std::printf("| curve | n | odd-coset NTT ms | MSM G1 ms | MSM G2 ms |\n|---|---|---|---|---|\n");
   run<curves::bn254>("BN254", from, to, repeats);
   run<curves::bls12_381>("BLS12-381", from, to, repeats);
+
+  std::printf("\nMSM G1 by where its bases come from; upload / kernels / total ms (CUDA events), one call each\n\n");
+  std::printf("| curve | n | miss: uploaded into the cache | hit: resident | streamed (budget 1 byte) |\n"
+              "|---|---|---|---|---|\n");
+  residency<curves::bn254>("BN254", from, to);
+  residency<curves::bls12_381>("BLS12-381", from, to);
+  const cuda::stats_t st = cuda::get_stats();
+  std::printf("\nkey cache: %llu uploads, %llu hits, %llu evictions, %llu streamed MSMs (%llu chunks), %.1f MiB resident\n",
+              (unsigned long long)st.base_uploads, (unsigned long long)st.base_hits,
+              (unsigned long long)st.base_evictions, (unsigned long long)st.streamed_msms,
+              (unsigned long long)st.streamed_chunks, double(st.resident_bytes) / (1 << 20));
 }

@@ -3,6 +3,7 @@
 // exceptions inside cuda/, and the entry points turn them into a status_t.
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -44,6 +45,49 @@ class device_buffer {
  private:
   T* p_ = nullptr;
   size_t n_;
+};
+
+// Host memory from cudaHostAlloc (pinned: DMA-able, so copies from it are truly asynchronous),
+// grown as needed and reused; contents are not kept across a growth.
+class pinned_buffer {
+ public:
+  pinned_buffer() = default;
+  ~pinned_buffer() {
+    if (p_) cudaFreeHost(p_);
+  }
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  // At least `bytes` bytes; the caller makes sure no copy still uses the old memory.
+  uint8_t* reserve(size_t bytes) {
+    if (bytes > cap_) {
+      if (p_) cudaFreeHost(p_);
+      p_ = nullptr;
+      cap_ = 0;
+      CUDA_OK(cudaHostAlloc(reinterpret_cast<void**>(&p_), bytes, cudaHostAllocDefault));
+      cap_ = bytes;
+    }
+    return p_;
+  }
+  uint8_t* get() const { return p_; }
+  size_t capacity() const { return cap_; }
+
+ private:
+  uint8_t* p_ = nullptr;
+  size_t cap_ = 0;
+};
+
+// Carves 256-byte aligned arrays out of one block: run a layout once with base null to learn the
+// size, then again on the block.
+struct carve_t {
+  uint8_t* base = nullptr;
+  size_t used = 0;
+  template <class T>
+  T* take(size_t n) {
+    used = (used + 255) & ~size_t(255);
+    T* p = base ? reinterpret_cast<T*>(base + used) : nullptr;
+    used += n * sizeof(T);
+    return p;
+  }
 };
 
 // Runs f, mapping exceptions to a status.

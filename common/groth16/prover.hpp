@@ -47,7 +47,26 @@ struct accelerator_t {
   std::function<void(const typename C::g1_affine*, const uint8_t*, size_t, typename C::g1_jacobian&)> msm_g1;
   std::function<void(const typename C::g2_affine*, const uint8_t*, size_t, typename C::g2_jacobian&)> msm_g2;
   std::function<void(typename C::fr_t*, unsigned log_n)> odd_coset;
+  // Optional: the span (now_ns clock) of the accelerator work done on this thread since the last
+  // call, measured on the device (CUDA events); false when there was none. See
+  // device_timed_observer.
+  std::function<bool(uint64_t& begin_ns, uint64_t& end_ns)> take_device_span;
 };
+
+// Wraps a stage observer so that a stage whose work ran on the accelerator is reported with the
+// accelerator's device-measured span (which lies inside the stage's host interval: it leaves out
+// host-side work such as compute_h's pointwise step), and every other stage with its host wall
+// times, as before. Returns `observe` itself when acc has no take_device_span.
+template <class C>
+stage_observer device_timed_observer(const accelerator_t<C>* acc, stage_observer observe) {
+  if (!acc || !acc->take_device_span || !observe) return observe;
+  auto take = acc->take_device_span;
+  return [take, observe](stage st, uint64_t t0, uint64_t t1) {
+    uint64_t b = 0, e = 0;
+    if (take(b, e) && t0 <= b && b <= e && e <= t1) observe(st, b, e);
+    else observe(st, t0, t1);
+  };
+}
 
 template <class C>
 class prover_t {

@@ -1,14 +1,20 @@
 // GPU equals CPU, bit for bit: the odd-coset NTT (2^1 … 2^22), MSM in G1 and G2 (random, zero,
 // one and r−1 scalars, infinity bases; 1 … 2^22 points), and whole proofs with the CUDA
-// accelerator on the snarkjs fixtures. Without a usable device the program says why and exits
-// 77, which CTest reports as skipped.
+// accelerator on the snarkjs fixtures. The device context: a second proof with the same key
+// finds its bases resident (and equals the CPU proof), bases rewritten at the same address are
+// not taken from the cache, a tiny VRAM budget makes MSMs stream their bases in chunks (and
+// still equal the CPU), and device-timed stage spans lie inside the host's. Without a usable
+// device the program says why and exits 77, which CTest reports as skipped.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <random>
+#include <utility>
 
 #include "common/formats/wtns.hpp"
 #include "common/groth16/api.hpp"
@@ -61,27 +67,72 @@ std::vector<uint8_t> scalars(size_t n) {
   return s;
 }
 
+template <class C, bool G2>
+cuda::status_t gpu_msm(const void* bases, const uint8_t* s, size_t n, void* out) {
+  if constexpr (std::is_same_v<C, curves::bn254>) {
+    if constexpr (G2)
+      return cuda::msm_g2_bn254(static_cast<const typename C::g2_affine*>(bases), s, n,
+                                static_cast<typename C::g2_jacobian*>(out));
+    else
+      return cuda::msm_g1_bn254(static_cast<const typename C::g1_affine*>(bases), s, n,
+                                static_cast<typename C::g1_jacobian*>(out));
+  } else {
+    if constexpr (G2)
+      return cuda::msm_g2_bls12_381(static_cast<const typename C::g2_affine*>(bases), s, n,
+                                    static_cast<typename C::g2_jacobian*>(out));
+    else
+      return cuda::msm_g1_bls12_381(static_cast<const typename C::g1_affine*>(bases), s, n,
+                                    static_cast<typename C::g1_jacobian*>(out));
+  }
+}
+
+// GPU = CPU on n points; returns the GPU call's timing (how its bases were served).
 template <class C>
-void check_msm(size_t n, bool g2) {
+cuda::call_timing_t check_msm(size_t n, bool g2) {
   CAPTURE(n);
+  CAPTURE(g2);
   auto s = scalars<typename C::fr_t>(n);
+  cuda::call_timing_t t;
   if (!g2) {
     auto b = bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
     typename C::g1_jacobian gpu;
-    cuda::status_t st;
-    if constexpr (std::is_same_v<C, curves::bn254>) st = cuda::msm_g1_bn254(b.data(), s.data(), n, &gpu);
-    else st = cuda::msm_g1_bls12_381(b.data(), s.data(), n, &gpu);
+    cuda::status_t st = gpu_msm<C, false>(b.data(), s.data(), n, &gpu);
     REQUIRE_MESSAGE(bool(st), st.message);
+    t = cuda::last_call();
     CHECK(gpu == msm::msm<typename C::g1>(b.data(), s.data(), n, C::fr_t::bits));
   } else {
     auto b = bases<typename C::g2, typename C::g2_jacobian>(C::g2_generator, n);
     typename C::g2_jacobian gpu;
-    cuda::status_t st;
-    if constexpr (std::is_same_v<C, curves::bn254>) st = cuda::msm_g2_bn254(b.data(), s.data(), n, &gpu);
-    else st = cuda::msm_g2_bls12_381(b.data(), s.data(), n, &gpu);
+    cuda::status_t st = gpu_msm<C, true>(b.data(), s.data(), n, &gpu);
     REQUIRE_MESSAGE(bool(st), st.message);
+    t = cuda::last_call();
     CHECK(gpu == msm::msm<typename C::g2>(b.data(), s.data(), n, C::fr_t::bits));
   }
+  return t;
+}
+
+// Sets the device context's options for a scope, restoring the defaults after.
+struct options_scope {
+  explicit options_scope(const cuda::options_t& o) {
+    auto st = cuda::set_options(o);
+    REQUIRE_MESSAGE(bool(st), st.message);
+  }
+  ~options_scope() { (void)cuda::set_options(cuda::options_t{}); }
+};
+
+std::string fixture(const char* curve, const char* name) {
+  return std::string(ZK_SOURCE_DIR) + "/tests/fixtures/" + curve + "/" + name;
+}
+
+template <class C>
+bool same_proof(const groth16::proof_t<C>& x, const groth16::proof_t<C>& y) {
+  return x.a == y.a && x.b == y.b && x.c == y.c;
+}
+
+template <class C>
+groth16::accelerator_t<C> accelerator() {
+  if constexpr (std::is_same_v<C, curves::bn254>) return cuda::accelerator_bn254();
+  else return cuda::accelerator_bls12_381();
 }
 
 }  // namespace
@@ -103,8 +154,49 @@ TEST_CASE_TEMPLATE("NTT odd coset: GPU equals CPU, 2^1 … 2^22", F, bn254::fr_t
 
 TEST_CASE_TEMPLATE("MSM G1 and G2: GPU equals CPU", C, curves::bn254, curves::bls12_381) {
   for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(100), size_t(1) << 12, size_t(1) << 16, size_t(1) << 20})
-    check_msm<C>(n, false);
-  for (size_t n : {size_t(1), size_t(7), size_t(1000), size_t(1) << 16}) check_msm<C>(n, true);
+    CHECK(check_msm<C>(n, false).resident);
+  for (size_t n : {size_t(1), size_t(7), size_t(1000), size_t(1) << 16}) CHECK(check_msm<C>(n, true).resident);
+}
+
+TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and equals the CPU", C, curves::bn254,
+                   curves::bls12_381) {
+  cuda::options_t o;
+  o.vram_budget = 1;            // nothing fits: every MSM streams
+  o.stream_chunk_points = 1000;  // many chunks, both slots reused, a short last chunk
+  options_scope scope(o);
+  CHECK(cuda::get_stats().resident_bytes == 0);  // set_options evicted everything
+  for (size_t n : {size_t(1), size_t(999), size_t(1000), size_t(1001), size_t(4097), size_t(1) << 16}) {
+    for (bool g2 : {false, true}) {
+      if (g2 && n > 4097) continue;
+      auto t = check_msm<C>(n, g2);
+      CHECK(t.streamed);
+      CHECK_FALSE(t.resident);
+      CHECK(t.chunks == (n + 999) / 1000);
+    }
+  }
+  // Large enough for 16-bit windows (c depends on n, not on the chunk).
+  cuda::options_t big = o;
+  big.stream_chunk_points = (size_t(1) << 20) / 3;
+  options_scope scope2(big);
+  auto t = check_msm<C>((size_t(1) << 20) + 5, false);
+  CHECK(t.streamed);
+  CHECK(t.chunks == 4);
+}
+
+TEST_CASE("the key cache: bases rewritten at the same address are uploaded again, not taken stale") {
+  using C = curves::bn254;
+  const size_t n = 5000;
+  auto s = scalars<C::fr_t>(n);
+  auto b = bases<C::g1, C::g1_jacobian>(C::g1_generator, n);
+  C::g1_jacobian gpu;
+  REQUIRE(bool(cuda::msm_g1_bn254(b.data(), s.data(), n, &gpu)));
+  REQUIRE(bool(cuda::msm_g1_bn254(b.data(), s.data(), n, &gpu)));
+  CHECK(cuda::last_call().cache_hit);
+  std::reverse(b.begin(), b.end());  // same address, same size, other points
+  REQUIRE(bool(cuda::msm_g1_bn254(b.data(), s.data(), n, &gpu)));
+  CHECK_FALSE(cuda::last_call().cache_hit);
+  CHECK(cuda::last_call().resident);
+  CHECK(gpu == msm::msm<C::g1>(b.data(), s.data(), n, C::fr_t::bits));
 }
 
 TEST_CASE("MSM G1 BN254 at 2^22: GPU equals CPU") { check_msm<curves::bn254>(size_t(1) << 22, false); }
@@ -114,7 +206,7 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
   auto acc_bls = cuda::accelerator_bls12_381();
   for (const char* curve : {"bn254", "bls12_381"})
     for (const char* name : {"mulchain", "poseidon"}) {
-      std::string dir = std::string(ZK_SOURCE_DIR) + "/tests/fixtures/" + curve + "/" + name;
+      std::string dir = fixture(curve, name);
       CAPTURE(dir);
       auto out = std::filesystem::temp_directory_path() / "zkfleet-gpu-test";
       std::filesystem::create_directories(out);
@@ -128,6 +220,95 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
       CHECK_MESSAGE(v.valid, v.reason);
       (void)r;
     }
+}
+
+// A second proof with the same key (same prover, key mapped throughout) finds every base section
+// resident; both GPU proofs equal the CPU proof with the same r, s; stage spans reported through
+// device_timed_observer lie inside the host's and differ from them only for the GPU stages.
+template <class C>
+void same_key_twice(const char* curve, const char* name) {
+  const std::string dir = fixture(curve, name);
+  CAPTURE(dir);
+  formats::zkey_file zkey(dir + "/circuit.zkey");
+  formats::wtns_file wtns(dir + "/witness.wtns");
+  auto pk = groth16::proving_key_t<C>::view(zkey);
+  auto acc = accelerator<C>();
+  groth16::prover_t<C> cpu(pk), gpu(pk);
+  gpu.set_accelerator(&acc);
+  const auto r = C::fr_t::from_u64(20261202), s = C::fr_t::from_u64(77);
+  const auto want = cpu.prove(wtns.values(), r, s);
+
+  REQUIRE(bool(cuda::forget_cached_bases()));
+  cuda::reset_stats();
+  const auto first = gpu.prove(wtns.values(), r, s);
+  const auto st1 = cuda::get_stats();
+  CHECK(st1.base_uploads >= 4);  // h, a, b1, b2 (and c when the circuit has private wires)
+  CHECK(st1.base_hits == 0);
+  CHECK(st1.streamed_msms == 0);
+  CHECK(st1.ntt_calls == 3);
+
+  std::map<groth16::stage, std::pair<uint64_t, uint64_t>> host, reported;
+  auto inner = [&](groth16::stage st, uint64_t b, uint64_t e) { reported[st] = {b, e}; };
+  auto timed = groth16::device_timed_observer<C>(&acc, inner);
+  auto outer = [&](groth16::stage st, uint64_t t0, uint64_t t1) {
+    host[st] = {t0, t1};
+    timed(st, t0, t1);
+  };
+  const auto second = gpu.prove(wtns.values(), r, s, outer);
+  const auto st2 = cuda::get_stats();
+  CHECK(st2.base_uploads == st1.base_uploads);  // nothing uploaded again
+  CHECK(st2.base_hits == st1.base_uploads);     // every section found resident
+  CHECK(st2.streamed_msms == 0);
+  CHECK(st2.resident_bytes > 0);
+
+  CHECK(same_proof(first, want));
+  CHECK(same_proof(second, want));
+
+  for (auto st : groth16::all_prover_stages) {
+    CAPTURE(groth16::stage_name(st));
+    REQUIRE(host.count(st));
+    REQUIRE(reported.count(st));
+    const auto [t0, t1] = host[st];
+    const auto [b, e] = reported[st];
+    CHECK(t0 <= b);
+    CHECK(b <= e);
+    CHECK(e <= t1);
+    const bool on_gpu = st == groth16::stage::compute_h || st == groth16::stage::msm_a ||
+                        st == groth16::stage::msm_b1 || st == groth16::stage::msm_b2 ||
+                        st == groth16::stage::msm_c || st == groth16::stage::msm_h;
+    if (on_gpu) CHECK((b != t0 || e != t1));  // the device's span, not the host's
+    else CHECK((b == t0 && e == t1));
+  }
+}
+
+TEST_CASE("the key cache: a second proof with the same key hits the cache and equals the CPU proof") {
+  same_key_twice<curves::bn254>("bn254", "mulchain");
+  same_key_twice<curves::bn254>("bn254", "poseidon");
+  same_key_twice<curves::bls12_381>("bls12_381", "mulchain");
+}
+
+TEST_CASE("whole proofs with every MSM streamed (tiny VRAM budget) equal the CPU proof") {
+  cuda::options_t o;
+  o.vram_budget = 1;
+  o.stream_chunk_points = 100;
+  options_scope scope(o);
+  using C = curves::bn254;
+  const std::string dir = fixture("bn254", "poseidon");
+  formats::zkey_file zkey(dir + "/circuit.zkey");
+  formats::wtns_file wtns(dir + "/witness.wtns");
+  auto pk = groth16::proving_key_t<C>::view(zkey);
+  auto acc = cuda::accelerator_bn254();
+  groth16::prover_t<C> cpu(pk), gpu(pk);
+  gpu.set_accelerator(&acc);
+  const auto r = C::fr_t::from_u64(5), s = C::fr_t::from_u64(6);
+  cuda::reset_stats();
+  const auto got = gpu.prove(wtns.values(), r, s);
+  const auto st = cuda::get_stats();
+  CHECK(st.base_uploads == 0);
+  CHECK(st.base_hits == 0);
+  CHECK(st.streamed_msms >= 4);
+  CHECK(st.resident_bytes == 0);
+  CHECK(same_proof(got, cpu.prove(wtns.values(), r, s)));
 }
 
 int main(int argc, char** argv) {
