@@ -228,9 +228,11 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
 template <class C>
 proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
                                      const stage_observer& observe, uint64_t t0) {
+  // Stages that ran on the accelerator are reported with its device-measured span.
+  const stage_observer timed = device_timed_observer(acc_, observe);
   auto mark = [&](stage st) {
     uint64_t t1 = now_ns();
-    if (observe) observe(st, t0, t1);
+    if (timed) timed(st, t0, t1);
     t0 = t1;
   };
   namespace sec = formats::zkey_section;
