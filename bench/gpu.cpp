@@ -47,17 +47,23 @@ void check(const cuda::status_t& s) {
   }
 }
 
+// n random 252-bit scalars (below both curves' r), 32 little-endian bytes each.
+std::vector<uint8_t> random_scalars(std::mt19937_64& rng, size_t n) {
+  std::vector<uint8_t> sc(32 * n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t k[4] = {rng(), rng(), rng(), rng() & ((1ULL << 60) - 1)};
+    std::memcpy(&sc[32 * i], k, 32);
+  }
+  return sc;
+}
+
 template <class C>
 void run(const char* name, unsigned from, unsigned to, int repeats) {
   using fr = typename C::fr_t;
   std::mt19937_64 rng(1);
   for (unsigned lg = from; lg <= to; ++lg) {
     const size_t n = size_t(1) << lg;
-    std::vector<uint8_t> sc(32 * n);
-    for (size_t i = 0; i < n; ++i) {
-      uint64_t k[4] = {rng(), rng(), rng(), rng() & ((1ULL << 60) - 1)};
-      std::memcpy(&sc[32 * i], k, 32);
-    }
+    const std::vector<uint8_t> sc = random_scalars(rng, n);
     std::vector<fr> v(n);
     for (auto& x : v) x = fr::from_u64(rng());
     double ntt = median_ms(repeats, [&] {
@@ -87,11 +93,7 @@ void residency(const char* name, unsigned from, unsigned to) {
   std::mt19937_64 rng(2);
   for (unsigned lg = from; lg <= to; ++lg) {
     const size_t n = size_t(1) << lg;
-    std::vector<uint8_t> sc(32 * n);
-    for (size_t i = 0; i < n; ++i) {
-      uint64_t k[4] = {rng(), rng(), rng(), rng() & ((1ULL << 60) - 1)};
-      std::memcpy(&sc[32 * i], k, 32);
-    }
+    const std::vector<uint8_t> sc = random_scalars(rng, n);
     auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
     typename C::g1_jacobian r1;
     auto call = [&] {
