@@ -48,19 +48,6 @@ circuit_args parse(const std::vector<std::string>& args, const std::vector<std::
   return p;
 }
 
-uint64_t parse_number(const std::string& flag, const std::string& v, uint64_t max) {
-  size_t used = 0;
-  unsigned long long x = 0;
-  try {
-    x = std::stoull(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size() || v[0] == '-' || x > max)
-    throw usage_error(flag + " needs an integer in [0, " + std::to_string(max) + "], got '" + v + "'");
-  return x;
-}
-
 }  // namespace
 
 bool has_circuit_flag(const std::vector<std::string>& args) {
@@ -73,7 +60,7 @@ int cmd_circuit_setup(const std::vector<std::string>& args) {
   auto p = parse(args, {"--circuit", "--params", "--out", "--seed"}, {});
   if (!p.positional.empty()) throw usage_error("setup --circuit takes no positional arguments (use --out DIR)");
   groth16::setup_options opt;
-  if (p.has("--seed")) opt.seed = parse_number("--seed", p.flags["--seed"], ~0ULL);
+  if (p.has("--seed")) opt.seed = parse_uint_arg("--seed", p.flags["--seed"]);
   const std::string& name = p.need("--circuit");
   const std::string& dir = p.need("--out");
   const std::string params = p.has("--params") ? p.flags["--params"] : "";
@@ -101,7 +88,7 @@ int cmd_circuit_prove(const std::vector<std::string>& args) {
   const std::string& dir = p.need("--key");
   const std::string params = p.has("--params") ? p.flags["--params"] : "";
   const uint32_t partition =
-      p.has("--partition") ? uint32_t(parse_number("--partition", p.flags["--partition"], 0xffffffffu)) : 0;
+      p.has("--partition") ? uint32_t(parse_uint_arg("--partition", p.flags["--partition"], 0, 0xffffffffu)) : 0;
   groth16::prove_options opt;
   const backend_t backend = choose_backend(p.has("--backend") ? p.flags["--backend"] : "auto");
   backend.apply(opt);

@@ -71,18 +71,6 @@ cli_args_t parse_args(const std::vector<std::string>& args, const std::vector<st
   return p;
 }
 
-uint64_t parse_u64(const std::string& what, const std::string& v) {
-  size_t used = 0;
-  unsigned long long x = 0;
-  try {
-    x = std::stoull(v, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != v.size() || v[0] == '-') throw usage_error(what + " needs a non-negative integer, got '" + v + "'");
-  return x;
-}
-
 // An actor system with the middleman (remote actors) and zkfleet's messages.
 struct system_t {
   caf::actor_system_config cfg;
@@ -317,7 +305,7 @@ int cmd_submit(const std::vector<std::string>& args) {
   job_request r;
   r.circuit = a.one("--circuit");
   if (r.circuit.empty()) throw usage_error("--circuit ID is required");
-  r.partitions = uint32_t(parse_u64("--partitions", a.one("--partitions", "1")));
+  r.partitions = uint32_t(parse_uint_arg("--partitions", a.one("--partitions", "1"), 1, 0xffffffffu));
   std::string prio = a.one("--priority", "NORMAL");
   for (auto& ch : prio) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   auto p = parse_priority(prio);
@@ -349,7 +337,7 @@ int cmd_status(const std::vector<std::string>& args) {
                   n.pipeline);
     return 0;
   }
-  auto st = ask<job_status_msg>(*s.sys, sched, 10s, status_atom::value, parse_u64("job", a.positional[0]));
+  auto st = ask<job_status_msg>(*s.sys, sched, 10s, status_atom::value, parse_uint_arg("job", a.positional[0]));
   if (!st) throw std::runtime_error(actors::describe(st.error()));
   std::printf("job %llu (%s, %s): %u/%u done, %u failed%s%s%s\n", (unsigned long long)st->id, st->circuit.c_str(),
               priority_name(st->priority), st->done, st->partitions, st->failed, st->cancelled ? ", cancelled" : "",
@@ -362,8 +350,8 @@ int cmd_await(const std::vector<std::string>& args) {
   auto a = parse_args(args, {"--config", "--out", "--timeout"});
   if (a.positional.size() != 1) throw usage_error("await takes one job id");
   auto c = config::load_config(a.one("--config"), {false});
-  const uint64_t job = parse_u64("job", a.positional[0]);
-  const auto timeout = std::chrono::seconds(parse_u64("--timeout", a.one("--timeout", "600")));
+  const uint64_t job = parse_uint_arg("job", a.positional[0]);
+  const auto timeout = std::chrono::seconds(parse_uint_arg("--timeout", a.one("--timeout", "600")));
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
   auto r = ask<job_result_msg>(*s.sys, sched, timeout, await_atom::value, job);
@@ -400,7 +388,7 @@ int cmd_cancel(const std::vector<std::string>& args) {
   auto c = config::load_config(a.one("--config"), {false});
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
-  auto r = ask<bool>(*s.sys, sched, 10s, cancel_atom::value, parse_u64("job", a.positional[0]));
+  auto r = ask<bool>(*s.sys, sched, 10s, cancel_atom::value, parse_uint_arg("job", a.positional[0]));
   if (!r) throw std::runtime_error(actors::describe(r.error()));
   std::printf(*r ? "cancelled\n" : "already finished\n");
   return *r ? 0 : 1;

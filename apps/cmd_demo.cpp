@@ -3,7 +3,6 @@
 // (witness-only buffers), verifies every proof, and ends with a summary, the waterfall and the
 // stats of the run's timeline. Options size the run (bench/pipeline drives it with them).
 // zkfleet timeline: the same renderers on a saved events file or a running cluster.
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,16 +29,6 @@
 namespace zk::apps {
 namespace {
 
-// The waterfall's width: $COLUMNS, else the terminal's own (stdout a tty), else 100.
-unsigned terminal_width() {
-  if (const char* c = std::getenv("COLUMNS")) {
-    int v = std::atoi(c);
-    if (v >= 40) return unsigned(v);
-  }
-  winsize ws{};
-  if (::isatty(STDOUT_FILENO) && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
-  return 100;
-}
 
 #ifdef ZK_HAVE_CAF
 namespace fs = std::filesystem;
@@ -206,26 +195,22 @@ int cmd_demo(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw usage_error(args[i] + " needs " + what);
       return args[++i];
     };
-    auto count = [&](const char* what, unsigned lo, unsigned hi) {
-      const std::string flag = args[i], v = value(what);
-      char* end = nullptr;
-      unsigned long x = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end || v[0] == '-' || x < lo || x > hi)
-        throw usage_error(flag + " needs an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" + v + "'");
-      return unsigned(x);
+    auto count = [&](unsigned lo, unsigned hi) {
+      const std::string flag = args[i];
+      return unsigned(parse_uint_arg(flag, value("a number"), lo, hi));
     };
     if (args[i] == "--trace") o.trace_path = value("a file name");
     else if (args[i] == "--no-circom") o.circom = false;
     else if (args[i] == "--porep") o.porep_params = value("porep-lite parameters (curve=bn254,challenges=2,depth=16)");
-    else if (args[i] == "--porep-jobs") o.porep_jobs = count("a number of jobs", 0, 1000);
-    else if (args[i] == "--partitions") o.porep_partitions = count("a number of partitions", 1, 10000);
-    else if (args[i] == "--synth-nodes") o.synth_nodes = count("a number of nodes", 1, 64);
+    else if (args[i] == "--porep-jobs") o.porep_jobs = count(0, 1000);
+    else if (args[i] == "--partitions") o.porep_partitions = count(1, 10000);
+    else if (args[i] == "--synth-nodes") o.synth_nodes = count(1, 64);
     else if (args[i] == "--lookahead") {
       if (i + 1 < args.size() && args[i + 1] == "auto") {
         o.lookahead.automatic = true;
         ++i;
       } else {
-        o.lookahead.value = count("a number or auto", 0, 64);
+        o.lookahead.value = count(0, 64);
       }
     } else if (args[i].rfind("--", 0) == 0) throw usage_error("unknown option " + args[i]);
     else pos.push_back(args[i]);

@@ -85,13 +85,7 @@ int cmd_setup(const std::vector<std::string>& args) {
   auto p = parse(args, {}, {"--seed"});
   if (p.positional.size() != 3) throw usage_error("setup takes <circuit.r1cs> <circuit.zkey> <verification_key.json>");
   groth16::setup_options opt;
-  if (p.has("--seed")) {
-    try {
-      opt.seed = std::stoull(p.flags["--seed"]);
-    } catch (const std::exception&) {
-      throw usage_error("--seed needs a non-negative integer, got '" + p.flags["--seed"] + "'");
-    }
-  }
+  if (p.has("--seed")) opt.seed = parse_uint_arg("--seed", p.flags["--seed"]);
   std::fprintf(stderr,
                "zkfleet setup: WARNING: development key. Its toxic waste (tau, alpha, beta, delta) was made in "
                "this process, not by a ceremony: never use it to protect anything of value.\n");

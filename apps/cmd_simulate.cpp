@@ -64,12 +64,8 @@ int cmd_simulate(const std::vector<std::string>& args) {
     };
     if (args[i] == "--config") config_path = value("--config");
     else if (args[i] == "--trace") trace_path = value("--trace");
-    else if (args[i] == "--rows") {
-      std::string v = value("--rows");
-      char* end = nullptr;
-      rows = std::strtoul(v.c_str(), &end, 10);
-      if (v.empty() || *end) throw usage_error("--rows needs a number, got '" + v + "'");
-    } else throw usage_error("unknown argument " + args[i]);
+    else if (args[i] == "--rows") rows = parse_uint_arg("--rows", value("--rows"));
+    else throw usage_error("unknown argument " + args[i]);
   }
   if (config_path.empty()) throw usage_error("simulate needs --config <file.yaml> with a simulation: section");
   auto cfg = config::load_config(config_path, {false});
@@ -78,8 +74,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
   auto sim = to_sim(cfg);
   auto r = actors::run_simulation(sim);
   auto ev = r.timeline.events();
-  unsigned width = 100;
-  if (const char* c = std::getenv("COLUMNS")) width = std::max(40, std::atoi(c));
+  const unsigned width = terminal_width();
   std::printf("SIMULATION (%s): %zu nodes, %zu jobs, nothing proven\n", config_path.c_str(), sim.nodes.size(),
               sim.jobs.size());
   std::printf("SIMULATION: %llu partitions in %.1f s simulated: %.1f proofs/min; budgets %s; lookahead %s\n",

@@ -1,6 +1,7 @@
 #pragma once
 // The subcommands of the zkfleet binary. Each returns the process exit status and throws
 // usage_error for a malformed command line; any other exception is an input or runtime error.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,14 @@ namespace zk::apps {
 struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// apps/cli.cpp — shared by the subcommands:
+// An unsigned integer argument in [lo, hi]: decimal digits only (no sign, no spaces, no
+// overflow); else usage_error("<what> needs ..., got '<text>'").
+uint64_t parse_uint_arg(const std::string& what, const std::string& text, uint64_t lo = 0,
+                        uint64_t hi = UINT64_MAX);
+// Columns for the waterfall: $COLUMNS, else the terminal's own (stdout a tty), else 100.
+unsigned terminal_width();
 
 int cmd_prove(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench/bench_util.hpp"
 #include "common/circuit/porep.hpp"
 
 using namespace zk;
@@ -20,16 +21,10 @@ using namespace zk::circuit;
 
 namespace {
 
+// Median wall time of repeated runs, in seconds.
 template <class F>
 double median_s(int repeats, F&& f) {
-  std::vector<double> t;
-  for (int i = 0; i < repeats; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return bench::median_ms(repeats, std::forward<F>(f)) * 1e-3;
 }
 
 template <class Fr>

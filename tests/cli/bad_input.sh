@@ -100,6 +100,12 @@ expect_fail "verification key of another curve" "(curve|not on)" -- "$ZK" verify
 # --- usage -----------------------------------------------------------------------------------
 expect_fail "prove with too few arguments" "usage" -- "$ZK" prove "$BN/circuit.zkey"
 expect_fail "unknown command" "unknown command" -- "$ZK" frobnicate
+# Integer arguments: one parser for every subcommand (no sign, no wrap-around, the range named).
+expect_fail "negative seed" "--seed needs a non-negative integer, got '-5'" -- "$ZK" setup "$BN/circuit.r1cs" "$T/k.zkey" "$T/vk.json" --seed -5
+expect_fail "seed past 2^64" "--seed needs a non-negative integer, got '18446744073709551616'" -- "$ZK" setup "$BN/circuit.r1cs" "$T/k.zkey" "$T/vk.json" --seed 18446744073709551616
+expect_fail "negative rows" "--rows needs a non-negative integer, got '-1'" -- "$ZK" simulate --config "$T/none.yaml" --rows -1
+expect_fail "zero partitions" "--partitions needs an integer from 1 to 10000, got '0'" -- "$ZK" demo --partitions 0
+expect_fail "partition not a number" "--partition needs an integer from 0 to 4294967295, got '1x'" -- "$ZK" prove --circuit porep-lite --params depth=4 --partition 1x --key "$T" "$T/proof.json" "$T/public.json"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
