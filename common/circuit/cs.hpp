@@ -247,7 +247,6 @@ class shape_cs_t {
  public:
   using fr_t = Fr;
   using lc_t = shape_lc_t<Fr>;
-  static constexpr bool records_constraints = true;
 
   lc_t one() const { return lc_t(0, Fr::one(), Fr::one()); }
   lc_t constant(const Fr& k) const { return lc_t(0, k, k); }
@@ -293,7 +292,6 @@ class prove_cs_t {
   using fr_t = Fr;
   using lc_t = value_lc_t<Fr>;
   using column = detail::column_t<Fr>;
-  static constexpr bool records_constraints = true;
 
   // Capacities (from the shape's counts) so that no push reallocates in the hot path.
   prove_cs_t(size_t wires_hint, size_t constraints_hint) {
@@ -376,7 +374,6 @@ class native_cs_t {
  public:
   using fr_t = Fr;
   using lc_t = value_lc_t<Fr>;
-  static constexpr bool records_constraints = false;
 
   lc_t one() const { return {Fr::one()}; }
   lc_t constant(const Fr& k) const { return {k}; }

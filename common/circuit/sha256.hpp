@@ -15,7 +15,7 @@
 // brings in a zero), Ch 1 and Maj 2 constraints a bit (gadgets_bits.hpp), and each modular sum
 // done as one linear combination of its words' bits, decomposed into 32 + ⌈log2 terms⌉ bits of
 // which the low 32 are the result (n + 1 constraints, gadgets_bits.hpp to_bits).
-// The count per compression is sha256_compress_constraints (measured by tests/circuit).
+// The count per compression is porep_sha256_block_constraints (porep.hpp; checked by tests/circuit).
 #include <array>
 #include <cstddef>
 #include <initializer_list>

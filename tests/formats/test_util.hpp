@@ -260,11 +260,7 @@ struct fixture {
   const char* circuit;
 
   std::string path(const char* file) const {
-#ifdef ZK_SOURCE_DIR
     return std::string(ZK_SOURCE_DIR) + "/tests/fixtures/" + curve_dir + "/" + circuit + "/" + file;
-#else
-    return std::string("tests/fixtures/") + curve_dir + "/" + circuit + "/" + file;
-#endif
   }
 };
 
@@ -276,15 +272,16 @@ inline const std::vector<fixture>& all_fixtures() {
   return f;
 }
 
-// True when every named file of the fixture exists; otherwise says visibly what is skipped.
+// True when every named file of the fixture exists. The fixtures are committed: a missing one
+// is a broken checkout, so it fails the test (and the caller skips what needs it).
 inline bool fixture_present(const fixture& fx, std::initializer_list<const char*> files) {
+  bool all = true;
   for (const char* f : files) {
-    if (!std::filesystem::exists(fx.path(f))) {
-      MESSAGE("skipping fixture check: " << fx.path(f) << " is missing");
-      return false;
-    }
+    const bool here = std::filesystem::exists(fx.path(f));
+    CHECK_MESSAGE(here, "fixture missing: " << fx.path(f) << " (tests/interop/make_fixtures.sh makes them)");
+    all = all && here;
   }
-  return true;
+  return all;
 }
 
 // ---- errors ----

@@ -28,10 +28,7 @@ std::vector<typename C::fr_t> public_of(const formats::wtns_file& w, uint32_t n_
 template <class C>
 void check_fixture(const std::string& curve, const std::string& name) {
   auto dir = test::fixture_dir(curve, name);
-  if (!fs::exists(dir + "/circuit.zkey")) {
-    MESSAGE("fixture " << dir << " missing: run tests/interop/make_fixtures.sh");
-    return;
-  }
+  REQUIRE_MESSAGE(fs::exists(dir + "/circuit.zkey"), dir << ": fixture missing (tests/interop/make_fixtures.sh)");
   formats::zkey_file zkey(dir + "/circuit.zkey");
   formats::wtns_file wtns(dir + "/witness.wtns");
   auto pk = groth16::proving_key_t<C>::view(zkey);
@@ -113,8 +110,8 @@ TEST_CASE("prove and verify: BLS12-381 fixtures") {
 
 TEST_CASE("prove_files refuses a witness of another circuit") {
   auto a = test::fixture_dir("bn254", "mulchain"), b = test::fixture_dir("bn254", "poseidon");
-  auto tmp = fs::temp_directory_path() / "zkfleet-prover-test";
-  fs::create_directories(tmp);
+  test::temp_dir dir("zkfleet_prover_test");  // fresh: nothing left by an earlier run
+  const fs::path tmp = dir.path();
   // Same curve and (by construction of the fixtures) different wire counts: rejected up front.
   CHECK_THROWS_WITH(groth16::prove_files(a + "/circuit.zkey", b + "/witness.wtns", (tmp / "p.json").string(),
                                          (tmp / "pub.json").string()),

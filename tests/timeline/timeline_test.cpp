@@ -129,16 +129,25 @@ TEST_CASE("event file round trip and errors naming the line") {
   zk::test::temp_dir dir("zk_timeline");
   aggregator_t agg;
   agg.names() = pipeline_names();
-  agg.add(pipeline(3, 10, 2, 5));
+  auto v = pipeline(3, 10, 2, 5);
+  for (auto& e : v)  // every field distinct from its neighbours: bytes on transfers, jobs apart
+    if (e.st == stage::xfer) e.bytes = 1000 + e.partition, e.job = 7;
+  agg.add(v);
   agg.save(dir.file("t.events"));
   auto back = aggregator_t::load(dir.file("t.events"));
-  CHECK(back.size() == agg.size());
+  REQUIRE(back.size() == agg.size());
   CHECK(back.names().node(1) == "synth-a");
   CHECK(back.names().track(2, 0) == "gpu0");
   auto a = agg.events(), b = back.events();
   for (size_t i = 0; i < a.size(); ++i) {
     CHECK(a[i].t_ns == b[i].t_ns);
     CHECK(a[i].st == b[i].st);
+    CHECK(a[i].ph == b[i].ph);
+    CHECK(a[i].job == b[i].job);
+    CHECK(a[i].partition == b[i].partition);
+    CHECK(a[i].node == b[i].node);
+    CHECK(a[i].actor == b[i].actor);
+    CHECK(a[i].bytes == b[i].bytes);
   }
   {
     std::ofstream f(dir.file("bad.events"));
@@ -225,7 +234,12 @@ TEST_CASE("JSON: every event with its stage, phase and the names of nodes and tr
     CHECK(j["events"][i]["t_ns"] == events[i].t_ns);
     CHECK(j["events"][i]["node"] == events[i].node);
   }
-  CHECK(j["events"][0]["phase"] == (events[0].ph == phase::begin ? "begin" : events[0].ph == phase::end ? "end" : "instant"));
+  // The first event opens QUEUED; the last is the DONE instant; some event closes a stage.
+  CHECK(j["events"].front()["phase"] == "begin");
+  CHECK(j["events"].front()["stage"] == "QUEUED");
+  CHECK(j["events"].back()["phase"] == "instant");
+  CHECK(j["events"].back()["stage"] == "DONE");
+  CHECK(std::any_of(j["events"].begin(), j["events"].end(), [](const auto& e) { return e["phase"] == "end"; }));
 }
 
 TEST_CASE("Prometheus exposition has counters and stage histograms") {
