@@ -39,10 +39,12 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
     policy.remove_node(id);
     n.synthesizer = nullptr;
     n.prover = nullptr;
-    // Partitions that were on it are queued again (or failed); forget their old placement.
+    // Partitions that were on it are queued again (or failed); forget their old placement, and
+    // free a buffer a surviving synthesis node still holds for them (as failed() and cancel() do).
     for (auto it = parts.begin(); it != parts.end();) {
       if (policy.state(it->first.first, it->first.second) == part_state::queued ||
           policy.state(it->first.first, it->first.second) == part_state::failed) {
+        release_buffer(it->second);
         it = parts.erase(it);
       } else {
         ++it;

@@ -275,6 +275,30 @@ TEST_CASE("a synthesis node lost mid-job: its partitions are queued again and th
   MESSAGE(redone << " partition(s) started on synth-0 were synthesized again on synth-1");
 }
 
+TEST_CASE("a prover lost: what the synthesis nodes held or made for it is freed, and the work waits queued") {
+  cluster_config_t cc;
+  cc.lookahead.value = 2;
+  fixture_t f(cc);
+  auto job = f.submit({"porep", priority_t::normal, 6, {}});
+  REQUIRE(job);
+  REQUIRE(f.eventually([&] { return f.status(*job).done >= 1; }, 60s));
+  caf::anon_send_exit(f.cluster->prover_node.prover, caf::exit_reason::kill);
+  // Buffers made for the lost prover (held, or finishing after the loss) go back to the stores;
+  // nothing stays reserved on the synthesis nodes; the unproven partitions wait for a prover.
+  CHECK(f.eventually([&] { return f.buffers_held() == 0; }, 30s));
+  CHECK(f.eventually([&] {
+    for (const auto& u : f.usage())
+      if (u.reserved != 0 || u.synthesizing != 0) return false;
+    return true;
+  }, 30s));
+  auto st = f.status(*job);
+  CHECK(st.done >= 1);
+  CHECK(st.done < 6);
+  CHECK_FALSE(st.finished);
+  for (uint32_t k = 0; k < 6; ++k)
+    if (st.part_states[k] != "done") CHECK(st.part_states[k] == "queued");
+}
+
 TEST_CASE("bad messages are rejected with an error and accepted work is not lost") {
   fixture_t f;
   auto good = f.submit({"mulchain", priority_t::low, 3, {f.wtns()}});
