@@ -453,9 +453,11 @@ struct typed_key_t final : prover_engine_t::key_t {
   groth16::prover_t<C> prover;
   groth16::verifying_key_t<C> vk;
 
-  explicit typed_key_t(const std::string& path)
+  typed_key_t(const std::string& path, const groth16::accelerator_t<C>* acc)
       : file(path), pk(groth16::proving_key_t<C>::view(file)), prover(pk),
-        vk(groth16::verifying_key_t<C>::from_zkey(pk)) {}
+        vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
+    prover.set_accelerator(acc);
+  }
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                        const groth16::stage_observer& observe) override {
@@ -494,9 +496,9 @@ struct typed_key_t final : prover_engine_t::key_t {
   }
 };
 
-std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c) {
-  if (c.curve == buffer::curve_code_bn254) return std::make_unique<typed_key_t<curves::bn254>>(c.zkey);
-  return std::make_unique<typed_key_t<curves::bls12_381>>(c.zkey);
+std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const accelerators_t& acc) {
+  if (c.curve == buffer::curve_code_bn254) return std::make_unique<typed_key_t<curves::bn254>>(c.zkey, acc.bn254);
+  return std::make_unique<typed_key_t<curves::bls12_381>>(c.zkey, acc.bls12_381);
 }
 
 }  // namespace
@@ -516,7 +518,7 @@ proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buff
   if (buffer::xxh64(buffer.data(), size_t(buffer.size())) != h.payload_checksum)
     throw std::runtime_error(what + ": payload checksum mismatch");
   auto it = keys_.find(c.id);
-  if (it == keys_.end()) it = keys_.emplace(c.id, load_key(c)).first;
+  if (it == keys_.end()) it = keys_.emplace(c.id, load_key(c, acc_)).first;
   return it->second->prove(c, buffer, observe);
 }
 

@@ -113,12 +113,21 @@ struct proof_result_t {
   double prove_seconds = 0, verify_seconds = 0;
 };
 
-// Proves synth buffers with the CPU backend. Keys are mapped once per circuit and kept (with
+// The prover's accelerators (the CUDA backend's hooks; null: the CPU), owned by the caller for
+// the engine's lifetime (apps/backend.hpp's backend_t in `zkfleet node`).
+struct accelerators_t {
+  const groth16::accelerator_t<curves::bn254>* bn254 = nullptr;
+  const groth16::accelerator_t<curves::bls12_381>* bls12_381 = nullptr;
+};
+
+// Proves synth buffers with the CPU backend, or on the accelerators when given. Keys are mapped once per circuit and kept (with
 // their prover's work arrays) across proofs. Not thread-safe: one prover actor owns one.
 class prover_engine_t {
  public:
   prover_engine_t();
   ~prover_engine_t();
+  // Keys mapped later prove on these (set before the first proof).
+  void set_accelerators(const accelerators_t& acc) { acc_ = acc; }
   // Checks the buffer against the circuit (digest, curve, counts, shape), proves, verifies with
   // the key's verification key. Throws std::runtime_error when the buffer does not fit or the
   // proof fails verification (no proof leaves unverified).
@@ -129,6 +138,7 @@ class prover_engine_t {
 
  private:
   std::map<std::string, std::unique_ptr<key_t>> keys_;
+  accelerators_t acc_;
 };
 
 // The buffer stores of one process by data endpoint ("local:<node>"): in one process a prover

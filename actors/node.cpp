@@ -85,13 +85,13 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   if (cfg.prover) {
     const uint16_t base = uint16_t(tracks.size());
     prover_config_t pc{directory, join.resources.data_endpoint, scheduler, n.recorder,
-                       base, uint16_t(base + 1), uint16_t(base + 2)};
-    tracks.push_back({base, "prover (cpu)"});
+                       base, uint16_t(base + 1), uint16_t(base + 2), cfg.accelerators};
+    tracks.push_back({base, "prover (" + cfg.backend + ")"});
     tracks.push_back({uint16_t(base + 1), "receive"});
     tracks.push_back({uint16_t(base + 2), "queue"});
     n.prover = sys.spawn(prover, pc);
     join.prover = n.prover;
-    join.resources.backend = "cpu";
+    join.resources.backend = cfg.backend;
   }
   n.reporter = sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, tracks, n.recorder,
                                                               aggregator, cfg.report_period});

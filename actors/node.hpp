@@ -24,6 +24,10 @@ struct node_role_config_t {
   unsigned cores = 1;          // synthesis workers
   uint64_t memory_budget = 0;  // the buffer store's budget (synth) and the scheduler's account
   std::vector<std::string> hot_keys;
+  // Prover role: its backend's name ("cpu", "cuda (<device>)") and hooks (null: the CPU),
+  // owned by the caller while the node runs.
+  std::string backend = "cpu";
+  accelerators_t accelerators;
   std::chrono::milliseconds report_period{200};
   // Data plane (another process's nodes reach this one): "host:port" to listen on. The prover
   // role then receives buffers there into its own store; empty: one process, buffers pinned in

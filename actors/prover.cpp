@@ -5,7 +5,7 @@ namespace zk::actors {
 void prover_state::init(caf::event_based_actor* s, prover_config_t c) {
   self = s;
   cfg = std::move(c);
-  worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.prover_track);
+  worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.prover_track, cfg.accelerators);
 }
 
 void prover_state::receive(const prove_request& r) {
@@ -125,7 +125,9 @@ caf::result<proof_msg> run_proof(prover_engine_t& engine, timeline::recorder_t* 
 
 }  // namespace
 
-caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
+caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                           accelerators_t accelerators) {
+  self->state.engine.set_accelerators(accelerators);
   return {
     [self, recorder, track](const prove_work_msg& w) { return run_proof(self->state.engine, recorder.get(), track, w); },
   };

@@ -27,6 +27,7 @@ struct prover_config_t {
   caf::actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
   uint16_t prover_track = 0, receive_track = 1, queue_track = 2;
+  accelerators_t accelerators;  // the node's backend (null: the CPU)
 };
 
 struct prover_state {
@@ -59,6 +60,7 @@ struct prover_worker_state {
   prover_engine_t engine;
 };
 using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
-caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
+caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                           accelerators_t accelerators);
 
 }  // namespace zk::actors

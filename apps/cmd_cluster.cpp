@@ -29,6 +29,7 @@
 
 #include "actors/metrics_http.hpp"
 #include "actors/node.hpp"
+#include "apps/backend.hpp"
 #include "apps/commands.hpp"
 #include "common/circuit/api.hpp"
 #include "common/config/config.hpp"
@@ -127,6 +128,9 @@ int cmd_node(const std::vector<std::string>& args) {
     if (c.nodes[i].name == node.name) index = uint16_t(i);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  // The prover's backend outlives the actor system that uses its hooks (declared first).
+  backend_t backend;
+  if (node.has(config::role_t::prover)) backend = choose_backend(config::backend_name(node.resources.prover_backend));
   system_t s;
   auto& sys = *s.sys;
   std::vector<caf::actor> own;  // ended on the way out
@@ -174,6 +178,8 @@ int cmd_node(const std::vector<std::string>& args) {
     r.cores = node.resources.cores.value_or(std::max(1u, std::thread::hardware_concurrency()));
     r.memory_budget = node.resources.memory_budget;
     r.hot_keys = node.hot_circuits;
+    r.backend = backend.name;
+    r.accelerators = {backend.bn254.get(), backend.bls12_381.get()};
     if (r.prover && node.data) r.data_listen = node.data->host + ":" + std::to_string(node.data->port);
     r.data_options.io_threads = node.data_plane.io_threads;
     r.data_options.io_timeout = node.data_plane.io_timeout;
