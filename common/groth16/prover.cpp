@@ -242,7 +242,10 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
   m.h = msm_h();
   release(sec::points_h);
   mark(stage::msm_h);
-  const msm::plan_t plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+  // The witness plan serves the CPU's MSMs; the accelerator reads the scalars as they are.
+  const bool cpu_msm = !(acc_ && acc_->msm_g1 && acc_->msm_g2);
+  const msm::plan_t plan = cpu_msm ? msm::make_plan(witness, pk_.n_vars, fr_t::bits)
+                                   : msm::plan_t{witness, 32, pk_.n_vars};
   m.a = msm_a(plan);
   release(sec::points_a);
   mark(stage::msm_a);
