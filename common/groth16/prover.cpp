@@ -244,8 +244,13 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
   mark(stage::msm_h);
   // The witness plan serves the CPU's MSMs; the accelerator reads the scalars as they are.
   const bool cpu_msm = !(acc_ && acc_->msm_g1 && acc_->msm_g2);
-  const msm::plan_t plan = cpu_msm ? msm::make_plan(witness, pk_.n_vars, fr_t::bits)
-                                   : msm::plan_t{witness, 32, pk_.n_vars};
+  msm::plan_t plan;
+  if (cpu_msm) {
+    plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+  } else {
+    plan.scalars = witness;
+    plan.n = pk_.n_vars;
+  }
   m.a = msm_a(plan);
   release(sec::points_a);
   mark(stage::msm_a);
