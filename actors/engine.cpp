@@ -212,6 +212,7 @@ void to_mont_matrix(const formats::csr_matrix& m, synth_cache_t::csr_t::matrix_t
 }  // namespace
 
 const synth_cache_t::csr_t& synth_cache_t::csr(const circuit_def_t& c) {
+  std::lock_guard<std::mutex> lock(mu_);
   auto it = csr_.find(c.id);
   if (it != csr_.end()) return *it->second;
   formats::r1cs_file r1cs(c.r1cs);

@@ -91,9 +91,12 @@ class synth_cache_t {
   synth_cache_t();
   ~synth_cache_t();
   struct csr_t;
+  // Thread-safe: a node's workers share one cache (one copy of each circuit's matrices); the
+  // first caller builds, the others wait for it. The reference stays valid with the cache.
   const csr_t& csr(const circuit_def_t& c);
 
  private:
+  std::mutex mu_;
   std::map<std::string, std::unique_ptr<csr_t>> csr_;
 };
 

@@ -20,9 +20,10 @@ std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::st
 void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) {
   self = s;
   cfg = std::move(c);
+  auto cache = std::make_shared<synth_cache_t>();  // one copy of each circuit's matrices per node
   for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
-                                                            uint16_t(cfg.first_track + i)));
+                                                            uint16_t(cfg.first_track + i), cache));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -141,7 +142,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
-    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, st.cache);
+    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache);
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
     return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
   } catch (const std::exception& e) {
@@ -153,7 +154,9 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
 }  // namespace
 
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                           std::shared_ptr<synth_cache_t> cache) {
+  self->state.cache = std::move(cache);
   return {
     [=](const dispatch_msg& d) { return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d); },
   };

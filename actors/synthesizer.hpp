@@ -67,12 +67,13 @@ caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg);
 // synth_failed error, blocking its thread.
 struct synth_worker_state {
   static inline const char* name = "zkfleet.synthesizer.worker";
-  synth_cache_t cache;  // circom circuits' CSR matrices, built once
+  std::shared_ptr<synth_cache_t> cache;  // the node's circom CSR matrices, shared by its workers
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                           std::shared_ptr<synth_cache_t> cache);
 
 // The node's sender: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer sent to the
 // dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg moved (naming
