@@ -34,6 +34,7 @@ struct node_role_config_t {
   // place ("local:<name>").
   std::string data_listen;
   net::server_options_t data_options;  // address and port are taken from data_listen
+  net::send_options_t send_options;    // the synth role's sends to other processes' provers
 };
 
 struct node_handles_t {

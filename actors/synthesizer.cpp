@@ -57,7 +57,7 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     notice.in_transit = true;
     self->send(cfg.scheduler, notice);  // the core is free for the next synthesis
     const uint16_t track = uint16_t(cfg.first_track + std::max(1u, cfg.workers));
-    if (!sender) sender = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track);
+    if (!sender) sender = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track, cfg.send_options);
     if (cfg.recorder) cfg.recorder->begin(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     // The sender frees the local copy once the prover acknowledged it (or gives up): the buffer
     // is not in `buffers`, so a cancel meanwhile leaves it to the sender.
@@ -109,11 +109,12 @@ namespace {
 // the answer names the buffer in the prover's store. CHAN_SEND (begun by the synthesizer at the
 // hand-off) ends at the receiver's READY; XFER runs from there to the ACK.
 caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer_store_t& store,
-                                          timeline::recorder_t* rec, uint16_t track, const dispatch_msg& d,
+                                          timeline::recorder_t* rec, uint16_t track,
+                                          const net::send_options_t& options, const dispatch_msg& d,
                                           buffer_ready_msg m) {
   auto tcp = parse_tcp_endpoint(d.prover_endpoint);
   auto& client = st.clients[d.prover_endpoint];
-  if (!client) client = std::make_unique<net::data_client_t>(tcp->first, tcp->second);
+  if (!client) client = std::make_unique<net::data_client_t>(tcp->first, tcp->second, options);
   auto pin = store.find(m.buffer_id);
   net::send_result_t sent = pin ? client->send(*pin) : net::send_result_t{};
   const int64_t finished = timeline::monotonic_ns();
@@ -163,10 +164,11 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::
 }
 
 caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track) {
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                           net::send_options_t options) {
   return {
     [=](const dispatch_msg& d, const buffer_ready_msg& m) {
-      return send_buffer(self->state, *store, recorder.get(), track, d, m);
+      return send_buffer(self->state, *store, recorder.get(), track, options, d, m);
     },
   };
 }

@@ -36,6 +36,7 @@ struct synthesizer_config_t {
   uint16_t first_track = 0;                        // worker i records on track first_track + i,
                                                    // the sender on first_track + workers
   std::string own_prover;  // the data endpoint of a prover in this same node: its buffers stay put
+  net::send_options_t send_options;  // timeouts and attempts of the sends to other processes
 };
 
 struct synthesizer_state {
@@ -85,7 +86,8 @@ struct synth_sender_state {
 };
 using synth_sender_actor = caf::stateful_actor<synth_sender_state>;
 caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buffer_store_t> store,
-                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track);
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                           net::send_options_t options);
 
 // "tcp:host:port" → host and port; nullopt for any other endpoint.
 std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint);

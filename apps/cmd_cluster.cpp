@@ -185,6 +185,9 @@ int cmd_node(const std::vector<std::string>& args) {
     r.data_options.io_timeout = node.data_plane.io_timeout;
     r.data_options.idle_timeout = node.data_plane.idle_timeout;
     r.data_options.max_payload_bytes = node.data_plane.max_payload;
+    r.send_options.connect_timeout = node.data_plane.connect_timeout;
+    r.send_options.io_timeout = node.data_plane.io_timeout;
+    r.send_options.max_attempts = node.data_plane.max_attempts;
     n = spawn_node(sys, r, scheduler, aggregator, std::make_shared<buffer_directory_t>());
     for (const auto& h : {n.synthesizer, n.prover, n.reporter})
       if (h) own.push_back(h);
