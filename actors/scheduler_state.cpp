@@ -274,12 +274,5 @@ uint64_t scheduler_state::budget(node_id n) const { return nodes_.at(n).spec.mem
 unsigned scheduler_state::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
 unsigned scheduler_state::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }
 
-size_t scheduler_state::queued() const {
-  size_t q = 0;
-  for (const auto& [id, j] : jobs_)
-    if (!j.status.finished())
-      for (const auto& p : j.parts) q += p.st == part_state::queued;
-  return q;
-}
 
 }  // namespace zk::actors

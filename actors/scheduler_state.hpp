@@ -120,7 +120,6 @@ class scheduler_state {
   unsigned pipeline(node_id prover) const;  // assigned, not yet proving
   unsigned synthesizing(node_id synth) const;
   unsigned lookahead(node_id prover) const;
-  size_t queued() const;
   const std::vector<node_id>& nodes() const { return node_order_; }
 
  private:

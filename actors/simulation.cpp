@@ -70,7 +70,6 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
   }
 
   std::vector<job_id> job_of(cfg.jobs.size(), 0);
-  std::map<job_id, size_t> cfg_index;
   std::map<job_id, std::string> circuit_of;
   std::map<size_t, std::vector<bool>> core_busy;                    // synth node → slots
   std::map<std::pair<job_id, uint32_t>, std::pair<size_t, unsigned>> core_of;  // partition → (node, slot)
@@ -168,7 +167,6 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
         const auto& sj = cfg.jobs[e.index];
         job_id j = sched.submit(sj.circuit, sj.priority, sj.partitions);
         job_of[e.index] = j;
-        cfg_index[j] = e.index;
         circuit_of[j] = sj.circuit;
         for (uint32_t p = 0; p < sj.partitions; ++p) rec(j, p, timeline::stage::queued, timeline::phase::begin, 0, 0);
         break;

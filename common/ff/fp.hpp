@@ -252,7 +252,6 @@ struct fp_t {
     bigint_t<1> b{{e}};
     return pow(b);
   }
-  // a^(p−2) (Fermat). Inverse of zero is zero; callers that care check first.
   // a^(p−2) (Fermat) with 4-bit fixed windows: bits squarings and bits/4 multiplications
   // (against bits/2 for plain square-and-multiply). Inverse of zero is zero.
   constexpr fp_t inverse() const {

@@ -77,7 +77,6 @@ class binfile {
   binfile& operator=(binfile&&) noexcept = default;
 
   const std::string& path() const { return file_.path(); }
-  const mapped_file& mapping() const { return file_; }
   const uint8_t* data() const { return file_.data(); }
   uint64_t size() const { return file_.size(); }
   uint32_t version() const { return version_; }

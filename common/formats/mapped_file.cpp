@@ -77,7 +77,6 @@ void mapped_file::advise(uint64_t offset, uint64_t len, int advice) const {
 }
 
 void mapped_file::advise_sequential() const { advise(0, size_, MADV_SEQUENTIAL); }
-void mapped_file::advise_random() const { advise(0, size_, MADV_RANDOM); }
 void mapped_file::advise_dontneed(uint64_t offset, uint64_t len) const {
   advise(offset, len, MADV_DONTNEED);
 }

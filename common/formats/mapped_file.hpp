@@ -28,7 +28,6 @@ class mapped_file {
 
   // madvise hints; failures are ignored (they are only hints). Offsets need no alignment.
   void advise_sequential() const;
-  void advise_random() const;
   void advise_willneed(uint64_t offset, uint64_t len) const;
   // Drops the range's pages from this process's resident set (MADV_DONTNEED); the mapping is
   // read-only, so a later access simply reads them again from the page cache.
