@@ -81,14 +81,18 @@ caf::result<caf::ok_atom> timeline_aggregator_state::flush_all() {
 
 timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
   timeline_snapshot_msg s;
-  timeline::aggregator_t all = agg;
-  for (const auto& [node, batches] : held)  // not synced yet: the samples so far, else no offset
-    for (const auto& b : batches) {
-      auto it = samples.find(node);
-      all.set_offset(node, it == samples.end() || it->second.empty() ? 0 : timeline::estimate_offset(it->second).offset_ns);
-      all.add(b.events);
-    }
-  s.events = all.events();
+  if (held.empty()) {  // the common case: every node synced, no copy of the store needed
+    s.events = agg.events();
+  } else {
+    timeline::aggregator_t all = agg;
+    for (const auto& [node, batches] : held)  // not synced yet: the samples so far, else no offset
+      for (const auto& b : batches) {
+        auto it = samples.find(node);
+        all.set_offset(node, it == samples.end() || it->second.empty() ? 0 : timeline::estimate_offset(it->second).offset_ns);
+        all.add(b.events);
+      }
+    s.events = all.events();
+  }
   for (const auto& [id, n] : nodes) s.nodes.push_back({n.node, n.name, n.tracks, caf::actor{}});
   for (const auto& [id, off] : offsets) s.offsets.emplace_back(id, off);
   return s;
