@@ -13,27 +13,21 @@
 #include <vector>
 
 #include "common/ec/curves.hpp"
+#include "tests/test_util.hpp"
 
 namespace {
 
 namespace zp = zk::pairing;
 
-std::mt19937_64& rng() {
-  static std::mt19937_64 r(0x9a1b2c3d4e5f6071ULL);
-  return r;
-}
+using zk::test::rng;
 
-// Uniform enough for tests: random limbs with the top limb below the modulus's top limb.
 template <class F>
 F random_fp() {
-  typename F::big_t m{};
-  for (int i = 0; i < F::N; ++i) m.l[i] = rng()();
-  m.l[F::N - 1] %= F::modulus.l[F::N - 1];
-  return F::from_mont(m);
+  return zk::test::random_field<F>();
 }
 template <class P>
 typename P::fq2_t random_fq2() {
-  return {random_fp<typename P::fq_t>(), random_fp<typename P::fq_t>()};
+  return zk::test::random_fq2<typename P::fq2_t>();
 }
 template <class P>
 zp::fp6_t<P> random_fq6() {
