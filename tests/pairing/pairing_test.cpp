@@ -19,7 +19,6 @@ namespace {
 
 namespace zp = zk::pairing;
 
-using zk::test::rng;
 
 template <class F>
 F random_fp() {
