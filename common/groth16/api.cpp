@@ -85,11 +85,8 @@ verify_result verify_files(const std::string& vkey_path, const std::string& publ
   auto vj = formats::read_vkey_json(vkey_path);
   auto pub = formats::read_public_json(public_path);
   auto pj = formats::read_proof_json(proof_path);
-  if (vj.protocol != "groth16")
-    throw std::runtime_error(vkey_path + ": protocol '" + vj.protocol + "' is not groth16");
-  auto curve = formats::parse_curve_name(vj.curve);
-  if (!curve) throw std::runtime_error(vkey_path + ": unknown curve '" + vj.curve + "'");
-  if (*curve == formats::curve_id::bn254)
+  // read_vkey_json refused any protocol but groth16 and an unknown curve, naming the file.
+  if (*formats::parse_curve_name(vj.curve) == formats::curve_id::bn254)
     return verify_typed<curves::bn254>(vj, vkey_path, pub, public_path, pj, proof_path);
   return verify_typed<curves::bls12_381>(vj, vkey_path, pub, public_path, pj, proof_path);
 }

@@ -389,11 +389,7 @@ setup_report dev_setup(const std::string& r1cs_path, const std::string& zkey_pat
   rep.n_constraints = h.n_constraints;
   rep.n_vars = h.n_wires;
   rep.n_public = h.n_public();
-  if (uint64_t(h.n_public()) + 1 > h.n_wires) {
-    throw formats::format_error(
-        r1cs_path + ": nPublic = " + std::to_string(h.n_public()) +
-        " public signals need more than nWires = " + std::to_string(h.n_wires) + " wires");
-  }
+  // (r1cs_file already refused 1 + nPubOut + nPubIn + nPrvIn > nWires.)
   switch (*curve) {
     case formats::curve_id::bn254:
       key_generator<curves::bn254>(*r1cs, rep, options).run(zkey_path, vkey_path);

@@ -19,7 +19,6 @@ namespace {
 
 namespace zp = zk::pairing;
 
-
 template <class F>
 F random_fp() {
   return zk::test::random_field<F>();
