@@ -25,7 +25,6 @@ const char* r1cs_section_name(uint32_t id) {
   }
 }
 
-constexpr uint32_t max_field_bytes = 256;  // sanity bound on fs (2048-bit fields)
 constexpr const char* matrix_names[3] = {"A", "B", "C"};
 
 }  // namespace
@@ -37,11 +36,7 @@ r1cs_file::r1cs_file(std::string path) : file_(std::move(path), "r1cs", 1, r1cs_
 
 void r1cs_file::read_header() {
   reader r = file_.read(r1cs_section::header);
-  header_.fs = r.u32();
-  if (header_.fs == 0 || header_.fs % 8 != 0 || header_.fs > max_field_bytes) {
-    r.fail("field size fs = " + std::to_string(header_.fs) +
-           " is not a positive multiple of 8 up to " + std::to_string(max_field_bytes));
-  }
+  header_.fs = r.field_size("field size fs");
   file_.expect_size(r.section(), 32ull + header_.fs, "32+fs");
   header_.prime = r.bytes(header_.fs);
   header_.n_wires = r.u32();

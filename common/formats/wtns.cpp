@@ -17,17 +17,12 @@ const char* wtns_section_name(uint32_t id) {
   }
 }
 
-constexpr uint32_t max_field_bytes = 256;  // sanity bound on n8
 
 }  // namespace
 
 wtns_file::wtns_file(std::string path) : file_(std::move(path), "wtns", 2, wtns_section_name) {
   reader r = file_.read(wtns_section::header);
-  n8_ = r.u32();
-  if (n8_ == 0 || n8_ % 8 != 0 || n8_ > max_field_bytes) {
-    r.fail("field size n8 = " + std::to_string(n8_) + " is not a positive multiple of 8 up to " +
-           std::to_string(max_field_bytes));
-  }
+  n8_ = r.field_size("field size n8");
   file_.expect_size(r.section(), 8ull + n8_, "8+n8");
   prime_ = r.bytes(n8_);
   n_witness_ = r.u32();

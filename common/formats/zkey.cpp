@@ -49,7 +49,6 @@ const char* protocol_name(uint32_t id) {
   }
 }
 
-constexpr uint32_t max_field_bytes = 256;  // sanity bound on n8q / n8r
 
 }  // namespace
 
@@ -88,17 +87,9 @@ void zkey_file::read_header() {
   const section_record& s = r.section();
   zkey_header& h = header_;
 
-  auto field_size = [&](const char* name) {
-    const uint32_t n8 = r.u32();
-    if (n8 == 0 || n8 % 8 != 0 || n8 > max_field_bytes) {
-      r.fail(std::string(name) + " = " + std::to_string(n8) +
-             " is not a positive multiple of 8 up to " + std::to_string(max_field_bytes));
-    }
-    return n8;
-  };
-  h.n8q = field_size("n8q");
+  h.n8q = r.field_size("n8q");
   h.q = r.bytes(h.n8q);
-  h.n8r = field_size("n8r");
+  h.n8r = r.field_size("n8r");
   h.r = r.bytes(h.n8r);
 
   const auto by_q = curve_from_base_prime(h.q, h.n8q);

@@ -13,8 +13,6 @@ constexpr uint32_t zkey_version = 1;
 constexpr uint32_t zkey_n_sections = 10;
 constexpr size_t write_buffer_size = size_t(4) << 20;
 
-bool valid_field_size(uint32_t n8) { return n8 != 0 && n8 % 8 == 0 && n8 <= 256; }
-
 }  // namespace
 
 zkey_writer::zkey_writer(std::string path, const zkey_header& header, uint64_t n_coefficients)
