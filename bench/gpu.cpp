@@ -3,7 +3,8 @@
 // memory), median of `repeats` — the MSM bases are resident in VRAM after the first repeat (the
 // key cache). Then, per curve and size, the MSM G1's three ways of getting its bases, timed with
 // CUDA events (cuda::last_call): a miss (uploaded into the cache), a hit (resident), and
-// streamed in chunks (VRAM budget forced to 1 byte); upload / kernels / total ms each.
+// streamed in chunks (VRAM budget forced to 1 byte); upload / kernels / total ms each. And MSM G1
+// by scalar distribution: uniform, a witness's (mostly 0 and 1), all ones.
 //
 //   build/bench_gpu [from=20] [to=24] [repeats=3]
 //
@@ -88,6 +89,43 @@ void run(const char* name, unsigned from, unsigned to, int repeats) {
   }
 }
 
+// A witness's scalars: about 45 % zeros, 45 % ones, 10 % random (bit-heavy circuits).
+std::vector<uint8_t> witness_scalars(std::mt19937_64& rng, size_t n) {
+  std::vector<uint8_t> sc = random_scalars(rng, n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t r = rng() % 20;
+    if (r < 18) {
+      std::memset(&sc[32 * i], 0, 32);
+      sc[32 * i] = uint8_t(r % 2);
+    }
+  }
+  return sc;
+}
+
+// MSM G1 with bases resident: uniform scalars against a witness's and all ones (the skewed
+// cases the load-balanced accumulation is for).
+template <class C>
+void skewed(const char* name, unsigned from, unsigned to, int repeats) {
+  std::mt19937_64 rng(3);
+  for (unsigned lg = from; lg <= to; ++lg) {
+    const size_t n = size_t(1) << lg;
+    auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
+    typename C::g1_jacobian r1;
+    auto time = [&](const std::vector<uint8_t>& sc) {
+      return median_ms(repeats, [&] {
+        if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g1_bn254(b1.data(), sc.data(), n, &r1));
+        else check(cuda::msm_g1_bls12_381(b1.data(), sc.data(), n, &r1));
+      });
+    };
+    const double uniform = time(random_scalars(rng, n)), witness = time(witness_scalars(rng, n));
+    std::vector<uint8_t> ones(32 * n, 0);
+    for (size_t i = 0; i < n; ++i) ones[32 * i] = 1;
+    const double all_ones = time(ones);
+    std::printf("| %s | 2^%u | %.2f | %.2f | %.2f |\n", name, lg, uniform, witness, all_ones);
+    std::fflush(stdout);
+  }
+}
+
 template <class C>
 void residency(const char* name, unsigned from, unsigned to) {
   std::mt19937_64 rng(2);
@@ -135,6 +173,11 @@ int main(int argc, char** argv) {
   std::printf("| curve | n | odd-coset NTT ms | MSM G1 ms | MSM G2 ms |\n|---|---|---|---|---|\n");
   run<curves::bn254>("BN254", from, to, repeats);
   run<curves::bls12_381>("BLS12-381", from, to, repeats);
+
+  std::printf("\nMSM G1 by scalar distribution (bases resident), whole-call ms, median of %d\n\n", repeats);
+  std::printf("| curve | n | uniform | witness-like (45 %% 0, 45 %% 1) | all ones |\n|---|---|---|---|---|\n");
+  skewed<curves::bn254>("BN254", from, to, repeats);
+  skewed<curves::bls12_381>("BLS12-381", from, to, repeats);
 
   std::printf("\nMSM G1 by where its bases come from; upload / kernels / total ms (CUDA events), one call each\n\n");
   std::printf("| curve | n | miss: uploaded into the cache | hit: resident | streamed (budget 1 byte) |\n"

@@ -1,30 +1,22 @@
 #pragma once
-// MSM kernels (Pippenger on the device): signed-digit decomposition, sort by bucket, bucket
-// accumulation, window reduction — the CPU MSM's digits (k + H, common/msm) so both agree.
-//
-//   1. digits:      one thread per scalar writes, for every window w, the key
-//                   (w·2^{c−1} + |d|−1) and the value (point index | sign bit); zero digits get
-//                   an out-of-range key and sort to the end.
-//   2. sort:        one CUB radix sort of all (key, value) pairs groups each bucket's points.
-//   3. boundaries:  each bucket's [start, end) in the sorted array.
-//   4. accumulate:  one thread per bucket sums its points in XYZZ (mixed additions, negating
-//                   for negative digits; (0,0) bases are skipped by add_mixed).
-//   5. reduce:      per window, segments of buckets: Σ_k (k+1)·B_k = Σ_segments
-//                   (T_s + start_s·S_s), T_s the running-sum total inside the segment and S_s
-//                   its plain sum; one thread per segment.
-//   6. host:        sums the segment results of each window and combines the windows by
-//                   doubling (c per window).
+// MSM kernels (Pippenger on the device). The steps — signed digits, sort, load-balanced bucket
+// accumulation in levels, window reduction, host combination — are written once as plain
+// functions in cuda/msm_steps.hpp (where they are explained, and tested on the host); the kernels
+// here are one call per thread, and this file decides where the memory and the work go.
 //
 // Where the bases come from (cuda/context.cuh):
 //   resident  the key cache holds them (a hit), or they fit the VRAM budget and are uploaded into
-//             it now, on the copy stream, while the compute stream runs steps 1–3 on the scalars
-//             (it waits for the bases only before step 4). Steps 1–5 run once over all n points.
+//             it now, on the copy stream, while the compute stream runs digits and sort on the
+//             scalars (it waits for the bases only before the accumulation). One pass over all n
+//             points.
 //   streamed  they do not fit: chunks of bases and scalars go through the two pinned staging
-//             slots into two device slots; while the compute stream runs steps 1–4 on chunk i,
-//             the host stages chunk i+1 and the copy stream moves it. Step 4 adds each chunk's
-//             sums into the same buckets (a bucket's sum does not care which chunk a point came
-//             in), so step 5 runs once, as in the resident path, and the result is the same.
+//             slots into two device slots; while the compute stream runs digits, sort and
+//             accumulation on chunk i, the host stages chunk i+1 and the copy stream moves it.
+//             Every chunk adds into the same buckets (a bucket's sum does not care which chunk a
+//             point came in), so the reduction runs once, as in the resident path, and the result
+//             is the same.
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <algorithm>
 #include <cstring>
@@ -33,102 +25,72 @@
 
 #include "common/msm/msm.hpp"
 #include "cuda/context.cuh"
+#include "cuda/msm_steps.hpp"
 
 namespace zk::cuda {
 namespace msm_detail {
 namespace {  // each .cu gets its own copy of the kernels (internal linkage)
 
+namespace steps = msm_steps;
 constexpr unsigned kThreads = 128;
-constexpr unsigned kSegment = 64;  // buckets per reduction segment
 
 struct plan_t {
   unsigned c = 16, windows = 0;
-  uint64_t offset[5] = {};
+  steps::offsets_t offset{};
 };
 
 plan_t make_plan(unsigned bits, unsigned c) {
   plan_t p;
   p.c = c;
-  p.windows = msm::signed_digit_windows(bits, c, p.offset);  // the CPU's digits exactly
+  p.windows = msm::signed_digit_windows(bits, c, p.offset.h);  // the CPU's digits exactly
   return p;
 }
 
-__global__ void digits_kernel(const uint64_t* scalars, size_t n, unsigned c, unsigned windows, uint64_t o0,
-                              uint64_t o1, uint64_t o2, uint64_t o3, uint64_t o4, uint32_t* keys, uint32_t* vals) {
+__global__ void digits_kernel(const uint64_t* scalars, size_t n, unsigned c, unsigned windows, steps::offsets_t off,
+                              uint32_t* keys, uint32_t* vals) {
   size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const uint64_t* k = scalars + 4 * i;
-  uint64_t off[5] = {o0, o1, o2, o3, o4}, s[5];
-  unsigned __int128 carry = 0;
-  for (int l = 0; l < 5; ++l) {
-    carry += (unsigned __int128)(l < 4 ? k[l] : 0) + off[l];
-    s[l] = uint64_t(carry);
-    carry >>= 64;
-  }
-  const uint32_t nb = uint32_t(1) << (c - 1), none = uint32_t(windows) * nb;
-  for (unsigned w = 0; w < windows; ++w) {
-    unsigned pos = w * c, limb = pos / 64, sh = pos % 64;
-    uint64_t v = s[limb] >> sh;
-    if (sh + c > 64 && limb + 1 < 5) v |= s[limb + 1] << (64 - sh);
-    int32_t d = int32_t(v & ((uint64_t(1) << c) - 1)) - int32_t(nb);
-    size_t at = size_t(w) * n + i;
-    if (d == 0) {
-      keys[at] = none;
-      vals[at] = 0;
-    } else {
-      keys[at] = w * nb + uint32_t(d > 0 ? d - 1 : -d - 1);
-      vals[at] = uint32_t(i) | (d < 0 ? 0x80000000u : 0u);
-    }
-  }
+  if (i < n) steps::digits_at(scalars, i, n, c, windows, off, keys, vals);
 }
 
-__global__ void boundaries_kernel(const uint32_t* keys, size_t m, uint32_t nkeys, uint32_t* start, uint32_t* end) {
-  size_t j = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (j >= m) return;
-  uint32_t k = keys[j];
-  if (k >= nkeys) return;
-  if (j == 0 || keys[j - 1] != k) start[k] = uint32_t(j);
-  if (j + 1 == m || keys[j + 1] != k) end[k] = uint32_t(j + 1);
-}
-
-// Add: add into the buckets (streamed chunks after the first) instead of overwriting them.
-template <class G, bool Add>
-__global__ void accumulate_kernel(const ec::affine_t<G>* bases, const uint32_t* vals, const uint32_t* start,
-                                  const uint32_t* end, uint32_t nkeys, ec::xyzz_t<G>* buckets) {
-  uint32_t b = uint32_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (b >= nkeys) return;
-  const uint32_t lo = start[b], hi = end[b];
-  if (Add && lo == hi) return;
-  auto acc = ec::xyzz_t<G>::infinity();
-  for (uint32_t j = lo; j < hi; ++j) {
-    uint32_t v = vals[j];
-    const ec::affine_t<G> p = bases[v & 0x7fffffffu];
-    acc = acc.add_mixed((v & 0x80000000u) ? -p : p);
-  }
-  if (Add) buckets[b] += acc;
-  else buckets[b] = acc;
-}
-
-// Segment s of window w: buckets [w·nb + s·kSegment, … + kSegment); bucket k carries weight k+1.
 template <class G>
-__global__ void reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb, uint32_t segments_total,
-                              ec::xyzz_t<G>* out) {
-  uint32_t t = uint32_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= segments_total) return;
-  const uint32_t per_window = nb / kSegment, w = t / per_window, s = t % per_window;
-  const ec::xyzz_t<G>* B = buckets + size_t(w) * nb + size_t(s) * kSegment;
-  auto running = ec::xyzz_t<G>::infinity(), total = ec::xyzz_t<G>::infinity();
-  for (int k = int(kSegment) - 1; k >= 0; --k) {
-    running += B[k];
-    total += running;
-  }
-  // total = Σ (k − seg_start + 1)·B_k; add seg_start·Σ B_k (XYZZ throughout: one formula set
-  // on the device keeps the kernels small)
-  auto sum = running;
-  for (uint32_t e = s * kSegment; e; e >>= 1, sum = sum.dbl())
-    if (e & 1) total += sum;
-  out[t] = total;
+__global__ void init_buckets_kernel(ec::xyzz_t<G>* buckets, uint32_t nkeys) {
+  uint32_t b = uint32_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (b < nkeys) buckets[b] = ec::xyzz_t<G>::infinity();
 }
+
+// A level's length is m (level 0) or *len, written by the level before (later levels).
+__global__ void count_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range,
+                             size_t n_counts, uint32_t* counts) {
+  size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < n_counts) counts[t] = steps::count_open(keys, len ? *len : m, nkeys, range, t);
+}
+
+template <class G, class Add>
+__global__ void sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range,
+                           size_t threads, Add add, ec::xyzz_t<G>* buckets, const uint32_t* emit_at,
+                           uint32_t* out_keys, ec::xyzz_t<G>* out_sums, uint32_t* next_len) {
+  size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= threads) return;
+  if (t == 0) *next_len = emit_at[threads];  // the scan's total: the next level's length
+  steps::sum_runs(keys, len ? *len : m, nkeys, range, t, add, buckets, emit_at, out_keys, out_sums);
+}
+
+template <class G>
+__global__ void reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb, uint32_t segments, ec::xyzz_t<G>* out) {
+  uint32_t t = uint32_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t < segments) out[t] = steps::reduce_segment(buckets, nb, t);
+}
+
+// What the workspace must hold for the levels of any pass of this MSM: the most level-0 threads
+// and the two partial sequences' bounds (levels 1, 3, … use part[0], levels 2, 4, … part[1]).
+struct level_room_t {
+  size_t threads = 0, part[2] = {};
+  void fit(const steps::levels_t& lv) {
+    threads = std::max(threads, lv.threads[0]);
+    if (lv.count > 1) part[0] = std::max(part[0], lv.bound[1]);
+    if (lv.count > 2) part[1] = std::max(part[1], lv.bound[2]);
+  }
+};
 
 // The working arrays of one pass over `pts` points (all n, or one streamed chunk), carved out of
 // the context's workspace (carve_t: a null base only measures).
@@ -138,16 +100,18 @@ struct work_t {
   ec::affine_t<G>* slot_bases[2] = {};          // streamed: the two chunk slots
   uint64_t* slot_scalars[2] = {};
   uint32_t *keys = nullptr, *vals = nullptr, *keys_sorted = nullptr, *vals_sorted = nullptr;
-  uint32_t *start = nullptr, *end = nullptr;
-  uint8_t* temp = nullptr;
+  uint8_t* temp = nullptr;                      // CUB's: the sort's or the scan's, whichever is larger
   size_t temp_bytes = 0;
+  uint32_t *counts = nullptr, *emit_at = nullptr, *level_len = nullptr;
+  uint32_t* part_keys[2] = {};
+  ec::xyzz_t<G>* part_sums[2] = {};
   ec::xyzz_t<G>* buckets = nullptr;
-  ec::xyzz_t<G>* partial = nullptr;
+  ec::xyzz_t<G>* segment_sums = nullptr;
 };
 
 template <class G>
 work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint32_t nkeys, uint32_t segments,
-                 int end_bit) {
+                 int end_bit, const level_room_t& room) {
   work_t<G> w;
   const size_t m = size_t(windows) * pts;
   if (streamed) {
@@ -162,39 +126,64 @@ work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint3
   w.vals = cv.take<uint32_t>(m);
   w.keys_sorted = cv.take<uint32_t>(m);
   w.vals_sorted = cv.take<uint32_t>(m);
-  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, w.temp_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, m, 0,
+  size_t sort_bytes = 0, scan_bytes = 0;
+  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, m, 0,
                                           end_bit));
+  CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, w.counts, w.emit_at, room.threads + 1));
+  w.temp_bytes = std::max(sort_bytes, scan_bytes);
   w.temp = cv.take<uint8_t>(w.temp_bytes);
-  w.start = cv.take<uint32_t>(nkeys);
-  w.end = cv.take<uint32_t>(nkeys);
+  w.counts = cv.take<uint32_t>(room.threads + 1);
+  w.emit_at = cv.take<uint32_t>(room.threads + 1);
+  w.level_len = cv.take<uint32_t>(steps::kMaxLevels + 1);
+  for (int s = 0; s < 2; ++s) {
+    w.part_keys[s] = cv.take<uint32_t>(room.part[s]);
+    w.part_sums[s] = cv.take<ec::xyzz_t<G>>(room.part[s]);
+  }
   w.buckets = cv.take<ec::xyzz_t<G>>(nkeys);
-  w.partial = cv.take<ec::xyzz_t<G>>(segments);
+  w.segment_sums = cv.take<ec::xyzz_t<G>>(segments);
   return w;
 }
 
-// Steps 1–3 over `pts` points on stream s: digits, sort, bucket boundaries.
+// Digits and sort over `pts` points on stream s.
 template <class G>
 void sort_pass(cudaStream_t s, const work_t<G>& w, const uint64_t* scalars, size_t pts, const plan_t& p,
-               uint32_t nkeys, int end_bit) {
+               int end_bit) {
   const size_t m = size_t(p.windows) * pts;
-  digits_kernel<<<blocks_for(pts, 256), 256, 0, s>>>(scalars, pts, p.c, p.windows, p.offset[0], p.offset[1],
-                                                      p.offset[2], p.offset[3], p.offset[4], w.keys, w.vals);
+  digits_kernel<<<blocks_for(pts, 256), 256, 0, s>>>(scalars, pts, p.c, p.windows, p.offset, w.keys, w.vals);
   CUDA_OK(cudaGetLastError());
   size_t temp_bytes = w.temp_bytes;
   CUDA_OK(cub::DeviceRadixSort::SortPairs(w.temp, temp_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, m, 0,
                                           end_bit, s));
-  CUDA_OK(cudaMemsetAsync(w.start, 0, nkeys * sizeof(uint32_t), s));
-  CUDA_OK(cudaMemsetAsync(w.end, 0, nkeys * sizeof(uint32_t), s));
-  boundaries_kernel<<<blocks_for(m, 256), 256, 0, s>>>(w.keys_sorted, m, nkeys, w.start, w.end);
-  CUDA_OK(cudaGetLastError());
 }
 
-// Step 4 on stream s: each bucket's points summed into (Add) or written over its bucket.
-template <class G, bool Add>
-void accumulate_pass(cudaStream_t s, const work_t<G>& w, const ec::affine_t<G>* bases, uint32_t nkeys) {
-  accumulate_kernel<G, Add><<<blocks_for(nkeys, kThreads), kThreads, 0, s>>>(bases, w.vals_sorted, w.start, w.end,
-                                                                            nkeys, w.buckets);
-  CUDA_OK(cudaGetLastError());
+// The accumulation of one sorted pass into the buckets on stream s (first: the buckets start at
+// infinity), level by level: count the open runs, scan the counts, sum.
+template <class G>
+void accumulate_pass(cudaStream_t s, const work_t<G>& w, const ec::affine_t<G>* bases, size_t pts, unsigned windows,
+                     uint32_t nkeys, bool first) {
+  if (first) init_buckets_kernel<G><<<blocks_for(nkeys, 256), 256, 0, s>>>(w.buckets, nkeys);
+  const size_t m = size_t(windows) * pts;
+  const steps::levels_t lv = steps::plan_levels(m, nkeys);
+  for (unsigned l = 0; l < lv.count; ++l) {
+    const size_t threads = lv.threads[l], range = lv.range[l];
+    const uint32_t* keys = l == 0 ? w.keys_sorted : w.part_keys[(l - 1) & 1];
+    const uint32_t* len = l == 0 ? nullptr : w.level_len + l;
+    count_kernel<<<blocks_for(threads + 1, 256), 256, 0, s>>>(keys, m, len, nkeys, range, threads + 1, w.counts);
+    size_t temp_bytes = w.temp_bytes;
+    CUDA_OK(cub::DeviceScan::ExclusiveSum(w.temp, temp_bytes, w.counts, w.emit_at, threads + 1, s));
+    uint32_t* out_keys = w.part_keys[l & 1];
+    ec::xyzz_t<G>* out_sums = w.part_sums[l & 1];
+    uint32_t* next_len = w.level_len + l + 1;
+    if (l == 0)
+      sum_kernel<G><<<blocks_for(threads, kThreads), kThreads, 0, s>>>(
+          keys, m, len, nkeys, range, threads, steps::add_base_t<G>{bases, w.vals_sorted}, w.buckets, w.emit_at,
+          out_keys, out_sums, next_len);
+    else
+      sum_kernel<G><<<blocks_for(threads, kThreads), kThreads, 0, s>>>(
+          keys, m, len, nkeys, range, threads, steps::add_partial_t<G>{w.part_sums[(l - 1) & 1]}, w.buckets,
+          w.emit_at, out_keys, out_sums, next_len);
+    CUDA_OK(cudaGetLastError());
+  }
 }
 
 template <class G>
@@ -207,10 +196,10 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
     *out = jac::infinity();
     if (n == 0) return;
     if (n > 0x7fffffff) throw std::invalid_argument("more than 2^31 points");
-    const unsigned c = n >= (1u << 20) ? 16 : n >= (1u << 14) ? 13 : 8;
+    const unsigned c = steps::window_bits(n);
     const plan_t p = make_plan(bits, c);
     const uint32_t nb = uint32_t(1) << (c - 1), nkeys = p.windows * nb;
-    const uint32_t segments = nkeys / kSegment;  // nb ≥ 128 is a multiple of kSegment
+    const uint32_t segments = nkeys / steps::kSegment;  // nb ≥ 128 is a multiple of kSegment
     int end_bit = 1;
     while ((uint64_t(1) << end_bit) <= nkeys) ++end_bit;
 
@@ -220,15 +209,17 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
     detail::call_timer_t timer(ctx, name, n);
     const size_t base_bytes = n * sizeof(aff);
 
+    level_room_t room;
+    room.fit(steps::plan_levels(size_t(p.windows) * n, nkeys));
     carve_t probe;
-    layout<G>(probe, n, false, p.windows, nkeys, segments, end_bit);
+    layout<G>(probe, n, false, p.windows, nkeys, segments, end_bit, room);
     const size_t ws_resident = probe.used;
 
     // Resident when cached (a hit) or when it fits the budget now (admit: a miss, uploaded below).
     const void* hit = ctx.find(bases, base_bytes);
     void* fresh = nullptr;
     uint8_t* ws = nullptr;
-    const xyzz* d_partial = nullptr;
+    const xyzz* d_segments = nullptr;
     if (hit) {
       ws = ctx.workspace(ws_resident, hit);
       if (!ws) throw cuda_error(cudaErrorMemoryAllocation, "no room for the MSM's working memory");
@@ -238,12 +229,12 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
 
     if (ws) {
       carve_t cv{ws};
-      const work_t<G> w = layout<G>(cv, n, false, p.windows, nkeys, segments, end_bit);
+      const work_t<G> w = layout<G>(cv, n, false, p.windows, nkeys, segments, end_bit, room);
       ctx.h2d_pinned(w.scalars, scalars, 32 * n);
       CUDA_OK(cudaEventRecord(ctx.inputs_ready, ctx.copy));
       CUDA_OK(cudaStreamWaitEvent(ctx.compute, ctx.inputs_ready, 0));
       timer.kernels_begin();
-      sort_pass<G>(ctx.compute, w, w.scalars, n, p, nkeys, end_bit);
+      sort_pass<G>(ctx.compute, w, w.scalars, n, p, end_bit);
       if (fresh) {
         // A miss: the bases go into the cache now, the host staging them and the copy stream
         // moving them while the compute stream runs the digits and the sort enqueued above.
@@ -253,22 +244,25 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
         CUDA_OK(cudaStreamWaitEvent(ctx.compute, ctx.bases_ready, 0));
       }
       timer.uploaded();
-      accumulate_pass<G, false>(ctx.compute, w, static_cast<const aff*>(hit ? hit : fresh), nkeys);
+      accumulate_pass<G>(ctx.compute, w, static_cast<const aff*>(hit ? hit : fresh), n, p.windows, nkeys, true);
       reduce_kernel<G><<<blocks_for(segments, kThreads), kThreads, 0, ctx.compute>>>(w.buckets, nb, segments,
-                                                                                      w.partial);
-      d_partial = w.partial;
+                                                                                      w.segment_sums);
+      d_segments = w.segment_sums;
       timer.info.cache_hit = hit != nullptr;
       timer.info.resident = true;
     } else {
       // Streamed: chunks of `chunk` points, two in flight (slot k&1).
       const size_t chunk = std::min(n, ctx.chunk_points(sizeof(aff)));
       const size_t chunks = (n + chunk - 1) / chunk;
+      level_room_t room_s;  // the full chunks' levels and the last (shorter) chunk's
+      room_s.fit(steps::plan_levels(size_t(p.windows) * chunk, nkeys));
+      room_s.fit(steps::plan_levels(size_t(p.windows) * (n - (chunks - 1) * chunk), nkeys));
       carve_t probe_s;
-      layout<G>(probe_s, chunk, true, p.windows, nkeys, segments, end_bit);
+      layout<G>(probe_s, chunk, true, p.windows, nkeys, segments, end_bit, room_s);
       ws = ctx.workspace(probe_s.used, nullptr);
       if (!ws) throw cuda_error(cudaErrorMemoryAllocation, "no room for the streamed MSM's working memory");
       carve_t cv{ws};
-      const work_t<G> w = layout<G>(cv, chunk, true, p.windows, nkeys, segments, end_bit);
+      const work_t<G> w = layout<G>(cv, chunk, true, p.windows, nkeys, segments, end_bit, room_s);
       const size_t slot_bytes = chunk * (sizeof(aff) + 32);
       ctx.staging[0].reserve(slot_bytes);
       ctx.staging[1].reserve(slot_bytes);
@@ -290,15 +284,14 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
         // Compute stream: chunk k once it has arrived.
         CUDA_OK(cudaStreamWaitEvent(ctx.compute, ctx.staged[s], 0));
         if (k == 0) timer.kernels_begin();
-        sort_pass<G>(ctx.compute, w, w.slot_scalars[s], len, p, nkeys, end_bit);
-        if (k == 0) accumulate_pass<G, false>(ctx.compute, w, w.slot_bases[s], nkeys);
-        else accumulate_pass<G, true>(ctx.compute, w, w.slot_bases[s], nkeys);
+        sort_pass<G>(ctx.compute, w, w.slot_scalars[s], len, p, end_bit);
+        accumulate_pass<G>(ctx.compute, w, w.slot_bases[s], len, p.windows, nkeys, k == 0);
         CUDA_OK(cudaEventRecord(ctx.consumed[s], ctx.compute));
       }
       timer.uploaded();
       reduce_kernel<G><<<blocks_for(segments, kThreads), kThreads, 0, ctx.compute>>>(w.buckets, nb, segments,
-                                                                                      w.partial);
-      d_partial = w.partial;
+                                                                                      w.segment_sums);
+      d_segments = w.segment_sums;
       ++ctx.stats.streamed_msms;
       ctx.stats.streamed_chunks += chunks;
       timer.info.streamed = true;
@@ -309,16 +302,10 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
 
     // Segment sums → pinned host memory (host_out is not in flight: begin_call waited).
     auto* host = reinterpret_cast<xyzz*>(ctx.host_out.reserve(segments * sizeof(xyzz)));
-    CUDA_OK(cudaMemcpyAsync(host, d_partial, segments * sizeof(xyzz), cudaMemcpyDeviceToHost, ctx.compute));
+    CUDA_OK(cudaMemcpyAsync(host, d_segments, segments * sizeof(xyzz), cudaMemcpyDeviceToHost, ctx.compute));
     timer.finish(true);
 
-    const uint32_t per_window = nb / kSegment;
-    jac r = jac::infinity();
-    for (unsigned w_ = p.windows; w_-- > 0;) {
-      for (unsigned i = 0; i < c && !r.is_infinity(); ++i) r = r.dbl();
-      for (uint32_t s = 0; s < per_window; ++s) r += host[size_t(w_) * per_window + s].to_jacobian();
-    }
-    *out = r;
+    *out = steps::combine_windows<G>(host, p.windows, c, nb);
   });
 }
 

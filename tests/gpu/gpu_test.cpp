@@ -67,6 +67,23 @@ std::vector<uint8_t> scalars(size_t n) {
   return s;
 }
 
+// Scalars the way witnesses have them: all ones, one value repeated, small values (bits, bytes).
+// Each piles most points into a few buckets — the load-balanced accumulation's case.
+enum class skew { ones, repeated, bytes };
+template <class F>
+std::vector<uint8_t> skewed_scalars(size_t n, skew k) {
+  std::vector<uint8_t> s(32 * n, 0);
+  const auto same = random_fr<F>().to_canonical();
+  for (size_t i = 0; i < n; ++i) {
+    typename F::big_t v{};
+    if (k == skew::ones) v.l[0] = 1;
+    else if (k == skew::repeated) v = same;
+    else v.l[0] = rng() % 256;
+    std::memcpy(&s[32 * i], v.l, 32);
+  }
+  return s;
+}
+
 template <class C, bool G2>
 cuda::status_t gpu_msm(const void* bases, const uint8_t* s, size_t n, void* out) {
   if constexpr (std::is_same_v<C, curves::bn254>) {
@@ -156,6 +173,29 @@ TEST_CASE_TEMPLATE("MSM G1 and G2: GPU equals CPU", C, curves::bn254, curves::bl
   for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(100), size_t(1) << 12, size_t(1) << 16, size_t(1) << 20})
     CHECK(check_msm<C>(n, false).resident);
   for (size_t n : {size_t(1), size_t(7), size_t(1000), size_t(1) << 16}) CHECK(check_msm<C>(n, true).resident);
+}
+
+TEST_CASE_TEMPLATE("MSM with witness-like scalars (ones, one repeated value, bytes): GPU equals CPU", C,
+                   curves::bn254, curves::bls12_381) {
+  for (skew k : {skew::ones, skew::repeated, skew::bytes}) {
+    CAPTURE(int(k));
+    for (size_t n : {size_t(3000), size_t(1) << 20}) {
+      CAPTURE(n);
+      auto s = skewed_scalars<typename C::fr_t>(n, k);
+      auto b = bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
+      typename C::g1_jacobian gpu;
+      cuda::status_t st = gpu_msm<C, false>(b.data(), s.data(), n, &gpu);
+      REQUIRE_MESSAGE(bool(st), st.message);
+      CHECK(gpu == msm::msm<typename C::g1>(b.data(), s.data(), n, C::fr_t::bits));
+    }
+    const size_t n2 = size_t(1) << 14;
+    auto s = skewed_scalars<typename C::fr_t>(n2, k);
+    auto b = bases<typename C::g2, typename C::g2_jacobian>(C::g2_generator, n2);
+    typename C::g2_jacobian gpu;
+    cuda::status_t st = gpu_msm<C, true>(b.data(), s.data(), n2, &gpu);
+    REQUIRE_MESSAGE(bool(st), st.message);
+    CHECK(gpu == msm::msm<typename C::g2>(b.data(), s.data(), n2, C::fr_t::bits));
+  }
 }
 
 TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and equals the CPU", C, curves::bn254,
