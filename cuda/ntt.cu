@@ -1,8 +1,12 @@
 // NTT kernels: the odd-coset transform of compute_h (groth16-compat.md §3.3) with snarkjs's
-// roots. One kernel launch per radix-2 stage (each thread one butterfly), the coset scaling
-// fused into one pointwise kernel between the inverse DIF pass and the forward DIT pass — the
-// same structure as the CPU domain (common/ntt), so the two agree bit for bit. Copies go
-// through the context's pinned buffers and streams (cuda/context.cuh), timed with its events.
+// roots, as a few passes of shared-memory tiles (common/ntt/butterfly.hpp: each pass runs up to
+// kTileLog radix-2 stages on independent 2^S-element tiles, one per thread block), the coset
+// scaling fused into the store of the last inverse-DIF pass — the same butterflies and the same
+// order of stages as the CPU domain (common/ntt), so the two agree bit for bit. A 2^24 transform
+// reads and writes memory 6 times (3 + 3 passes) instead of 49. The pass schedule and the tile
+// arithmetic run on the host in tests/ntt. Copies go through the context's pinned buffers and
+// streams (cuda/context.cuh), timed with its events.
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -13,32 +17,48 @@
 namespace zk::cuda {
 namespace {
 
-constexpr unsigned kThreads = 256;
+constexpr unsigned kTileLog = 10;      // 2^10 elements · 32 bytes = 32 KiB of shared memory
+constexpr unsigned kTileThreads = 512;  // one butterfly per thread and stage at kTileLog
 
-__device__ __forceinline__ size_t bitrev(size_t x, unsigned bits) { return __brevll(x) >> (64 - bits); }
+template <class Fr>
+struct coset_t {
+  size_t n;
+  unsigned log_n;
+  Fr n_inv, g_n_inv;
+};
 
-template <class Fr, bool Inverse>
-__global__ void dif_stage(Fr* a, const Fr* tw, size_t half_n, size_t len, size_t stride) {
-  size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k < half_n) ntt::dif_butterfly<Inverse>(a, k, len, stride, tw, half_n);
+// One tile per block: load its 2^S elements (spaced u apart), run the pass's S stages in shared
+// memory, store (scaled, on the last inverse pass).
+template <class Fr, bool Dit, bool Scale>
+__global__ void tile_kernel(Fr* a, const Fr* tw, size_t half_n, size_t u, unsigned S, coset_t<Fr> coset) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  Fr* t = reinterpret_cast<Fr*>(smem);
+  const size_t tile = blockIdx.x, base = ntt::tile_base(tile, u, S);
+  const unsigned size = 1u << S, half = size >> 1;
+  for (unsigned i = threadIdx.x; i < size; i += blockDim.x) t[i] = a[base + i * u];
+  __syncthreads();
+  for (unsigned k = 0; k < S; ++k) {
+    const unsigned s = Dit ? k : S - 1 - k;
+    for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
+      if (Dit) ntt::dit_tile_butterfly(t, b, s, tile, u, tw, half_n);
+      else ntt::dif_tile_butterfly<true>(t, b, s, tile, u, tw, half_n);
+    }
+    __syncthreads();
+  }
+  for (unsigned i = threadIdx.x; i < size; i += blockDim.x) {
+    const size_t at = base + i * u;
+    a[at] = Scale ? ntt::coset_scale_at(t[i], at, coset.n, coset.log_n, tw, coset.n_inv, coset.g_n_inv) : t[i];
+  }
 }
 
 template <class Fr>
-__global__ void dit_stage(Fr* a, const Fr* tw, size_t half_n, size_t len, size_t stride) {
-  size_t k = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (k < half_n) ntt::dit_butterfly(a, k, len, stride, tw);
-}
-
-// Position i holds coefficient j = bitrev(i); scale by ω_2n^j / n (see ntt.cpp).
-template <class Fr>
-__global__ void coset_scale(Fr* a, const Fr* tw, size_t n, unsigned log_n, Fr n_inv, Fr g_n_inv) {
-  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  size_t half = n / 2, j = log_n ? bitrev(i, log_n) : 0, m = j >> 1;
-  Fr s = (j & 1) ? g_n_inv : n_inv;
-  if (n == 1) a[i] = a[i] * s;
-  else if (m < half) a[i] = a[i] * tw[m] * s;
-  else a[i] = -(a[i] * tw[m - half] * s);
+void run_pass(cudaStream_t s, Fr* d, const Fr* tw, size_t n, const ntt::tile_pass_t& p, const coset_t<Fr>& coset) {
+  const unsigned blocks = unsigned(n >> p.S), threads = std::max(1u, std::min(kTileThreads, (1u << p.S) / 2));
+  const size_t smem = (size_t(1) << p.S) * sizeof(Fr), half_n = n / 2;
+  if (p.dit) tile_kernel<Fr, true, false><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
+  else if (p.scale) tile_kernel<Fr, false, true><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
+  else tile_kernel<Fr, false, false><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
+  CUDA_OK(cudaGetLastError());
 }
 
 // Twiddles ω^i, i < n/2, with the CPU's roots, on the device: kept for the last log_n per field
@@ -70,7 +90,7 @@ const Fr* twiddles(detail::context_t& ctx, unsigned log_n) {
 template <class Fr>
 status_t odd_coset(Fr* host, unsigned log_n, const char* name) {
   return guarded(name, [&] {
-    const size_t n = size_t(1) << log_n, half = n / 2;
+    const size_t n = size_t(1) << log_n;
     auto& ctx = detail::context_t::get();
     std::lock_guard<std::mutex> lock(ctx.mu);
     ctx.begin_call();
@@ -85,13 +105,10 @@ status_t odd_coset(Fr* host, unsigned log_n, const char* name) {
     timer.uploaded();
     CUDA_OK(cudaStreamWaitEvent(ctx.compute, ctx.inputs_ready, 0));
     timer.kernels_begin();
-    cudaStream_t s = ctx.compute;
-    const unsigned blocks = blocks_for(half ? half : 1, kThreads);
-    for (size_t len = half; len >= 1; len /= 2)
-      dif_stage<Fr, true><<<blocks, kThreads, 0, s>>>(d, dtw, half, len, half / len);
-    coset_scale<Fr><<<blocks_for(n, kThreads), kThreads, 0, s>>>(d, dtw, n, log_n, n_inv, g_n_inv);
-    for (size_t len = 1; len < n; len *= 2) dit_stage<Fr><<<blocks, kThreads, 0, s>>>(d, dtw, half, len, half / len);
-    CUDA_OK(cudaGetLastError());
+    ntt::tile_pass_t passes[128];
+    const unsigned count = ntt::odd_coset_schedule(log_n, kTileLog, passes);
+    const coset_t<Fr> coset{n, log_n, n_inv, g_n_inv};
+    for (unsigned p = 0; p < count; ++p) run_pass(ctx.compute, d, dtw, n, passes[p], coset);
     timer.kernels_end();
     ctx.d2h_pinned(host, d, n * sizeof(Fr));
     timer.finish(false);

@@ -16,12 +16,6 @@ namespace {
 // stage by stage; smaller sub-transforms run whole inside one thread (4096·32 B = 128 KiB).
 constexpr unsigned kBlockLog = 12;
 
-inline size_t bitrev(size_t x, unsigned bits) {
-  size_t r = 0;
-  for (unsigned i = 0; i < bits; ++i) r |= ((x >> i) & 1) << (bits - 1 - i);
-  return r;
-}
-
 template <bool Inverse, class Fr>
 inline void dif_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t half, size_t k0, size_t k1) {
   for (size_t k = k0; k < k1; ++k) dif_butterfly<Inverse>(a, k, len, stride, tw, half);
@@ -134,21 +128,13 @@ void domain_t<Fr>::inverse(Fr* a) const {
   });
 }
 
-// Position i of the bit-reversed coefficients holds index j = bitrev(i), scaled by
-// ω_2n^j / n: ω_2n^j = ω_n^{j/2} for even j and ω_2n·ω_n^{(j−1)/2} for odd j, with
-// ω_n^m = −ω_n^{m−n/2} for m ≥ n/2.
+// The bit-reversed coefficients scaled by ω_2n^j / n (coset_scale_at, butterfly.hpp).
 template <class Fr>
 void domain_t<Fr>::to_odd_coset(Fr* a) const {
   dif<true>(a);  // n·coefficients, bit-reversed
-  const size_t n = size(), half = n / 2;
+  const size_t n = size();
   util::parallel_for(n, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) {
-      size_t j = bitrev(i, log_n_), m = j >> 1;
-      const Fr& s = (j & 1) ? coset_gen_n_inv_ : n_inv_;
-      if (n == 1) a[i] = a[i] * s;
-      else if (m < half) a[i] = a[i] * tw_[m] * s;
-      else a[i] = -(a[i] * tw_[m - half] * s);
-    }
+    for (size_t i = b; i < e; ++i) a[i] = coset_scale_at(a[i], i, n, log_n_, tw_.data(), n_inv_, coset_gen_n_inv_);
   });
   dit(a);  // evaluations at ω_2n·ω_n^i, natural order
 }
