@@ -67,10 +67,12 @@ class context_t {
   void enforce_budget();  // after set_options
   size_t resident_bytes() const;
 
-  // host → device on the copy stream. h2d_pinned goes through host_in (grown to `bytes`): chunk
-  // k+1's memcpy into pinned memory overlaps chunk k's DMA. h2d_staged goes through the staging
-  // pair (fixed size, each slot reused once its previous DMA is done).
-  void h2d_pinned(void* dev, const void* host, size_t bytes);
+  // host → device on the copy stream. h2d_pinned goes through host_in at pin_offset (grown to
+  // pin_offset + bytes; a call making several uploads reserves host_in for all of them first and
+  // gives each its own offset, as a growth frees the old memory): chunk k+1's memcpy into pinned
+  // memory overlaps chunk k's DMA. h2d_staged goes through the staging pair (fixed size, each slot
+  // reused once its previous DMA is done).
+  void h2d_pinned(void* dev, const void* host, size_t bytes, size_t pin_offset = 0);
   void h2d_staged(void* dev, const void* host, size_t bytes);
   // device → host on the compute stream through host_out: chunk k's memcpy out of pinned memory
   // overlaps chunk k+1's DMA. Returns once `host` holds everything.

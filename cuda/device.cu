@@ -220,9 +220,9 @@ constexpr size_t kCopyChunk = size_t(8) << 20;     // pinned ↔ pageable memcpy
 constexpr size_t kStagingSlot = size_t(32) << 20;  // h2d_staged's slot size
 }  // namespace
 
-void context_t::h2d_pinned(void* dev, const void* host, size_t bytes) {
+void context_t::h2d_pinned(void* dev, const void* host, size_t bytes, size_t pin_offset) {
   if (!bytes) return;
-  uint8_t* pin = host_in.reserve(bytes);
+  uint8_t* pin = host_in.reserve(pin_offset + bytes) + pin_offset;
   for (size_t off = 0; off < bytes; off += kCopyChunk) {
     const size_t len = std::min(kCopyChunk, bytes - off);
     std::memcpy(pin + off, static_cast<const uint8_t*>(host) + off, len);
@@ -382,7 +382,9 @@ groth16::accelerator_t<curves::bn254> accelerator_bn254() {
   a.msm_g2 = [](const curves::bn254::g2_affine* b, const uint8_t* s, size_t n, curves::bn254::g2_jacobian& r) {
     check(msm_g2_bn254(b, s, n, &r));
   };
-  a.odd_coset = [](bn254::fr_t* d, unsigned log_n) { check(ntt_to_odd_coset_bn254(d, log_n)); };
+  a.compute_h = [](bn254::fr_t* x, const bn254::fr_t* y, const bn254::fr_t* z, unsigned log_n) {
+    check(compute_h_bn254(x, y, z, log_n));
+  };
   a.take_device_span = [](uint64_t& b, uint64_t& e) { return take_device_span(b, e); };
   return a;
 }
@@ -394,7 +396,9 @@ groth16::accelerator_t<curves::bls12_381> accelerator_bls12_381() {
                 curves::bls12_381::g1_jacobian& r) { check(msm_g1_bls12_381(b, s, n, &r)); };
   a.msm_g2 = [](const curves::bls12_381::g2_affine* b, const uint8_t* s, size_t n,
                 curves::bls12_381::g2_jacobian& r) { check(msm_g2_bls12_381(b, s, n, &r)); };
-  a.odd_coset = [](bls12_381::fr_t* d, unsigned log_n) { check(ntt_to_odd_coset_bls12_381(d, log_n)); };
+  a.compute_h = [](bls12_381::fr_t* x, const bls12_381::fr_t* y, const bls12_381::fr_t* z, unsigned log_n) {
+    check(compute_h_bls12_381(x, y, z, log_n));
+  };
   a.take_device_span = [](uint64_t& b, uint64_t& e) { return take_device_span(b, e); };
   return a;
 }

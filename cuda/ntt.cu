@@ -4,8 +4,9 @@
 // scaling fused into the store of the last inverse-DIF pass — the same butterflies and the same
 // order of stages as the CPU domain (common/ntt), so the two agree bit for bit. A 2^24 transform
 // reads and writes memory 6 times (3 + 3 passes) instead of 49. The pass schedule and the tile
-// arithmetic run on the host in tests/ntt. Copies go through the context's pinned buffers and
-// streams (cuda/context.cuh), timed with its events.
+// arithmetic run on the host in tests/ntt. compute_h runs whole here (its three transforms and
+// h = a·b − c), so a proof moves each vector up once and only h down. Copies go through the
+// context's pinned buffers and streams (cuda/context.cuh), timed with its events.
 #include <algorithm>
 #include <mutex>
 #include <vector>
@@ -85,33 +86,66 @@ const Fr* twiddles(detail::context_t& ctx, unsigned log_n) {
   return dev;
 }
 
-// Data in through pinned memory on the copy stream, the stages on the compute stream once it has
-// arrived, out through pinned memory (chunked, the memcpy out overlapping the next chunk's DMA).
+// h = a·b − c out of Montgomery form, into a's memory (compute_h's last step, as on the CPU).
 template <class Fr>
-status_t odd_coset(Fr* host, unsigned log_n, const char* name) {
-  return guarded(name, [&] {
-    const size_t n = size_t(1) << log_n;
-    auto& ctx = detail::context_t::get();
-    std::lock_guard<std::mutex> lock(ctx.mu);
-    ctx.begin_call();
-    const Fr* dtw = twiddles<Fr>(ctx, log_n);
-    const Fr n_inv = Fr::from_u64(n).inverse();
-    const Fr g_n_inv = ntt::root_of_unity<Fr>(log_n + 1) * n_inv;
-    detail::call_timer_t timer(ctx, name, n);
-    Fr* d = reinterpret_cast<Fr*>(ctx.workspace(n * sizeof(Fr), nullptr));
-    if (!d) throw cuda_error(cudaErrorMemoryAllocation, "no room for the NTT's data");
-    ctx.h2d_pinned(d, host, n * sizeof(Fr));
+__global__ void h_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const auto p = (a[i] * b[i] - c[i]).to_canonical();
+  for (int k = 0; k < Fr::N; ++k) a[i].l[k] = p.l[k];
+}
+
+// The odd-coset transform of `count` host vectors (in[k] → out[k]), then, with c_and_h, h into
+// out[0] instead (count = 3: a, b, c). Each vector comes in through its own part of the pinned
+// input buffer on the copy stream, and its passes run on the compute stream as soon as it has
+// arrived, so vector k+1's upload overlaps vector k's transform; out through pinned memory
+// (chunked, the memcpy out overlapping the next chunk's DMA).
+template <class Fr>
+void transform(const Fr* const* in, unsigned count, unsigned log_n, bool c_and_h, Fr* out, const char* name) {
+  const size_t n = size_t(1) << log_n, bytes = n * sizeof(Fr);
+  auto& ctx = detail::context_t::get();
+  std::lock_guard<std::mutex> lock(ctx.mu);
+  ctx.begin_call();
+  const Fr* dtw = twiddles<Fr>(ctx, log_n);
+  const Fr n_inv = Fr::from_u64(n).inverse();
+  const Fr g_n_inv = ntt::root_of_unity<Fr>(log_n + 1) * n_inv;
+  detail::call_timer_t timer(ctx, name, n);
+  Fr* d = reinterpret_cast<Fr*>(ctx.workspace(count * bytes, nullptr));
+  if (!d) throw cuda_error(cudaErrorMemoryAllocation, "no room for the NTT's data");
+  ctx.host_in.reserve(count * bytes);  // all uploads' pinned parts at once (a growth frees)
+  ntt::tile_pass_t passes[128];
+  const unsigned np = ntt::odd_coset_schedule(log_n, kTileLog, passes);
+  const coset_t<Fr> coset{n, log_n, n_inv, g_n_inv};
+  for (unsigned k = 0; k < count; ++k) {
+    ctx.h2d_pinned(d + k * n, in[k], bytes, k * bytes);
     CUDA_OK(cudaEventRecord(ctx.inputs_ready, ctx.copy));
-    timer.uploaded();
     CUDA_OK(cudaStreamWaitEvent(ctx.compute, ctx.inputs_ready, 0));
-    timer.kernels_begin();
-    ntt::tile_pass_t passes[128];
-    const unsigned count = ntt::odd_coset_schedule(log_n, kTileLog, passes);
-    const coset_t<Fr> coset{n, log_n, n_inv, g_n_inv};
-    for (unsigned p = 0; p < count; ++p) run_pass(ctx.compute, d, dtw, n, passes[p], coset);
-    timer.kernels_end();
-    ctx.d2h_pinned(host, d, n * sizeof(Fr));
-    timer.finish(false);
+    if (k == 0) timer.kernels_begin();
+    for (unsigned p = 0; p < np; ++p) run_pass(ctx.compute, d + k * n, dtw, n, passes[p], coset);
+  }
+  timer.uploaded();
+  if (c_and_h) {
+    h_kernel<Fr><<<blocks_for(n, 256), 256, 0, ctx.compute>>>(d, d + n, d + 2 * n, n);
+    CUDA_OK(cudaGetLastError());
+  }
+  timer.kernels_end();
+  ctx.d2h_pinned(out, d, bytes);
+  timer.finish(false);
+}
+
+template <class Fr>
+status_t odd_coset(Fr* data, unsigned log_n, const char* name) {
+  return guarded(name, [&] {
+    const Fr* in[1] = {data};
+    transform(in, 1, log_n, false, data, name);
+  });
+}
+
+template <class Fr>
+status_t compute_h(Fr* a, const Fr* b, const Fr* c, unsigned log_n, const char* name) {
+  return guarded(name, [&] {
+    const Fr* in[3] = {a, b, c};
+    transform(in, 3, log_n, true, a, name);
   });
 }
 
@@ -122,6 +156,14 @@ status_t ntt_to_odd_coset_bn254(bn254::fr_t* data, unsigned log_n) {
 }
 status_t ntt_to_odd_coset_bls12_381(bls12_381::fr_t* data, unsigned log_n) {
   return odd_coset(data, log_n, "ntt_to_odd_coset_bls12_381");
+}
+
+status_t compute_h_bn254(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c, unsigned log_n) {
+  return compute_h(a, b, c, log_n, "compute_h_bn254");
+}
+status_t compute_h_bls12_381(bls12_381::fr_t* a, const bls12_381::fr_t* b, const bls12_381::fr_t* c,
+                             unsigned log_n) {
+  return compute_h(a, b, c, log_n, "compute_h_bls12_381");
 }
 
 }  // namespace zk::cuda

@@ -38,6 +38,14 @@ std::string device_name();
 status_t ntt_to_odd_coset_bn254(bn254::fr_t* data, unsigned log_n);
 status_t ntt_to_odd_coset_bls12_381(bls12_381::fr_t* data, unsigned log_n);
 
+// compute_h whole (groth16-compat.md §3.3): a, b, c (n = 2^log_n evaluations each, Montgomery
+// form) to the odd coset, then h = a·b − c, written into a as canonical little-endian integers
+// (the H MSM's scalars). Same result as prover_t::compute_h on the CPU; one upload of each
+// vector (b's and c's overlapping the transforms before them) and one download.
+status_t compute_h_bn254(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c, unsigned log_n);
+status_t compute_h_bls12_381(bls12_381::fr_t* a, const bls12_381::fr_t* b, const bls12_381::fr_t* c,
+                             unsigned log_n);
+
 // Σ k_i·P_i; scalars are canonical little-endian 32-byte integers (as in .wtns); (0,0) bases
 // are the identity. Same result as msm::msm. The bases go through the key cache (see above).
 status_t msm_g1_bn254(const curves::bn254::g1_affine* bases, const uint8_t* scalars, size_t n,

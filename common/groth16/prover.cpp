@@ -122,14 +122,14 @@ void prover_t<C>::load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t r
 
 template <class C>
 void prover_t<C>::compute_h() {
-  if (acc_ && acc_->odd_coset) {
-    for (auto* v : {&a_, &b_, &c_}) acc_->odd_coset(v->data(), pk_.log_domain);
-  } else {
-    auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
-    domain->to_odd_coset(a_.data());
-    domain->to_odd_coset(b_.data());
-    domain->to_odd_coset(c_.data());
+  if (acc_ && acc_->compute_h) {
+    acc_->compute_h(a_.data(), b_.data(), c_.data(), pk_.log_domain);
+    return;
   }
+  auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
+  domain->to_odd_coset(a_.data());
+  domain->to_odd_coset(b_.data());
+  domain->to_odd_coset(c_.data());
   // p = a·b − c, then out of Montgomery form: the H MSM takes canonical scalars (§3.3, §3.8).
   util::parallel_for(a_.size(), [&](size_t b, size_t e) {
     for (size_t i = b; i < e; ++i) {

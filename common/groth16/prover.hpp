@@ -46,7 +46,10 @@ struct accelerator_t {
   std::string name;  // e.g. "cuda (NVIDIA H200)"
   std::function<void(const typename C::g1_affine*, const uint8_t*, size_t, typename C::g1_jacobian&)> msm_g1;
   std::function<void(const typename C::g2_affine*, const uint8_t*, size_t, typename C::g2_jacobian&)> msm_g2;
-  std::function<void(typename C::fr_t*, unsigned log_n)> odd_coset;
+  // compute_h whole: a, b, c to the odd coset, then h = a·b − c into a, canonical (the H MSM's
+  // scalars), as prover_t::compute_h does on the CPU.
+  std::function<void(typename C::fr_t* a, const typename C::fr_t* b, const typename C::fr_t* c, unsigned log_n)>
+      compute_h;
   // Optional: the span (now_ns clock) of the accelerator work done on this thread since the last
   // call, measured on the device (CUDA events); false when there was none. See
   // device_timed_observer.
