@@ -21,7 +21,7 @@
 //   S → Y, P     cancel_atom job id (drop what the job holds)
 //   R → T        join_atom timeline_join_msg, event_batch_msg
 //   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
-//   any → T      snapshot_atom → timeline_snapshot_msg
+//   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text (std::string)
 //   any → S      stats_atom → std::vector<node_usage_msg>; timeline_atom → the aggregator (caf::actor)
 #include <cstdint>
 #include <string>
@@ -318,4 +318,5 @@ CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
   CAF_ADD_ATOM(zkfleet, zk::actors, tick_atom, "tick")
   CAF_ADD_ATOM(zkfleet, zk::actors, stats_atom, "stats")
   CAF_ADD_ATOM(zkfleet, zk::actors, timeline_atom, "timeline")
+  CAF_ADD_ATOM(zkfleet, zk::actors, metrics_atom, "metrics")
 CAF_END_TYPE_ID_BLOCK(zkfleet)

@@ -185,12 +185,12 @@ bool metrics_server_t::core_t::scrape(std::string& body) {
     body = "the scheduler " + why(usage.error(), t) + "\n";
     return false;
   }
-  auto snap = ask<timeline_snapshot_msg>(sys, aggregator, t, snapshot_atom::value);
-  if (!snap) {
-    body = "the timeline aggregator " + why(snap.error(), t) + "\n";
+  auto metrics = ask<std::string>(sys, aggregator, t, metrics_atom::value);
+  if (!metrics) {
+    body = "the timeline aggregator " + why(metrics.error(), t) + "\n";
     return false;
   }
-  body = timeline::render_prometheus(snap->events) + render_node_gauges(*usage);
+  body = *metrics + render_node_gauges(*usage);
   return true;
 }
 

@@ -3,9 +3,10 @@
 // counters and stage-duration histograms at the scheduler): a small HTTP server (Boost.Beast)
 // that answers
 //
-//   GET|HEAD /metrics  200 text/plain; version=0.0.4 — timeline::render_prometheus of the
-//                      aggregator's snapshot (zkfleet_proofs_total, zkfleet_stage_duration_
-//                      seconds) and per-node gauges from the scheduler's stats_atom answer
+//   GET|HEAD /metrics  200 text/plain; version=0.0.4 — the aggregator's cumulative metrics
+//                      (metrics_atom: zkfleet_proofs_total, zkfleet_stage_duration_seconds,
+//                      counted over every event ever aggregated, so they never go down) and
+//                      per-node gauges from the scheduler's stats_atom answer
 //                      (zkfleet_node_reserved_bytes, _budget_bytes, _synthesizing, _pipeline)
 //                      503 with a one-line reason when either actor does not answer in time
 //   any other path     404            any other method   405 (Allow: GET, HEAD)

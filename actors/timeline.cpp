@@ -105,6 +105,7 @@ caf::behavior timeline_aggregator(timeline_aggregator_actor* self) {
     [self](const event_batch_msg& m) { self->state.batch(m); },
     [self](flush_atom) { return self->state.flush_all(); },
     [self](snapshot_atom) { return self->state.snapshot(); },
+    [self](metrics_atom) { return self->state.agg.metrics().render_prometheus(); },
   };
 }
 

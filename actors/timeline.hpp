@@ -13,7 +13,9 @@
 //     └── a reporter that does not answer within the timeout: synced with what it has (or 0)
 //
 // flush_atom (to the aggregator) asks every reporter to flush and answers once all have;
-// snapshot_atom answers the events so far (sorted, corrected), the names and the offsets.
+// snapshot_atom answers the events so far (sorted, corrected), the names and the offsets;
+// metrics_atom the Prometheus text of the cumulative metrics (timeline/metrics.hpp) of every event
+// added so far (a node's events count once its clock is synced).
 #include <chrono>
 #include <map>
 #include <memory>

@@ -260,7 +260,7 @@ int cmd_timeline(const std::vector<std::string>& args) {
   else if (format == "chrome") std::printf("%s", timeline::render_chrome(ev, agg.names()).c_str());
   else if (format == "json") std::printf("%s", timeline::render_json(ev, agg.names()).c_str());
   else if (format == "stats") std::printf("%s", timeline::render_stats(timeline::compute_stats(ev, agg.names())).c_str());
-  else std::printf("%s", timeline::render_prometheus(ev).c_str());
+  else std::printf("%s", agg.metrics().render_prometheus().c_str());
   return 0;
 }
 

@@ -44,6 +44,7 @@ void aggregator_t::add(const std::vector<event_t>& batch) {
       ++dropped_;
     }
     events_.push_back(e);
+    metrics_.observe(e);
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Central aggregation: per-node clock offsets estimated from round trips, every event moved to
-// the aggregator's time base, bounded memory (oldest events dropped first, counted), and an
-// event file to save and reload a timeline.
+// the aggregator's time base, bounded memory (oldest events dropped first, counted), cumulative
+// metrics over every event added (metrics.hpp), and an event file to save and reload a timeline.
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/timeline/event.hpp"
+#include "common/timeline/metrics.hpp"
 
 namespace zk::timeline {
 
@@ -49,6 +50,8 @@ class aggregator_t {
   std::vector<event_t> events() const;
   size_t size() const { return events_.size(); }
   uint64_t dropped() const { return dropped_; }
+  // Everything ever added, window or not (never decreasing): what /metrics serves.
+  const metrics_t& metrics() const { return metrics_; }
 
   // Text event file: names, then one line per event (already in the common base).
   void save(const std::string& path) const;
@@ -60,6 +63,7 @@ class aggregator_t {
   std::map<uint16_t, int64_t> offsets_;
   names_t names_;
   uint64_t dropped_ = 0;
+  metrics_t metrics_;
 };
 
 }  // namespace zk::timeline

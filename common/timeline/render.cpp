@@ -318,33 +318,4 @@ std::string render_stats(const stats_t& s) {
   return out;
 }
 
-std::string render_prometheus(const std::vector<event_t>& events) {
-  static const double bounds[] = {0.001, 0.01, 0.1, 1, 10, 100};
-  struct hist { std::vector<uint64_t> b = std::vector<uint64_t>(std::size(bounds), 0); double sum = 0; uint64_t n = 0; };
-  std::map<int, hist> h;
-  for (const auto& i : pair_intervals(events)) {
-    double d = (i.t1 - i.t0) * 1e-9;
-    auto& x = h[int(i.st)];
-    for (size_t k = 0; k < std::size(bounds); ++k) x.b[k] += d <= bounds[k];
-    x.sum += d;
-    ++x.n;
-  }
-  uint64_t proofs = 0;
-  for (const auto& e : events) proofs += e.st == stage::done && e.ph == phase::instant;
-  std::string out;
-  out += "# HELP zkfleet_proofs_total Proofs completed.\n# TYPE zkfleet_proofs_total counter\n";
-  out += "zkfleet_proofs_total " + std::to_string(proofs) + "\n";
-  out += "# HELP zkfleet_stage_duration_seconds Duration of each stage.\n";
-  out += "# TYPE zkfleet_stage_duration_seconds histogram\n";
-  for (const auto& [st, x] : h) {
-    std::string lab = std::string("stage=\"") + stage_name(stage(st)) + "\"";
-    for (size_t k = 0; k < std::size(bounds); ++k)
-      out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"" + fmt("%g", bounds[k]) + "\"} " + std::to_string(x.b[k]) + "\n";
-    out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"+Inf\"} " + std::to_string(x.n) + "\n";
-    out += "zkfleet_stage_duration_seconds_sum{" + lab + "} " + fmt("%.9g", x.sum) + "\n";
-    out += "zkfleet_stage_duration_seconds_count{" + lab + "} " + std::to_string(x.n) + "\n";
-  }
-  return out;
-}
-
 }  // namespace zk::timeline

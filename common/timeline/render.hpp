@@ -51,6 +51,5 @@ struct stats_t {
 };
 stats_t compute_stats(const std::vector<event_t>& events, const names_t& names);
 std::string render_stats(const stats_t& s);
-std::string render_prometheus(const std::vector<event_t>& events);
 
 }  // namespace zk::timeline

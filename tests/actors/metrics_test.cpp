@@ -197,10 +197,10 @@ TEST_CASE("metrics endpoint: GET /metrics after a 2-partition job shows the proo
 
 TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken port is refused by name") {
   system_t s;
-  // An aggregator that never answers a snapshot (the promise is never delivered), and a scheduler
-  // that answers stats with one node whose name needs escaping.
+  // An aggregator that never answers for its metrics (the promise is never delivered), and a
+  // scheduler that answers stats with one node whose name needs escaping.
   auto silent = s.sys->spawn([](caf::event_based_actor* self) -> caf::behavior {
-    return {[self](snapshot_atom) { return self->make_response_promise<timeline_snapshot_msg>(); }};
+    return {[self](metrics_atom) { return self->make_response_promise<std::string>(); }};
   });
   auto sched = s.sys->spawn([]() -> caf::behavior {
     return {[](stats_atom) { return std::vector<node_usage_msg>{{"we\"ird\\node\n", 7, 9, 1, 2}}; }};

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <thread>
 
+#include "common/timeline/aggregator.hpp"
+#include "common/timeline/metrics.hpp"
 #include "common/timeline/recorder.hpp"
 #include "common/timeline/render.hpp"
 #include "tests/test_util.hpp"
@@ -240,6 +242,34 @@ TEST_CASE("JSON: every event with its stage, phase and the names of nodes and tr
   CHECK(j["events"].back()["phase"] == "instant");
   CHECK(j["events"].back()["stage"] == "DONE");
   CHECK(std::any_of(j["events"].begin(), j["events"].end(), [](const auto& e) { return e["phase"] == "end"; }));
+}
+
+TEST_CASE("Prometheus counters count every event ever added, not the aggregator's window") {
+  aggregator_t agg(50);  // a window far smaller than the run
+  uint64_t last_proofs = 0, last_gpu = 0;
+  for (int round = 0; round < 20; ++round) {
+    auto v = pipeline(3, 10, 2, 5);
+    for (auto& e : v) e.job = uint64_t(round) + 1;  // 20 jobs of 3 partitions
+    agg.add(v);
+    const auto& m = agg.metrics();
+    CHECK(m.proofs() == last_proofs + 3);
+    CHECK(m.stages().at(stage::gpu).count == last_gpu + 3);
+    last_proofs = m.proofs();
+    last_gpu = m.stages().at(stage::gpu).count;
+  }
+  CHECK(agg.size() == 50);
+  CHECK(agg.dropped() > 0);
+  const std::string text = agg.metrics().render_prometheus();
+  CHECK(text.find("zkfleet_proofs_total 60\n") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_count{stage=\"SYNTH\"} 60\n") != std::string::npos);
+  // 5 ms each on the GPU: all 60 in the 0.01 s bucket and above, none in 0.001
+  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"GPU\",le=\"0.001\"} 0\n") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"GPU\",le=\"0.01\"} 60\n") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_sum{stage=\"GPU\"} 0.3\n") != std::string::npos);
+  // an end without its begin adds nothing
+  metrics_t lone;
+  lone.observe(ev(9, 0, stage::gpu, phase::end, 2, 0, 100));
+  CHECK(lone.stages().empty());
 }
 
 TEST_CASE("Prometheus exposition has counters and stage histograms") {

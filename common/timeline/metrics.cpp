@@ -1,0 +1,60 @@
+#include "common/timeline/metrics.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace zk::timeline {
+
+void metrics_t::observe(const event_t& e) {
+  if (e.ph == phase::instant) {
+    proofs_ += e.st == stage::done;
+    return;
+  }
+  const key_t k{e.job, e.partition, int(e.st), e.node, e.actor};
+  if (e.ph == phase::begin) {
+    if (open_.size() >= kMaxOpen) open_.erase(open_.begin());
+    open_[k] = e.t_ns;
+    return;
+  }
+  auto it = open_.find(k);
+  if (it == open_.end()) return;
+  const double d = double(e.t_ns - it->second) * 1e-9;
+  open_.erase(it);
+  auto& h = stages_[e.st];
+  for (size_t b = 0; b < bounds.size(); ++b) h.buckets[b] += d <= bounds[b];
+  h.sum += d;
+  ++h.count;
+}
+
+std::string metrics_t::render_prometheus() const {
+  auto num = [](const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return std::string(buf);
+  };
+  std::string out;
+  out += "# HELP zkfleet_proofs_total Proofs completed.\n# TYPE zkfleet_proofs_total counter\n";
+  out += "zkfleet_proofs_total " + std::to_string(proofs_) + "\n";
+  out += "# HELP zkfleet_stage_duration_seconds Duration of each stage.\n";
+  out += "# TYPE zkfleet_stage_duration_seconds histogram\n";
+  for (const auto& [st, h] : stages_) {
+    const std::string lab = std::string("stage=\"") + stage_name(st) + "\"";
+    for (size_t b = 0; b < bounds.size(); ++b)
+      out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"" + num("%g", bounds[b]) + "\"} " +
+             std::to_string(h.buckets[b]) + "\n";
+    out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"+Inf\"} " + std::to_string(h.count) + "\n";
+    out += "zkfleet_stage_duration_seconds_sum{" + lab + "} " + num("%.9g", h.sum) + "\n";
+    out += "zkfleet_stage_duration_seconds_count{" + lab + "} " + std::to_string(h.count) + "\n";
+  }
+  return out;
+}
+
+std::string render_prometheus(const std::vector<event_t>& events) {
+  std::vector<event_t> sorted = events;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
+  metrics_t m;
+  for (const auto& e : sorted) m.observe(e);
+  return m.render_prometheus();
+}
+
+}  // namespace zk::timeline

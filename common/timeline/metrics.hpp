@@ -1,0 +1,48 @@
+#pragma once
+// Cumulative metrics for /metrics (Prometheus): proofs completed and a duration histogram per
+// stage, updated event by event as the aggregator takes them in. They count everything ever
+// added, not the aggregator's bounded window, so the counters never go down (a Prometheus
+// counter that drops reads as a restart) and a scrape costs the size of the histograms, not a
+// copy of millions of events.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/timeline/event.hpp"
+
+namespace zk::timeline {
+
+class metrics_t {
+ public:
+  static constexpr std::array<double, 6> bounds = {0.001, 0.01, 0.1, 1, 10, 100};  // seconds
+  struct histogram_t {
+    std::array<uint64_t, bounds.size()> buckets{};  // cumulative: durations ≤ bounds[k]
+    double sum = 0;
+    uint64_t count = 0;
+  };
+
+  // One event, in the order its (node, actor) recorded it: a begin waits for its end (same job,
+  // partition, stage, node and actor); the pair adds a duration; a DONE instant adds a proof.
+  // An end whose begin was never seen is ignored; at most kMaxOpen begins wait (the oldest jobs'
+  // are forgotten first: a node lost mid-stage never sends their ends).
+  void observe(const event_t& e);
+
+  uint64_t proofs() const { return proofs_; }
+  const std::map<stage, histogram_t>& stages() const { return stages_; }
+  std::string render_prometheus() const;
+
+ private:
+  static constexpr size_t kMaxOpen = size_t(1) << 16;
+  using key_t = std::tuple<uint64_t, uint32_t, int, uint16_t, uint16_t>;
+  std::map<key_t, int64_t> open_;
+  std::map<stage, histogram_t> stages_;
+  uint64_t proofs_ = 0;
+};
+
+// The metrics of a finished set of events (a saved timeline): sorted by time, then observed.
+std::string render_prometheus(const std::vector<event_t>& events);
+
+}  // namespace zk::timeline
