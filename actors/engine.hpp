@@ -53,6 +53,9 @@ struct circuit_def_t {
   // into a .wtns, run without a shell with "{input}"/"{output}" replaced (never from a job).
   // Empty: jobs of this circuit bring a .wtns.
   std::vector<std::string> witness_generator;
+  // Jobs of this circuit that name no priority get this one (config: the circuit's `priority`,
+  // else the scheduler's `default_priority`).
+  priority_t priority = priority_t::normal;
 };
 
 // How long a witness generator may run for one partition before it is killed.

@@ -64,6 +64,7 @@ struct job_request {
   priority_t priority = priority_t::normal;
   uint32_t partitions = 1;
   std::vector<std::string> inputs;  // circom: .wtns paths; native: none or "seed=N"
+  bool circuit_priority = false;    // ignore `priority`: take the circuit's (circuit_def_t::priority)
 };
 
 struct proof_msg {
@@ -195,11 +196,12 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
   return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name, x.native_params, x.shape,
            x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows, x.buffer_bytes,
-           x.prover_work_bytes, x.witness_generator);
+           x.prover_work_bytes, x.witness_generator, x.priority);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_request& x) {
-  return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs);
+  return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs,
+           x.circuit_priority);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {

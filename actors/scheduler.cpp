@@ -66,10 +66,11 @@ caf::result<caf::ok_atom> scheduler_actor_state::add_circuit(const circuit_def_t
 caf::result<uint64_t> scheduler_actor_state::submit(const job_request& r) {
   auto c = circuits.find(r.circuit);
   if (c == circuits.end()) return make_error(zk_errc::bad_request, "unknown circuit '" + r.circuit + "'");
-  if (uint8_t(r.priority) > uint8_t(priority_t::low))
+  if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
     return make_error(zk_errc::bad_request, "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
   if (auto why = check_job_inputs(c->second, r.inputs, r.partitions)) return make_error(zk_errc::bad_request, *why);
-  job_id id = policy.submit(r.circuit, r.priority, r.partitions);
+  const priority_t prio = r.circuit_priority ? c->second.priority : r.priority;
+  job_id id = policy.submit(r.circuit, prio, r.partitions);
   jobs[id].request = r;
   if (rec)
     for (uint32_t k = 0; k < r.partitions; ++k) rec->begin(id, k, timeline::stage::queued, track);

@@ -7,22 +7,6 @@
 
 namespace zk::actors {
 
-const char* priority_name(priority_t p) {
-  switch (p) {
-    case priority_t::critical: return "CRITICAL";
-    case priority_t::high: return "HIGH";
-    case priority_t::normal: return "NORMAL";
-    case priority_t::low: return "LOW";
-  }
-  return "?";
-}
-
-std::optional<priority_t> parse_priority(const std::string& s) {
-  for (auto p : {priority_t::critical, priority_t::high, priority_t::normal, priority_t::low})
-    if (s == priority_name(p)) return p;
-  return std::nullopt;
-}
-
 const char* part_state_name(part_state s) {
   switch (s) {
     case part_state::queued: return "queued";

@@ -33,14 +33,14 @@
 #include <string>
 #include <vector>
 
+#include "common/config/config.hpp"
+
 namespace zk::actors {
 
 using node_id = uint32_t;
 using job_id = uint64_t;
 
-enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
-const char* priority_name(priority_t p);
-std::optional<priority_t> parse_priority(const std::string& s);
+using config::priority_t;  // critical, high, normal, low (common/config)
 
 struct node_spec_t {
   std::string name;

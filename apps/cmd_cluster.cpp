@@ -8,6 +8,7 @@
 //                                             `zkfleet down` stops them all
 //   zkfleet down   --config F
 //   zkfleet submit --config F --circuit ID [--input FILE]... [--partitions N] [--priority P]
+//                  (no --priority: the circuit's configured priority, else default_priority)
 //   zkfleet status --config F [JOB]  |   zkfleet cancel --config F JOB   (no JOB: the nodes' memory)
 //   zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS]
 #include <fcntl.h>
@@ -96,14 +97,19 @@ caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, 
   }
 }
 
-circuit_def_t describe(const config::circuit_t& c) {
-  if (!c.native.empty())  // keyed here (or the cached key reused) before the scheduler takes jobs
-    return describe_native_circuit(c.id, c.native, c.params,
-                                   c.key_dir.empty() ? circuit::default_key_dir(c.native, c.params) : c.key_dir);
-  const bool abc = c.shape == config::shape_t::abc_witness || (c.shape == config::shape_t::automatic && !c.r1cs.empty());
-  if (abc && c.r1cs.empty()) throw std::runtime_error("circuit " + c.id + ": shape abc_witness needs an r1cs");
-  circuit_def_t d = describe_zkey_circuit(c.id, c.zkey, abc ? c.r1cs : "");
-  d.witness_generator = c.witness_generator;
+circuit_def_t describe(const config::circuit_t& c, config::priority_t default_priority) {
+  circuit_def_t d;
+  if (!c.native.empty()) {  // keyed here (or the cached key reused) before the scheduler takes jobs
+    d = describe_native_circuit(c.id, c.native, c.params,
+                                c.key_dir.empty() ? circuit::default_key_dir(c.native, c.params) : c.key_dir);
+  } else {
+    const bool abc =
+        c.shape == config::shape_t::abc_witness || (c.shape == config::shape_t::automatic && !c.r1cs.empty());
+    if (abc && c.r1cs.empty()) throw std::runtime_error("circuit " + c.id + ": shape abc_witness needs an r1cs");
+    d = describe_zkey_circuit(c.id, c.zkey, abc ? c.r1cs : "");
+    d.witness_generator = c.witness_generator;
+  }
+  d.priority = c.priority.value_or(default_priority);
   return d;
 }
 
@@ -150,7 +156,8 @@ int cmd_node(const std::vector<std::string>& args) {
     own = {scheduler, aggregator,
            sys.spawn(timeline_reporter, reporter_config_t{sched_index, sched_name, {{0, "scheduler"}}, sched_rec, aggregator})};
     for (const auto& circuit : c.circuits) {
-      auto r = ask<caf::ok_atom>(sys, scheduler, 10s, register_atom::value, describe(circuit));
+      auto r = ask<caf::ok_atom>(sys, scheduler, 10s, register_atom::value,
+                                  describe(circuit, c.scheduler.default_priority));
       if (!r) throw std::runtime_error("circuit " + circuit.id + ": " + actors::describe(r.error()));
     }
     const auto& ep = node.control ? *node.control : c.scheduler.endpoint;
@@ -315,11 +322,13 @@ int cmd_submit(const std::vector<std::string>& args) {
   r.circuit = a.one("--circuit");
   if (r.circuit.empty()) throw usage_error("--circuit ID is required");
   r.partitions = uint32_t(parse_uint_arg("--partitions", a.one("--partitions", "1"), 1, 0xffffffffu));
-  std::string prio = a.one("--priority", "NORMAL");
-  for (auto& ch : prio) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-  auto p = parse_priority(prio);
-  if (!p) throw usage_error("--priority is one of critical, high, normal, low");
-  r.priority = *p;
+  if (a.one("--priority").empty()) {
+    r.circuit_priority = true;  // the circuit's (config `priority`), else the scheduler's default
+  } else {
+    auto p = config::parse_priority(a.one("--priority"));
+    if (!p) throw usage_error("--priority is one of critical, high, normal, low (got '" + a.one("--priority") + "')");
+    r.priority = *p;
+  }
   for (const auto& in : a.flags["--input"])  // files are read by the synthesis nodes: absolute paths
     r.inputs.push_back(in.find('=') != std::string::npos ? in : fs::absolute(in).string());
   system_t s;

@@ -17,16 +17,6 @@
 namespace zk::apps {
 namespace {
 
-actors::priority_t to_actor_priority(config::priority_t p) {
-  switch (p) {
-    case config::priority_t::critical: return actors::priority_t::critical;
-    case config::priority_t::high: return actors::priority_t::high;
-    case config::priority_t::normal: return actors::priority_t::normal;
-    case config::priority_t::low: return actors::priority_t::low;
-  }
-  return actors::priority_t::normal;
-}
-
 actors::sim_config_t to_sim(const config::config_t& cfg) {
   const auto& s = cfg.simulation;
   actors::sim_config_t out;
@@ -48,7 +38,7 @@ actors::sim_config_t to_sim(const config::config_t& cfg) {
     }
   for (const auto& j : s.jobs)
     for (unsigned k = 0; k < j.count; ++k)
-      out.jobs.push_back({j.start_seconds + k * j.every_seconds, j.circuit, to_actor_priority(j.priority), j.partitions});
+      out.jobs.push_back({j.start_seconds + k * j.every_seconds, j.circuit, j.priority, j.partitions});
   return out;
 }
 

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cctype>
 #include "common/config/config.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -49,6 +51,16 @@ const char* priority_name(priority_t p) {
     case priority_t::low: return "low";
   }
   return "?";
+}
+
+std::optional<priority_t> parse_priority(std::string_view s) {
+  for (auto p : {priority_t::critical, priority_t::high, priority_t::normal, priority_t::low}) {
+    const std::string_view name = priority_name(p);
+    if (s.size() == name.size() &&
+        std::equal(s.begin(), s.end(), name.begin(), [](char a, char b) { return std::tolower((unsigned char)a) == b; }))
+      return p;
+  }
+  return std::nullopt;
 }
 
 std::string endpoint_t::str() const {

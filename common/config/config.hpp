@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zk::config {
@@ -28,11 +29,14 @@ struct config_error : std::runtime_error {
 enum class role_t { scheduler, synth, prover };
 enum class backend_t { cpu, cuda, automatic };
 enum class shape_t { abc_witness, witness_only, automatic };
-enum class priority_t { critical, high, normal, low };
+// Job priority, most urgent first (the scheduler orders by the value; it travels in messages).
+enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
 const char* role_name(role_t r);
 const char* backend_name(backend_t b);
 const char* shape_name(shape_t s);
 const char* priority_name(priority_t p);
+// "critical" | "high" | "normal" | "low", any case.
+std::optional<priority_t> parse_priority(std::string_view s);
 
 struct endpoint_t {
   std::string host;  // name or address; IPv6 written [::1]:7000 in the file, stored without brackets

@@ -330,7 +330,23 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   circuit_def_t empty;
   empty.id = "empty";
   CHECK_FALSE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, empty));
+  // A job that names no priority takes its circuit's (config: the circuit's, else the default).
+  circuit_def_t urgent = f.mulchain;
+  urgent.id = "mulchain-urgent";
+  urgent.priority = priority_t::critical;
+  REQUIRE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, urgent));
+  job_request by_circuit{"mulchain-urgent", priority_t(9), 1, {f.wtns()}};  // ignored
+  by_circuit.circuit_priority = true;
+  auto u = f.submit(by_circuit);
+  REQUIRE(u);
+  CHECK(f.status(*u).priority == priority_t::critical);
+  auto named = f.submit({"mulchain-urgent", priority_t::low, 1, {f.wtns()}});
+  REQUIRE(named);
+  CHECK(f.status(*named).priority == priority_t::low);
+  CHECK(f.status(*good).priority == priority_t::low);
   // The accepted job completes, every proof verified.
+  REQUIRE(f.await(*u));
+  REQUIRE(f.await(*named));
   auto r = f.await(*good);
   REQUIRE_MESSAGE(r, describe(r.error()));
   check_proofs(f.mulchain, *r, 3);

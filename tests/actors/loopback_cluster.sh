@@ -39,6 +39,7 @@ scheduler:
   endpoint: 127.0.0.1:$BASE
   lookahead: 1
   metrics: 127.0.0.1:0
+  default_priority: high
 circuits:
   mulchain:
     zkey: $FIX/mulchain/circuit.zkey
@@ -52,6 +53,7 @@ circuits:
     native: porep-lite
     params: curve=bn254,challenges=1,depth=8
     key_dir: $WORK/keys/porep
+    priority: low
 nodes:
   - name: scheduler
     roles: [scheduler]
@@ -114,6 +116,13 @@ for J in "$J1" "$J2" "$J3"; do
   fi
 done
 timeout 30 "$ZK" status --config "$CFG" "$J1" | head -1 | grep -q "4/4 done, 0 failed, finished" && ok "status of job $J1: 4/4 done" || bad "status of job $J1"
+# No --priority: the circuit's configured priority (porep: low), else default_priority (high).
+s1=$(timeout 30 "$ZK" status --config "$CFG" "$J1" | head -1) s2=$(timeout 30 "$ZK" status --config "$CFG" "$J2" | head -1)
+s3=$(timeout 30 "$ZK" status --config "$CFG" "$J3" | head -1)
+case "$s1|$s2|$s3" in
+  *"(mulchain, high)"*"(poseidon, high)"*"(porep, low)"*) ok "priorities from the config: $s1 / $s3" ;;
+  *) bad "priorities: $s1 / $s2 / $s3" ;;
+esac
 
 checker="snarkjs"
 [ -x "$SNARKJS" ] || checker="zkfleet verify (snarkjs not installed: scripts/deps --npm)"
