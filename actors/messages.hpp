@@ -96,9 +96,7 @@ struct node_resources {
   std::string name;
   uint32_t cores = 1;          // synthesis concurrency bound
   uint64_t memory_budget = 0;  // bytes for buffers (and, on a prover, proving work)
-  std::string backend = "cpu";  // prover backend: cpu | cuda
-  uint32_t gpus = 0;
-  uint64_t vram_bytes = 0;
+  std::string backend = "cpu";  // prover backend: "cpu" or "cuda (<device>)"
   std::vector<std::string> hot_keys;  // circuits whose proving key is resident
   std::string data_endpoint;          // where buffers are fetched ("local:<name>" in one process)
 };
@@ -219,8 +217,8 @@ typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
-  return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend, x.gpus,
-           x.vram_bytes, x.hot_keys, x.data_endpoint);
+  return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend, x.hot_keys,
+           x.data_endpoint);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {

@@ -10,15 +10,25 @@
 
 namespace zk::apps {
 
-backend_t choose_backend(const std::string& mode) {
+backend_t choose_backend(const std::string& mode, const device_limits_t& limits) {
   if (mode != "cpu" && mode != "cuda" && mode != "auto")
     throw usage_error("--backend takes cpu, cuda or auto, not '" + mode + "'");
   backend_t b;
   b.name = "cpu";
   if (mode == "cpu") return b;
+  if (limits.gpus && *limits.gpus == 0) {  // the config refuses gpus: 0 with cuda
+    std::fprintf(stderr, "zkfleet: backend auto: using the CPU: resources.gpus is 0\n");
+    return b;
+  }
 #ifdef ZK_HAVE_CUDA
   std::string why;
   if (cuda::device_available(&why)) {
+    if (limits.vram) {
+      cuda::options_t o = cuda::get_options();
+      o.vram_limit = *limits.vram;
+      auto st = cuda::set_options(o);
+      if (!st) throw std::runtime_error("resources.vram: " + st.message);
+    }
     b.bn254 = std::make_unique<groth16::accelerator_t<curves::bn254>>(cuda::accelerator_bn254());
     b.bls12_381 = std::make_unique<groth16::accelerator_t<curves::bls12_381>>(cuda::accelerator_bls12_381());
     b.name = b.bn254->name;

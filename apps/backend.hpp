@@ -2,7 +2,9 @@
 // Prover backend selection for the command line: cpu | cuda | auto (DESIGN.md; issue "CUDA
 // prover backend" §3). auto picks CUDA when this build has it and a device is usable, else the
 // CPU, and says why in one line on stderr.
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/groth16/api.hpp"
@@ -19,7 +21,14 @@ struct backend_t {
   }
 };
 
-// Throws usage_error for an unknown mode, std::runtime_error when `cuda` cannot be had.
-backend_t choose_backend(const std::string& mode);
+// What a node's config says of its GPUs (resources.gpus, resources.vram); unset: automatic.
+struct device_limits_t {
+  std::optional<unsigned> gpus;
+  std::optional<uint64_t> vram;  // bytes of the GPU the prover may use
+};
+
+// Throws usage_error for an unknown mode, std::runtime_error when `cuda` cannot be had. With
+// CUDA, limits.vram bounds what the device context uses (cuda::options_t::vram_limit).
+backend_t choose_backend(const std::string& mode, const device_limits_t& limits = {});
 
 }  // namespace zk::apps

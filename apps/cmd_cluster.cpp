@@ -136,7 +136,8 @@ int cmd_node(const std::vector<std::string>& args) {
   std::signal(SIGTERM, on_signal);
   // The prover's backend outlives the actor system that uses its hooks (declared first).
   backend_t backend;
-  if (node.has(config::role_t::prover)) backend = choose_backend(config::backend_name(node.resources.prover_backend));
+  if (node.has(config::role_t::prover)) backend = choose_backend(config::backend_name(node.resources.prover_backend),
+                             {node.resources.gpus, node.resources.vram});
   system_t s;
   auto& sys = *s.sys;
   std::vector<caf::actor> own;  // ended on the way out

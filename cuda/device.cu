@@ -164,7 +164,9 @@ size_t context_t::cache_limit(size_t workspace_bytes) {
   size_t free = 0, total = 0;
   CUDA_OK(cudaMemGetInfo(&free, &total));
   const size_t missing = workspace_bytes > ws_cap_ ? workspace_bytes - ws_cap_ : 0;
-  const size_t have = free + resident_bytes(), need = opt.vram_margin + missing;
+  size_t have = free + resident_bytes();
+  if (opt.vram_limit) have = std::min(have, opt.vram_limit > ws_cap_ ? opt.vram_limit - ws_cap_ : size_t(0));
+  const size_t need = opt.vram_margin + missing;
   return have > need ? have - need : 0;
 }
 

@@ -476,6 +476,11 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
     if (res.prover_backend == backend_t::cpu && ((res.gpus && *res.gpus > 0) || res.vram)) {
       fail(c, r.node(), r.path("prover_backend"), "is cpu, but gpus/vram are given (use cuda or auto, or drop them)");
     }
+    if (res.gpus && *res.gpus > 1) {
+      fail(c, r.get("gpus"), r.path("gpus"),
+           "is " + std::to_string(*res.gpus) + ": a prover node drives one GPU; run one prover node per GPU, each "
+           "started with its own CUDA_VISIBLE_DEVICES");
+    }
     if (res.prover_backend == backend_t::cuda && res.gpus && *res.gpus == 0) {
       fail(c, r.get("gpus"), r.path("gpus"), "is 0 with prover_backend cuda");
     }

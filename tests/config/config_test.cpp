@@ -95,12 +95,12 @@ TEST_CASE("the example files parse and say what they should") {
   load_options_t no_files;
   no_files.check_files = false;  // its paths are on the farm's hosts
   const auto farm = load_config(src + "/configs/farm.yaml", no_files);
-  CHECK(farm.nodes.size() == 6);
-  const node_t& g2 = select_node(farm, "gpu-2");
+  CHECK(farm.nodes.size() == 7);
+  const node_t& g2 = select_node(farm, "gpu-2b");
   CHECK(g2.resources.prover_backend == backend_t::cuda);
-  CHECK(*g2.resources.gpus == 2);
+  CHECK(*g2.resources.gpus == 1);
   CHECK(*g2.resources.vram == uint64_t(141) << 30);
-  CHECK(g2.data_plane.io_threads == 2);
+  CHECK(g2.data->port == 7601);
   CHECK(select_node(farm, "synth-3").data_plane.max_attempts == 6);
   CHECK(farm.find_circuit("window-post")->witness_generator.size() == 3);
   CHECK(farm.find_circuit("porep-lite")->params == "curve=bls12-381,challenges=4,depth=20");
@@ -176,7 +176,8 @@ TEST_CASE("each kind of error names the key path (and the line)") {
   CHECK(error_of(replace(base, "  lookahead: 2", "  lookahead: 20")).find("scheduler.lookahead: 20 is out of range [0, 8]") != std::string::npos);
   CHECK(error_of(replace(base, "  endpoint: 127.0.0.1:7000", "  endpoint: localhost")).find("scheduler.endpoint: \"localhost\" is not host:port") != std::string::npos);
   CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: opencl")).find("node.resources.prover_backend: \"opencl\" is not one of: cpu, cuda, auto") != std::string::npos);
-  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: cpu\n    gpus: 2")).find("node.resources.prover_backend: is cpu, but gpus/vram are given") != std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: cpu\n    gpus: 1")).find("node.resources.prover_backend: is cpu, but gpus/vram are given") != std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    gpus: 2")).find("node.resources.gpus: is 2: a prover node drives one GPU; run one prover node per GPU") != std::string::npos);
   CHECK(error_of(base + "  data_plane: {io_timeout: 10}\n").find("node.data_plane.io_timeout: \"10\" is not a positive duration") != std::string::npos);
   CHECK(error_of(replace(base, "version: 1", "version: 2")).find("version: 2 is out of range [1, 1]") != std::string::npos);
   // Missing keys.
