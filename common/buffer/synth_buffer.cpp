@@ -1,6 +1,7 @@
 #include "common/buffer/synth_buffer.hpp"
 
 #include <cstring>
+#include <type_traits>
 #include <stdexcept>
 
 #include "common/buffer/checksum.hpp"
@@ -37,48 +38,47 @@ std::optional<formats::curve_id> curve_from_code(uint16_t code) {
   return std::nullopt;
 }
 
+namespace {
+
+// The header's fields at their offsets, once for both directions: f(offset, field) for each
+// integer, raw(offset, bytes) for each byte array.
+template <class H, class Int, class Raw>
+void for_each_field(H& h, Int f, Raw raw) {
+  f(off::magic, h.magic);
+  f(off::version, h.version);
+  f(off::header_size, h.header_size);
+  f(off::curve, h.curve);
+  f(off::flags, h.flags);
+  f(off::fr_bytes, h.fr_bytes);
+  raw(off::digest, h.circuit_digest);
+  f(off::job_id, h.job_id);
+  f(off::partition, h.partition);
+  f(off::reserved0, h.reserved0);
+  f(off::n_vars, h.n_vars);
+  f(off::n_public, h.n_public);
+  f(off::domain_rows, h.domain_rows);
+  f(off::payload_bytes, h.payload_bytes);
+  f(off::payload_checksum, h.payload_checksum);
+  raw(off::reserved1, h.reserved1);
+  f(off::header_checksum, h.header_checksum);
+}
+
+}  // namespace
+
 header_bytes_t encode_header(const synth_header_t& h) {
   header_bytes_t b{};
   uint8_t* p = b.data();
-  le_put(p, off::magic, h.magic);
-  le_put(p, off::version, h.version);
-  le_put(p, off::header_size, h.header_size);
-  le_put(p, off::curve, h.curve);
-  le_put(p, off::flags, h.flags);
-  le_put(p, off::fr_bytes, h.fr_bytes);
-  std::memcpy(p + off::digest, h.circuit_digest.data(), 32);
-  le_put(p, off::job_id, h.job_id);
-  le_put(p, off::partition, h.partition);
-  le_put(p, off::reserved0, h.reserved0);
-  le_put(p, off::n_vars, h.n_vars);
-  le_put(p, off::n_public, h.n_public);
-  le_put(p, off::domain_rows, h.domain_rows);
-  le_put(p, off::payload_bytes, h.payload_bytes);
-  le_put(p, off::payload_checksum, h.payload_checksum);
-  std::memcpy(p + off::reserved1, h.reserved1.data(), 16);
-  le_put(p, off::header_checksum, h.header_checksum);
+  for_each_field(
+      h, [p](size_t at, auto v) { le_put(p, at, v); },
+      [p](size_t at, const auto& bytes) { std::memcpy(p + at, bytes.data(), bytes.size()); });
   return b;
 }
 
 synth_header_t decode_header(const uint8_t* p) {
   synth_header_t h;
-  h.magic = le_get<uint32_t>(p, off::magic);
-  h.version = le_get<uint16_t>(p, off::version);
-  h.header_size = le_get<uint16_t>(p, off::header_size);
-  h.curve = le_get<uint16_t>(p, off::curve);
-  h.flags = le_get<uint16_t>(p, off::flags);
-  h.fr_bytes = le_get<uint32_t>(p, off::fr_bytes);
-  std::memcpy(h.circuit_digest.data(), p + off::digest, 32);
-  h.job_id = le_get<uint64_t>(p, off::job_id);
-  h.partition = le_get<uint32_t>(p, off::partition);
-  h.reserved0 = le_get<uint32_t>(p, off::reserved0);
-  h.n_vars = le_get<uint64_t>(p, off::n_vars);
-  h.n_public = le_get<uint64_t>(p, off::n_public);
-  h.domain_rows = le_get<uint64_t>(p, off::domain_rows);
-  h.payload_bytes = le_get<uint64_t>(p, off::payload_bytes);
-  h.payload_checksum = le_get<uint64_t>(p, off::payload_checksum);
-  std::memcpy(h.reserved1.data(), p + off::reserved1, 16);
-  h.header_checksum = le_get<uint64_t>(p, off::header_checksum);
+  for_each_field(
+      h, [p](size_t at, auto& v) { v = le_get<std::remove_reference_t<decltype(v)>>(p, at); },
+      [p](size_t at, auto& bytes) { std::memcpy(bytes.data(), p + at, bytes.size()); });
   return h;
 }
 

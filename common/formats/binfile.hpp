@@ -13,22 +13,18 @@
 #include <vector>
 
 #include "common/formats/mapped_file.hpp"
+#include "common/util/le_bytes.hpp"
 
 namespace zk::formats {
 
 // ---- little-endian helpers (all iden3 integers are LE, §7.2)
 // -------------------------------------
 
-inline uint32_t load_u32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-inline uint64_t load_u64(const uint8_t* p) { return load_u32(p) | uint64_t(load_u32(p + 4)) << 32; }
-inline void store_u32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-inline void store_u64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
-}
+// (the byte order itself is common/util/le_bytes.hpp's, shared with the wire headers)
+inline uint32_t load_u32(const uint8_t* p) { return util::le_get<uint32_t>(p, 0); }
+inline uint64_t load_u64(const uint8_t* p) { return util::le_get<uint64_t>(p, 0); }
+inline void store_u32(uint8_t* p, uint32_t v) { util::le_put(p, 0, v); }
+inline void store_u64(uint8_t* p, uint64_t v) { util::le_put(p, 0, v); }
 
 // a < b for two n-byte little-endian integers.
 inline bool le_less(const uint8_t* a, const uint8_t* b, size_t n) {
