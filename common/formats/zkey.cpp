@@ -52,20 +52,39 @@ const char* protocol_name(uint32_t id) {
 
 }  // namespace
 
+zkey_point_section zkey_points_of(const zkey_header& h, uint32_t id) {
+  const uint64_t n_vars = h.n_vars, n_public = h.n_public;
+  switch (id) {
+    case zkey_section::ic: return {n_public + 1, h.g1_size(), "2*n8q*(nPublic+1)"};
+    case zkey_section::points_a: return {n_vars, h.g1_size(), "2*n8q*nVars"};
+    case zkey_section::points_b1: return {n_vars, h.g1_size(), "2*n8q*nVars"};
+    case zkey_section::points_b2: return {n_vars, h.g2_size(), "4*n8q*nVars"};
+    case zkey_section::points_c: return {n_vars - n_public - 1, h.g1_size(), "2*n8q*(nVars-nPublic-1)"};
+    case zkey_section::points_h: return {h.domain_size, h.g1_size(), "2*n8q*domainSize"};
+    default: return {};
+  }
+}
+
+std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint, uint32_t signal,
+                                     const uint8_t* value) {
+  if (matrix > 1) return "matrix " + std::to_string(matrix) + " is neither 0 (A) nor 1 (B)";
+  if (constraint >= h.domain_size)
+    return "constraint " + std::to_string(constraint) + " >= domainSize = " + std::to_string(h.domain_size);
+  if (signal >= h.n_vars) return "signal " + std::to_string(signal) + " >= nVars = " + std::to_string(h.n_vars);
+  if (!le_less(value, h.r, h.n8r)) return "value " + hex_le_number(value, h.n8r) + " >= r";
+  return "";
+}
+
 zkey_file::zkey_file(std::string path) : file_(std::move(path), "zkey", 1, zkey_section_name) {
   read_protocol();
   read_header();
-  const zkey_header& h = header_;
-  const uint32_t g1 = h.g1_size();
-  const uint32_t g2 = h.g2_size();
-  ic_ = points(zkey_section::ic, uint64_t(h.n_public) + 1, g1, "2*n8q*(nPublic+1)");
+  ic_ = points(zkey_section::ic);
   read_coefficients();
-  a_ = points(zkey_section::points_a, h.n_vars, g1, "2*n8q*nVars");
-  b1_ = points(zkey_section::points_b1, h.n_vars, g1, "2*n8q*nVars");
-  b2_ = points(zkey_section::points_b2, h.n_vars, g2, "4*n8q*nVars");
-  c_ = points(zkey_section::points_c, uint64_t(h.n_vars) - h.n_public - 1, g1,
-              "2*n8q*(nVars-nPublic-1)");
-  h_ = points(zkey_section::points_h, h.domain_size, g1, "2*n8q*domainSize");
+  a_ = points(zkey_section::points_a);
+  b1_ = points(zkey_section::points_b1);
+  b2_ = points(zkey_section::points_b2);
+  c_ = points(zkey_section::points_c);
+  h_ = points(zkey_section::points_h);
   read_mpc_params();
 }
 
@@ -129,11 +148,11 @@ void zkey_file::read_header() {
   while ((1u << h.log2_domain_size) < h.domain_size) ++h.log2_domain_size;
 }
 
-point_span zkey_file::points(uint32_t id, uint64_t count, uint32_t stride,
-                             const char* formula) const {
+point_span zkey_file::points(uint32_t id) const {
+  const zkey_point_section p = zkey_points_of(header_, id);
   const section_record& s = file_.unique(id);
-  file_.expect_size(s, count * stride, formula);
-  return {file_.data() + s.offset, count, stride};
+  file_.expect_size(s, p.count * p.point_size, p.formula);
+  return {file_.data() + s.offset, p.count, p.point_size};
 }
 
 // Section 4 (§2.4): u32 nCoef, then nCoef packed records of 12+n8r bytes. Only A (0) and B (1)
@@ -149,17 +168,7 @@ void zkey_file::read_coefficients() {
   uint32_t prev_constraint = 0;
   for (uint64_t i = 0; i < n; ++i) {
     const coef_record c = coefs_[i];
-    std::string what;
-    if (c.matrix > 1) {
-      what = "matrix " + std::to_string(c.matrix) + " is neither 0 (A) nor 1 (B)";
-    } else if (c.constraint >= header_.domain_size) {
-      what = "constraint " + std::to_string(c.constraint) +
-             " >= domainSize = " + std::to_string(header_.domain_size);
-    } else if (c.signal >= header_.n_vars) {
-      what = "signal " + std::to_string(c.signal) + " >= nVars = " + std::to_string(header_.n_vars);
-    } else if (!le_less(c.value, header_.r, header_.n8r)) {
-      what = "value " + hex_le_number(c.value, header_.n8r) + " >= r";
-    }
+    const std::string what = zkey_coefficient_problem(header_, c.matrix, c.constraint, c.signal, c.value);
     if (!what.empty()) {
       file_.fail(s, "coefficient " + std::to_string(i) + ": " + what + " at offset " +
                         hex(s.offset + 4 + i * stride));

@@ -62,6 +62,20 @@ struct zkey_header {
   uint32_t coef_size() const { return 12 + n8r; }
 };
 
+// What the header fixes of a point section (3, 5..9), for the reader and the writer alike:
+// its point count, its point size, and the size formula named in error messages.
+struct zkey_point_section {
+  uint64_t count = 0;
+  uint32_t point_size = 0;
+  const char* formula = "";
+};
+zkey_point_section zkey_points_of(const zkey_header& h, uint32_t section_id);
+
+// Why a coefficient record (§2.4) does not fit the header — matrix neither A nor B, constraint
+// ≥ domainSize, signal ≥ nVars, value ≥ r — or "" when it does.
+std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint, uint32_t signal,
+                                     const uint8_t* value);
+
 // `count` points of `stride` bytes each, contiguous in the mapping.
 struct point_span {
   const uint8_t* data = nullptr;
@@ -128,7 +142,7 @@ class zkey_file {
  private:
   void read_protocol();
   void read_header();
-  point_span points(uint32_t id, uint64_t count, uint32_t stride, const char* formula) const;
+  point_span points(uint32_t id) const;  // a point section, sized as zkey_points_of says
   void read_coefficients();
   void read_mpc_params();
 

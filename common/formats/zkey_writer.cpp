@@ -89,28 +89,17 @@ zkey_writer::~zkey_writer() {
 
 uint64_t zkey_writer::expected_size(uint32_t id) const {
   const zkey_header& h = header_;
-  const uint64_t g1 = h.g1_size();
-  const uint64_t g2 = h.g2_size();
   switch (id) {
     case zkey_section::header:
-      return 4ull + h.n8q + 4 + h.n8r + 12 + 3 * g1 + 3 * g2;
-    case zkey_section::ic:
-      return (uint64_t(h.n_public) + 1) * g1;
+      return 4ull + h.n8q + 4 + h.n8r + 12 + 3 * uint64_t(h.g1_size()) + 3 * uint64_t(h.g2_size());
     case zkey_section::coefficients:
       return 4 + n_coefs_ * h.coef_size();
-    case zkey_section::points_a:
-    case zkey_section::points_b1:
-      return uint64_t(h.n_vars) * g1;
-    case zkey_section::points_b2:
-      return uint64_t(h.n_vars) * g2;
-    case zkey_section::points_c:
-      return (uint64_t(h.n_vars) - h.n_public - 1) * g1;
-    case zkey_section::points_h:
-      return uint64_t(h.domain_size) * g1;
     case zkey_section::mpc_params:
       return zkey_circuit_hash_size + 4;
-    default:
-      return 0;
+    default: {  // the point sections, as the reader expects them
+      const zkey_point_section p = zkey_points_of(h, id);
+      return p.count * p.point_size;
+    }
   }
 }
 
@@ -167,18 +156,10 @@ void zkey_writer::add_coefficient(uint32_t matrix, uint32_t constraint, uint32_t
   std::string what;
   if (coefs_written_ >= n_coefs_) {
     what = "more records than nCoef = " + std::to_string(n_coefs_);
-  } else if (matrix > 1) {
-    what = "matrix " + std::to_string(matrix) + " is neither 0 (A) nor 1 (B)";
-  } else if (constraint >= h.domain_size) {
-    what = "constraint " + std::to_string(constraint) +
-           " >= domainSize = " + std::to_string(h.domain_size);
-  } else if (constraint < last_constraint_) {
+  } else if ((what = zkey_coefficient_problem(h, matrix, constraint, signal, value)).empty() &&
+             constraint < last_constraint_) {
     what = "constraint " + std::to_string(constraint) + " follows constraint " +
            std::to_string(last_constraint_) + ": records must be sorted by constraint";
-  } else if (signal >= h.n_vars) {
-    what = "signal " + std::to_string(signal) + " >= nVars = " + std::to_string(h.n_vars);
-  } else if (!le_less(value, h.r, h.n8r)) {
-    what = "value " + hex_le_number(value, h.n8r) + " >= r";
   }
   if (!what.empty()) fail("coefficient " + std::to_string(coefs_written_) + ": " + what);
 
