@@ -2,6 +2,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -30,6 +31,36 @@ uint64_t parse_uint_arg(const std::string& what, const std::string& text, uint64
     throw usage_error(what + " needs " + range + ", got '" + text + "'");
   }
   return x;
+}
+
+std::string args_t::one(const std::string& f, const std::string& def) const {
+  auto it = flags.find(f);
+  return it == flags.end() || it->second.empty() ? def : it->second.back();
+}
+
+std::vector<std::string> args_t::all(const std::string& f) const {
+  auto it = flags.find(f);
+  return it == flags.end() ? std::vector<std::string>{} : it->second;
+}
+
+args_t parse_args(const std::vector<std::string>& args, const std::vector<flag_t>& known) {
+  args_t p;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      p.positional.push_back(a);
+      continue;
+    }
+    auto f = std::find_if(known.begin(), known.end(), [&](const flag_t& k) { return k.name == a; });
+    if (f == known.end()) throw usage_error("unknown option " + a);
+    if (f->takes.empty()) {
+      p.flags[a];
+    } else {
+      if (i + 1 >= args.size()) throw usage_error(a + " needs " + f->takes);
+      p.flags[a].push_back(args[++i]);
+    }
+  }
+  return p;
 }
 
 unsigned terminal_width() {

@@ -12,40 +12,10 @@
 namespace zk::apps {
 namespace {
 
-struct circuit_args {
-  std::map<std::string, std::string> flags;
-  std::vector<std::string> positional;
-  bool has(const std::string& f) const { return flags.count(f) != 0; }
-  const std::string& need(const std::string& f) const {
-    auto it = flags.find(f);
-    if (it == flags.end()) throw usage_error(f + " is required with --circuit");
-    return it->second;
-  }
-};
-
-// Every flag here takes a value except those in `bare`.
-circuit_args parse(const std::vector<std::string>& args, const std::vector<std::string>& valued,
-                   const std::vector<std::string>& bare) {
-  circuit_args p;
-  auto in = [](const std::vector<std::string>& v, const std::string& s) {
-    for (const auto& x : v)
-      if (x == s) return true;
-    return false;
-  };
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0) {
-      p.positional.push_back(a);
-    } else if (in(bare, a)) {
-      p.flags[a] = "";
-    } else if (in(valued, a)) {
-      if (i + 1 >= args.size()) throw usage_error(a + " needs a value");
-      p.flags[a] = args[++i];
-    } else {
-      throw usage_error("unknown option " + a);
-    }
-  }
-  return p;
+// A flag the --circuit forms require.
+std::string need(const args_t& p, const std::string& f) {
+  if (!p.has(f)) throw usage_error(f + " is required with --circuit");
+  return p.one(f);
 }
 
 }  // namespace
@@ -57,13 +27,13 @@ bool has_circuit_flag(const std::vector<std::string>& args) {
 }
 
 int cmd_circuit_setup(const std::vector<std::string>& args) {
-  auto p = parse(args, {"--circuit", "--params", "--out", "--seed"}, {});
+  auto p = parse_args(args, {"--circuit", "--params", flag_t("--out", "a directory"), "--seed"});
   if (!p.positional.empty()) throw usage_error("setup --circuit takes no positional arguments (use --out DIR)");
   groth16::setup_options opt;
-  if (p.has("--seed")) opt.seed = parse_uint_arg("--seed", p.flags["--seed"]);
-  const std::string& name = p.need("--circuit");
-  const std::string& dir = p.need("--out");
-  const std::string params = p.has("--params") ? p.flags["--params"] : "";
+  if (p.has("--seed")) opt.seed = parse_uint_arg("--seed", p.one("--seed"));
+  const std::string name = need(p, "--circuit");
+  const std::string dir = need(p, "--out");
+  const std::string params = p.one("--params");
   auto r = circuit::setup_circuit(name, params, dir, opt);
   std::printf("%s: %s, %u constraints, %u wires (%u public), digest %s\n", r.shape.c_str(), r.curve.c_str(),
               r.n_constraints, r.n_wires, r.n_public, r.digest.c_str());
@@ -81,16 +51,16 @@ int cmd_circuit_setup(const std::vector<std::string>& args) {
 }
 
 int cmd_circuit_prove(const std::vector<std::string>& args) {
-  auto p = parse(args, {"--circuit", "--params", "--partition", "--key", "--backend"}, {"--verbose"});
+  auto p = parse_args(args, {"--circuit", "--params", "--partition", flag_t("--key", "a directory"),
+                             flag_t("--backend", "cpu, cuda or auto"), bare("--verbose")});
   if (p.positional.size() != 2)
     throw usage_error("prove --circuit takes <proof.json> <public.json> after its options");
-  const std::string& name = p.need("--circuit");
-  const std::string& dir = p.need("--key");
-  const std::string params = p.has("--params") ? p.flags["--params"] : "";
-  const uint32_t partition =
-      p.has("--partition") ? uint32_t(parse_uint_arg("--partition", p.flags["--partition"], 0, 0xffffffffu)) : 0;
+  const std::string name = need(p, "--circuit");
+  const std::string dir = need(p, "--key");
+  const std::string params = p.one("--params");
+  const uint32_t partition = uint32_t(parse_uint_arg("--partition", p.one("--partition", "0"), 0, 0xffffffffu));
   groth16::prove_options opt;
-  const backend_t backend = choose_backend(p.has("--backend") ? p.flags["--backend"] : "auto");
+  const backend_t backend = choose_backend(p.one("--backend", "auto"));
   backend.apply(opt);
   auto r = circuit::prove_circuit(name, params, partition, dir, p.positional[0], p.positional[1], opt);
   if (p.has("--verbose")) {

@@ -48,29 +48,12 @@ using namespace std::chrono_literals;
 volatile std::sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
-struct cli_args_t {
-  std::map<std::string, std::vector<std::string>> flags;
-  std::vector<std::string> positional;
-  std::string one(const std::string& f, const std::string& def = "") const {
-    auto it = flags.find(f);
-    return it == flags.end() || it->second.empty() ? def : it->second.back();
-  }
-};
-
-cli_args_t parse_args(const std::vector<std::string>& args, const std::vector<std::string>& valued) {
-  cli_args_t p;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].rfind("--", 0) != 0) {
-      p.positional.push_back(args[i]);
-      continue;
-    }
-    if (std::find(valued.begin(), valued.end(), args[i]) == valued.end()) throw usage_error("unknown option " + args[i]);
-    if (i + 1 >= args.size()) throw usage_error(args[i] + " needs a value");
-    p.flags[args[i]].push_back(args[i + 1]);
-    ++i;
-  }
-  if (!p.flags.count("--config")) throw usage_error("--config FILE is required");
-  return p;
+// The cluster commands' options: --config FILE (required) and `more`.
+args_t cluster_args(const std::vector<std::string>& args, std::vector<flag_t> more = {}) {
+  more.insert(more.begin(), flag_t("--config", "the cluster's config file"));
+  args_t a = parse_args(args, more);
+  if (!a.has("--config")) throw usage_error("--config FILE is required");
+  return a;
 }
 
 // An actor system with the middleman (remote actors) and zkfleet's messages.
@@ -126,7 +109,7 @@ void wait_for_signal() {
 }  // namespace
 
 int cmd_node(const std::vector<std::string>& args) {
-  auto a = parse_args(args, {"--config", "--node"});
+  auto a = cluster_args(args, {"--node"});
   auto c = config::load_config(a.one("--config"));
   const auto& node = config::select_node(c, a.one("--node"));
   uint16_t index = 0;
@@ -211,7 +194,7 @@ int cmd_node(const std::vector<std::string>& args) {
 }
 
 int cmd_up(const std::vector<std::string>& args) {
-  auto a = parse_args(args, {"--config"});
+  auto a = cluster_args(args);
   const std::string cfg_path = fs::absolute(a.one("--config")).string();
   auto c = config::load_config(cfg_path);
   const std::string pids = pid_file(c);
@@ -299,7 +282,7 @@ int cmd_up(const std::vector<std::string>& args) {
 }
 
 int cmd_down(const std::vector<std::string>& args) {
-  auto a = parse_args(args, {"--config"});
+  auto a = cluster_args(args);
   auto c = config::load_config(a.one("--config"), {false});
   const std::string pids = pid_file(c);
   std::ifstream f(pids);
@@ -317,7 +300,7 @@ int cmd_down(const std::vector<std::string>& args) {
 }
 
 int cmd_submit(const std::vector<std::string>& args) {
-  auto a = parse_args(args, {"--config", "--circuit", "--input", "--partitions", "--priority"});
+  auto a = cluster_args(args, {"--circuit", "--input", "--partitions", "--priority"});
   auto c = config::load_config(a.one("--config"), {false});
   job_request r;
   r.circuit = a.one("--circuit");
@@ -330,7 +313,7 @@ int cmd_submit(const std::vector<std::string>& args) {
     if (!p) throw usage_error("--priority is one of critical, high, normal, low (got '" + a.one("--priority") + "')");
     r.priority = *p;
   }
-  for (const auto& in : a.flags["--input"])  // files are read by the synthesis nodes: absolute paths
+  for (const auto& in : a.all("--input"))  // files are read by the synthesis nodes: absolute paths
     r.inputs.push_back(in.find('=') != std::string::npos ? in : fs::absolute(in).string());
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
@@ -341,7 +324,7 @@ int cmd_submit(const std::vector<std::string>& args) {
 }
 
 int cmd_status(const std::vector<std::string>& args) {
-  auto a = parse_args(args, {"--config"});
+  auto a = cluster_args(args);
   if (a.positional.size() > 1) throw usage_error("status takes one job id (none: the nodes)");
   auto c = config::load_config(a.one("--config"), {false});
   system_t s;
@@ -366,7 +349,7 @@ int cmd_status(const std::vector<std::string>& args) {
 }
 
 int cmd_await(const std::vector<std::string>& args) {
-  auto a = parse_args(args, {"--config", "--out", "--timeout"});
+  auto a = cluster_args(args, {"--out", "--timeout"});
   if (a.positional.size() != 1) throw usage_error("await takes one job id");
   auto c = config::load_config(a.one("--config"), {false});
   const uint64_t job = parse_uint_arg("job", a.positional[0]);
@@ -402,7 +385,7 @@ timeline::aggregator_t fetch_cluster_timeline(const std::string& config_path) {
 }
 
 int cmd_cancel(const std::vector<std::string>& args) {
-  auto a = parse_args(args, {"--config"});
+  auto a = cluster_args(args);
   if (a.positional.size() != 1) throw usage_error("cancel takes one job id");
   auto c = config::load_config(a.one("--config"), {false});
   system_t s;

@@ -189,34 +189,23 @@ int run_cluster_demo(const demo_options_t& o) {
 int cmd_demo(const std::vector<std::string>& args) {
 #ifdef ZK_HAVE_CAF
   demo_options_t o;
-  std::vector<std::string> pos;
-  for (size_t i = 0; i < args.size(); ++i) {
-    auto value = [&](const char* what) {
-      if (i + 1 >= args.size()) throw usage_error(args[i] + " needs " + what);
-      return args[++i];
-    };
-    auto count = [&](unsigned lo, unsigned hi) {
-      const std::string flag = args[i];
-      return unsigned(parse_uint_arg(flag, value("a number"), lo, hi));
-    };
-    if (args[i] == "--trace") o.trace_path = value("a file name");
-    else if (args[i] == "--no-circom") o.circom = false;
-    else if (args[i] == "--porep") o.porep_params = value("porep-lite parameters (curve=bn254,challenges=2,depth=16)");
-    else if (args[i] == "--porep-jobs") o.porep_jobs = count(0, 1000);
-    else if (args[i] == "--partitions") o.porep_partitions = count(1, 10000);
-    else if (args[i] == "--synth-nodes") o.synth_nodes = count(1, 64);
-    else if (args[i] == "--lookahead") {
-      if (i + 1 < args.size() && args[i + 1] == "auto") {
-        o.lookahead.automatic = true;
-        ++i;
-      } else {
-        o.lookahead.value = count(0, 64);
-      }
-    } else if (args[i].rfind("--", 0) == 0) throw usage_error("unknown option " + args[i]);
-    else pos.push_back(args[i]);
-  }
-  if (pos.size() > 1) throw usage_error("demo takes at most one argument: the fixtures directory");
-  if (!pos.empty()) o.fixtures = pos[0];
+  const args_t a = parse_args(args, {flag_t("--trace", "a file name"), bare("--no-circom"),
+                                     flag_t("--porep", "porep-lite parameters (curve=bn254,challenges=2,depth=16)"),
+                                     flag_t("--porep-jobs", "a number"), flag_t("--partitions", "a number"),
+                                     flag_t("--synth-nodes", "a number"), flag_t("--lookahead", "a number or auto")});
+  auto count = [&](const char* flag, unsigned def, unsigned lo, unsigned hi) {
+    return a.has(flag) ? unsigned(parse_uint_arg(flag, a.one(flag), lo, hi)) : def;
+  };
+  o.trace_path = a.one("--trace");
+  o.circom = !a.has("--no-circom");
+  o.porep_params = a.one("--porep", o.porep_params);
+  o.porep_jobs = count("--porep-jobs", o.porep_jobs, 0, 1000);
+  o.porep_partitions = count("--partitions", o.porep_partitions, 1, 10000);
+  o.synth_nodes = count("--synth-nodes", o.synth_nodes, 1, 64);
+  if (a.one("--lookahead") == "auto") o.lookahead.automatic = true;
+  else o.lookahead.value = count("--lookahead", o.lookahead.value, 0, 64);
+  if (a.positional.size() > 1) throw usage_error("demo takes at most one argument: the fixtures directory");
+  if (!a.positional.empty()) o.fixtures = a.positional[0];
   return run_cluster_demo(o);
 #else
   (void)args;
@@ -227,19 +216,11 @@ int cmd_demo(const std::vector<std::string>& args) {
 // zkfleet timeline [--format ascii|chrome|json|stats|prometheus] [--save FILE]
 //                  (<events-file> | --config F)
 int cmd_timeline(const std::vector<std::string>& args) {
-  std::string format = "ascii", file, config, save;
-  for (size_t i = 0; i < args.size(); ++i) {
-    auto value = [&](const char* what) {
-      if (i + 1 >= args.size()) throw usage_error(args[i] + " needs " + what);
-      return args[++i];
-    };
-    if (args[i] == "--format") format = value("one of ascii, chrome, json, stats, prometheus");
-    else if (args[i] == "--config") config = value("the cluster's config file");
-    else if (args[i] == "--save") save = value("a file name");
-    else if (args[i].rfind("--", 0) == 0) throw usage_error("unknown option " + args[i]);
-    else if (file.empty()) file = args[i];
-    else throw usage_error("timeline takes one events file");
-  }
+  const args_t a = parse_args(args, {flag_t("--format", "one of ascii, chrome, json, stats, prometheus"),
+                                     flag_t("--config", "the cluster's config file"), flag_t("--save", "a file name")});
+  if (a.positional.size() > 1) throw usage_error("timeline takes one events file");
+  const std::string format = a.one("--format", "ascii"), config = a.one("--config"), save = a.one("--save");
+  const std::string file = a.positional.empty() ? "" : a.positional[0];
   if (file.empty() == config.empty())
     throw usage_error("timeline needs an events file (e.g. from zkfleet demo --trace FILE) or --config F (a running cluster)");
   if (format != "ascii" && format != "chrome" && format != "json" && format != "stats" && format != "prometheus")

@@ -13,34 +13,6 @@
 namespace zk::apps {
 namespace {
 
-// Splits args into positionals and the flags named in `flags` (flags in `valued` take a value).
-struct parsed_args {
-  std::vector<std::string> positional;
-  std::map<std::string, std::string> flags;
-  bool has(const std::string& f) const { return flags.count(f) != 0; }
-};
-parsed_args parse(const std::vector<std::string>& args, const std::vector<std::string>& flags,
-                  const std::vector<std::string>& valued = {}) {
-  parsed_args p;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.rfind("--", 0) != 0) {
-      p.positional.push_back(a);
-      continue;
-    }
-    bool is_flag = std::find(flags.begin(), flags.end(), a) != flags.end();
-    bool is_valued = std::find(valued.begin(), valued.end(), a) != valued.end();
-    if (!is_flag && !is_valued) throw usage_error("unknown option " + a);
-    if (is_valued) {
-      if (i + 1 >= args.size()) throw usage_error(a + " needs a value");
-      p.flags[a] = args[++i];
-    } else {
-      p.flags[a] = "";
-    }
-  }
-  return p;
-}
-
 void print_stage_table(const std::vector<std::pair<groth16::stage, double>>& stages) {
   for (const auto& [s, secs] : stages) std::printf("  %-10s %9.3f ms\n", groth16::stage_name(s), secs * 1e3);
 }
@@ -48,12 +20,12 @@ void print_stage_table(const std::vector<std::pair<groth16::stage, double>>& sta
 }  // namespace
 
 int cmd_prove(const std::vector<std::string>& args) {
-  auto p = parse(args, {"--verbose", "--no-verify"}, {"--backend"});
+  auto p = parse_args(args, {bare("--verbose"), bare("--no-verify"), flag_t("--backend", "cpu, cuda or auto")});
   if (p.positional.size() != 4) throw usage_error("prove takes <circuit.zkey> <witness.wtns> <proof.json> <public.json>");
   std::vector<std::pair<groth16::stage, double>> stages;
   groth16::prove_options opt;
   opt.self_verify = !p.has("--no-verify");
-  const backend_t backend = choose_backend(p.has("--backend") ? p.flags["--backend"] : "auto");
+  const backend_t backend = choose_backend(p.one("--backend", "auto"));
   backend.apply(opt);
   if (p.has("--verbose"))
     opt.observe = [&](groth16::stage s, uint64_t b, uint64_t e) { stages.emplace_back(s, double(e - b) * 1e-9); };
@@ -70,7 +42,7 @@ int cmd_prove(const std::vector<std::string>& args) {
 }
 
 int cmd_verify(const std::vector<std::string>& args) {
-  auto p = parse(args, {});
+  auto p = parse_args(args, {});
   if (p.positional.size() != 3) throw usage_error("verify takes <verification_key.json> <public.json> <proof.json>");
   auto r = groth16::verify_files(p.positional[0], p.positional[1], p.positional[2]);
   if (r.valid) {
@@ -82,10 +54,10 @@ int cmd_verify(const std::vector<std::string>& args) {
 }
 
 int cmd_setup(const std::vector<std::string>& args) {
-  auto p = parse(args, {}, {"--seed"});
+  auto p = parse_args(args, {"--seed"});
   if (p.positional.size() != 3) throw usage_error("setup takes <circuit.r1cs> <circuit.zkey> <verification_key.json>");
   groth16::setup_options opt;
-  if (p.has("--seed")) opt.seed = parse_uint_arg("--seed", p.flags["--seed"]);
+  if (p.has("--seed")) opt.seed = parse_uint_arg("--seed", p.one("--seed"));
   std::fprintf(stderr,
                "zkfleet setup: WARNING: development key. Its toxic waste (tau, alpha, beta, delta) was made in "
                "this process, not by a ceremony: never use it to protect anything of value.\n");

@@ -45,18 +45,11 @@ actors::sim_config_t to_sim(const config::config_t& cfg) {
 }  // namespace
 
 int cmd_simulate(const std::vector<std::string>& args) {
-  std::string config_path, trace_path;
-  size_t rows = 40;
-  for (size_t i = 0; i < args.size(); ++i) {
-    auto value = [&](const char* flag) {
-      if (i + 1 >= args.size()) throw usage_error(std::string(flag) + " needs a value");
-      return args[++i];
-    };
-    if (args[i] == "--config") config_path = value("--config");
-    else if (args[i] == "--trace") trace_path = value("--trace");
-    else if (args[i] == "--rows") rows = parse_uint_arg("--rows", value("--rows"));
-    else throw usage_error("unknown argument " + args[i]);
-  }
+  const args_t a = parse_args(args, {flag_t("--config", "a config file"), flag_t("--trace", "a file name"),
+                                     flag_t("--rows", "a number")});
+  if (!a.positional.empty()) throw usage_error("unknown argument " + a.positional[0]);
+  const std::string config_path = a.one("--config"), trace_path = a.one("--trace");
+  const size_t rows = parse_uint_arg("--rows", a.one("--rows", "40"));
   if (config_path.empty()) throw usage_error("simulate needs --config <file.yaml> with a simulation: section");
   auto cfg = config::load_config(config_path, {false});
   if (cfg.simulation.nodes.empty() || cfg.simulation.circuits.empty() || cfg.simulation.jobs.empty())

@@ -2,6 +2,7 @@
 // The subcommands of the zkfleet binary. Each returns the process exit status and throws
 // usage_error for a malformed command line; any other exception is an input or runtime error.
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +16,25 @@ struct usage_error : std::runtime_error {
 };
 
 // apps/cli.cpp — shared by the subcommands:
+// A subcommand's options: `takes` says what its value is ("a file name", for "--out needs a file
+// name"); a flag without a value is made with bare().
+struct flag_t {
+  std::string name, takes;
+  flag_t(const char* n, const char* t = "a value") : name(n), takes(t) {}
+};
+inline flag_t bare(const char* name) { return flag_t(name, ""); }
+// The command line split into positionals and the known flags (each value kept, in order: a flag
+// may repeat). An unknown option, or a flag with a value at the end, is a usage_error.
+struct args_t {
+  std::vector<std::string> positional;
+  std::map<std::string, std::vector<std::string>> flags;
+  bool has(const std::string& f) const { return flags.count(f) != 0; }
+  // The flag's last value, or `def` when it is absent.
+  std::string one(const std::string& f, const std::string& def = "") const;
+  // Every value the flag was given.
+  std::vector<std::string> all(const std::string& f) const;
+};
+args_t parse_args(const std::vector<std::string>& args, const std::vector<flag_t>& known);
 // An unsigned integer argument in [lo, hi]: decimal digits only (no sign, no spaces, no
 // overflow); else usage_error("<what> needs ..., got '<text>'").
 uint64_t parse_uint_arg(const std::string& what, const std::string& text, uint64_t lo = 0,
