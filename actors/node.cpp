@@ -76,9 +76,11 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     const std::string own = cfg.prover && !cfg.data_listen.empty() ? join.resources.data_endpoint : "";
     const std::string endpoint = own.empty() ? join.resources.data_endpoint : "local:" + cfg.name;
     directory->add(endpoint, n.store);
-    synthesizer_config_t sc{endpoint, n.store, cfg.cores, scheduler, n.recorder, 0, own, cfg.send_options};
+    const unsigned streams = std::max(1u, cfg.send_streams);
+    synthesizer_config_t sc{endpoint, n.store, cfg.cores, scheduler, n.recorder, 0, own, cfg.send_options, streams};
     for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(i), "synth worker " + std::to_string(i)});
-    tracks.push_back({uint16_t(cfg.cores), "send"});
+    for (unsigned k = 0; k < streams; ++k)
+      tracks.push_back({uint16_t(cfg.cores + k), streams == 1 ? std::string("send") : "send " + std::to_string(k)});
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
   }

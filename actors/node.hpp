@@ -35,6 +35,7 @@ struct node_role_config_t {
   std::string data_listen;
   net::server_options_t data_options;  // address and port are taken from data_listen
   net::send_options_t send_options;    // the synth role's sends to other processes' provers
+  unsigned send_streams = 1;           // the synth role's buffers in flight, each to its own prover
 };
 
 struct node_handles_t {

@@ -56,12 +56,16 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     buffer_ready_msg notice = m;
     notice.in_transit = true;
     self->send(cfg.scheduler, notice);  // the core is free for the next synthesis
-    const uint16_t track = uint16_t(cfg.first_track + std::max(1u, cfg.workers));
-    if (!sender) sender = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track, cfg.send_options);
+    const size_t streams = std::max(1u, cfg.send_streams);
+    const size_t k = stream_of.emplace(d.prover_endpoint, stream_of.size() % streams).first->second;
+    const uint16_t track = uint16_t(cfg.first_track + std::max(1u, cfg.workers) + k);
+    if (senders.size() <= k) senders.resize(k + 1);
+    if (!senders[k])
+      senders[k] = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track, cfg.send_options);
     if (cfg.recorder) cfg.recorder->begin(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     // The sender frees the local copy once the prover acknowledged it (or gives up): the buffer
     // is not in `buffers`, so a cancel meanwhile leaves it to the sender.
-    self->request(sender, caf::infinite, d, m)
+    self->request(senders[k], caf::infinite, d, m)
         .then([this](const buffer_ready_msg& moved) { self->send(cfg.scheduler, moved); },
               [this, d](const caf::error& e) {
                 self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});

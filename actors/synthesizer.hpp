@@ -8,10 +8,10 @@
 //                                        │ ok: buffer_ready → scheduler (buffer kept)
 //                                        └ error: failure_msg → scheduler
 //   (prover in another process: buffer_ready in_transit → scheduler at once, so the core takes
-//    the next synthesis; the node's sender moves the buffer over the data plane (CHAN_SEND while
-//    it waits for the channel and the receiver's READY, XFER for the payload, on the send
-//    track); once the prover's store acknowledged it, the local copy is freed and a second
-//    buffer_ready says moved — or a failure_msg says why not)
+//    the next synthesis; the sender of the prover's stream moves the buffer over the data plane
+//    (CHAN_SEND while it waits for the channel and the receiver's READY, XFER for the payload,
+//    on the stream's send track); once the prover's store acknowledged it, the local copy is
+//    freed and a second buffer_ready says moved — or a failure_msg says why not)
 //   release id ─▶ store.release(id)      cancel job ─▶ drop its queued dispatches, release its
 //                                                       buffers, release late results at once
 #include <deque>
@@ -37,6 +37,7 @@ struct synthesizer_config_t {
                                                    // the sender on first_track + workers
   std::string own_prover;  // the data endpoint of a prover in this same node: its buffers stay put
   net::send_options_t send_options;  // timeouts and attempts of the sends to other processes
+  unsigned send_streams = 1;  // senders: stream k on track first_track + workers + k
 };
 
 struct synthesizer_state {
@@ -45,7 +46,11 @@ struct synthesizer_state {
   caf::event_based_actor* self = nullptr;
   synthesizer_config_t cfg;
   std::vector<caf::actor> idle;
-  caf::actor sender;  // the node's data-plane sender (spawned for the first remote prover)
+  // The node's data-plane senders (cfg.send_streams at most, spawned as provers appear): each
+  // prover endpoint keeps the stream it was first given, so its buffers go one after another
+  // while buffers for different provers move at once.
+  std::vector<caf::actor> senders;
+  std::map<std::string, size_t> stream_of;
   std::deque<dispatch_msg> queue;
   std::map<uint64_t, std::set<uint64_t>> buffers;  // job → buffer ids held in the store
   std::set<uint64_t> cancelled;                    // jobs cancelled while work was out
@@ -76,10 +81,10 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            std::shared_ptr<synth_cache_t> cache);
 
-// The node's sender: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer sent to the
-// dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg moved (naming
-// the buffer in the prover's store), or a synth_failed error. One at a time, blocking its thread
-// (a data-plane thread, never a synthesis worker's).
+// One send stream of the node: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer
+// sent to the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg
+// moved (naming the buffer in the prover's store), or a synth_failed error. One at a time,
+// blocking its thread (a data-plane thread, never a synthesis worker's).
 struct synth_sender_state {
   static inline const char* name = "zkfleet.synthesizer.sender";
   std::map<std::string, std::unique_ptr<net::data_client_t>> clients;  // per prover data endpoint

@@ -179,6 +179,7 @@ int cmd_node(const std::vector<std::string>& args) {
     r.send_options.connect_timeout = node.data_plane.connect_timeout;
     r.send_options.io_timeout = node.data_plane.io_timeout;
     r.send_options.max_attempts = node.data_plane.max_attempts;
+    r.send_streams = node.data_plane.send_streams;
     n = spawn_node(sys, r, scheduler, aggregator, std::make_shared<buffer_directory_t>());
     for (const auto& h : {n.synthesizer, n.prover, n.reporter})
       if (h) own.push_back(h);

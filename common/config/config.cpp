@@ -174,7 +174,7 @@ const std::vector<schema_section_t>& schema_table() {
       {"node", {"name", "roles", "listen", "resources", "hot_circuits", "data_plane"}},
       {"node.listen", {"control", "data"}},
       {"node.resources", {"cores", "memory_budget", "prover_backend", "gpus", "vram"}},
-      {"node.data_plane", {"io_threads", "connect_timeout", "io_timeout", "idle_timeout", "max_attempts", "max_payload"}},
+      {"node.data_plane", {"io_threads", "send_streams", "connect_timeout", "io_timeout", "idle_timeout", "max_attempts", "max_payload"}},
       {"simulation", {"enabled", "seed", "nodes", "circuits", "jobs"}},
       {"simulation.circuits[]", {"id", "buffer_size", "prover_work", "synth_seconds", "prove_seconds"}},
       {"simulation.nodes[]", {"name_prefix", "count", "roles", "cores", "memory_budget", "uplink_per_s", "hot_circuits"}},
@@ -499,6 +499,7 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
     map_t d(c, m.get("data_plane"), m.path("data_plane"), keys_of("node.data_plane"));
     auto& dp = node.data_plane;
     if (d.has("io_threads")) dp.io_threads = unsigned(as_uint(c, d.get("io_threads"), d.path("io_threads"), 1, 64));
+    if (d.has("send_streams")) dp.send_streams = unsigned(as_uint(c, d.get("send_streams"), d.path("send_streams"), 1, 64));
     if (d.has("connect_timeout")) dp.connect_timeout = as_duration(c, d.get("connect_timeout"), d.path("connect_timeout"));
     if (d.has("io_timeout")) dp.io_timeout = as_duration(c, d.get("io_timeout"), d.path("io_timeout"));
     if (d.has("idle_timeout")) dp.idle_timeout = as_duration(c, d.get("idle_timeout"), d.path("idle_timeout"));

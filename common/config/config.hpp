@@ -54,6 +54,7 @@ struct resources_t {
 
 struct data_plane_t {
   unsigned io_threads = 1;
+  unsigned send_streams = 1;  // synth role: buffers sent at a time, each to a different prover
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds io_timeout{10000};
   std::chrono::milliseconds idle_timeout{60000};

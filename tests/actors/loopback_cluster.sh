@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Integration: the cluster as separate processes on loopback — `zkfleet up` starts a scheduler,
-# two synthesis nodes and a prover (one process each, CAF middleman + the Asio data plane); jobs
+# two synthesis nodes (two send streams each) and two provers (one process each, CAF middleman +
+# the Asio data plane); jobs
 # of two circom circuits and both buffer shapes (mulchain: abc+witness from the r1cs, poseidon:
 # witness-only), 8 partitions in all, and a native porep-lite job (keyed by the scheduler at
 # start-up), submitted and awaited with the client commands; every proof checked by snarkjs
@@ -62,14 +63,21 @@ nodes:
     roles: [synth]
     listen: {data: 127.0.0.1:$((BASE + 1))}
     resources: {cores: 1, memory_budget: 16MiB}
+    data_plane: {send_streams: 2}
   - name: synth-2
     roles: [synth]
     listen: {data: 127.0.0.1:$((BASE + 2))}
     resources: {cores: 1, memory_budget: 16MiB}
+    data_plane: {send_streams: 2}
   - name: prover-1
     roles: [prover]
     listen: {data: 127.0.0.1:$((BASE + 3))}
-    resources: {cores: 2, memory_budget: 256MiB, prover_backend: cpu}
+    resources: {cores: 1, memory_budget: 256MiB, prover_backend: cpu}
+    hot_circuits: [mulchain, poseidon, porep]
+  - name: prover-2
+    roles: [prover]
+    listen: {data: 127.0.0.1:$((BASE + 4))}
+    resources: {cores: 1, memory_budget: 256MiB, prover_backend: cpu}
     hot_circuits: [mulchain, poseidon, porep]
 EOF
 
@@ -81,12 +89,12 @@ for _ in $(seq 1 300); do
   kill -0 "$UP_PID" 2>/dev/null || break
   sleep 0.2
 done
-if grep -q "cluster ready: 4 nodes" "$WORK/up.log"; then ok "zkfleet up: 4 node processes joined"; else
+if grep -q "cluster ready: 5 nodes" "$WORK/up.log"; then ok "zkfleet up: 5 node processes joined"; else
   bad "zkfleet up did not report ready"; cat "$WORK/up.log"; cat /tmp/zkfleet-up-$BASE.logs/*.log 2>/dev/null || true
   echo "$pass passed, $fail failed"; exit 1
 fi
 NODES=$(tail -n +2 "/tmp/zkfleet-up-$BASE.pid")
-[ "$(echo "$NODES" | wc -l)" = 4 ] && ok "4 node processes" || bad "expected 4 node processes: $NODES"
+[ "$(echo "$NODES" | wc -l)" = 5 ] && ok "5 node processes" || bad "expected 5 node processes: $NODES"
 
 # The synthesis processes' resident memory before any job (what their peak may grow from).
 declare -A RSS0
@@ -160,8 +168,17 @@ t = json.load(open(sys.argv[1]))
 jobs = [int(j) for j in sys.argv[2:]]
 names = t["nodes"]
 seen = {names[str(e["node"])] for e in t["events"]}
-missing = {"scheduler", "synth-1", "synth-2", "prover-1"} - seen
+missing = {"scheduler", "synth-1", "synth-2", "prover-1", "prover-2"} - seen
 assert not missing, f"no events from {sorted(missing)} (have {sorted(seen)})"
+# send_streams 2 with two provers: a synthesis node sends on two streams (tracks "send 0/1").
+track_name = {(tr["node"], tr["track"]): tr["name"] for tr in t["tracks"]}
+streams = {(e["node"], track_name.get((e["node"], e["track"]), "?")) for e in t["events"]
+           if e["stage"] == "XFER" and names[str(e["node"])].startswith("synth-")}
+assert all(name.startswith("send ") for _, name in streams), f"XFER on {sorted(streams)}"
+per_node = {}
+for n, _ in streams:
+    per_node[n] = per_node.get(n, 0) + 1
+assert per_node and max(per_node.values()) == 2, f"no synthesis node used both send streams: {sorted(streams)}"
 times = [e["t_ns"] for e in t["events"]]
 assert times == sorted(times), "events not in time order"
 # Per partition, in the common time base: queued before synthesis ends before proving starts
@@ -179,7 +196,8 @@ for j in jobs:
         assert q <= s <= g <= d, f"job {j} partition {k}: queued {q}, synth end {s}, gpu {g}, done {d} out of order"
         checked += 1
 assert checked >= 14, f"only {checked} partitions with every stage"
-print(f"{len(t['events'])} events from {len(seen)} processes, {checked} partitions in causal order")
+print(f"{len(t['events'])} events from {len(seen)} processes, {checked} partitions in causal order, "
+      f"buffers on {len(streams)} send streams")
 PY
   then ok "merged timeline: $(cat "$WORK/timeline.check")"; else bad "merged timeline: $(cat "$WORK/timeline.check")"; fi
 else
@@ -198,10 +216,10 @@ assert r.status == 200 and r.headers["Content-Type"].startswith("text/plain; ver
 lines = body.splitlines()
 proofs = [l for l in lines if l.startswith("zkfleet_proofs_total ")]
 assert proofs and float(proofs[0].split()[1]) == 14, proofs
-for node in ("synth-1", "synth-2", "prover-1"):
+for node in ("synth-1", "synth-2", "prover-1", "prover-2"):
     assert any(l.startswith(f'zkfleet_node_budget_bytes{{node="{node}"}} ') for l in lines), node
 assert any(l.startswith("zkfleet_stage_duration_seconds_count") for l in lines)
-print(f"{len(lines)} lines, zkfleet_proofs_total 14, budgets of 3 nodes")
+print(f"{len(lines)} lines, zkfleet_proofs_total 14, budgets of 4 nodes")
 PY
 then ok "GET $MURL: $(cat "$WORK/metrics.check")"; else bad "metrics at '$MURL': $(cat "$WORK/metrics.check" 2>/dev/null)"; fi
 
@@ -211,7 +229,7 @@ if timeout 30 "$ZK" status --config "$CFG" >"$WORK/nodes.txt" 2>&1; then
 import sys
 unit = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:]]
-assert len(rows) == 3, f"{len(rows)} nodes"
+assert len(rows) == 4, f"{len(rows)} nodes"
 out = []
 for r in rows:
     peak, budget = float(r[3]) * unit[r[4]], float(r[5]) * unit[r[6]]
