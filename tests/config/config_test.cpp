@@ -102,6 +102,8 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(*g2.resources.vram == uint64_t(141) << 30);
   CHECK(g2.data->port == 7601);
   CHECK(select_node(farm, "synth-3").data_plane.max_attempts == 6);
+  CHECK(select_node(farm, "synth-1").data_plane.send_streams == 3);
+  CHECK(select_node(farm, "synth-3").data_plane.send_streams == 1);
   CHECK(farm.find_circuit("window-post")->witness_generator.size() == 3);
   CHECK(farm.find_circuit("porep-lite")->params == "curve=bls12-381,challenges=4,depth=20");
   CHECK(farm.find_circuit("porep-lite")->key_dir == "/srv/zkfleet/keys/porep-lite-c4-d20");
