@@ -65,8 +65,10 @@ __global__ void count_kernel(const uint32_t* keys, size_t m, const uint32_t* len
   if (t < n_counts) counts[t] = steps::count_open(keys, len ? *len : m, nkeys, range, t);
 }
 
+// (launch bounds: the compiler must keep these under 65536 / kThreads registers a thread, or a
+// launch fails; the G2 kernels sit at the 255 cap)
 template <class G, class Add>
-__global__ void sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range,
+__global__ void __launch_bounds__(kThreads) sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range,
                            size_t threads, Add add, ec::xyzz_t<G>* buckets, const uint32_t* emit_at,
                            uint32_t* out_keys, ec::xyzz_t<G>* out_sums, uint32_t* next_len) {
   size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -76,7 +78,7 @@ __global__ void sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, 
 }
 
 template <class G>
-__global__ void reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb, uint32_t segments, ec::xyzz_t<G>* out) {
+__global__ void __launch_bounds__(kThreads) reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb, uint32_t segments, ec::xyzz_t<G>* out) {
   uint32_t t = uint32_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t < segments) out[t] = steps::reduce_segment(buckets, nb, t);
 }

@@ -65,8 +65,9 @@ struct options_t {
   // section makes its MSMs take the streamed path (tests force that with a budget of 1).
   size_t vram_budget = 0;
   size_t vram_margin = size_t(1) << 30;
-  // Bytes of the device this process may use in all (key cache and working memory: a node's
-  // `resources.vram`). 0: the whole device. Bounds the automatic cache budget.
+  // Bytes of the device this process may use in all (a node's `resources.vram`): the key cache
+  // is kept within it less the working memory held. 0: the whole device. A call's working memory
+  // and the NTT's twiddle table (n/2 elements, 256 MiB at 2^24) are not refused by it.
   size_t vram_limit = 0;
   // Points per streamed chunk (bases + scalars staged in pinned memory, two chunks in flight).
   // 0: as many as fit in 64 MiB of bases.
