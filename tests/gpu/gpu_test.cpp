@@ -195,6 +195,36 @@ TEST_CASE_TEMPLATE("compute_h whole (three odd-coset NTTs, h = a·b − c, canon
   }
 }
 
+// Small sizes of everything, for compute-sanitizer (bench/gpu runs memcheck, racecheck and
+// initcheck on this case alone: every kernel, tile shape and MSM path, in seconds).
+TEST_CASE("sanitizer set: small NTTs, compute_h, MSMs resident and streamed") {
+  using F = bn254::fr_t;
+  using C = curves::bn254;
+  for (unsigned logn : {0u, 1u, 10u, 11u}) {
+    CAPTURE(logn);
+    std::vector<F> a(size_t(1) << logn), b, c;
+    for (auto& x : a) x = random_fr<F>();
+    b = a, c = a;
+    auto expect = a;
+    ntt::domain_t<F>(logn).to_odd_coset(expect.data());
+    cuda::status_t st = cuda::ntt_to_odd_coset_bn254(a.data(), logn);
+    REQUIRE_MESSAGE(bool(st), st.message);
+    CHECK(a == expect);
+    st = cuda::compute_h_bn254(b.data(), a.data(), c.data(), logn);
+    REQUIRE_MESSAGE(bool(st), st.message);
+  }
+  for (size_t n : {size_t(1), size_t(7), size_t(1000)}) {
+    check_msm<C>(n, false);
+    check_msm<C>(n, true);
+  }
+  check_msm<C>(3000, false, skewed_scalars<F>(3000, skew::ones));
+  cuda::options_t o;
+  o.vram_budget = 1;
+  o.stream_chunk_points = 1000;
+  options_scope scope(o);
+  for (size_t n : {size_t(7), size_t(2500)}) CHECK(check_msm<C>(n, false).streamed);
+}
+
 TEST_CASE_TEMPLATE("MSM G1 and G2: GPU equals CPU", C, curves::bn254, curves::bls12_381) {
   for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(100), size_t(1) << 12, size_t(1) << 16, size_t(1) << 20})
     CHECK(check_msm<C>(n, false).resident);
