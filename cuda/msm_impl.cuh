@@ -129,9 +129,9 @@ work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint3
   w.keys_sorted = cv.take<uint32_t>(m);
   w.vals_sorted = cv.take<uint32_t>(m);
   size_t sort_bytes = 0, scan_bytes = 0;
-  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, m, 0,
+  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, uint32_t(m), 0,
                                           end_bit));
-  CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, w.counts, w.emit_at, room.threads + 1));
+  CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, w.counts, w.emit_at, uint32_t(room.threads + 1)));
   w.temp_bytes = std::max(sort_bytes, scan_bytes);
   w.temp = cv.take<uint8_t>(w.temp_bytes);
   w.counts = cv.take<uint32_t>(room.threads + 1);
@@ -154,7 +154,7 @@ void sort_pass(cudaStream_t s, const work_t<G>& w, const uint64_t* scalars, size
   digits_kernel<<<blocks_for(pts, 256), 256, 0, s>>>(scalars, pts, p.c, p.windows, p.offset, w.keys, w.vals);
   CUDA_OK(cudaGetLastError());
   size_t temp_bytes = w.temp_bytes;
-  CUDA_OK(cub::DeviceRadixSort::SortPairs(w.temp, temp_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, m, 0,
+  CUDA_OK(cub::DeviceRadixSort::SortPairs(w.temp, temp_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, uint32_t(m), 0,
                                           end_bit, s));
 }
 
@@ -172,7 +172,7 @@ void accumulate_pass(cudaStream_t s, const work_t<G>& w, const ec::affine_t<G>* 
     const uint32_t* len = l == 0 ? nullptr : w.level_len + l;
     count_kernel<<<blocks_for(threads + 1, 256), 256, 0, s>>>(keys, m, len, nkeys, range, threads + 1, w.counts);
     size_t temp_bytes = w.temp_bytes;
-    CUDA_OK(cub::DeviceScan::ExclusiveSum(w.temp, temp_bytes, w.counts, w.emit_at, threads + 1, s));
+    CUDA_OK(cub::DeviceScan::ExclusiveSum(w.temp, temp_bytes, w.counts, w.emit_at, uint32_t(threads + 1), s));
     uint32_t* out_keys = w.part_keys[l & 1];
     ec::xyzz_t<G>* out_sums = w.part_sums[l & 1];
     uint32_t* next_len = w.level_len + l + 1;
@@ -218,14 +218,17 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
     const size_t ws_resident = probe.used;
 
     // Resident when cached (a hit) or when it fits the budget now (admit: a miss, uploaded below).
-    const void* hit = ctx.find(bases, base_bytes);
+    // One pass sorts windows·n entries, counted in 32 bits (CUB's 32-bit offsets); beyond 2^32
+    // (n ≳ 2^27, whose keys alone would take 64 GiB) the bases are streamed in chunks that fit.
+    const bool one_pass = uint64_t(p.windows) * n <= UINT32_MAX;
+    const void* hit = one_pass ? ctx.find(bases, base_bytes) : nullptr;
     void* fresh = nullptr;
     uint8_t* ws = nullptr;
     const xyzz* d_segments = nullptr;
     if (hit) {
       ws = ctx.workspace(ws_resident, hit);
       if (!ws) throw cuda_error(cudaErrorMemoryAllocation, "no room for the MSM's working memory");
-    } else if ((fresh = ctx.admit(bases, base_bytes, ws_resident))) {
+    } else if (one_pass && (fresh = ctx.admit(bases, base_bytes, ws_resident))) {
       ws = ctx.workspace(ws_resident, fresh);  // admit made sure of it
     }
 
@@ -254,7 +257,7 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
       timer.info.resident = true;
     } else {
       // Streamed: chunks of `chunk` points, two in flight (slot k&1).
-      const size_t chunk = std::min(n, ctx.chunk_points(sizeof(aff)));
+      const size_t chunk = std::min({n, ctx.chunk_points(sizeof(aff)), size_t(UINT32_MAX / p.windows)});
       const size_t chunks = (n + chunk - 1) / chunk;
       level_room_t room_s;  // the full chunks' levels and the last (shorter) chunk's
       room_s.fit(steps::plan_levels(size_t(p.windows) * chunk, nkeys));
