@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <queue>
+#include <random>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -61,6 +62,14 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
 
   std::priority_queue<sim_event_t, std::vector<sim_event_t>, std::greater<>> q;
   uint64_t seq = 0;
+  if (!(cfg.jitter >= 0 && cfg.jitter < 1))
+    throw std::invalid_argument("simulation: jitter " + std::to_string(cfg.jitter) + " is not in [0, 1)");
+  std::mt19937_64 draw(cfg.seed);
+  auto jittered = [&](double seconds) {  // one draw per call, in event order: deterministic
+    if (cfg.jitter == 0) return seconds;
+    const double u = std::uniform_real_distribution<double>(-1.0, 1.0)(draw);
+    return seconds * (1 + cfg.jitter * u);
+  };
   for (size_t i = 0; i < cfg.jobs.size(); ++i) {
     if (!circuits.count(cfg.jobs[i].circuit))
       throw std::invalid_argument("simulation: job " + std::to_string(i) + " names unknown circuit '" +
@@ -120,7 +129,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     t_prove_start[{it.job, it.part}] = now;
     rec(it.job, it.part, timeline::stage::gpu_pickup, timeline::phase::end, uint16_t(node + 1), 500);
     rec(it.job, it.part, timeline::stage::gpu, timeline::phase::begin, uint16_t(node + 1), 500);
-    q.push({now + circuits.at(circuit_of.at(it.job))->prove_seconds, seq++, ev_kind::prove_done, node, it.job, it.part});
+    q.push({now + jittered(circuits.at(circuit_of.at(it.job))->prove_seconds), seq++, ev_kind::prove_done, node, it.job,
+            it.part});
   };
   auto check_invariants = [&]() {
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -145,7 +155,7 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       rec(d.job, d.partition, timeline::stage::queued, timeline::phase::end, 0, 0);
       rec(d.job, d.partition, timeline::stage::synth, timeline::phase::begin, uint16_t(sn + 1), uint16_t(slot));
       t_synth_start[{d.job, d.partition}] = now;
-      q.push({now + circuits.at(circuit_of.at(d.job))->synth_seconds, seq++, ev_kind::synth_done, sn, d.job,
+      q.push({now + jittered(circuits.at(circuit_of.at(d.job))->synth_seconds), seq++, ev_kind::synth_done, sn, d.job,
               d.partition});
       prover_of[{d.job, d.partition}] = index_of.at(d.prover);
     }

@@ -37,6 +37,10 @@ struct sim_config_t {
   std::vector<sim_circuit_t> circuits;
   std::vector<sim_job_t> jobs;
   lookahead_t lookahead;
+  // Each partition's synthesis and proving take their circuit's time × (1 + jitter·u), u uniform
+  // in [−1, 1], drawn from a generator seeded with `seed` (the same seed, the same run). 0: exact.
+  double jitter = 0;
+  uint64_t seed = 1;
 };
 
 struct sim_result_t {

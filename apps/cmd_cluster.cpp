@@ -96,6 +96,13 @@ circuit_def_t describe(const config::circuit_t& c, config::priority_t default_pr
   return d;
 }
 
+// A file whose simulation is enabled is a model: `zkfleet simulate` runs it, not real nodes.
+void refuse_model(const config::config_t& c) {
+  if (c.simulation.enabled)
+    throw std::runtime_error(c.source + ": simulation.enabled is true: this file is a simulated workload, run it with "
+                             "`zkfleet simulate --config " + c.source + "`");
+}
+
 std::string pid_file(const config::config_t& c) {
   return (fs::temp_directory_path() / ("zkfleet-up-" + std::to_string(c.scheduler.endpoint.port) + ".pid")).string();
 }
@@ -111,6 +118,7 @@ void wait_for_signal() {
 int cmd_node(const std::vector<std::string>& args) {
   auto a = cluster_args(args, {"--node"});
   auto c = config::load_config(a.one("--config"));
+  refuse_model(c);
   const auto& node = config::select_node(c, a.one("--node"));
   uint16_t index = 0;
   for (size_t i = 0; i < c.nodes.size(); ++i)
@@ -198,6 +206,7 @@ int cmd_up(const std::vector<std::string>& args) {
   auto a = cluster_args(args);
   const std::string cfg_path = fs::absolute(a.one("--config")).string();
   auto c = config::load_config(cfg_path);
+  refuse_model(c);
   const std::string pids = pid_file(c);
   if (fs::exists(pids)) throw std::runtime_error(pids + " exists: a cluster of this config is up (zkfleet down --config ...)");
   const std::string self = fs::read_symlink("/proc/self/exe").string();

@@ -21,6 +21,8 @@ actors::sim_config_t to_sim(const config::config_t& cfg) {
   const auto& s = cfg.simulation;
   actors::sim_config_t out;
   out.lookahead = {cfg.scheduler.lookahead.automatic, cfg.scheduler.lookahead.value, cfg.scheduler.lookahead.max};
+  out.jitter = s.jitter;
+  out.seed = s.seed;
   for (const auto& c : s.circuits) out.circuits.push_back({{c.id, c.buffer_size, c.prover_work}, c.synth_seconds, c.prove_seconds});
   for (const auto& g : s.nodes)
     for (unsigned i = 1; i <= g.count; ++i) {

@@ -175,7 +175,7 @@ const std::vector<schema_section_t>& schema_table() {
       {"node.listen", {"control", "data"}},
       {"node.resources", {"cores", "memory_budget", "prover_backend", "gpus", "vram"}},
       {"node.data_plane", {"io_threads", "send_streams", "connect_timeout", "io_timeout", "idle_timeout", "max_attempts", "max_payload"}},
-      {"simulation", {"enabled", "seed", "nodes", "circuits", "jobs"}},
+      {"simulation", {"enabled", "seed", "jitter", "nodes", "circuits", "jobs"}},
       {"simulation.circuits[]", {"id", "buffer_size", "prover_work", "synth_seconds", "prove_seconds"}},
       {"simulation.nodes[]", {"name_prefix", "count", "roles", "cores", "memory_budget", "uplink_per_s", "hot_circuits"}},
       {"simulation.jobs[]", {"circuit", "count", "partitions", "priority", "start_seconds", "every_seconds"}},
@@ -247,6 +247,12 @@ double as_seconds(const ctx_t& c, const YAML::Node& n, const std::string& path) 
   if (!n.IsScalar() || !std::regex_match(n.Scalar(), re)) {
     fail(c, n, path, quoted(n) + " is not a number of seconds (e.g. 2.5)");
   }
+  return std::stod(n.Scalar());
+}
+
+double as_fraction(const ctx_t& c, const YAML::Node& n, const std::string& path) {
+  static const std::regex re(R"(^0(\.[0-9]{1,9})?$)");
+  if (!n.IsScalar() || !std::regex_match(n.Scalar(), re)) fail(c, n, path, quoted(n) + " is not a fraction in [0, 1) (e.g. 0.2)");
   return std::stod(n.Scalar());
 }
 
@@ -514,6 +520,7 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
   simulation_t s;
   if (m.has("enabled")) s.enabled = as_bool(c, m.get("enabled"), m.path("enabled"));
   if (m.has("seed")) s.seed = as_uint(c, m.get("seed"), m.path("seed"), 0, UINT64_MAX);
+  if (m.has("jitter")) s.jitter = as_fraction(c, m.get("jitter"), m.path("jitter"));
   if (m.has("circuits")) {
     const YAML::Node l = as_list(c, m.get("circuits"), m.path("circuits"), false);
     for (size_t i = 0; i < l.size(); ++i) {

@@ -131,6 +131,7 @@ struct sim_jobs_t {
 struct simulation_t {
   bool enabled = false;
   uint64_t seed = 1;
+  double jitter = 0;  // relative spread of each partition's synthesis and proving time
   std::vector<sim_node_group_t> nodes;
   std::vector<sim_circuit_t> circuits;
   std::vector<sim_jobs_t> jobs;

@@ -206,6 +206,31 @@ TEST_CASE("SIMULATED: lookahead keeps the prover busy; lookahead is never exceed
   CHECK(r1.makespan_s < r0.makespan_s * 0.7);
 }
 
+TEST_CASE("SIMULATED: jitter draws from the seed: the same seed gives the same run, another seed another") {
+  auto with = [](double jitter, uint64_t seed) {
+    sim_config_t c = farm(1, 2, 1.0, 1.0, 10000, 1);
+    c.jitter = jitter;
+    c.seed = seed;
+    return run_simulation(c);
+  };
+  const auto exact = with(0, 1), exact2 = with(0, 2), a = with(0.3, 1), a2 = with(0.3, 1), b = with(0.3, 2);
+  CHECK(exact.makespan_s == exact2.makespan_s);  // no jitter: the seed does nothing
+  CHECK(a.makespan_s == a2.makespan_s);
+  CHECK(a.makespan_s != b.makespan_s);
+  CHECK(a.makespan_s != exact.makespan_s);
+  for (const auto* r : {&a, &b}) {
+    CHECK(r->proofs == 12);
+    CHECK_FALSE(r->budget_exceeded);
+    CHECK(r->max_pipeline_over_lookahead == 0);
+    // 12 partitions of 0.7–1.3 s proving, one prover: the makespan stays within those bounds
+    CHECK(r->makespan_s > 12 * 0.7);
+    CHECK(r->makespan_s < 12 * 1.3 + 1.3 + 1.0);
+  }
+  sim_config_t bad = farm(1, 2, 1.0, 1.0, 10000, 1);
+  bad.jitter = 1.0;
+  CHECK_THROWS_WITH_AS(run_simulation(bad), doctest::Contains("jitter"), std::invalid_argument);
+}
+
 TEST_CASE("SIMULATED: 200 nodes under a burst of jobs never exceed a budget") {
   sim_config_t c;
   c.lookahead.value = 2;

@@ -106,6 +106,19 @@ expect_fail "seed past 2^64" "--seed needs a non-negative integer, got '18446744
 expect_fail "negative rows" "--rows needs a non-negative integer, got '-1'" -- "$ZK" simulate --config "$T/none.yaml" --rows -1
 expect_fail "zero partitions" "--partitions needs an integer from 1 to 10000, got '0'" -- "$ZK" demo --partitions 0
 expect_fail "partition not a number" "--partition needs an integer from 0 to 4294967295, got '1x'" -- "$ZK" prove --circuit porep-lite --params depth=4 --partition 1x --key "$T" "$T/proof.json" "$T/public.json"
+# A file marked as a model (simulation.enabled) is refused by the commands that start real nodes.
+cat >"$T/model.yaml" <<'YAML'
+version: 1
+scheduler: {endpoint: 127.0.0.1:7799}
+node: {name: n, roles: [scheduler], listen: {control: 127.0.0.1:7799}}
+simulation:
+  enabled: true
+  circuits: [{id: c, buffer_size: 1MiB, synth_seconds: 1, prove_seconds: 1}]
+  nodes: [{name_prefix: s, roles: [synth], memory_budget: 1GiB}, {name_prefix: p, roles: [prover], memory_budget: 1GiB}]
+  jobs: [{circuit: c}]
+YAML
+expect_fail "zkfleet up on a model" "simulation.enabled is true: this file is a simulated workload, run it with .zkfleet simulate" -- "$ZK" up --config "$T/model.yaml"
+expect_fail "zkfleet node on a model" "simulation.enabled is true" -- "$ZK" node --config "$T/model.yaml"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

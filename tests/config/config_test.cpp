@@ -253,6 +253,8 @@ nodes:
 TEST_CASE("simulation section") {
   const std::string sim = base + R"(simulation:
   enabled: true
+  seed: 9
+  jitter: 0.25
   circuits: [{id: c, buffer_size: 256MiB, synth_seconds: 2, prove_seconds: 1.5}]
   nodes:
     - {name_prefix: s, count: 150, roles: [synth], memory_budget: 4GiB}
@@ -261,6 +263,9 @@ TEST_CASE("simulation section") {
 )";
   const auto c = parse(sim);
   CHECK(c.simulation.enabled);
+  CHECK(c.simulation.seed == 9);
+  CHECK(c.simulation.jitter == doctest::Approx(0.25));
+  CHECK(error_of(replace(sim, "jitter: 0.25", "jitter: 1.5")).find("simulation.jitter: \"1.5\" is not a fraction in [0, 1)") != std::string::npos);
   CHECK(c.simulation.nodes[0].count + c.simulation.nodes[1].count == 200);
   CHECK(c.simulation.circuits[0].prove_seconds == doctest::Approx(1.5));
   CHECK(c.simulation.jobs[0].priority == priority_t::high);
