@@ -62,8 +62,8 @@ struct store_state_t {
 
 // A registered buffer. Destroyed when unregistered and unpinned: the slab goes back to the pool.
 struct entry_t {
-  entry_t(std::shared_ptr<store_state_t> st, slab_t* sl, uint64_t i, const synth_header_t& h, uint64_t n)
-      : state(std::move(st)), slab(sl), id(i), header(h), size(n) {}
+  entry_t(std::shared_ptr<store_state_t> st, slab_t* sl, uint64_t i, const synth_header_t& h)
+      : state(std::move(st)), slab(sl), id(i), header(h) {}
   ~entry_t() { state->give_back(slab); }
   entry_t(const entry_t&) = delete;
   entry_t& operator=(const entry_t&) = delete;
@@ -71,8 +71,7 @@ struct entry_t {
   std::shared_ptr<store_state_t> state;
   slab_t* slab;
   uint64_t id;
-  synth_header_t header;
-  uint64_t size;
+  synth_header_t header;  // header.payload_bytes: the payload's size (commit checked it)
 };
 
 }  // namespace detail
@@ -141,7 +140,7 @@ uint64_t writable_buffer_t::capacity() const { return slab_ ? slab_->capacity : 
 uint64_t buffer_ref_t::id() const { return entry_->id; }
 const synth_header_t& buffer_ref_t::header() const { return entry_->header; }
 const uint8_t* buffer_ref_t::data() const { return entry_->slab->data; }
-uint64_t buffer_ref_t::size() const { return entry_->size; }
+uint64_t buffer_ref_t::size() const { return entry_->header.payload_bytes; }
 
 // --- buffer_store_t ----------------------------------------------------------------------------
 
@@ -231,7 +230,7 @@ uint64_t buffer_store_t::commit(writable_buffer_t&& buffer, const synth_header_t
   auto& st = *state_;
   std::lock_guard<std::mutex> g(st.mu);
   const uint64_t id = st.next_id++;
-  auto entry = std::make_shared<const detail::entry_t>(state_, buffer.slab_, id, header, buffer.size_);
+  auto entry = std::make_shared<const detail::entry_t>(state_, buffer.slab_, id, header);
   buffer.slab_ = nullptr;  // owned by the entry now
   buffer.size_ = 0;
   st.registry.emplace(id, std::move(entry));
