@@ -37,8 +37,11 @@ int64_t aggregator_t::offset(uint16_t node) const {
 }
 
 void aggregator_t::add(const std::vector<event_t>& batch) {
-  for (event_t e : batch) {
-    e.t_ns -= offset(e.node);
+  // A batch comes thread by thread (recorder_t::drain): the metrics see it in time order.
+  std::vector<event_t> sorted = batch;
+  for (auto& e : sorted) e.t_ns -= offset(e.node);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
+  for (const event_t& e : sorted) {
     if (events_.size() == max_events_) {
       events_.pop_front();
       ++dropped_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 namespace zk::timeline {
 
@@ -11,16 +12,35 @@ void metrics_t::observe(const event_t& e) {
     return;
   }
   const key_t k{e.job, e.partition, int(e.st), e.node, e.actor};
-  if (e.ph == phase::begin) {
-    if (open_.size() >= kMaxOpen) open_.erase(open_.begin());
-    open_[k] = e.t_ns;
-    return;
-  }
   auto it = open_.find(k);
-  if (it == open_.end()) return;
-  const double d = double(e.t_ns - it->second) * 1e-9;
-  open_.erase(it);
-  auto& h = stages_[e.st];
+  if (it == open_.end()) {
+    if (open_.size() >= kMaxOpen) open_.erase(open_.begin());
+    it = open_.emplace(k, unpaired_t{}).first;
+  }
+  auto& u = it->second;
+  if (e.ph == phase::begin) {
+    auto end = u.ends.lower_bound(e.t_ns);  // the earliest unpaired end at or after it
+    if (end == u.ends.end()) {
+      u.begins.insert(e.t_ns);
+      return;
+    }
+    add_duration(e.st, *end - e.t_ns);
+    u.ends.erase(end);
+  } else {
+    auto after = u.begins.upper_bound(e.t_ns);  // the latest unpaired begin at or before it
+    if (after == u.begins.begin()) {
+      u.ends.insert(e.t_ns);
+      return;
+    }
+    add_duration(e.st, e.t_ns - *std::prev(after));
+    u.begins.erase(std::prev(after));
+  }
+  if (u.begins.empty() && u.ends.empty()) open_.erase(it);
+}
+
+void metrics_t::add_duration(stage st, int64_t ns) {
+  const double d = double(ns) * 1e-9;
+  auto& h = stages_[st];
   for (size_t b = 0; b < bounds.size(); ++b) h.buckets[b] += d <= bounds[b];
   h.sum += d;
   ++h.count;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -24,10 +25,14 @@ class metrics_t {
     uint64_t count = 0;
   };
 
-  // One event, in the order its (node, actor) recorded it: a begin waits for its end (same job,
-  // partition, stage, node and actor); the pair adds a duration; a DONE instant adds a proof.
-  // An end whose begin was never seen is ignored; at most kMaxOpen begins wait (the oldest jobs'
-  // are forgotten first: a node lost mid-stage never sends their ends).
+  // One event. A begin and an end of the same job, partition, stage, node and actor pair by time
+  // — an end with the latest unpaired begin at or before it, a begin with the earliest unpaired
+  // end at or after it — and the pair adds a duration; a DONE instant adds a proof. So an end may
+  // come before its begin: a node's recorder drains one thread's ring after another, and an event
+  // recorded during a drain can go out a batch after its partner. (The aggregator sorts each batch
+  // by time first: a re-queued stage's intervals, which never overlap, then pair in order too.)
+  // What waits unpaired is bounded by kMaxOpen keys (the oldest jobs' are forgotten first: a node
+  // lost mid-stage never sends their ends).
   void observe(const event_t& e);
 
   uint64_t proofs() const { return proofs_; }
@@ -37,7 +42,11 @@ class metrics_t {
  private:
   static constexpr size_t kMaxOpen = size_t(1) << 16;
   using key_t = std::tuple<uint64_t, uint32_t, int, uint16_t, uint16_t>;
-  std::map<key_t, int64_t> open_;
+  struct unpaired_t {
+    std::multiset<int64_t> begins, ends;
+  };
+  void add_duration(stage st, int64_t ns);
+  std::map<key_t, unpaired_t> open_;
   std::map<stage, histogram_t> stages_;
   uint64_t proofs_ = 0;
 };

@@ -272,6 +272,38 @@ TEST_CASE("Prometheus counters count every event ever added, not the aggregator'
   CHECK(lone.stages().empty());
 }
 
+TEST_CASE("Prometheus histograms pair begins and ends by time, whatever order a batch holds") {
+  // A node drains one thread's ring after another, so a batch is not in time order. Here a
+  // partition is queued twice (failed once, re-queued): B1 at 1 ms, E1 at 3 ms, B2 at 10 ms, E2
+  // at 30 ms, in one batch in every order: the durations are always 2 ms and 20 ms.
+  std::vector<event_t> v = {ev(1, 0, stage::queued, phase::begin, 0, 0, 1 * ms),
+                            ev(1, 0, stage::queued, phase::end, 0, 0, 3 * ms),
+                            ev(1, 0, stage::queued, phase::begin, 0, 0, 10 * ms),
+                            ev(1, 0, stage::queued, phase::end, 0, 0, 30 * ms)};
+  std::vector<int> order = {0, 1, 2, 3};
+  int orders = 0;
+  do {
+    aggregator_t agg;
+    std::vector<event_t> batch;
+    for (int i : order) batch.push_back(v[i]);
+    agg.add(batch);
+    const auto& h = agg.metrics().stages().at(stage::queued);
+    CHECK(h.count == 2);
+    CHECK(h.sum == doctest::Approx(0.022));
+    CHECK(h.buckets[0] == 0);  // ≤ 1 ms: neither
+    CHECK(h.buckets[1] == 1);  // ≤ 10 ms: the 2 ms one
+    CHECK(h.buckets[2] == 2);  // ≤ 100 ms: both
+    ++orders;
+  } while (std::next_permutation(order.begin(), order.end()));
+  CHECK(orders == 24);
+  // Across batches: an end sent a batch before its begin still pairs with it.
+  aggregator_t agg;
+  agg.add({v[1]});
+  agg.add({v[0]});
+  CHECK(agg.metrics().stages().at(stage::queued).count == 1);
+  CHECK(agg.metrics().stages().at(stage::queued).sum == doctest::Approx(0.002));
+}
+
 TEST_CASE("Prometheus exposition has counters and stage histograms") {
   auto text = render_prometheus(pipeline(3, 10, 2, 5));
   CHECK(text.find("zkfleet_proofs_total 3\n") != std::string::npos);
