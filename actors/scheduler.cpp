@@ -58,6 +58,9 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
 caf::result<caf::ok_atom> scheduler_actor_state::add_circuit(const circuit_def_t& c) {
   if (c.id.empty() || c.buffer_bytes == 0 || c.n_vars == 0)
     return make_error(zk_errc::bad_request, "circuit '" + c.id + "' is not described (no id, size or wires)");
+  if (uint8_t(c.priority) > uint8_t(priority_t::low))
+    return make_error(zk_errc::bad_request,
+                      "circuit '" + c.id + "': priority " + std::to_string(int(c.priority)) + " is not one of 0..3");
   circuits[c.id] = c;
   policy.add_circuit(to_spec(c));
   return caf::ok_atom::value;

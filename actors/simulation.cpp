@@ -67,7 +67,7 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
   std::mt19937_64 draw(cfg.seed);
   auto jittered = [&](double seconds) {  // one draw per call, in event order: deterministic
     if (cfg.jitter == 0) return seconds;
-    const double u = std::uniform_real_distribution<double>(-1.0, 1.0)(draw);
+    const double u = double(draw() >> 11) * 0x1p-52 - 1.0;  // [−1, 1), the same on every library
     return seconds * (1 + cfg.jitter * u);
   };
   for (size_t i = 0; i < cfg.jobs.size(); ++i) {

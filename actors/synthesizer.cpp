@@ -68,7 +68,8 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     self->request(senders[k], caf::infinite, d, m)
         .then([this](const buffer_ready_msg& moved) { self->send(cfg.scheduler, moved); },
               [this, d](const caf::error& e) {
-                self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+                if (!cancelled.count(d.job))  // a cancelled job's partition is nobody's failure
+                  self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
               });
   }
   pump();

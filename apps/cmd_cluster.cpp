@@ -316,7 +316,7 @@ int cmd_submit(const std::vector<std::string>& args) {
   r.circuit = a.one("--circuit");
   if (r.circuit.empty()) throw usage_error("--circuit ID is required");
   r.partitions = uint32_t(parse_uint_arg("--partitions", a.one("--partitions", "1"), 1, 0xffffffffu));
-  if (a.one("--priority").empty()) {
+  if (!a.has("--priority")) {
     r.circuit_priority = true;  // the circuit's (config `priority`), else the scheduler's default
   } else {
     auto p = config::parse_priority(a.one("--priority"));

@@ -1,9 +1,9 @@
-#include <algorithm>
-#include <cctype>
 #include "common/config/config.hpp"
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
