@@ -61,7 +61,8 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     const uint16_t track = uint16_t(cfg.first_track + std::max(1u, cfg.workers) + k);
     if (senders.size() <= k) senders.resize(k + 1);
     if (!senders[k])
-      senders[k] = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track, cfg.send_options);
+      senders[k] =
+          self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track, cfg.send_options);
     if (cfg.recorder) cfg.recorder->begin(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     // The sender frees the local copy once the prover acknowledged it (or gives up): the buffer
     // is not in `buffers`, so a cancel meanwhile leaves it to the sender.

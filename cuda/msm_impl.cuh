@@ -68,9 +68,10 @@ __global__ void count_kernel(const uint32_t* keys, size_t m, const uint32_t* len
 // (launch bounds: the compiler must keep these under 65536 / kThreads registers a thread, or a
 // launch fails; the G2 kernels sit at the 255 cap)
 template <class G, class Add>
-__global__ void __launch_bounds__(kThreads) sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range,
-                           size_t threads, Add add, ec::xyzz_t<G>* buckets, const uint32_t* emit_at,
-                           uint32_t* out_keys, ec::xyzz_t<G>* out_sums, uint32_t* next_len) {
+__global__ void __launch_bounds__(kThreads)
+    sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range, size_t threads,
+               Add add, ec::xyzz_t<G>* buckets, const uint32_t* emit_at, uint32_t* out_keys, ec::xyzz_t<G>* out_sums,
+               uint32_t* next_len) {
   size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   if (t == 0) *next_len = emit_at[threads];  // the scan's total: the next level's length
@@ -78,7 +79,8 @@ __global__ void __launch_bounds__(kThreads) sum_kernel(const uint32_t* keys, siz
 }
 
 template <class G>
-__global__ void __launch_bounds__(kThreads) reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb, uint32_t segments, ec::xyzz_t<G>* out) {
+__global__ void __launch_bounds__(kThreads)
+    reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb, uint32_t segments, ec::xyzz_t<G>* out) {
   uint32_t t = uint32_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t < segments) out[t] = steps::reduce_segment(buckets, nb, t);
 }
@@ -129,8 +131,8 @@ work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint3
   w.keys_sorted = cv.take<uint32_t>(m);
   w.vals_sorted = cv.take<uint32_t>(m);
   size_t sort_bytes = 0, scan_bytes = 0;
-  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, uint32_t(m), 0,
-                                          end_bit));
+  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted,
+                                          uint32_t(m), 0, end_bit));
   CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, w.counts, w.emit_at, uint32_t(room.threads + 1)));
   w.temp_bytes = std::max(sort_bytes, scan_bytes);
   w.temp = cv.take<uint8_t>(w.temp_bytes);
@@ -154,8 +156,8 @@ void sort_pass(cudaStream_t s, const work_t<G>& w, const uint64_t* scalars, size
   digits_kernel<<<blocks_for(pts, 256), 256, 0, s>>>(scalars, pts, p.c, p.windows, p.offset, w.keys, w.vals);
   CUDA_OK(cudaGetLastError());
   size_t temp_bytes = w.temp_bytes;
-  CUDA_OK(cub::DeviceRadixSort::SortPairs(w.temp, temp_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted, uint32_t(m), 0,
-                                          end_bit, s));
+  CUDA_OK(cub::DeviceRadixSort::SortPairs(w.temp, temp_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted,
+                                          uint32_t(m), 0, end_bit, s));
 }
 
 // The accumulation of one sorted pass into the buckets on stream s (first: the buckets start at

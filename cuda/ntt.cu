@@ -31,7 +31,8 @@ struct coset_t {
 // One tile per block: load its 2^S elements (spaced u apart), run the pass's S stages in shared
 // memory, store (scaled, on the last inverse pass).
 template <class Fr, bool Dit, bool Scale>
-__global__ void __launch_bounds__(kTileThreads) tile_kernel(Fr* a, const Fr* tw, size_t half_n, size_t u, unsigned S, coset_t<Fr> coset) {
+__global__ void __launch_bounds__(kTileThreads)
+    tile_kernel(Fr* a, const Fr* tw, size_t half_n, size_t u, unsigned S, coset_t<Fr> coset) {
   extern __shared__ __align__(16) unsigned char smem[];
   Fr* t = reinterpret_cast<Fr*>(smem);
   const size_t tile = blockIdx.x, base = ntt::tile_base(tile, u, S);

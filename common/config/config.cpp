@@ -56,9 +56,8 @@ const char* priority_name(priority_t p) {
 std::optional<priority_t> parse_priority(std::string_view s) {
   for (auto p : {priority_t::critical, priority_t::high, priority_t::normal, priority_t::low}) {
     const std::string_view name = priority_name(p);
-    if (s.size() == name.size() &&
-        std::equal(s.begin(), s.end(), name.begin(), [](char a, char b) { return std::tolower((unsigned char)a) == b; }))
-      return p;
+    auto same = [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; };
+    if (s.size() == name.size() && std::equal(s.begin(), s.end(), name.begin(), same)) return p;
   }
   return std::nullopt;
 }
@@ -252,7 +251,8 @@ double as_seconds(const ctx_t& c, const YAML::Node& n, const std::string& path) 
 
 double as_fraction(const ctx_t& c, const YAML::Node& n, const std::string& path) {
   static const std::regex re(R"(^0(\.[0-9]{1,9})?$)");
-  if (!n.IsScalar() || !std::regex_match(n.Scalar(), re)) fail(c, n, path, quoted(n) + " is not a fraction in [0, 1) (e.g. 0.2)");
+  if (!n.IsScalar() || !std::regex_match(n.Scalar(), re))
+    fail(c, n, path, quoted(n) + " is not a fraction in [0, 1) (e.g. 0.2)");
   return std::stod(n.Scalar());
 }
 
@@ -505,7 +505,8 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
     map_t d(c, m.get("data_plane"), m.path("data_plane"), keys_of("node.data_plane"));
     auto& dp = node.data_plane;
     if (d.has("io_threads")) dp.io_threads = unsigned(as_uint(c, d.get("io_threads"), d.path("io_threads"), 1, 64));
-    if (d.has("send_streams")) dp.send_streams = unsigned(as_uint(c, d.get("send_streams"), d.path("send_streams"), 1, 64));
+    if (d.has("send_streams"))
+      dp.send_streams = unsigned(as_uint(c, d.get("send_streams"), d.path("send_streams"), 1, 64));
     if (d.has("connect_timeout")) dp.connect_timeout = as_duration(c, d.get("connect_timeout"), d.path("connect_timeout"));
     if (d.has("io_timeout")) dp.io_timeout = as_duration(c, d.get("io_timeout"), d.path("io_timeout"));
     if (d.has("idle_timeout")) dp.idle_timeout = as_duration(c, d.get("idle_timeout"), d.path("idle_timeout"));
