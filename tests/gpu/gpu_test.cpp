@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -139,8 +140,11 @@ struct options_scope {
   ~options_scope() { (void)cuda::set_options(cuda::options_t{}); }
 };
 
+// The fixtures of this checkout; $ZK_SOURCE_DIR overrides the build's path (a binary built
+// here and run on another machine's copy of the tree: scripts/gpu-bundle).
 std::string fixture(const char* curve, const char* name) {
-  return std::string(ZK_SOURCE_DIR) + "/tests/fixtures/" + curve + "/" + name;
+  const char* env = std::getenv("ZK_SOURCE_DIR");
+  return std::string(env && *env ? env : ZK_SOURCE_DIR) + "/tests/fixtures/" + curve + "/" + name;
 }
 
 template <class C>
