@@ -117,7 +117,7 @@ call_timing_t last_call();
 // the host clock when each call synchronises. The accelerators' take_device_span.
 bool take_device_span(uint64_t& begin_ns, uint64_t& end_ns);
 
-// The prover's accelerator hooks backed by the entry points above (MSMs and compute_h's NTTs),
+// The prover's accelerator hooks backed by the entry points above (MSMs and compute_h whole),
 // with take_device_span set: wrap a stage observer with groth16::device_timed_observer to report
 // device-measured spans for the stages the GPU ran.
 groth16::accelerator_t<curves::bn254> accelerator_bn254();
