@@ -93,6 +93,8 @@ void synthesizer_state::release(uint64_t buffer_id) {
 
 void synthesizer_state::cancel(uint64_t job) {
   cancelled.insert(job);
+  for (const auto& s : senders)  // ahead of the sends already queued there
+    if (s) self->send<caf::message_priority::high>(s, cancel_atom::value, job);
   for (auto it = queue.begin(); it != queue.end();) it = it->job == job ? queue.erase(it) : it + 1;
   auto it = buffers.find(job);
   if (it == buffers.end()) return;
@@ -118,6 +120,14 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
                                           timeline::recorder_t* rec, uint16_t track,
                                           const net::send_options_t& options, const dispatch_msg& d,
                                           buffer_ready_msg m) {
+  if (st.cancelled.count(d.job)) {  // freed unsent; CHAN_SEND (begun at the hand-off) ends here
+    if (rec)
+      rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, rec->node(), track,
+                   timeline::monotonic_ns(), m.size});
+    store.release(m.buffer_id);
+    return make_error(zk_errc::job_cancelled,
+                      "job " + std::to_string(d.job) + " was cancelled before this buffer was sent");
+  }
   auto tcp = parse_tcp_endpoint(d.prover_endpoint);
   auto& client = st.clients[d.prover_endpoint];
   if (!client) client = std::make_unique<net::data_client_t>(tcp->first, tcp->second, options);
@@ -176,6 +186,7 @@ caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buf
     [=](const dispatch_msg& d, const buffer_ready_msg& m) {
       return send_buffer(self->state, *store, recorder.get(), track, options, d, m);
     },
+    [=](cancel_atom, uint64_t job) { self->state.cancelled.insert(job); },
   };
 }
 

@@ -84,10 +84,13 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
 // One send stream of the node: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer
 // sent to the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg
 // moved (naming the buffer in the prover's store), or a synth_failed error. One at a time,
-// blocking its thread (a data-plane thread, never a synthesis worker's).
+// blocking its thread (a data-plane thread, never a synthesis worker's). (cancel_atom, job),
+// sent with high priority so it overtakes the queued sends: that job's buffers still waiting are
+// freed unsent (a job_cancelled error), not moved to a prover that would drop them.
 struct synth_sender_state {
   static inline const char* name = "zkfleet.synthesizer.sender";
   std::map<std::string, std::unique_ptr<net::data_client_t>> clients;  // per prover data endpoint
+  std::set<uint64_t> cancelled;                                          // jobs
 };
 using synth_sender_actor = caf::stateful_actor<synth_sender_state>;
 caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buffer_store_t> store,
