@@ -50,6 +50,17 @@ struct offsets_t {
   uint64_t h[5];  // H = Σ_w 2^{c−1}·2^{c·w} (msm::signed_digit_windows)
 };
 
+// s[j] for a run-time j, without indexing the array at run time: on the device a run-time index
+// puts the array in local memory (ptxas: a stack frame); five selects keep it in registers.
+ZK_HD uint64_t limb_at(const uint64_t (&s)[5], unsigned j) {
+  uint64_t r = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (unsigned l = 0; l < 5; ++l) r = l == j ? s[l] : r;
+  return r;
+}
+
 // Step 1 for scalar i (four little-endian limbs at scalars + 4i): entry w·n + i for every window.
 ZK_HD void digits_at(const uint64_t* scalars, size_t i, size_t n, unsigned c, unsigned windows,
                      const offsets_t& off, uint32_t* keys, uint32_t* vals) {
@@ -64,8 +75,8 @@ ZK_HD void digits_at(const uint64_t* scalars, size_t i, size_t n, unsigned c, un
   const uint32_t nb = uint32_t(1) << (c - 1), none = uint32_t(windows) * nb;
   for (unsigned w = 0; w < windows; ++w) {
     const unsigned pos = w * c, limb = pos / 64, sh = pos % 64;
-    uint64_t v = s[limb] >> sh;
-    if (sh + c > 64 && limb + 1 < 5) v |= s[limb + 1] << (64 - sh);
+    uint64_t v = limb_at(s, limb) >> sh;
+    if (sh + c > 64 && limb + 1 < 5) v |= limb_at(s, limb + 1) << (64 - sh);
     const int32_t d = int32_t(v & ((uint64_t(1) << c) - 1)) - int32_t(nb);
     const size_t at = size_t(w) * n + i;
     if (d == 0) {
