@@ -68,21 +68,18 @@ void run(const char* name, unsigned from, unsigned to, int repeats) {
     std::vector<fr> v(n);
     for (auto& x : v) x = fr::from_u64(rng());
     double ntt = median_ms(repeats, [&] {
-      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::ntt_to_odd_coset_bn254(v.data(), lg));
-      else check(cuda::ntt_to_odd_coset_bls12_381(v.data(), lg));
+      check(cuda::ntt_to_odd_coset(v.data(), lg));
     });
     auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
     typename C::g1_jacobian r1;
     double g1 = median_ms(repeats, [&] {
-      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g1_bn254(b1.data(), sc.data(), n, &r1));
-      else check(cuda::msm_g1_bls12_381(b1.data(), sc.data(), n, &r1));
+      check(cuda::msm(b1.data(), sc.data(), n, &r1));
     });
     b1 = {};
     auto b2 = tiled_bases<typename C::g2, typename C::g2_jacobian>(C::g2_generator, n);
     typename C::g2_jacobian r2;
     double g2 = median_ms(repeats, [&] {
-      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g2_bn254(b2.data(), sc.data(), n, &r2));
-      else check(cuda::msm_g2_bls12_381(b2.data(), sc.data(), n, &r2));
+      check(cuda::msm(b2.data(), sc.data(), n, &r2));
     });
     std::printf("| %s | 2^%u | %.2f | %.2f | %.2f |\n", name, lg, ntt, g1, g2);
     std::fflush(stdout);
@@ -112,10 +109,7 @@ void skewed(const char* name, unsigned from, unsigned to, int repeats) {
     auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
     typename C::g1_jacobian r1;
     auto time = [&](const std::vector<uint8_t>& sc) {
-      return median_ms(repeats, [&] {
-        if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g1_bn254(b1.data(), sc.data(), n, &r1));
-        else check(cuda::msm_g1_bls12_381(b1.data(), sc.data(), n, &r1));
-      });
+      return median_ms(repeats, [&] { check(cuda::msm(b1.data(), sc.data(), n, &r1)); });
     };
     const double uniform = time(random_scalars(rng, n)), witness = time(witness_scalars(rng, n));
     std::vector<uint8_t> ones(32 * n, 0);
@@ -135,8 +129,7 @@ void residency(const char* name, unsigned from, unsigned to) {
     auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
     typename C::g1_jacobian r1;
     auto call = [&] {
-      if constexpr (std::is_same_v<C, curves::bn254>) check(cuda::msm_g1_bn254(b1.data(), sc.data(), n, &r1));
-      else check(cuda::msm_g1_bls12_381(b1.data(), sc.data(), n, &r1));
+      check(cuda::msm(b1.data(), sc.data(), n, &r1));
       return cuda::last_call();
     };
     check(cuda::forget_cached_bases());

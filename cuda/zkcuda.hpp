@@ -57,6 +57,30 @@ status_t msm_g1_bls12_381(const curves::bls12_381::g1_affine* bases, const uint8
 status_t msm_g2_bls12_381(const curves::bls12_381::g2_affine* bases, const uint8_t* scalars, size_t n,
                           curves::bls12_381::g2_jacobian* out);
 
+// The same entry points overloaded by type, for code templated over the curve.
+inline status_t ntt_to_odd_coset(bn254::fr_t* d, unsigned log_n) { return ntt_to_odd_coset_bn254(d, log_n); }
+inline status_t ntt_to_odd_coset(bls12_381::fr_t* d, unsigned log_n) { return ntt_to_odd_coset_bls12_381(d, log_n); }
+inline status_t compute_h(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c, unsigned log_n) {
+  return compute_h_bn254(a, b, c, log_n);
+}
+inline status_t compute_h(bls12_381::fr_t* a, const bls12_381::fr_t* b, const bls12_381::fr_t* c, unsigned log_n) {
+  return compute_h_bls12_381(a, b, c, log_n);
+}
+inline status_t msm(const curves::bn254::g1_affine* b, const uint8_t* s, size_t n, curves::bn254::g1_jacobian* out) {
+  return msm_g1_bn254(b, s, n, out);
+}
+inline status_t msm(const curves::bn254::g2_affine* b, const uint8_t* s, size_t n, curves::bn254::g2_jacobian* out) {
+  return msm_g2_bn254(b, s, n, out);
+}
+inline status_t msm(const curves::bls12_381::g1_affine* b, const uint8_t* s, size_t n,
+                    curves::bls12_381::g1_jacobian* out) {
+  return msm_g1_bls12_381(b, s, n, out);
+}
+inline status_t msm(const curves::bls12_381::g2_affine* b, const uint8_t* s, size_t n,
+                    curves::bls12_381::g2_jacobian* out) {
+  return msm_g2_bls12_381(b, s, n, out);
+}
+
 // --- residency, streaming and timing ---------------------------------------------------------
 
 struct options_t {

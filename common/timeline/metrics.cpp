@@ -1,6 +1,5 @@
 #include "common/timeline/metrics.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <iterator>
 
@@ -67,14 +66,6 @@ std::string metrics_t::render_prometheus() const {
     out += "zkfleet_stage_duration_seconds_count{" + lab + "} " + std::to_string(h.count) + "\n";
   }
   return out;
-}
-
-std::string render_prometheus(const std::vector<event_t>& events) {
-  std::vector<event_t> sorted = events;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
-  metrics_t m;
-  for (const auto& e : sorted) m.observe(e);
-  return m.render_prometheus();
 }
 
 }  // namespace zk::timeline

@@ -10,7 +10,6 @@
 #include <set>
 #include <string>
 #include <tuple>
-#include <vector>
 
 #include "common/timeline/event.hpp"
 
@@ -50,8 +49,5 @@ class metrics_t {
   std::map<stage, histogram_t> stages_;
   uint64_t proofs_ = 0;
 };
-
-// The metrics of a finished set of events (a saved timeline): sorted by time, then observed.
-std::string render_prometheus(const std::vector<event_t>& events);
 
 }  // namespace zk::timeline

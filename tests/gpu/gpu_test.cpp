@@ -86,49 +86,64 @@ std::vector<uint8_t> skewed_scalars(size_t n, skew k) {
   return s;
 }
 
-template <class C, bool G2>
-cuda::status_t gpu_msm(const void* bases, const uint8_t* s, size_t n, void* out) {
-  if constexpr (std::is_same_v<C, curves::bn254>) {
-    if constexpr (G2)
-      return cuda::msm_g2_bn254(static_cast<const typename C::g2_affine*>(bases), s, n,
-                                static_cast<typename C::g2_jacobian*>(out));
-    else
-      return cuda::msm_g1_bn254(static_cast<const typename C::g1_affine*>(bases), s, n,
-                                static_cast<typename C::g1_jacobian*>(out));
-  } else {
-    if constexpr (G2)
-      return cuda::msm_g2_bls12_381(static_cast<const typename C::g2_affine*>(bases), s, n,
-                                    static_cast<typename C::g2_jacobian*>(out));
-    else
-      return cuda::msm_g1_bls12_381(static_cast<const typename C::g1_affine*>(bases), s, n,
-                                    static_cast<typename C::g1_jacobian*>(out));
-  }
+// GPU = CPU on n points of the group G (multiples of gen) with scalars s; returns the GPU
+// call's timing (how its bases were served).
+template <class G, class J, class Fr>
+cuda::call_timing_t check_msm_in(const ec::affine_t<G>& gen, size_t n, const std::vector<uint8_t>& s) {
+  auto b = bases<G, J>(gen, n);
+  J gpu;
+  cuda::status_t st = cuda::msm(b.data(), s.data(), n, &gpu);
+  REQUIRE_MESSAGE(bool(st), st.message);
+  const cuda::call_timing_t t = cuda::last_call();
+  CHECK(gpu == msm::msm<G>(b.data(), s.data(), n, Fr::bits));
+  return t;
 }
 
-// GPU = CPU on n points (with the given scalars, else the mixed ones of scalars()); returns the
-// GPU call's timing (how its bases were served).
+// check_msm_in in G1 or G2 of curve C, with the given scalars, else the mixed ones of scalars().
 template <class C>
 cuda::call_timing_t check_msm(size_t n, bool g2, std::vector<uint8_t> s = {}) {
   CAPTURE(n);
   CAPTURE(g2);
-  if (s.empty()) s = scalars<typename C::fr_t>(n);
-  cuda::call_timing_t t;
-  if (!g2) {
-    auto b = bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
-    typename C::g1_jacobian gpu;
-    cuda::status_t st = gpu_msm<C, false>(b.data(), s.data(), n, &gpu);
-    REQUIRE_MESSAGE(bool(st), st.message);
-    t = cuda::last_call();
-    CHECK(gpu == msm::msm<typename C::g1>(b.data(), s.data(), n, C::fr_t::bits));
-  } else {
-    auto b = bases<typename C::g2, typename C::g2_jacobian>(C::g2_generator, n);
-    typename C::g2_jacobian gpu;
-    cuda::status_t st = gpu_msm<C, true>(b.data(), s.data(), n, &gpu);
-    REQUIRE_MESSAGE(bool(st), st.message);
-    t = cuda::last_call();
-    CHECK(gpu == msm::msm<typename C::g2>(b.data(), s.data(), n, C::fr_t::bits));
+  using fr = typename C::fr_t;
+  if (s.empty()) s = scalars<fr>(n);
+  return g2 ? check_msm_in<typename C::g2, typename C::g2_jacobian, fr>(C::g2_generator, n, s)
+            : check_msm_in<typename C::g1, typename C::g1_jacobian, fr>(C::g1_generator, n, s);
+}
+
+// The GPU's compute_h on random a, b, c of 2^logn against the CPU's: three odd-coset transforms
+// and h = a·b − c, canonical.
+template <class F>
+void check_compute_h(unsigned logn) {
+  CAPTURE(logn);
+  const size_t n = size_t(1) << logn;
+  std::vector<F> a(n), b(n), c(n);
+  for (size_t i = 0; i < n; ++i) a[i] = random_fr<F>(), b[i] = random_fr<F>(), c[i] = random_fr<F>();
+  auto h = a;
+  cuda::status_t st = cuda::compute_h(h.data(), b.data(), c.data(), logn);
+  REQUIRE_MESSAGE(bool(st), st.message);
+  ntt::domain_t<F> d(logn);
+  d.to_odd_coset(a.data());
+  d.to_odd_coset(b.data());
+  d.to_odd_coset(c.data());
+  size_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto expect = (a[i] * b[i] - c[i]).to_canonical();
+    bad += std::memcmp(expect.l, h[i].l, sizeof(expect.l)) != 0;
   }
-  return t;
+  CHECK(bad == 0);
+}
+
+// The GPU's odd-coset NTT of random data of 2^logn against the CPU's.
+template <class F>
+void check_ntt(unsigned logn) {
+  CAPTURE(logn);
+  std::vector<F> a(size_t(1) << logn);
+  for (auto& x : a) x = random_fr<F>();
+  auto b = a;
+  ntt::domain_t<F>(logn).to_odd_coset(a.data());
+  cuda::status_t st = cuda::ntt_to_odd_coset(b.data(), logn);
+  REQUIRE_MESSAGE(bool(st), st.message);
+  CHECK(a == b);
 }
 
 // Sets the device context's options for a scope, restoring the defaults after.
@@ -161,43 +176,12 @@ groth16::accelerator_t<C> accelerator() {
 }  // namespace
 
 TEST_CASE_TEMPLATE("NTT odd coset: GPU equals CPU, 2^0 … 2^22", F, bn254::fr_t, bls12_381::fr_t) {
-  for (unsigned logn = 0; logn <= 22; logn += (logn < 12 ? 1 : 5)) {
-    CAPTURE(logn);
-    std::vector<F> a(size_t(1) << logn);
-    for (auto& x : a) x = random_fr<F>();
-    auto b = a;
-    ntt::domain_t<F>(logn).to_odd_coset(a.data());
-    cuda::status_t st;
-    if constexpr (std::is_same_v<F, bn254::fr_t>) st = cuda::ntt_to_odd_coset_bn254(b.data(), logn);
-    else st = cuda::ntt_to_odd_coset_bls12_381(b.data(), logn);
-    REQUIRE_MESSAGE(bool(st), st.message);
-    CHECK(a == b);
-  }
+  for (unsigned logn = 0; logn <= 22; logn += (logn < 12 ? 1 : 5)) check_ntt<F>(logn);
 }
 
 TEST_CASE_TEMPLATE("compute_h whole (three odd-coset NTTs, h = a·b − c, canonical): GPU equals CPU", F,
                    bn254::fr_t, bls12_381::fr_t) {
-  for (unsigned logn : {0u, 1u, 7u, 10u, 11u, 16u, 21u}) {
-    CAPTURE(logn);
-    const size_t n = size_t(1) << logn;
-    std::vector<F> a(n), b(n), c(n);
-    for (size_t i = 0; i < n; ++i) a[i] = random_fr<F>(), b[i] = random_fr<F>(), c[i] = random_fr<F>();
-    auto h = a;
-    cuda::status_t st;
-    if constexpr (std::is_same_v<F, bn254::fr_t>) st = cuda::compute_h_bn254(h.data(), b.data(), c.data(), logn);
-    else st = cuda::compute_h_bls12_381(h.data(), b.data(), c.data(), logn);
-    REQUIRE_MESSAGE(bool(st), st.message);
-    ntt::domain_t<F> d(logn);
-    d.to_odd_coset(a.data());
-    d.to_odd_coset(b.data());
-    d.to_odd_coset(c.data());
-    size_t bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const auto expect = (a[i] * b[i] - c[i]).to_canonical();
-      bad += std::memcmp(expect.l, h[i].l, sizeof(expect.l)) != 0;
-    }
-    CHECK(bad == 0);
-  }
+  for (unsigned logn : {0u, 1u, 7u, 10u, 11u, 16u, 21u}) check_compute_h<F>(logn);
 }
 
 // Small sizes of everything, for compute-sanitizer (bench/gpu runs memcheck, racecheck and
@@ -206,17 +190,8 @@ TEST_CASE("sanitizer set: small NTTs, compute_h, MSMs resident and streamed") {
   using F = bn254::fr_t;
   using C = curves::bn254;
   for (unsigned logn : {0u, 1u, 10u, 11u}) {
-    CAPTURE(logn);
-    std::vector<F> a(size_t(1) << logn), b, c;
-    for (auto& x : a) x = random_fr<F>();
-    b = a, c = a;
-    auto expect = a;
-    ntt::domain_t<F>(logn).to_odd_coset(expect.data());
-    cuda::status_t st = cuda::ntt_to_odd_coset_bn254(a.data(), logn);
-    REQUIRE_MESSAGE(bool(st), st.message);
-    CHECK(a == expect);
-    st = cuda::compute_h_bn254(b.data(), a.data(), c.data(), logn);
-    REQUIRE_MESSAGE(bool(st), st.message);
+    check_ntt<F>(logn);
+    check_compute_h<F>(logn);
   }
   for (size_t n : {size_t(1), size_t(7), size_t(1000)}) {
     check_msm<C>(n, false);

@@ -305,7 +305,9 @@ TEST_CASE("Prometheus histograms pair begins and ends by time, whatever order a 
 }
 
 TEST_CASE("Prometheus exposition has counters and stage histograms") {
-  auto text = render_prometheus(pipeline(3, 10, 2, 5));
+  aggregator_t agg;
+  agg.add(pipeline(3, 10, 2, 5));
+  const std::string text = agg.metrics().render_prometheus();
   CHECK(text.find("zkfleet_proofs_total 3\n") != std::string::npos);
   CHECK(text.find("# TYPE zkfleet_stage_duration_seconds histogram") != std::string::npos);
   CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"SYNTH\",le=\"0.01\"} 3") != std::string::npos);
