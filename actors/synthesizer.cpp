@@ -121,9 +121,7 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
                                           const net::send_options_t& options, const dispatch_msg& d,
                                           buffer_ready_msg m) {
   if (st.cancelled.count(d.job)) {  // freed unsent; CHAN_SEND (begun at the hand-off) ends here
-    if (rec)
-      rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, rec->node(), track,
-                   timeline::monotonic_ns(), m.size});
+    if (rec) rec->end(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     store.release(m.buffer_id);
     return make_error(zk_errc::job_cancelled,
                       "job " + std::to_string(d.job) + " was cancelled before this buffer was sent");

@@ -52,8 +52,13 @@ void timeline_aggregator_state::ping(uint16_t node) {
           [this, node](const caf::error&) { synced(node); });
 }
 
+int64_t timeline_aggregator_state::offset_of(uint16_t node) const {
+  auto it = samples.find(node);
+  return it == samples.end() || it->second.empty() ? 0 : timeline::estimate_offset(it->second).offset_ns;
+}
+
 void timeline_aggregator_state::synced(uint16_t node) {
-  int64_t off = samples[node].empty() ? 0 : timeline::estimate_offset(samples[node]).offset_ns;
+  const int64_t off = offset_of(node);
   offsets[node] = off;
   agg.set_offset(node, off);
   for (const auto& b : held[node]) agg.add(b.events);
@@ -85,12 +90,10 @@ timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
     s.events = agg.events();
   } else {
     timeline::aggregator_t all = agg;
-    for (const auto& [node, batches] : held)  // not synced yet: the samples so far, else no offset
-      for (const auto& b : batches) {
-        auto it = samples.find(node);
-        all.set_offset(node, it == samples.end() || it->second.empty() ? 0 : timeline::estimate_offset(it->second).offset_ns);
-        all.add(b.events);
-      }
+    for (const auto& [node, batches] : held) {  // not synced yet: the samples so far, else no offset
+      all.set_offset(node, offset_of(node));
+      for (const auto& b : batches) all.add(b.events);
+    }
     s.events = all.events();
   }
   for (const auto& [id, n] : nodes) s.nodes.push_back({n.node, n.name, n.tracks, caf::actor{}});

@@ -72,6 +72,8 @@ struct timeline_aggregator_state {
  private:
   void ping(uint16_t node);
   void synced(uint16_t node);
+  // The node's clock offset from its samples so far (0 with none).
+  int64_t offset_of(uint16_t node) const;
 };
 using timeline_aggregator_actor = caf::stateful_actor<timeline_aggregator_state>;
 caf::behavior timeline_aggregator(timeline_aggregator_actor* self);

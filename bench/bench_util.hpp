@@ -1,7 +1,10 @@
 #pragma once
-// Shared by the benchmark programs: the median wall time of repeated runs.
+// Shared by the benchmark programs: the median wall time of repeated runs; random scalars.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <random>
 #include <vector>
 
 namespace zk::bench {
@@ -16,6 +19,16 @@ double median_ms(int repeats, F&& f) {
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+// n random 252-bit scalars (below both curves' r), 32 little-endian bytes each.
+inline std::vector<uint8_t> random_scalars(std::mt19937_64& rng, size_t n) {
+  std::vector<uint8_t> sc(32 * n);
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t k[4] = {rng(), rng(), rng(), rng() & ((1ULL << 60) - 1)};
+    std::memcpy(&sc[32 * i], k, 32);
+  }
+  return sc;
 }
 
 }  // namespace zk::bench

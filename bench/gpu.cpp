@@ -25,6 +25,7 @@
 
 using namespace zk;
 using zk::bench::median_ms;
+using zk::bench::random_scalars;
 
 namespace {
 
@@ -48,15 +49,6 @@ void check(const cuda::status_t& s) {
   }
 }
 
-// n random 252-bit scalars (below both curves' r), 32 little-endian bytes each.
-std::vector<uint8_t> random_scalars(std::mt19937_64& rng, size_t n) {
-  std::vector<uint8_t> sc(32 * n);
-  for (size_t i = 0; i < n; ++i) {
-    uint64_t k[4] = {rng(), rng(), rng(), rng() & ((1ULL << 60) - 1)};
-    std::memcpy(&sc[32 * i], k, 32);
-  }
-  return sc;
-}
 
 template <class C>
 void run(const char* name, unsigned from, unsigned to, int repeats) {

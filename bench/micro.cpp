@@ -40,13 +40,7 @@ template <class C>
 void run(const char* name, unsigned logn, int repeats) {
   size_t n = size_t(1) << logn;
   std::mt19937_64 rng(42);
-  std::vector<uint8_t> scalars(32 * n);
-  for (size_t i = 0; i < n; ++i) {
-    typename C::fr_t::big_t k;
-    for (auto& l : k.l) l = rng();
-    k.l[3] &= (1ULL << 60) - 1;  // < r for both curves
-    std::memcpy(&scalars[32 * i], k.l, 32);
-  }
+  const std::vector<uint8_t> scalars = bench::random_scalars(rng, n);
   auto b1 = make_bases<typename C::g1>(C::g1_generator, n);
   auto b2 = make_bases<typename C::g2>(C::g2_generator, n);
   auto plan = msm::make_plan(scalars.data(), n, C::fr_t::bits);

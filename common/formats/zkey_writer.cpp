@@ -163,7 +163,7 @@ void zkey_writer::add_coefficient(uint32_t matrix, uint32_t constraint, uint32_t
   }
   if (!what.empty()) fail("coefficient " + std::to_string(coefs_written_) + ": " + what);
 
-  uint8_t record[12 + 256];  // n8r <= 256 (checked in the constructor)
+  uint8_t record[12 + max_field_bytes];  // n8r <= max_field_bytes (checked in the constructor)
   store_u32(record, matrix);
   store_u32(record + 4, constraint);
   store_u32(record + 8, signal);
