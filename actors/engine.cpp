@@ -300,10 +300,7 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
       throw std::runtime_error("circuit '" + c.id + "': synthesis made " + std::to_string(cs.n_wires()) + " wires, " +
                                std::to_string(cs.a().size()) + " rows; the key expects " + std::to_string(c.n_vars) +
                                " and " + std::to_string(c.domain_rows));
-    for (uint64_t i = 0; i < c.n_vars; ++i) {  // the witness as in a .wtns: canonical little-endian
-      const auto v = w[i].to_canonical();
-      std::memcpy(static_cast<void*>(w + i), v.l, sizeof(v.l));
-    }
+    circuit::write_canonical_le(w, c.n_vars, out);  // the witness as in a .wtns, in place
   });
 }
 

@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "common/util/le_bytes.hpp"
+
 namespace zk::circuit {
 
 // ---- linear combinations -------------------------------------------------------------------
@@ -286,6 +288,18 @@ class shape_cs_t {
   r1cs_shape_t<Fr> shape_;
 };
 
+// Montgomery elements → canonical little-endian integers of sizeof(Fr::big_t) bytes each: the
+// witness as a .wtns's values section holds it and the prover's MSMs read it. `out` may be `in`
+// itself (each element is read whole before its own bytes are written).
+template <class Fr>
+void write_canonical_le(const Fr* in, size_t n, uint8_t* out) {
+  constexpr size_t n8 = sizeof(typename Fr::big_t);
+  for (size_t i = 0; i < n; ++i) {
+    const auto v = in[i].to_canonical();
+    for (int k = 0; k < Fr::N; ++k) util::le_put(out, i * n8 + 8 * size_t(k), v.l[k]);
+  }
+}
+
 template <class Fr>
 class prove_cs_t {
  public:
@@ -352,13 +366,8 @@ class prove_cs_t {
   // sizeof(Fr::big_t) bytes (a .wtns's values section).
   std::vector<uint8_t> witness_bytes() const {
     const auto& w = wires_.witness();
-    constexpr size_t n8 = sizeof(typename Fr::big_t);
-    std::vector<uint8_t> out(w.size() * n8);
-    for (size_t i = 0; i < w.size(); ++i) {
-      auto v = w[i].to_canonical();
-      for (int k = 0; k < Fr::N; ++k)
-        for (int byte = 0; byte < 8; ++byte) out[i * n8 + 8 * k + byte] = uint8_t(v.l[k] >> (8 * byte));
-    }
+    std::vector<uint8_t> out(w.size() * sizeof(typename Fr::big_t));
+    write_canonical_le(w.data(), w.size(), out.data());
     return out;
   }
 
