@@ -191,7 +191,6 @@ class column_t {
   Fr& operator[](size_t i) { return data_[i]; }
   const Fr* begin() const { return data_; }
   const Fr* end() const { return data_ + size_; }
-  std::vector<Fr> to_vector() const { return {begin(), end()}; }
   friend bool operator==(const column_t& x, const column_t& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }
   friend bool operator==(const column_t& x, const std::vector<Fr>& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }
 

@@ -147,7 +147,7 @@ TEST_CASE_TEMPLATE("a prove system writes into a caller's regions, and refuses t
   prove_cs_t<Fr> p(region.data(), 5, region.data() + 5, region.data() + 12, region.data() + 19, 7);
   cubic(p, 3);
   p.finish();
-  CHECK(p.witness() == owned.witness().to_vector());
+  CHECK(p.witness() == owned.witness());
   CHECK(p.a() == owned.a());
   CHECK(p.b() == owned.b());
   CHECK(p.c() == owned.c());
