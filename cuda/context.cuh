@@ -66,6 +66,7 @@ class context_t {
   void forget_all();
   void enforce_budget();  // after set_options
   size_t resident_bytes() const;
+  size_t resident_sections() const;
 
   // host → device on the copy stream. h2d_pinned goes through host_in at pin_offset (grown to
   // pin_offset + bytes; a call making several uploads reserves host_in for all of them first and

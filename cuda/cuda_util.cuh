@@ -90,10 +90,12 @@ struct carve_t {
   }
 };
 
-// Runs f, mapping exceptions to a status.
+// Runs f, mapping exceptions to a status. An error left by an earlier, unrelated runtime call on
+// this thread is cleared first, so that the check after f reports f's own.
 template <class F>
 status_t guarded(const char* what, F&& f) {
   try {
+    cudaGetLastError();
     f();
     CUDA_OK(cudaGetLastError());
     return {};

@@ -29,6 +29,7 @@ bool device_available(std::string* why) {
   e = cudaGetDeviceProperties(&prop, 0);
   if (e != cudaSuccess) {
     if (why) *why = std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e);
+    cudaGetLastError();
     return false;
   }
   if (prop.major < 9) {
@@ -42,7 +43,10 @@ bool device_available(std::string* why) {
 
 std::string device_name() {
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) return "unknown device";
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    cudaGetLastError();
+    return "unknown device";
+  }
   return prop.name;
 }
 
@@ -104,7 +108,10 @@ context_t::context_t() {
   for (cudaEvent_t* e : {&staged[0], &staged[1], &consumed[0], &consumed[1], &drained[0], &drained[1], &inputs_ready,
                          &bases_ready})
     CUDA_OK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-  for (cudaEvent_t* e : {&t_begin, &t_uploaded, &t_kbegin, &t_kend, &t_end}) CUDA_OK(cudaEventCreate(e));
+  for (cudaEvent_t* e : {&t_begin, &t_kbegin, &t_kend}) CUDA_OK(cudaEventCreate(e));
+  // The host waits on these two for as long as the call's copies and kernels take: it sleeps
+  // there instead of spinning a core the node's other threads (synthesis, the next proof) want.
+  for (cudaEvent_t* e : {&t_uploaded, &t_end}) CUDA_OK(cudaEventCreateWithFlags(e, cudaEventBlockingSync));
 }
 
 void context_t::begin_call() {
@@ -152,6 +159,8 @@ uint8_t* context_t::workspace(size_t bytes, const void* keep) {
   if (ws_) ws_cap_ = want;
   return ws_;
 }
+
+size_t context_t::resident_sections() const { return entries_.size(); }
 
 size_t context_t::resident_bytes() const {
   size_t s = 0;
@@ -336,6 +345,7 @@ stats_t get_stats() {
   std::lock_guard<std::mutex> lock(c->mu);
   stats_t s = c->stats;
   s.resident_bytes = c->resident_bytes();
+  s.resident_sections = c->resident_sections();
   return s;
 }
 

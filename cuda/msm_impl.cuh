@@ -228,8 +228,9 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
     uint8_t* ws = nullptr;
     const xyzz* d_segments = nullptr;
     if (hit) {
-      ws = ctx.workspace(ws_resident, hit);
-      if (!ws) throw cuda_error(cudaErrorMemoryAllocation, "no room for the MSM's working memory");
+      // No room for the one-pass working memory next to the cached bases: stream instead (its
+      // working memory is a chunk's; it may evict this very section to get it).
+      if (!(ws = ctx.workspace(ws_resident, hit))) hit = nullptr;
     } else if (one_pass && (fresh = ctx.admit(bases, base_bytes, ws_resident))) {
       ws = ctx.workspace(ws_resident, fresh);  // admit made sure of it
     }

@@ -128,7 +128,8 @@ struct call_timing_t {
   bool resident = false;   // MSM: bases were (or have just been made) resident
   bool streamed = false;   // MSM: bases were streamed in chunks
   unsigned chunks = 0;     // MSM: chunks streamed (0 when resident)
-  double upload_ms = 0;    // copy stream: call start → last host→device copy done
+  double upload_ms = 0;    // copy stream: call start → last host→device copy done (with growing
+                           // the call's buffers, when a bigger call than before needs them)
   double compute_ms = 0;   // compute stream: first kernel → last kernel
   double download_ms = 0;  // last kernel → results on the host
   double total_ms = 0;     // call start → results on the host

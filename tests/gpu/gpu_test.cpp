@@ -227,6 +227,7 @@ TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and 
   o.stream_chunk_points = 1000;  // many chunks, both slots reused, a short last chunk
   options_scope scope(o);
   CHECK(cuda::get_stats().resident_bytes == 0);  // set_options evicted everything
+  CHECK(cuda::get_stats().resident_sections == 0);
   for (size_t n : {size_t(1), size_t(999), size_t(1000), size_t(1001), size_t(4097), size_t(1) << 16}) {
     for (bool g2 : {false, true}) {
       if (g2 && n > 4097) continue;
@@ -323,6 +324,7 @@ void same_key_twice(const char* curve, const char* name) {
   CHECK(st2.base_hits == st1.base_uploads);     // every section found resident
   CHECK(st2.streamed_msms == 0);
   CHECK(st2.resident_bytes > 0);
+  CHECK(st2.resident_sections == st1.base_uploads);  // one cached section per upload
 
   CHECK(same_proof(first, want));
   CHECK(same_proof(second, want));
