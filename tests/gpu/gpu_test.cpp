@@ -271,7 +271,12 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
     for (const char* name : {"mulchain", "poseidon"}) {
       std::string dir = fixture(curve, name);
       CAPTURE(dir);
-      auto out = std::filesystem::temp_directory_path() / ("zkfleet-gpu-test-" + std::to_string(::getpid()));
+      // ZK_GPU_PROOF_DIR: keep each proof with its public signals and verification key there
+      // (bench/gpu brings them back from the GPU machine for snarkjs: bench/gpu-verify).
+      const char* keep = std::getenv("ZK_GPU_PROOF_DIR");
+      auto out = keep && *keep ? std::filesystem::path(keep) / (std::string(curve) + "-" + name)
+                               : std::filesystem::temp_directory_path() /
+                                     ("zkfleet-gpu-test-" + std::to_string(::getpid()));
       std::filesystem::create_directories(out);
       std::filesystem::remove(out / "proof.json");  // nothing of an earlier run can pass for this one
       groth16::prove_options opt;
@@ -282,6 +287,9 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
       auto v = groth16::verify_files(dir + "/verification_key.json", (out / "public.json").string(),
                                      (out / "proof.json").string());
       CHECK_MESSAGE(v.valid, v.reason);
+      if (keep && *keep)
+        std::filesystem::copy_file(dir + "/verification_key.json", out / "verification_key.json",
+                                   std::filesystem::copy_options::overwrite_existing);
       (void)r;
     }
 }
