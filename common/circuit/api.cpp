@@ -15,6 +15,7 @@
 #include "common/circuit/porep.hpp"
 #include "common/circuit/r1cs_writer.hpp"
 #include "common/formats/json.hpp"
+#include "common/formats/paths.hpp"
 #include "common/formats/zkey.hpp"
 #include "common/groth16/prover.hpp"
 #include "common/groth16/verifier.hpp"
@@ -181,7 +182,9 @@ circuit_prove_report prove_circuit(const std::string& name, const std::string& p
                                    const std::string& key_dir, const std::string& proof_path,
                                    const std::string& public_path, const groth16::prove_options& options) {
   auto p = parse_circuit(name, params);
-  const std::string record_path = key_dir + "/circuit.json";
+  const std::string record_path = key_dir + "/circuit.json", zkey_path = key_dir + "/circuit.zkey";
+  formats::check_outputs({{"the key's record", record_path}, {"the proving key", zkey_path}},
+                         {{"the proof output", proof_path}, {"the public signals output", public_path}});
   auto rec = read_record(record_path);
   if (!rec)
     throw std::runtime_error(record_path + ": missing: make the key with `zkfleet setup --circuit " + name +

@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <stdexcept>
 
+#include "common/formats/paths.hpp"
 #include "common/formats/wtns.hpp"
 #include "common/groth16/verifier.hpp"
 
@@ -62,6 +63,8 @@ verify_result verify_typed(const formats::vkey_json& vj, const std::string& vkey
 
 prove_report prove_files(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
                          const std::string& public_path, const prove_options& options) {
+  formats::check_outputs({{"the proving key (.zkey)", zkey_path}, {"the witness (.wtns)", wtns_path}},
+                         {{"the proof output", proof_path}, {"the public signals output", public_path}});
   prove_report report;
   uint64_t t0 = now_ns();
   formats::zkey_file zkey(zkey_path);

@@ -106,6 +106,23 @@ expect_fail "seed past 2^64" "--seed needs a non-negative integer, got '18446744
 expect_fail "negative rows" "--rows needs a non-negative integer, got '-1'" -- "$ZK" simulate --config "$T/none.yaml" --rows -1
 expect_fail "zero partitions" "--partitions needs an integer from 1 to 10000, got '0'" -- "$ZK" demo --partitions 0
 expect_fail "partition not a number" "--partition needs an integer from 0 to 4294967295, got '1x'" -- "$ZK" prove --circuit porep-lite --params depth=4 --partition 1x --key "$T" "$T/proof.json" "$T/public.json"
+# An output that would replace an input (or the other output) is refused, and the input survives.
+# On copies: a regression here must not destroy the fixtures.
+cp "$BN/circuit.r1cs" "$T/c.r1cs"; cp "$BN/circuit.zkey" "$T/c.zkey"; cp "$BN/witness.wtns" "$T/w.wtns"
+ln -sf "$T/c.r1cs" "$T/link.zkey"; ln -f "$T/w.wtns" "$T/hard.json"
+expect_fail "setup: zkey output = the r1cs" "c\.r1cs: the proving key output \(\.zkey\) would replace the circuit \(\.r1cs\)" -- "$ZK" setup "$T/c.r1cs" "$T/c.r1cs" "$T/vk.json"
+expect_fail "setup: zkey output = a symlink to the r1cs" "link\.zkey: the proving key output .* would replace the circuit .*the same file" -- "$ZK" setup "$T/c.r1cs" "$T/link.zkey" "$T/vk.json"
+expect_fail "setup: vk output = the zkey output" "the verification key output would replace the proving key output" -- "$ZK" setup "$T/c.r1cs" "$T/k.zkey" "$T/./k.zkey"
+expect_fail "prove: proof output = the zkey" "c\.zkey: the proof output would replace the proving key" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/c.zkey" "$T/public.json"
+expect_fail "prove: public output = a hard link to the witness" "hard\.json: the public signals output would replace the witness" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/proof.json" "$T/hard.json"
+expect_fail "prove: public output = the proof output" "the public signals output would replace the proof output" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/proof.json" "$T/proof.json"
+for f in circuit.r1cs:c.r1cs circuit.zkey:c.zkey witness.wtns:w.wtns; do
+  if cmp -s "$BN/${f%%:*}" "$T/${f##*:}"; then echo "ok   ${f##*:} intact after the refusals"; pass=$((pass+1))
+  else echo "FAIL ${f##*:} was changed by a refused command"; fail=$((fail+1)); fi
+done
+[ ! -e "$T/k.zkey" ] && [ ! -e "$T/vk.json" ] && { echo "ok   nothing written by the refused setups"; pass=$((pass+1)); } \
+  || { echo "FAIL a refused setup wrote a file"; fail=$((fail+1)); }
+
 # A file marked as a model (simulation.enabled) is refused by the commands that start real nodes.
 cat >"$T/model.yaml" <<'YAML'
 version: 1

@@ -1,0 +1,42 @@
+#include "common/formats/paths.hpp"
+
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "common/formats/error.hpp"
+
+namespace zk::formats {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ea, eb;
+  const bool xa = fs::exists(a, ea), xb = fs::exists(b, eb);
+  if (xa && xb) {
+    std::error_code e;
+    const bool same = fs::equivalent(a, b, e);
+    if (!e) return same;
+  }
+  std::error_code e1, e2;
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, e1), e1), cb = fs::weakly_canonical(fs::absolute(b, e2), e2);
+  return !e1 && !e2 ? ca == cb : a == b;
+}
+
+}  // namespace
+
+void check_outputs(std::initializer_list<file_role_t> inputs, std::initializer_list<file_role_t> outputs) {
+  std::vector<const file_role_t*> seen;
+  for (const auto& in : inputs) seen.push_back(&in);
+  for (const auto& out : outputs) {
+    for (const file_role_t* other : seen)
+      if (same_file(out.path, other->path))
+        throw format_error(out.path + ": " + out.role + " would replace " + other->role +
+                           (other->path == out.path ? "" : " (" + other->path + ", the same file)") +
+                           ": give it another path");
+    seen.push_back(&out);
+  }
+}
+
+}  // namespace zk::formats
