@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -68,12 +69,21 @@ struct system_t {
   }
 };
 
-caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, std::chrono::seconds patience) {
+// `still_ok` runs between tries and may throw to give up early (zkfleet up: a node process died).
+caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, std::chrono::seconds patience,
+                             const std::function<void()>& still_ok = {}) {
   const auto& ep = c.scheduler.endpoint;
-  auto end = std::chrono::steady_clock::now() + patience;
-  for (;;) {
+  const auto start = std::chrono::steady_clock::now(), end = start + patience;
+  for (bool said = false;;) {
     auto a = sys.middleman().remote_actor(ep.host, ep.port);
     if (a) return *a;
+    if (!said && std::chrono::steady_clock::now() - start > 2s) {  // say why the wait, once
+      std::fprintf(stderr, "zkfleet: no scheduler at %s yet (%s); retrying for up to %lld s\n", ep.str().c_str(),
+                   sys.render(a.error()).c_str(), (long long)patience.count());
+      std::fflush(stderr);
+      said = true;
+    }
+    if (still_ok) still_ok();
     if (std::chrono::steady_clock::now() >= end || g_stop)
       throw std::runtime_error("no scheduler at " + ep.str() + ": " + sys.render(a.error()));
     std::this_thread::sleep_for(200ms);
@@ -131,7 +141,16 @@ int cmd_node(const std::vector<std::string>& args) {
                              {node.resources.gpus, node.resources.vram});
   system_t s;
   auto& sys = *s.sys;
-  std::vector<caf::actor> own;  // ended on the way out
+  std::vector<caf::actor> own;  // ended on the way out, however it is left
+  // Every actor this node spawned is told to exit when this scope ends, a start-up error
+  // included (a circuit the scheduler refuses, a port in use): the actor system's destructor
+  // waits for its actors, so one left running would hang the node before its error is printed.
+  struct exit_all_t {
+    std::vector<caf::actor>& own;
+    ~exit_all_t() {
+      for (auto& h : own) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
+    }
+  } exit_all{own};
   std::unique_ptr<metrics_server_t> metrics;  // destroyed before the actor system
   caf::actor scheduler, aggregator;
   std::shared_ptr<timeline::recorder_t> sched_rec;
@@ -196,7 +215,6 @@ int cmd_node(const std::vector<std::string>& args) {
   std::fflush(stdout);
   wait_for_signal();
   metrics.reset();
-  for (auto& h : own) caf::anon_send_exit(h, caf::exit_reason::user_shutdown);
   if (node.has(config::role_t::scheduler)) sys.middleman().unpublish(scheduler, 0);
   std::printf("zkfleet node %s stopped\n", node.name.c_str());
   return 0;
@@ -215,6 +233,7 @@ int cmd_up(const std::vector<std::string>& args) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::vector<pid_t> children;
+  std::map<pid_t, std::string> names;  // node name by process
   // The scheduler first: the others retry until it is there.
   std::vector<const config::node_t*> order;
   for (const auto& n : c.nodes)
@@ -235,6 +254,7 @@ int cmd_up(const std::vector<std::string>& args) {
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) throw std::runtime_error("cannot start node " + n->name + ": " + std::strerror(rc));
     children.push_back(pid);
+    names[pid] = n->name;
   }
   {
     std::ofstream f(pids);
@@ -259,14 +279,33 @@ int cmd_up(const std::vector<std::string>& args) {
     std::printf("zkfleet up: stopped %zu nodes\n", children.size());
     return code;
   };
+  // A node that exits before the cluster is ready ends the wait at once, with its log's last lines
+  // (a circuit the scheduler refuses, a port in use): nobody waits a minute for a dead process.
+  auto none_exited = [&] {
+    for (pid_t p : children) {
+      int st = 0;
+      if (::waitpid(p, &st, WNOHANG) != p) continue;
+      children.erase(std::find(children.begin(), children.end(), p));
+      const std::string log = (logs / (names[p] + ".log")).string();
+      std::ifstream in(log);
+      std::string line, last;
+      while (std::getline(in, line))
+        if (!line.empty()) last = line;
+      throw std::runtime_error("node " + names[p] + " exited (" +
+                               (WIFEXITED(st) ? "status " + std::to_string(WEXITSTATUS(st))
+                                              : "signal " + std::to_string(WTERMSIG(st))) +
+                               ") before the cluster was ready" + (last.empty() ? "" : ": " + last));
+    }
+  };
   // Ready when every other node has joined the scheduler.
   try {
     system_t s;
-    auto sched = connect_scheduler(*s.sys, c, 60s);
+    auto sched = connect_scheduler(*s.sys, c, 60s, none_exited);
     auto end = std::chrono::steady_clock::now() + 60s;
     for (;;) {
       auto u = ask<std::vector<node_usage_msg>>(*s.sys, sched, 5s, stats_atom::value);
       if (u && u->size() + 1 >= c.nodes.size()) break;
+      none_exited();
       if (g_stop || std::chrono::steady_clock::now() > end) throw std::runtime_error("not every node joined within 60 s");
       std::this_thread::sleep_for(200ms);
     }

@@ -123,6 +123,20 @@ done
 [ ! -e "$T/k.zkey" ] && [ ! -e "$T/vk.json" ] && { echo "ok   nothing written by the refused setups"; pass=$((pass+1)); } \
   || { echo "FAIL a refused setup wrote a file"; fail=$((fail+1)); }
 
+# A circuit the scheduler refuses at start-up (its r1cs is another curve's): the node says why and
+# exits (it used to hang in the actor system's shutdown, printing nothing); so does `up`, at once.
+cat >"$T/badcircuit.yaml" <<YAML
+version: 1
+scheduler: {endpoint: 127.0.0.1:7797}
+circuits:
+  mixed: {zkey: $BLS/circuit.zkey, r1cs: $BN/circuit.r1cs, shape: abc_witness}
+nodes:
+  - {name: scheduler, roles: [scheduler], listen: {control: 127.0.0.1:7797}}
+  - {name: prover, roles: [prover], listen: {data: 127.0.0.1:7798}, resources: {memory_budget: 1GiB, prover_backend: cpu}}
+YAML
+expect_fail "node: a circuit refused at start-up" "circuit\.r1cs: does not match .*circuit\.zkey" -- "$ZK" node --config "$T/badcircuit.yaml" --node scheduler
+expect_fail "up: the scheduler exits at start-up" "node scheduler exited \(status 1\) before the cluster was ready: .*does not match" -- "$ZK" up --config "$T/badcircuit.yaml"
+
 # A file marked as a model (simulation.enabled) is refused by the commands that start real nodes.
 cat >"$T/model.yaml" <<'YAML'
 version: 1
