@@ -94,8 +94,13 @@ class scheduler_state {
   void remove_node(node_id n);
   void add_circuit(const circuit_spec_t& c);
 
-  // Throws std::invalid_argument naming the unknown circuit or a zero partition count.
+  // Throws std::invalid_argument naming the unknown circuit, a zero partition count, or why the
+  // circuit's partitions fit no node that has joined (never_fits).
   job_id submit(const std::string& circuit, priority_t prio, uint32_t partitions);
+  // Why no partition of `circuit` could ever be placed on the live nodes, even all idle: no
+  // synthesis node's budget holds its buffer, or no prover's holds buffer + work area. nullopt
+  // when both fit somewhere, or while no node of a role has joined yet (one may still come).
+  std::optional<std::string> never_fits(const std::string& circuit) const;
   // Frees everything the job holds; returns false for an unknown or finished job. The
   // returned dispatch list of schedule() never again mentions it.
   bool cancel(job_id job);

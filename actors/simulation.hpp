@@ -47,7 +47,8 @@ struct sim_result_t {
   double makespan_s = 0;
   uint64_t proofs = 0;
   double proofs_per_minute = 0;
-  std::vector<job_status_t> jobs;           // in submission order
+  std::vector<job_status_t> jobs;           // in submission order (refused ones not among them)
+  std::vector<std::string> refused;         // jobs the scheduler refused at submission, and why
   std::vector<job_id> completion_order;     // jobs as they finished
   std::vector<uint64_t> peak_reserved;      // per node (in config order)
   bool budget_exceeded = false;             // never true: checked after every scheduler step

@@ -66,13 +66,14 @@ int cmd_simulate(const std::vector<std::string>& args) {
               (unsigned long long)r.proofs, r.makespan_s, r.proofs_per_minute,
               r.budget_exceeded ? "EXCEEDED" : "never exceeded",
               r.max_pipeline_over_lookahead ? "EXCEEDED" : "honoured");
+  for (const auto& why : r.refused) std::printf("SIMULATION: REFUSED %s\n", why.c_str());
   std::printf("\nSIMULATION waterfall:\n%s\n", timeline::render_ascii(ev, r.timeline.names(), width, rows).c_str());
   std::printf("SIMULATION stats:\n%s", timeline::render_stats(timeline::compute_stats(ev, r.timeline.names())).c_str());
   if (!trace_path.empty()) {
     r.timeline.save(trace_path);
     std::printf("SIMULATION events saved to %s\n", trace_path.c_str());
   }
-  return r.budget_exceeded ? 1 : 0;
+  return r.budget_exceeded || !r.refused.empty() ? 1 : 0;
 }
 
 }  // namespace zk::apps

@@ -330,6 +330,13 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   circuit_def_t empty;
   empty.id = "empty";
   CHECK_FALSE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, empty));
+  // A circuit whose buffer no node's budget holds: its jobs are refused at submit, saying why
+  // (they would wait queued forever, ahead of everything else).
+  circuit_def_t huge = f.mulchain;
+  huge.id = "mulchain-huge";
+  huge.buffer_bytes = uint64_t(1) << 40;
+  REQUIRE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, huge));
+  expect_bad({"mulchain-huge", priority_t::critical, 1, {f.wtns()}}, "1024.00 GiB buffer fits no synthesis node");
   // A job that names no priority takes its circuit's (config: the circuit's, else the default).
   circuit_def_t urgent = f.mulchain;
   urgent.id = "mulchain-urgent";

@@ -175,6 +175,39 @@ TEST_CASE("a lost node re-queues its partitions; repeated failures fail the job 
   CHECK(s.reserved(syn2) == 0);
 }
 
+TEST_CASE("a job no live node could ever hold is refused at submit, and never blocks the others") {
+  scheduler_state s({false, 1});
+  s.add_circuit({"big", 300, 0});
+  s.add_circuit({"work", 10, 500});  // small buffer, large prover work area
+  s.add_circuit({"small", 10, 0});
+  // Before any node joined nothing is known: accepted, it waits for nodes.
+  job_id early = s.submit("big", priority_t::critical, 1);
+  node_id syn = s.add_node(synth_node("synth-1", 1, 100));
+  node_id prv = s.add_node(prover_node("gpu-1", 400));
+  CHECK_THROWS_WITH_AS(s.submit("big", priority_t::normal, 1),
+                       "circuit 'big': a partition's 300 B buffer fits no synthesis node (the largest memory_budget "
+                       "is synth-1's 100 B)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.submit("work", priority_t::normal, 1),
+                       "circuit 'work': a partition's buffer + work area, 510 B, fits no prover (the largest "
+                       "memory_budget is gpu-1's 400 B)",
+                       std::invalid_argument);
+  // The early job (critical, first in the order) no longer blocks a small one behind it.
+  job_id small = s.submit("small", priority_t::low, 1);
+  auto d = s.schedule();
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].job == small);
+  CHECK(s.state(early, 0) == part_state::queued);
+  // A synthesis node big enough joins: the early job runs there.
+  node_id syn2 = s.add_node(synth_node("synth-2", 1, 1000));
+  d = s.schedule();
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].job == early);
+  CHECK(d[0].synth == syn2);
+  CHECK(d[0].prover == prv);
+  CHECK(s.reserved(syn) == 10);  // the small job's buffer
+}
+
 TEST_CASE("auto lookahead follows measured synthesis, transfer and prove times") {
   scheduler_state s({true, 1, 8});
   s.add_circuit({"c", 1, 0});
