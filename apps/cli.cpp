@@ -47,6 +47,8 @@ args_t parse_args(const std::vector<std::string>& args, const std::vector<flag_t
   args_t p;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    const bool short_option = a.size() > 1 && a[0] == '-' && a[1] != '-' && !(a[1] >= '0' && a[1] <= '9');
+    if (short_option) throw usage_error("unknown option " + a + " (options are spelt --name)");
     if (a.rfind("--", 0) != 0) {
       p.positional.push_back(a);
       continue;

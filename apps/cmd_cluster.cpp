@@ -49,11 +49,16 @@ using namespace std::chrono_literals;
 volatile std::sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
 
-// The cluster commands' options: --config FILE (required) and `more`.
-args_t cluster_args(const std::vector<std::string>& args, std::vector<flag_t> more = {}) {
+// The cluster commands' options: --config FILE (required) and `more`; at most `max_positional`
+// bare arguments (a job id), so that a stray word — a second file after `--input A` — is an error,
+// not silently ignored.
+args_t cluster_args(const std::vector<std::string>& args, std::vector<flag_t> more = {}, size_t max_positional = 0) {
   more.insert(more.begin(), flag_t("--config", "the cluster's config file"));
   args_t a = parse_args(args, more);
   if (!a.has("--config")) throw usage_error("--config FILE is required");
+  if (a.positional.size() > max_positional)
+    throw usage_error("unexpected argument '" + a.positional[max_positional] + "'" +
+                      (a.has("--input") ? " (each input file needs its own --input)" : ""));
   return a;
 }
 
@@ -373,8 +378,7 @@ int cmd_submit(const std::vector<std::string>& args) {
 }
 
 int cmd_status(const std::vector<std::string>& args) {
-  auto a = cluster_args(args);
-  if (a.positional.size() > 1) throw usage_error("status takes one job id (none: the nodes)");
+  auto a = cluster_args(args, {}, 1);
   auto c = config::load_config(a.one("--config"), {false});
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
@@ -398,11 +402,11 @@ int cmd_status(const std::vector<std::string>& args) {
 }
 
 int cmd_await(const std::vector<std::string>& args) {
-  auto a = cluster_args(args, {"--out", "--timeout"});
+  auto a = cluster_args(args, {"--out", "--timeout"}, 1);
   if (a.positional.size() != 1) throw usage_error("await takes one job id");
   auto c = config::load_config(a.one("--config"), {false});
   const uint64_t job = parse_uint_arg("job", a.positional[0]);
-  const auto timeout = std::chrono::seconds(parse_uint_arg("--timeout", a.one("--timeout", "600")));
+  const auto timeout = std::chrono::seconds(parse_uint_arg("--timeout", a.one("--timeout", "600"), 1, 30 * 86400));
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
   auto r = ask<job_result_msg>(*s.sys, sched, timeout, await_atom::value, job);
@@ -434,7 +438,7 @@ timeline::aggregator_t fetch_cluster_timeline(const std::string& config_path) {
 }
 
 int cmd_cancel(const std::vector<std::string>& args) {
-  auto a = cluster_args(args);
+  auto a = cluster_args(args, {}, 1);
   if (a.positional.size() != 1) throw usage_error("cancel takes one job id");
   auto c = config::load_config(a.one("--config"), {false});
   system_t s;

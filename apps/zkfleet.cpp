@@ -5,6 +5,7 @@
 //   zkfleet setup  <circuit.r1cs> <circuit.zkey> <verification_key.json>      (development keys)
 //   zkfleet demo   [fixtures-dir] [--trace events-file] [--lookahead N|auto] ...
 //   zkfleet timeline [--format ascii|chrome|json|stats|prometheus] (<events-file> | --config F)
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -50,6 +51,11 @@ int main(int argc, char** argv) {
   }
   std::string cmd = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
+  if (std::find(args.begin(), args.end(), "--help") != args.end() ||
+      std::find(args.begin(), args.end(), "-h") != args.end()) {  // `zkfleet <cmd> --help`
+    usage(stdout);
+    return 0;
+  }
   try {
     if (cmd == "prove") return zk::apps::has_circuit_flag(args) ? zk::apps::cmd_circuit_prove(args) : zk::apps::cmd_prove(args);
     if (cmd == "verify") return zk::apps::cmd_verify(args);

@@ -272,6 +272,9 @@ uint64_t as_size(const ctx_t& c, const YAML::Node& n, const std::string& path, u
 std::chrono::milliseconds as_duration(const ctx_t& c, const YAML::Node& n, const std::string& path) {
   auto v = n.IsScalar() ? parse_duration(n.Scalar()) : std::nullopt;
   if (!v || v->count() <= 0) fail(c, n, path, quoted(n) + " is not a positive duration (use e.g. 500ms, 10s, 2m)");
+  // Timers past this overflow on their way to the I/O deadlines (and fire at once).
+  constexpr auto longest = std::chrono::hours(24 * 7);
+  if (*v > longest) fail(c, n, path, quoted(n) + " is longer than a week, the longest timeout accepted");
   return *v;
 }
 

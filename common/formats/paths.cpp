@@ -30,6 +30,13 @@ void check_outputs(std::initializer_list<file_role_t> inputs, std::initializer_l
   std::vector<const file_role_t*> seen;
   for (const auto& in : inputs) seen.push_back(&in);
   for (const auto& out : outputs) {
+    // Its folder must be there before anything is written: a later output failing for a missing
+    // folder would leave the earlier ones (a key without its verification key).
+    std::error_code ec;
+    const fs::path dir = fs::absolute(out.path, ec).parent_path();
+    if (!ec && !fs::is_directory(dir, ec))
+      throw format_error(out.path + ": " + out.role + ": " + dir.string() + " is not a directory");
+    if (fs::is_directory(out.path, ec)) throw format_error(out.path + ": " + out.role + " is a directory, not a file name");
     for (const file_role_t* other : seen)
       if (same_file(out.path, other->path))
         throw format_error(out.path + ": " + out.role + " would replace " + other->role +

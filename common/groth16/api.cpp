@@ -41,7 +41,8 @@ void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
     report.verify_seconds = seconds_since(t1);
     if (!ok)
       throw std::runtime_error(wtns.path() + ": the proof made from this witness fails verification (" + why +
-                               "): the witness does not satisfy " + zkey.path() + "'s circuit");
+                               "): the witness does not satisfy " + zkey.path() + "'s circuit, or that key is damaged (a " +
+                               "point section altered after setup)");
   }
   formats::write_proof_json(proof_path, proof.to_json());
   formats::write_public_json(public_path, pub_json);

@@ -116,6 +116,11 @@ expect_fail "setup: vk output = the zkey output" "the verification key output wo
 expect_fail "prove: proof output = the zkey" "c\.zkey: the proof output would replace the proving key" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/c.zkey" "$T/public.json"
 expect_fail "prove: public output = a hard link to the witness" "hard\.json: the public signals output would replace the witness" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/proof.json" "$T/hard.json"
 expect_fail "prove: public output = the proof output" "the public signals output would replace the proof output" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/proof.json" "$T/proof.json"
+expect_fail "setup: the vk's folder does not exist" "vk\.json: the verification key output: .*/nodir is not a directory" -- "$ZK" setup "$T/c.r1cs" "$T/k.zkey" "$T/nodir/vk.json"
+expect_fail "prove: the proof output is a directory" "the proof output is a directory" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T" "$T/public.json"
+expect_fail "submit: a second file after --input" "unexpected argument 'b\.wtns' \(each input file needs its own --input\)" -- "$ZK" submit --config "$T/none.yaml" --circuit c --input a.wtns b.wtns
+expect_fail "down: a stray argument" "unexpected argument 'extra'" -- "$ZK" down --config "$T/none.yaml" extra
+expect_fail "a short option" "unknown option -v \(options are spelt --name\)" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/proof.json" "$T/public.json" -v
 for f in circuit.r1cs:c.r1cs circuit.zkey:c.zkey witness.wtns:w.wtns; do
   if cmp -s "$BN/${f%%:*}" "$T/${f##*:}"; then echo "ok   ${f##*:} intact after the refusals"; pass=$((pass+1))
   else echo "FAIL ${f##*:} was changed by a refused command"; fail=$((fail+1)); fi
@@ -136,6 +141,9 @@ nodes:
 YAML
 expect_fail "node: a circuit refused at start-up" "circuit\.r1cs: does not match .*circuit\.zkey" -- "$ZK" node --config "$T/badcircuit.yaml" --node scheduler
 expect_fail "up: the scheduler exits at start-up" "node scheduler exited \(status 1\) before the cluster was ready: .*does not match" -- "$ZK" up --config "$T/badcircuit.yaml"
+
+out="$("$ZK" prove --help 2>&1)" && grep -q "zkfleet prove  <circuit.zkey>" <<<"$out" \
+  && { echo "ok   prove --help: usage on stdout, exit 0"; pass=$((pass+1)); } || { echo "FAIL prove --help: $out"; fail=$((fail+1)); }
 
 # A file marked as a model (simulation.enabled) is refused by the commands that start real nodes.
 cat >"$T/model.yaml" <<'YAML'

@@ -181,6 +181,8 @@ TEST_CASE("each kind of error names the key path (and the line)") {
   CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: cpu\n    gpus: 1")).find("node.resources.prover_backend: is cpu, but gpus/vram are given") != std::string::npos);
   CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    gpus: 2")).find("node.resources.gpus: is 2: a prover node drives one GPU; run one prover node per GPU") != std::string::npos);
   CHECK(error_of(base + "  data_plane: {io_timeout: 10}\n").find("node.data_plane.io_timeout: \"10\" is not a positive duration") != std::string::npos);
+  // 3 000 000 h overflowed the I/O deadlines into timeouts that fire at once.
+  CHECK(error_of(base + "  data_plane: {idle_timeout: 3000000h}\n").find("node.data_plane.idle_timeout: \"3000000h\" is longer than a week") != std::string::npos);
   CHECK(error_of(replace(base, "version: 1", "version: 2")).find("version: 2 is out of range [1, 1]") != std::string::npos);
   // Missing keys.
   CHECK(error_of(replace(base, "    memory_budget: 8GiB\n", "")).find("node.resources.memory_budget: missing (required for the synth and prover roles") != std::string::npos);
