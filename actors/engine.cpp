@@ -148,13 +148,17 @@ std::string output_tail(const util::subprocess_result_t& r) {
 }
 
 // Runs the circuit's witness generator on `input` (an input.json), writing `output` (a .wtns).
-void generate_witness(const circuit_def_t& c, const std::string& input, const std::string& output) {
+// `stop` (polled while it runs) kills it: the job was cancelled.
+void generate_witness(const circuit_def_t& c, const std::string& input, const std::string& output,
+                      const std::function<bool()>& stop) {
   if (c.witness_generator.empty()) throw std::runtime_error(no_generator(c) + " (got " + input + ")");
   util::subprocess_options_t o;
   o.timeout = witness_generator_timeout;
   o.output_limit = 4096;
+  o.stop = stop;
   const auto r = util::run_subprocess(generator_argv(c.witness_generator, input, output), o);
   const std::string what = "circuit '" + c.id + "': witness generator " + c.witness_generator[0] + " on " + input;
+  if (r.stopped) throw std::runtime_error(what + ": " + r.describe() + ": the job was cancelled");
   if (!r.ok()) throw std::runtime_error(what + " failed: " + r.describe() + output_tail(r));
   std::error_code ec;
   const auto size = std::filesystem::file_size(output, ec);
@@ -386,7 +390,8 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::v
 }
 
 synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
-                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, synth_cache_t& cache) {
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, synth_cache_t& cache,
+                          const std::function<bool()>& stop) {
   auto t0 = std::chrono::steady_clock::now();
   synth_result_t r;
   if (c.kind == circuit_kind::circom) {
@@ -397,7 +402,7 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
     if (is_input_json(input)) {
       scratch.emplace();
       wtns = (scratch->path / "witness.wtns").string();
-      generate_witness(c, input, wtns);
+      generate_witness(c, input, wtns, stop);
     }
     try {
       if (c.shape == buffer::synth_shape::witness_only)

@@ -18,6 +18,7 @@
 // Exceptions stay inside this layer's callers (the actors turn them into error values).
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -109,9 +110,11 @@ class synth_cache_t {
 // (util::run_subprocess, at most witness_generator_timeout; the .wtns goes to a fresh directory
 // under the temp dir, removed afterwards); its failure throws naming the circuit, the
 // generator, how it ended and the tail of its output. The .wtns is then checked and used as a
-// job's .wtns is.
+// job's .wtns is. `stop`, when given, is polled while the generator runs: true kills it (the
+// job was cancelled) and the call throws saying so.
 synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
-                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, synth_cache_t& cache);
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, synth_cache_t& cache,
+                          const std::function<bool()>& stop = {});
 
 struct proof_result_t {
   std::string proof_json;                   // snarkjs proof.json text

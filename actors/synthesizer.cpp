@@ -23,7 +23,7 @@ void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) 
   auto cache = std::make_shared<synth_cache_t>();  // one copy of each circuit's matrices per node
   for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
-                                                            uint16_t(cfg.first_track + i), cache));
+                                                            uint16_t(cfg.first_track + i), cache, cancelled_shared));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -93,6 +93,7 @@ void synthesizer_state::release(uint64_t buffer_id) {
 
 void synthesizer_state::cancel(uint64_t job) {
   cancelled.insert(job);
+  cancelled_shared->add(job);  // a worker running this job's witness generator kills it
   for (const auto& s : senders)  // ahead of the sends already queued there
     if (s) self->send<caf::message_priority::high>(s, cancel_atom::value, job);
   for (auto it = queue.begin(); it != queue.end();) it = it->job == job ? queue.erase(it) : it + 1;
@@ -157,7 +158,9 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
-    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache);
+    const auto cancelled = st.cancelled;
+    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
+                                  [cancelled, job = d.job] { return cancelled && cancelled->has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
     return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
   } catch (const std::exception& e) {
@@ -170,8 +173,9 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
 
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           std::shared_ptr<synth_cache_t> cache) {
+                           std::shared_ptr<synth_cache_t> cache, std::shared_ptr<const cancelled_jobs_t> cancelled) {
   self->state.cache = std::move(cache);
+  self->state.cancelled = std::move(cancelled);
   return {
     [=](const dispatch_msg& d) { return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d); },
   };

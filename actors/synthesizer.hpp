@@ -17,6 +17,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +27,24 @@
 #include "common/timeline/recorder.hpp"
 
 namespace zk::actors {
+
+// Jobs cancelled on this node, written by the synthesizer and read by its workers while they
+// block in a synthesis (a witness generator is killed when its job is cancelled).
+class cancelled_jobs_t {
+ public:
+  void add(uint64_t job) {
+    std::lock_guard<std::mutex> lock(mu_);
+    jobs_.insert(job);
+  }
+  bool has(uint64_t job) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return jobs_.count(job) != 0;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::set<uint64_t> jobs_;
+};
 
 struct synthesizer_config_t {
   std::string endpoint;                          // the node's data endpoint ("local:<node>")
@@ -54,6 +73,7 @@ struct synthesizer_state {
   std::deque<dispatch_msg> queue;
   std::map<uint64_t, std::set<uint64_t>> buffers;  // job → buffer ids held in the store
   std::set<uint64_t> cancelled;                    // jobs cancelled while work was out
+  std::shared_ptr<cancelled_jobs_t> cancelled_shared = std::make_shared<cancelled_jobs_t>();  // the same, for the workers
 
   void init(caf::event_based_actor* s, synthesizer_config_t c);
   void dispatch(const dispatch_msg& d);
@@ -74,12 +94,13 @@ caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg);
 struct synth_worker_state {
   static inline const char* name = "zkfleet.synthesizer.worker";
   std::shared_ptr<synth_cache_t> cache;  // the node's circom CSR matrices, shared by its workers
+  std::shared_ptr<const cancelled_jobs_t> cancelled;
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           std::shared_ptr<synth_cache_t> cache);
+                           std::shared_ptr<synth_cache_t> cache, std::shared_ptr<const cancelled_jobs_t> cancelled);
 
 // One send stream of the node: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer
 // sent to the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg

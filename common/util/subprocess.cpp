@@ -83,8 +83,8 @@ int ms_until(clock_t_::time_point t, int cap) {
 std::string subprocess_result_t::describe() const {
   char buf[128];
   if (!started) return "cannot start: " + spawn_error;
-  if (timed_out) {
-    std::snprintf(buf, sizeof buf, "timed out after %.1f s (killed)", seconds);
+  if (timed_out || stopped) {
+    std::snprintf(buf, sizeof buf, "%s after %.1f s (killed)", timed_out ? "timed out" : "stopped", seconds);
     return buf;
   }
   if (exited) return "exit status " + std::to_string(exit_code);
@@ -163,6 +163,10 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv, const s
       r.timed_out = true;
       break;
     }
+    if (!ended && options.stop && options.stop()) {
+      r.stopped = true;
+      break;
+    }
     if (ended && (!open || clock_t_::now() - ended_at >= std::chrono::milliseconds(200))) break;
     if (open) {
       pollfd p{fds[0], POLLIN, 0};
@@ -180,7 +184,7 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv, const s
   bool reaped = false;
   if (!gone) {
     ::kill(-pid, SIGKILL);
-    if (r.timed_out) ::kill(pid, SIGKILL);
+    if (r.timed_out || r.stopped) ::kill(pid, SIGKILL);
     pid_t w;
     while ((w = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
     }
@@ -192,7 +196,7 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv, const s
   if (!reaped) {
     r.status_unknown = true;  // reaped elsewhere: how it ended is lost
   } else if (WIFEXITED(status)) {
-    r.exited = !r.timed_out;
+    r.exited = !r.timed_out && !r.stopped;
     r.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {
     r.signaled = true;

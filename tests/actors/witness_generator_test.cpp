@@ -4,6 +4,7 @@
 // generator with the circuit, the program, how it ended and what it printed.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -140,4 +141,28 @@ TEST_CASE("synthesize: a failing generator is reported with its message and its 
     e = synth_error(c, {input});
     CHECK(contains(e, "has no witness_generator in its config: give a .wtns"));
   }
+}
+
+TEST_CASE("synthesize: a cancelled job's witness generator is killed, not waited for") {
+  zk::test::temp_dir tmp("zk_wgen_stop");
+  circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
+  c.witness_generator = {"sh", "-c", "exec sleep 30", "gen", "{input}", "{output}"};
+  const std::string input = tmp.file("input.json");
+  std::ofstream(input) << "{}\n";
+  zk::buffer::buffer_store_t store(64ull << 20);
+  synth_cache_t cache;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto cancelled_after_300ms = [t0] { return std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(300); };
+  std::string e;
+  try {
+    synthesize(c, {input}, 1, 1, 0, store, cache, cancelled_after_300ms);
+  } catch (const std::exception& ex) {
+    e = ex.what();
+  }
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CAPTURE(e);
+  CHECK(contains(e, "witness generator sh on " + input + ": stopped after"));
+  CHECK(contains(e, "the job was cancelled"));
+  CHECK(took < 5.0);  // not the generator's 30 s
+  CHECK(store.stats().registered == 0);
 }

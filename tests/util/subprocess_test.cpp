@@ -155,6 +155,22 @@ TEST_CASE("subprocess: the timeout kills the program and reports it") {
   CHECK(no_children());
 }
 
+TEST_CASE("subprocess: `stop` kills the program and its group and reports it") {
+  auto t0 = std::chrono::steady_clock::now();
+  subprocess_options_t o = limit(30s);
+  o.stop = [t0] { return std::chrono::steady_clock::now() - t0 > 200ms; };
+  auto r = run_subprocess({"sh", "-c", "echo started; sleep 30 & exec sleep 30"}, o);
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(r.stopped);
+  CHECK_FALSE(r.timed_out);
+  CHECK_FALSE(r.exited);
+  CHECK_FALSE(r.ok());
+  CHECK(r.output == "started\n");
+  CHECK(took < 5.0);
+  CHECK(r.describe().find("stopped after") == 0);
+  CHECK(no_children());
+}
+
 TEST_CASE("subprocess: the timeout kills the whole process group (a grandchild holding the pipe)") {
   // The shell starts a background sleep (which inherits the pipe) and waits for it.
   auto t0 = std::chrono::steady_clock::now();
