@@ -1,6 +1,7 @@
 #include "actors/engine.hpp"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <array>
 #include <cerrno>
@@ -429,7 +430,28 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
 
 // --- proving -------------------------------------------------------------------------------
 
+namespace {
+
+// A file's identity and version: a key replaced or rewritten on disk after it was mapped differs.
+struct file_id_t {
+  uint64_t dev = 0, ino = 0, size = 0;
+  int64_t mtime_ns = 0;
+  bool operator==(const file_id_t& o) const {
+    return dev == o.dev && ino == o.ino && size == o.size && mtime_ns == o.mtime_ns;
+  }
+};
+
+std::optional<file_id_t> file_id_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return file_id_t{uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size),
+                   int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
+}
+
+}  // namespace
+
 struct prover_engine_t::key_t {
+  file_id_t loaded;  // the zkey file as it was when mapped
   virtual ~key_t() = default;
   virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                                const groth16::stage_observer& observe) = 0;
@@ -500,8 +522,12 @@ struct typed_key_t final : prover_engine_t::key_t {
 };
 
 std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const accelerators_t& acc) {
-  if (c.curve == buffer::curve_code_bn254) return std::make_unique<typed_key_t<curves::bn254>>(c.zkey, acc.bn254);
-  return std::make_unique<typed_key_t<curves::bls12_381>>(c.zkey, acc.bls12_381);
+  const auto before = file_id_of(c.zkey);
+  std::unique_ptr<prover_engine_t::key_t> k;
+  if (c.curve == buffer::curve_code_bn254) k = std::make_unique<typed_key_t<curves::bn254>>(c.zkey, acc.bn254);
+  else k = std::make_unique<typed_key_t<curves::bls12_381>>(c.zkey, acc.bls12_381);
+  if (before) k->loaded = *before;
+  return k;
 }
 
 }  // namespace
@@ -520,7 +546,26 @@ proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buff
     throw std::runtime_error(what + ": curve, counts or shape do not match circuit '" + c.id + "'");
   // The payload checksum is not hashed again here: a store only holds buffers whose checksum was
   // computed from their bytes (make_header at synthesis) or verified on receipt (data_server).
+  // A mapped key whose file changed on disk is never touched again: a file cut shorter in place
+  // would fault (SIGBUS) on its first page past the new end, and a new key is not the one the
+  // circuit was registered with (its digest). The circuit's proofs fail, saying so, until the
+  // cluster registers the new key (a restart). A change during a proof cannot be caught here:
+  // replace keys by renaming a new file over the old one, which leaves the mapping intact.
+  if (auto s = stale_.find(c.id); s != stale_.end()) throw std::runtime_error(s->second);
   auto it = keys_.find(c.id);
+  if (it != keys_.end()) {
+    const auto now = file_id_of(c.zkey);
+    if (!now || !(*now == it->second->loaded)) {
+      std::string why = "circuit '" + c.id + "': " + c.zkey + " changed on disk after this prover mapped it (" +
+                        (now ? "size " + std::to_string(it->second->loaded.size) + " → " + std::to_string(now->size) +
+                                   " bytes" + (now->ino != it->second->loaded.ino ? ", another file" : ", rewritten in place")
+                             : "gone") +
+                        "): not proving with it; a new key is registered by restarting the cluster with it";
+      keys_.erase(it);  // unmapped
+      stale_[c.id] = why;
+      throw std::runtime_error(why);
+    }
+  }
   if (it == keys_.end()) it = keys_.emplace(c.id, load_key(c, acc_)).first;
   return it->second->prove(c, buffer, observe);
 }

@@ -139,7 +139,8 @@ class prover_engine_t {
   void set_accelerators(const accelerators_t& acc) { acc_ = acc; }
   // Checks the buffer against the circuit (digest, curve, counts, shape), proves, verifies with
   // the key's verification key. Throws std::runtime_error when the buffer does not fit or the
-  // proof fails verification (no proof leaves unverified).
+  // proof fails verification (no proof leaves unverified), and for good once the circuit's zkey
+  // file has changed on disk since it was mapped (size, mtime or inode).
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
                        const groth16::stage_observer& observe = {});
 
@@ -147,6 +148,7 @@ class prover_engine_t {
 
  private:
   std::map<std::string, std::unique_ptr<key_t>> keys_;
+  std::map<std::string, std::string> stale_;  // circuits whose key file changed on disk: why
   accelerators_t acc_;
 };
 
