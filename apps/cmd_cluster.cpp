@@ -12,8 +12,11 @@
 //   zkfleet status --config F [JOB]  |   zkfleet cancel --config F JOB   (no JOB: the nodes' memory)
 //   zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS]
 #include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -74,12 +77,51 @@ struct system_t {
   }
 };
 
+// What answers at `ep`, asked before CAF's handshake is: a CAF middleman (the scheduler's
+// publish) greets first, with a BASP server handshake (operation 0). A listener that stays silent
+// (a prover's data port, an HTTP server) or greets otherwise is not a scheduler, and remote_actor
+// would wait on it for minutes.
+enum class greeting_t { nobody, scheduler, silent, foreign };
+
+greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait) {
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* res = nullptr;
+  if (::getaddrinfo(ep.host.c_str(), std::to_string(ep.port).c_str(), &hints, &res) != 0) return greeting_t::nobody;
+  greeting_t g = greeting_t::nobody;
+  for (addrinfo* ai = res; ai && g == greeting_t::nobody; ai = ai->ai_next) {
+    const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) continue;
+    pollfd p{fd, POLLOUT, 0};
+    int err = 0;
+    socklen_t len = sizeof err;
+    const bool connected =
+        (::connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 || errno == EINPROGRESS) && ::poll(&p, 1, int(wait.count())) == 1 &&
+        ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
+    if (connected) {
+      p = {fd, POLLIN, 0};
+      uint8_t first = 0xff;
+      if (::poll(&p, 1, int(wait.count())) != 1) g = greeting_t::silent;
+      else g = ::recv(fd, &first, 1, 0) == 1 && first == 0 ? greeting_t::scheduler : greeting_t::foreign;
+    }
+    ::close(fd);
+  }
+  ::freeaddrinfo(res);
+  return g;
+}
+
 // `still_ok` runs between tries and may throw to give up early (zkfleet up: a node process died).
 caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, std::chrono::seconds patience,
                              const std::function<void()>& still_ok = {}) {
   const auto& ep = c.scheduler.endpoint;
   const auto start = std::chrono::steady_clock::now(), end = start + patience;
   for (bool said = false;;) {
+    const greeting_t g = probe(ep, 5s);
+    if (g == greeting_t::silent || g == greeting_t::foreign)
+      throw std::runtime_error(ep.str() + " accepted the connection but " +
+                               (g == greeting_t::silent ? "said nothing within 5 s" : "did not greet as CAF does") +
+                               ": it is not a zkfleet scheduler (is scheduler.endpoint in " + c.source +
+                               " the scheduler's control port, not a data or metrics port?)");
     auto a = sys.middleman().remote_actor(ep.host, ep.port);
     if (a) return *a;
     if (!said && std::chrono::steady_clock::now() - start > 2s) {  // say why the wait, once

@@ -145,6 +145,19 @@ expect_fail "up: the scheduler exits at start-up" "node scheduler exited \(statu
 out="$("$ZK" prove --help 2>&1)" && grep -q "zkfleet prove  <circuit.zkey>" <<<"$out" \
   && { echo "ok   prove --help: usage on stdout, exit 0"; pass=$((pass+1)); } || { echo "FAIL prove --help: $out"; fail=$((fail+1)); }
 
+# A client whose scheduler.endpoint answers but is not a scheduler (a data port: silent) is told
+# so in 5 s instead of waiting on CAF's handshake for minutes.
+cat >"$T/silent.yaml" <<'YAML'
+version: 1
+scheduler: {endpoint: 127.0.0.1:7796}
+nodes: [{name: scheduler, roles: [scheduler], listen: {control: 127.0.0.1:7796}}]
+YAML
+python3 -c "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', 7796)); s.listen(5); time.sleep(30)" &
+listener=$!
+sleep 0.5
+expect_fail "status against a silent listener" "127\.0\.0\.1:7796 accepted the connection but said nothing within 5 s: it is not a zkfleet scheduler" -- "$ZK" status --config "$T/silent.yaml"
+kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null
+
 # A file marked as a model (simulation.enabled) is refused by the commands that start real nodes.
 cat >"$T/model.yaml" <<'YAML'
 version: 1
