@@ -204,7 +204,8 @@ void scheduler_actor_state::failed(const failure_msg& m) {
   auto it = parts.find({m.job, m.partition});
   if (it == parts.end()) return;
   release_buffer(it->second);
-  policy.failed(m.job, m.partition, to_string(m.code) + ": " + m.reason);
+  const std::string code = to_string(m.code) + ": ";  // once: a relayed error's text may carry it already
+  policy.failed(m.job, m.partition, m.reason.rfind(code, 0) == 0 ? m.reason : code + m.reason);
   parts.erase(it);
   if (rec && policy.state(m.job, m.partition) == part_state::queued)
     rec->begin(m.job, m.partition, timeline::stage::queued, track);

@@ -449,12 +449,24 @@ int cmd_await(const std::vector<std::string>& args) {
   auto c = config::load_config(a.one("--config"), {false});
   const uint64_t job = parse_uint_arg("job", a.positional[0]);
   const auto timeout = std::chrono::seconds(parse_uint_arg("--timeout", a.one("--timeout", "600"), 1, 30 * 86400));
+  const std::string out = a.one("--out", ".");
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))  // before the wait, not after it
+    throw std::runtime_error(out + ": --out names a file; it needs a directory for the proofs");
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
   auto r = ask<job_result_msg>(*s.sys, sched, timeout, await_atom::value, job);
+  if (!r && r.error() == caf::sec::request_timeout) {
+    auto st = ask<job_status_msg>(*s.sys, sched, 10s, status_atom::value, job);
+    if (st)
+      throw std::runtime_error("job " + std::to_string(job) + " is not finished after " +
+                               std::to_string(timeout.count()) + " s (" + std::to_string(st->done) + " of " +
+                               std::to_string(st->partitions) + " partitions proved): wait longer with --timeout, or "
+                               "see `zkfleet status`");
+  }
   if (!r) throw std::runtime_error(actors::describe(r.error()));
-  const std::string out = a.one("--out", ".");
-  fs::create_directories(out);
+  fs::create_directories(out, ec);
+  if (ec) throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
   for (const auto& p : r->proofs) {
     std::string stem = out + "/job" + std::to_string(job) + "-p" + std::to_string(p.partition);
     formats::write_proof_json(stem + "-proof.json", formats::parse_proof_json(p.proof_json, "proof"));

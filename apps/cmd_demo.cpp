@@ -222,7 +222,8 @@ int cmd_timeline(const std::vector<std::string>& args) {
   const std::string format = a.one("--format", "ascii"), config = a.one("--config"), save = a.one("--save");
   const std::string file = a.positional.empty() ? "" : a.positional[0];
   if (file.empty() == config.empty())
-    throw usage_error("timeline needs an events file (e.g. from zkfleet demo --trace FILE) or --config F (a running cluster)");
+    throw usage_error(file.empty() ? "timeline needs an events file (e.g. from zkfleet demo --trace FILE) or --config F (a running cluster)"
+                                   : "timeline takes an events file or --config F, not both");
   if (format != "ascii" && format != "chrome" && format != "json" && format != "stats" && format != "prometheus")
     throw usage_error("unknown --format '" + format + "' (ascii, chrome, json, stats, prometheus)");
   timeline::aggregator_t agg;

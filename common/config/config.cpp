@@ -688,6 +688,8 @@ config_t parse_config(const std::string& yaml, const std::string& source, const 
 }
 
 config_t load_config(const std::string& path, const load_options_t& options) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw config_error(path + ": is a directory, not a config file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw config_error(path + ": cannot open the file");
   std::ostringstream text;

@@ -158,6 +158,11 @@ sleep 0.5
 expect_fail "status against a silent listener" "127\.0\.0\.1:7796 accepted the connection but said nothing within 5 s: it is not a zkfleet scheduler" -- "$ZK" status --config "$T/silent.yaml"
 kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null
 
+mkdir -p "$T/adir"
+expect_fail "verify: a directory for the verification key" "adir: is a directory, not a JSON file" -- "$ZK" verify "$T/adir" "$T/adir" "$T/adir"
+expect_fail "status: a directory for --config" "adir: is a directory, not a config file" -- "$ZK" status --config "$T/adir"
+expect_fail "timeline: an events file and --config" "an events file or --config F, not both" -- "$ZK" timeline --config "$T/silent.yaml" "$T/events"
+
 # A file marked as a model (simulation.enabled) is refused by the commands that start real nodes.
 cat >"$T/model.yaml" <<'YAML'
 version: 1
