@@ -17,7 +17,11 @@ caf::result<caf::actor> scheduler_actor_state::timeline() const {
   return aggregator;
 }
 
-node_id scheduler_actor_state::join(const node_join_msg& m) {
+caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
+  for (const auto& [id, n] : nodes)  // a second process started for the same node would be counted twice
+    if (n.name == m.resources.name && (n.synthesizer || n.prover))
+      return make_error(zk_errc::bad_request, "a node named " + n.name + " is already in the cluster: stop it first, "
+                                              "or give this one another name");
   node_spec_t spec;
   spec.name = m.resources.name;
   spec.synth = bool(m.synthesizer);

@@ -59,7 +59,7 @@ struct scheduler_actor_state {
   std::map<std::pair<job_id, uint32_t>, part_ref_t> parts;  // dispatched, not yet done
 
   void init(caf::event_based_actor* s, const scheduler_config_t& cfg);
-  node_id join(const node_join_msg& m);
+  caf::result<node_id> join(const node_join_msg& m);
   void node_down(const caf::down_msg& m);
   caf::result<caf::ok_atom> add_circuit(const circuit_def_t& c);
   caf::result<uint64_t> submit(const job_request& r);

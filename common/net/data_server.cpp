@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -319,10 +321,15 @@ data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t opt
     : core_(std::make_shared<core_t>(store, std::move(options), std::move(on_received), std::move(on_rejected))) {
   auto& c = *core_;
   const tcp::endpoint ep(asio::ip::make_address(c.options.address), c.options.port);
-  c.acceptor.open(ep.protocol());
-  c.acceptor.set_option(tcp::acceptor::reuse_address(true));
-  c.acceptor.bind(ep);
-  c.acceptor.listen();
+  try {
+    c.acceptor.open(ep.protocol());
+    c.acceptor.set_option(tcp::acceptor::reuse_address(true));
+    c.acceptor.bind(ep);
+    c.acceptor.listen();
+  } catch (const boost::system::system_error& e) {  // "bind: Address already in use" alone names no port
+    throw std::runtime_error("data plane: cannot listen on " + c.options.address + ":" + std::to_string(c.options.port) +
+                             ": " + e.code().message());
+  }
   c.port = c.acceptor.local_endpoint().port();
   c.accept();
   const unsigned n = c.options.io_threads == 0 ? 1 : c.options.io_threads;

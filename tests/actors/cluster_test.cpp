@@ -330,6 +330,13 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   circuit_def_t empty;
   empty.id = "empty";
   CHECK_FALSE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, empty));
+  // A second process joining under a live node's name is refused (it would be counted twice).
+  node_join_msg twin;
+  twin.resources.name = f.usage().front().name;
+  auto joined = ask<uint32_t>(sys, sched, 5s, join_atom::value, twin);
+  REQUIRE_FALSE(joined);
+  CHECK(describe(joined.error()).find("a node named " + twin.resources.name + " is already in the cluster") !=
+        std::string::npos);
   // A circuit whose buffer no node's budget holds: its jobs are refused at submit, saying why
   // (they would wait queued forever, ahead of everything else).
   circuit_def_t huge = f.mulchain;
