@@ -1,7 +1,9 @@
 #include "common/circuit/porep.hpp"
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
+#include <string>
 
 #include "common/ff/bls12_381.hpp"
 #include "common/ff/bn254.hpp"
@@ -48,6 +50,7 @@ uint64_t parse_u64(const std::string& key, const std::string& v, uint64_t lo, ui
 
 porep_params_t porep_params_t::parse(const std::string& text) {
   porep_params_t p;
+  std::set<std::string> seen;
   size_t start = 0;
   while (start <= text.size() && !text.empty()) {
     size_t end = text.find(',', start);
@@ -57,6 +60,7 @@ porep_params_t porep_params_t::parse(const std::string& text) {
     if (eq == std::string::npos)
       throw std::invalid_argument("--params: '" + item + "' is not key=value (keys: curve, partitions, challenges, depth, seed)");
     std::string key = item.substr(0, eq), val = item.substr(eq + 1);
+    if (!seen.insert(key).second) throw std::invalid_argument("--params: '" + key + "' is given twice");
     if (key == "curve") {
       auto c = formats::parse_curve_name(val);
       if (!c) throw std::invalid_argument("--params: curve '" + val + "' is not bn254 or bls12-381");
@@ -81,6 +85,15 @@ porep_params_t porep_params_t::parse(const std::string& text) {
                                 " exceeds the 2^depth = " + std::to_string(uint64_t(1) << p.depth) + " leaves");
   if (total >= (uint64_t(1) << 32))
     throw std::invalid_argument("--params: partitions·challenges must be below 2^32");
+  // compute_h needs the 2n-th roots of unity: a domain of at most 2^(two-adicity − 1) rows.
+  const unsigned max_log = (p.curve == formats::curve_id::bn254 ? bn254::fr_params::two_adicity
+                                                                : bls12_381::fr_params::two_adicity) - 1;
+  const uint64_t rows = porep_constraint_mix(p).total + 3 + 1;  // + public inputs (root, replica_id, partition) + one
+  if (rows > (uint64_t(1) << max_log))
+    throw std::invalid_argument("--params: challenges=" + std::to_string(p.challenges) + ", depth=" +
+                                std::to_string(p.depth) + " make " + std::to_string(rows) +
+                                " rows per partition, past the 2^" + std::to_string(max_log) + " domain " +
+                                formats::curve_name(p.curve) + " proofs can use: fewer challenges per partition");
   return p;
 }
 

@@ -158,6 +158,8 @@ sleep 0.5
 expect_fail "status against a silent listener" "127\.0\.0\.1:7796 accepted the connection but said nothing within 5 s: it is not a zkfleet scheduler" -- "$ZK" status --config "$T/silent.yaml"
 kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null
 
+expect_fail "porep-lite past the largest domain" "challenges=20000, depth=32 make 691960253 rows per partition, past the 2\^27 domain" -- "$ZK" setup --circuit porep-lite --params depth=32,challenges=20000 --out "$T/keys"
+expect_fail "porep-lite params: a key twice" "'depth' is given twice" -- "$ZK" setup --circuit porep-lite --params depth=8,depth=9 --out "$T/keys"
 mkdir -p "$T/adir"
 expect_fail "verify: a directory for the verification key" "adir: is a directory, not a JSON file" -- "$ZK" verify "$T/adir" "$T/adir" "$T/adir"
 expect_fail "status: a directory for --config" "adir: is a directory, not a config file" -- "$ZK" status --config "$T/adir"
