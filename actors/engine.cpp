@@ -19,6 +19,7 @@
 #include "common/formats/wtns.hpp"
 #include "common/formats/zkey.hpp"
 #include "common/groth16/verifier.hpp"
+#include "common/util/fingerprint.hpp"
 #include "common/util/subprocess.hpp"
 
 namespace zk::actors {
@@ -451,7 +452,8 @@ std::optional<file_id_t> file_id_of(const std::string& path) {
 }  // namespace
 
 struct prover_engine_t::key_t {
-  file_id_t loaded;  // the zkey file as it was when mapped
+  file_id_t loaded;     // the zkey file as it was when mapped
+  uint64_t sample = 0;  // util::sampled_fingerprint of its bytes when mapped
   virtual ~key_t() = default;
   virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                                const groth16::stage_observer& observe) = 0;
@@ -482,6 +484,7 @@ struct typed_key_t final : prover_engine_t::key_t {
       : file(path), pk(groth16::proving_key_t<C>::view(file)), prover(pk),
         vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
     prover.set_accelerator(acc);
+    sample = util::sampled_fingerprint(file.file().data(), file.file().size());
   }
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
@@ -546,27 +549,31 @@ proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buff
     throw std::runtime_error(what + ": curve, counts or shape do not match circuit '" + c.id + "'");
   // The payload checksum is not hashed again here: a store only holds buffers whose checksum was
   // computed from their bytes (make_header at synthesis) or verified on receipt (data_server).
-  // A mapped key whose file changed on disk is never touched again: a file cut shorter in place
-  // would fault (SIGBUS) on its first page past the new end, and a new key is not the one the
-  // circuit was registered with (its digest). The circuit's proofs fail, saying so, until the
-  // cluster registers the new key (a restart). A change during a proof cannot be caught here:
-  // replace keys by renaming a new file over the old one, which leaves the mapping intact.
-  if (auto s = stale_.find(c.id); s != stale_.end()) throw std::runtime_error(s->second);
+  // The mapped key file itself (same inode) changed since it was mapped: cut shorter in place, its
+  // pages past the new end would fault (SIGBUS) when read; rewritten, they may hold another key.
+  // It is unmapped before anything reads it and mapped again; the new mapping proves only when its
+  // sampled bytes are those this prover first mapped (a touch, a byte-identical copy), else the
+  // proof fails saying so — until the first bytes are back or a restart registers the new key.
+  // A new file renamed over the old one (another inode) leaves the mapping intact and in use.
   auto it = keys_.find(c.id);
   if (it != keys_.end()) {
     const auto now = file_id_of(c.zkey);
-    if (!now || !(*now == it->second->loaded)) {
-      std::string why = "circuit '" + c.id + "': " + c.zkey + " changed on disk after this prover mapped it (" +
-                        (now ? "size " + std::to_string(it->second->loaded.size) + " → " + std::to_string(now->size) +
-                                   " bytes" + (now->ino != it->second->loaded.ino ? ", another file" : ", rewritten in place")
-                             : "gone") +
-                        "): not proving with it; a new key is registered by restarting the cluster with it";
-      keys_.erase(it);  // unmapped
-      stale_[c.id] = why;
-      throw std::runtime_error(why);
+    const file_id_t& was = it->second->loaded;
+    if (now && now->dev == was.dev && now->ino == was.ino && !(*now == was)) {
+      keys_.erase(it);
+      it = keys_.end();
     }
   }
-  if (it == keys_.end()) it = keys_.emplace(c.id, load_key(c, acc_)).first;
+  if (it == keys_.end()) {
+    auto k = load_key(c, acc_);  // a truncated or damaged file throws here, naming it
+    auto [first, fresh] = first_sample_.emplace(c.id, k->sample);
+    if (!fresh && first->second != k->sample)
+      throw std::runtime_error("circuit '" + c.id + "': " + c.zkey + " was rewritten in place with other bytes since " +
+                               "this prover first mapped it: not proving with a key other than the one registered " +
+                               "(restart the cluster to register the new key, or replace keys by renaming a new " +
+                               "file over the old one)");
+    it = keys_.emplace(c.id, std::move(k)).first;
+  }
   return it->second->prove(c, buffer, observe);
 }
 

@@ -139,8 +139,8 @@ class prover_engine_t {
   void set_accelerators(const accelerators_t& acc) { acc_ = acc; }
   // Checks the buffer against the circuit (digest, curve, counts, shape), proves, verifies with
   // the key's verification key. Throws std::runtime_error when the buffer does not fit or the
-  // proof fails verification (no proof leaves unverified), and for good once the circuit's zkey
-  // file has changed on disk since it was mapped (size, mtime or inode).
+  // proof fails verification (no proof leaves unverified). A key file rewritten in place since it
+  // was mapped is mapped again first, and refused while its bytes differ from the first mapping's.
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
                        const groth16::stage_observer& observe = {});
 
@@ -148,7 +148,7 @@ class prover_engine_t {
 
  private:
   std::map<std::string, std::unique_ptr<key_t>> keys_;
-  std::map<std::string, std::string> stale_;  // circuits whose key file changed on disk: why
+  std::map<std::string, uint64_t> first_sample_;  // each circuit's key bytes when first mapped (sampled)
   accelerators_t acc_;
 };
 

@@ -76,7 +76,7 @@ caf::result<uint64_t> scheduler_actor_state::submit(const job_request& r) {
   if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
     return make_error(zk_errc::bad_request, "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
   if (auto why = check_job_inputs(c->second, r.inputs, r.partitions)) return make_error(zk_errc::bad_request, *why);
-  if (auto why = policy.never_fits(r.circuit)) return make_error(zk_errc::bad_request, *why);
+  if (auto why = policy.never_fits(r.circuit, false)) return make_error(zk_errc::bad_request, *why);
   const priority_t prio = r.circuit_priority ? c->second.priority : r.priority;
   job_id id = policy.submit(r.circuit, prio, r.partitions);
   jobs[id].request = r;

@@ -35,14 +35,14 @@ node_id scheduler_state::add_node(const node_spec_t& spec) {
 
 void scheduler_state::add_circuit(const circuit_spec_t& c) { circuits_[c.id] = c; }
 
-std::optional<std::string> scheduler_state::never_fits(const std::string& circuit) const {
+std::optional<std::string> scheduler_state::never_fits(const std::string& circuit, bool live_only) const {
   // What pick_synth and pick_prover ask of an idle node.
   const circuit_spec_t& c = circuits_.at(circuit);
   const node_t *big_synth = nullptr, *big_prover = nullptr;
   bool synth_fits = false, prover_fits = false;
   for (node_id id : node_order_) {
     const node_t& n = nodes_.at(id);
-    if (!n.alive) continue;
+    if (live_only && !n.alive) continue;
     if (n.spec.synth && n.spec.cores > 0) {
       if (!big_synth || n.spec.memory_budget > big_synth->spec.memory_budget) big_synth = &n;
       synth_fits |= c.buffer_bytes <= n.spec.memory_budget;
@@ -67,7 +67,7 @@ std::optional<std::string> scheduler_state::never_fits(const std::string& circui
 job_id scheduler_state::submit(const std::string& circuit, priority_t prio, uint32_t partitions) {
   if (!circuits_.count(circuit)) throw std::invalid_argument("unknown circuit '" + circuit + "'");
   if (partitions == 0) throw std::invalid_argument("a job needs at least one partition");
-  if (auto why = never_fits(circuit)) throw std::invalid_argument(*why);
+  if (auto why = never_fits(circuit, false)) throw std::invalid_argument(*why);
   job_t j;
   j.status.id = next_job_++;
   j.status.circuit = circuit;
@@ -251,7 +251,7 @@ std::vector<dispatch_t> scheduler_state::schedule() {
     const circuit_spec_t& c = circuits_.at(j.status.circuit);
     // A circuit no live node can hold (its big node left) waits for one to join without blocking
     // the rest; anything else that does not fit now is not overtaken by lower partitions.
-    if (never_fits(c.id)) continue;
+    if (never_fits(c.id, true)) continue;
     auto prover = pick_prover(c);
     auto synth = prover ? pick_synth(c.buffer_bytes) : std::nullopt;
     if (!prover || !synth) break;  // nothing lower in the order overtakes this partition

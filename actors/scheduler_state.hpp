@@ -95,12 +95,14 @@ class scheduler_state {
   void add_circuit(const circuit_spec_t& c);
 
   // Throws std::invalid_argument naming the unknown circuit, a zero partition count, or why the
-  // circuit's partitions fit no node that has joined (never_fits).
+  // circuit's partitions fit no node that has ever joined (never_fits(circuit, false)).
   job_id submit(const std::string& circuit, priority_t prio, uint32_t partitions);
-  // Why no partition of `circuit` could ever be placed on the live nodes, even all idle: no
-  // synthesis node's budget holds its buffer, or no prover's holds buffer + work area. nullopt
-  // when both fit somewhere, or while no node of a role has joined yet (one may still come).
-  std::optional<std::string> never_fits(const std::string& circuit) const;
+  // Why no partition of `circuit` could be placed even on idle nodes: no synthesis node's budget
+  // holds its buffer, or no prover's holds buffer + work area. Among the live nodes (live_only:
+  // what schedule() skips, to wait for a big node's return) or every node that ever joined (what
+  // submit refuses: a big node restarting does not turn jobs away). nullopt when both fit
+  // somewhere, or while no node of a role is counted (one may still come).
+  std::optional<std::string> never_fits(const std::string& circuit, bool live_only) const;
   // Frees everything the job holds; returns false for an unknown or finished job. The
   // returned dispatch list of schedule() never again mentions it.
   bool cancel(job_id job);

@@ -101,8 +101,14 @@ greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait) {
     if (connected) {
       p = {fd, POLLIN, 0};
       uint8_t first = 0xff;
-      if (::poll(&p, 1, int(wait.count())) != 1) g = greeting_t::silent;
-      else g = ::recv(fd, &first, 1, 0) == 1 && first == 0 ? greeting_t::scheduler : greeting_t::foreign;
+      const int ready = ::poll(&p, 1, int(wait.count()));
+      if (ready == 0) {
+        g = greeting_t::silent;
+      } else if (ready == 1) {
+        const ssize_t n = ::recv(fd, &first, 1, 0);
+        // Closed at once (a proxy whose backend is not up yet): nobody there yet, try again.
+        if (n == 1) g = first == 0 ? greeting_t::scheduler : greeting_t::foreign;
+      }  // interrupted (a signal): nobody yet
     }
     ::close(fd);
   }
@@ -115,13 +121,21 @@ caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, 
                              const std::function<void()>& still_ok = {}) {
   const auto& ep = c.scheduler.endpoint;
   const auto start = std::chrono::steady_clock::now(), end = start + patience;
+  auto not_a_scheduler = [&](const char* what) {
+    return std::runtime_error(ep.str() + " accepted the connection but " + what +
+                              ": it is not a zkfleet scheduler (is scheduler.endpoint in " + c.source +
+                              " the scheduler's control port, not a data or metrics port?)");
+  };
   for (bool said = false;;) {
+    // Only a greeting that cannot be CAF's ends the wait at once; a silent listener is tried again
+    // (remote_actor would wait on it for minutes) until the patience runs out.
     const greeting_t g = probe(ep, 5s);
-    if (g == greeting_t::silent || g == greeting_t::foreign)
-      throw std::runtime_error(ep.str() + " accepted the connection but " +
-                               (g == greeting_t::silent ? "said nothing within 5 s" : "did not greet as CAF does") +
-                               ": it is not a zkfleet scheduler (is scheduler.endpoint in " + c.source +
-                               " the scheduler's control port, not a data or metrics port?)");
+    if (g == greeting_t::foreign) throw not_a_scheduler("did not greet as CAF does");
+    if (g == greeting_t::silent) {
+      if (still_ok) still_ok();
+      if (std::chrono::steady_clock::now() >= end || g_stop) throw not_a_scheduler("said nothing within 5 s");
+      continue;
+    }
     auto a = sys.middleman().remote_actor(ep.host, ep.port);
     if (a) return *a;
     if (!said && std::chrono::steady_clock::now() - start > 2s) {  // say why the wait, once

@@ -63,6 +63,7 @@ class context_t {
   const void* find(const void* host, size_t bytes);
   void* admit(const void* host, size_t bytes, size_t workspace_bytes);
   void commit(const void* dev);
+  void forget(const void* dev);  // frees one section (a hit that could not be used: not counted)
   void forget_all();
   void enforce_budget();  // after set_options
   size_t resident_bytes() const;

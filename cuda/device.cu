@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/util/fingerprint.hpp"
 #include "cuda/context.cuh"
 
 namespace zk::cuda {
@@ -61,28 +62,9 @@ uint64_t steady_ns() {
           .count());
 }
 
-// FNV-1a over 64 evenly spaced 64-byte samples of the host bytes (all of them when few), the first
-// and the last: a remapped or rewritten key at the same address and size is caught on the next
-// hit without reading the whole section.
-uint64_t fingerprint(const void* p, size_t bytes) {
-  const uint8_t* b = static_cast<const uint8_t*>(p);
-  uint64_t h = 1469598103934665603ull ^ bytes;
-  auto mix = [&](size_t off, size_t len) {
-    for (size_t i = 0; i < len; ++i) {
-      h ^= b[off + i];
-      h *= 1099511628211ull;
-    }
-  };
-  constexpr size_t kSample = 64, kSamples = 64;
-  if (bytes <= kSample * (kSamples + 2)) {
-    mix(0, bytes);
-    return h;
-  }
-  const size_t stride = (bytes - kSample) / kSamples;
-  for (size_t s = 0; s < kSamples; ++s) mix(s * stride, kSample);
-  mix(bytes - kSample, kSample);
-  return h;
-}
+// The host bytes' sampled fingerprint: a remapped or rewritten key at the same address and size is
+// caught on the next hit without reading the whole section.
+uint64_t fingerprint(const void* p, size_t bytes) { return util::sampled_fingerprint(p, bytes); }
 
 // This thread's last call and the merged span of its calls since the last take.
 thread_local call_timing_t t_last;
@@ -212,6 +194,16 @@ void context_t::commit(const void* dev) {
     if (e.dev == dev && !e.valid) {
       e.valid = true;
       ++stats.base_uploads;
+    }
+}
+
+void context_t::forget(const void* dev) {
+  for (size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].dev == dev) {
+      if (entries_[i].valid && stats.base_hits) --stats.base_hits;
+      CUDA_OK(cudaFree(entries_[i].dev));
+      entries_.erase(entries_.begin() + ptrdiff_t(i));
+      return;
     }
 }
 

@@ -228,9 +228,13 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
     uint8_t* ws = nullptr;
     const xyzz* d_segments = nullptr;
     if (hit) {
-      // No room for the one-pass working memory next to the cached bases: stream instead (its
-      // working memory is a chunk's; it may evict this very section to get it).
-      if (!(ws = ctx.workspace(ws_resident, hit))) hit = nullptr;
+      // No room for the one-pass working memory next to the cached bases (every other section is
+      // evicted by now): drop this one too — kept, it would send every call on this key down the
+      // same path — and stream, whose working memory is a chunk's.
+      if (!(ws = ctx.workspace(ws_resident, hit))) {
+        ctx.forget(hit);
+        hit = nullptr;
+      }
     } else if (one_pass && (fresh = ctx.admit(bases, base_bytes, ws_resident))) {
       ws = ctx.workspace(ws_resident, fresh);  // admit made sure of it
     }

@@ -15,7 +15,10 @@ bool same_file(const std::string& a, const std::string& b) {
   std::error_code ea, eb;
   const bool xa = fs::exists(a, ea), xb = fs::exists(b, eb);
   if (xa && xb) {
+    // Devices and pipes (/dev/null, /dev/stdout and /dev/stderr on one terminal) are written, never
+    // replaced: only regular files can clobber each other.
     std::error_code e;
+    if (!fs::is_regular_file(a, e) || !fs::is_regular_file(b, e)) return false;
     const bool same = fs::equivalent(a, b, e);
     if (!e) return same;
   }

@@ -70,7 +70,7 @@ class data_server_t {
   using on_received_t = std::function<void(const received_t&)>;
   using on_rejected_t = std::function<void(const rejected_t&)>;
 
-  // Binds and listens (throws boost::system::system_error when it cannot), then serves until
+  // Binds and listens (throws std::runtime_error naming the address when it cannot), then serves until
   // stop() or destruction. The store must outlive the server.
   data_server_t(buffer::buffer_store_t& store, server_options_t options, on_received_t on_received,
                 on_rejected_t on_rejected = {});

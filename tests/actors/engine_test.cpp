@@ -1,9 +1,11 @@
-// The prover engine against its key file on disk: a zkey rewritten in place (cut shorter) after
-// the prover mapped it is refused with the reason — never read, which would fault (SIGBUS) on
-// the pages past the new end — and stays refused; a fresh engine proves with the file again.
+// The prover engine against its key file on disk. The mapped file rewritten in place (cut shorter,
+// other bytes) is unmapped before anything reads it — a page past a shortened end would fault
+// (SIGBUS) — and mapped again; the new mapping proves only with the bytes first mapped. Touching
+// the file changes nothing; a new file renamed over the old one leaves the mapping in use.
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "actors/engine.hpp"
@@ -12,9 +14,22 @@
 using namespace zk::actors;
 namespace fs = std::filesystem;
 
-TEST_CASE("prover engine: a key file changed on disk after mapping is refused, not read") {
+namespace {
+
+std::string error_of(prover_engine_t& engine, const circuit_def_t& c, const zk::buffer::buffer_ref_t& b) {
+  try {
+    engine.prove(c, b);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("prover engine: its key file rewritten, touched or replaced on disk while mapped") {
   zk::test::temp_dir tmp("zk_engine_key");
-  const std::string mc = zk::test::fixture_dir("bn254", "mulchain");
+  const std::string mc = zk::test::fixture_dir("bn254", "mulchain"), other = zk::test::fixture_dir("bn254", "poseidon");
   const std::string zkey = tmp.file("circuit.zkey");
   fs::copy_file(mc + "/circuit.zkey", zkey);
   circuit_def_t c = describe_zkey_circuit("mulchain", zkey, "");
@@ -23,25 +38,38 @@ TEST_CASE("prover engine: a key file changed on disk after mapping is refused, n
   auto made = synthesize(c, {mc + "/witness.wtns"}, 1, 1, 0, store, cache);
   auto buf = store.find(made.buffer_id);
   REQUIRE(buf);
-
   prover_engine_t engine;
-  auto first = engine.prove(c, *buf);
-  CHECK_FALSE(first.proof_json.empty());
+  REQUIRE(error_of(engine, c, *buf) == "");
 
-  fs::resize_file(zkey, fs::file_size(zkey) / 2);  // in place: the mapping's pages past the end are gone
-  std::string e;
-  try {
-    engine.prove(c, *buf);
-  } catch (const std::exception& ex) {
-    e = ex.what();
+  SUBCASE("cut shorter in place: refused naming the file, then proves once the bytes are back") {
+    fs::resize_file(zkey, fs::file_size(zkey) / 2);
+    const std::string e = error_of(engine, c, *buf);
+    CAPTURE(e);
+    CHECK(e.find(zkey) != std::string::npos);  // the reload's format error names it
+    fs::copy_file(mc + "/circuit.zkey", zkey, fs::copy_options::overwrite_existing);  // same inode, same bytes
+    CHECK(error_of(engine, c, *buf) == "");
   }
-  CAPTURE(e);
-  CHECK(e.find("circuit 'mulchain': " + zkey + " changed on disk after this prover mapped it") != std::string::npos);
-  CHECK(e.find("rewritten in place") != std::string::npos);
-  // Restored, it is still refused: the circuit's registration is of the key that was there.
-  fs::copy_file(mc + "/circuit.zkey", zkey, fs::copy_options::overwrite_existing);
-  CHECK_THROWS_WITH(engine.prove(c, *buf), doctest::Contains("changed on disk"));
-  // A new engine (a restarted prover) maps it and proves.
-  prover_engine_t fresh;
-  CHECK_FALSE(fresh.prove(c, *buf).proof_json.empty());
+  SUBCASE("rewritten in place with other bytes (its last byte flipped): refused as another key") {
+    std::fstream f(zkey, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-1, std::ios::end);
+    const char last = char(f.get());
+    f.seekp(-1, std::ios::end);
+    f.put(char(last ^ 1));
+    f.close();
+    const std::string e = error_of(engine, c, *buf);
+    CAPTURE(e);
+    CHECK(e.find("was rewritten in place with other bytes since this prover first mapped it") != std::string::npos);
+    fs::copy_file(mc + "/circuit.zkey", zkey, fs::copy_options::overwrite_existing);
+    CHECK(error_of(engine, c, *buf) == "");
+  }
+  SUBCASE("touched: proves") {
+    fs::last_write_time(zkey, fs::last_write_time(zkey) + std::chrono::seconds(5));
+    CHECK(error_of(engine, c, *buf) == "");
+  }
+  SUBCASE("another file renamed over it: the intact mapping keeps proving") {
+    const std::string next = tmp.file("next.zkey");
+    fs::copy_file(other + "/circuit.zkey", next);
+    fs::rename(next, zkey);
+    CHECK(error_of(engine, c, *buf) == "");
+  }
 }

@@ -206,6 +206,11 @@ TEST_CASE("a job no live node could ever hold is refused at submit, and never bl
   CHECK(d[0].synth == syn2);
   CHECK(d[0].prover == prv);
   CHECK(s.reserved(syn) == 10);  // the small job's buffer
+  // The big node away (restarting): its jobs are still accepted, and wait for it.
+  s.remove_node(syn2);
+  job_id later = s.submit("big", priority_t::normal, 1);
+  CHECK(s.schedule().empty());
+  CHECK(s.state(later, 0) == part_state::queued);
 }
 
 TEST_CASE("auto lookahead follows measured synthesis, transfer and prove times") {

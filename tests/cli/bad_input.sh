@@ -121,6 +121,9 @@ expect_fail "prove: the proof output is a directory" "the proof output is a dire
 expect_fail "submit: a second file after --input" "unexpected argument 'b\.wtns' \(each input file needs its own --input\)" -- "$ZK" submit --config "$T/none.yaml" --circuit c --input a.wtns b.wtns
 expect_fail "down: a stray argument" "unexpected argument 'extra'" -- "$ZK" down --config "$T/none.yaml" extra
 expect_fail "a short option" "unknown option -v \(options are spelt --name\)" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/proof.json" "$T/public.json" -v
+if out="$("$ZK" prove "$T/c.zkey" "$T/w.wtns" /dev/null /dev/null --backend cpu 2>&1)"; then
+  echo "ok   prove to /dev/null twice: devices never clash"; pass=$((pass+1))
+else echo "FAIL prove to /dev/null twice: $out"; fail=$((fail+1)); fi
 for f in circuit.r1cs:c.r1cs circuit.zkey:c.zkey witness.wtns:w.wtns; do
   if cmp -s "$BN/${f%%:*}" "$T/${f##*:}"; then echo "ok   ${f##*:} intact after the refusals"; pass=$((pass+1))
   else echo "FAIL ${f##*:} was changed by a refused command"; fail=$((fail+1)); fi
