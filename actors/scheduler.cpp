@@ -76,9 +76,13 @@ caf::result<uint64_t> scheduler_actor_state::submit(const job_request& r) {
   if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
     return make_error(zk_errc::bad_request, "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
   if (auto why = check_job_inputs(c->second, r.inputs, r.partitions)) return make_error(zk_errc::bad_request, *why);
-  if (auto why = policy.never_fits(r.circuit, false)) return make_error(zk_errc::bad_request, *why);
   const priority_t prio = r.circuit_priority ? c->second.priority : r.priority;
-  job_id id = policy.submit(r.circuit, prio, r.partitions);
+  job_id id = 0;
+  try {
+    id = policy.submit(r.circuit, prio, r.partitions);
+  } catch (const std::invalid_argument& e) {  // the policy's own refusals (a job no node could hold)
+    return make_error(zk_errc::bad_request, e.what());
+  }
   jobs[id].request = r;
   if (rec)
     for (uint32_t k = 0; k < r.partitions; ++k) rec->begin(id, k, timeline::stage::queued, track);

@@ -35,32 +35,37 @@ node_id scheduler_state::add_node(const node_spec_t& spec) {
 
 void scheduler_state::add_circuit(const circuit_spec_t& c) { circuits_[c.id] = c; }
 
-std::optional<std::string> scheduler_state::never_fits(const std::string& circuit, bool live_only) const {
+scheduler_state::fit_t scheduler_state::fit_of(const circuit_spec_t& c, bool live_only) const {
   // What pick_synth and pick_prover ask of an idle node.
-  const circuit_spec_t& c = circuits_.at(circuit);
-  const node_t *big_synth = nullptr, *big_prover = nullptr;
-  bool synth_fits = false, prover_fits = false;
+  fit_t f;
   for (node_id id : node_order_) {
     const node_t& n = nodes_.at(id);
     if (live_only && !n.alive) continue;
     if (n.spec.synth && n.spec.cores > 0) {
-      if (!big_synth || n.spec.memory_budget > big_synth->spec.memory_budget) big_synth = &n;
-      synth_fits |= c.buffer_bytes <= n.spec.memory_budget;
+      if (!f.big_synth || n.spec.memory_budget > f.big_synth->spec.memory_budget) f.big_synth = &n;
+      f.synth_fits |= c.buffer_bytes <= n.spec.memory_budget;
     }
     if (n.spec.prover) {
-      if (!big_prover || n.spec.memory_budget > big_prover->spec.memory_budget) big_prover = &n;
-      prover_fits |= c.buffer_bytes + c.prover_work_bytes <= n.spec.memory_budget;
+      if (!f.big_prover || n.spec.memory_budget > f.big_prover->spec.memory_budget) f.big_prover = &n;
+      f.prover_fits |= c.buffer_bytes + c.prover_work_bytes <= n.spec.memory_budget;
     }
   }
-  if (!big_synth || !big_prover || (synth_fits && prover_fits)) return std::nullopt;
+  return f;
+}
+
+std::optional<std::string> scheduler_state::never_fits(const std::string& circuit, bool live_only) const {
+  const circuit_spec_t& c = circuits_.at(circuit);
+  const fit_t f = fit_of(c, live_only);
+  if (!f.hopeless()) return std::nullopt;
   std::string why = "circuit '" + c.id + "': ";
-  if (!synth_fits)
+  if (!f.synth_fits)
     why += "a partition's " + buffer::format_bytes(c.buffer_bytes) + " buffer fits no synthesis node (the largest " +
-           "memory_budget is " + big_synth->spec.name + "'s " + buffer::format_bytes(big_synth->spec.memory_budget) + ")";
-  if (!prover_fits)
-    why += std::string(synth_fits ? "" : "; ") + "a partition's buffer + work area, " +
+           "memory_budget is " + f.big_synth->spec.name + "'s " + buffer::format_bytes(f.big_synth->spec.memory_budget) +
+           ")";
+  if (!f.prover_fits)
+    why += std::string(f.synth_fits ? "" : "; ") + "a partition's buffer + work area, " +
            buffer::format_bytes(c.buffer_bytes + c.prover_work_bytes) + ", fits no prover (the largest memory_budget is " +
-           big_prover->spec.name + "'s " + buffer::format_bytes(big_prover->spec.memory_budget) + ")";
+           f.big_prover->spec.name + "'s " + buffer::format_bytes(f.big_prover->spec.memory_budget) + ")";
   return why;
 }
 
@@ -246,12 +251,15 @@ std::vector<dispatch_t> scheduler_state::schedule() {
   }
   std::sort(order.begin(), order.end());
   std::vector<dispatch_t> out;
+  std::map<std::string, bool> waits;  // per circuit, once per call: no live node can hold it
   for (const auto& [prio, seq, k, id] : order) {
     job_t& j = jobs_.at(id);
     const circuit_spec_t& c = circuits_.at(j.status.circuit);
     // A circuit no live node can hold (its big node left) waits for one to join without blocking
     // the rest; anything else that does not fit now is not overtaken by lower partitions.
-    if (never_fits(c.id, true)) continue;
+    auto [w, fresh] = waits.try_emplace(c.id, false);
+    if (fresh) w->second = fit_of(c, true).hopeless();
+    if (w->second) continue;
     auto prover = pick_prover(c);
     auto synth = prover ? pick_synth(c.buffer_bytes) : std::nullopt;
     if (!prover || !synth) break;  // nothing lower in the order overtakes this partition

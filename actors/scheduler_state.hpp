@@ -155,6 +155,15 @@ class scheduler_state {
     std::vector<part_t> parts;
   };
 
+  // never_fits' facts: the largest synthesis and prover budgets counted, and whether each role
+  // holds the circuit somewhere. Hopeless: both roles counted, and one holds it nowhere.
+  struct fit_t {
+    const node_t *big_synth = nullptr, *big_prover = nullptr;
+    bool synth_fits = false, prover_fits = false;
+    bool hopeless() const { return big_synth && big_prover && !(synth_fits && prover_fits); }
+  };
+  fit_t fit_of(const circuit_spec_t& c, bool live_only) const;
+
   part_t* find(job_id job, uint32_t part);
   void release_synth(job_t& j, part_t& p);
   void release_prover(job_t& j, part_t& p);

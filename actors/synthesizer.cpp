@@ -23,7 +23,7 @@ void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) 
   auto cache = std::make_shared<synth_cache_t>();  // one copy of each circuit's matrices per node
   for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
-                                                            uint16_t(cfg.first_track + i), cache, cancelled_shared));
+                                                            uint16_t(cfg.first_track + i), cache, cancelled));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -47,7 +47,7 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
   idle.push_back(worker);
   // Same process (an embedded cluster, or a node with both roles): the prover pins it here.
   const bool remote = parse_tcp_endpoint(d.prover_endpoint) && d.prover_endpoint != cfg.own_prover;
-  if (cancelled.count(m.job)) {
+  if (cancelled->has(m.job)) {
     cfg.store->release(m.buffer_id);
   } else if (!remote) {
     buffers[m.job].insert(m.buffer_id);
@@ -69,7 +69,7 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     self->request(senders[k], caf::infinite, d, m)
         .then([this](const buffer_ready_msg& moved) { self->send(cfg.scheduler, moved); },
               [this, d](const caf::error& e) {
-                if (!cancelled.count(d.job))  // a cancelled job's partition is nobody's failure
+                if (!cancelled->has(d.job))  // a cancelled job's partition is nobody's failure
                   self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
               });
   }
@@ -78,7 +78,7 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
 
 void synthesizer_state::fail(const caf::actor& worker, const dispatch_msg& d, const caf::error& e) {
   idle.push_back(worker);
-  if (!cancelled.count(d.job)) self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+  if (!cancelled->has(d.job)) self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
   pump();
 }
 
@@ -92,8 +92,7 @@ void synthesizer_state::release(uint64_t buffer_id) {
 }
 
 void synthesizer_state::cancel(uint64_t job) {
-  cancelled.insert(job);
-  cancelled_shared->add(job);  // a worker running this job's witness generator kills it
+  cancelled->add(job);  // a worker running this job's witness generator kills it
   for (const auto& s : senders)  // ahead of the sends already queued there
     if (s) self->send<caf::message_priority::high>(s, cancel_atom::value, job);
   for (auto it = queue.begin(); it != queue.end();) it = it->job == job ? queue.erase(it) : it + 1;
@@ -158,9 +157,8 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
-    const auto cancelled = st.cancelled;
     synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
-                                  [cancelled, job = d.job] { return cancelled && cancelled->has(job); });
+                                  [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
     return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
   } catch (const std::exception& e) {

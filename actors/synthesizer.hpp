@@ -72,8 +72,8 @@ struct synthesizer_state {
   std::map<std::string, size_t> stream_of;
   std::deque<dispatch_msg> queue;
   std::map<uint64_t, std::set<uint64_t>> buffers;  // job → buffer ids held in the store
-  std::set<uint64_t> cancelled;                    // jobs cancelled while work was out
-  std::shared_ptr<cancelled_jobs_t> cancelled_shared = std::make_shared<cancelled_jobs_t>();  // the same, for the workers
+  // Jobs cancelled while work was out; the workers read it too.
+  std::shared_ptr<cancelled_jobs_t> cancelled = std::make_shared<cancelled_jobs_t>();
 
   void init(caf::event_based_actor* s, synthesizer_config_t c);
   void dispatch(const dispatch_msg& d);

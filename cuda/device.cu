@@ -62,10 +62,6 @@ uint64_t steady_ns() {
           .count());
 }
 
-// The host bytes' sampled fingerprint: a remapped or rewritten key at the same address and size is
-// caught on the next hit without reading the whole section.
-uint64_t fingerprint(const void* p, size_t bytes) { return util::sampled_fingerprint(p, bytes); }
-
 // This thread's last call and the merged span of its calls since the last take.
 thread_local call_timing_t t_last;
 thread_local bool t_pending = false;
@@ -165,7 +161,7 @@ const void* context_t::find(const void* host, size_t bytes) {
   for (size_t i = 0; i < entries_.size(); ++i) {
     cache_entry_t& e = entries_[i];
     if (!e.valid || e.host != host || e.bytes != bytes) continue;
-    if (fingerprint(host, bytes) != e.fingerprint) {  // other bytes at the same address: stale
+    if (util::sampled_fingerprint(host, bytes) != e.fingerprint) {  // other bytes at the same address: stale
       CUDA_OK(cudaFree(e.dev));
       entries_.erase(entries_.begin() + ptrdiff_t(i));
       return nullptr;
@@ -185,7 +181,7 @@ void* context_t::admit(const void* host, size_t bytes, size_t workspace_bytes) {
   if (!workspace(workspace_bytes, nullptr)) return nullptr;
   void* p = device_alloc(bytes, nullptr);
   if (!p) return nullptr;
-  entries_.push_back({host, bytes, p, fingerprint(host, bytes), ++tick_, false});
+  entries_.push_back({host, bytes, p, util::sampled_fingerprint(host, bytes), ++tick_, false});
   return p;
 }
 

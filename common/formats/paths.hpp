@@ -16,8 +16,8 @@ struct file_role_t {
 // Throws format_error naming both roles and the path when an output is the same file as an input
 // (by name or by identity: a hard link, a symlink, another spelling of the path) or as an earlier
 // output. Outputs that do not exist yet are compared by their normalised absolute paths; devices
-// and pipes (/dev/null, /dev/stdout) never clash. Also
-// refuses an output that names a directory, or whose folder does not exist.
+// and pipes (/dev/null, /dev/stdout) never clash. Also refuses an output that names a directory,
+// or whose folder does not exist.
 void check_outputs(std::initializer_list<file_role_t> inputs, std::initializer_list<file_role_t> outputs);
 
 }  // namespace zk::formats

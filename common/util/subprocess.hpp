@@ -10,8 +10,9 @@
 //   `output_limit` bytes are kept (the tail is where the error usually is).
 // - It runs in a process group of its own. When the limit passes, the group is killed (SIGKILL)
 //   and the result says timed_out; likewise, within 100 ms, when `stop` (if given) returns true
-//   (the result says stopped: a cancelled job's generator). When the program exits, whatever is left of its group (a
-//   background child still holding the pipe) is killed too, so a call never outlives its limit.
+//   (the result says stopped: a cancelled job's generator). When the program exits, whatever is
+//   left of its group (a background child still holding the pipe) is killed too, so a call never
+//   outlives its limit.
 // - The child is always reaped; nothing is left running and no zombie remains.
 // Thread-safe: calls from several threads run independently.
 #include <chrono>
