@@ -30,11 +30,19 @@
 
 #include <caf/all.hpp>
 
-#include "actors/engine.hpp"
-#include "actors/scheduler_state.hpp"
 #include "common/timeline/event.hpp"
+#include "node/circuit.hpp"
+#include "node/scheduler/policy.hpp"
 
 namespace zk::actors {
+
+// The node layer's types that messages carry (node/: plain C++, no CAF).
+using node::circuit_def_t;
+using node::circuit_kind;
+using node::job_id;
+using node::lookahead_t;
+using node::node_id;
+using node::priority_t;
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -48,6 +56,7 @@ enum class zk_errc : uint8_t {
   synth_failed,
   prove_failed,
   node_lost,
+  unavailable,      // a peer that did not answer in time, or is gone
 };
 std::string to_string(zk_errc e);
 inline caf::error make_error(zk_errc e) { return caf::error(uint8_t(e), caf::atom("zkfleet")); }
@@ -178,24 +187,8 @@ struct timeline_snapshot_msg {
   std::vector<std::pair<uint16_t, int64_t>> offsets;  // node → estimated clock offset (ns)
 };
 
-// --- local only ------------------------------------------------------------------------------
-
-// A prover's queued proof with the buffer pinned (the pin keeps the memory alive after the
-// synthesizer releases its id). Between a prover and its own worker in one process: it never
-// crosses a process boundary, so it has no type id and no inspect.
-struct prove_work_msg {
-  prove_request request;
-  buffer::buffer_ref_t pin;
-};
-
 // --- inspect ---------------------------------------------------------------------------------
 
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
-  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name, x.native_params, x.shape,
-           x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows, x.buffer_bytes,
-           x.prover_work_bytes, x.witness_generator, x.priority);
-}
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_request& x) {
   return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs,
@@ -269,6 +262,15 @@ void add_message_types(caf::actor_system_config& cfg);
 
 }  // namespace zk::actors
 
+namespace zk::node {
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
+  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name, x.native_params, x.shape,
+           x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows, x.buffer_bytes,
+           x.prover_work_bytes, x.witness_generator, x.priority);
+}
+}  // namespace zk::node
+
 namespace zk::timeline {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, event_t& x) {
@@ -276,10 +278,9 @@ typename Inspector::result_type inspect(Inspector& f, event_t& x) {
 }
 }  // namespace zk::timeline
 
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(zk::actors::prove_work_msg)
 
 CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::circuit_def_t))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::node::circuit_def_t))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::proof_msg))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_status_msg))
@@ -299,7 +300,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(zkfleet, (zk::timeline::event_t))
   CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::string>))
   CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::pair<uint16_t, int64_t>>))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::priority_t))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::node::priority_t))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::zk_errc))
 
   // Atoms (CAF 0.17: at most 10 characters, no type ids of their own).

@@ -26,6 +26,7 @@
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
+#include "common/net/http_server.hpp"
 
 namespace zk::actors {
 
@@ -40,6 +41,13 @@ std::string render_node_gauges(const std::vector<node_usage_msg>& nodes);
 // A label value escaped per the exposition format: backslash, double quote and newline.
 std::string escape_label_value(const std::string& v);
 
+// Asks the scheduler (stats_atom) and then the aggregator (metrics_atom), each within `timeout`,
+// and answers metrics_atom with the exposition text, or an unavailable error naming who did
+// not answer.
+caf::behavior metrics_gateway(caf::event_based_actor* self, caf::actor scheduler, caf::actor aggregator,
+                              std::chrono::milliseconds timeout);
+
+// The HTTP face (common/net/http_server) of a metrics gateway.
 class metrics_server_t {
  public:
   // Binds host:port at once (port 0: an ephemeral port; port() says which) and serves on a
@@ -47,7 +55,6 @@ class metrics_server_t {
   // when it cannot bind.
   metrics_server_t(caf::actor_system& sys, caf::actor scheduler, caf::actor aggregator, std::string host,
                    uint16_t port, metrics_options_t options = {});
-  // Stops accepting, drops open connections and joins the thread (after an answer in progress).
   ~metrics_server_t();
   metrics_server_t(const metrics_server_t&) = delete;
   metrics_server_t& operator=(const metrics_server_t&) = delete;
@@ -55,10 +62,10 @@ class metrics_server_t {
   uint16_t port() const;
   const std::string& host() const;
 
-  struct core_t;  // the io_context, the acceptor, the thread (metrics_http.cpp)
-
  private:
-  std::unique_ptr<core_t> core_;
+  caf::actor_system& sys_;
+  caf::actor gateway_;
+  std::unique_ptr<net::http_server_t> server_;
 };
 
 }  // namespace zk::actors

@@ -17,6 +17,7 @@ std::string to_string(zk_errc e) {
     case zk_errc::synth_failed: return "synth_failed";
     case zk_errc::prove_failed: return "prove_failed";
     case zk_errc::node_lost: return "node_lost";
+    case zk_errc::unavailable: return "unavailable";
   }
   return "unknown_error";
 }
@@ -41,7 +42,7 @@ void add_message_types(caf::actor_system_config& cfg) {
 // --- nodes -----------------------------------------------------------------------------------
 
 node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const caf::actor& scheduler,
-                          const caf::actor& aggregator, const std::shared_ptr<buffer_directory_t>& directory,
+                          const caf::actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
                           std::chrono::milliseconds timeout) {
   node_handles_t n;
   n.name = cfg.name;
@@ -108,7 +109,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
 }
 
 embedded_cluster_t::embedded_cluster_t(caf::actor_system& sys, const cluster_config_t& cfg)
-    : directory(std::make_shared<buffer_directory_t>()) {
+    : directory(std::make_shared<node::buffer_directory_t>()) {
   try {
     start(sys, cfg);
   } catch (...) {

@@ -27,7 +27,7 @@ struct node_role_config_t {
   // Prover role: its backend's name ("cpu", "cuda (<device>)") and hooks (null: the CPU),
   // owned by the caller while the node runs.
   std::string backend = "cpu";
-  accelerators_t accelerators;
+  node::accelerators_t accelerators;
   std::chrono::milliseconds report_period{200};
   // Data plane (another process's nodes reach this one): "host:port" to listen on. The prover
   // role then receives buffers there into its own store; empty: one process, buffers pinned in
@@ -51,7 +51,7 @@ struct node_handles_t {
 // Spawns the node's actors and joins the scheduler (waits up to `timeout` for its answer).
 // Throws std::runtime_error when the scheduler does not take the node.
 node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const caf::actor& scheduler,
-                          const caf::actor& aggregator, const std::shared_ptr<buffer_directory_t>& directory,
+                          const caf::actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
                           std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 struct cluster_config_t {
@@ -81,7 +81,7 @@ class embedded_cluster_t {
   caf::actor scheduler, aggregator, scheduler_reporter;
   std::vector<node_handles_t> synth_nodes;
   node_handles_t prover_node;
-  std::shared_ptr<buffer_directory_t> directory;
+  std::shared_ptr<node::buffer_directory_t> directory;
   std::shared_ptr<timeline::recorder_t> scheduler_recorder;
 
  private:

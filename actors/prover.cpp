@@ -102,7 +102,7 @@ timeline::stage to_timeline(groth16::stage s) {
   return timeline::stage::gpu;
 }
 
-caf::result<proof_msg> run_proof(prover_engine_t& engine, timeline::recorder_t* rec, uint16_t track,
+caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::recorder_t* rec, uint16_t track,
                                  const prove_work_msg& w) {
   const auto& b = w.request.buffer;
   groth16::stage_observer observe;
@@ -113,7 +113,7 @@ caf::result<proof_msg> run_proof(prover_engine_t& engine, timeline::recorder_t* 
     };
   if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu, track, b.size);
   try {
-    proof_result_t r = engine.prove(w.request.circuit, w.pin, observe);
+    node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe);
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
     return proof_msg{b.job, b.partition, r.proof_json, r.public_signals, b.synth_seconds, r.prove_seconds,
                      r.verify_seconds};
@@ -126,7 +126,7 @@ caf::result<proof_msg> run_proof(prover_engine_t& engine, timeline::recorder_t* 
 }  // namespace
 
 caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           accelerators_t accelerators) {
+                           node::accelerators_t accelerators) {
   self->state.engine.set_accelerators(accelerators);
   return {
     [self, recorder, track](const prove_work_msg& w) { return run_proof(self->state.engine, recorder.get(), track, w); },

@@ -18,16 +18,26 @@
 
 #include "actors/messages.hpp"
 #include "common/timeline/recorder.hpp"
+#include "node/buffer_directory.hpp"
+#include "node/prover/prover_engine.hpp"
 
 namespace zk::actors {
 
+// A prover's queued proof with the buffer pinned (the pin keeps the memory alive after the
+// synthesizer releases its id). Between a prover and its own worker in one process: it never
+// crosses a process boundary, so it has no type id and no inspect.
+struct prove_work_msg {
+  prove_request request;
+  buffer::buffer_ref_t pin;
+};
+
 struct prover_config_t {
-  std::shared_ptr<buffer_directory_t> directory;  // the process's buffer stores by endpoint
+  std::shared_ptr<node::buffer_directory_t> directory;  // the process's buffer stores by endpoint
   std::string endpoint;                           // this node's data endpoint (its own store, if any)
   caf::actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
   uint16_t prover_track = 0, receive_track = 1, queue_track = 2;
-  accelerators_t accelerators;  // the node's backend (null: the CPU)
+  node::accelerators_t accelerators;  // the node's backend (null: the CPU)
 };
 
 struct prover_state {
@@ -57,10 +67,12 @@ caf::behavior prover(prover_actor* self, prover_config_t cfg);
 // The worker owns the prover engine (keys mapped once per circuit, work arrays reused).
 struct prover_worker_state {
   static inline const char* name = "zkfleet.prover.worker";
-  prover_engine_t engine;
+  node::prover_engine_t engine;
 };
 using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
 caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           accelerators_t accelerators);
+                           node::accelerators_t accelerators);
 
 }  // namespace zk::actors
+
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(zk::actors::prove_work_msg)

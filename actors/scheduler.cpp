@@ -2,11 +2,15 @@
 
 #include <stdexcept>
 
+#include "node/job_inputs.hpp"
+
 namespace zk::actors {
+
+using namespace zk::node;  // the policy's types
 
 void scheduler_actor_state::init(caf::event_based_actor* s, const scheduler_config_t& cfg) {
   self = s;
-  policy = scheduler_state(cfg.lookahead, cfg.max_attempts);
+  policy = node::scheduler_policy_t(cfg.lookahead, cfg.max_attempts);
   rec = cfg.recorder;
   track = cfg.track;
   aggregator = cfg.aggregator;

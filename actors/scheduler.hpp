@@ -32,7 +32,7 @@ struct scheduler_actor_state {
   static inline const char* name = "zkfleet.scheduler";
 
   caf::event_based_actor* self = nullptr;
-  scheduler_state policy;
+  node::scheduler_policy_t policy;
   std::shared_ptr<timeline::recorder_t> rec;
   uint16_t track = 0;
   caf::actor aggregator;
@@ -43,7 +43,7 @@ struct scheduler_actor_state {
     std::string endpoint;  // data endpoint
   };
   struct part_ref_t {
-    dispatch_t where{};
+    node::dispatch_t where{};
     uint64_t buffer_id = 0;  // the synth buffer, once ready
     bool holds_buffer = false;
     bool in_transit = false;  // synthesis done, the buffer moving to the prover's process

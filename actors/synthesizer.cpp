@@ -1,5 +1,7 @@
 #include "actors/synthesizer.hpp"
 
+#include "node/synth/synthesize.hpp"
+
 namespace zk::actors {
 
 std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint) {
@@ -20,7 +22,7 @@ std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::st
 void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) {
   self = s;
   cfg = std::move(c);
-  auto cache = std::make_shared<synth_cache_t>();  // one copy of each circuit's matrices per node
+  auto cache = std::make_shared<node::csr_cache_t>();  // one copy of each circuit's matrices per node
   for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
                                                             uint16_t(cfg.first_track + i), cache, cancelled));
@@ -157,7 +159,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
-    synth_result_t r = synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
+    node::synth_result_t r = node::synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
                                   [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
     return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
@@ -171,7 +173,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
 
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           std::shared_ptr<synth_cache_t> cache, std::shared_ptr<const cancelled_jobs_t> cancelled) {
+                           std::shared_ptr<node::csr_cache_t> cache, std::shared_ptr<const cancelled_jobs_t> cancelled) {
   self->state.cache = std::move(cache);
   self->state.cancelled = std::move(cancelled);
   return {

@@ -15,10 +15,8 @@ struct backend_t {
   std::string name;  // "cpu" or "cuda (<device>)"
   std::unique_ptr<groth16::accelerator_t<curves::bn254>> bn254;
   std::unique_ptr<groth16::accelerator_t<curves::bls12_381>> bls12_381;
-  void apply(groth16::prove_options& o) const {
-    o.bn254_accelerator = bn254.get();
-    o.bls12_381_accelerator = bls12_381.get();
-  }
+  groth16::accelerators_t accelerators() const { return {bn254.get(), bls12_381.get()}; }
+  void apply(groth16::prove_options& o) const { o.accelerators = accelerators(); }
 };
 
 // What a node's config says of its GPUs (resources.gpus, resources.vram); unset: automatic.

@@ -47,6 +47,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace zk::actors;
+using namespace zk::node;
 using namespace std::chrono_literals;
 
 volatile std::sig_atomic_t g_stop = 0;

@@ -17,9 +17,8 @@
 #include "apps/commands.hpp"
 #include "common/circuit/api.hpp"
 #include "common/formats/json.hpp"
-#ifdef ZK_HAVE_CAF
 #include "actors/node.hpp"
-#endif
+#include "node/verify_proof.hpp"
 #include "common/timeline/render.hpp"
 
 #ifndef ZK_FIXTURES_DIR
@@ -30,9 +29,9 @@ namespace zk::apps {
 namespace {
 
 
-#ifdef ZK_HAVE_CAF
 namespace fs = std::filesystem;
 using namespace zk::actors;
+using namespace zk::node;
 
 struct demo_job_t {
   std::string circuit;
@@ -104,7 +103,7 @@ int run_cluster_demo(const demo_options_t& o) {
     std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
                 c.kind == circuit_kind::circom ? "circom" : "native",
                 c.shape == buffer::synth_shape::witness_only ? "witness-only" : "abc+witness",
-                c.curve == buffer::curve_code_bn254 ? "bn128" : "bls12381", "2^", __builtin_ctzll(c.domain_size),
+                formats::curve_name(c.curve), "2^", __builtin_ctzll(c.domain_size),
                 (unsigned long long)c.n_vars, buffer::format_bytes(c.buffer_bytes).c_str());
   }
 
@@ -133,10 +132,10 @@ int run_cluster_demo(const demo_options_t& o) {
     size_t ok = 0;
     for (const auto& p : r->proofs) {
       syn += p.synth_seconds, prv += p.prove_seconds, ver += p.verify_seconds;
-      std::string why;
-      bool v = verify_proof_json(c, p.proof_json, p.public_signals, &why);
-      ok += v;
-      if (!v) std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.id, p.partition, why.c_str());
+      const auto v = verify_proof(c, p.proof_json, p.public_signals);
+      ok += v.valid;
+      if (!v.valid)
+        std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.id, p.partition, v.reason.c_str());
       std::string stem = (out / ("job" + std::to_string(j.id) + "-p" + std::to_string(p.partition))).string();
       formats::write_proof_json(stem + "-proof.json", formats::parse_proof_json(p.proof_json, "proof"));
       formats::write_public_json(stem + "-public.json", p.public_signals);
@@ -180,14 +179,12 @@ int run_cluster_demo(const demo_options_t& o) {
               jobs.size(), proofs, valid, failed_jobs, wall, total, proofs / wall * 60.0, out.string().c_str());
   return valid == proofs && failed_jobs == 0 ? 0 : 1;
 }
-#endif  // ZK_HAVE_CAF
 
 }  // namespace
 
 // zkfleet demo [fixtures-dir] [--trace FILE] [--lookahead N|auto] [--synth-nodes N]
 //              [--porep PARAMS] [--porep-jobs N] [--partitions N] [--no-circom]
 int cmd_demo(const std::vector<std::string>& args) {
-#ifdef ZK_HAVE_CAF
   demo_options_t o;
   const args_t a = parse_args(args, {flag_t("--trace", "a file name"), bare("--no-circom"),
                                      flag_t("--porep", "porep-lite parameters (curve=bn254,challenges=2,depth=16)"),
@@ -207,10 +204,6 @@ int cmd_demo(const std::vector<std::string>& args) {
   if (a.positional.size() > 1) throw usage_error("demo takes at most one argument: the fixtures directory");
   if (!a.positional.empty()) o.fixtures = a.positional[0];
   return run_cluster_demo(o);
-#else
-  (void)args;
-  throw std::runtime_error("this zkfleet was built without CAF (libcaf-dev): the demo runs the actor cluster");
-#endif
 }
 
 // zkfleet timeline [--format ascii|chrome|json|stats|prometheus] [--save FILE]
@@ -228,11 +221,7 @@ int cmd_timeline(const std::vector<std::string>& args) {
     throw usage_error("unknown --format '" + format + "' (ascii, chrome, json, stats, prometheus)");
   timeline::aggregator_t agg;
   if (!config.empty()) {
-#ifdef ZK_HAVE_CAF
     agg = fetch_cluster_timeline(config);
-#else
-    throw std::runtime_error("this zkfleet was built without CAF (libcaf-dev): it cannot reach a cluster");
-#endif
   } else {
     agg = timeline::aggregator_t::load(file);
   }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/simulation.hpp"
+#include "node/scheduler/simulation.hpp"
 #include "apps/commands.hpp"
 #include "common/config/config.hpp"
 #include "common/timeline/render.hpp"
@@ -17,16 +17,16 @@
 namespace zk::apps {
 namespace {
 
-actors::sim_config_t to_sim(const config::config_t& cfg) {
+node::sim_config_t to_sim(const config::config_t& cfg) {
   const auto& s = cfg.simulation;
-  actors::sim_config_t out;
+  node::sim_config_t out;
   out.lookahead = {cfg.scheduler.lookahead.automatic, cfg.scheduler.lookahead.value, cfg.scheduler.lookahead.max};
   out.jitter = s.jitter;
   out.seed = s.seed;
   for (const auto& c : s.circuits) out.circuits.push_back({{c.id, c.buffer_size, c.prover_work}, c.synth_seconds, c.prove_seconds});
   for (const auto& g : s.nodes)
     for (unsigned i = 1; i <= g.count; ++i) {
-      actors::sim_node_t n;
+      node::sim_node_t n;
       n.spec.name = g.name_prefix + "-" + std::to_string(i);
       for (auto r : g.roles) {
         n.spec.synth |= r == config::role_t::synth;
@@ -57,7 +57,7 @@ int cmd_simulate(const std::vector<std::string>& args) {
   if (cfg.simulation.nodes.empty() || cfg.simulation.circuits.empty() || cfg.simulation.jobs.empty())
     throw std::runtime_error(config_path + ": simulation: needs nodes, circuits and jobs to simulate");
   auto sim = to_sim(cfg);
-  auto r = actors::run_simulation(sim);
+  auto r = node::run_simulation(sim);
   auto ev = r.timeline.events();
   const unsigned width = terminal_width();
   std::printf("SIMULATION (%s): %zu nodes, %zu jobs, nothing proven\n", config_path.c_str(), sim.nodes.size(),

@@ -63,7 +63,6 @@ int main(int argc, char** argv) {
     if (cmd == "demo") return zk::apps::cmd_demo(args);
     if (cmd == "timeline") return zk::apps::cmd_timeline(args);
     if (cmd == "simulate") return zk::apps::cmd_simulate(args);
-#ifdef ZK_HAVE_CAF
     if (cmd == "node") return zk::apps::cmd_node(args);
     if (cmd == "up") return zk::apps::cmd_up(args);
     if (cmd == "down") return zk::apps::cmd_down(args);
@@ -71,7 +70,6 @@ int main(int argc, char** argv) {
     if (cmd == "status") return zk::apps::cmd_status(args);
     if (cmd == "await") return zk::apps::cmd_await(args);
     if (cmd == "cancel") return zk::apps::cmd_cancel(args);
-#endif
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {
       usage(stdout);
       return 0;

@@ -1,4 +1,4 @@
-// bench_net: data-plane throughput over loopback (DESIGN.md "Control plane and data plane").
+// bench_net: data-plane throughput over loopback (docs/design.md "Control plane and data plane").
 //
 //   bench_net [--mib N] [--rounds R] [--io-threads T] [--prewarm 0|1]
 //
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "common/util/clock.hpp"
 #include "common/buffer/buffer_store.hpp"
 #include "common/buffer/checksum.hpp"
 #include "common/net/data_client.hpp"
@@ -26,9 +27,6 @@ using namespace zk;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 constexpr double gib = double(uint64_t(1) << 30);
 
 }  // namespace
@@ -69,7 +67,7 @@ int main(int argc, char** argv) {
                                                {b.data(), b.size()}, {c.data(), c.size()}};
   auto t0 = std::chrono::steady_clock::now();
   const auto header = buffer::make_header(p, spans);
-  const double t_hash = seconds_since(t0);
+  const double t_hash = util::seconds_since(t0);
   const double bytes = double(header.payload_bytes);
 
   std::vector<uint8_t> copy(header.payload_bytes);
@@ -77,7 +75,7 @@ int main(int argc, char** argv) {
   t0 = std::chrono::steady_clock::now();
   size_t at = 0;
   for (auto* v : {&witness, &a, &b, &c}) std::memcpy(copy.data() + at, v->data(), v->size()), at += v->size();
-  const double t_copy = seconds_since(t0);
+  const double t_copy = util::seconds_since(t0);
 
   buffer::buffer_store_t store(2 * header.payload_bytes);
   net::server_options_t opts;
@@ -86,7 +84,7 @@ int main(int argc, char** argv) {
   if (prewarm) {
     t0 = std::chrono::steady_clock::now();
     store.prewarm(header.payload_bytes, 1);
-    t_prewarm = seconds_since(t0);
+    t_prewarm = util::seconds_since(t0);
   }
   net::data_server_t server(store, opts, {}, {});
   net::data_client_t client("127.0.0.1", server.port());

@@ -1,4 +1,4 @@
-// bench_timeline: what recording a timeline event costs a compute thread (DESIGN.md "Timeline":
+// bench_timeline: what recording an event costs a compute thread (docs/design.md "Timeline":
 // "well under a microsecond, never blocks").
 //
 //   bench_timeline [events per thread = 2000000] [repeats = 5]

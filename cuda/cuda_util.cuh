@@ -1,5 +1,5 @@
 #pragma once
-// RAII for device memory and the CUDA_OK error check (STYLE.md §4, §9): errors become
+// RAII for device memory, the CUDA_OK check (docs/design.md "Conventions", "Errors"): errors become
 // exceptions inside cuda/, and the entry points turn them into a status_t.
 #include <cuda_runtime.h>
 

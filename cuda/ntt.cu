@@ -1,4 +1,4 @@
-// NTT kernels: the odd-coset transform of compute_h (groth16-compat.md §3.3) with snarkjs's
+// NTT kernels: the odd-coset transform of compute_h (docs/formats.md §3.3) with snarkjs's
 // roots, as a few passes of shared-memory tiles (common/ntt/butterfly.hpp: each pass runs up to
 // kTileLog radix-2 stages on independent 2^S-element tiles, one per thread block), the coset
 // scaling fused into the store of the last inverse-DIF pass — the same butterflies and the same

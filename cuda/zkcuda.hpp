@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA backend's entry points: plain functions per (algorithm, curve) that return a status
-// (STYLE.md §3). No CUDA type crosses this header: common/ and actors/ never see a kernel.
+// (docs/design.md "Conventions"). No CUDA type crosses this header: no other layer sees a kernel.
 //
 // Every entry point takes host memory and returns host memory. Inside, one process-wide device
 // context (device 0) serialises the calls and keeps, across them:
@@ -38,7 +38,7 @@ std::string device_name();
 status_t ntt_to_odd_coset_bn254(bn254::fr_t* data, unsigned log_n);
 status_t ntt_to_odd_coset_bls12_381(bls12_381::fr_t* data, unsigned log_n);
 
-// compute_h whole (groth16-compat.md §3.3): a, b, c (n = 2^log_n evaluations each, Montgomery
+// compute_h whole (docs/formats.md §3.3): a, b, c (n = 2^log_n evaluations each, Montgomery
 // form) to the odd coset, then h = a·b − c, written into a as canonical little-endian integers
 // (the H MSM's scalars). Same result as prover_t::compute_h on the CPU; one upload of each
 // vector (b's and c's overlapping the transforms before them) and one download.

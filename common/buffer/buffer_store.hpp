@@ -1,5 +1,5 @@
 #pragma once
-// The node-local buffer store (DESIGN.md "Data flow" steps 3–4, "Scheduler policy"): where a
+// The node-local buffer store (docs/design.md "Data flow of one job", "Scheduler policy"): where a
 // synthesis node keeps the synth buffers it made until a prover acknowledges them, and where a
 // prover node receives them.
 //

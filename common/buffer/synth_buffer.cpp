@@ -28,16 +28,6 @@ std::string msg(header_field f, const std::string& what) {
 
 }  // namespace
 
-uint16_t curve_code(formats::curve_id c) {
-  return c == formats::curve_id::bn254 ? curve_code_bn254 : curve_code_bls12_381;
-}
-
-std::optional<formats::curve_id> curve_from_code(uint16_t code) {
-  if (code == curve_code_bn254) return formats::curve_id::bn254;
-  if (code == curve_code_bls12_381) return formats::curve_id::bls12_381;
-  return std::nullopt;
-}
-
 namespace {
 
 // The header's fields at their offsets, once for both directions: f(offset, field) for each
@@ -174,7 +164,7 @@ std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t 
     return fail(header_field::header_checksum, formats::hex(h.header_checksum) + " does not match the header bytes (" +
                                                    formats::hex(want) + "): corrupted header");
   }
-  if (!curve_from_code(h.curve)) {
+  if (!formats::curve_from_code(h.curve)) {
     return fail(header_field::curve, to_string(h.curve) + " is not a known curve (1 = BN254, 2 = BLS12-381)");
   }
   if ((h.flags & ~flag_abc) != 0) {

@@ -1,5 +1,5 @@
 #pragma once
-// The synth buffer (DESIGN.md "What travels is a synth buffer"): a fixed 128-byte header followed
+// The synth buffer (docs/design.md "Synth buffers"): a fixed 128-byte header followed
 // by raw arrays of Fr, 32 bytes an element. It is the unit a synthesis node keeps in its buffer
 // store and the data plane moves to a prover node; its header is also the data-plane frame header
 // (common/net/README.md), so the frame's version, length and checksum are these fields.
@@ -51,11 +51,8 @@ inline constexpr uint64_t max_count = uint64_t(1) << 32;  // n_vars, domain_rows
 enum class synth_shape { witness_only, abc_witness };
 inline constexpr uint16_t flag_abc = 1;
 
-// Numeric codes of curves in the header.
-inline constexpr uint16_t curve_code_bn254 = 1;
-inline constexpr uint16_t curve_code_bls12_381 = 2;
-uint16_t curve_code(formats::curve_id c);
-std::optional<formats::curve_id> curve_from_code(uint16_t code);
+// Curves in the header: formats::curve_id's value is the code (formats::curve_from_code reads it).
+inline constexpr uint16_t curve_code(formats::curve_id c) { return uint16_t(c); }
 
 using digest_t = std::array<uint8_t, 32>;
 using header_bytes_t = std::array<uint8_t, synth_header_size>;
@@ -66,7 +63,7 @@ struct synth_header_t {
   uint32_t magic = synth_magic;
   uint16_t version = synth_version;
   uint16_t header_size = synth_header_size;
-  uint16_t curve = curve_code_bn254;
+  uint16_t curve = curve_code(formats::curve_id::bn254);
   uint16_t flags = 0;
   uint32_t fr_bytes = buffer::fr_bytes;
   digest_t circuit_digest{};

@@ -1,9 +1,5 @@
 #include "common/circuit/api.hpp"
 
-#include <type_traits>
-
-#include "common/groth16/api.hpp"
-
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -17,17 +13,14 @@
 #include "common/formats/json.hpp"
 #include "common/formats/paths.hpp"
 #include "common/formats/zkey.hpp"
-#include "common/groth16/prover.hpp"
-#include "common/groth16/verifier.hpp"
+#include "common/ec/with_curve.hpp"
+#include "common/groth16/prove_verified.hpp"
+#include "common/util/clock.hpp"
 
 namespace zk::circuit {
 namespace {
 
 namespace fs = std::filesystem;
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 porep_params_t parse_circuit(const std::string& name, const std::string& params) {
   if (name != "porep-lite") throw std::invalid_argument("unknown circuit '" + name + "' (known: porep-lite)");
@@ -74,7 +67,7 @@ void setup_typed(const porep_params_t& p, const std::string& dir, const groth16:
   shape_cs_t<Fr> cs;
   porep_lite(cs, data, 0);
   auto shape = cs.take_shape();
-  report.synth_seconds = seconds_since(t0);
+  report.synth_seconds = util::seconds_since(t0);
   report.n_constraints = shape.n_constraints();
   report.n_wires = shape.n_wires;
   report.n_public = shape.n_public;
@@ -82,7 +75,7 @@ void setup_typed(const porep_params_t& p, const std::string& dir, const groth16:
   t0 = std::chrono::steady_clock::now();
   auto bytes = r1cs_bytes(shape);
   report.digest = to_hex(sha256(bytes));
-  report.digest_seconds = seconds_since(t0);
+  report.digest_seconds = util::seconds_since(t0);
 
   const std::string record_path = dir + "/circuit.json", r1cs_path = dir + "/circuit.r1cs",
                     zkey_path = dir + "/circuit.zkey", vkey_path = dir + "/verification_key.json";
@@ -104,13 +97,13 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
   using Fr = typename C::fr_t;
   auto t0 = std::chrono::steady_clock::now();
   porep_data_t<Fr> data(p);
-  report.replica_seconds = seconds_since(t0);
+  report.replica_seconds = util::seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   prove_cs_t<Fr> cs(rec.n_wires, size_t(rec.n_constraints) + rec.n_public + 1);
   porep_lite(cs, data, partition);
   cs.finish();
   auto witness = cs.witness_bytes();
-  report.synth_seconds = seconds_since(t0);
+  report.synth_seconds = util::seconds_since(t0);
   report.n_constraints = cs.n_constraints();
   report.n_wires = cs.n_wires();
   report.n_public = cs.n_public();
@@ -129,27 +122,19 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
                              std::to_string(cs.n_public()) + " public), " + std::to_string(cs.a().size()) + " rows");
   report.domain_size = pk.domain_size;
   groth16::prover_t<C> prover(pk);
-  if constexpr (std::is_same_v<C, curves::bn254>) prover.set_accelerator(options.bn254_accelerator);
-  else prover.set_accelerator(options.bls12_381_accelerator);
-  report.load_seconds = seconds_since(t0);
+  prover.set_accelerator(options.accelerators.of<C>());
+  report.load_seconds = util::seconds_since(t0);
 
   t0 = std::chrono::steady_clock::now();
   prover.load_abc(cs.a().data(), cs.b().data(), cs.c().data(), cs.a().size());
-  auto proof = prover.prove_loaded(witness.data(), groth16::random_scalar<Fr>(), groth16::random_scalar<Fr>(),
-                                   options.observe);
-  report.prove_seconds = seconds_since(t0);
-
-  t0 = std::chrono::steady_clock::now();
-  std::vector<Fr> pub(cs.witness().begin() + 1, cs.witness().begin() + 1 + cs.n_public());
-  std::string why;
-  if (!groth16::verify(groth16::verifying_key_t<C>::from_zkey(pk), pub, proof, &why))
-    throw std::runtime_error(dir + "/circuit.zkey: the proof of partition " + std::to_string(partition) +
-                             " fails verification (" + why + ")");
-  report.verify_seconds = seconds_since(t0);
-  std::vector<std::string> pub_json;
-  for (const auto& x : pub) pub_json.push_back(x.to_string());
-  formats::write_proof_json(proof_path, proof.to_json());
-  formats::write_public_json(public_path, pub_json);
+  groth16::prove_call_t call;
+  call.abc = groth16::abc_source::loaded;
+  call.observe = options.observe;
+  call.what = dir + "/circuit.zkey: partition " + std::to_string(partition);
+  const auto proof = groth16::prove_verified(prover, groth16::verifying_key_t<C>::from_zkey(pk), witness.data(), call);
+  report.prove_seconds = util::seconds_since(t0) - proof.verify_seconds;
+  report.verify_seconds = proof.verify_seconds;
+  groth16::write_proof_files(proof, proof_path, public_path);
 }
 
 }  // namespace
@@ -171,10 +156,7 @@ circuit_setup_report setup_circuit(const std::string& name, const std::string& p
   circuit_setup_report report;
   report.shape = p.shape_key();
   report.curve = formats::curve_name(p.curve);
-  if (p.curve == formats::curve_id::bn254)
-    setup_typed<curves::bn254>(p, dir, options, report);
-  else
-    setup_typed<curves::bls12_381>(p, dir, options, report);
+  curves::with_curve(p.curve, [&](auto tag) { setup_typed<decltype(tag)>(p, dir, options, report); });
   return report;
 }
 
@@ -193,10 +175,9 @@ circuit_prove_report prove_circuit(const std::string& name, const std::string& p
     throw std::runtime_error(record_path + ": the key is for " + rec->shape + ", not " + p.shape_key());
   circuit_prove_report report;
   report.curve = formats::curve_name(p.curve);
-  if (p.curve == formats::curve_id::bn254)
-    prove_typed<curves::bn254>(p, partition, *rec, key_dir, proof_path, public_path, report, options);
-  else
-    prove_typed<curves::bls12_381>(p, partition, *rec, key_dir, proof_path, public_path, report, options);
+  curves::with_curve(p.curve, [&](auto tag) {
+    prove_typed<decltype(tag)>(p, partition, *rec, key_dir, proof_path, public_path, report, options);
+  });
   return report;
 }
 

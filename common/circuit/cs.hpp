@@ -9,7 +9,7 @@
 //                    computed in the same pass, straight into preallocated arrays: no matrix is
 //                    built and no linear combination stores terms (lc = its value), so the hot
 //                    path allocates nothing per constraint. finish() appends the zkey's nPublic+1
-//                    input rows (A = w_s at row nConstraints+s, B = C = 0; groth16-compat.md
+//                    input rows (A = w_s at row nConstraints+s, B = C = 0; docs/formats.md
 //                    §2.4), so the arrays feed groth16::prover_t::load_abc as they are.
 //   native_cs_t<Fr>  values only, no constraints: the same gadget code as a native function
 //                    (Poseidon hashes of the synthetic Merkle tree).

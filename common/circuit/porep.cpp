@@ -98,14 +98,17 @@ porep_params_t porep_params_t::parse(const std::string& text) {
 }
 
 std::string porep_params_t::to_string() const {
-  return std::string("curve=") + (curve == formats::curve_id::bn254 ? "bn254" : "bls12-381") +
-         ",partitions=" + std::to_string(partitions) + ",challenges=" + std::to_string(challenges) +
+  return std::string("curve=") + formats::param_name(curve) + ",partitions=" + std::to_string(partitions) + ",challenges=" + std::to_string(challenges) +
          ",depth=" + std::to_string(depth) + ",seed=" + std::to_string(seed);
 }
 
 std::string porep_params_t::shape_key() const {
-  return std::string("porep-lite:curve=") + (curve == formats::curve_id::bn254 ? "bn254" : "bls12-381") +
-         ",challenges=" + std::to_string(challenges) + ",depth=" + std::to_string(depth);
+  return "porep-lite:" + shape_params();
+}
+
+std::string porep_params_t::shape_params() const {
+  return std::string("curve=") + formats::param_name(curve) + ",challenges=" + std::to_string(challenges) +
+         ",depth=" + std::to_string(depth);
 }
 
 uint64_t porep_params_t::constraints() const {

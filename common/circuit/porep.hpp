@@ -59,6 +59,8 @@ struct porep_params_t {
   std::string to_string() const;
   // What the R1CS depends on: "porep-lite:curve=bn254,challenges=C,depth=D".
   std::string shape_key() const;
+  // Its parameters alone, "curve=bn254,challenges=C,depth=D" (partitions and seed belong to jobs).
+  std::string shape_params() const;
   // The formula above (uses the measured SHA-256 block count).
   uint64_t constraints() const;
   uint32_t n_public() const { return 3; }

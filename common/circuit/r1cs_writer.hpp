@@ -1,5 +1,5 @@
 #pragma once
-// A recorded shape as a circom .r1cs, version 1 (groth16-compat.md §1.2; iden3/r1csfile
+// A recorded shape as a circom .r1cs, version 1 (docs/formats.md §1.2; iden3/r1csfile
 // doc/r1cs_bin_format.md), the file `snarkjs r1cs info` reads and `zkfleet setup` keys:
 //
 //   "r1cs" u32 version=1 u32 nSections=3

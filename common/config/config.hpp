@@ -1,6 +1,6 @@
 #pragma once
-// Node configuration: YAML → plain structs, read once and validated at start-up (DESIGN.md
-// "One place where each config key is read": this file's parser is that place). Every key, its
+// Node configuration: YAML → plain structs, read once and validated at start-up (docs/design.md
+// "Configuration": this parser is the one place where each config key is read). Every key, its
 // type and default is documented in configs/README.md.
 //
 // A file describes a cluster: the scheduler's endpoint and policy, the circuits registry, and its

@@ -1,7 +1,7 @@
 #pragma once
 // The two curves as bundles of types and constants: fields, G1/G2 point types, generators.
 // Everything above common/ec (MSM, prover, verifier) is a template over such a bundle and is
-// instantiated explicitly for both curves (STYLE.md §2).
+// instantiated explicitly for both curves (docs/design.md "Conventions").
 #include <string_view>
 
 #include "common/ec/point.hpp"

@@ -18,7 +18,7 @@
 // scalars over the compute pool, each chunk advancing all its accumulators window by window in
 // affine coordinates with one shared inversion per window (mul_affine_batch), which halves the
 // field work of a Jacobian accumulator and keeps one window's table row hot in cache. Zero
-// scalars give the point at infinity, (0, 0), as in snarkjs keys (groth16-compat.md §2.2).
+// scalars give the point at infinity, (0, 0), as in snarkjs keys (docs/formats.md §2.2).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

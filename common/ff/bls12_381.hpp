@@ -1,5 +1,5 @@
 #pragma once
-// BLS12-381 base and scalar fields (groth16-compat.md §5.2, §5.3).
+// BLS12-381 base and scalar fields (docs/formats.md §5.2, §5.3).
 #include "common/ff/fp2.hpp"
 
 namespace zk::bls12_381 {

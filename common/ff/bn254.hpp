@@ -1,5 +1,5 @@
 #pragma once
-// BN254 ("bn128" in snarkjs) base and scalar fields (groth16-compat.md §5.1, §5.3).
+// BN254 ("bn128" in snarkjs) base and scalar fields (docs/formats.md §5.1, §5.3).
 #include "common/ff/fp2.hpp"
 
 namespace zk::bn254 {

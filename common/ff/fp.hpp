@@ -2,7 +2,7 @@
 // Prime fields in Montgomery form on 64-bit limbs (least significant first).
 //
 // fp_t<P> holds x·R mod p with R = 2^(64·N): exactly the "LEM" bytes that snarkjs writes for Fq
-// coordinates in a .zkey (groth16-compat.md §2.2), so zkey point sections are read in place.
+// coordinates in a .zkey (docs/formats.md §2.2), so zkey point sections are read in place.
 // P supplies N and the modulus; R mod p, R² mod p and −p⁻¹ mod 2^64 are derived at compile time.
 //
 // Every modulus used here leaves the top bit of its top limb clear (BN254 Fr/Fq, BLS12-381

@@ -1,6 +1,6 @@
 #pragma once
 // Quadratic extension Fq2 = Fq[u]/(u² + 1), the tower base of both BN254 and BLS12-381.
-// An element is c0 + c1·u; c0 is stored (and serialised, groth16-compat.md §2.2) first.
+// An element is c0 + c1·u; c0 is stored (and serialised, docs/formats.md §2.2) first.
 #include "common/ff/fp.hpp"
 
 namespace zk::ff {

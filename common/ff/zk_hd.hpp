@@ -1,5 +1,5 @@
 #pragma once
-// ZK_HD marks code that is shared by host and device (STYLE.md §1): under nvcc it becomes
+// ZK_HD marks code shared by host and device (docs/design.md "Conventions"): under nvcc it becomes
 // __host__ __device__, elsewhere it vanishes. Curve-point templates in common/ec use it so the
 // CPU and the CUDA backend run the very same formulas.
 // ZK_HD_FORCE additionally forces inlining: for the field's core operations only (a Montgomery

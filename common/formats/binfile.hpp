@@ -1,5 +1,5 @@
 #pragma once
-// The iden3 "binfile" container shared by .r1cs, .wtns and .zkey (groth16-compat.md §1.1):
+// The iden3 "binfile" container shared by .r1cs, .wtns and .zkey (docs/formats.md §1.1):
 //   4-byte ASCII magic, u32 LE version, u32 LE nSections,
 //   then nSections records { u32 LE id, u64 LE length, payload[length] }.
 // Section order is arbitrary and an id may repeat, so every record is scanned and indexed by id

@@ -1,6 +1,6 @@
 #pragma once
 // The curves zkfleet proves on, their snarkjs names, and identification from the primes stored in
-// .r1cs/.wtns/.zkey headers (groth16-compat.md §5; moduli limbs from §5.3).
+// .r1cs/.wtns/.zkey headers (docs/formats.md §5; moduli limbs from §5.3).
 
 #include <cctype>
 #include <cstddef>
@@ -11,7 +11,16 @@
 
 namespace zk::formats {
 
-enum class curve_id { bn254, bls12_381 };
+// The one identity of a curve. Its values are also the curve's code on the wire (the synth
+// buffer header's `curve` field, common/buffer): never renumber them.
+enum class curve_id : uint16_t { bn254 = 1, bls12_381 = 2 };
+
+// The curve a wire code names, if any.
+inline std::optional<curve_id> curve_from_code(uint16_t code) {
+  if (code == uint16_t(curve_id::bn254)) return curve_id::bn254;
+  if (code == uint16_t(curve_id::bls12_381)) return curve_id::bls12_381;
+  return std::nullopt;
+}
 
 // The name snarkjs writes in "curve" fields (ffjavascript curve.name).
 inline const char* curve_name(curve_id c) {
@@ -23,6 +32,9 @@ inline const char* curve_name(curve_id c) {
   }
   return "unknown";
 }
+
+// The name zkfleet's own parameters use (porep-lite's `curve=`, the config): "bn254", "bls12-381".
+inline const char* param_name(curve_id c) { return c == curve_id::bn254 ? "bn254" : "bls12-381"; }
 
 // What snarkjs accepts (src/curves.js getCurveFromName): drop non-alphanumerics, upper-case, then
 // BN128 / BN254 / ALTBN128 -> bn254, BLS12381 -> bls12_381.

@@ -1,6 +1,6 @@
 #pragma once
 // proof.json, public.json and verification_key.json as snarkjs writes and reads them
-// (groth16-compat.md §3.7, §4). Curve-agnostic: every coordinate is a decimal string of the
+// (docs/formats.md §3.7, §4). Curve-agnostic: every coordinate is a decimal string of the
 // canonical value; conversion and range checks (< p) belong to the field layer.
 //
 // Writers reproduce the bytes of the snarkjs 0.7.6 CLI (bfj with {space: 1}, the same as

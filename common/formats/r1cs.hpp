@@ -1,5 +1,5 @@
 #pragma once
-// .r1cs version 1 reader (groth16-compat.md §1.2; iden3/r1csfile doc/r1cs_bin_format.md).
+// .r1cs version 1 reader (docs/formats.md §1.2; iden3/r1csfile doc/r1cs_bin_format.md).
 //
 // Sections: 1 header, 2 constraints, 3 wire->label map, 4/5 custom gates (PLONK only, ignored).
 // circom writes section 2 BEFORE section 1, so the header is located through the section index.

@@ -1,5 +1,5 @@
 #pragma once
-// .wtns version 2 reader (groth16-compat.md §1.3).
+// .wtns version 2 reader (docs/formats.md §1.3).
 //   section 1: u32 n8, prime r (n8 bytes LE), u32 nWitness
 //   section 2: nWitness values, n8 bytes each, canonical (NOT Montgomery) LE
 // The values stay in the mapping; they are the MSM scalars as they are (§3.5).

@@ -1,5 +1,5 @@
 #pragma once
-// Groth16 .zkey version 1 reader (groth16-compat.md §2). Point sections are spans into the
+// Groth16 .zkey version 1 reader (docs/formats.md §2). Point sections are spans into the
 // mapping: nothing is copied and no point is touched. Validation covers the headers, every
 // section length (exact, from the header counts) and the coefficient records; it is
 // O(header + coefficients).

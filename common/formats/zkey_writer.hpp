@@ -1,5 +1,5 @@
 #pragma once
-// Groth16 .zkey version 1 writer, byte-compatible with snarkjs (groth16-compat.md §2).
+// Groth16 .zkey version 1 writer, byte-compatible with snarkjs (docs/formats.md §2).
 //
 // Layout written: magic "zkey", version 1, 10 sections in id order 1..10 (the order snarkjs's
 // contribution tools use). Every section length is known up front from the header, so records

@@ -1,12 +1,12 @@
 #include "common/groth16/api.hpp"
 
-#include <cstring>
-#include <type_traits>
 #include <stdexcept>
+#include <type_traits>
 
+#include "common/ec/with_curve.hpp"
 #include "common/formats/paths.hpp"
 #include "common/formats/wtns.hpp"
-#include "common/groth16/verifier.hpp"
+#include "common/groth16/prove_verified.hpp"
 
 namespace zk::groth16 {
 namespace {
@@ -19,45 +19,17 @@ void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
   auto pk = proving_key_t<C>::view(zkey);
   prover_t<C> prover(pk);
   prover.set_release_key_pages(options.release_key_pages);
-  if constexpr (std::is_same_v<C, curves::bn254>) prover.set_accelerator(options.bn254_accelerator);
-  else prover.set_accelerator(options.bls12_381_accelerator);
-  uint64_t t0 = now_ns();
-  proof_t<C> proof = prover.prove(wtns.values(), options.observe);
-  report.prove_seconds = seconds_since(t0);
-
-  std::vector<typename C::fr_t> pub(pk.n_public);
-  std::vector<std::string> pub_json(pk.n_public);
-  for (uint32_t i = 0; i < pk.n_public; ++i) {
-    typename C::fr_t::big_t v;
-    std::memcpy(v.l, wtns.value(i + 1), sizeof(v.l));
-    pub[i] = C::fr_t::from_canonical(v);
-    pub_json[i] = ff::to_decimal(v);
-  }
-  if (options.self_verify) {
-    uint64_t t1 = now_ns();
-    std::string why;
-    bool ok = verify(verifying_key_t<C>::from_zkey(pk), pub, proof, &why);
-    if (options.observe) options.observe(stage::verify, t1, now_ns());
-    report.verify_seconds = seconds_since(t1);
-    if (!ok)
-      throw std::runtime_error(wtns.path() + ": the proof made from this witness fails verification (" + why +
-                               "): the witness does not satisfy " + zkey.path() + "'s circuit, or that key is damaged (a " +
-                               "point section altered after setup)");
-  }
-  formats::write_proof_json(proof_path, proof.to_json());
-  formats::write_public_json(public_path, pub_json);
-}
-
-template <class C>
-verify_result verify_typed(const formats::vkey_json& vj, const std::string& vkey_path,
-                           const std::vector<std::string>& pub_json, const std::string& public_path,
-                           const formats::proof_json& pj, const std::string& proof_path) {
-  auto vk = verifying_key_t<C>::from_json(vj, vkey_path);
-  auto pub = public_from_json<C>(pub_json, public_path);
-  auto proof = proof_t<C>::from_json(pj, proof_path);
-  verify_result r;
-  r.valid = verify(vk, pub, proof, &r.reason);
-  return r;
+  prover.set_accelerator(options.accelerators.of<C>());
+  prove_call_t call;
+  call.observe = options.observe;
+  call.self_verify = options.self_verify;
+  call.what = wtns.path();
+  call.hint = ": the witness does not satisfy " + zkey.path() +
+              "'s circuit, or that key is damaged (a point section altered after setup)";
+  const auto p = prove_verified(prover, verifying_key_t<C>::from_zkey(pk), wtns.values(), call);
+  report.prove_seconds = p.prove_seconds;
+  report.verify_seconds = p.verify_seconds;
+  write_proof_files(p, proof_path, public_path);
 }
 
 }  // namespace
@@ -77,22 +49,24 @@ prove_report prove_files(const std::string& zkey_path, const std::string& wtns_p
   report.n_public = h.n_public;
   report.domain_size = h.domain_size;
   report.load_seconds = seconds_since(t0);
-  if (h.curve == formats::curve_id::bn254)
-    prove_typed<curves::bn254>(zkey, wtns, proof_path, public_path, options, report);
-  else
-    prove_typed<curves::bls12_381>(zkey, wtns, proof_path, public_path, options, report);
+  curves::with_curve(h.curve, [&](auto tag) {
+    prove_typed<decltype(tag)>(zkey, wtns, proof_path, public_path, options, report);
+  });
   return report;
 }
 
-verify_result verify_files(const std::string& vkey_path, const std::string& public_path,
-                           const std::string& proof_path) {
+verdict_t verify_files(const std::string& vkey_path, const std::string& public_path, const std::string& proof_path) {
   auto vj = formats::read_vkey_json(vkey_path);
-  auto pub = formats::read_public_json(public_path);
+  auto pub_json = formats::read_public_json(public_path);
   auto pj = formats::read_proof_json(proof_path);
   // read_vkey_json refused any protocol but groth16 and an unknown curve, naming the file.
-  if (*formats::parse_curve_name(vj.curve) == formats::curve_id::bn254)
-    return verify_typed<curves::bn254>(vj, vkey_path, pub, public_path, pj, proof_path);
-  return verify_typed<curves::bls12_381>(vj, vkey_path, pub, public_path, pj, proof_path);
+  return curves::with_curve(*formats::parse_curve_name(vj.curve), [&](auto tag) {
+    using C = decltype(tag);
+    auto vk = verifying_key_t<C>::from_json(vj, vkey_path);
+    auto pub = public_from_json<C>(pub_json, public_path);
+    auto proof = proof_t<C>::from_json(pj, proof_path);
+    return verify(vk, pub, proof);
+  });
 }
 
 }  // namespace zk::groth16

@@ -2,19 +2,30 @@
 // File-level entry points: read the inputs, pick the curve from the key, run the typed code.
 // These are what the command line (apps/) and, later, the prover actors call.
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/groth16/prover.hpp"
+#include "common/groth16/verifier.hpp"
 
 namespace zk::groth16 {
+
+// One accelerator per curve (null: that curve proves on the CPU), owned by the caller.
+struct accelerators_t {
+  const accelerator_t<curves::bn254>* bn254 = nullptr;
+  const accelerator_t<curves::bls12_381>* bls12_381 = nullptr;
+  template <class C>
+  const accelerator_t<C>* of() const {
+    if constexpr (std::is_same_v<C, curves::bn254>) return bn254;
+    else return bls12_381;
+  }
+};
 
 struct prove_options {
   bool self_verify = true;     // check the proof with the key's own vk before writing it
   stage_observer observe;      // per-stage timings (also called for stage::verify)
   bool release_key_pages = true;  // one-shot proving: drop key sections from RSS after use
-  // Accelerators per curve (the CUDA backend); null: the CPU.
-  const accelerator_t<curves::bn254>* bn254_accelerator = nullptr;
-  const accelerator_t<curves::bls12_381>* bls12_381_accelerator = nullptr;
+  accelerators_t accelerators;  // the CUDA backend's hooks; none: the CPU
 };
 
 struct prove_report {
@@ -32,14 +43,8 @@ prove_report prove_files(const std::string& zkey_path, const std::string& wtns_p
                          const std::string& proof_path, const std::string& public_path,
                          const prove_options& options = {});
 
-struct verify_result {
-  bool valid = false;
-  std::string reason;  // why not, when invalid
-};
-
 // zkfleet verify <verification_key.json> <public.json> <proof.json>. Malformed files throw;
 // a well-formed but wrong proof returns valid = false.
-verify_result verify_files(const std::string& vkey_path, const std::string& public_path,
-                           const std::string& proof_path);
+verdict_t verify_files(const std::string& vkey_path, const std::string& public_path, const std::string& proof_path);
 
 }  // namespace zk::groth16

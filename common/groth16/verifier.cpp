@@ -8,12 +8,8 @@
 namespace zk::groth16 {
 
 template <class C>
-bool verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& x, const proof_t<C>& proof,
-            std::string* why) {
-  auto fail = [&](const std::string& reason) {
-    if (why) *why = reason;
-    return false;
-  };
+verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& x, const proof_t<C>& proof) {
+  auto fail = [](std::string reason) { return verdict_t{false, std::move(reason)}; };
   if (x.size() + 1 != vk.ic.size())
     return fail("the key expects " + std::to_string(vk.ic.size() - 1) + " public signals, got " +
                 std::to_string(x.size()));
@@ -36,7 +32,7 @@ bool verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& x
   using pair_t = std::pair<typename C::g1_affine, typename C::g2_affine>;
   const pair_t pairs[] = {{-proof.a, proof.b}, {vk.alpha1, vk.beta2}, {vk_x, vk.gamma2}, {proof.c, vk.delta2}};
   if (!pairing::pairing_product_is_one(pairs, 4)) return fail("the pairing check failed");
-  return true;
+  return {true, {}};
 }
 
 template <class C>
@@ -52,11 +48,10 @@ formats::gt_json alphabeta_json(const typename C::g1_affine& alpha1, const typen
   return j;
 }
 
-template bool verify<curves::bn254>(const verifying_key_t<curves::bn254>&, const std::vector<bn254::fr_t>&,
-                                    const proof_t<curves::bn254>&, std::string*);
-template bool verify<curves::bls12_381>(const verifying_key_t<curves::bls12_381>&,
-                                        const std::vector<bls12_381::fr_t>&, const proof_t<curves::bls12_381>&,
-                                        std::string*);
+template verdict_t verify<curves::bn254>(const verifying_key_t<curves::bn254>&, const std::vector<bn254::fr_t>&,
+                                         const proof_t<curves::bn254>&);
+template verdict_t verify<curves::bls12_381>(const verifying_key_t<curves::bls12_381>&,
+                                             const std::vector<bls12_381::fr_t>&, const proof_t<curves::bls12_381>&);
 template formats::gt_json alphabeta_json<curves::bn254>(const curves::bn254::g1_affine&, const curves::bn254::g2_affine&);
 template formats::gt_json alphabeta_json<curves::bls12_381>(const curves::bls12_381::g1_affine&,
                                                             const curves::bls12_381::g2_affine&);

@@ -10,10 +10,16 @@
 
 namespace zk::groth16 {
 
-// True if the proof is valid; otherwise false with the reason in *why (when given).
+// A verification's outcome: valid, or why not.
+struct verdict_t {
+  bool valid = false;
+  std::string reason;  // empty when valid
+  explicit operator bool() const { return valid; }
+};
+
 template <class C>
-bool verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& public_signals,
-            const proof_t<C>& proof, std::string* why = nullptr);
+verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& public_signals,
+                 const proof_t<C>& proof);
 
 // e(α₁, β₂) in snarkjs's vk_alphabeta_12 layout (decimal strings).
 template <class C>

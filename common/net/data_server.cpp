@@ -75,7 +75,7 @@ struct data_server_t::core_t {
     rejected_t r{why, peer, peer + ": " + what};
     if (on_rejected) {
       on_rejected(r);
-    } else {  // DESIGN.md "Errors and bad input": rejected and logged
+    } else {  // docs/design.md "Errors": rejected and logged
       std::fprintf(stderr, "data_server: rejected (%s): %s\n", reject_reason_name(why), r.message.c_str());
     }
   }

@@ -1,6 +1,6 @@
 #pragma once
 // Number-theoretic transforms over Fr with exactly the roots snarkjs uses
-// (groth16-compat.md §5.4): ω_k = nqr^((r−1)/2^k), nqr the smallest quadratic non-residue.
+// (docs/formats.md §5.4): ω_k = nqr^((r−1)/2^k), nqr the smallest quadratic non-residue.
 //
 // Conventions (§3.3): forward(a) computes X_k = Σ_j a_j·ω_n^{jk} (natural order in and out);
 // inverse is the same with ω_n⁻¹ and a factor 1/n. to_odd_coset() maps evaluations on

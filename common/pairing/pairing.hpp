@@ -1,7 +1,7 @@
 #pragma once
 // Optimal ate pairing e: G1 × G2 → GT ⊂ Fq12* for BN254 and BLS12-381, normalised exactly as
 // snarkjs (iden3/wasmcurves) normalises it, so that e(α₁, β₂) equals vk_alphabeta_12 of a
-// snarkjs verification_key.json (groth16-compat.md §4).
+// snarkjs verification_key.json (docs/formats.md §4).
 //
 //   BN254      a(P, Q) = (f_{6x+2,Q}(P) · l_{[6x+2]Q, π(Q)}(P) · l_{[6x+2]Q+π(Q), −π²(Q)}(P))^e
 //              x = 4965661367192848881, D-type twist E': y² = x³ + 3/ξ, ξ = 9 + u
@@ -85,7 +85,7 @@ struct bn254_params {
   static constexpr unsigned ate_loop_window = 2;
   // f^x in the hard part: width-4 NAF, 13 multiplications + 3 for the table (NAF: 23).
   static constexpr unsigned x_window = 4;
-  // b' = 3/ξ of the D-type twist (groth16-compat.md §5.1).
+  // b' = 3/ξ of the D-type twist (docs/formats.md §5.1).
   static constexpr fq2_t twist_b =
       fq2_t{fq_t::from_u64(3), fq_t::zero()} * tower_xi<tower>().inverse();
 };
@@ -106,7 +106,7 @@ struct bls12_381_params {
   static constexpr bool ate_loop_negative = true;
   static constexpr unsigned ate_loop_window = 1;
   static constexpr unsigned x_window = 1;
-  // b' = 4ξ = 4 + 4u of the M-type twist (groth16-compat.md §5.2).
+  // b' = 4ξ = 4 + 4u of the M-type twist (docs/formats.md §5.2).
   static constexpr fq2_t twist_b = fq2_t{fq_t::from_u64(4), fq_t::from_u64(4)};
 };
 

@@ -9,7 +9,7 @@
 //   c0.c0 + c1.c0·w + c0.c1·w² + c1.c1·w³ + c0.c2·w⁴ + c1.c2·w⁵.
 // This is the tower of iden3/wasmcurves (snarkjs), arkworks, gnark and zkcrypto, and the
 // nesting order [c0, c1] of [c0, c1, c2] of [c0, c1] is the one snarkjs prints for Gt elements
-// (vk_alphabeta_12, groth16-compat.md §4).
+// (vk_alphabeta_12, docs/formats.md §4).
 //
 // A tower-parameter struct P supplies
 //   fq_t, fq2_t                    the base fields

@@ -1,5 +1,5 @@
 #pragma once
-// Timeline events (DESIGN.md "Timeline"): every stage of every job on every node, as begin/end
+// Timeline events (docs/design.md "Timeline"): every stage of every job on every node, as begin/end
 // pairs or instants in the recording node's monotonic nanoseconds. The aggregator moves them to
 // one time base; the renderers draw the waterfall, the Chrome trace and the stats from them.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// One compute pool per process (DESIGN.md "Performance principles": no oversubscription between
+// One compute pool per process (docs/design.md "Performance principles": no oversubscription among
 // concurrent stages). parallel_for splits [0, n) into chunks run by the pool's workers and the
 // calling thread; a call made from inside a worker runs inline, so nesting never deadlocks.
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Clock correction over a real loopback connection (DESIGN.md "Timeline"): three actor systems in
+// Clock correction over real loopback TCP (docs/design.md "Timeline"): three actor systems in
 // one process, each with its own middleman. A publishes the timeline aggregator on 127.0.0.1
 // (ephemeral port) and runs a reporter with no skew; B and C reach the aggregator with
 // remote_actor and run reporters whose clocks are off by a known amount (reporter_config_t's
@@ -9,7 +9,6 @@
 // All three systems share one physical clock (steady_clock of this process), so the truth is
 // known: the offset the aggregator should find for a node is exactly its injected skew
 // (aggregator_t's convention: offset = node clock − aggregator clock).
-#ifdef ZK_HAVE_CAF
 #include <doctest/doctest.h>
 
 #include <caf/io/all.hpp>
@@ -23,6 +22,7 @@
 #include "actors/node.hpp"
 
 using namespace zk::actors;
+using namespace zk::node;
 using namespace std::chrono_literals;
 namespace tl = zk::timeline;
 
@@ -194,4 +194,3 @@ TEST_CASE("timeline clock correction over loopback: skews +5 s (B) and -3 s (C)"
 
 TEST_CASE("timeline clock correction over loopback: skews -5 s (B) and +3 s (C)") { run_scenario(-5 * s_ns, 3 * s_ns); }
 
-#endif

@@ -3,7 +3,6 @@
 // partitions (abc+witness), every proof checked with zkfleet's verifier; cancellation frees
 // what a job held while other jobs finish; bad messages are rejected without losing accepted
 // work. Every wait is bounded.
-#ifdef ZK_HAVE_CAF
 #include <doctest/doctest.h>
 
 #include <tuple>
@@ -14,9 +13,11 @@
 #include <thread>
 
 #include "actors/node.hpp"
+#include "node/verify_proof.hpp"
 #include "tests/test_util.hpp"
 
 using namespace zk::actors;
+using namespace zk::node;
 using namespace std::chrono_literals;
 
 namespace {
@@ -93,8 +94,8 @@ void check_proofs(const circuit_def_t& c, const job_result_msg& r, uint32_t part
   REQUIRE(r.proofs.size() == partitions);
   std::set<uint32_t> seen;
   for (const auto& p : r.proofs) {
-    std::string why;
-    CHECK_MESSAGE(verify_proof_json(c, p.proof_json, p.public_signals, &why), why);
+    const auto v = zk::node::verify_proof(c, p.proof_json, p.public_signals);
+    CHECK_MESSAGE(v.valid, v.reason);
     CHECK(p.public_signals.size() == c.n_public);
     seen.insert(p.partition);
   }
@@ -365,4 +366,3 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   REQUIRE_MESSAGE(r, describe(r.error()));
   check_proofs(f.mulchain, *r, 3);
 }
-#endif  // ZK_HAVE_CAF

@@ -2,7 +2,6 @@
 // a plain Beast client scrapes GET /metrics and checks the exposition against what happened
 // (proofs, stage counts, each node's budget), the other answers (HEAD, 404, 405, 400), 503 when the
 // scheduler or the aggregator cannot answer, a stalled client, and a bind clash. Every wait is bounded.
-#ifdef ZK_HAVE_CAF
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -20,6 +19,7 @@
 #include "tests/test_util.hpp"
 
 using namespace zk::actors;
+using namespace zk::node;
 using namespace std::chrono_literals;
 
 namespace {
@@ -252,4 +252,3 @@ TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken 
   for (const auto& a : {silent, sched}) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
 }
 
-#endif  // ZK_HAVE_CAF

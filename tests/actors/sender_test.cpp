@@ -12,6 +12,7 @@
 #include "common/buffer/synth_buffer.hpp"
 
 using namespace zk::actors;
+using namespace zk::node;
 using namespace std::chrono_literals;
 
 namespace {

@@ -78,7 +78,7 @@ TEST_CASE("make_header seals a valid header that round-trips through its bytes")
     CHECK(back.job_id == 0x1122334455667788ULL);
     CHECK(back.partition == 3);
     CHECK(back.shape() == shape);
-    CHECK(curve_from_code(back.curve) == zk::formats::curve_id::bls12_381);
+    CHECK(zk::formats::curve_from_code(back.curve) == zk::formats::curve_id::bls12_381);
     const auto l = payload_layout(back);
     CHECK(l.a == 320);
     CHECK(l.end == back.payload_bytes);

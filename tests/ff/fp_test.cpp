@@ -65,7 +65,7 @@ TEST_CASE_TEMPLATE("field arithmetic matches GMP", F, bn254::fr_t, bn254::fq_t, 
   check_field_against_gmp<F>(2000);
 }
 
-TEST_CASE("Montgomery constants match groth16-compat.md §5.3") {
+TEST_CASE("Montgomery constants match docs/formats.md §5.3") {
   CHECK(bn254::fr_t::r1.l[0] == 0xac96341c4ffffffbULL);
   CHECK(bn254::fr_t::r2.l[3] == 0x0216d0b17f4e44a5ULL);
   CHECK(bn254::fr_t::inv == 0xc2e1f593efffffffULL);

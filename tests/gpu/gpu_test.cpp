@@ -280,8 +280,8 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
       std::filesystem::create_directories(out);
       std::filesystem::remove(out / "proof.json");  // nothing of an earlier run can pass for this one
       groth16::prove_options opt;
-      opt.bn254_accelerator = &acc_bn;
-      opt.bls12_381_accelerator = &acc_bls;
+      opt.accelerators.bn254 = &acc_bn;
+      opt.accelerators.bls12_381 = &acc_bls;
       auto r = groth16::prove_files(dir + "/circuit.zkey", dir + "/witness.wtns", (out / "proof.json").string(),
                                     (out / "public.json").string(), opt);
       auto v = groth16::verify_files(dir + "/verification_key.json", (out / "public.json").string(),

@@ -49,8 +49,8 @@ void check_fixture(const std::string& curve, const std::string& name) {
     std::vector<typename C::fr_t> a = prover.a(), b = prover.b(), c = prover.c();
     groth16::prover_t<C> other(pk);
     other.load_abc(a.data(), b.data(), c.data(), a.size());
-    std::string why0;
-    CHECK_MESSAGE(groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::one(), C::fr_t::one()), &why0), why0);
+    const auto v0 = groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::one(), C::fr_t::one()));
+    CHECK_MESSAGE(v0.valid, v0.reason);
     other.load_abc(a.data(), b.data(), nullptr, a.size());
     CHECK(groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::one())));
     a[0] += C::fr_t::one();  // a wrong evaluation must not verify
@@ -61,10 +61,11 @@ void check_fixture(const std::string& curve, const std::string& name) {
 
   // Deterministic proof (r = s = 0) and randomized proofs both verify.
   auto p0 = prover.prove(wtns.values(), C::fr_t::zero(), C::fr_t::zero());
-  std::string why;
-  CHECK_MESSAGE(groth16::verify(vk, x, p0, &why), why);
+  auto v = groth16::verify(vk, x, p0);
+  CHECK_MESSAGE(v.valid, v.reason);
   auto p1 = prover.prove(wtns.values());
-  CHECK_MESSAGE(groth16::verify(vk, x, p1, &why), why);
+  v = groth16::verify(vk, x, p1);
+  CHECK_MESSAGE(v.valid, v.reason);
   auto p2 = prover.prove(wtns.values());
   CHECK(p1.a != p2.a);  // fresh randomizers
 
@@ -88,10 +89,11 @@ void check_fixture(const std::string& curve, const std::string& name) {
   CHECK_FALSE(groth16::verify(vk, x, bad));
   auto x2 = x;
   x2[0] += C::fr_t::one();
-  CHECK_FALSE(groth16::verify(vk, x2, p1, &why));
-  CHECK(why == "the pairing check failed");
+  v = groth16::verify(vk, x2, p1);
+  CHECK_FALSE(v.valid);
+  CHECK(v.reason == "the pairing check failed");
   x2.pop_back();
-  CHECK_FALSE(groth16::verify(vk, x2, p1, &why));
+  CHECK_FALSE(groth16::verify(vk, x2, p1));
   bad = p1;
   bad.a = C::g1_jacobian::from_affine(p1.a).dbl().to_affine();
   CHECK_FALSE(groth16::verify(vk, x, bad));

@@ -78,7 +78,7 @@ void prove_across(const std::string& curve, const std::string& name, formats::cu
     auto ref = store.find(sent.buffer_id);
     REQUIRE(ref.has_value());
     const auto& h = ref->header();
-    CHECK(buffer::curve_from_code(h.curve) == id);
+    CHECK(formats::curve_from_code(h.curve) == id);
     const auto lay = buffer::payload_layout(h);
     groth16::prover_t<C> prover(pk);
     groth16::proof_t<C> proof;
@@ -90,8 +90,8 @@ void prove_across(const std::string& curve, const std::string& name, formats::cu
     } else {
       proof = prover.prove(ref->data() + lay.witness);
     }
-    std::string why;
-    CHECK_MESSAGE(groth16::verify(vk, x, proof, &why), why);
+    const auto v = groth16::verify(vk, x, proof);
+    CHECK_MESSAGE(v.valid, v.reason);
     CHECK(store.release(sent.buffer_id));
   }
   CHECK(got.size() == 2);

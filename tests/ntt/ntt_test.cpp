@@ -9,7 +9,7 @@
 
 using namespace zk;
 
-TEST_CASE("snarkjs roots of unity (groth16-compat.md §5.1, §5.2)") {
+TEST_CASE("snarkjs roots of unity (docs/formats.md §5.1, §5.2)") {
   CHECK(ntt::root_of_unity<bn254::fr_t>(28).to_string() ==
         "19103219067921713944291392827692070036145651957329286315305642004821462161904");
   CHECK(ff::to_hex(ntt::root_of_unity<bls12_381::fr_t>(32).to_canonical()) ==

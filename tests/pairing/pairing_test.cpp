@@ -111,7 +111,7 @@ typename S::g2 g2_from_json(const nlohmann::json& j) {
 // e(G1, G2) as computed by snarkjs 0.7.6's ffjavascript 0.3.1 / wasmcurves 0.2.2:
 //   const curve = await buildBn128();
 //   curve.Gt.toObject(await curve.pairing(curve.G1.g, curve.G2.g))
-// (and buildBls12381), printed with utils.stringifyBigInts. Generators as in groth16-compat.md §5.
+// (and buildBls12381), printed with utils.stringifyBigInts. Generators as in docs/formats.md §5.
 const char* const snarkjs_gen_pairing_bn254 = R"([
  [["17264119758069723980713015158403419364912226240334615592005620718956030922389",
    "1300711225518851207585954685848229181392358478699795190245709208408267917898"],

@@ -1,6 +1,6 @@
 #pragma once
 // The scheduler's policy as plain state (no CAF here: the scheduler actor owns one and turns
-// messages into calls; the simulated workload drives the very same object).
+// messages into calls; the simulated workload, simulation.hpp, drives the very same object).
 //
 // A partition's life:
 //
@@ -35,7 +35,7 @@
 
 #include "common/config/config.hpp"
 
-namespace zk::actors {
+namespace zk::node {
 
 using node_id = uint32_t;
 using job_id = uint64_t;
@@ -57,11 +57,7 @@ struct circuit_spec_t {
   uint64_t prover_work_bytes = 0; // the prover's working memory for one proof beyond the buffer
 };
 
-struct lookahead_t {
-  bool automatic = false;  // from measured synthesis, transfer and prove times
-  unsigned value = 1;      // fixed lookahead, or the starting point of `auto`
-  unsigned max_auto = 8;
-};
+using config::lookahead_t;  // fixed or auto (common/config)
 
 enum class part_state { queued, synthesizing, transferring, waiting, proving, done, failed, cancelled };
 const char* part_state_name(part_state s);
@@ -84,9 +80,9 @@ struct job_status_t {
   bool finished() const { return cancelled || failed > 0 || done == partitions; }
 };
 
-class scheduler_state {
+class scheduler_policy_t {
  public:
-  explicit scheduler_state(lookahead_t lookahead = {}, unsigned max_attempts = 3);
+  explicit scheduler_policy_t(lookahead_t lookahead = {}, unsigned max_attempts = 3);
 
   node_id add_node(const node_spec_t& spec);
   // A node left (down message): its in-flight partitions go back to the queue (or fail after
@@ -184,4 +180,4 @@ class scheduler_state {
   unsigned synth_n_ = 0, transfer_n_ = 0, prove_n_ = 0;
 };
 
-}  // namespace zk::actors
+}  // namespace zk::node

@@ -1,4 +1,4 @@
-#include "actors/scheduler_state.hpp"
+#include "node/scheduler/policy.hpp"
 
 #include "common/buffer/buffer_store.hpp"
 
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
-namespace zk::actors {
+namespace zk::node {
 
 const char* part_state_name(part_state s) {
   switch (s) {
@@ -23,19 +23,19 @@ const char* part_state_name(part_state s) {
   return "?";
 }
 
-scheduler_state::scheduler_state(lookahead_t lookahead, unsigned max_attempts)
+scheduler_policy_t::scheduler_policy_t(lookahead_t lookahead, unsigned max_attempts)
     : lookahead_(lookahead), max_attempts_(std::max(1u, max_attempts)) {}
 
-node_id scheduler_state::add_node(const node_spec_t& spec) {
+node_id scheduler_policy_t::add_node(const node_spec_t& spec) {
   node_id id = node_order_.empty() ? 1 : node_order_.back() + 1;
   nodes_[id].spec = spec;
   node_order_.push_back(id);
   return id;
 }
 
-void scheduler_state::add_circuit(const circuit_spec_t& c) { circuits_[c.id] = c; }
+void scheduler_policy_t::add_circuit(const circuit_spec_t& c) { circuits_[c.id] = c; }
 
-scheduler_state::fit_t scheduler_state::fit_of(const circuit_spec_t& c, bool live_only) const {
+scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c, bool live_only) const {
   // What pick_synth and pick_prover ask of an idle node.
   fit_t f;
   for (node_id id : node_order_) {
@@ -53,7 +53,7 @@ scheduler_state::fit_t scheduler_state::fit_of(const circuit_spec_t& c, bool liv
   return f;
 }
 
-std::optional<std::string> scheduler_state::never_fits(const std::string& circuit, bool live_only) const {
+std::optional<std::string> scheduler_policy_t::never_fits(const std::string& circuit, bool live_only) const {
   const circuit_spec_t& c = circuits_.at(circuit);
   const fit_t f = fit_of(c, live_only);
   if (!f.hopeless()) return std::nullopt;
@@ -69,7 +69,7 @@ std::optional<std::string> scheduler_state::never_fits(const std::string& circui
   return why;
 }
 
-job_id scheduler_state::submit(const std::string& circuit, priority_t prio, uint32_t partitions) {
+job_id scheduler_policy_t::submit(const std::string& circuit, priority_t prio, uint32_t partitions) {
   if (!circuits_.count(circuit)) throw std::invalid_argument("unknown circuit '" + circuit + "'");
   if (partitions == 0) throw std::invalid_argument("a job needs at least one partition");
   if (auto why = never_fits(circuit, false)) throw std::invalid_argument(*why);
@@ -85,20 +85,20 @@ job_id scheduler_state::submit(const std::string& circuit, priority_t prio, uint
   return id;
 }
 
-scheduler_state::part_t* scheduler_state::find(job_id job, uint32_t part) {
+scheduler_policy_t::part_t* scheduler_policy_t::find(job_id job, uint32_t part) {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || part >= it->second.parts.size()) return nullptr;
   return &it->second.parts[part];
 }
 
-void scheduler_state::release_synth(job_t& j, part_t& p) {
+void scheduler_policy_t::release_synth(job_t& j, part_t& p) {
   if (!p.synth_reserved) return;
   auto& n = nodes_.at(p.synth);
   n.reserved -= circuits_.at(j.status.circuit).buffer_bytes;
   p.synth_reserved = false;
 }
 
-void scheduler_state::release_prover(job_t& j, part_t& p) {
+void scheduler_policy_t::release_prover(job_t& j, part_t& p) {
   if (!p.prover_reserved) return;
   const auto& c = circuits_.at(j.status.circuit);
   auto& n = nodes_.at(p.prover);
@@ -108,7 +108,7 @@ void scheduler_state::release_prover(job_t& j, part_t& p) {
   p.prover_reserved = false;
 }
 
-void scheduler_state::requeue_or_fail(job_t& j, part_t& p, const std::string& reason) {
+void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string& reason) {
   auto& pn = nodes_.at(p.prover);
   if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
   if (p.st == part_state::proving) pn.proving--;
@@ -125,7 +125,7 @@ void scheduler_state::requeue_or_fail(job_t& j, part_t& p, const std::string& re
   }
 }
 
-void scheduler_state::remove_node(node_id n) {
+void scheduler_policy_t::remove_node(node_id n) {
   auto it = nodes_.find(n);
   if (it == nodes_.end()) return;
   for (auto& [id, j] : jobs_)
@@ -137,7 +137,7 @@ void scheduler_state::remove_node(node_id n) {
   it->second.alive = false;
 }
 
-bool scheduler_state::cancel(job_id job) {
+bool scheduler_policy_t::cancel(job_id job) {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || it->second.status.finished()) return false;
   job_t& j = it->second;
@@ -157,7 +157,7 @@ bool scheduler_state::cancel(job_id job) {
   return true;
 }
 
-void scheduler_state::synth_done(job_id job, uint32_t part, double seconds) {
+void scheduler_policy_t::synth_done(job_id job, uint32_t part, double seconds) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state::synthesizing) return;
   nodes_.at(p->synth).synthesizing--;
@@ -165,7 +165,7 @@ void scheduler_state::synth_done(job_id job, uint32_t part, double seconds) {
   synth_s_ += seconds, ++synth_n_;
 }
 
-void scheduler_state::transfer_done(job_id job, uint32_t part, double seconds) {
+void scheduler_policy_t::transfer_done(job_id job, uint32_t part, double seconds) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state::transferring) return;
   release_synth(jobs_.at(job), *p);  // the prover has acknowledged the buffer
@@ -173,7 +173,7 @@ void scheduler_state::transfer_done(job_id job, uint32_t part, double seconds) {
   transfer_s_ += seconds, ++transfer_n_;
 }
 
-void scheduler_state::prove_started(job_id job, uint32_t part) {
+void scheduler_policy_t::prove_started(job_id job, uint32_t part) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state::waiting) return;
   auto& n = nodes_.at(p->prover);
@@ -184,7 +184,7 @@ void scheduler_state::prove_started(job_id job, uint32_t part) {
   p->st = part_state::proving;
 }
 
-void scheduler_state::prove_done(job_id job, uint32_t part, double seconds) {
+void scheduler_policy_t::prove_done(job_id job, uint32_t part, double seconds) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state::proving) return;
   job_t& j = jobs_.at(job);
@@ -195,7 +195,7 @@ void scheduler_state::prove_done(job_id job, uint32_t part, double seconds) {
   prove_s_ += seconds, ++prove_n_;
 }
 
-void scheduler_state::failed(job_id job, uint32_t part, const std::string& reason) {
+void scheduler_policy_t::failed(job_id job, uint32_t part, const std::string& reason) {
   part_t* p = find(job, part);
   if (!p || p->st == part_state::queued || p->st == part_state::done || p->st == part_state::failed ||
       p->st == part_state::cancelled)
@@ -203,16 +203,16 @@ void scheduler_state::failed(job_id job, uint32_t part, const std::string& reaso
   requeue_or_fail(jobs_.at(job), *p, reason);
 }
 
-unsigned scheduler_state::lookahead(node_id) const {
+unsigned scheduler_policy_t::lookahead(node_id) const {
   if (!lookahead_.automatic || prove_n_ == 0 || synth_n_ == 0) return lookahead_.value;
   // Enough partitions in flight to cover synthesis + transfer while the prover works:
   // in steady state one leaves per prove time, and each needs synth + transfer to be ready.
   double s = synth_s_ / synth_n_, t = transfer_n_ ? transfer_s_ / transfer_n_ : 0, p = prove_s_ / prove_n_;
   unsigned l = unsigned(std::ceil((s + t) / std::max(p, 1e-9)));
-  return std::clamp(l, 1u, lookahead_.max_auto);
+  return std::clamp(l, 1u, lookahead_.max);
 }
 
-std::optional<node_id> scheduler_state::pick_synth(uint64_t bytes) const {
+std::optional<node_id> scheduler_policy_t::pick_synth(uint64_t bytes) const {
   std::optional<node_id> best;
   unsigned best_free = 0;
   for (node_id id : node_order_) {
@@ -225,7 +225,7 @@ std::optional<node_id> scheduler_state::pick_synth(uint64_t bytes) const {
   return best;
 }
 
-std::optional<node_id> scheduler_state::pick_prover(const circuit_spec_t& c) const {
+std::optional<node_id> scheduler_policy_t::pick_prover(const circuit_spec_t& c) const {
   std::optional<node_id> best;
   std::tuple<bool, unsigned> best_key{};
   for (node_id id : node_order_) {
@@ -241,7 +241,7 @@ std::optional<node_id> scheduler_state::pick_prover(const circuit_spec_t& c) con
   return best;
 }
 
-std::vector<dispatch_t> scheduler_state::schedule() {
+std::vector<dispatch_t> scheduler_policy_t::schedule() {
   // Queued partitions in priority, then job age, then partition order.
   std::vector<std::tuple<uint8_t, uint64_t, uint32_t, job_id>> order;
   for (auto& [id, j] : jobs_) {
@@ -282,24 +282,24 @@ std::vector<dispatch_t> scheduler_state::schedule() {
   return out;
 }
 
-job_status_t scheduler_state::status(job_id job) const {
+job_status_t scheduler_policy_t::status(job_id job) const {
   auto it = jobs_.find(job);
   if (it == jobs_.end()) throw std::invalid_argument("unknown job " + std::to_string(job));
   return it->second.status;
 }
 
-part_state scheduler_state::state(job_id job, uint32_t part) const {
+part_state scheduler_policy_t::state(job_id job, uint32_t part) const {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || part >= it->second.parts.size())
     throw std::invalid_argument("unknown partition " + std::to_string(job) + "/" + std::to_string(part));
   return it->second.parts[part].st;
 }
 
-uint64_t scheduler_state::reserved(node_id n) const { return nodes_.at(n).reserved + nodes_.at(n).working; }
-uint64_t scheduler_state::peak_reserved(node_id n) const { return nodes_.at(n).peak; }
-uint64_t scheduler_state::budget(node_id n) const { return nodes_.at(n).spec.memory_budget; }
-unsigned scheduler_state::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
-unsigned scheduler_state::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }
+uint64_t scheduler_policy_t::reserved(node_id n) const { return nodes_.at(n).reserved + nodes_.at(n).working; }
+uint64_t scheduler_policy_t::peak_reserved(node_id n) const { return nodes_.at(n).peak; }
+uint64_t scheduler_policy_t::budget(node_id n) const { return nodes_.at(n).spec.memory_budget; }
+unsigned scheduler_policy_t::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
+unsigned scheduler_policy_t::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }
 
 
-}  // namespace zk::actors
+}  // namespace zk::node

@@ -11,10 +11,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "actors/engine.hpp"
+#include "node/job_inputs.hpp"
+#include "node/synth/synthesize.hpp"
 #include "tests/test_util.hpp"
 
-using namespace zk::actors;
+using namespace zk::node;
 namespace fs = std::filesystem;
 
 namespace {
@@ -23,7 +24,7 @@ const std::string mc = zk::test::fixture_dir("bn254", "mulchain");
 
 std::string synth_error(const circuit_def_t& c, const std::vector<std::string>& inputs) {
   zk::buffer::buffer_store_t store(64ull << 20);
-  synth_cache_t cache;
+  csr_cache_t cache;
   try {
     synthesize(c, inputs, 1, 1, 0, store, cache);
   } catch (const std::exception& e) {
@@ -69,7 +70,7 @@ TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and remo
     c.witness_generator = {"sh", "-c", "test -s \"$1\" && test \"$2\" = \"--in=$1\" && echo \"$3\" > \"$5\" && cp \"$4\" \"$3\"",
                            "gen", "{input}", "--in={input}", "{output}", mc + "/witness.wtns", log};
     zk::buffer::buffer_store_t store(64ull << 20);
-    synth_cache_t cache;
+    csr_cache_t cache;
     auto direct = synthesize(c, {mc + "/witness.wtns"}, 2, 7, 1, store, cache);
     auto generated = synthesize(c, {mc + "/input.json"}, 2, 7, 1, store, cache);
     CHECK(generated.payload_bytes == direct.payload_bytes);
@@ -150,7 +151,7 @@ TEST_CASE("synthesize: a cancelled job's witness generator is killed, not waited
   const std::string input = tmp.file("input.json");
   std::ofstream(input) << "{}\n";
   zk::buffer::buffer_store_t store(64ull << 20);
-  synth_cache_t cache;
+  csr_cache_t cache;
   const auto t0 = std::chrono::steady_clock::now();
   auto cancelled_after_300ms = [t0] { return std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(300); };
   std::string e;

@@ -1,5 +1,5 @@
 #pragma once
-// SIMULATED WORKLOAD — a discrete-event model of a farm driving the real scheduler_state:
+// SIMULATED WORKLOAD — a discrete-event model of a farm driving the real scheduler_policy_t:
 // synthesis and prove stages take configured durations, buffers of configured sizes move over
 // per-node uplinks of configured bandwidth, and hundreds of nodes fit in one process. For
 // scheduler tests and for modelling farms larger than this machine; its outputs are labelled as
@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "actors/scheduler_state.hpp"
+#include "node/scheduler/policy.hpp"
 #include "common/timeline/aggregator.hpp"
 
-namespace zk::actors {
+namespace zk::node {
 
 struct sim_circuit_t {
   circuit_spec_t spec;
@@ -58,4 +58,4 @@ struct sim_result_t {
 
 sim_result_t run_simulation(const sim_config_t& config);
 
-}  // namespace zk::actors
+}  // namespace zk::node

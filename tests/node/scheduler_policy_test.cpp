@@ -5,10 +5,10 @@
 
 #include <random>
 
-#include "actors/simulation.hpp"
+#include "node/scheduler/simulation.hpp"
 #include "common/timeline/render.hpp"
 
-using namespace zk::actors;
+using namespace zk::node;
 
 namespace {
 
@@ -50,7 +50,7 @@ double prover_busy(const sim_result_t& r) {
 }  // namespace
 
 TEST_CASE("admission: budgets, cores and lookahead bound what is dispatched") {
-  scheduler_state s({false, 1});
+  scheduler_policy_t s({false, 1});
   s.add_circuit({"c", 100, 50});
   node_id syn = s.add_node(synth_node("s", 4, 250));  // room for 2 buffers of 100
   node_id prv = s.add_node(prover_node("p", 1000));
@@ -81,7 +81,7 @@ TEST_CASE("admission: budgets, cores and lookahead bound what is dispatched") {
 }
 
 TEST_CASE("a prover holds its pipeline's buffers but one work area at a time") {
-  scheduler_state s({false, 4});
+  scheduler_policy_t s({false, 4});
   s.add_circuit({"c", 100, 300});
   s.add_node(synth_node("s", 8, 10000));
   node_id prv = s.add_node(prover_node("p", 500));  // two buffers + one work area
@@ -98,7 +98,7 @@ TEST_CASE("a prover holds its pipeline's buffers but one work area at a time") {
 }
 
 TEST_CASE("a synthesis node's budget limits the buffers it may hold") {
-  scheduler_state s({false, 3});
+  scheduler_policy_t s({false, 3});
   s.add_circuit({"c", 100, 0});
   node_id syn = s.add_node(synth_node("s", 4, 150));
   s.add_node(prover_node("p", 10000));
@@ -112,7 +112,7 @@ TEST_CASE("a synthesis node's budget limits the buffers it may hold") {
 }
 
 TEST_CASE("priorities: CRITICAL > HIGH > NORMAL > LOW, oldest first within a class") {
-  scheduler_state s({false, 0});
+  scheduler_policy_t s({false, 0});
   s.add_circuit({"c", 10, 0});
   s.add_node(synth_node("s", 1, 1000));
   s.add_node(prover_node("p", 1000));
@@ -134,7 +134,7 @@ TEST_CASE("priorities: CRITICAL > HIGH > NORMAL > LOW, oldest first within a cla
 }
 
 TEST_CASE("cancellation frees every reservation; late reports are ignored; other jobs finish") {
-  scheduler_state s({false, 2});
+  scheduler_policy_t s({false, 2});
   s.add_circuit({"c", 100, 100});
   node_id syn = s.add_node(synth_node("s", 2, 1000));
   node_id prv = s.add_node(prover_node("p", 1000));
@@ -158,7 +158,7 @@ TEST_CASE("cancellation frees every reservation; late reports are ignored; other
 }
 
 TEST_CASE("a lost node re-queues its partitions; repeated failures fail the job with the reason") {
-  scheduler_state s({false, 1}, 2);
+  scheduler_policy_t s({false, 1}, 2);
   s.add_circuit({"c", 10, 0});
   node_id syn = s.add_node(synth_node("synth-7", 1, 100));
   s.add_node(prover_node("p", 100));
@@ -176,7 +176,7 @@ TEST_CASE("a lost node re-queues its partitions; repeated failures fail the job 
 }
 
 TEST_CASE("a job no live node could ever hold is refused at submit, and never blocks the others") {
-  scheduler_state s({false, 1});
+  scheduler_policy_t s({false, 1});
   s.add_circuit({"big", 300, 0});
   s.add_circuit({"work", 10, 500});  // small buffer, large prover work area
   s.add_circuit({"small", 10, 0});
@@ -214,7 +214,7 @@ TEST_CASE("a job no live node could ever hold is refused at submit, and never bl
 }
 
 TEST_CASE("auto lookahead follows measured synthesis, transfer and prove times") {
-  scheduler_state s({true, 1, 8});
+  scheduler_policy_t s({true, 1, 8});
   s.add_circuit({"c", 1, 0});
   s.add_node(synth_node("s", 8, 1000));
   node_id p = s.add_node(prover_node("p", 1000));

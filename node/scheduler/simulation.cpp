@@ -1,4 +1,4 @@
-#include "actors/simulation.hpp"
+#include "node/scheduler/simulation.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <tuple>
 
-namespace zk::actors {
+namespace zk::node {
 namespace {
 
 enum class ev_kind { submit, cancel, synth_done, transfer_done, prove_done };
@@ -36,7 +36,7 @@ constexpr uint16_t kUplinkTrack = 1000;
 
 sim_result_t run_simulation(const sim_config_t& cfg) {
   sim_result_t res;
-  scheduler_state sched(cfg.lookahead);
+  scheduler_policy_t sched(cfg.lookahead);
   std::map<std::string, const sim_circuit_t*> circuits;
   for (const auto& c : cfg.circuits) {
     sched.add_circuit(c.spec);
@@ -242,4 +242,4 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
   return res;
 }
 
-}  // namespace zk::actors
+}  // namespace zk::node

@@ -8,10 +8,11 @@
 #include <fstream>
 #include <string>
 
-#include "actors/engine.hpp"
+#include "node/prover/prover_engine.hpp"
+#include "node/synth/synthesize.hpp"
 #include "tests/test_util.hpp"
 
-using namespace zk::actors;
+using namespace zk::node;
 namespace fs = std::filesystem;
 
 namespace {
@@ -34,7 +35,7 @@ TEST_CASE("prover engine: its key file rewritten, touched or replaced on disk wh
   fs::copy_file(mc + "/circuit.zkey", zkey);
   circuit_def_t c = describe_zkey_circuit("mulchain", zkey, "");
   zk::buffer::buffer_store_t store(64ull << 20);
-  synth_cache_t cache;
+  csr_cache_t cache;
   auto made = synthesize(c, {mc + "/witness.wtns"}, 1, 1, 0, store, cache);
   auto buf = store.find(made.buffer_id);
   REQUIRE(buf);

@@ -1,0 +1,81 @@
+#include "node/circuit.hpp"
+
+#include <stdexcept>
+
+#include "common/buffer/buffer_store.hpp"
+#include "common/circuit/api.hpp"
+#include "common/circuit/porep.hpp"
+#include "common/circuit/sha256.hpp"
+#include "common/formats/r1cs.hpp"
+#include "common/formats/zkey.hpp"
+
+namespace zk::node {
+namespace {
+
+// Fills the counts every circuit shares from its key's header.
+void describe_from_key(circuit_def_t& c, const formats::zkey_file& zkey) {
+  const auto& h = zkey.header();
+  c.curve = h.curve;
+  c.n_vars = h.n_vars;
+  c.n_public = h.n_public;
+  c.domain_size = h.domain_size;
+  // The prover's a, b, c work arrays (prover_t keeps them across proofs, one domain each).
+  c.prover_work_bytes = 3 * uint64_t(h.domain_size) * buffer::fr_bytes;
+}
+
+}  // namespace
+
+buffer::digest_t circuit_def_t::digest_bytes() const {
+  buffer::digest_t d{};
+  if (digest.size() != 64) throw std::runtime_error("circuit digest '" + digest + "' is not 64 hex digits");
+  for (size_t i = 0; i < 32; ++i) d[i] = uint8_t(std::stoul(digest.substr(2 * i, 2), nullptr, 16));
+  return d;
+}
+
+circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
+                                    const std::string& r1cs_path) {
+  formats::zkey_file zkey(zkey_path);
+  circuit_def_t c;
+  c.id = id;
+  c.kind = circuit_kind::circom;
+  c.zkey = zkey_path;
+  c.r1cs = r1cs_path;
+  c.shape = r1cs_path.empty() ? buffer::synth_shape::witness_only : buffer::synth_shape::abc_witness;
+  c.digest = circuit::to_hex(circuit::sha256(zkey.file().data(), zkey.file().size()));
+  describe_from_key(c, zkey);
+  c.domain_rows = c.n_public + 1;
+  if (!r1cs_path.empty()) {
+    formats::r1cs_file r1cs(r1cs_path);
+    const auto& h = r1cs.header();
+    if (r1cs.curve() != c.curve || h.n_wires != c.n_vars || uint64_t(h.n_pub_out) + h.n_pub_in != c.n_public)
+      throw std::runtime_error(r1cs_path + ": does not match " + zkey_path + " (curve, wires or public inputs)");
+    c.domain_rows = uint64_t(h.n_constraints) + c.n_public + 1;
+    if (c.domain_rows > c.domain_size)
+      throw std::runtime_error(r1cs_path + ": " + std::to_string(h.n_constraints) + " constraints exceed the key's domain");
+  }
+  c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
+  return c;
+}
+
+circuit_def_t describe_native_circuit(const std::string& id, const std::string& name, const std::string& params,
+                                      const std::string& key_dir) {
+  auto parsed = circuit::porep_params_t::parse(params);  // throws naming a bad key
+  auto setup = circuit::setup_circuit(name, params, key_dir);
+  circuit_def_t c;
+  c.id = id;
+  c.kind = circuit_kind::native;
+  c.zkey = key_dir + "/circuit.zkey";
+  c.native_name = name;
+  c.native_params = parsed.shape_params();  // partitions and seed belong to jobs
+  c.shape = buffer::synth_shape::abc_witness;
+  c.digest = setup.digest;
+  formats::zkey_file zkey(c.zkey);
+  describe_from_key(c, zkey);
+  c.domain_rows = uint64_t(setup.n_constraints) + setup.n_public + 1;
+  c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
+  return c;
+}
+
+circuit_spec_t to_spec(const circuit_def_t& c) { return {c.id, c.buffer_bytes, c.prover_work_bytes}; }
+
+}  // namespace zk::node

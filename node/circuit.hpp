@@ -1,0 +1,63 @@
+#pragma once
+// A circuit the cluster proves, registered by id from the scheduler's config and described once
+// from its key (and r1cs): it travels with every dispatch and prove request, so a worker needs
+// nothing else to do its part.
+//
+//   circuit kind   synthesis (node/synth)                        buffer shape    prover
+//   circom         the job's .wtns, checked and copied in         witness-only    a/b from the key
+//   circom         the .wtns, then a = A·w, b = B·w, c = C·w      abc+witness     load_abc
+//                  from the r1cs in CSR form (node/synth/csr_cache)
+//   native         porep-lite in prove mode: witness and          abc+witness     load_abc
+//                  a/b/c in one pass
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/buffer/synth_buffer.hpp"
+#include "common/config/config.hpp"
+#include "common/formats/curve_id.hpp"
+#include "node/scheduler/policy.hpp"
+
+namespace zk::node {
+
+enum class circuit_kind : uint8_t { circom = 0, native = 1 };
+
+struct circuit_def_t {
+  std::string id;
+  circuit_kind kind = circuit_kind::circom;
+  std::string zkey;           // proving key path (native: <key_dir>/circuit.zkey)
+  std::string r1cs;           // circom abc+witness: the constraint matrices
+  std::string native_name;    // native: "porep-lite"
+  std::string native_params;  // native: what the R1CS depends on (curve, challenges, depth)
+  buffer::synth_shape shape = buffer::synth_shape::witness_only;
+  formats::curve_id curve = formats::curve_id::bn254;
+  std::string digest;  // hex SHA-256: of the .zkey (circom) or of the .r1cs (native)
+  uint64_t n_vars = 0, n_public = 0, domain_size = 0;
+  uint64_t domain_rows = 0;        // rows of a/b/c in the buffer (abc+witness)
+  uint64_t buffer_bytes = 0;       // one partition's buffer as the store accounts it (size class)
+  uint64_t prover_work_bytes = 0;  // the prover's a/b/c work arrays for one proof
+  // circom: the operator's command (config `witness_generator`) that turns a job's input.json
+  // into a .wtns, run without a shell with "{input}"/"{output}" replaced (never from a job).
+  // Empty: jobs of this circuit bring a .wtns.
+  std::vector<std::string> witness_generator;
+  // Jobs of this circuit that name no priority get this one (config: the circuit's `priority`,
+  // else the scheduler's `default_priority`).
+  priority_t priority = priority_t::normal;
+
+  // The digest as the synth header's 32 bytes.
+  buffer::digest_t digest_bytes() const;
+};
+
+// A circom circuit from its snarkjs .zkey (jobs bring a .wtns per partition or one for all).
+// With an .r1cs its buffers are abc+witness (the synthesizer evaluates the constraints), else
+// witness-only. Throws naming the file that does not fit.
+circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
+                                    const std::string& r1cs_path = "");
+// A native circuit ("porep-lite"): keyed with a development setup cached in key_dir by r1cs
+// digest (circuit::setup_circuit), then described from its key.
+circuit_def_t describe_native_circuit(const std::string& id, const std::string& name, const std::string& params,
+                                      const std::string& key_dir);
+// What the scheduler's policy needs of a circuit.
+circuit_spec_t to_spec(const circuit_def_t& c);
+
+}  // namespace zk::node

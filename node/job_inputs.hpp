@@ -1,0 +1,22 @@
+#pragma once
+// A job's inputs checked against its circuit before the job is accepted.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "node/circuit.hpp"
+
+namespace zk::node {
+
+// An input path that names an input.json (for the circuit's witness generator), not a .wtns.
+bool is_input_json(const std::string& path);
+
+// circom takes one .wtns path (every partition) or one per partition, each an existing file; a
+// path ending in ".json" is an input.json, accepted only when the circuit has a witness
+// generator; native takes none or one "seed=N" (the synthetic replica). The reason when they do
+// not fit, nullopt when they do.
+std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::vector<std::string>& inputs,
+                                            uint32_t partitions);
+
+}  // namespace zk::node

@@ -1,0 +1,127 @@
+#include "node/prover/prover_engine.hpp"
+
+#include <stdexcept>
+
+#include "common/circuit/sha256.hpp"
+#include "common/ec/with_curve.hpp"
+#include "common/formats/json.hpp"
+#include "common/formats/zkey.hpp"
+#include "common/groth16/prove_verified.hpp"
+#include "common/util/fingerprint.hpp"
+#include "node/prover/key_file.hpp"
+
+namespace zk::node {
+
+struct prover_engine_t::key_t {
+  file_id_t loaded;     // the zkey file as it was when mapped
+  uint64_t sample = 0;  // util::sampled_fingerprint of its bytes when mapped
+  virtual ~key_t() = default;
+  virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
+                               const groth16::stage_observer& observe) = 0;
+};
+
+namespace {
+
+template <class C>
+struct typed_key_t final : prover_engine_t::key_t {
+  formats::zkey_file file;
+  groth16::proving_key_t<C> pk;
+  groth16::prover_t<C> prover;
+  groth16::verifying_key_t<C> vk;
+
+  typed_key_t(const std::string& path, const groth16::accelerator_t<C>* acc)
+      : file(path), pk(groth16::proving_key_t<C>::view(file)), prover(pk),
+        vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
+    prover.set_accelerator(acc);
+    sample = util::sampled_fingerprint(file.file().data(), file.file().size());
+  }
+
+  proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
+                       const groth16::stage_observer& observe) override {
+    using Fr = typename C::fr_t;
+    const auto& h = b.header();
+    const auto layout = buffer::payload_layout(h);
+    groth16::prove_call_t call;
+    call.observe = observe;
+    call.what = "circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
+    if (h.shape() == buffer::synth_shape::abc_witness) {
+      if (h.domain_rows > pk.domain_size)
+        throw std::runtime_error("buffer of job " + std::to_string(h.job_id) + ": " + std::to_string(h.domain_rows) +
+                                 " rows exceed the key's domain " + std::to_string(pk.domain_size));
+      uint64_t ta = groth16::now_ns();
+      prover.load_abc(reinterpret_cast<const Fr*>(b.data() + layout.a), reinterpret_cast<const Fr*>(b.data() + layout.b),
+                      reinterpret_cast<const Fr*>(b.data() + layout.c), size_t(h.domain_rows));
+      if (observe) observe(groth16::stage::build_ab, ta, groth16::now_ns());  // a/b/c loaded, not built
+      call.abc = groth16::abc_source::loaded;
+    }
+    auto p = groth16::prove_verified(prover, vk, b.data() + layout.witness, call);
+    return {formats::proof_to_json(p.proof.to_json()), std::move(p.public_signals), p.prove_seconds,
+            p.verify_seconds};
+  }
+};
+
+std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const accelerators_t& acc) {
+  const auto before = file_id_of(c.zkey);
+  std::unique_ptr<prover_engine_t::key_t> k = curves::with_curve(c.curve, [&](auto tag) {
+    using C = decltype(tag);
+    return std::unique_ptr<prover_engine_t::key_t>(std::make_unique<typed_key_t<C>>(c.zkey, acc.of<C>()));
+  });
+  if (before) k->loaded = *before;
+  return k;
+}
+
+}  // namespace
+
+prover_engine_t::prover_engine_t() = default;
+prover_engine_t::~prover_engine_t() = default;
+
+prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
+  // The mapped key file itself (same inode) changed since it was mapped: it is unmapped before
+  // anything reads it and mapped again; the new mapping proves only when its sampled bytes are
+  // those this prover first mapped (a touch, a byte-identical copy), else the proof fails saying
+  // so, until the first bytes are back or a restart registers the new key.
+  auto it = keys_.find(c.id);
+  if (it != keys_.end()) {
+    const auto now = file_id_of(c.zkey);
+    if (now && it->second->loaded.changed_in_place(*now)) {
+      keys_.erase(it);
+      it = keys_.end();
+    }
+  }
+  if (it == keys_.end()) {
+    auto k = load_key(c, acc_);  // a truncated or damaged file throws here, naming it
+    auto [first, fresh] = first_sample_.emplace(c.id, k->sample);
+    if (!fresh && first->second != k->sample)
+      throw std::runtime_error("circuit '" + c.id + "': " + c.zkey + " was rewritten in place with other bytes since " +
+                               "this prover first mapped it: not proving with a key other than the one registered " +
+                               "(restart the cluster to register the new key, or replace keys by renaming a new " +
+                               "file over the old one)");
+    it = keys_.emplace(c.id, std::move(k)).first;
+  }
+  return *it->second;
+}
+
+void prover_engine_t::load(const circuit_def_t& c) { key(c); }
+
+std::vector<std::string> prover_engine_t::loaded() const {
+  std::vector<std::string> out;
+  for (const auto& [id, k] : keys_) out.push_back(id);
+  return out;
+}
+
+proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
+                                      const groth16::stage_observer& observe) {
+  const auto& h = buffer.header();
+  const std::string what = "buffer of job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
+  if (auto err = buffer::validate_header(h)) throw std::runtime_error(what + ": " + err->message);
+  if (circuit::to_hex(h.circuit_digest.data(), h.circuit_digest.size()) != c.digest)
+    throw std::runtime_error(what + ": made for another circuit than '" + c.id + "' (digest differs)");
+  if (h.curve != buffer::curve_code(c.curve) || h.n_vars != c.n_vars || h.n_public != c.n_public ||
+      h.shape() != c.shape)
+    throw std::runtime_error(what + ": curve, counts or shape do not match circuit '" + c.id + "'");
+  // The payload checksum is not hashed again here: a store only holds buffers whose checksum was
+  // computed from their bytes (make_header at synthesis) or verified on receipt (data_server).
+  return key(c).prove(c, buffer, observe);
+}
+
+}  // namespace zk::node

@@ -1,0 +1,55 @@
+#pragma once
+// Proving synth buffers on a prover node: the proving keys mapped once per circuit and kept
+// (with their prover's work arrays) across proofs, on the CPU backend or the node's
+// accelerators (the CUDA backend's hooks), every proof verified before it leaves
+// (groth16::prove_verified).
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/buffer/buffer_store.hpp"
+#include "common/groth16/api.hpp"
+#include "node/circuit.hpp"
+
+namespace zk::node {
+
+struct proof_result_t {
+  std::string proof_json;                   // snarkjs proof.json text
+  std::vector<std::string> public_signals;  // decimal, snarkjs public.json order
+  double prove_seconds = 0, verify_seconds = 0;
+};
+
+// The prover's accelerators (null: the CPU), owned by the caller for the engine's lifetime
+// (apps/backend.hpp's backend_t in `zkfleet node`).
+using groth16::accelerators_t;
+
+// Not thread-safe: one prover worker owns one.
+class prover_engine_t {
+ public:
+  prover_engine_t();
+  ~prover_engine_t();
+  // Keys mapped later prove on these (set before the first proof).
+  void set_accelerators(const accelerators_t& acc) { acc_ = acc; }
+  // Maps c's key now (a node's hot circuits, at start-up) instead of at its first proof.
+  // Throws naming the file when it cannot be read.
+  void load(const circuit_def_t& c);
+  // Checks the buffer against the circuit (digest, curve, counts, shape), proves, verifies with
+  // the key's verification key. Throws std::runtime_error when the buffer does not fit or the
+  // proof fails verification. A key file rewritten in place since it was mapped is mapped again
+  // first, and refused while its bytes differ from the first mapping's.
+  proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
+                       const groth16::stage_observer& observe = {});
+  // Circuits whose key is mapped now.
+  std::vector<std::string> loaded() const;
+
+  struct key_t;
+
+ private:
+  key_t& key(const circuit_def_t& c);
+  std::map<std::string, std::unique_ptr<key_t>> keys_;
+  std::map<std::string, uint64_t> first_sample_;  // each circuit's key bytes when first mapped (sampled)
+  accelerators_t acc_;
+};
+
+}  // namespace zk::node

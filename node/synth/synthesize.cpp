@@ -1,0 +1,170 @@
+#include "node/synth/synthesize.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+
+#include "common/circuit/porep.hpp"
+#include "common/ec/with_curve.hpp"
+#include "common/formats/wtns.hpp"
+#include "common/util/clock.hpp"
+#include "node/job_inputs.hpp"
+#include "node/synth/witness_generator.hpp"
+
+namespace zk::node {
+namespace {
+
+// The header parameters of partition `part` of `job` for circuit c, in the given shape.
+buffer::synth_params_t params_for(const circuit_def_t& c, uint64_t job, uint32_t part, buffer::synth_shape shape) {
+  buffer::synth_params_t p;
+  p.curve = c.curve;
+  p.circuit_digest = c.digest_bytes();
+  p.job_id = job;
+  p.partition = part;
+  p.n_vars = c.n_vars;
+  p.n_public = c.n_public;
+  // witness-only: no rows travel, the header's minimum; abc+witness: the key's domain rows
+  p.domain_rows = shape == buffer::synth_shape::witness_only ? c.n_public + 1 : c.domain_rows;
+  p.shape = shape;
+  return p;
+}
+
+// Reserves a buffer for the payload, lets `fill` write it, seals the header and commits.
+template <class Fill>
+synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_store_t& store, Fill&& fill) {
+  const uint64_t bytes = buffer::payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
+  auto reserved = store.reserve(bytes);
+  if (!reserved) throw std::runtime_error(reserved.error().message);
+  buffer::writable_buffer_t buf = std::move(reserved.value());
+  fill(buf.data());
+  auto header = buffer::make_header(p, {{buf.data(), size_t(bytes)}});
+  synth_result_t r;
+  r.payload_bytes = bytes;
+  r.checksum = header.payload_checksum;
+  r.buffer_id = store.commit(std::move(buf), header);
+  return r;
+}
+
+synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint64_t job, uint32_t part,
+                          buffer::buffer_store_t& store) {
+  formats::wtns_file w(path);
+  if (w.curve() != c.curve)
+    throw std::runtime_error(path + ": the witness is not over circuit '" + c.id + "''s curve");
+  if (w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
+    throw std::runtime_error(path + ": " + std::to_string(w.n_witness()) + " witness values, circuit '" + c.id +
+                             "' has " + std::to_string(c.n_vars) + " wires");
+  const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::witness_only);
+  return commit_buffer(p, store, [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
+}
+
+// a = A·w, b = B·w, c = C·w over the r1cs rows, then the zkey's nPublic+1 input rows
+// (A = w_s, B = C = 0: docs/formats.md §2.4), Montgomery form, straight into the buffer.
+template <class C>
+synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, uint64_t job, uint32_t part,
+                              buffer::buffer_store_t& store, const csr_t& m) {
+  using Fr = typename C::fr_t;
+  formats::wtns_file w(path);
+  if (w.curve() != c.curve || w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
+    throw std::runtime_error(path + ": not a witness of circuit '" + c.id + "' (curve or " +
+                             std::to_string(w.n_witness()) + " values for " + std::to_string(c.n_vars) + " wires)");
+  std::vector<Fr> wm(c.n_vars);
+  for (uint64_t i = 0; i < c.n_vars; ++i) {
+    typename Fr::big_t v;
+    std::memcpy(v.l, w.value(uint32_t(i)), 32);
+    wm[i] = Fr::from_canonical(v);
+  }
+  if (m.n_constraints + c.n_public + 1 != c.domain_rows)
+    throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) + " constraints do not match the key");
+  const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::abc_witness);
+  return commit_buffer(p, store, [&](uint8_t* out) {
+    std::memcpy(out, w.values(), size_t(c.n_vars) * 32);
+    Fr* rows = reinterpret_cast<Fr*>(out + size_t(c.n_vars) * 32);
+    const csr_t::matrix_t* mats[3] = {&m.a, &m.b, &m.c};
+    for (int k = 0; k < 3; ++k) {
+      Fr* dst = rows + size_t(k) * c.domain_rows;
+      const auto& mat = *mats[k];
+      for (uint64_t i = 0; i < m.n_constraints; ++i) {
+        Fr acc{};
+        for (uint64_t t = mat.row_ptr[i]; t < mat.row_ptr[i + 1]; ++t)
+          acc += reinterpret_cast<const Fr&>(mat.coef[t]) * wm[mat.col[t]];
+        dst[i] = acc;
+      }
+      for (uint64_t s = 0; s <= c.n_public; ++s) dst[m.n_constraints + s] = k == 0 ? wm[s] : Fr{};
+    }
+  });
+}
+
+template <class C>
+synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_params, uint32_t partitions, uint64_t job,
+                           uint32_t part, buffer::buffer_store_t& store) {
+  using Fr = typename C::fr_t;
+  std::string text = c.native_params + ",partitions=" + std::to_string(partitions);
+  if (!data_params.empty()) text += "," + data_params;
+  auto params = circuit::porep_params_t::parse(text);
+  circuit::porep_data_t<Fr> data(params);
+  static_assert(sizeof(Fr) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
+  const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::abc_witness);
+  // Prove mode straight into the buffer's payload (witness | a | b | c): no second copy of the
+  // partition exists, so the node's memory is the buffer its budget accounts for.
+  return commit_buffer(p, store, [&](uint8_t* out) {
+    Fr* w = reinterpret_cast<Fr*>(out);
+    Fr* a = w + c.n_vars;
+    Fr* b = a + c.domain_rows;
+    Fr* cc = b + c.domain_rows;
+    circuit::prove_cs_t<Fr> cs(w, c.n_vars, a, b, cc, c.domain_rows);
+    try {
+      circuit::porep_lite(cs, data, part);
+      cs.finish();
+    } catch (const std::length_error& e) {  // a key made for another shape of the circuit
+      throw std::runtime_error("circuit '" + c.id + "': synthesis outgrew the key's " + std::to_string(c.n_vars) +
+                               " wires / " + std::to_string(c.domain_rows) + " rows: " + e.what());
+    }
+    if (cs.n_wires() != c.n_vars || cs.n_public() != c.n_public || cs.a().size() != c.domain_rows)
+      throw std::runtime_error("circuit '" + c.id + "': synthesis made " + std::to_string(cs.n_wires()) + " wires, " +
+                               std::to_string(cs.a().size()) + " rows; the key expects " + std::to_string(c.n_vars) +
+                               " and " + std::to_string(c.domain_rows));
+    circuit::write_canonical_le(w, c.n_vars, out);  // the witness as in a .wtns, in place
+  });
+}
+
+}  // namespace
+
+synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, csr_cache_t& cache,
+                          const std::function<bool()>& stop) {
+  auto t0 = std::chrono::steady_clock::now();
+  synth_result_t r;
+  if (c.kind == circuit_kind::circom) {
+    if (inputs.empty()) throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
+    const std::string& input = inputs.size() == 1 ? inputs[0] : inputs.at(part);
+    std::string wtns = input;
+    std::optional<scratch_dir_t> scratch;  // the generated .wtns, removed on the way out
+    if (is_input_json(input)) {
+      scratch.emplace();
+      wtns = (scratch->path / "witness.wtns").string();
+      generate_witness(c, input, wtns, stop);
+    }
+    try {
+      if (c.shape == buffer::synth_shape::witness_only)
+        r = synth_wtns(c, wtns, job, part, store);
+      else
+        r = curves::with_curve(c.curve, [&](auto tag) {
+          return synth_wtns_abc<decltype(tag)>(c, wtns, job, part, store, cache.csr(c));
+        });
+    } catch (const std::exception& e) {
+      if (!scratch) throw;
+      throw std::runtime_error("circuit '" + c.id + "': the witness that " + c.witness_generator[0] + " generated from " +
+                               input + ": " + e.what());
+    }
+  } else {
+    const std::string data = inputs.empty() ? "" : inputs[0];
+    r = curves::with_curve(c.curve, [&](auto tag) {
+      return synth_porep<decltype(tag)>(c, data, partitions, job, part, store);
+    });
+  }
+  r.seconds = util::seconds_since(t0);
+  return r;
+}
+
+}  // namespace zk::node

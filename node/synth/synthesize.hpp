@@ -1,0 +1,32 @@
+#pragma once
+// One partition of a job synthesized into a synth buffer of the node's buffer store (the
+// buffer shapes per circuit kind: node/circuit.hpp).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/buffer/buffer_store.hpp"
+#include "node/circuit.hpp"
+#include "node/synth/csr_cache.hpp"
+
+namespace zk::node {
+
+struct synth_result_t {
+  uint64_t buffer_id = 0;  // in the store it was committed to
+  uint64_t payload_bytes = 0;
+  uint64_t checksum = 0;  // payload XXH64, as in the header
+  double seconds = 0;
+};
+
+// Synthesizes partition `part` of job `job` into `store` (reserved before anything is computed:
+// over budget is an error, nothing allocated). Throws std::runtime_error naming the input.
+// An input.json (circom) is first turned into a .wtns by the circuit's witness generator
+// (node/synth/witness_generator.hpp; the .wtns goes to a scratch directory, removed
+// afterwards), then checked and used as a job's .wtns is. `stop`, when given, is polled while the
+// generator runs: true kills it (the job was cancelled) and the call throws saying so.
+synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, csr_cache_t& cache,
+                          const std::function<bool()>& stop = {});
+
+}  // namespace zk::node
