@@ -44,9 +44,29 @@ using node::lookahead_t;
 using node::node_id;
 using node::priority_t;
 
+// --- atoms (CAF 0.17: at most 10 characters, no type ids of their own) ------------------------
+
+using submit_atom = caf::atom_constant<caf::atom("submit")>;
+using status_atom = caf::atom_constant<caf::atom("status")>;
+using await_atom = caf::atom_constant<caf::atom("await")>;
+using cancel_atom = caf::atom_constant<caf::atom("cancel")>;
+using join_atom = caf::atom_constant<caf::atom("join")>;
+using register_atom = caf::atom_constant<caf::atom("register")>;
+using release_atom = caf::atom_constant<caf::atom("release")>;
+using ack_atom = caf::atom_constant<caf::atom("buf_ack")>;
+using started_atom = caf::atom_constant<caf::atom("prove_beg")>;
+using ping_atom = caf::atom_constant<caf::atom("clk_ping")>;
+using flush_atom = caf::atom_constant<caf::atom("flush")>;
+using snapshot_atom = caf::atom_constant<caf::atom("snapshot")>;
+using tick_atom = caf::atom_constant<caf::atom("tick")>;
+using stats_atom = caf::atom_constant<caf::atom("stats")>;
+using timeline_atom = caf::atom_constant<caf::atom("timeline")>;
+using metrics_atom = caf::atom_constant<caf::atom("metrics")>;
+
 // --- errors ----------------------------------------------------------------------------------
 
-// Errors between actors (category "zkfleet"); the context message carries the reason text.
+// Errors between actors: caf::make_error(zk_errc::bad_request, "why") makes a caf::error of
+// category "zkfleet" (CAF_ERROR_CODE_ENUM below) whose context message carries the reason text.
 enum class zk_errc : uint8_t {
   bad_message = 1,  // a message no handler of the receiver takes
   bad_request,      // well-typed but invalid: unknown circuit, zero partitions, bad input
@@ -59,12 +79,10 @@ enum class zk_errc : uint8_t {
   unavailable,      // a peer that did not answer in time, or is gone
 };
 std::string to_string(zk_errc e);
-inline caf::error make_error(zk_errc e) { return caf::error(uint8_t(e), caf::atom("zkfleet")); }
-inline caf::error make_error(zk_errc e, std::string reason) {
-  return caf::error(uint8_t(e), caf::atom("zkfleet"), caf::make_message(std::move(reason)));
-}
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
 std::string describe(const caf::error& e);
+// The reason text alone ("unknown circuit 'x'"); CAF's rendering for its own errors.
+std::string reason_of(const caf::error& e);
 
 // --- clients ---------------------------------------------------------------------------------
 
@@ -118,12 +136,6 @@ struct node_usage_msg {
   uint64_t peak_reserved = 0;  // the most ever reserved on it (never above budget)
 };
 
-struct node_join_msg {
-  node_resources resources;
-  caf::actor synthesizer;  // invalid when the node does not synthesize
-  caf::actor prover;       // invalid when the node does not prove
-};
-
 // --- work ------------------------------------------------------------------------------------
 
 struct dispatch_msg {
@@ -174,11 +186,18 @@ struct track_name_msg {
   std::string name;
 };
 
+// --- actor handles: what each actor takes (a wrong message is a compile error) ---------------
+
+// A node's timeline reporter: its monotonic clock for a ping, a flush on request; tick_atom is
+// its own timer.
+using reporter_actor = caf::typed_actor<caf::reacts_to<tick_atom>, caf::replies_to<ping_atom, int64_t>::with<int64_t>,
+                                        caf::replies_to<flush_atom>::with<caf::ok_atom>>;
+
 struct timeline_join_msg {
   uint16_t node = 0;
   std::string name;
   std::vector<track_name_msg> tracks;
-  caf::actor reporter;
+  reporter_actor reporter;
 };
 
 struct timeline_snapshot_msg {
@@ -186,6 +205,40 @@ struct timeline_snapshot_msg {
   std::vector<timeline_join_msg> nodes;   // names (reporter handles left empty)
   std::vector<std::pair<uint16_t, int64_t>> offsets;  // node → estimated clock offset (ns)
 };
+
+// The timeline aggregator.
+using timeline_actor =
+    caf::typed_actor<caf::reacts_to<join_atom, timeline_join_msg>, caf::reacts_to<event_batch_msg>,
+                     caf::replies_to<flush_atom>::with<caf::ok_atom>,
+                     caf::replies_to<snapshot_atom>::with<timeline_snapshot_msg>,
+                     caf::replies_to<metrics_atom>::with<std::string>>;
+
+// A synthesis node's synthesizer.
+using synthesizer_actor = caf::typed_actor<caf::reacts_to<dispatch_msg>, caf::reacts_to<release_atom, uint64_t>,
+                                           caf::reacts_to<cancel_atom, uint64_t>>;
+
+// A prover node's prover.
+using prover_actor = caf::typed_actor<caf::reacts_to<prove_request>, caf::reacts_to<release_atom, uint64_t>,
+                                      caf::reacts_to<cancel_atom, uint64_t>>;
+
+struct node_join_msg {
+  node_resources resources;
+  synthesizer_actor synthesizer;  // invalid when the node does not synthesize
+  prover_actor prover;           // invalid when the node does not prove
+};
+
+// The scheduler: clients' requests, nodes' joins, and the workers' reports.
+using scheduler_actor = caf::typed_actor<
+    caf::replies_to<join_atom, node_join_msg>::with<node_id>,
+    caf::replies_to<register_atom, circuit_def_t>::with<caf::ok_atom>,
+    caf::replies_to<submit_atom, job_request>::with<uint64_t>,
+    caf::replies_to<status_atom, uint64_t>::with<job_status_msg>,
+    caf::replies_to<await_atom, uint64_t>::with<job_result_msg>,
+    caf::replies_to<cancel_atom, uint64_t>::with<bool>,
+    caf::replies_to<stats_atom>::with<std::vector<node_usage_msg>>,
+    caf::replies_to<timeline_atom>::with<timeline_actor>, caf::reacts_to<buffer_ready_msg>,
+    caf::reacts_to<ack_atom, uint64_t, uint32_t, double>, caf::reacts_to<started_atom, uint64_t, uint32_t>,
+    caf::reacts_to<proof_msg>, caf::reacts_to<failure_msg>>;
 
 // --- inspect ---------------------------------------------------------------------------------
 
@@ -302,22 +355,12 @@ CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::pair<uint16_t, int64_t>>))
   CAF_ADD_TYPE_ID(zkfleet, (zk::node::priority_t))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::zk_errc))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_actor))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::reporter_actor))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::synthesizer_actor))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prover_actor))
+  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::scheduler_actor))
 
-  // Atoms (CAF 0.17: at most 10 characters, no type ids of their own).
-  CAF_ADD_ATOM(zkfleet, zk::actors, submit_atom, "submit")
-  CAF_ADD_ATOM(zkfleet, zk::actors, status_atom, "status")
-  CAF_ADD_ATOM(zkfleet, zk::actors, await_atom, "await")
-  CAF_ADD_ATOM(zkfleet, zk::actors, cancel_atom, "cancel")
-  CAF_ADD_ATOM(zkfleet, zk::actors, join_atom, "join")
-  CAF_ADD_ATOM(zkfleet, zk::actors, register_atom, "register")
-  CAF_ADD_ATOM(zkfleet, zk::actors, release_atom, "release")
-  CAF_ADD_ATOM(zkfleet, zk::actors, ack_atom, "buf_ack")
-  CAF_ADD_ATOM(zkfleet, zk::actors, started_atom, "prove_beg")
-  CAF_ADD_ATOM(zkfleet, zk::actors, ping_atom, "clk_ping")
-  CAF_ADD_ATOM(zkfleet, zk::actors, flush_atom, "flush")
-  CAF_ADD_ATOM(zkfleet, zk::actors, snapshot_atom, "snapshot")
-  CAF_ADD_ATOM(zkfleet, zk::actors, tick_atom, "tick")
-  CAF_ADD_ATOM(zkfleet, zk::actors, stats_atom, "stats")
-  CAF_ADD_ATOM(zkfleet, zk::actors, timeline_atom, "timeline")
-  CAF_ADD_ATOM(zkfleet, zk::actors, metrics_atom, "metrics")
 CAF_END_TYPE_ID_BLOCK(zkfleet)
+
+CAF_ERROR_CODE_ENUM(zk::actors::zk_errc, "zkfleet")

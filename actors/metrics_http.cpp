@@ -52,21 +52,14 @@ std::string why(const caf::error& e, std::chrono::milliseconds timeout) {
   return "failed: " + describe(e);
 }
 
-// The error's own text: the reason a zkfleet error carries, CAF's rendering otherwise.
-std::string reason_of(const caf::error& e) {
-  const caf::message& ctx = e.context();
-  if (e.category() == caf::atom("zkfleet") && ctx.match_elements<std::string>()) return ctx.get_as<std::string>(0);
-  return caf::to_string(e);
-}
-
 }  // namespace
 
-caf::behavior metrics_gateway(caf::event_based_actor* self, caf::actor scheduler, caf::actor aggregator,
+caf::behavior metrics_gateway(caf::event_based_actor* self, scheduler_actor scheduler, timeline_actor aggregator,
                               std::chrono::milliseconds t) {
   return {
       [=](metrics_atom) -> caf::result<std::string> {
         if (!scheduler || !aggregator)
-          return make_error(zk_errc::unavailable,
+          return caf::make_error(zk_errc::unavailable,
                             std::string("no ") + (scheduler ? "timeline aggregator" : "scheduler") + " to ask");
         auto rp = self->make_response_promise<std::string>();
         self->request(scheduler, t, stats_atom::value)
@@ -75,18 +68,18 @@ caf::behavior metrics_gateway(caf::event_based_actor* self, caf::actor scheduler
                   self->request(aggregator, t, metrics_atom::value)
                       .then([=](const std::string& m) mutable { rp.deliver(m + render_node_gauges(usage)); },
                             [=](caf::error& e) mutable {
-                              rp.deliver(make_error(zk_errc::unavailable, "the timeline aggregator " + why(e, t)));
+                              rp.deliver(caf::make_error(zk_errc::unavailable, "the timeline aggregator " + why(e, t)));
                             });
                 },
                 [=](caf::error& e) mutable {
-                  rp.deliver(make_error(zk_errc::unavailable, "the scheduler " + why(e, t)));
+                  rp.deliver(caf::make_error(zk_errc::unavailable, "the scheduler " + why(e, t)));
                 });
         return rp;
       },
   };
 }
 
-metrics_server_t::metrics_server_t(caf::actor_system& sys, caf::actor scheduler, caf::actor aggregator,
+metrics_server_t::metrics_server_t(caf::actor_system& sys, scheduler_actor scheduler, timeline_actor aggregator,
                                    std::string host, uint16_t port, metrics_options_t options)
     : sys_(sys), gateway_(sys.spawn(metrics_gateway, std::move(scheduler), std::move(aggregator), options.ask_timeout)) {
   auto handler = [this, options](const net::http_request_t& req) {

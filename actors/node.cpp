@@ -5,44 +5,10 @@
 
 namespace zk::actors {
 
-// --- messages.hpp's functions (one translation unit for them) ---------------------------------
-
-std::string to_string(zk_errc e) {
-  switch (e) {
-    case zk_errc::bad_message: return "bad_message";
-    case zk_errc::bad_request: return "bad_request";
-    case zk_errc::unknown_job: return "unknown_job";
-    case zk_errc::job_failed: return "job_failed";
-    case zk_errc::job_cancelled: return "job_cancelled";
-    case zk_errc::synth_failed: return "synth_failed";
-    case zk_errc::prove_failed: return "prove_failed";
-    case zk_errc::node_lost: return "node_lost";
-    case zk_errc::unavailable: return "unavailable";
-  }
-  return "unknown_error";
-}
-
-std::string describe(const caf::error& e) {
-  if (!e) return "no error";
-  if (e.category() != caf::atom("zkfleet")) return caf::to_string(e);
-  std::string s = to_string(zk_errc(e.code()));
-  const caf::message& ctx = e.context();
-  if (ctx.match_elements<std::string>()) s += ": " + ctx.get_as<std::string>(0);
-  return s;
-}
-
-void add_message_types(caf::actor_system_config& cfg) {
-  cfg.add_message_types<caf::id_block::zkfleet>();
-  // (0.17.6's add_error_category<T> does not compile: give the renderer directly.)
-  cfg.add_error_category(caf::atom("zkfleet"), [](uint8_t code, caf::atom_value, const caf::message& ctx) {
-    return describe(caf::error(code, caf::atom("zkfleet"), ctx));
-  });
-}
-
 // --- nodes -----------------------------------------------------------------------------------
 
-node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const caf::actor& scheduler,
-                          const caf::actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
+node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const scheduler_actor& scheduler,
+                          const timeline_actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
                           std::chrono::milliseconds timeout) {
   node_handles_t n;
   n.name = cfg.name;
@@ -100,8 +66,9 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
                                                               aggregator, cfg.report_period});
   auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, join);
   if (!id) {
-    for (auto* a : {&n.synthesizer, &n.prover, &n.reporter})
-      if (*a) caf::anon_send_exit(*a, caf::exit_reason::user_shutdown);
+    if (n.synthesizer) caf::anon_send_exit(n.synthesizer, caf::exit_reason::user_shutdown);
+    if (n.prover) caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
+    if (n.reporter) caf::anon_send_exit(n.reporter, caf::exit_reason::user_shutdown);
     throw std::runtime_error("node " + cfg.name + " could not join the scheduler: " + describe(id.error()));
   }
   n.id = *id;
@@ -146,7 +113,7 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
 }
 
 void embedded_cluster_t::stop() {
-  auto down = [](caf::actor& a) {
+  auto down = [](auto& a) {
     if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
     a = nullptr;
   };

@@ -40,7 +40,9 @@ struct node_role_config_t {
 
 struct node_handles_t {
   std::string name;
-  caf::actor synthesizer, prover, reporter;
+  synthesizer_actor synthesizer;
+  prover_actor prover;
+  reporter_actor reporter;
   std::shared_ptr<buffer::buffer_store_t> store;  // synth role: where its buffers live
   std::shared_ptr<timeline::recorder_t> recorder;
   std::shared_ptr<buffer::buffer_store_t> prover_store;  // prover role on the data plane
@@ -50,8 +52,8 @@ struct node_handles_t {
 
 // Spawns the node's actors and joins the scheduler (waits up to `timeout` for its answer).
 // Throws std::runtime_error when the scheduler does not take the node.
-node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const caf::actor& scheduler,
-                          const caf::actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
+node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const scheduler_actor& scheduler,
+                          const timeline_actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
                           std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 struct cluster_config_t {
@@ -78,7 +80,9 @@ class embedded_cluster_t {
   embedded_cluster_t& operator=(const embedded_cluster_t&) = delete;
   void stop();
 
-  caf::actor scheduler, aggregator, scheduler_reporter;
+  scheduler_actor scheduler;
+  timeline_actor aggregator;
+  reporter_actor scheduler_reporter;
   std::vector<node_handles_t> synth_nodes;
   node_handles_t prover_node;
   std::shared_ptr<node::buffer_directory_t> directory;
@@ -90,8 +94,8 @@ class embedded_cluster_t {
 
 // A request from outside any actor, answered within `timeout`: the reply, or the error
 // (sec::request_timeout when none came).
-template <class T, class... Ts>
-caf::expected<T> ask(caf::actor_system& sys, const caf::actor& dest, std::chrono::milliseconds timeout, Ts&&... xs) {
+template <class T, class Handle, class... Ts>
+caf::expected<T> ask(caf::actor_system& sys, const Handle& dest, std::chrono::milliseconds timeout, Ts&&... xs) {
   caf::scoped_actor self{sys};
   caf::expected<T> out{caf::error{}};
   self->request(dest, timeout, std::forward<Ts>(xs)...)

@@ -2,7 +2,7 @@
 
 namespace zk::actors {
 
-void prover_state::init(caf::event_based_actor* s, prover_config_t c) {
+void prover_state::init(prover_actor::pointer s, prover_config_t c) {
   self = s;
   cfg = std::move(c);
   worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.prover_track, cfg.accelerators);
@@ -76,7 +76,7 @@ void prover_state::release(uint64_t buffer_id) {
   if (auto store = cfg.directory ? cfg.directory->store(cfg.endpoint) : nullptr) store->release(buffer_id);
 }
 
-caf::behavior prover(prover_actor* self, prover_config_t cfg) {
+prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
     [self](const prove_request& r) { self->state.receive(r); },
@@ -119,7 +119,7 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
                      r.verify_seconds};
   } catch (const std::exception& e) {
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
-    return make_error(zk_errc::prove_failed, e.what());
+    return caf::make_error(zk_errc::prove_failed, e.what());
   }
 }
 

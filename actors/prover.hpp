@@ -34,7 +34,7 @@ struct prove_work_msg {
 struct prover_config_t {
   std::shared_ptr<node::buffer_directory_t> directory;  // the process's buffer stores by endpoint
   std::string endpoint;                           // this node's data endpoint (its own store, if any)
-  caf::actor scheduler;
+  scheduler_actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
   uint16_t prover_track = 0, receive_track = 1, queue_track = 2;
   node::accelerators_t accelerators;  // the node's backend (null: the CPU)
@@ -43,14 +43,14 @@ struct prover_config_t {
 struct prover_state {
   static inline const char* name = "zkfleet.prover";
 
-  caf::event_based_actor* self = nullptr;
+  prover_actor::pointer self = nullptr;
   prover_config_t cfg;
   caf::actor worker;
   bool busy = false;
   std::deque<prove_work_msg> queue;
   std::set<uint64_t> cancelled;
 
-  void init(caf::event_based_actor* s, prover_config_t c);
+  void init(prover_actor::pointer s, prover_config_t c);
   void receive(const prove_request& r);
   void cancel(uint64_t job);
   void release(uint64_t buffer_id);
@@ -61,8 +61,8 @@ struct prover_state {
   void pump();
 };
 
-using prover_actor = caf::stateful_actor<prover_state>;
-caf::behavior prover(prover_actor* self, prover_config_t cfg);
+using prover_impl = prover_actor::stateful_pointer<prover_state>;
+prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg);
 
 // The worker owns the prover engine (keys mapped once per circuit, work arrays reused).
 struct prover_worker_state {

@@ -8,7 +8,7 @@ namespace zk::actors {
 
 using namespace zk::node;  // the policy's types
 
-void scheduler_actor_state::init(caf::event_based_actor* s, const scheduler_config_t& cfg) {
+void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_config_t& cfg) {
   self = s;
   policy = node::scheduler_policy_t(cfg.lookahead, cfg.max_attempts);
   rec = cfg.recorder;
@@ -16,15 +16,15 @@ void scheduler_actor_state::init(caf::event_based_actor* s, const scheduler_conf
   aggregator = cfg.aggregator;
 }
 
-caf::result<caf::actor> scheduler_actor_state::timeline() const {
-  if (!aggregator) return make_error(zk_errc::bad_request, "this scheduler has no timeline aggregator");
+caf::result<timeline_actor> scheduler_actor_state::timeline() const {
+  if (!aggregator) return caf::make_error(zk_errc::bad_request, "this scheduler has no timeline aggregator");
   return aggregator;
 }
 
 caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
   for (const auto& [id, n] : nodes)  // a second process started for the same node would be counted twice
     if (n.name == m.resources.name && (n.synthesizer || n.prover))
-      return make_error(zk_errc::bad_request, "a node named " + n.name + " is already in the cluster: stop it first, "
+      return caf::make_error(zk_errc::bad_request, "a node named " + n.name + " is already in the cluster: stop it first, "
                                               "or give this one another name");
   node_spec_t spec;
   spec.name = m.resources.name;
@@ -65,9 +65,9 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
 
 caf::result<caf::ok_atom> scheduler_actor_state::add_circuit(const circuit_def_t& c) {
   if (c.id.empty() || c.buffer_bytes == 0 || c.n_vars == 0)
-    return make_error(zk_errc::bad_request, "circuit '" + c.id + "' is not described (no id, size or wires)");
+    return caf::make_error(zk_errc::bad_request, "circuit '" + c.id + "' is not described (no id, size or wires)");
   if (uint8_t(c.priority) > uint8_t(priority_t::low))
-    return make_error(zk_errc::bad_request,
+    return caf::make_error(zk_errc::bad_request,
                       "circuit '" + c.id + "': priority " + std::to_string(int(c.priority)) + " is not one of 0..3");
   circuits[c.id] = c;
   policy.add_circuit(to_spec(c));
@@ -76,16 +76,16 @@ caf::result<caf::ok_atom> scheduler_actor_state::add_circuit(const circuit_def_t
 
 caf::result<uint64_t> scheduler_actor_state::submit(const job_request& r) {
   auto c = circuits.find(r.circuit);
-  if (c == circuits.end()) return make_error(zk_errc::bad_request, "unknown circuit '" + r.circuit + "'");
+  if (c == circuits.end()) return caf::make_error(zk_errc::bad_request, "unknown circuit '" + r.circuit + "'");
   if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
-    return make_error(zk_errc::bad_request, "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
-  if (auto why = check_job_inputs(c->second, r.inputs, r.partitions)) return make_error(zk_errc::bad_request, *why);
+    return caf::make_error(zk_errc::bad_request, "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
+  if (auto why = check_job_inputs(c->second, r.inputs, r.partitions)) return caf::make_error(zk_errc::bad_request, *why);
   const priority_t prio = r.circuit_priority ? c->second.priority : r.priority;
   job_id id = 0;
   try {
     id = policy.submit(r.circuit, prio, r.partitions);
   } catch (const std::invalid_argument& e) {  // the policy's own refusals (a job no node could hold)
-    return make_error(zk_errc::bad_request, e.what());
+    return caf::make_error(zk_errc::bad_request, e.what());
   }
   jobs[id].request = r;
   if (rec)
@@ -111,21 +111,21 @@ job_status_msg scheduler_actor_state::make_status(job_id job) const {
 }
 
 caf::result<job_status_msg> scheduler_actor_state::status(uint64_t job) const {
-  if (!jobs.count(job)) return make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+  if (!jobs.count(job)) return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
   return make_status(job);
 }
 
 caf::result<job_result_msg> scheduler_actor_state::await(uint64_t job) {
   auto it = jobs.find(job);
-  if (it == jobs.end()) return make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
-  auto rp = self->make_response_promise();
+  if (it == jobs.end()) return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+  auto rp = self->make_response_promise<job_result_msg>();
   it->second.waiters.push_back(rp);
   settle(job);
   return rp;
 }
 
 caf::result<bool> scheduler_actor_state::cancel(uint64_t job) {
-  if (!jobs.count(job)) return make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+  if (!jobs.count(job)) return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
   if (!policy.cancel(job)) return false;  // already finished
   for (auto it = parts.begin(); it != parts.end();) {
     if (it->first.first != job) {
@@ -170,7 +170,7 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   if (!live || (st != part_state::synthesizing && !announced)) {
     // Late (cancelled, or re-dispatched after a node loss): nobody needs this buffer.
     if (!m.moved) {
-      if (auto sender = caf::actor_cast<caf::actor>(self->current_sender()))
+      if (auto sender = caf::actor_cast<synthesizer_actor>(self->current_sender()))
         self->send(sender, release_atom::value, m.buffer_id);
     } else {
       for (const auto& [id, n] : nodes)
@@ -234,7 +234,7 @@ std::vector<node_usage_msg> scheduler_actor_state::usage() const {
 }
 
 caf::result<caf::message> scheduler_actor_state::reject(caf::message_view& m) {
-  return make_error(zk_errc::bad_message, "the scheduler takes no message " + caf::to_string(m.copy_content_to_message()));
+  return caf::make_error(zk_errc::bad_message, "the scheduler takes no message " + caf::to_string(m.copy_content_to_message()));
 }
 
 void scheduler_actor_state::schedule() {
@@ -255,16 +255,16 @@ void scheduler_actor_state::settle(job_id job) {
   if (!s.finished) return;
   for (auto& rp : it->second.waiters) {
     if (s.cancelled)
-      rp.deliver(make_error(zk_errc::job_cancelled, "job " + std::to_string(job) + " was cancelled"));
+      rp.deliver(caf::make_error(zk_errc::job_cancelled, "job " + std::to_string(job) + " was cancelled"));
     else if (s.failed)
-      rp.deliver(make_error(zk_errc::job_failed, "job " + std::to_string(job) + ": " + s.error));
+      rp.deliver(caf::make_error(zk_errc::job_failed, "job " + std::to_string(job) + ": " + s.error));
     else
       rp.deliver(job_result_msg{s, it->second.proofs});
   }
   it->second.waiters.clear();
 }
 
-caf::behavior scheduler(scheduler_actor* self, scheduler_config_t cfg) {
+scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t cfg) {
   self->state.init(self, cfg);
   self->set_down_handler([self](caf::down_msg& m) { self->state.node_down(m); });
   self->set_default_handler([self](caf::scheduled_actor*, caf::message_view& m) { return self->state.reject(m); });

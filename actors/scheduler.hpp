@@ -25,21 +25,22 @@ struct scheduler_config_t {
   unsigned max_attempts = 3;
   std::shared_ptr<timeline::recorder_t> recorder;  // QUEUED and DONE (may be null)
   uint16_t track = 0;
-  caf::actor aggregator;  // named to nodes that join from other processes (timeline_atom)
+  timeline_actor aggregator;  // named to nodes that join from other processes (timeline_atom)
 };
 
 struct scheduler_actor_state {
   static inline const char* name = "zkfleet.scheduler";
 
-  caf::event_based_actor* self = nullptr;
+  scheduler_actor::pointer self = nullptr;
   node::scheduler_policy_t policy;
   std::shared_ptr<timeline::recorder_t> rec;
   uint16_t track = 0;
-  caf::actor aggregator;
+  timeline_actor aggregator;
 
   struct node_ref_t {
     std::string name;
-    caf::actor synthesizer, prover;
+    synthesizer_actor synthesizer;
+    prover_actor prover;
     std::string endpoint;  // data endpoint
   };
   struct part_ref_t {
@@ -51,14 +52,14 @@ struct scheduler_actor_state {
   struct job_ref_t {
     job_request request;
     std::vector<proof_msg> proofs;
-    std::vector<caf::response_promise> waiters;
+    std::vector<caf::typed_response_promise<job_result_msg>> waiters;
   };
   std::map<std::string, circuit_def_t> circuits;
   std::map<node_id, node_ref_t> nodes;
   std::map<job_id, job_ref_t> jobs;
   std::map<std::pair<job_id, uint32_t>, part_ref_t> parts;  // dispatched, not yet done
 
-  void init(caf::event_based_actor* s, const scheduler_config_t& cfg);
+  void init(scheduler_actor::pointer s, const scheduler_config_t& cfg);
   caf::result<node_id> join(const node_join_msg& m);
   void node_down(const caf::down_msg& m);
   caf::result<caf::ok_atom> add_circuit(const circuit_def_t& c);
@@ -73,7 +74,7 @@ struct scheduler_actor_state {
   void failed(const failure_msg& m);
   std::vector<node_usage_msg> usage() const;
   caf::result<caf::message> reject(caf::message_view& m);
-  caf::result<caf::actor> timeline() const;
+  caf::result<timeline_actor> timeline() const;
 
  private:
   void schedule();
@@ -82,7 +83,7 @@ struct scheduler_actor_state {
   job_status_msg make_status(job_id job) const;
 };
 
-using scheduler_actor = caf::stateful_actor<scheduler_actor_state>;
-caf::behavior scheduler(scheduler_actor* self, scheduler_config_t cfg);
+using scheduler_impl = scheduler_actor::stateful_pointer<scheduler_actor_state>;
+scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t cfg);
 
 }  // namespace zk::actors

@@ -19,7 +19,7 @@ std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::st
   }
 }
 
-void synthesizer_state::init(caf::event_based_actor* s, synthesizer_config_t c) {
+void synthesizer_state::init(synthesizer_actor::pointer s, synthesizer_config_t c) {
   self = s;
   cfg = std::move(c);
   auto cache = std::make_shared<node::csr_cache_t>();  // one copy of each circuit's matrices per node
@@ -96,7 +96,7 @@ void synthesizer_state::release(uint64_t buffer_id) {
 void synthesizer_state::cancel(uint64_t job) {
   cancelled->add(job);  // a worker running this job's witness generator kills it
   for (const auto& s : senders)  // ahead of the sends already queued there
-    if (s) self->send<caf::message_priority::high>(s, cancel_atom::value, job);
+    if (s) caf::anon_send<caf::message_priority::high>(s, cancel_atom::value, job);
   for (auto it = queue.begin(); it != queue.end();) it = it->job == job ? queue.erase(it) : it + 1;
   auto it = buffers.find(job);
   if (it == buffers.end()) return;
@@ -104,7 +104,7 @@ void synthesizer_state::cancel(uint64_t job) {
   buffers.erase(it);
 }
 
-caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg) {
+synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
     [self](const dispatch_msg& d) { self->state.dispatch(d); },
@@ -125,7 +125,7 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
   if (st.cancelled.count(d.job)) {  // freed unsent; CHAN_SEND (begun at the hand-off) ends here
     if (rec) rec->end(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     store.release(m.buffer_id);
-    return make_error(zk_errc::job_cancelled,
+    return caf::make_error(zk_errc::job_cancelled,
                       "job " + std::to_string(d.job) + " was cancelled before this buffer was sent");
   }
   auto tcp = parse_tcp_endpoint(d.prover_endpoint);
@@ -146,7 +146,7 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
   pin.reset();
   store.release(m.buffer_id);
   if (!sent.ok)
-    return make_error(zk_errc::synth_failed, "sending the buffer to " + d.prover_endpoint + " failed: " +
+    return caf::make_error(zk_errc::synth_failed, "sending the buffer to " + d.prover_endpoint + " failed: " +
                                                  (sent.error.empty() ? "the buffer is gone" : sent.error));
   m.buffer_id = sent.buffer_id;
   m.endpoint = d.prover_endpoint;
@@ -165,7 +165,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
     return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
   } catch (const std::exception& e) {
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
-    return make_error(zk_errc::synth_failed, e.what());
+    return caf::make_error(zk_errc::synth_failed, e.what());
   }
 }
 

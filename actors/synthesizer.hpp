@@ -52,7 +52,7 @@ struct synthesizer_config_t {
   std::string endpoint;                          // the node's data endpoint ("local:<node>")
   std::shared_ptr<buffer::buffer_store_t> store;  // the node's buffer store
   unsigned workers = 1;                          // concurrent syntheses (the node's cores)
-  caf::actor scheduler;
+  scheduler_actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
   uint16_t first_track = 0;                        // worker i records on track first_track + i,
                                                    // the sender on first_track + workers
@@ -64,7 +64,7 @@ struct synthesizer_config_t {
 struct synthesizer_state {
   static inline const char* name = "zkfleet.synthesizer";
 
-  caf::event_based_actor* self = nullptr;
+  synthesizer_actor::pointer self = nullptr;
   synthesizer_config_t cfg;
   std::vector<caf::actor> idle;
   // The node's data-plane senders (cfg.send_streams at most, spawned as provers appear): each
@@ -77,7 +77,7 @@ struct synthesizer_state {
   // Jobs cancelled while work was out; the workers read it too.
   std::shared_ptr<cancelled_jobs_t> cancelled = std::make_shared<cancelled_jobs_t>();
 
-  void init(caf::event_based_actor* s, synthesizer_config_t c);
+  void init(synthesizer_actor::pointer s, synthesizer_config_t c);
   void dispatch(const dispatch_msg& d);
   void release(uint64_t buffer_id);
   void cancel(uint64_t job);
@@ -88,8 +88,8 @@ struct synthesizer_state {
   void pump();
 };
 
-using synthesizer_actor = caf::stateful_actor<synthesizer_state>;
-caf::behavior synthesizer(synthesizer_actor* self, synthesizer_config_t cfg);
+using synthesizer_impl = synthesizer_actor::stateful_pointer<synthesizer_state>;
+synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_config_t cfg);
 
 // One worker: dispatch_msg → buffer_ready_msg (the buffer in the node's store) or a
 // synth_failed error, blocking its thread.

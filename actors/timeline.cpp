@@ -4,10 +4,10 @@ namespace zk::actors {
 
 // --- reporter --------------------------------------------------------------------------------
 
-void timeline_reporter_state::init(caf::event_based_actor* s, reporter_config_t c) {
+void timeline_reporter_state::init(reporter_actor::pointer s, reporter_config_t c) {
   self = s;
   cfg = std::move(c);
-  self->send(cfg.aggregator, join_atom::value, timeline_join_msg{cfg.node, cfg.name, cfg.tracks, caf::actor{self}});
+  self->send(cfg.aggregator, join_atom::value, timeline_join_msg{cfg.node, cfg.name, cfg.tracks, caf::actor_cast<reporter_actor>(self)});
   self->delayed_send(self, cfg.period, tick_atom::value);
 }
 
@@ -19,7 +19,7 @@ void timeline_reporter_state::flush() {
   if (!scratch.empty()) self->send(cfg.aggregator, event_batch_msg{cfg.node, scratch});
 }
 
-caf::behavior timeline_reporter(timeline_reporter_actor* self, reporter_config_t cfg) {
+reporter_actor::behavior_type timeline_reporter(reporter_impl self, reporter_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
     [self](tick_atom) { self->state.flush(), self->delayed_send(self, self->state.cfg.period, tick_atom::value); },
@@ -30,7 +30,7 @@ caf::behavior timeline_reporter(timeline_reporter_actor* self, reporter_config_t
 
 // --- aggregator ------------------------------------------------------------------------------
 
-void timeline_aggregator_state::init(caf::event_based_actor* s) { self = s; }
+void timeline_aggregator_state::init(timeline_actor::pointer s) { self = s; }
 
 void timeline_aggregator_state::join(const timeline_join_msg& m) {
   nodes[m.node] = m;
@@ -96,12 +96,12 @@ timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
     }
     s.events = all.events();
   }
-  for (const auto& [id, n] : nodes) s.nodes.push_back({n.node, n.name, n.tracks, caf::actor{}});
+  for (const auto& [id, n] : nodes) s.nodes.push_back({n.node, n.name, n.tracks, reporter_actor{}});
   for (const auto& [id, off] : offsets) s.offsets.emplace_back(id, off);
   return s;
 }
 
-caf::behavior timeline_aggregator(timeline_aggregator_actor* self) {
+timeline_actor::behavior_type timeline_aggregator(timeline_impl self) {
   self->state.init(self);
   return {
     [self](join_atom, const timeline_join_msg& m) { self->state.join(m); },

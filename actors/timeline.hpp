@@ -32,7 +32,7 @@ struct reporter_config_t {
   std::string name;
   std::vector<track_name_msg> tracks;
   std::shared_ptr<timeline::recorder_t> recorder;
-  caf::actor aggregator;
+  timeline_actor aggregator;
   std::chrono::milliseconds period{200};
   // Test/diagnostic injection: the reporter behaves as if its node's monotonic clock were off by
   // this much (added to every shipped event's t_ns and to its answers to clock pings), so the
@@ -42,28 +42,28 @@ struct reporter_config_t {
 
 struct timeline_reporter_state {
   static inline const char* name = "zkfleet.timeline.reporter";
-  caf::event_based_actor* self = nullptr;
+  reporter_actor::pointer self = nullptr;
   reporter_config_t cfg;
   std::vector<timeline::event_t> scratch;
 
-  void init(caf::event_based_actor* s, reporter_config_t c);
+  void init(reporter_actor::pointer s, reporter_config_t c);
   void flush();
 };
-using timeline_reporter_actor = caf::stateful_actor<timeline_reporter_state>;
-caf::behavior timeline_reporter(timeline_reporter_actor* self, reporter_config_t cfg);
+using reporter_impl = reporter_actor::stateful_pointer<timeline_reporter_state>;
+reporter_actor::behavior_type timeline_reporter(reporter_impl self, reporter_config_t cfg);
 
 struct timeline_aggregator_state {
   static inline const char* name = "zkfleet.timeline";
   static constexpr unsigned samples_wanted = 8;
 
-  caf::event_based_actor* self = nullptr;
+  timeline_actor::pointer self = nullptr;
   timeline::aggregator_t agg;
   std::map<uint16_t, timeline_join_msg> nodes;
   std::map<uint16_t, std::vector<timeline::clock_sample_t>> samples;
   std::map<uint16_t, std::vector<event_batch_msg>> held;  // until the node's offset is known
   std::map<uint16_t, int64_t> offsets;                    // nodes synced
 
-  void init(caf::event_based_actor* s);
+  void init(timeline_actor::pointer s);
   void join(const timeline_join_msg& m);
   void batch(const event_batch_msg& m);
   caf::result<caf::ok_atom> flush_all();
@@ -75,8 +75,8 @@ struct timeline_aggregator_state {
   // The node's clock offset from its samples so far (0 with none).
   int64_t offset_of(uint16_t node) const;
 };
-using timeline_aggregator_actor = caf::stateful_actor<timeline_aggregator_state>;
-caf::behavior timeline_aggregator(timeline_aggregator_actor* self);
+using timeline_impl = timeline_actor::stateful_pointer<timeline_aggregator_state>;
+timeline_actor::behavior_type timeline_aggregator(timeline_impl self);
 
 // The snapshot as an aggregator_t (for the renderers and the event file).
 timeline::aggregator_t to_aggregator(const timeline_snapshot_msg& s);

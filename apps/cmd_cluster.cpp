@@ -118,7 +118,7 @@ greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait) {
 }
 
 // `still_ok` runs between tries and may throw to give up early (zkfleet up: a node process died).
-caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, std::chrono::seconds patience,
+scheduler_actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, std::chrono::seconds patience,
                              const std::function<void()>& still_ok = {}) {
   const auto& ep = c.scheduler.endpoint;
   const auto start = std::chrono::steady_clock::now(), end = start + patience;
@@ -137,7 +137,7 @@ caf::actor connect_scheduler(caf::actor_system& sys, const config::config_t& c, 
       if (std::chrono::steady_clock::now() >= end || g_stop) throw not_a_scheduler("said nothing within 5 s");
       continue;
     }
-    auto a = sys.middleman().remote_actor(ep.host, ep.port);
+    auto a = sys.middleman().remote_actor<scheduler_actor>(ep.host, ep.port);
     if (a) return *a;
     if (!said && std::chrono::steady_clock::now() - start > 2s) {  // say why the wait, once
       std::fprintf(stderr, "zkfleet: no scheduler at %s yet (%s); retrying for up to %lld s\n", ep.str().c_str(),
@@ -203,7 +203,7 @@ int cmd_node(const std::vector<std::string>& args) {
                              {node.resources.gpus, node.resources.vram});
   system_t s;
   auto& sys = *s.sys;
-  std::vector<caf::actor> own;  // ended on the way out, however it is left
+  std::vector<caf::actor> own;  // ended on the way out, however it is left (dynamically typed views)
   // Every actor this node spawned is told to exit when this scope ends, a start-up error
   // included (a circuit the scheduler refuses, a port in use): the actor system's destructor
   // waits for its actors, so one left running would hang the node before its error is printed.
@@ -214,7 +214,8 @@ int cmd_node(const std::vector<std::string>& args) {
     }
   } exit_all{own};
   std::unique_ptr<metrics_server_t> metrics;  // destroyed before the actor system
-  caf::actor scheduler, aggregator;
+  scheduler_actor scheduler;
+  timeline_actor aggregator;
   std::shared_ptr<timeline::recorder_t> sched_rec;
   if (node.has(config::role_t::scheduler)) {
     aggregator = sys.spawn(timeline_aggregator);
@@ -226,8 +227,10 @@ int cmd_node(const std::vector<std::string>& args) {
     sched_rec = std::make_shared<timeline::recorder_t>(sched_index);
     lookahead_t la{c.scheduler.lookahead.automatic, c.scheduler.lookahead.value, c.scheduler.lookahead.max};
     scheduler = sys.spawn(actors::scheduler, scheduler_config_t{la, c.scheduler.max_attempts, sched_rec, 0, aggregator});
-    own = {scheduler, aggregator,
-           sys.spawn(timeline_reporter, reporter_config_t{sched_index, sched_name, {{0, "scheduler"}}, sched_rec, aggregator})};
+    auto reporter =
+        sys.spawn(timeline_reporter, reporter_config_t{sched_index, sched_name, {{0, "scheduler"}}, sched_rec, aggregator});
+    own = {caf::actor_cast<caf::actor>(scheduler), caf::actor_cast<caf::actor>(aggregator),
+           caf::actor_cast<caf::actor>(reporter)};
     for (const auto& circuit : c.circuits) {
       auto r = ask<caf::ok_atom>(sys, scheduler, 10s, register_atom::value,
                                   describe(circuit, c.scheduler.default_priority));
@@ -244,7 +247,7 @@ int cmd_node(const std::vector<std::string>& args) {
     }
   } else {
     scheduler = connect_scheduler(sys, c, 30s);
-    auto agg = ask<caf::actor>(sys, scheduler, 10s, timeline_atom::value);
+    auto agg = ask<timeline_actor>(sys, scheduler, 10s, timeline_atom::value);
     if (!agg) throw std::runtime_error("the scheduler names no timeline aggregator: " + actors::describe(agg.error()));
     aggregator = *agg;
   }
@@ -270,8 +273,9 @@ int cmd_node(const std::vector<std::string>& args) {
     r.send_options.max_attempts = node.data_plane.max_attempts;
     r.send_streams = node.data_plane.send_streams;
     n = spawn_node(sys, r, scheduler, aggregator, std::make_shared<buffer_directory_t>());
-    for (const auto& h : {n.synthesizer, n.prover, n.reporter})
-      if (h) own.push_back(h);
+    if (n.synthesizer) own.push_back(caf::actor_cast<caf::actor>(n.synthesizer));
+    if (n.prover) own.push_back(caf::actor_cast<caf::actor>(n.prover));
+    own.push_back(caf::actor_cast<caf::actor>(n.reporter));
   }
   std::printf("zkfleet node %s ready (scheduler at %s)\n", node.name.c_str(), c.scheduler.endpoint.str().c_str());
   std::fflush(stdout);
@@ -496,7 +500,7 @@ timeline::aggregator_t fetch_cluster_timeline(const std::string& config_path) {
   auto c = config::load_config(config_path, {false});
   system_t s;
   auto sched = connect_scheduler(*s.sys, c, 5s);
-  auto agg = ask<caf::actor>(*s.sys, sched, 10s, timeline_atom::value);
+  auto agg = ask<timeline_actor>(*s.sys, sched, 10s, timeline_atom::value);
   if (!agg) throw std::runtime_error("the scheduler names no timeline aggregator: " + actors::describe(agg.error()));
   // Every reporter sends what it holds first; a node that does not answer only delays this.
   auto flushed = ask<caf::ok_atom>(*s.sys, *agg, 15s, flush_atom::value);

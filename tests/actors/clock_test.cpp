@@ -47,7 +47,7 @@ struct node_t {
   uint16_t id;
   int64_t skew_ns;
   std::shared_ptr<tl::recorder_t> recorder;
-  caf::actor reporter;
+  reporter_actor reporter;
 };
 
 // An event's identity (everything but its time).
@@ -63,7 +63,7 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
   REQUIRE(*port != 0);
 
   std::vector<node_t> nodes;
-  auto add_node = [&](caf::actor_system& sys, const caf::actor& agg, uint16_t id, int64_t skew) {
+  auto add_node = [&](caf::actor_system& sys, const timeline_actor& agg, uint16_t id, int64_t skew) {
     node_t n{id, skew, std::make_shared<tl::recorder_t>(id), {}};
     reporter_config_t rc;
     rc.node = id;
@@ -78,7 +78,7 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
   };
   add_node(*a.sys, aggregator, 0, 0);
   for (auto [sys, id, skew] : {std::tuple{b.sys.get(), uint16_t(1), skew_b}, std::tuple{c.sys.get(), uint16_t(2), skew_c}}) {
-    auto remote = sys->middleman().remote_actor("127.0.0.1", *port);
+    auto remote = sys->middleman().remote_actor<timeline_actor>("127.0.0.1", *port);
     REQUIRE_MESSAGE(remote, sys->render(remote.error()));
     add_node(*sys, *remote, id, skew);
   }

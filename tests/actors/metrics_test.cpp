@@ -212,7 +212,8 @@ TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken 
     metrics_options_t o;
     o.ask_timeout = 300ms;
     o.io_timeout = 300ms;
-    metrics_server_t server(*s.sys, sched, silent, "127.0.0.1", 0, o);
+    metrics_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched), caf::actor_cast<timeline_actor>(silent),
+                            "127.0.0.1", 0, o);
     auto r = fetch(server.port(), http::verb::get, "/metrics");
     CHECK(r.status == 503);
     CHECK_MESSAGE(r.body == "the timeline aggregator did not answer within 300 ms\n", r.body);
@@ -233,14 +234,16 @@ TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken 
     CHECK(raw_exchange(server.port(), "HELLO THERE\r\n\r\n", 10s, &closed).rfind("HTTP/1.1 400", 0) == 0);
     CHECK(closed);
 
-    metrics_server_t down(*s.sys, gone, silent, "127.0.0.1", 0, o);
+    metrics_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone), caf::actor_cast<timeline_actor>(silent),
+                          "127.0.0.1", 0, o);
     auto d = fetch(down.port(), http::verb::get, "/metrics");
     CHECK(d.status == 503);
     CHECK_MESSAGE(d.body.rfind("the scheduler ", 0) == 0, d.body);
 
     const std::string where = "127.0.0.1:" + std::to_string(server.port());
     try {
-      metrics_server_t clash(*s.sys, sched, silent, "127.0.0.1", server.port(), o);
+      metrics_server_t clash(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+                             caf::actor_cast<timeline_actor>(silent), "127.0.0.1", server.port(), o);
       FAIL("bound a port already taken");
     } catch (const std::runtime_error& e) {
       CHECK_MESSAGE(std::string(e.what()).find(where) != std::string::npos, e.what());
