@@ -1,17 +1,19 @@
 #pragma once
 // Short-Weierstrass points y² = x³ + b (a = 0), written once as templates over the coordinate
-// field F (Fq for G1, Fq2 for G2) and usable from host and device (ZK_HD, STYLE.md §1).
+// field F (Fq for G1, Fq2 for G2), usable on host and device (ZK_HD, docs/design.md "Conventions").
 //
 // G supplies: field_t, and `static constexpr field_t b()` (the curve coefficient, Montgomery).
 //
 //   affine_t   (x, y); the point at infinity is (0, 0) — exactly the zkey encoding
-//              (groth16-compat.md §2.2), so zkey point sections are arrays of affine_t.
+//              (docs/formats.md §2.2), so zkey point sections are arrays of affine_t.
 //   jacobian_t (X, Y, Z) with x = X/Z², y = Y/Z³; Z = 0 is infinity.
 //   xyzz_t     (X, Y, ZZ, ZZZ) with x = X/ZZ, y = Y/ZZZ, ZZ³ = ZZZ²; ZZ = 0 is infinity.
 //              The cheapest mixed addition (8M + 2S) and the MSM bucket type.
 //
 // Formulas from the Explicit-Formulas Database (hyperelliptic.org/EFD/g1p/auto-shortw-*.html);
 // each names its EFD entry. M = multiplication, S = squaring in F.
+#include <cstddef>
+
 #include "common/ff/zk_hd.hpp"
 
 namespace zk::ec {
@@ -111,7 +113,8 @@ struct jacobian_t {
   }
 
   // Double-and-add over the bits of a little-endian integer (any width). Not constant time:
-  // only for public scalars, tests and setup edges; MSMs use msm/.
+  // only for public scalars, tests and setup edges; MSMs use msm/, secret scalars ct_mul
+  // (ct_mul.hpp).
   template <class Big>
   constexpr jacobian_t mul(const Big& k) const {
     jacobian_t r = infinity();

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/ec/ct_mul.hpp"
 #include "common/ntt/ntt.hpp"
 #include "common/util/thread_pool.hpp"
 
@@ -180,16 +181,23 @@ typename C::g1_jacobian prover_t<C>::msm_h() const {
   return g1_msm(pk_.h, reinterpret_cast<const uint8_t*>(a_.data()), a_.size());
 }
 
+// r and s are secret (they blind the witness), so every point they multiply goes through the
+// constant-time ec::ct_mul, and every sum they enter through the complete projective addition
+// (no branch on a point either). r·B1 − rs·δ₁ = r·(B1′ + β₁ + sδ₁) − rs·δ₁ = r·(B1′ + β₁): the
+// same π_C as §3.6 without the s·δ₁ and rs·δ₁ products.
 template <class C>
 proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const fr_t& s) const {
-  using j1 = typename C::g1_jacobian;
-  using j2 = typename C::g2_jacobian;
-  const auto rk = r.to_canonical(), sk = s.to_canonical(), rsk = (r * s).to_canonical();
-  const j1 delta1 = j1::from_affine(pk_.delta1);
-  j1 pi_a = m.a.add_mixed(pk_.alpha1) + delta1.mul(rk);
-  j2 pi_b = m.b2.add_mixed(pk_.beta2) + j2::from_affine(pk_.delta2).mul(sk);
-  j1 b1 = m.b1.add_mixed(pk_.beta1) + delta1.mul(sk);
-  j1 pi_c = m.c + m.h + pi_a.mul(sk) + b1.mul(rk) - delta1.mul(rsk);
+  using p1 = ec::projective_t<typename C::g1>;
+  using p2 = ec::projective_t<typename C::g2>;
+  constexpr unsigned bits = fr_t::bits;
+  const auto rk = r.to_canonical(), sk = s.to_canonical();
+  const p1 pi_a = p1::from_jacobian(m.a) + p1::from_affine(pk_.alpha1) +
+                  ec::ct_mul(p1::from_affine(pk_.delta1), rk, bits);
+  const p2 pi_b = p2::from_jacobian(m.b2) + p2::from_affine(pk_.beta2) +
+                  ec::ct_mul(p2::from_affine(pk_.delta2), sk, bits);
+  const p1 b1 = p1::from_jacobian(m.b1) + p1::from_affine(pk_.beta1);
+  const p1 pi_c = p1::from_jacobian(m.c) + p1::from_jacobian(m.h) + ec::ct_mul(pi_a, sk, bits) +
+                  ec::ct_mul(b1, rk, bits);
   return proof_t<C>{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
 }
 

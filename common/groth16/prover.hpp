@@ -6,7 +6,8 @@
 //   msm_a      Σ w_i·A_i          msm_b1  Σ w_i·B1_i        msm_b2  Σ w_i·B2_i  (G2)
 //   msm_c      Σ_{i>ℓ} w_i·C_i    msm_h   Σ p_j·H_j                            (§3.5)
 //   assemble   π_A = A′ + α₁ + rδ₁, π_B = B′ + β₂ + sδ₂,
-//              π_C = C′ + H′ + s·π_A + r·(B1′ + β₁ + sδ₁) − rs·δ₁               (§3.6)
+//              π_C = C′ + H′ + s·π_A + r·(B1′ + β₁ + sδ₁) − rs·δ₁ = C′ + H′ + s·π_A + r·(B1′ + β₁)
+//              (§3.6); the secret r, s multiply in constant time (ec::ct_mul)
 //
 // The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
 // place). Work buffers are allocated once per prover and reused across proofs. prove() runs the

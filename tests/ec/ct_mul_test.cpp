@@ -34,7 +34,7 @@ void check_ct_mul(const ec::affine_t<G>& gen, const ec::affine_t<G>& other) {
   scalars.push_back(k);  // a window of zeros below a one
   k = Fr::modulus;
   k.l[0] -= 1;
-  scalars.push_back(k);  // r − 1
+  scalars.push_back(k);            // r − 1
   scalars.push_back(Fr::modulus);  // r: the identity
   for (int i = 0; i < Fr::N; ++i) k.l[i] = ~0ULL;
   k.l[Fr::N - 1] >>= 64 * Fr::N - bits;
@@ -96,7 +96,8 @@ void check_complete_formulas(const ec::affine_t<G>& a, const ec::affine_t<G>& b)
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("ct_mul equals double-and-add on G1 and G2", C, curves::bn254, curves::bls12_381) {
+TEST_CASE_TEMPLATE("ct_mul equals double-and-add on G1 and G2", C, curves::bn254,
+                   curves::bls12_381) {
   using fr = typename C::fr_t;
   check_ct_mul<typename C::g1, fr>(C::g1_generator, test::random_g1<C>());
   check_ct_mul<typename C::g2, fr>(C::g2_generator, test::random_g2<C>());

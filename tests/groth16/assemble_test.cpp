@@ -11,7 +11,8 @@ using namespace zk;
 namespace {
 
 template <class C>
-groth16::proof_t<C> reference_assemble(const groth16::proving_key_t<C>& pk, const groth16::msm_results_t<C>& m,
+groth16::proof_t<C> reference_assemble(const groth16::proving_key_t<C>& pk,
+                                       const groth16::msm_results_t<C>& m,
                                        const typename C::fr_t& r, const typename C::fr_t& s) {
   using j1 = typename C::g1_jacobian;
   using j2 = typename C::g2_jacobian;
@@ -44,7 +45,8 @@ void check_assemble(const std::string& curve) {
   check(m, fr::zero(), fr::zero());
   check(m, fr::one(), -fr::one());
   // MSM results at infinity (an all-zero witness part), and one that cancels α₁.
-  groth16::msm_results_t<C> zero{j1::infinity(), j1::infinity(), j1::infinity(), j1::infinity(), j2::infinity()};
+  groth16::msm_results_t<C> zero{j1::infinity(), j1::infinity(), j1::infinity(), j1::infinity(),
+                                 j2::infinity()};
   check(zero, test::random_field<fr>(), test::random_field<fr>());
   check(zero, fr::zero(), fr::zero());
   groth16::msm_results_t<C> cancel = m;
@@ -54,5 +56,9 @@ void check_assemble(const std::string& curve) {
 
 }  // namespace
 
-TEST_CASE("assemble equals the reference formula: BN254") { check_assemble<curves::bn254>("bn254"); }
-TEST_CASE("assemble equals the reference formula: BLS12-381") { check_assemble<curves::bls12_381>("bls12_381"); }
+TEST_CASE("assemble equals the reference formula: BN254") {
+  check_assemble<curves::bn254>("bn254");
+}
+TEST_CASE("assemble equals the reference formula: BLS12-381") {
+  check_assemble<curves::bls12_381>("bls12_381");
+}
