@@ -11,6 +11,7 @@
 //   client → S   submit_atom job_request → job id        status_atom id → job_status_msg
 //                await_atom id → job_result_msg          cancel_atom id → bool
 //   node   → S   join_atom node_join_msg → node id       register_atom circuit_def_t → ok
+//                circuits_atom → every circuit (a prover loads its hot ones before it joins)
 //   S → Y        dispatch_msg                            Y → S   buffer_ready_msg | failure_msg
 //                                                        (another process's prover: first one
 //                                                         in_transit, then one moved | failure)
@@ -62,6 +63,8 @@ using tick_atom = caf::atom_constant<caf::atom("tick")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
 using timeline_atom = caf::atom_constant<caf::atom("timeline")>;
 using metrics_atom = caf::atom_constant<caf::atom("metrics")>;
+using circuits_atom = caf::atom_constant<caf::atom("circuits")>;
+using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -217,9 +220,11 @@ using timeline_actor =
 using synthesizer_actor = caf::typed_actor<caf::reacts_to<dispatch_msg>, caf::reacts_to<release_atom, uint64_t>,
                                            caf::reacts_to<cancel_atom, uint64_t>>;
 
-// A prover node's prover.
+// A prover node's prover; loaded_atom: the circuits whose keys it has mapped (its hot circuits,
+// loaded at start-up, answered once they are).
 using prover_actor = caf::typed_actor<caf::reacts_to<prove_request>, caf::reacts_to<release_atom, uint64_t>,
-                                      caf::reacts_to<cancel_atom, uint64_t>>;
+                                      caf::reacts_to<cancel_atom, uint64_t>,
+                                      caf::replies_to<loaded_atom>::with<std::vector<std::string>>>;
 
 struct node_join_msg {
   node_resources resources;
@@ -231,6 +236,7 @@ struct node_join_msg {
 using scheduler_actor = caf::typed_actor<
     caf::replies_to<join_atom, node_join_msg>::with<node_id>,
     caf::replies_to<register_atom, circuit_def_t>::with<caf::ok_atom>,
+    caf::replies_to<circuits_atom>::with<std::vector<circuit_def_t>>,
     caf::replies_to<submit_atom, job_request>::with<uint64_t>,
     caf::replies_to<status_atom, uint64_t>::with<job_status_msg>,
     caf::replies_to<await_atom, uint64_t>::with<job_result_msg>,
@@ -352,6 +358,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_snapshot_msg))
   CAF_ADD_TYPE_ID(zkfleet, (zk::timeline::event_t))
   CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::string>))
+  CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::node::circuit_def_t>))
   CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::pair<uint16_t, int64_t>>))
   CAF_ADD_TYPE_ID(zkfleet, (zk::node::priority_t))
   CAF_ADD_TYPE_ID(zkfleet, (zk::actors::zk_errc))

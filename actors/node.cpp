@@ -1,11 +1,34 @@
 #include "actors/node.hpp"
 
-#include <cstdio>
+#include <algorithm>
 #include <stdexcept>
+
+#include "common/util/log.hpp"
 
 namespace zk::actors {
 
 // --- nodes -----------------------------------------------------------------------------------
+
+namespace {
+
+// The circuits named hot for a prover, as the scheduler describes them. Throws naming an id the
+// scheduler does not know.
+std::vector<circuit_def_t> hot_circuits(caf::actor_system& sys, const node_role_config_t& cfg,
+                                        const scheduler_actor& scheduler, std::chrono::milliseconds timeout) {
+  if (!cfg.prover || cfg.hot_keys.empty()) return {};
+  auto all = ask<std::vector<circuit_def_t>>(sys, scheduler, timeout, circuits_atom::value);
+  if (!all) throw std::runtime_error("node " + cfg.name + ": the scheduler did not list its circuits: " + describe(all.error()));
+  std::vector<circuit_def_t> out;
+  for (const auto& id : cfg.hot_keys) {
+    auto it = std::find_if(all->begin(), all->end(), [&](const circuit_def_t& c) { return c.id == id; });
+    if (it == all->end())
+      throw std::runtime_error("node " + cfg.name + ": hot circuit '" + id + "' is not a circuit of the scheduler");
+    out.push_back(*it);
+  }
+  return out;
+}
+
+}  // namespace
 
 node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const scheduler_actor& scheduler,
                           const timeline_actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
@@ -13,62 +36,72 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   node_handles_t n;
   n.name = cfg.name;
   n.recorder = std::make_shared<timeline::recorder_t>(cfg.timeline_node);
-  std::vector<track_name_msg> tracks;
+  node::node_tracks_t tracks;
+  if (cfg.synth) tracks.workers = std::max(1u, cfg.cores), tracks.streams = std::max(1u, cfg.send_streams);
+  tracks.prover = cfg.prover;
   node_join_msg join;
   join.resources.name = cfg.name;
   join.resources.cores = cfg.cores;
   join.resources.memory_budget = cfg.memory_budget;
-  join.resources.hot_keys = cfg.hot_keys;
-  join.resources.data_endpoint = cfg.data_listen.empty() ? "local:" + cfg.name : "tcp:" + cfg.data_listen;
-  if (!cfg.data_listen.empty() && !parse_tcp_endpoint(join.resources.data_endpoint))
-    throw std::runtime_error("node " + cfg.name + ": data endpoint '" + cfg.data_listen + "' is not host:port");
-  if (cfg.prover && !cfg.data_listen.empty()) {
-    auto ep = *parse_tcp_endpoint(join.resources.data_endpoint);
+  auto endpoint = net::data_endpoint_t::local(cfg.name);
+  if (!cfg.data_listen.empty()) {
+    auto ep = net::data_endpoint_t::parse("tcp:" + cfg.data_listen);
+    if (!ep) throw std::runtime_error("node " + cfg.name + ": data endpoint '" + cfg.data_listen + "' is not host:port");
+    endpoint = *ep;
+  }
+  if (cfg.prover && endpoint.is_tcp()) {
     n.prover_store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
     net::server_options_t so = cfg.data_options;
-    so.address = ep.first;
-    so.port = ep.second;
-    const std::string name = cfg.name;
+    so.address = endpoint.host;
+    so.port = endpoint.port;
     n.data_server = std::make_shared<net::data_server_t>(
         *n.prover_store, so, [](const net::received_t&) {},
-        [name](const net::rejected_t& r) { std::fprintf(stderr, "%s: data plane: %s\n", name.c_str(), r.message.c_str()); });
-    // Port 0 asks for an ephemeral port: announce the one bound.
-    join.resources.data_endpoint = "tcp:" + ep.first + ":" + std::to_string(n.data_server->port());
-    directory->add(join.resources.data_endpoint, n.prover_store);
+        [](const net::rejected_t& r) {
+          log::warn(std::string("data plane: buffer refused (") + net::reject_reason_name(r.reason) + "): " + r.message);
+        });
+    endpoint.port = n.data_server->port();  // port 0 asks for an ephemeral port: announce the one bound
+    directory->add(endpoint.str(), n.prover_store);
   }
+  join.resources.data_endpoint = endpoint.str();
+  const auto hot = hot_circuits(sys, cfg, scheduler, timeout);
   if (cfg.synth) {
     n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
     // With a prover beside it, the prover's store answers for the data endpoint; this store is
     // reached in-process under "local:<node>" (buffers for that prover never leave it).
-    const std::string own = cfg.prover && !cfg.data_listen.empty() ? join.resources.data_endpoint : "";
-    const std::string endpoint = own.empty() ? join.resources.data_endpoint : "local:" + cfg.name;
-    directory->add(endpoint, n.store);
-    const unsigned streams = std::max(1u, cfg.send_streams);
-    synthesizer_config_t sc{endpoint, n.store, cfg.cores, scheduler, n.recorder, 0, own, cfg.send_options, streams};
-    for (unsigned i = 0; i < cfg.cores; ++i) tracks.push_back({uint16_t(i), "synth worker " + std::to_string(i)});
-    for (unsigned k = 0; k < streams; ++k)
-      tracks.push_back({uint16_t(cfg.cores + k), streams == 1 ? std::string("send") : "send " + std::to_string(k)});
+    const std::string own = cfg.prover && endpoint.is_tcp() ? endpoint.str() : "";
+    const std::string local = own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
+    directory->add(local, n.store);
+    synthesizer_config_t sc{local, n.store, scheduler, n.recorder, tracks, own, cfg.send_options};
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
   }
   if (cfg.prover) {
-    const uint16_t base = uint16_t(tracks.size());
-    prover_config_t pc{directory, join.resources.data_endpoint, scheduler, n.recorder,
-                       base, uint16_t(base + 1), uint16_t(base + 2), cfg.accelerators};
-    tracks.push_back({base, "prover (" + cfg.backend + ")"});
-    tracks.push_back({uint16_t(base + 1), "receive"});
-    tracks.push_back({uint16_t(base + 2), "queue"});
+    prover_config_t pc{directory, endpoint.str(), scheduler, n.recorder, tracks, cfg.accelerators, hot};
     n.prover = sys.spawn(prover, pc);
     join.prover = n.prover;
     join.resources.backend = cfg.backend;
   }
-  n.reporter = sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, tracks, n.recorder,
+  std::vector<track_name_msg> names;
+  for (auto& [id, name] : tracks.names(cfg.backend)) names.push_back({id, std::move(name)});
+  n.reporter = sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, std::move(names), n.recorder,
                                                               aggregator, cfg.report_period});
-  auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, join);
-  if (!id) {
+  auto stop_all = [&] {
     if (n.synthesizer) caf::anon_send_exit(n.synthesizer, caf::exit_reason::user_shutdown);
     if (n.prover) caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
     if (n.reporter) caf::anon_send_exit(n.reporter, caf::exit_reason::user_shutdown);
+  };
+  if (n.prover) {  // the join names the keys actually resident, once the worker has mapped them
+    auto loaded = ask<std::vector<std::string>>(sys, n.prover, std::max(timeout, std::chrono::milliseconds(600000)),
+                                                loaded_atom::value);
+    if (!loaded) {
+      stop_all();
+      throw std::runtime_error("node " + cfg.name + ": its prover did not load its keys: " + describe(loaded.error()));
+    }
+    join.resources.hot_keys = *loaded;
+  }
+  auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, join);
+  if (!id) {
+    stop_all();
     throw std::runtime_error("node " + cfg.name + " could not join the scheduler: " + describe(id.error()));
   }
   n.id = *id;

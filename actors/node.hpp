@@ -23,6 +23,8 @@ struct node_role_config_t {
   bool synth = false, prover = false;
   unsigned cores = 1;          // synthesis workers
   uint64_t memory_budget = 0;  // the buffer store's budget (synth) and the scheduler's account
+  // Prover role: circuits whose keys are mapped at start-up (from the scheduler's definitions)
+  // and named in the join once they are.
   std::vector<std::string> hot_keys;
   // Prover role: its backend's name ("cpu", "cuda (<device>)") and hooks (null: the CPU),
   // owned by the caller while the node runs.

@@ -1,34 +1,34 @@
 #include "actors/prover.hpp"
 
+#include "common/util/log.hpp"
+
 namespace zk::actors {
 
 void prover_state::init(prover_actor::pointer s, prover_config_t c) {
   self = s;
   cfg = std::move(c);
-  worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.prover_track, cfg.accelerators);
+  worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.tracks.prove(), cfg.accelerators,
+                                                    cfg.hot);
 }
 
 void prover_state::receive(const prove_request& r) {
   const auto& b = r.buffer;
   auto* rec = cfg.recorder.get();
-  if (rec) rec->begin(b.job, b.partition, timeline::stage::xfer, cfg.receive_track, b.size);
+  if (rec) rec->begin(b.job, b.partition, timeline::stage::xfer, cfg.tracks.receive(), b.size);
   auto t0 = timeline::monotonic_ns();
   auto pin = cfg.directory ? cfg.directory->find(b.endpoint, b.buffer_id) : std::nullopt;
-  if (rec) rec->end(b.job, b.partition, timeline::stage::xfer, cfg.receive_track, b.size);
-  if (!pin) {
-    self->send(cfg.scheduler, failure_msg{b.job, b.partition, zk_errc::prove_failed,
-                                          "buffer " + std::to_string(b.buffer_id) + " at " + b.endpoint +
-                                              " is not reachable from this prover"});
-    return;
-  }
-  if (pin->header().payload_checksum != b.checksum || pin->size() != b.size) {
-    self->send(cfg.scheduler, failure_msg{b.job, b.partition, zk_errc::prove_failed,
-                                          "buffer " + std::to_string(b.buffer_id) + " is not the one announced"});
-    return;
-  }
+  if (rec) rec->end(b.job, b.partition, timeline::stage::xfer, cfg.tracks.receive(), b.size);
+  auto refuse = [&](const std::string& why) {
+    log::warn(b.job, b.partition, "buffer refused: " + why);
+    self->send(cfg.scheduler, failure_msg{b.job, b.partition, zk_errc::prove_failed, why});
+  };
+  if (!pin) return refuse("buffer " + std::to_string(b.buffer_id) + " at " + b.endpoint +
+                          " is not reachable from this prover");
+  if (pin->header().payload_checksum != b.checksum || pin->size() != b.size)
+    return refuse("buffer " + std::to_string(b.buffer_id) + " is not the one announced");
   if (b.moved) release(b.buffer_id);  // ours now: registered by the data server, pinned here
   self->send(cfg.scheduler, ack_atom::value, b.job, b.partition, double(timeline::monotonic_ns() - t0) * 1e-9);
-  if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu_pickup, cfg.queue_track);
+  if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
   queue.push_back(prove_work_msg{r, std::move(*pin)});
   pump();
 }
@@ -38,7 +38,7 @@ void prover_state::pump() {
   prove_work_msg w = std::move(queue.front());
   queue.pop_front();
   const auto& b = w.request.buffer;
-  if (cfg.recorder) cfg.recorder->end(b.job, b.partition, timeline::stage::gpu_pickup, cfg.queue_track);
+  if (cfg.recorder) cfg.recorder->end(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
   self->send(cfg.scheduler, started_atom::value, b.job, b.partition);
   busy = true;
   prove_request r = w.request;
@@ -48,26 +48,28 @@ void prover_state::pump() {
 
 void prover_state::proved(const proof_msg& m) {
   busy = false;
-  if (!cancelled.count(m.job)) self->send(cfg.scheduler, m);
+  if (!cancelled.has(m.job)) self->send(cfg.scheduler, m);
   pump();
 }
 
 void prover_state::failed(const prove_request& r, const caf::error& e) {
   busy = false;
-  if (!cancelled.count(r.buffer.job))
+  if (!cancelled.has(r.buffer.job)) {
+    log::warn(r.buffer.job, r.buffer.partition, "proof failed: " + reason_of(e));
     self->send(cfg.scheduler, failure_msg{r.buffer.job, r.buffer.partition, zk_errc::prove_failed, describe(e)});
+  }
   pump();
 }
 
 void prover_state::cancel(uint64_t job) {
-  cancelled.insert(job);
+  cancelled.add(job);
   for (auto it = queue.begin(); it != queue.end();) {
     if (it->request.buffer.job != job) {
       ++it;
       continue;
     }
     if (cfg.recorder)
-      cfg.recorder->end(job, it->request.buffer.partition, timeline::stage::gpu_pickup, cfg.queue_track);
+      cfg.recorder->end(job, it->request.buffer.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
     it = queue.erase(it);
   }
 }
@@ -82,6 +84,13 @@ prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg) {
     [self](const prove_request& r) { self->state.receive(r); },
     [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
     [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
+    [self](loaded_atom) -> caf::result<std::vector<std::string>> {  // the worker maps hot keys first
+      auto rp = self->make_response_promise<std::vector<std::string>>();
+      self->request(self->state.worker, std::chrono::minutes(10), loaded_atom::value)
+          .then([rp](const std::vector<std::string>& ids) mutable { rp.deliver(ids); },
+                [rp](caf::error& e) mutable { rp.deliver(std::move(e)); });
+      return rp;
+    },
   };
 }
 
@@ -126,9 +135,18 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
 }  // namespace
 
 caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           node::accelerators_t accelerators) {
+                           node::accelerators_t accelerators, std::vector<circuit_def_t> hot) {
   self->state.engine.set_accelerators(accelerators);
+  for (const auto& c : hot) {
+    try {
+      self->state.engine.load(c);
+      log::info("proving key of circuit '" + c.id + "' mapped (" + c.zkey + ")");
+    } catch (const std::exception& e) {
+      log::error("hot circuit '" + c.id + "': its proving key cannot be loaded: " + e.what());
+    }
+  }
   return {
+    [self](loaded_atom) { return self->state.engine.loaded(); },
     [self, recorder, track](const prove_work_msg& w) { return run_proof(self->state.engine, recorder.get(), track, w); },
   };
 }

@@ -19,6 +19,8 @@
 #include "actors/messages.hpp"
 #include "common/timeline/recorder.hpp"
 #include "node/buffer_directory.hpp"
+#include "node/cancelled_jobs.hpp"
+#include "node/tracks.hpp"
 #include "node/prover/prover_engine.hpp"
 
 namespace zk::actors {
@@ -36,8 +38,9 @@ struct prover_config_t {
   std::string endpoint;                           // this node's data endpoint (its own store, if any)
   scheduler_actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
-  uint16_t prover_track = 0, receive_track = 1, queue_track = 2;
+  node::node_tracks_t tracks;  // its prove(), receive() and queue() tracks
   node::accelerators_t accelerators;  // the node's backend (null: the CPU)
+  std::vector<circuit_def_t> hot;      // circuits whose keys the worker maps at start-up
 };
 
 struct prover_state {
@@ -48,7 +51,7 @@ struct prover_state {
   caf::actor worker;
   bool busy = false;
   std::deque<prove_work_msg> queue;
-  std::set<uint64_t> cancelled;
+  node::cancelled_jobs_t cancelled;
 
   void init(prover_actor::pointer s, prover_config_t c);
   void receive(const prove_request& r);
@@ -70,8 +73,10 @@ struct prover_worker_state {
   node::prover_engine_t engine;
 };
 using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
+// It maps the keys of `hot` first (a key that cannot be read is logged and left to fail its
+// proofs), then answers loaded_atom with the circuits mapped.
 caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           node::accelerators_t accelerators);
+                           node::accelerators_t accelerators, std::vector<circuit_def_t> hot);
 
 }  // namespace zk::actors
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/util/log.hpp"
 #include "node/job_inputs.hpp"
 
 namespace zk::actors {
@@ -34,6 +35,7 @@ caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
   spec.memory_budget = m.resources.memory_budget;
   spec.hot_keys.insert(m.resources.hot_keys.begin(), m.resources.hot_keys.end());
   node_id id = policy.add_node(spec);
+  log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") + (spec.prover ? " (prover)" : ""));
   nodes[id] = {spec.name, m.synthesizer, m.prover, m.resources.data_endpoint};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
@@ -44,7 +46,8 @@ caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
 void scheduler_actor_state::node_down(const caf::down_msg& m) {
   for (auto& [id, n] : nodes) {
     if (n.synthesizer.address() != m.source && n.prover.address() != m.source) continue;
-    policy.remove_node(id);
+    log::warn("node " + n.name + " lost: its partitions in flight are queued again");
+    policy.remove_node(id, to_string(zk_errc::node_lost) + ": node " + n.name + " left the cluster");
     n.synthesizer = nullptr;
     n.prover = nullptr;
     // Partitions that were on it are queued again (or failed); forget their old placement, and
@@ -219,10 +222,18 @@ void scheduler_actor_state::failed(const failure_msg& m) {
   const std::string code = to_string(m.code) + ": ";  // once: a relayed error's text may carry it already
   policy.failed(m.job, m.partition, m.reason.rfind(code, 0) == 0 ? m.reason : code + m.reason);
   parts.erase(it);
+  if (policy.state(m.job, m.partition) == part_state::failed)
+    log::warn(m.job, m.partition, "failed for good, failing its job: " + policy.status(m.job).error);
   if (rec && policy.state(m.job, m.partition) == part_state::queued)
     rec->begin(m.job, m.partition, timeline::stage::queued, track);
   settle(m.job);
   schedule();
+}
+
+std::vector<circuit_def_t> scheduler_actor_state::circuit_list() const {
+  std::vector<circuit_def_t> out;
+  for (const auto& [id, c] : circuits) out.push_back(c);
+  return out;
 }
 
 std::vector<node_usage_msg> scheduler_actor_state::usage() const {
@@ -276,6 +287,7 @@ scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t
     [self](await_atom, uint64_t job) { return self->state.await(job); },
     [self](cancel_atom, uint64_t job) { return self->state.cancel(job); },
     [self](stats_atom) { return self->state.usage(); },
+    [self](circuits_atom) { return self->state.circuit_list(); },
     [self](timeline_atom) { return self->state.timeline(); },
     [self](const buffer_ready_msg& m) { self->state.buffer_ready(m); },
     [self](ack_atom, uint64_t job, uint32_t part, double seconds) { self->state.acknowledged(job, part, seconds); },

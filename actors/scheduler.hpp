@@ -73,6 +73,7 @@ struct scheduler_actor_state {
   void proved(const proof_msg& m);
   void failed(const failure_msg& m);
   std::vector<node_usage_msg> usage() const;
+  std::vector<circuit_def_t> circuit_list() const;
   caf::result<caf::message> reject(caf::message_view& m);
   caf::result<timeline_actor> timeline() const;
 

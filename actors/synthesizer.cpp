@@ -1,31 +1,17 @@
 #include "actors/synthesizer.hpp"
 
+#include "common/util/log.hpp"
 #include "node/synth/synthesize.hpp"
 
 namespace zk::actors {
-
-std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint) {
-  if (endpoint.rfind("tcp:", 0) != 0) return std::nullopt;
-  auto colon = endpoint.rfind(':');
-  if (colon <= 4) return std::nullopt;
-  try {
-    unsigned long port = std::stoul(endpoint.substr(colon + 1));
-    if (port > 65535) return std::nullopt;  // 0: listen on an ephemeral port
-    std::string host = endpoint.substr(4, colon - 4);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-    return std::make_pair(host, uint16_t(port));
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
 
 void synthesizer_state::init(synthesizer_actor::pointer s, synthesizer_config_t c) {
   self = s;
   cfg = std::move(c);
   auto cache = std::make_shared<node::csr_cache_t>();  // one copy of each circuit's matrices per node
-  for (unsigned i = 0; i < std::max(1u, cfg.workers); ++i)
+  for (unsigned i = 0; i < cfg.tracks.workers; ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
-                                                            uint16_t(cfg.first_track + i), cache, cancelled));
+                                                            cfg.tracks.worker(i), cache, cancelled));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -48,7 +34,8 @@ void synthesizer_state::pump() {
 void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, const buffer_ready_msg& m) {
   idle.push_back(worker);
   // Same process (an embedded cluster, or a node with both roles): the prover pins it here.
-  const bool remote = parse_tcp_endpoint(d.prover_endpoint) && d.prover_endpoint != cfg.own_prover;
+  const auto prover = net::data_endpoint_t::parse(d.prover_endpoint);
+  const bool remote = prover && prover->is_tcp() && d.prover_endpoint != cfg.own_prover;
   if (cancelled->has(m.job)) {
     cfg.store->release(m.buffer_id);
   } else if (!remote) {
@@ -58,9 +45,8 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     buffer_ready_msg notice = m;
     notice.in_transit = true;
     self->send(cfg.scheduler, notice);  // the core is free for the next synthesis
-    const size_t streams = std::max(1u, cfg.send_streams);
-    const size_t k = stream_of.emplace(d.prover_endpoint, stream_of.size() % streams).first->second;
-    const uint16_t track = uint16_t(cfg.first_track + std::max(1u, cfg.workers) + k);
+    const size_t k = stream_of.emplace(d.prover_endpoint, stream_of.size() % cfg.tracks.streams).first->second;
+    const uint16_t track = cfg.tracks.send(unsigned(k));
     if (senders.size() <= k) senders.resize(k + 1);
     if (!senders[k])
       senders[k] =
@@ -71,8 +57,9 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     self->request(senders[k], caf::infinite, d, m)
         .then([this](const buffer_ready_msg& moved) { self->send(cfg.scheduler, moved); },
               [this, d](const caf::error& e) {
-                if (!cancelled->has(d.job))  // a cancelled job's partition is nobody's failure
-                  self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+                if (cancelled->has(d.job)) return;  // a cancelled job's partition is nobody's failure
+                log::warn(d.job, d.partition, "sending the buffer failed: " + reason_of(e));
+                self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
               });
   }
   pump();
@@ -80,7 +67,10 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
 
 void synthesizer_state::fail(const caf::actor& worker, const dispatch_msg& d, const caf::error& e) {
   idle.push_back(worker);
-  if (!cancelled->has(d.job)) self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+  if (!cancelled->has(d.job)) {
+    log::warn(d.job, d.partition, "synthesis failed: " + reason_of(e));
+    self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+  }
   pump();
 }
 
@@ -122,15 +112,15 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
                                           timeline::recorder_t* rec, uint16_t track,
                                           const net::send_options_t& options, const dispatch_msg& d,
                                           buffer_ready_msg m) {
-  if (st.cancelled.count(d.job)) {  // freed unsent; CHAN_SEND (begun at the hand-off) ends here
+  if (st.cancelled.has(d.job)) {  // freed unsent; CHAN_SEND (begun at the hand-off) ends here
     if (rec) rec->end(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     store.release(m.buffer_id);
     return caf::make_error(zk_errc::job_cancelled,
                       "job " + std::to_string(d.job) + " was cancelled before this buffer was sent");
   }
-  auto tcp = parse_tcp_endpoint(d.prover_endpoint);
+  const auto tcp = *net::data_endpoint_t::parse(d.prover_endpoint);  // the synthesizer sends only tcp ones here
   auto& client = st.clients[d.prover_endpoint];
-  if (!client) client = std::make_unique<net::data_client_t>(tcp->first, tcp->second, options);
+  if (!client) client = std::make_unique<net::data_client_t>(tcp.host, tcp.port, options);
   auto pin = store.find(m.buffer_id);
   net::send_result_t sent = pin ? client->send(*pin) : net::send_result_t{};
   const int64_t finished = timeline::monotonic_ns();
@@ -188,7 +178,7 @@ caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buf
     [=](const dispatch_msg& d, const buffer_ready_msg& m) {
       return send_buffer(self->state, *store, recorder.get(), track, options, d, m);
     },
-    [=](cancel_atom, uint64_t job) { self->state.cancelled.insert(job); },
+    [=](cancel_atom, uint64_t job) { self->state.cancelled.add(job); },
   };
 }
 

@@ -26,39 +26,24 @@
 #include "common/net/data_client.hpp"
 #include "common/buffer/buffer_store.hpp"
 #include "common/timeline/recorder.hpp"
+#include "common/net/endpoint.hpp"
+#include "node/cancelled_jobs.hpp"
 #include "node/synth/csr_cache.hpp"
+#include "node/tracks.hpp"
 
 namespace zk::actors {
 
-// Jobs cancelled on this node, written by the synthesizer and read by its workers while they
-// block in a synthesis (a witness generator is killed when its job is cancelled).
-class cancelled_jobs_t {
- public:
-  void add(uint64_t job) {
-    std::lock_guard<std::mutex> lock(mu_);
-    jobs_.insert(job);
-  }
-  bool has(uint64_t job) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return jobs_.count(job) != 0;
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::set<uint64_t> jobs_;
-};
+using node::cancelled_jobs_t;
 
 struct synthesizer_config_t {
   std::string endpoint;                          // the node's data endpoint ("local:<node>")
   std::shared_ptr<buffer::buffer_store_t> store;  // the node's buffer store
-  unsigned workers = 1;                          // concurrent syntheses (the node's cores)
   scheduler_actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
-  uint16_t first_track = 0;                        // worker i records on track first_track + i,
-                                                   // the sender on first_track + workers
+  node::node_tracks_t tracks;  // worker i on tracks.worker(i), send stream k on tracks.send(k);
+                               // tracks.workers is the number of workers, tracks.streams of senders
   std::string own_prover;  // the data endpoint of a prover in this same node: its buffers stay put
   net::send_options_t send_options;  // timeouts and attempts of the sends to other processes
-  unsigned send_streams = 1;  // senders: stream k on track first_track + workers + k
 };
 
 struct synthesizer_state {
@@ -113,14 +98,11 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
 struct synth_sender_state {
   static inline const char* name = "zkfleet.synthesizer.sender";
   std::map<std::string, std::unique_ptr<net::data_client_t>> clients;  // per prover data endpoint
-  std::set<uint64_t> cancelled;                                          // jobs
+  cancelled_jobs_t cancelled;
 };
 using synth_sender_actor = caf::stateful_actor<synth_sender_state>;
 caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            net::send_options_t options);
-
-// "tcp:host:port" → host and port; nullopt for any other endpoint.
-std::optional<std::pair<std::string, uint16_t>> parse_tcp_endpoint(const std::string& endpoint);
 
 }  // namespace zk::actors

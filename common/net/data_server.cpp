@@ -1,3 +1,4 @@
+#include "common/util/log.hpp"
 #include "common/net/data_server.hpp"
 
 #include <algorithm>
@@ -76,7 +77,7 @@ struct data_server_t::core_t {
     if (on_rejected) {
       on_rejected(r);
     } else {  // docs/design.md "Errors": rejected and logged
-      std::fprintf(stderr, "data_server: rejected (%s): %s\n", reject_reason_name(why), r.message.c_str());
+      log::warn(std::string("data plane: rejected (") + reject_reason_name(why) + "): " + r.message);
     }
   }
 

@@ -125,14 +125,15 @@ void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string&
   }
 }
 
-void scheduler_policy_t::remove_node(node_id n) {
+void scheduler_policy_t::remove_node(node_id n, const std::string& reason) {
   auto it = nodes_.find(n);
   if (it == nodes_.end()) return;
+  const std::string why = reason.empty() ? "node " + it->second.spec.name + " left the cluster" : reason;
   for (auto& [id, j] : jobs_)
     for (auto& p : j.parts) {
       bool involved = (p.synth == n && p.synth_reserved) || (p.prover == n && p.prover_reserved);
       if (involved && p.st != part_state::done)
-        requeue_or_fail(j, p, "node " + it->second.spec.name + " left the cluster");
+        requeue_or_fail(j, p, why);
     }
   it->second.alive = false;
 }

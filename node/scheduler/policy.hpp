@@ -86,8 +86,9 @@ class scheduler_policy_t {
 
   node_id add_node(const node_spec_t& spec);
   // A node left (down message): its in-flight partitions go back to the queue (or fail after
-  // max_attempts); everything reserved on it is released.
-  void remove_node(node_id n);
+  // max_attempts, with `reason`, default "node <name> left the cluster"); everything reserved on
+  // it is released.
+  void remove_node(node_id n, const std::string& reason = "");
   void add_circuit(const circuit_spec_t& c);
 
   // Throws std::invalid_argument naming the unknown circuit, a zero partition count, or why the

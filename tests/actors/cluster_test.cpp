@@ -367,3 +367,31 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   REQUIRE_MESSAGE(r, describe(r.error()));
   check_proofs(f.mulchain, *r, 3);
 }
+
+TEST_CASE("a prover's hot circuits are mapped at start-up, before it joins; an unknown one is refused") {
+  fixture_t f;
+  node_role_config_t p;
+  p.name = "prover-hot";
+  p.timeline_node = 9;
+  p.prover = true;
+  p.memory_budget = uint64_t(1) << 30;
+  p.hot_keys = {"mulchain", "porep"};
+  auto n = spawn_node(*f.sys, p, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
+  auto loaded = ask<std::vector<std::string>>(*f.sys, n.prover, 10s, loaded_atom::value);
+  REQUIRE_MESSAGE(loaded, describe(loaded.error()));
+  CHECK(*loaded == std::vector<std::string>{"mulchain", "porep"});
+  const auto nodes = f.usage();  // joined beside the embedded nodes
+  CHECK(std::any_of(nodes.begin(), nodes.end(), [](const node_usage_msg& u) { return u.name == "prover-hot"; }));
+  caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(n.reporter, caf::exit_reason::user_shutdown);
+
+  p.name = "prover-cold";
+  p.hot_keys = {"no-such-circuit"};
+  try {
+    spawn_node(*f.sys, p, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
+    FAIL("a hot circuit the scheduler does not know was accepted");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()).find("hot circuit 'no-such-circuit' is not a circuit of the scheduler") !=
+          std::string::npos);
+  }
+}

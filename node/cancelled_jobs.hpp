@@ -1,0 +1,41 @@
+#pragma once
+// The jobs cancelled on a node, as its actors and their workers see them: written by the actor
+// that takes the cancel, read by workers that block in a synthesis (a witness generator is
+// killed when its job is cancelled) or a send. A job is remembered for `keep` after its cancel,
+// longer than anything of it can still arrive (a witness generator runs at most 10 minutes; the
+// sends and proofs are bounded too), then forgotten, so the set stays small on a node that runs
+// for months. Thread-safe.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace zk::node {
+
+class cancelled_jobs_t {
+ public:
+  using clock = std::chrono::steady_clock;
+  explicit cancelled_jobs_t(clock::duration keep = std::chrono::minutes(30)) : keep_(keep) {}
+
+  // Remembers the job, and forgets those cancelled more than `keep` before `now`.
+  void add(uint64_t job, clock::time_point now = clock::now()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    jobs_[job] = now;
+    for (auto it = jobs_.begin(); it != jobs_.end();) it = now - it->second > keep_ ? jobs_.erase(it) : std::next(it);
+  }
+  bool has(uint64_t job) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return jobs_.count(job) != 0;
+  }
+  size_t size() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return jobs_.size();
+  }
+
+ private:
+  const clock::duration keep_;
+  mutable std::mutex mu_;
+  std::map<uint64_t, clock::time_point> jobs_;  // job → when it was cancelled
+};
+
+}  // namespace zk::node
