@@ -21,13 +21,14 @@ backend_t choose_backend(const std::string& mode, const device_limits_t& limits)
     return b;
   }
 #ifdef ZK_HAVE_CUDA
-  std::string why;
-  if (cuda::device_available(&why)) {
+  const cuda::status_t st = cuda::device_status();
+  const std::string why = st.message;
+  if (st) {
     if (limits.vram) {
       cuda::options_t o = cuda::get_options();
       o.vram_limit = *limits.vram;
-      auto st = cuda::set_options(o);
-      if (!st) throw std::runtime_error("resources.vram: " + st.message);
+      auto set = cuda::set_options(o);
+      if (!set) throw std::runtime_error("resources.vram: " + set.message);
     }
     b.bn254 = std::make_unique<groth16::accelerator_t<curves::bn254>>(cuda::accelerator_bn254());
     b.bls12_381 = std::make_unique<groth16::accelerator_t<curves::bls12_381>>(cuda::accelerator_bls12_381());

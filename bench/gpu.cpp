@@ -148,9 +148,8 @@ void residency(const char* name, unsigned from, unsigned to) {
 int main(int argc, char** argv) {
   unsigned from = argc > 1 ? unsigned(std::atoi(argv[1])) : 20, to = argc > 2 ? unsigned(std::atoi(argv[2])) : 24;
   int repeats = argc > 3 ? std::atoi(argv[3]) : 3;
-  std::string why;
-  if (!cuda::device_available(&why)) {
-    std::printf("SKIPPED: no usable CUDA device: %s\n", why.c_str());
+  if (auto st = cuda::device_status(); !st) {
+    std::printf("SKIPPED: no usable CUDA device: %s\n", st.message.c_str());
     return 77;
   }
   std::printf("device: %s; whole-call wall time incl. host↔device copies, median of %d\n\n", cuda::device_name().c_str(),

@@ -13,33 +13,24 @@
 
 namespace zk::cuda {
 
-bool device_available(std::string* why) {
+status_t device_status() {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
-    if (why)
-      *why = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")";
     cudaGetLastError();  // clear the sticky error
-    return false;
+    return {int(e), std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")"};
   }
-  if (count == 0) {
-    if (why) *why = "no CUDA device";
-    return false;
-  }
+  if (count == 0) return {-1, "no CUDA device"};
   cudaDeviceProp prop{};
   e = cudaGetDeviceProperties(&prop, 0);
   if (e != cudaSuccess) {
-    if (why) *why = std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e);
     cudaGetLastError();
-    return false;
+    return {int(e), std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e)};
   }
-  if (prop.major < 9) {
-    if (why)
-      *why = std::string(prop.name) + " is sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
-             "; the kernels are built for sm_90";
-    return false;
-  }
-  return true;
+  if (prop.major < 9)
+    return {-1, std::string(prop.name) + " is sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
+                    "; the kernels are built for sm_90"};
+  return {};
 }
 
 std::string device_name() {

@@ -28,9 +28,9 @@ struct status_t {
   explicit operator bool() const { return code == 0; }
 };
 
-// True when a CUDA device can run our kernels (sm_90 code); otherwise false with the reason
-// (e.g. "cudaGetDeviceCount: CUDA driver version is insufficient (cudaErrorInsufficientDriver)").
-bool device_available(std::string* why = nullptr);
+// Success when a CUDA device can run our kernels (sm_90 code); otherwise the reason (e.g.
+// "cudaGetDeviceCount: CUDA driver version is insufficient (cudaErrorInsufficientDriver)").
+status_t device_status();
 std::string device_name();
 
 // Evaluations on the n-domain → evaluations on the odd coset (compute_h's transform), in place;

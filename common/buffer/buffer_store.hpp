@@ -30,6 +30,7 @@
 #include <variant>
 
 #include "common/buffer/synth_buffer.hpp"
+#include "common/util/result.hpp"
 
 namespace zk::buffer {
 
@@ -41,21 +42,7 @@ struct store_error_t {
   std::string message;  // "buffer store: 300 MiB (class 320 MiB) does not fit: 900 MiB of 1 GiB accounted"
 };
 
-// A value or an error (C++17 has no std::expected).
-template <class T, class E>
-class result_t {
- public:
-  result_t(T v) : v_(std::move(v)) {}
-  result_t(E e) : v_(std::move(e)) {}
-  bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  T& value() { return std::get<0>(v_); }
-  const T& value() const { return std::get<0>(v_); }
-  const E& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, E> v_;
-};
+using util::result_t;
 
 namespace detail {
 struct store_state_t;

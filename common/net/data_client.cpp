@@ -61,36 +61,32 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
   }
   error_code io_error;  // the last socket error of a reply read or header write
   // A reply, checked against what was sent.
-  auto read_reply = [&](const char* stage, std::string& err) -> std::optional<reply_t> {
+  auto read_reply = [&](const char* stage) -> util::result_t<reply_t> {
     reply_bytes_t bytes{};
     size_t got = 0;
     if (auto ec = socket_.read(asio::buffer(bytes), options_.io_timeout, &got)) {
       io_error = ec;
-      err = std::string("waiting for ") + stage + " from " + where + ": " + ec.message() + " (" + std::to_string(got) +
-            " of " + std::to_string(reply_size) + " reply bytes)";
-      return std::nullopt;
+      return std::string("waiting for ") + stage + " from " + where + ": " + ec.message() + " (" +
+             std::to_string(got) + " of " + std::to_string(reply_size) + " reply bytes)";
     }
-    auto r = decode_reply(bytes.data(), &err);
+    auto r = decode_reply(bytes.data());
     // A NACK echoes what the receiver read, which may be the corruption it complains about.
     if (r && !is_nack(r->status) && (r->job_id != header.job_id || r->partition != header.partition ||
-              r->payload_checksum != header.payload_checksum)) {
-      err = "reply: it names another buffer (job " + std::to_string(r->job_id) + " partition " +
-            std::to_string(r->partition) + ")";
-      return std::nullopt;
-    }
+              r->payload_checksum != header.payload_checksum))
+      return "reply: it names another buffer (job " + std::to_string(r->job_id) + " partition " +
+             std::to_string(r->partition) + ")";
     return r;
   };
 
   const buffer::header_bytes_t head = buffer::encode_header(header);
-  std::string err;
-  std::optional<reply_t> ready;
+  util::result_t<reply_t> ready = std::string("no header sent");
   for (;;) {
     io_error = {};
     if (auto ec = socket_.write(asio::buffer(head), options_.io_timeout)) {
       io_error = ec;
-      err = "writing the header: " + ec.message();
+      ready = "writing the header: " + ec.message();
     } else {
-      ready = read_reply("READY", err);
+      ready = read_reply("READY");
     }
     const bool peer_closed = io_error == asio::error::eof || io_error == asio::error::connection_reset ||
                              io_error == asio::error::broken_pipe;
@@ -99,7 +95,7 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     socket_.close();
     if (auto cec = socket_.connect(host_, port_, options_.connect_timeout)) return fail("connect to " + where + ": " + cec.message());
   }
-  if (!ready) return fail(err);
+  if (!ready) return fail(ready.error());
   result.ready_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now().time_since_epoch()).count();
   if (ready->status != reply_status::ready) {
@@ -129,8 +125,8 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     }
   }
 
-  auto done = read_reply("ACK", err);
-  if (!done) return fail(err);
+  auto done = read_reply("ACK");
+  if (!done) return fail(done.error());
   if (done->status == reply_status::ack) {
     result.buffer_id = done->buffer_id;
     return {};

@@ -385,9 +385,8 @@ TEST_CASE("whole proofs with every MSM streamed (tiny VRAM budget) equal the CPU
 }
 
 int main(int argc, char** argv) {
-  std::string why;
-  if (!cuda::device_available(&why)) {
-    std::printf("SKIPPED: no usable CUDA device: %s\n", why.c_str());
+  if (auto st = cuda::device_status(); !st) {
+    std::printf("SKIPPED: no usable CUDA device: %s\n", st.message.c_str());
     return 77;
   }
   std::printf("CUDA device: %s\n", cuda::device_name().c_str());

@@ -48,10 +48,9 @@ net::reply_t raw_header(net::timed_socket_t& sock, const buffer::synth_header_t&
   REQUIRE_FALSE(sock.write(boost::asio::buffer(bytes), 2000ms));
   net::reply_bytes_t rb{};
   REQUIRE_FALSE(sock.read(boost::asio::buffer(rb), 2000ms));
-  std::string err;
-  auto r = net::decode_reply(rb.data(), &err);
-  REQUIRE_MESSAGE(r.has_value(), err);
-  return *r;
+  auto r = net::decode_reply(rb.data());
+  REQUIRE_MESSAGE(r.ok(), r.error());
+  return r.value();
 }
 
 // After a header NACK the server closes: the next read ends (not by timeout).
@@ -214,8 +213,8 @@ TEST_CASE("bad length and bad magic from a raw client: NACK, connection closed, 
     REQUIRE_FALSE(sock.write(boost::asio::buffer(junk), 2000ms));
     net::reply_bytes_t rb{};
     REQUIRE_FALSE(sock.read(boost::asio::buffer(rb), 2000ms));
-    auto rep = net::decode_reply(rb.data(), nullptr);
-    REQUIRE(rep.has_value());
+    auto rep = net::decode_reply(rb.data());
+    REQUIRE(rep.ok());
     CHECK(rep->status == net::reply_status::bad_magic);
     check_closed_by_server(sock);
     REQUIRE(col.wait_rejected(3));
@@ -391,19 +390,20 @@ TEST_CASE("reply frames round-trip and reject corruption") {
   r.payload_checksum = 0xabcdef;
   r.detail = 12345;
   auto b = net::encode_reply(r);
-  std::string err;
-  auto back = net::decode_reply(b.data(), &err);
-  REQUIRE(back.has_value());
+  auto back = net::decode_reply(b.data());
+  REQUIRE(back.ok());
   CHECK(back->status == r.status);
   CHECK(back->buffer_id == 77);
   CHECK(back->detail == 12345);
   b[20] ^= 1;
-  CHECK_FALSE(net::decode_reply(b.data(), &err).has_value());
-  CHECK(err == "reply: checksum mismatch (corrupted reply)");
+  auto bad = net::decode_reply(b.data());
+  CHECK_FALSE(bad.ok());
+  CHECK(bad.error() == "reply: checksum mismatch (corrupted reply)");
   b = net::encode_reply(r);
   b[4] = 9;
-  CHECK_FALSE(net::decode_reply(b.data(), &err).has_value());
-  CHECK(err.find("version 9") != std::string::npos);
+  auto v9 = net::decode_reply(b.data());
+  CHECK_FALSE(v9.ok());
+  CHECK(v9.error().find("version 9") != std::string::npos);
 }
 
 TEST_CASE("a throwing on_received costs its connection, not the server") {
