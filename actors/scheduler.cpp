@@ -84,12 +84,9 @@ caf::result<uint64_t> scheduler_actor_state::submit(const job_request& r) {
     return caf::make_error(zk_errc::bad_request, "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
   if (auto why = check_job_inputs(c->second, r.inputs, r.partitions)) return caf::make_error(zk_errc::bad_request, *why);
   const priority_t prio = r.circuit_priority ? c->second.priority : r.priority;
-  job_id id = 0;
-  try {
-    id = policy.submit(r.circuit, prio, r.partitions);
-  } catch (const std::invalid_argument& e) {  // the policy's own refusals (a job no node could hold)
-    return caf::make_error(zk_errc::bad_request, e.what());
-  }
+  const auto submitted = policy.submit(r.circuit, prio, r.partitions);
+  if (!submitted) return caf::make_error(zk_errc::bad_request, submitted.error());  // e.g. a job no node holds
+  const job_id id = submitted.value();
   jobs[id].request = r;
   if (rec)
     for (uint32_t k = 0; k < r.partitions; ++k) rec->begin(id, k, timeline::stage::queued, track);

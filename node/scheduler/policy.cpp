@@ -69,10 +69,10 @@ std::optional<std::string> scheduler_policy_t::never_fits(const std::string& cir
   return why;
 }
 
-job_id scheduler_policy_t::submit(const std::string& circuit, priority_t prio, uint32_t partitions) {
-  if (!circuits_.count(circuit)) throw std::invalid_argument("unknown circuit '" + circuit + "'");
-  if (partitions == 0) throw std::invalid_argument("a job needs at least one partition");
-  if (auto why = never_fits(circuit, false)) throw std::invalid_argument(*why);
+util::result_t<job_id> scheduler_policy_t::submit(const std::string& circuit, priority_t prio, uint32_t partitions) {
+  if (!circuits_.count(circuit)) return "unknown circuit '" + circuit + "'";
+  if (partitions == 0) return std::string("a job needs at least one partition");
+  if (auto why = never_fits(circuit, false)) return *why;
   job_t j;
   j.status.id = next_job_++;
   j.status.circuit = circuit;

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/config/config.hpp"
+#include "common/util/result.hpp"
 
 namespace zk::node {
 
@@ -91,9 +92,9 @@ class scheduler_policy_t {
   void remove_node(node_id n, const std::string& reason = "");
   void add_circuit(const circuit_spec_t& c);
 
-  // Throws std::invalid_argument naming the unknown circuit, a zero partition count, or why the
-  // circuit's partitions fit no node that has ever joined (never_fits(circuit, false)).
-  job_id submit(const std::string& circuit, priority_t prio, uint32_t partitions);
+  // The new job's id, or why it is refused: an unknown circuit, a zero partition count, or why
+  // the circuit's partitions fit no node that has ever joined (never_fits(circuit, false)).
+  util::result_t<job_id> submit(const std::string& circuit, priority_t prio, uint32_t partitions);
   // Why no partition of `circuit` could be placed even on idle nodes: no synthesis node's budget
   // holds its buffer, or no prover's holds buffer + work area. Among the live nodes (live_only:
   // what schedule() skips, to wait for a big node's return) or every node that ever joined (what

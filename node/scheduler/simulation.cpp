@@ -176,15 +176,15 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     switch (e.kind) {
       case ev_kind::submit: {
         const auto& sj = cfg.jobs[e.index];
-        job_id j = 0;
-        try {
-          j = sched.submit(sj.circuit, sj.priority, sj.partitions);
-        } catch (const std::invalid_argument& ex) {  // as the real scheduler answers a submit
+        const auto submitted = sched.submit(sj.circuit, sj.priority, sj.partitions);
+        if (!submitted) {  // as the real scheduler answers a submit
           char at[32];
           std::snprintf(at, sizeof at, "%.1f", now);
-          res.refused.push_back("job " + std::to_string(e.index + 1) + " (" + sj.circuit + ", at " + at + " s): " + ex.what());
+          res.refused.push_back("job " + std::to_string(e.index + 1) + " (" + sj.circuit + ", at " + at +
+                                " s): " + submitted.error());
           break;
         }
+        const job_id j = submitted.value();
         job_of[e.index] = j;
         circuit_of[j] = sj.circuit;
         for (uint32_t p = 0; p < sj.partitions; ++p) rec(j, p, timeline::stage::queued, timeline::phase::begin, 0, 0);
