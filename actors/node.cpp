@@ -11,21 +11,28 @@ namespace zk::actors {
 
 namespace {
 
-// The circuits named hot for a prover, as the scheduler describes them. Throws naming an id the
-// scheduler does not know.
-std::vector<circuit_def_t> hot_circuits(caf::actor_system& sys, const node_role_config_t& cfg,
-                                        const scheduler_actor& scheduler, std::chrono::milliseconds timeout) {
-  if (!cfg.prover || cfg.hot_keys.empty()) return {};
-  auto all = ask<std::vector<circuit_def_t>>(sys, scheduler, timeout, circuits_atom::value);
-  if (!all) throw std::runtime_error("node " + cfg.name + ": the scheduler did not list its circuits: " + describe(all.error()));
+// The circuits named hot for a prover, among the scheduler's. Throws naming an id it does not know.
+std::vector<circuit_def_t> hot_circuits(const node_role_config_t& cfg, const std::vector<circuit_def_t>& all) {
+  if (!cfg.prover) return {};
   std::vector<circuit_def_t> out;
   for (const auto& id : cfg.hot_keys) {
-    auto it = std::find_if(all->begin(), all->end(), [&](const circuit_def_t& c) { return c.id == id; });
-    if (it == all->end())
+    auto it = std::find_if(all.begin(), all.end(), [&](const circuit_def_t& c) { return c.id == id; });
+    if (it == all.end())
       throw std::runtime_error("node " + cfg.name + ": hot circuit '" + id + "' is not a circuit of the scheduler");
     out.push_back(*it);
   }
   return out;
+}
+
+// Fills the store's pool with `count` buffers of the largest circuit's size (as far as the budget
+// allows), so the node's first buffers land in resident memory (buffer_store.hpp).
+void prewarm(buffer::buffer_store_t& store, const std::vector<circuit_def_t>& circuits, unsigned count,
+             const std::string& what) {
+  uint64_t largest = 0;
+  for (const auto& c : circuits) largest = std::max(largest, c.buffer_bytes);
+  if (largest == 0 || count == 0) return;
+  const uint64_t made = store.prewarm(largest, count);
+  log::info(what + ": " + std::to_string(made) + " buffer(s) of " + buffer::format_bytes(largest) + " prewarmed");
 }
 
 }  // namespace
@@ -63,7 +70,12 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     directory->add(endpoint.str(), n.prover_store);
   }
   join.resources.data_endpoint = endpoint.str();
-  const auto hot = hot_circuits(sys, cfg, scheduler, timeout);
+  auto circuits = ask<std::vector<circuit_def_t>>(sys, scheduler, timeout, circuits_atom::value);
+  if (!circuits)
+    throw std::runtime_error("node " + cfg.name + ": the scheduler did not list its circuits: " +
+                             describe(circuits.error()));
+  const auto hot = hot_circuits(cfg, *circuits);
+  if (n.prover_store) prewarm(*n.prover_store, *circuits, 1, "receive store");
   if (cfg.synth) {
     n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
     // With a prover beside it, the prover's store answers for the data endpoint; this store is
@@ -71,6 +83,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     const std::string own = cfg.prover && endpoint.is_tcp() ? endpoint.str() : "";
     const std::string local = own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
     directory->add(local, n.store);
+    prewarm(*n.store, *circuits, tracks.workers, "buffer store");
     synthesizer_config_t sc{local, n.store, scheduler, n.recorder, tracks, own, cfg.send_options};
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;

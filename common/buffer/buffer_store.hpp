@@ -11,7 +11,8 @@
 // to a multiple of max(4 KiB, 2^⌊log2 bytes⌋ / 8), so a class wastes at most 12.5% and a circuit's
 // buffers (all of one size) share one class. Freed buffers go back to the pool, where the next
 // request of their class takes them (fresh pages are slow to touch; reused ones are not). A node
-// that knows its circuits' buffer sizes calls prewarm() at start-up so that even its first
+// that knows its circuits' buffer sizes calls prewarm() at start-up (actors/node.cpp: a buffer per
+// synthesis worker, one for a prover's receive store, of the largest circuit) so that even its first
 // buffers land in resident memory.
 //
 // Budget: every byte the store holds is accounted — buffers being filled, registered buffers and

@@ -368,7 +368,7 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   check_proofs(f.mulchain, *r, 3);
 }
 
-TEST_CASE("a prover's hot circuits are mapped at start-up, before it joins; an unknown one is refused") {
+TEST_CASE("at start-up a prover maps its hot circuits' keys before it joins (an unknown one is refused), a synthesis node prewarms its pool") {
   fixture_t f;
   node_role_config_t p;
   p.name = "prover-hot";
@@ -384,6 +384,21 @@ TEST_CASE("a prover's hot circuits are mapped at start-up, before it joins; an u
   CHECK(std::any_of(nodes.begin(), nodes.end(), [](const node_usage_msg& u) { return u.name == "prover-hot"; }));
   caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.reporter, caf::exit_reason::user_shutdown);
+
+  // A synthesis node joining a scheduler that knows its circuits starts with its pool prewarmed:
+  // a buffer of the largest circuit per worker, accounted in its budget.
+  node_role_config_t y;
+  y.name = "synth-warm";
+  y.timeline_node = 10;
+  y.synth = true;
+  y.cores = 2;
+  y.memory_budget = uint64_t(1) << 30;
+  auto w = spawn_node(*f.sys, y, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
+  uint64_t largest = 0;
+  for (const auto& c : {f.mulchain, f.porep, f.mulchain_abc, f.poseidon_bls_abc}) largest = std::max(largest, c.buffer_bytes);
+  CHECK(w.store->accounted_bytes() == 2 * zk::buffer::size_class(largest));
+  caf::anon_send_exit(w.synthesizer, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(w.reporter, caf::exit_reason::user_shutdown);
 
   p.name = "prover-cold";
   p.hot_keys = {"no-such-circuit"};
