@@ -137,6 +137,8 @@ struct node_usage_msg {
   uint64_t reserved = 0, budget = 0;
   uint32_t synthesizing = 0, pipeline = 0;
   uint64_t peak_reserved = 0;  // the most ever reserved on it (never above budget)
+  bool synth = false, prover = false;  // the roles it joined with
+  bool alive = true;                   // false once it left (its entry stays for the peak)
 };
 
 // --- work ------------------------------------------------------------------------------------
@@ -275,7 +277,7 @@ typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
   return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing, x.pipeline,
-           x.peak_reserved);
+           x.peak_reserved, x.synth, x.prover, x.alive);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {

@@ -36,7 +36,7 @@ caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
   spec.hot_keys.insert(m.resources.hot_keys.begin(), m.resources.hot_keys.end());
   node_id id = policy.add_node(spec);
   log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") + (spec.prover ? " (prover)" : ""));
-  nodes[id] = {spec.name, m.synthesizer, m.prover, m.resources.data_endpoint};
+  nodes[id] = {spec.name, m.synthesizer, m.prover, m.resources.data_endpoint, spec.synth, spec.prover};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
   schedule();
@@ -235,9 +235,11 @@ std::vector<circuit_def_t> scheduler_actor_state::circuit_list() const {
 
 std::vector<node_usage_msg> scheduler_actor_state::usage() const {
   std::vector<node_usage_msg> out;
-  for (node_id id : policy.nodes())
-    out.push_back({nodes.at(id).name, policy.reserved(id), policy.budget(id), policy.synthesizing(id),
-                   policy.pipeline(id), policy.peak_reserved(id)});
+  for (node_id id : policy.nodes()) {
+    const node_ref_t& n = nodes.at(id);
+    out.push_back({n.name, policy.reserved(id), policy.budget(id), policy.synthesizing(id), policy.pipeline(id),
+                   policy.peak_reserved(id), n.joined_synth, n.joined_prover, bool(n.synthesizer || n.prover)});
+  }
   return out;
 }
 

@@ -39,9 +39,10 @@ struct scheduler_actor_state {
 
   struct node_ref_t {
     std::string name;
-    synthesizer_actor synthesizer;
+    synthesizer_actor synthesizer;  // both invalid once the node left
     prover_actor prover;
     std::string endpoint;  // data endpoint
+    bool joined_synth = false, joined_prover = false;  // the roles it joined with
   };
   struct part_ref_t {
     node::dispatch_t where{};

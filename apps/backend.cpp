@@ -31,12 +31,14 @@ backend_t choose_backend(const std::string& mode, const device_limits_t& limits)
       if (!set) throw std::runtime_error("resources.vram: " + set.message);
     }
     b.bn254 = std::make_unique<groth16::accelerator_t<curves::bn254>>(cuda::accelerator_bn254());
-    b.bls12_381 = std::make_unique<groth16::accelerator_t<curves::bls12_381>>(cuda::accelerator_bls12_381());
+    b.bls12_381 =
+        std::make_unique<groth16::accelerator_t<curves::bls12_381>>(cuda::accelerator_bls12_381());
     b.name = b.bn254->name;
     return b;
   }
 #else
-  const std::string why = "this zkfleet was built without the CUDA backend (no nvcc at configure time)";
+  const std::string why =
+      "this zkfleet was built without the CUDA backend (no nvcc at configure time)";
 #endif
   if (mode == "cuda") throw std::runtime_error("--backend cuda: " + why);
   std::fprintf(stderr, "zkfleet: backend auto: using the CPU: %s\n", why.c_str());

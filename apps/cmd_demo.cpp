@@ -2,7 +2,6 @@
 // sealing-like circuit, abc+witness buffers: needs no npm tooling) and the bundled circom fixtures
 // (witness-only buffers), verifies every proof, and ends with a summary, the waterfall and the
 // stats of the run's timeline. Options size the run (bench/pipeline drives it with them).
-// zkfleet timeline: the same renderers on a saved events file or a running cluster.
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,12 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "actors/node.hpp"
 #include "apps/commands.hpp"
 #include "common/circuit/api.hpp"
 #include "common/formats/json.hpp"
-#include "actors/node.hpp"
-#include "node/verify_proof.hpp"
 #include "common/timeline/render.hpp"
+#include "node/verify_proof.hpp"
 
 #ifndef ZK_FIXTURES_DIR
 #define ZK_FIXTURES_DIR "tests/fixtures"
@@ -27,7 +26,6 @@
 
 namespace zk::apps {
 namespace {
-
 
 namespace fs = std::filesystem;
 using namespace zk::actors;
@@ -70,20 +68,24 @@ int run_cluster_demo(const demo_options_t& o) {
   std::vector<circuit_def_t> circuits;
   std::vector<demo_job_t> jobs;
   if (o.porep_jobs > 0) {
-    circuits.push_back(describe_native_circuit("porep-lite", "porep-lite", o.porep_params,
-                                               circuit::default_key_dir("porep-lite", o.porep_params)));
+    circuits.push_back(
+        describe_native_circuit("porep-lite", "porep-lite", o.porep_params,
+                                circuit::default_key_dir("porep-lite", o.porep_params)));
     for (unsigned k = 0; k < o.porep_jobs; ++k)
       jobs.push_back({"porep-lite", o.porep_partitions, {"seed=" + std::to_string(2026 + k)}});
   }
   if (o.circom) {
-    if (!fs::is_directory(o.fixtures)) throw std::runtime_error(o.fixtures + ": no such fixtures directory");
+    if (!fs::is_directory(o.fixtures))
+      throw std::runtime_error(o.fixtures + ": no such fixtures directory");
     std::vector<fs::path> dirs;
     for (const auto& curve : fs::directory_iterator(o.fixtures))
       if (curve.is_directory())
         for (const auto& c : fs::directory_iterator(curve.path()))
-          if (fs::exists(c.path() / "circuit.zkey") && fs::exists(c.path() / "witness.wtns")) dirs.push_back(c.path());
+          if (fs::exists(c.path() / "circuit.zkey") && fs::exists(c.path() / "witness.wtns"))
+            dirs.push_back(c.path());
     std::sort(dirs.begin(), dirs.end());
-    if (dirs.empty()) throw std::runtime_error(o.fixtures + ": no fixtures (circuit.zkey + witness.wtns) found");
+    if (dirs.empty())
+      throw std::runtime_error(o.fixtures + ": no fixtures (circuit.zkey + witness.wtns) found");
     for (const auto& d : dirs) {
       std::string id = d.parent_path().filename().string() + "/" + d.filename().string();
       circuits.push_back(describe_zkey_circuit(id, (d / "circuit.zkey").string()));
@@ -93,12 +95,16 @@ int run_cluster_demo(const demo_options_t& o) {
   if (jobs.empty()) throw std::runtime_error("nothing to prove: --porep-jobs 0 and --no-circom");
 
   std::string la = o.lookahead.automatic ? "auto" : std::to_string(o.lookahead.value);
-  std::printf("zkfleet demo: embedded cluster in one process: scheduler (lookahead %s), %u synthesis node%s, "
-              "prover-0 (cpu), timeline\n\n", la.c_str(), o.synth_nodes, o.synth_nodes == 1 ? "" : "s");
-  std::printf("%-20s %-7s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve", "domain", "wires",
-              "buffer");
+  std::printf(
+      "zkfleet demo: embedded cluster in one process: scheduler (lookahead %s), %u synthesis "
+      "node%s, "
+      "prover-0 (cpu), timeline\n\n",
+      la.c_str(), o.synth_nodes, o.synth_nodes == 1 ? "" : "s");
+  std::printf("%-20s %-7s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve",
+              "domain", "wires", "buffer");
   for (const auto& c : circuits) {
-    auto r = ask<caf::ok_atom>(sys, cluster.scheduler, std::chrono::seconds(10), register_atom::value, c);
+    auto r = ask<caf::ok_atom>(sys, cluster.scheduler, std::chrono::seconds(10),
+                               register_atom::value, c);
     if (!r) throw std::runtime_error("registering " + c.id + ": " + describe(r.error()));
     std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
                 c.kind == circuit_kind::circom ? "circom" : "native",
@@ -116,18 +122,20 @@ int run_cluster_demo(const demo_options_t& o) {
   }
   fs::path out = fs::temp_directory_path() / ("zkfleet-demo-" + std::to_string(::getpid()));
   fs::create_directories(out);
-  std::printf("\n%-4s %-20s %5s %10s %10s %10s  %s\n", "job", "circuit", "parts", "synth ms", "prove ms", "verify ms",
-              "proofs");
+  std::printf("\n%-4s %-20s %5s %10s %10s %10s  %s\n", "job", "circuit", "parts", "synth ms",
+              "prove ms", "verify ms", "proofs");
   size_t proofs = 0, valid = 0, failed_jobs = 0;
   for (const auto& j : jobs) {
-    auto r = ask<job_result_msg>(sys, cluster.scheduler, std::chrono::minutes(5), await_atom::value, j.id);
+    auto r = ask<job_result_msg>(sys, cluster.scheduler, std::chrono::minutes(5), await_atom::value,
+                                 j.id);
     if (!r) {
       ++failed_jobs;
-      std::printf("%-4llu %-20s %5u  FAILED: %s\n", (unsigned long long)j.id, j.circuit.c_str(), j.partitions,
-                  describe(r.error()).c_str());
+      std::printf("%-4llu %-20s %5u  FAILED: %s\n", (unsigned long long)j.id, j.circuit.c_str(),
+                  j.partitions, describe(r.error()).c_str());
       continue;
     }
-    const circuit_def_t& c = *std::find_if(circuits.begin(), circuits.end(), [&](const auto& x) { return x.id == j.circuit; });
+    const circuit_def_t& c = *std::find_if(circuits.begin(), circuits.end(),
+                                           [&](const auto& x) { return x.id == j.circuit; });
     double syn = 0, prv = 0, ver = 0;
     size_t ok = 0;
     for (const auto& p : r->proofs) {
@@ -135,22 +143,29 @@ int run_cluster_demo(const demo_options_t& o) {
       const auto v = verify_proof(c, p.proof_json, p.public_signals);
       ok += v.valid;
       if (!v.valid)
-        std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.id, p.partition, v.reason.c_str());
-      std::string stem = (out / ("job" + std::to_string(j.id) + "-p" + std::to_string(p.partition))).string();
-      formats::write_proof_json(stem + "-proof.json", formats::parse_proof_json(p.proof_json, "proof"));
+        std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.id,
+                    p.partition, v.reason.c_str());
+      std::string stem =
+          (out / ("job" + std::to_string(j.id) + "-p" + std::to_string(p.partition))).string();
+      formats::write_proof_json(stem + "-proof.json",
+                                formats::parse_proof_json(p.proof_json, "proof"));
       formats::write_public_json(stem + "-public.json", p.public_signals);
     }
     const double n = double(std::max<size_t>(1, r->proofs.size()));
     proofs += r->proofs.size();
     valid += ok;
-    std::printf("%-4llu %-20s %5u %10.2f %10.2f %10.2f  %zu/%zu verified\n", (unsigned long long)j.id, j.circuit.c_str(),
-                j.partitions, syn / n * 1e3, prv / n * 1e3, ver / n * 1e3, ok, r->proofs.size());
+    std::printf("%-4llu %-20s %5u %10.2f %10.2f %10.2f  %zu/%zu verified\n",
+                (unsigned long long)j.id, j.circuit.c_str(), j.partitions, syn / n * 1e3,
+                prv / n * 1e3, ver / n * 1e3, ok, r->proofs.size());
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  auto usage = ask<std::vector<node_usage_msg>>(sys, cluster.scheduler, std::chrono::seconds(10), stats_atom::value);
-  auto flushed = ask<caf::ok_atom>(sys, cluster.aggregator, std::chrono::seconds(10), flush_atom::value);
-  auto snap = ask<timeline_snapshot_msg>(sys, cluster.aggregator, std::chrono::seconds(10), snapshot_atom::value);
+  auto usage = ask<std::vector<node_usage_msg>>(sys, cluster.scheduler, std::chrono::seconds(10),
+                                                stats_atom::value);
+  auto flushed =
+      ask<caf::ok_atom>(sys, cluster.aggregator, std::chrono::seconds(10), flush_atom::value);
+  auto snap = ask<timeline_snapshot_msg>(sys, cluster.aggregator, std::chrono::seconds(10),
+                                         snapshot_atom::value);
   cluster.stop();
   if (!flushed || !snap) throw std::runtime_error("the timeline aggregator did not answer");
   auto agg = to_aggregator(*snap);
@@ -160,8 +175,9 @@ int run_cluster_demo(const demo_options_t& o) {
   std::printf("%s", timeline::render_stats(timeline::compute_stats(all, agg.names())).c_str());
   if (!o.trace_path.empty()) {
     agg.save(o.trace_path);
-    std::printf("events saved to %s (zkfleet timeline --format chrome %s > trace.json opens in Perfetto)\n",
-                o.trace_path.c_str(), o.trace_path.c_str());
+    std::printf(
+        "events saved to %s (zkfleet timeline --format chrome %s > trace.json opens in Perfetto)\n",
+        o.trace_path.c_str(), o.trace_path.c_str());
   }
   if (usage) {  // the scheduler's account: reserved before work starts, so never above budget
     std::printf("memory (peak reserved / budget):");
@@ -173,10 +189,14 @@ int run_cluster_demo(const demo_options_t& o) {
     }
     std::printf(over ? " OVER BUDGET\n" : " within budget\n");
   }
-  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-  std::printf("\nsummary: %zu jobs, %zu proofs (%zu verified, %zu failed jobs), %.2f s from submit to last proof "
-              "(%.2f s in all), %.1f proofs/min\nproofs and public signals written under %s\n",
-              jobs.size(), proofs, valid, failed_jobs, wall, total, proofs / wall * 60.0, out.string().c_str());
+  const double total =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  std::printf(
+      "\nsummary: %zu jobs, %zu proofs (%zu verified, %zu failed jobs), %.2f s from submit to last "
+      "proof "
+      "(%.2f s in all), %.1f proofs/min\nproofs and public signals written under %s\n",
+      jobs.size(), proofs, valid, failed_jobs, wall, total, proofs / wall * 60.0,
+      out.string().c_str());
   return valid == proofs && failed_jobs == 0 ? 0 : 1;
 }
 
@@ -184,55 +204,49 @@ int run_cluster_demo(const demo_options_t& o) {
 
 // zkfleet demo [fixtures-dir] [--trace FILE] [--lookahead N|auto] [--synth-nodes N]
 //              [--porep PARAMS] [--porep-jobs N] [--partitions N] [--no-circom]
-int cmd_demo(const std::vector<std::string>& args) {
-  demo_options_t o;
-  const args_t a = parse_args(args, {flag_t("--trace", "a file name"), bare("--no-circom"),
-                                     flag_t("--porep", "porep-lite parameters (curve=bn254,challenges=2,depth=16)"),
-                                     flag_t("--porep-jobs", "a number"), flag_t("--partitions", "a number"),
-                                     flag_t("--synth-nodes", "a number"), flag_t("--lookahead", "a number or auto")});
-  auto count = [&](const char* flag, unsigned def, unsigned lo, unsigned hi) {
-    return a.has(flag) ? unsigned(parse_uint_arg(flag, a.one(flag), lo, hi)) : def;
+void add_demo_command(CLI::App& root, commands_t& out) {
+  CLI::App* app =
+      add_command(root, "demo",
+                  "The embedded cluster (scheduler, synthesizers, a prover, the timeline in one "
+                  "process) proves and verifies porep-lite and the bundled circom fixtures");
+  const opt_t fixtures =
+      add_positional(app, "fixtures-dir", "the circom fixtures (default: the bundled ones)", false);
+  const opt_t trace =
+      add_value(app, "--trace", "FILE", "save the run's events (for zkfleet timeline)");
+  const opt_t lookahead =
+      add_value(app, "--lookahead", "N|auto",
+                "partitions synthesized ahead per prover (0-64, auto; default 1)");
+  const opt_t synth_nodes =
+      add_value(app, "--synth-nodes", "N", "synthesis nodes (1-64, default 2)");
+  const opt_t porep = add_value(app, "--porep", "PARAMS",
+                                "porep-lite's shape (default curve=bn254,challenges=2,depth=16)");
+  const opt_t porep_jobs =
+      add_value(app, "--porep-jobs", "N", "porep-lite jobs (0-1000, default 1)");
+  const opt_t partitions =
+      add_value(app, "--partitions", "N", "partitions per porep-lite job (1-10000, default 10)");
+  const opt_t no_circom = add_flag(app, "--no-circom", "skip the circom fixtures");
+  command_t c;
+  c.app = app;
+  c.takes = "demo takes at most one argument: the fixtures directory";
+  c.run = [=] {
+    demo_options_t o;
+    auto count = [&](const opt_t& x, const char* name, unsigned def, unsigned lo, unsigned hi) {
+      return x.given() ? unsigned(parse_uint_arg(name, x.one(), lo, hi)) : def;
+    };
+    o.trace_path = trace.one();
+    o.circom = !no_circom.given();
+    o.porep_params = porep.one(o.porep_params);
+    o.porep_jobs = count(porep_jobs, "--porep-jobs", o.porep_jobs, 0, 1000);
+    o.porep_partitions = count(partitions, "--partitions", o.porep_partitions, 1, 10000);
+    o.synth_nodes = count(synth_nodes, "--synth-nodes", o.synth_nodes, 1, 64);
+    if (lookahead.one() == "auto")
+      o.lookahead.automatic = true;
+    else
+      o.lookahead.value = count(lookahead, "--lookahead", o.lookahead.value, 0, 64);
+    if (fixtures.given()) o.fixtures = fixtures.one();
+    return run_cluster_demo(o);
   };
-  o.trace_path = a.one("--trace");
-  o.circom = !a.has("--no-circom");
-  o.porep_params = a.one("--porep", o.porep_params);
-  o.porep_jobs = count("--porep-jobs", o.porep_jobs, 0, 1000);
-  o.porep_partitions = count("--partitions", o.porep_partitions, 1, 10000);
-  o.synth_nodes = count("--synth-nodes", o.synth_nodes, 1, 64);
-  if (a.one("--lookahead") == "auto") o.lookahead.automatic = true;
-  else o.lookahead.value = count("--lookahead", o.lookahead.value, 0, 64);
-  if (a.positional.size() > 1) throw usage_error("demo takes at most one argument: the fixtures directory");
-  if (!a.positional.empty()) o.fixtures = a.positional[0];
-  return run_cluster_demo(o);
-}
-
-// zkfleet timeline [--format ascii|chrome|json|stats|prometheus] [--save FILE]
-//                  (<events-file> | --config F)
-int cmd_timeline(const std::vector<std::string>& args) {
-  const args_t a = parse_args(args, {flag_t("--format", "one of ascii, chrome, json, stats, prometheus"),
-                                     flag_t("--config", "the cluster's config file"), flag_t("--save", "a file name")});
-  if (a.positional.size() > 1) throw usage_error("timeline takes one events file");
-  const std::string format = a.one("--format", "ascii"), config = a.one("--config"), save = a.one("--save");
-  const std::string file = a.positional.empty() ? "" : a.positional[0];
-  if (file.empty() == config.empty())
-    throw usage_error(file.empty() ? "timeline needs an events file (e.g. from zkfleet demo --trace FILE) or --config F (a running cluster)"
-                                   : "timeline takes an events file or --config F, not both");
-  if (format != "ascii" && format != "chrome" && format != "json" && format != "stats" && format != "prometheus")
-    throw usage_error("unknown --format '" + format + "' (ascii, chrome, json, stats, prometheus)");
-  timeline::aggregator_t agg;
-  if (!config.empty()) {
-    agg = fetch_cluster_timeline(config);
-  } else {
-    agg = timeline::aggregator_t::load(file);
-  }
-  if (!save.empty()) agg.save(save);
-  auto ev = agg.events();
-  if (format == "ascii") std::printf("%s", timeline::render_ascii(ev, agg.names(), terminal_width()).c_str());
-  else if (format == "chrome") std::printf("%s", timeline::render_chrome(ev, agg.names()).c_str());
-  else if (format == "json") std::printf("%s", timeline::render_json(ev, agg.names()).c_str());
-  else if (format == "stats") std::printf("%s", timeline::render_stats(timeline::compute_stats(ev, agg.names())).c_str());
-  else std::printf("%s", agg.metrics().render_prometheus().c_str());
-  return 0;
+  out.push_back(std::move(c));
 }
 
 }  // namespace zk::apps

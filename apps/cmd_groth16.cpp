@@ -1,4 +1,4 @@
-// zkfleet prove | verify | setup | demo
+// zkfleet prove | verify | setup: the file forms (the --circuit forms: apps/cmd_circuit.cpp).
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -14,37 +14,41 @@ namespace zk::apps {
 namespace {
 
 void print_stage_table(const std::vector<std::pair<groth16::stage, double>>& stages) {
-  for (const auto& [s, secs] : stages) std::printf("  %-10s %9.3f ms\n", groth16::stage_name(s), secs * 1e3);
+  for (const auto& [s, secs] : stages)
+    std::printf("  %-10s %9.3f ms\n", groth16::stage_name(s), secs * 1e3);
 }
 
 }  // namespace
 
-int cmd_prove(const std::vector<std::string>& args) {
-  auto p = parse_args(args, {bare("--verbose"), bare("--no-verify"), flag_t("--backend", "cpu, cuda or auto")});
-  if (p.positional.size() != 4) throw usage_error("prove takes <circuit.zkey> <witness.wtns> <proof.json> <public.json>");
+namespace {
+
+int run_prove(const opt_t& zkey, const opt_t& wtns, const opt_t& proof, const opt_t& pub,
+              const opt_t& verbose, const opt_t& no_verify, const opt_t& backend_mode) {
+  const bool verbosely = verbose.given();
   std::vector<std::pair<groth16::stage, double>> stages;
   groth16::prove_options opt;
-  opt.self_verify = !p.has("--no-verify");
-  const backend_t backend = choose_backend(p.one("--backend", "auto"));
+  opt.self_verify = !no_verify.given();
+  const backend_t backend = choose_backend(backend_mode.one("auto"));
   backend.apply(opt);
-  if (p.has("--verbose"))
-    opt.observe = [&](groth16::stage s, uint64_t b, uint64_t e) { stages.emplace_back(s, double(e - b) * 1e-9); };
-  auto r = groth16::prove_files(p.positional[0], p.positional[1], p.positional[2], p.positional[3], opt);
-  if (p.has("--verbose")) {
-    std::printf("%s: curve %s, %u wires (%u public), domain 2^%d, backend %s\n", p.positional[0].c_str(),
-                r.curve.c_str(), r.n_vars, r.n_public, __builtin_ctz(r.domain_size), backend.name.c_str());
+  if (verbosely)
+    opt.observe = [&](groth16::stage s, uint64_t b, uint64_t e) {
+      stages.emplace_back(s, double(e - b) * 1e-9);
+    };
+  auto r = groth16::prove_files(zkey.one(), wtns.one(), proof.one(), pub.one(), opt);
+  if (verbosely) {
+    std::printf("%s: curve %s, %u wires (%u public), domain 2^%d, backend %s\n", zkey.one().c_str(),
+                r.curve.c_str(), r.n_vars, r.n_public, __builtin_ctz(r.domain_size),
+                backend.name.c_str());
     std::printf("  %-10s %9.3f ms\n", "load", r.load_seconds * 1e3);
     print_stage_table(stages);
-    std::printf("  %-10s %9.3f ms (prove) + %.3f ms (load) + %.3f ms (verify)\n", "total", r.prove_seconds * 1e3,
-                r.load_seconds * 1e3, r.verify_seconds * 1e3);
+    std::printf("  %-10s %9.3f ms (prove) + %.3f ms (load) + %.3f ms (verify)\n", "total",
+                r.prove_seconds * 1e3, r.load_seconds * 1e3, r.verify_seconds * 1e3);
   }
   return 0;
 }
 
-int cmd_verify(const std::vector<std::string>& args) {
-  auto p = parse_args(args, {});
-  if (p.positional.size() != 3) throw usage_error("verify takes <verification_key.json> <public.json> <proof.json>");
-  auto r = groth16::verify_files(p.positional[0], p.positional[1], p.positional[2]);
+int run_verify(const opt_t& vk, const opt_t& pub, const opt_t& proof) {
+  auto r = groth16::verify_files(vk.one(), pub.one(), proof.one());
   if (r.valid) {
     std::printf("OK: proof is valid\n");
     return 0;
@@ -53,19 +57,81 @@ int cmd_verify(const std::vector<std::string>& args) {
   return 1;
 }
 
-int cmd_setup(const std::vector<std::string>& args) {
-  auto p = parse_args(args, {"--seed"});
-  if (p.positional.size() != 3) throw usage_error("setup takes <circuit.r1cs> <circuit.zkey> <verification_key.json>");
+int run_setup(const opt_t& r1cs, const opt_t& zkey, const opt_t& vk, const opt_t& seed) {
   groth16::setup_options opt;
-  if (p.has("--seed")) opt.seed = parse_uint_arg("--seed", p.one("--seed"));
+  if (seed.given()) opt.seed = parse_uint_arg("--seed", seed.one());
   std::fprintf(stderr,
-               "zkfleet setup: WARNING: development key. Its toxic waste (tau, alpha, beta, delta) was made in "
+               "zkfleet setup: WARNING: development key. Its toxic waste (tau, alpha, beta, delta) "
+               "was made in "
                "this process, not by a ceremony: never use it to protect anything of value.\n");
-  auto r = groth16::dev_setup(p.positional[0], p.positional[1], p.positional[2], opt);
-  std::printf("%s: %s, %u constraints, %u wires (%u public), domain 2^%d, written to %s and %s in %.2f s\n",
-              p.positional[0].c_str(), formats::curve_name(r.curve), r.n_constraints, r.n_vars, r.n_public,
-              __builtin_ctz(r.domain_size), p.positional[1].c_str(), p.positional[2].c_str(), r.total_seconds());
+  auto r = groth16::dev_setup(r1cs.one(), zkey.one(), vk.one(), opt);
+  std::printf(
+      "%s: %s, %u constraints, %u wires (%u public), domain 2^%d, written to %s and %s in %.2f s\n",
+      r1cs.one().c_str(), formats::curve_name(r.curve), r.n_constraints, r.n_vars, r.n_public,
+      __builtin_ctz(r.domain_size), zkey.one().c_str(), vk.one().c_str(), r.total_seconds());
   return 0;
+}
+
+}  // namespace
+
+void add_groth16_commands(CLI::App& root, commands_t& out) {
+  {
+    CLI::App* app = add_command(
+        root, "prove",
+        "Prove with a .zkey and a .wtns (rapidsnark's arguments); the proof is verified "
+        "before it is written");
+    app->footer(
+        "The native circuit form: zkfleet prove --circuit NAME --params ... --partition K --key "
+        "DIR "
+        "<proof.json> <public.json> (`zkfleet prove --circuit porep-lite --help`).");
+    const opt_t zkey =
+        add_positional(app, "circuit.zkey", "the proving key (snarkjs format, Groth16)");
+    const opt_t wtns = add_positional(app, "witness.wtns", "the witness (snarkjs / circom format)");
+    const opt_t proof = add_positional(app, "proof.json", "where the proof is written");
+    const opt_t pub = add_positional(app, "public.json", "where the public signals are written");
+    const opt_t verbose = add_flag(app, "--verbose", "print each stage's time");
+    const opt_t no_verify =
+        add_flag(app, "--no-verify", "skip verifying the proof with the key before writing it");
+    const opt_t backend = add_value(app, "--backend", "cpu|cuda|auto",
+                                    "the prover backend (default auto: CUDA when usable)");
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_prove(zkey, wtns, proof, pub, verbose, no_verify, backend); };
+    c.takes = "prove takes <circuit.zkey> <witness.wtns> <proof.json> <public.json>";
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app = add_command(
+        root, "verify", "Verify a proof (snarkjs's argument order); exit 0 when valid, 1 when not");
+    const opt_t vk =
+        add_positional(app, "verification_key.json", "the verification key (snarkjs format)");
+    const opt_t pub = add_positional(app, "public.json", "the public signals");
+    const opt_t proof = add_positional(app, "proof.json", "the proof");
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_verify(vk, pub, proof); };
+    c.takes = "verify takes <verification_key.json> <public.json> <proof.json>";
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app = add_command(
+        root, "setup",
+        "Development keys for a circom r1cs (NOT a ceremony: the toxic waste lives in this "
+        "process)");
+    app->footer(
+        "The native circuit form: zkfleet setup --circuit NAME --params ... --out DIR "
+        "(`zkfleet setup --circuit porep-lite --help`).");
+    const opt_t r1cs = add_positional(app, "circuit.r1cs", "the circuit (circom's r1cs)");
+    const opt_t zkey = add_positional(app, "circuit.zkey", "where the proving key is written");
+    const opt_t vk =
+        add_positional(app, "verification_key.json", "where the verification key is written");
+    const opt_t seed = add_value(app, "--seed", "N", "seed of the toxic waste (reproducible keys)");
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_setup(r1cs, zkey, vk, seed); };
+    c.takes = "setup takes <circuit.r1cs> <circuit.zkey> <verification_key.json>";
+    out.push_back(std::move(c));
+  }
 }
 
 }  // namespace zk::apps

@@ -39,17 +39,18 @@ const char* priority_name(priority_t p);
 std::optional<priority_t> parse_priority(std::string_view s);
 
 struct endpoint_t {
-  std::string host;  // name or address; IPv6 written [::1]:7000 in the file, stored without brackets
+  std::string
+      host;  // name or address; IPv6 written [::1]:7000 in the file, stored without brackets
   uint16_t port = 0;
   std::string str() const;
 };
 
 struct resources_t {
-  std::optional<unsigned> cores;          // nullopt: auto (the machine's hardware threads)
-  uint64_t memory_budget = 0;             // bytes for synth buffers (synth) / buffers + work (prover)
+  std::optional<unsigned> cores;  // nullopt: auto (the machine's hardware threads)
+  uint64_t memory_budget = 0;     // bytes for synth buffers (synth) / buffers + work (prover)
   backend_t prover_backend = backend_t::automatic;
-  std::optional<unsigned> gpus;           // nullopt: auto (every visible GPU)
-  std::optional<uint64_t> vram;           // bytes per GPU usable by the prover; nullopt: auto
+  std::optional<unsigned> gpus;  // nullopt: auto (every visible GPU)
+  std::optional<uint64_t> vram;  // bytes per GPU usable by the prover; nullopt: auto
 };
 
 struct data_plane_t {
@@ -65,8 +66,9 @@ struct data_plane_t {
 struct node_t {
   std::string name;
   std::vector<role_t> roles;
-  std::optional<endpoint_t> control;  // listen.control: CAF middleman port (the scheduler's publish port)
-  std::optional<endpoint_t> data;     // listen.data: the Asio data plane (synth and prover roles)
+  std::optional<endpoint_t>
+      control;  // listen.control: CAF middleman port (the scheduler's publish port)
+  std::optional<endpoint_t> data;  // listen.data: the Asio data plane (synth and prover roles)
   resources_t resources;
   std::vector<std::string> hot_circuits;  // proving keys kept resident (prover role)
   data_plane_t data_plane;
@@ -80,13 +82,15 @@ struct circuit_t {
   std::string native;
   std::string params;   // native: the shape parameters ("curve=bn254,challenges=2,depth=16")
   std::string key_dir;  // native: where the key is made/reused; empty: the user's cache
-  std::string zkey;  // circom: absolute (relative paths are resolved against the config file's directory)
+  std::string
+      zkey;  // circom: absolute (relative paths are resolved against the config file's directory)
   std::string r1cs;
   // argv of the witness generator, run without a shell; "{input}" and "{output}" are replaced by
   // the job's input.json and the .wtns to write. Empty: jobs bring a .wtns.
   std::vector<std::string> witness_generator;
   shape_t shape = shape_t::automatic;
-  std::optional<priority_t> priority;  // jobs of this circuit that name none; else scheduler's default
+  std::optional<priority_t>
+      priority;  // jobs of this circuit that name none; else scheduler's default
 };
 
 struct lookahead_t {
@@ -138,7 +142,7 @@ struct simulation_t {
 };
 
 struct config_t {
-  std::string source;     // the file it came from
+  std::string source;        // the file it came from
   bool single_node = false;  // written as `node:` rather than `nodes:`
   scheduler_t scheduler;
   std::vector<circuit_t> circuits;
@@ -164,8 +168,8 @@ const std::vector<schema_section_t>& schema();
 // Reads and validates; throws config_error.
 config_t load_config(const std::string& path, const load_options_t& options = {});
 // The same from text: `source` names it in messages, relative paths resolve against base_dir.
-config_t parse_config(const std::string& yaml, const std::string& source, const std::string& base_dir,
-                      const load_options_t& options = {});
+config_t parse_config(const std::string& yaml, const std::string& source,
+                      const std::string& base_dir, const load_options_t& options = {});
 
 // The node this process runs: by name, or the only one when name is empty. Throws config_error.
 const node_t& select_node(const config_t& config, const std::string& name);

@@ -145,8 +145,40 @@ YAML
 expect_fail "node: a circuit refused at start-up" "circuit\.r1cs: does not match .*circuit\.zkey" -- "$ZK" node --config "$T/badcircuit.yaml" --node scheduler
 expect_fail "up: the scheduler exits at start-up" "node scheduler exited \(status 1\) before the cluster was ready: .*does not match" -- "$ZK" up --config "$T/badcircuit.yaml"
 
-out="$("$ZK" prove --help 2>&1)" && grep -q "zkfleet prove  <circuit.zkey>" <<<"$out" \
-  && { echo "ok   prove --help: usage on stdout, exit 0"; pass=$((pass+1)); } || { echo "FAIL prove --help: $out"; fail=$((fail+1)); }
+# --help: the command's own usage, options and positionals on stdout, exit 0; the root's lists the commands.
+expect_help() {  # expect_help <label> <regex> -- <command...>
+  local label="$1" re="$2"; shift 3
+  local out rc
+  out="$("$@" 2>/dev/null)"; rc=$?
+  if [ $rc -eq 0 ] && grep -Eq -- "$re" <<<"$out"; then echo "ok   $label"; pass=$((pass+1)); else echo "FAIL $label (exit $rc): $out"; fail=$((fail+1)); fi
+}
+expect_help "prove --help: its usage and options" "usage: zkfleet prove \[OPTIONS\] circuit\.zkey witness\.wtns proof\.json public\.json" -- "$ZK" prove --help
+expect_help "prove --help names --backend" "--backend cpu\|cuda\|auto" -- "$ZK" prove --help
+expect_help "prove --circuit ... --help: the native form's usage" "usage: zkfleet prove \[OPTIONS\] proof\.json public\.json" -- "$ZK" prove --circuit porep-lite --help
+expect_help "setup --circuit ... --help names --out" "--out DIR" -- "$ZK" setup --circuit porep-lite --help
+expect_help "submit -h names --input" "--input FILE" -- "$ZK" submit -h
+expect_help "node --help names --log-level" "--log-level LEVEL" -- "$ZK" node --help
+expect_help "up --help names --log-level" "--log-level LEVEL" -- "$ZK" up --help
+expect_help "zkfleet --help lists the commands" "^  cancel " -- "$ZK" --help
+expect_help "zkfleet help lists the commands" "^  submit " -- "$ZK" help
+# Usage errors: exit status 2, the message and the command's usage line.
+expect_usage() {  # expect_usage <label> <regex> -- <command...>
+  local label="$1" re="$2"; shift 3
+  local out rc
+  out="$(timeout 60 "$@" 2>&1)"; rc=$?
+  if [ $rc -ne 2 ]; then echo "FAIL $label: exit $rc, not 2: $out"; fail=$((fail+1)); return; fi
+  if ! grep -Eq -- "$re" <<<"$out" || ! grep -q "^usage: zkfleet " <<<"$out"; then echo "FAIL $label: $out"; fail=$((fail+1)); return; fi
+  echo "ok   $label: $(head -1 <<<"$out")"; pass=$((pass+1))
+}
+expect_usage "no command" "^usage: zkfleet \[OPTIONS\] COMMAND" -- "$ZK"
+expect_usage "an option given twice" "--seed is given 2 times; it takes one value" -- "$ZK" setup "$T/c.r1cs" "$T/k.zkey" "$T/vk.json" --seed 1 --seed 2
+expect_usage "a positional too many" "verify takes <verification_key.json> <public.json> <proof.json> \(unexpected argument 'four'\)" -- "$ZK" verify a b c four
+expect_usage "an unknown long option" "unknown option --frob$" -- "$ZK" status --config "$T/none.yaml" --frob=1
+expect_usage "an option without its value" "--config needs a value \(FILE\)" -- "$ZK" status --config
+expect_usage "await without a job" "await takes one job id" -- "$ZK" await --config "$T/none.yaml"
+expect_usage "cluster command without --config" "--config FILE is required" -- "$ZK" cancel 3
+expect_usage "an unknown log level" "--log-level: log level 'loud' is not one of trace, debug, info, warn, error, off" -- "$ZK" up --config "$T/none.yaml" --log-level loud
+expect_usage "a negative job id" "job needs a non-negative integer, got '-3'" -- "$ZK" status --config "$T/none.yaml" -3
 
 # A client whose scheduler.endpoint answers but is not a scheduler (a data port: silent) is told
 # so in 5 s instead of waiting on CAF's handshake for minutes.

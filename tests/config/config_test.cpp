@@ -1,10 +1,10 @@
+#include "common/config/config.hpp"
+
 #include <doctest/doctest.h>
 
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include "common/config/config.hpp"
 
 using namespace zk::config;
 
@@ -71,7 +71,8 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(single.find_circuit("porep-lite")->native == "porep-lite");
   CHECK(single.find_circuit("porep-lite")->key_dir.empty());  // the user's cache
   CHECK(single.find_circuit("poseidon-bn254")->shape == shape_t::witness_only);
-  CHECK(single.find_circuit("mulchain-bn254")->zkey == src + "/tests/fixtures/bn254/mulchain/circuit.zkey");
+  CHECK(single.find_circuit("mulchain-bn254")->zkey ==
+        src + "/tests/fixtures/bn254/mulchain/circuit.zkey");
 
   const auto local = load_config(src + "/configs/local-cluster.yaml");
   REQUIRE(local.nodes.size() == 4);
@@ -89,8 +90,10 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(sched == 1);
   CHECK(select_node(local, "synth-2").data->port == 7512);
   CHECK(local.find_circuit("poseidon-bn254")->priority == priority_t::high);
-  CHECK_THROWS_WITH_AS(select_node(local, ""), doctest::Contains("choose one with --node"), config_error);
-  CHECK_THROWS_WITH_AS(select_node(local, "gpu-9"), doctest::Contains("no node named \"gpu-9\""), config_error);
+  CHECK_THROWS_WITH_AS(select_node(local, ""), doctest::Contains("choose one with --node"),
+                       config_error);
+  CHECK_THROWS_WITH_AS(select_node(local, "gpu-9"), doctest::Contains("no node named \"gpu-9\""),
+                       config_error);
 
   load_options_t no_files;
   no_files.check_files = false;  // its paths are on the farm's hosts
@@ -161,47 +164,102 @@ TEST_CASE("each kind of error names the key path (and the line)") {
         "t.yaml:17:20: node.resources.memory_budget: \"8 GB\" is not a size (use e.g. 8GiB)");
   // Unknown keys, at every level.
   CHECK(error_of(replace(base, "    cores: 2", "    corse: 2")) ==
-        "t.yaml:16:5: node.resources.corse: unknown key (known: cores, memory_budget, prover_backend, gpus, vram)");
+        "t.yaml:16:5: node.resources.corse: unknown key (known: cores, memory_budget, "
+        "prover_backend, gpus, vram)");
   CHECK(error_of(base + "extra: 1\n").find("t.yaml:19:1: extra: unknown key") == 0);
-  CHECK(error_of(replace(base, "  lookahead: 2", "  look_ahead: 2")).find("scheduler.look_ahead: unknown key") != std::string::npos);
-  CHECK(error_of(replace(base, "    r1cs: tests", "    rics: tests")).find("circuits.mul.rics: unknown key") != std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2", "  look_ahead: 2"))
+            .find("scheduler.look_ahead: unknown key") != std::string::npos);
+  CHECK(error_of(replace(base, "    r1cs: tests", "    rics: tests"))
+            .find("circuits.mul.rics: unknown key") != std::string::npos);
   // Wrong types.
   CHECK(error_of(replace(base, "  roles: [scheduler, synth, prover]", "  roles: scheduler")) ==
         "t.yaml:11:10: node.roles: is \"scheduler\"; expected a list");
-  CHECK(error_of(replace(base, "    cores: 2", "    cores: two")).find("node.resources.cores: \"two\" is not a whole number") != std::string::npos);
-  CHECK(error_of(replace(base, "  resources:\n    cores: 2\n    memory_budget: 8GiB\n", "  resources: 5\n")).find("node.resources: is \"5\"; expected a mapping") != std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: two"))
+            .find("node.resources.cores: \"two\" is not a whole number") != std::string::npos);
+  CHECK(error_of(replace(base, "  resources:\n    cores: 2\n    memory_budget: 8GiB\n",
+                         "  resources: 5\n"))
+            .find("node.resources: is \"5\"; expected a mapping") != std::string::npos);
   // Wrong values.
-  CHECK(error_of(replace(base, "    cores: 2", "    cores: 0")).find("node.resources.cores: 0 is out of range [1, 4096]") != std::string::npos);
-  CHECK(error_of(replace(base, "[scheduler, synth, prover]", "[scheduler, gpu]")).find("node.roles[1]: \"gpu\" is not one of: scheduler, synth, prover") != std::string::npos);
-  CHECK(error_of(replace(base, "[scheduler, synth, prover]", "[synth, synth, prover, scheduler]")).find("node.roles[1]: role synth is listed twice") != std::string::npos);
-  CHECK(error_of(replace(base, "  lookahead: 2", "  lookahead: soon")).find("scheduler.lookahead: \"soon\" is not a number or \"auto\"") != std::string::npos);
-  CHECK(error_of(replace(base, "  lookahead: 2", "  lookahead: 20")).find("scheduler.lookahead: 20 is out of range [0, 8]") != std::string::npos);
-  CHECK(error_of(replace(base, "  endpoint: 127.0.0.1:7000", "  endpoint: localhost")).find("scheduler.endpoint: \"localhost\" is not host:port") != std::string::npos);
-  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: opencl")).find("node.resources.prover_backend: \"opencl\" is not one of: cpu, cuda, auto") != std::string::npos);
-  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: cpu\n    gpus: 1")).find("node.resources.prover_backend: is cpu, but gpus/vram are given") != std::string::npos);
-  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    gpus: 2")).find("node.resources.gpus: is 2: a prover node drives one GPU; run one prover node per GPU") != std::string::npos);
-  CHECK(error_of(base + "  data_plane: {io_timeout: 10}\n").find("node.data_plane.io_timeout: \"10\" is not a positive duration") != std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 0"))
+            .find("node.resources.cores: 0 is out of range [1, 4096]") != std::string::npos);
+  CHECK(error_of(replace(base, "[scheduler, synth, prover]", "[scheduler, gpu]"))
+            .find("node.roles[1]: \"gpu\" is not one of: scheduler, synth, prover") !=
+        std::string::npos);
+  CHECK(error_of(replace(base, "[scheduler, synth, prover]", "[synth, synth, prover, scheduler]"))
+            .find("node.roles[1]: role synth is listed twice") != std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2", "  lookahead: soon"))
+            .find("scheduler.lookahead: \"soon\" is not a number or \"auto\"") !=
+        std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2", "  lookahead: 20"))
+            .find("scheduler.lookahead: 20 is out of range [0, 8]") != std::string::npos);
+  CHECK(error_of(replace(base, "  endpoint: 127.0.0.1:7000", "  endpoint: localhost"))
+            .find("scheduler.endpoint: \"localhost\" is not host:port") != std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: opencl"))
+            .find("node.resources.prover_backend: \"opencl\" is not one of: cpu, cuda, auto") !=
+        std::string::npos);
+  CHECK(
+      error_of(replace(base, "    cores: 2", "    cores: 2\n    prover_backend: cpu\n    gpus: 1"))
+          .find("node.resources.prover_backend: is cpu, but gpus/vram are given") !=
+      std::string::npos);
+  CHECK(error_of(replace(base, "    cores: 2", "    cores: 2\n    gpus: 2"))
+            .find("node.resources.gpus: is 2: a prover node drives one GPU; run one prover node "
+                  "per GPU") != std::string::npos);
+  CHECK(error_of(base + "  data_plane: {io_timeout: 10}\n")
+            .find("node.data_plane.io_timeout: \"10\" is not a positive duration") !=
+        std::string::npos);
   // 3 000 000 h overflowed the I/O deadlines into timeouts that fire at once.
-  CHECK(error_of(base + "  data_plane: {idle_timeout: 3000000h}\n").find("node.data_plane.idle_timeout: \"3000000h\" is longer than a week") != std::string::npos);
-  CHECK(error_of(replace(base, "version: 1", "version: 2")).find("version: 2 is out of range [1, 1]") != std::string::npos);
+  CHECK(error_of(base + "  data_plane: {idle_timeout: 3000000h}\n")
+            .find("node.data_plane.idle_timeout: \"3000000h\" is longer than a week") !=
+        std::string::npos);
+  CHECK(error_of(replace(base, "version: 1", "version: 2"))
+            .find("version: 2 is out of range [1, 1]") != std::string::npos);
   // Missing keys.
-  CHECK(error_of(replace(base, "    memory_budget: 8GiB\n", "")).find("node.resources.memory_budget: missing (required for the synth and prover roles") != std::string::npos);
-  CHECK(error_of(replace(base, "  endpoint: 127.0.0.1:7000\n", "")).find("scheduler.endpoint: missing (required)") != std::string::npos);
-  CHECK(error_of(replace(base, "    data: 127.0.0.1:7100\n", "")).find("node.listen.data: missing (required for the synth and prover roles)") != std::string::npos);
+  CHECK(
+      error_of(replace(base, "    memory_budget: 8GiB\n", ""))
+          .find("node.resources.memory_budget: missing (required for the synth and prover roles") !=
+      std::string::npos);
+  CHECK(error_of(replace(base, "  endpoint: 127.0.0.1:7000\n", ""))
+            .find("scheduler.endpoint: missing (required)") != std::string::npos);
+  CHECK(error_of(replace(base, "    data: 127.0.0.1:7100\n", ""))
+            .find("node.listen.data: missing (required for the synth and prover roles)") !=
+        std::string::npos);
   // Circuits.
-  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs", "    r1cs: nowhere.r1cs")).find("circuits.mul.r1cs: " + src + "/nowhere.r1cs does not exist") != std::string::npos);
-  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs", "    r1cs: nowhere.r1cs"), false).empty());
-  CHECK(error_of(replace(base, "circuit.r1cs\n", "circuit.r1cs\n    witness_generator: \"snarkjs wtns calculate c.wasm in.json out.wtns\"\n")).find("circuits.mul.witness_generator: is a string; give the command as an argv list") != std::string::npos);
-  CHECK(error_of(replace(base, "circuit.r1cs\n", "circuit.r1cs\n    witness_generator: [gen, in.json, \"{output}\"]\n")).find("must name \"{input}\"") != std::string::npos);
-  CHECK(error_of(replace(base, "circuit.r1cs\n", "circuit.r1cs\n    witness_generator: [gen, \"{input}\", \"{output}\"]\n")).empty());
-  CHECK(error_of(replace(base, "  hot_circuits: [mul]", "  hot_circuits: [mul, sha]")).find("node.hot_circuits[1]: \"sha\" is not in circuits") != std::string::npos);
+  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs",
+                         "    r1cs: nowhere.r1cs"))
+            .find("circuits.mul.r1cs: " + src + "/nowhere.r1cs does not exist") !=
+        std::string::npos);
+  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs",
+                         "    r1cs: nowhere.r1cs"),
+                 false)
+            .empty());
+  CHECK(
+      error_of(replace(base, "circuit.r1cs\n",
+                       "circuit.r1cs\n    witness_generator: \"snarkjs wtns calculate c.wasm "
+                       "in.json out.wtns\"\n"))
+          .find("circuits.mul.witness_generator: is a string; give the command as an argv list") !=
+      std::string::npos);
+  CHECK(error_of(replace(base, "circuit.r1cs\n",
+                         "circuit.r1cs\n    witness_generator: [gen, in.json, \"{output}\"]\n"))
+            .find("must name \"{input}\"") != std::string::npos);
+  CHECK(error_of(replace(base, "circuit.r1cs\n",
+                         "circuit.r1cs\n    witness_generator: [gen, \"{input}\", \"{output}\"]\n"))
+            .empty());
+  CHECK(error_of(replace(base, "  hot_circuits: [mul]", "  hot_circuits: [mul, sha]"))
+            .find("node.hot_circuits[1]: \"sha\" is not in circuits") != std::string::npos);
   // Structure.
-  CHECK(error_of(base + "nodes: []\n").find("node: give either node or nodes, not both") != std::string::npos);
-  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  lookahead: 3\n")).find("scheduler.lookahead: given twice") != std::string::npos);
-  CHECK(error_of(replace(base, "    control: 127.0.0.1:7000", "    control: 127.0.0.1:7001")).find("node.listen.control: 127.0.0.1:7001 does not listen on scheduler.endpoint's port") != std::string::npos);
+  CHECK(error_of(base + "nodes: []\n").find("node: give either node or nodes, not both") !=
+        std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  lookahead: 3\n"))
+            .find("scheduler.lookahead: given twice") != std::string::npos);
+  CHECK(
+      error_of(replace(base, "    control: 127.0.0.1:7000", "    control: 127.0.0.1:7001"))
+          .find(
+              "node.listen.control: 127.0.0.1:7001 does not listen on scheduler.endpoint's port") !=
+      std::string::npos);
   CHECK(error_of("scheduler: [unclosed\n").find("t.yaml:2:1: not valid YAML") == 0);
   CHECK(error_of("").find("t.yaml: the file is empty") == 0);
-  CHECK_THROWS_WITH_AS(load_config(src + "/configs/no-such.yaml"), doctest::Contains("cannot open the file"), config_error);
+  CHECK_THROWS_WITH_AS(load_config(src + "/configs/no-such.yaml"),
+                       doctest::Contains("cannot open the file"), config_error);
 }
 
 TEST_CASE("scheduler.metrics: an endpoint, port 0 for any free port") {
@@ -213,11 +271,15 @@ TEST_CASE("scheduler.metrics: an endpoint, port 0 for any free port") {
   REQUIRE(z.scheduler.metrics);
   CHECK(z.scheduler.metrics->host == "::1");
   CHECK(z.scheduler.metrics->port == 0);
-  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: 9410\n")).find("scheduler.metrics: \"9410\" is not host:port") != std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: 9410\n"))
+            .find("scheduler.metrics: \"9410\" is not host:port") != std::string::npos);
 }
 
 TEST_CASE("native circuits: porep-lite with its shape parameters") {
-  const std::string native = replace(base, "  mul:\n", "  porep:\n    native: porep-lite\n    params: curve=bls12-381,challenges=2,depth=12\n    key_dir: keys/porep\n  mul:\n");
+  const std::string native =
+      replace(base, "  mul:\n",
+              "  porep:\n    native: porep-lite\n    params: "
+              "curve=bls12-381,challenges=2,depth=12\n    key_dir: keys/porep\n  mul:\n");
   auto c = parse(native);
   const auto* p = c.find_circuit("porep");
   REQUIRE(p != nullptr);
@@ -226,14 +288,26 @@ TEST_CASE("native circuits: porep-lite with its shape parameters") {
   CHECK(p->key_dir == src + "/keys/porep");  // relative to the file's directory
   CHECK(p->zkey.empty());
   CHECK(c.find_circuit("mul")->native.empty());
-  auto with = [&](const std::string& line) { return replace(native, "    key_dir: keys/porep\n", "    key_dir: keys/porep\n" + line); };
-  CHECK(error_of(replace(native, "native: porep-lite", "native: winning-post")).find("circuits.porep.native: \"winning-post\" is not a native circuit (known: porep-lite)") != std::string::npos);
-  CHECK(error_of(replace(native, "depth=12", "depth=x")).find("circuits.porep.params: ") != std::string::npos);
-  CHECK(error_of(replace(native, "depth=12", "depth=12,partitions=10")).find("circuits.porep.params: partitions belongs to jobs") != std::string::npos);
-  CHECK(error_of(with("    zkey: tests/fixtures/bn254/mulchain/circuit.zkey\n")).find("circuits.porep.zkey: not for a native circuit") != std::string::npos);
-  CHECK(error_of(with("    shape: witness_only\n")).find("circuits.porep.shape: a native circuit's buffers are abc_witness") != std::string::npos);
+  auto with = [&](const std::string& line) {
+    return replace(native, "    key_dir: keys/porep\n", "    key_dir: keys/porep\n" + line);
+  };
+  CHECK(error_of(replace(native, "native: porep-lite", "native: winning-post"))
+            .find("circuits.porep.native: \"winning-post\" is not a native circuit (known: "
+                  "porep-lite)") != std::string::npos);
+  CHECK(error_of(replace(native, "depth=12", "depth=x")).find("circuits.porep.params: ") !=
+        std::string::npos);
+  CHECK(error_of(replace(native, "depth=12", "depth=12,partitions=10"))
+            .find("circuits.porep.params: partitions belongs to jobs") != std::string::npos);
+  CHECK(error_of(with("    zkey: tests/fixtures/bn254/mulchain/circuit.zkey\n"))
+            .find("circuits.porep.zkey: not for a native circuit") != std::string::npos);
+  CHECK(error_of(with("    shape: witness_only\n"))
+            .find("circuits.porep.shape: a native circuit's buffers are abc_witness") !=
+        std::string::npos);
   CHECK(error_of(with("    shape: abc_witness\n")).empty());
-  CHECK(error_of(replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs\n", "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs\n    params: depth=4\n")).find("circuits.mul.params: only for native circuits") != std::string::npos);
+  CHECK(error_of(
+            replace(base, "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs\n",
+                    "    r1cs: tests/fixtures/bn254/mulchain/circuit.r1cs\n    params: depth=4\n"))
+            .find("circuits.mul.params: only for native circuits") != std::string::npos);
 }
 
 TEST_CASE("cluster-wide checks over a nodes list") {
@@ -244,12 +318,24 @@ nodes:
   - {name: b, roles: [prover], listen: {data: 127.0.0.1:7102}, resources: {memory_budget: 1GiB, prover_backend: cpu}}
 )";
   CHECK(parse(cluster).nodes.size() == 3);
-  CHECK(error_of(replace(cluster, "name: b", "name: a")).find("nodes[2].name: \"a\" is used by another node") != std::string::npos);
-  CHECK(error_of(replace(cluster, "7102", "7101")).find("nodes[2].listen: 127.0.0.1:7101 is used twice") != std::string::npos);
-  CHECK(error_of(replace(cluster, "  - {name: s, roles: [scheduler], listen: {control: 127.0.0.1:7000}}\n", "")).find("nodes: 0 nodes have the scheduler role (exactly one must)") != std::string::npos);
-  CHECK(error_of(replace(cluster, "resources: {memory_budget: 1GiB}}\n  - {name: b", "resources: {cores: 2}}\n  - {name: b")).find("nodes[1].resources.memory_budget: missing") != std::string::npos);
-  CHECK(error_of(replace(cluster, "memory_budget: 1GiB}}\n  - {name: b", "memory_budget: 1GiB, gpus: 1}}\n  - {name: b")).find("nodes[1].resources: gives prover_backend/gpus/vram to a node without the prover role") != std::string::npos);
-  CHECK(error_of(replace(cluster, "[prover]", "[prover, sched]")).find("nodes[2].roles[1]: \"sched\" is not one of") != std::string::npos);
+  CHECK(error_of(replace(cluster, "name: b", "name: a"))
+            .find("nodes[2].name: \"a\" is used by another node") != std::string::npos);
+  CHECK(error_of(replace(cluster, "7102", "7101"))
+            .find("nodes[2].listen: 127.0.0.1:7101 is used twice") != std::string::npos);
+  CHECK(error_of(replace(cluster,
+                         "  - {name: s, roles: [scheduler], listen: {control: 127.0.0.1:7000}}\n",
+                         ""))
+            .find("nodes: 0 nodes have the scheduler role (exactly one must)") !=
+        std::string::npos);
+  CHECK(error_of(replace(cluster, "resources: {memory_budget: 1GiB}}\n  - {name: b",
+                         "resources: {cores: 2}}\n  - {name: b"))
+            .find("nodes[1].resources.memory_budget: missing") != std::string::npos);
+  CHECK(error_of(replace(cluster, "memory_budget: 1GiB}}\n  - {name: b",
+                         "memory_budget: 1GiB, gpus: 1}}\n  - {name: b"))
+            .find("nodes[1].resources: gives prover_backend/gpus/vram to a node without the prover "
+                  "role") != std::string::npos);
+  CHECK(error_of(replace(cluster, "[prover]", "[prover, sched]"))
+            .find("nodes[2].roles[1]: \"sched\" is not one of") != std::string::npos);
 }
 
 TEST_CASE("simulation section") {
@@ -267,14 +353,25 @@ TEST_CASE("simulation section") {
   CHECK(c.simulation.enabled);
   CHECK(c.simulation.seed == 9);
   CHECK(c.simulation.jitter == doctest::Approx(0.25));
-  CHECK(error_of(replace(sim, "jitter: 0.25", "jitter: 1.5")).find("simulation.jitter: \"1.5\" is not a fraction in [0, 1)") != std::string::npos);
+  CHECK(error_of(replace(sim, "jitter: 0.25", "jitter: 1.5"))
+            .find("simulation.jitter: \"1.5\" is not a fraction in [0, 1)") != std::string::npos);
   CHECK(c.simulation.nodes[0].count + c.simulation.nodes[1].count == 200);
   CHECK(c.simulation.circuits[0].prove_seconds == doctest::Approx(1.5));
   CHECK(c.simulation.jobs[0].priority == priority_t::high);
-  CHECK(error_of(replace(sim, "circuit: c, count: 30", "circuit: d, count: 30")).find("simulation.jobs[0].circuit: \"d\" is not in simulation.circuits") != std::string::npos);
-  CHECK(error_of(replace(sim, "synth_seconds: 2,", "synth_seconds: fast,")).find("simulation.circuits[0].synth_seconds: \"fast\" is not a number of seconds") != std::string::npos);
-  CHECK(error_of(replace(sim, "  enabled: true", "  enabled: yes")).find("simulation.enabled: \"yes\" is not true or false") != std::string::npos);
-  CHECK(error_of(replace(sim, "    - {name_prefix: p, count: 50, roles: [prover], memory_budget: 8GiB, hot_circuits: [c]}\n", "")).find("simulation: is enabled but lacks synth nodes, prover nodes or jobs") != std::string::npos);
+  CHECK(error_of(replace(sim, "circuit: c, count: 30", "circuit: d, count: 30"))
+            .find("simulation.jobs[0].circuit: \"d\" is not in simulation.circuits") !=
+        std::string::npos);
+  CHECK(error_of(replace(sim, "synth_seconds: 2,", "synth_seconds: fast,"))
+            .find("simulation.circuits[0].synth_seconds: \"fast\" is not a number of seconds") !=
+        std::string::npos);
+  CHECK(error_of(replace(sim, "  enabled: true", "  enabled: yes"))
+            .find("simulation.enabled: \"yes\" is not true or false") != std::string::npos);
+  CHECK(error_of(replace(sim,
+                         "    - {name_prefix: p, count: 50, roles: [prover], memory_budget: 8GiB, "
+                         "hot_circuits: [c]}\n",
+                         ""))
+            .find("simulation: is enabled but lacks synth nodes, prover nodes or jobs") !=
+        std::string::npos);
 }
 
 TEST_CASE("configs/README.md documents every key the parser accepts") {
@@ -288,7 +385,8 @@ TEST_CASE("configs/README.md documents every key the parser accepts") {
     for (const auto& key : section.keys) {
       ++keys;
       // As a table key: `key`, `listen.key`, `resources.key`, `data_plane.key`, ...
-      const bool found = doc.find("`" + key + "`") != std::string::npos || doc.find("." + key + "`") != std::string::npos;
+      const bool found = doc.find("`" + key + "`") != std::string::npos ||
+                         doc.find("." + key + "`") != std::string::npos;
       CHECK_MESSAGE(found, "configs/README.md does not document " << section.section << "." << key);
     }
   }

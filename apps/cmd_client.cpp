@@ -1,0 +1,232 @@
+// The clients of a running cluster (apps/client.hpp reaches its scheduler):
+//
+//   zkfleet submit --config F --circuit ID [--input FILE]... [--partitions N] [--priority P]
+//                  (no --priority: the circuit's configured priority, else default_priority)
+//   zkfleet status --config F [JOB]          (no JOB: every node's memory as the scheduler accounts
+//   it) zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS] zkfleet cancel --config F JOB
+//   zkfleet down   --config F                (stops the `zkfleet up` of F: apps/supervisor.hpp)
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "apps/client.hpp"
+#include "apps/commands.hpp"
+#include "apps/supervisor.hpp"
+#include "common/buffer/buffer_store.hpp"
+#include "common/formats/json.hpp"
+
+namespace zk::apps {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// The cluster's config file: --config is required.
+std::string config_path(const opt_t& config) {
+  if (!config.given()) throw usage_error("--config FILE is required");
+  return config.one();
+}
+
+// The config, read without checking the circuits' files (they may live on other hosts), once the
+// rest of the command line has been checked.
+config::config_t client_config(const std::string& path) {
+  return config::load_config(path, {false});
+}
+
+opt_t add_config(CLI::App* app) {
+  return add_value(app, "--config", "FILE", "the cluster's config file (required)");
+}
+
+int run_down(const opt_t& config) {
+  const auto c = client_config(config_path(config));
+  const std::string pids = up_files(c).pid_file;
+  const auto up = read_supervisor_pid(pids);
+  if (!up) throw std::runtime_error(pids + ": no cluster of this config is up");
+  if (::kill(*up, SIGTERM) != 0) {
+    fs::remove(pids);
+    throw std::runtime_error("zkfleet up (pid " + std::to_string(*up) + ") is gone; removed " +
+                             pids);
+  }
+  auto end = std::chrono::steady_clock::now() + 20s;
+  while (fs::exists(pids) && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(100ms);
+  if (fs::exists(pids))
+    throw std::runtime_error("zkfleet up (pid " + std::to_string(*up) +
+                             ") did not stop within 20 s");
+  std::printf("zkfleet down: stopped\n");
+  return 0;
+}
+
+int run_submit(const opt_t& config, const opt_t& circuit, const opt_t& inputs,
+               const opt_t& partitions, const opt_t& priority) {
+  const std::string path = config_path(config);
+  actors::job_request r;
+  r.circuit = circuit.one();
+  if (r.circuit.empty()) throw usage_error("--circuit ID is required");
+  r.partitions = uint32_t(parse_uint_arg("--partitions", partitions.one("1"), 1, 0xffffffffu));
+  if (!priority.given()) {
+    r.circuit_priority = true;  // the circuit's (config `priority`), else the scheduler's default
+  } else {
+    auto p = config::parse_priority(priority.one());
+    if (!p)
+      throw usage_error("--priority is one of critical, high, normal, low (got '" + priority.one() +
+                        "')");
+    r.priority = *p;
+  }
+  for (const auto& in : inputs.all())  // files are read by the synthesis nodes: absolute paths
+    r.inputs.push_back(in.find('=') != std::string::npos ? in : fs::absolute(in).string());
+  cluster_client_t client(client_config(path));
+  std::printf("%llu\n", (unsigned long long)client.submit(r));
+  return 0;
+}
+
+int run_status(const opt_t& config, const opt_t& job) {
+  const std::string path = config_path(config);
+  const bool one_job = job.given();
+  const uint64_t id = one_job ? parse_uint_arg("job", job.one()) : 0;
+  cluster_client_t client(client_config(path));
+  if (!one_job) {  // the nodes as the scheduler accounts them
+    std::printf("%-16s %12s %12s %12s %6s %9s\n", "node", "reserved", "peak", "budget", "synth",
+                "pipeline");
+    for (const auto& n : client.nodes())
+      std::printf("%-16s %12s %12s %12s %6u %9u\n", n.name.c_str(),
+                  buffer::format_bytes(n.reserved).c_str(),
+                  buffer::format_bytes(n.peak_reserved).c_str(),
+                  buffer::format_bytes(n.budget).c_str(), n.synthesizing, n.pipeline);
+    return 0;
+  }
+  const auto st = client.status(id);
+  std::printf("job %llu (%s, %s): %u/%u done, %u failed%s%s%s\n", (unsigned long long)st.id,
+              st.circuit.c_str(), config::priority_name(st.priority), st.done, st.partitions,
+              st.failed, st.cancelled ? ", cancelled" : "", st.finished ? ", finished" : "",
+              st.error.empty() ? "" : (": " + st.error).c_str());
+  for (size_t k = 0; k < st.part_states.size(); ++k)
+    std::printf("  partition %zu: %s\n", k, st.part_states[k].c_str());
+  return 0;
+}
+
+int run_await(const opt_t& config, const opt_t& job_opt, const opt_t& out_opt,
+              const opt_t& timeout_opt) {
+  const std::string path = config_path(config);
+  const uint64_t job = parse_uint_arg("job", job_opt.one());
+  const auto timeout =
+      std::chrono::seconds(parse_uint_arg("--timeout", timeout_opt.one("600"), 1, 30 * 86400));
+  const std::string out = out_opt.one(".");
+  const auto c = client_config(path);
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))  // before the wait, not after it
+    throw std::runtime_error(out + ": --out names a file; it needs a directory for the proofs");
+  cluster_client_t client(c);
+  auto r = client.await(job, timeout);
+  if (!r) {
+    const auto st = client.status(job);
+    throw std::runtime_error(
+        "job " + std::to_string(job) + " is not finished after " + std::to_string(timeout.count()) +
+        " s (" + std::to_string(st.done) + " of " + std::to_string(st.partitions) +
+        " partitions proved): wait longer with --timeout, or see `zkfleet status`");
+  }
+  fs::create_directories(out, ec);
+  if (ec)
+    throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
+  for (const auto& p : r->proofs) {
+    std::string stem = out + "/job" + std::to_string(job) + "-p" + std::to_string(p.partition);
+    formats::write_proof_json(stem + "-proof.json",
+                              formats::parse_proof_json(p.proof_json, "proof"));
+    formats::write_public_json(stem + "-public.json", p.public_signals);
+    std::printf("%s-proof.json %s-public.json (synth %.1f ms, prove %.1f ms, verified)\n",
+                stem.c_str(), stem.c_str(), p.synth_seconds * 1e3, p.prove_seconds * 1e3);
+  }
+  return 0;
+}
+
+int run_cancel(const opt_t& config, const opt_t& job) {
+  const std::string path = config_path(config);
+  const uint64_t id = parse_uint_arg("job", job.one());
+  cluster_client_t client(client_config(path));
+  const bool cancelled = client.cancel(id);
+  std::printf(cancelled ? "cancelled\n" : "already finished\n");
+  return cancelled ? 0 : 1;
+}
+
+}  // namespace
+
+void add_client_commands(CLI::App& root, commands_t& out) {
+  {
+    CLI::App* app =
+        add_command(root, "down", "Stop the `zkfleet up` of a config and every node it started");
+    const opt_t config = add_config(app);
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_down(config); };
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app =
+        add_command(root, "submit", "Submit a job to a running cluster; prints the job id");
+    const opt_t config = add_config(app);
+    const opt_t circuit = add_value(app, "--circuit", "ID", "a circuit of the config (required)");
+    const opt_t inputs =
+        add_values(app, "--input", "FILE",
+                   "a .wtns, an input.json (circuits with a witness_generator) or seed=N (native "
+                   "circuits); one for every partition, or one per partition: --input A --input B");
+    const opt_t partitions =
+        add_value(app, "--partitions", "N", "partitions of the job (default 1)");
+    const opt_t priority =
+        add_value(app, "--priority", "P",
+                  "critical, high, normal or low (default: the circuit's priority, else "
+                  "scheduler.default_priority)");
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_submit(config, circuit, inputs, partitions, priority); };
+    c.stray_hint = [=] {
+      return inputs.given() ? std::string(" (each input file needs its own --input)")
+                            : std::string();
+    };
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app =
+        add_command(root, "status",
+                    "A job's progress, or (no JOB) every node's memory: reserved now, peak, "
+                    "budget");
+    const opt_t job = add_positional(app, "JOB", "the job id (zkfleet submit printed it)", false);
+    const opt_t config = add_config(app);
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_status(config, job); };
+    c.takes = "status takes at most one job id";
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app =
+        add_command(root, "await",
+                    "Wait for a job and write each partition's proof.json and public.json; "
+                    "exit 1 with the reason when it failed or was cancelled");
+    const opt_t job = add_positional(app, "JOB", "the job id");
+    const opt_t config = add_config(app);
+    const opt_t out_dir = add_value(app, "--out", "DIR", "where the proofs go (default .)");
+    const opt_t timeout =
+        add_value(app, "--timeout", "SECONDS", "how long to wait (1 s to 30 days, default 600)");
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_await(config, job, out_dir, timeout); };
+    c.takes = "await takes one job id";
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app =
+        add_command(root, "cancel", "Cancel a job; exit 1 when it had already finished");
+    const opt_t job = add_positional(app, "JOB", "the job id");
+    const opt_t config = add_config(app);
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_cancel(config, job); };
+    c.takes = "cancel takes one job id";
+    out.push_back(std::move(c));
+  }
+}
+
+}  // namespace zk::apps

@@ -1,0 +1,145 @@
+// zkfleet up --config F [--log-level LEVEL]: every node of F as a child process (`zkfleet node`,
+// the scheduler first; apps/supervisor.hpp), "cluster ready" once every node has joined, then
+// supervised until SIGINT/SIGTERM (`zkfleet down`) or until one of them exits: then all stop.
+//
+// Ready means: the scheduler answers, it lists every node of the file that has a synth or prover
+// role as joined with those roles and still there (config::not_joined), and no node process has
+// exited by then — a node that joined and exited does not count.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "apps/client.hpp"
+#include "apps/cluster.hpp"
+#include "apps/commands.hpp"
+#include "apps/supervisor.hpp"
+#include "common/config/roles.hpp"
+
+namespace zk::apps {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// What the scheduler lists, as the readiness check reads it. node_usage_msg names each node that
+// ever joined; it carries neither the roles nor whether the node is still there, so a listed name
+// counts as joined with the roles of its entry (a node joins once, with all of them) and as
+// present: a node process that exited is caught by the supervisor instead (wait_ready).
+std::vector<config::joined_node_t> joined_nodes(const std::vector<actors::node_usage_msg>& listed) {
+  std::vector<config::joined_node_t> out;
+  for (const auto& n : listed) out.push_back({n.name, n.synth, n.prover, n.alive});
+  return out;
+}
+
+std::string names(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// Returns once every node of `c` has joined the scheduler and every process still runs; throws
+// when a node process exits first (`none_exited`), or after `patience`.
+void wait_ready(const config::config_t& c, const std::function<void()>& none_exited,
+                std::chrono::seconds patience) {
+  cluster_client_t client(c, patience, none_exited);
+  const auto end = std::chrono::steady_clock::now() + patience;
+  std::vector<std::string> missing;
+  std::string unanswered;
+  for (;;) {
+    try {
+      missing = config::not_joined(c, joined_nodes(client.nodes(5s)));
+      unanswered.clear();
+    } catch (const std::exception& e) {  // the scheduler is busy (keying a circuit): ask again
+      unanswered = e.what();
+    }
+    none_exited();  // after the answer: a node that joined and then exited is not counted
+    if (unanswered.empty() && missing.empty()) return;
+    if (stop_requested()) throw std::runtime_error("stopped before the cluster was ready");
+    if (std::chrono::steady_clock::now() > end)
+      throw std::runtime_error(
+          "not every node joined within " + std::to_string(patience.count()) + " s (" +
+          (unanswered.empty() ? "not joined: " + names(missing)
+                              : "the scheduler does not answer: " + unanswered) +
+          ")");
+    std::this_thread::sleep_for(200ms);
+  }
+}
+
+int run_up(const std::string& config_arg, const std::string& level) {
+  const std::string cfg_path = fs::absolute(config_arg).string();
+  auto c = config::load_config(cfg_path);
+  refuse_model(c);
+  const up_files_t files = up_files(c);
+  if (fs::exists(files.pid_file))
+    throw std::runtime_error(files.pid_file +
+                             " exists: a cluster of this config is up (zkfleet down --config ...)");
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  catch_stop_signals();
+  supervisor_t sup(files);
+  // The scheduler first: the others retry until it is there. `--node NAME` stays last on each
+  // command line (what `pgrep -f -- "--node NAME$"` finds).
+  std::vector<const config::node_t*> order;
+  for (const auto& n : c.nodes)
+    if (n.has(config::role_t::scheduler))
+      order.insert(order.begin(), &n);
+    else
+      order.push_back(&n);
+  for (const auto* n : order)
+    sup.start(n->name,
+              {self, "node", "--config", cfg_path, "--log-level", level, "--node", n->name});
+  sup.write_pid_file();
+  auto stop = [&](int code) {
+    std::printf("zkfleet up: stopped %zu nodes\n", sup.stop_all());
+    return code;
+  };
+  // A node that exits before the cluster is ready ends the wait at once, with its log's last line
+  // (a circuit the scheduler refuses, a port in use): nobody waits a minute for a dead process.
+  auto none_exited = [&] {
+    if (auto e = sup.reap())
+      throw std::runtime_error("node " + e->name + " exited (" + e->how +
+                               ") before the cluster was ready" +
+                               (e->last_log.empty() ? "" : ": " + e->last_log));
+  };
+  try {
+    wait_ready(c, none_exited, 60s);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "zkfleet up: %s (logs in %s)\n", e.what(), files.log_dir.c_str());
+    return stop(1);
+  }
+  std::printf(
+      "zkfleet up: cluster ready: %zu nodes (scheduler at %s); logs in %s; Ctrl-C or `zkfleet "
+      "down` stops it\n",
+      c.nodes.size(), c.scheduler.endpoint.str().c_str(), files.log_dir.c_str());
+  std::fflush(stdout);
+  while (!stop_requested()) {
+    if (auto e = sup.reap()) {
+      std::fprintf(stderr, "zkfleet up: node %s (process %d) exited (%s); stopping the cluster\n",
+                   e->name.c_str(), int(e->pid), e->how.c_str());
+      return stop(1);
+    }
+    std::this_thread::sleep_for(100ms);
+  }
+  return stop(0);
+}
+
+}  // namespace
+
+void add_up_command(CLI::App& root, commands_t& out) {
+  CLI::App* app =
+      add_command(root, "up",
+                  "Every node of a config as a process of its own (logs and a pid file under "
+                  "/tmp/zkfleet-up-<port>.*); Ctrl-C or `zkfleet down` stops them");
+  const opt_t config = add_value(app, "--config", "FILE", "the cluster's config file (required)");
+  const opt_t level = add_log_level(app);
+  command_t c;
+  c.app = app;
+  c.run = [=] {
+    if (!config.given()) throw usage_error("--config FILE is required");
+    log_level(level);  // a wrong name is refused here, not by each node
+    return run_up(config.one(), level.one("info"));
+  };
+  out.push_back(std::move(c));
+}
+
+}  // namespace zk::apps

@@ -1,0 +1,322 @@
+// The config file's sections, each read and checked on its own (common/config/yaml_reader.hpp):
+// the scheduler, a circuit of the registry (circom or native), a node, the simulation.
+#include <filesystem>
+#include <regex>
+
+#include "common/circuit/porep.hpp"
+#include "common/config/yaml_reader.hpp"
+
+namespace zk::config::detail {
+
+namespace fs = std::filesystem;
+
+scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
+  map_t m(c, n, "scheduler", keys_of("scheduler"));
+  scheduler_t s;
+  s.endpoint = as_endpoint(c, m.need("endpoint"), m.path("endpoint"));
+  if (m.has("lookahead_max"))
+    s.lookahead.max = unsigned(as_uint(c, m.get("lookahead_max"), m.path("lookahead_max"), 1, 64));
+  if (m.has("lookahead")) {
+    const YAML::Node v = m.get("lookahead");
+    if (v.IsScalar() && v.Scalar() == "auto") {
+      s.lookahead.automatic = true;
+    } else {
+      static const std::regex re("^[0-9]{1,4}$");
+      if (!v.IsScalar() || !std::regex_match(v.Scalar(), re)) {
+        fail(c, v, m.path("lookahead"), quoted(v) + " is not a number or \"auto\"");
+      }
+      s.lookahead.value = unsigned(as_uint(c, v, m.path("lookahead"), 0, s.lookahead.max));
+    }
+  }
+  if (m.has("max_attempts"))
+    s.max_attempts = unsigned(as_uint(c, m.get("max_attempts"), m.path("max_attempts"), 1, 100));
+  if (m.has("metrics")) {  // port 0: any free port (the node prints the one bound)
+    const YAML::Node v = m.get("metrics");
+    static const std::regex zero("^(.*):0$");
+    std::smatch z;
+    const std::string text = v.IsScalar() ? v.Scalar() : "";
+    if (std::regex_match(text, z, zero)) {
+      s.metrics = parse_endpoint(z[1].str() + ":1");
+      if (!s.metrics)
+        fail(c, v, m.path("metrics"),
+             quoted(v) + " is not host:port (e.g. 127.0.0.1:9410; port 0: any free port)");
+      s.metrics->port = 0;
+    } else {
+      s.metrics = as_endpoint(c, v, m.path("metrics"));
+    }
+  }
+  if (m.has("default_priority")) {
+    s.default_priority =
+        as_enum(c, m.get("default_priority"), m.path("default_priority"), priority_choices);
+  }
+  return s;
+}
+
+// A native circuit: `native` names it, `params` its shape (the syntax of `zkfleet setup --circuit
+// porep-lite --params`, checked here), `key_dir` where its key lives. Jobs choose partitions and
+// the replica seed, so the shape parameters may not.
+namespace {
+
+circuit_t read_native_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
+  const YAML::Node n = m.get("native");
+  ci.native = as_string(c, n, m.path("native"));
+  if (ci.native != "porep-lite")
+    fail(c, n, m.path("native"),
+         "\"" + ci.native + "\" is not a native circuit (known: porep-lite)");
+  for (const char* key : {"zkey", "r1cs", "witness_generator"})
+    if (m.has(key))
+      fail(c, m.get(key), m.path(key), "not for a native circuit (its key is made from `params`)");
+  if (m.has("params")) {
+    const YAML::Node v = m.get("params");
+    ci.params = as_string(c, v, m.path("params"));
+    try {
+      circuit::porep_params_t::parse(ci.params);
+    } catch (const std::exception& e) {
+      fail(c, v, m.path("params"), e.what());
+    }
+    for (const char* job_key : {"partitions", "seed"})
+      if (("," + ci.params).find(std::string(",") + job_key + "=") != std::string::npos)
+        fail(c, v, m.path("params"),
+             std::string(job_key) + " belongs to jobs (zkfleet submit), not to the circuit");
+  }
+  if (m.has("key_dir")) ci.key_dir = resolve(c, as_string(c, m.get("key_dir"), m.path("key_dir")));
+  if (m.has("shape")) {
+    ci.shape = as_enum(c, m.get("shape"), m.path("shape"), shape_choices);
+    if (ci.shape == shape_t::witness_only)
+      fail(c, m.get("shape"), m.path("shape"),
+           "a native circuit's buffers are abc_witness (synthesis computes a, b, c in one pass)");
+  }
+  if (m.has("priority"))
+    ci.priority = as_enum(c, m.get("priority"), m.path("priority"), priority_choices);
+  return ci;
+}
+
+}  // namespace
+
+circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n,
+                       const std::string& path) {
+  map_t m(c, n, path, keys_of("circuits.<id>"));
+  circuit_t ci;
+  ci.id = id;
+  if (m.has("native")) return read_native_circuit(c, m, ci);
+  for (const char* key : {"params", "key_dir"})
+    if (m.has(key))
+      fail(c, m.get(key), m.path(key), "only for native circuits (with `native: porep-lite`)");
+  for (auto [key, dst] :
+       {std::pair<const char*, std::string*>{"zkey", &ci.zkey}, {"r1cs", &ci.r1cs}}) {
+    const YAML::Node v = m.need(key);
+    *dst = resolve(c, as_string(c, v, m.path(key)));
+    if (c.options.check_files && !fs::is_regular_file(*dst))
+      fail(c, v, m.path(key), *dst + " does not exist");
+  }
+  if (m.has("witness_generator")) {
+    const YAML::Node v = m.get("witness_generator");
+    const std::string p = m.path("witness_generator");
+    if (v.IsScalar()) {
+      fail(c, v, p,
+           "is a string; give the command as an argv list (it runs without a shell), e.g. "
+           "[snarkjs, wtns, calculate, circuit.wasm, \"{input}\", \"{output}\"]");
+    }
+    const YAML::Node l = as_list(c, v, p, false);
+    bool in = false, out = false;
+    for (size_t i = 0; i < l.size(); ++i) {
+      ci.witness_generator.push_back(as_string(c, l[i], index(p, i)));
+      in = in || ci.witness_generator.back().find("{input}") != std::string::npos;
+      out = out || ci.witness_generator.back().find("{output}") != std::string::npos;
+    }
+    if (!in || !out)
+      fail(c, v, p,
+           "must name \"{input}\" (the job's input.json) and \"{output}\" (the .wtns to write)");
+  }
+  if (m.has("shape")) ci.shape = as_enum(c, m.get("shape"), m.path("shape"), shape_choices);
+  if (m.has("priority"))
+    ci.priority = as_enum(c, m.get("priority"), m.path("priority"), priority_choices);
+  return ci;
+}
+
+node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
+  map_t m(c, n, path, keys_of("node"));
+  node_t node;
+  node.name = as_string(c, m.need("name"), m.path("name"));
+  if (!valid_name(node.name))
+    fail(c, m.get("name"), m.path("name"),
+         "\"" + node.name + "\" is not a name (letters, digits, _ . -)");
+  node.roles = as_roles(c, m.need("roles"), m.path("roles"));
+  if (m.has("listen")) {
+    map_t l(c, m.get("listen"), m.path("listen"), keys_of("node.listen"));
+    if (l.has("control")) node.control = as_endpoint(c, l.get("control"), l.path("control"));
+    if (l.has("data")) node.data = as_endpoint(c, l.get("data"), l.path("data"));
+  }
+  if (node.has(role_t::scheduler) && !node.control) {
+    fail(c, n, m.path("listen.control"), "missing (required for the scheduler role)");
+  }
+  if ((node.has(role_t::synth) || node.has(role_t::prover)) && !node.data) {
+    fail(c, n, m.path("listen.data"), "missing (required for the synth and prover roles)");
+  }
+  const bool holds_buffers = node.has(role_t::synth) || node.has(role_t::prover);
+  if (m.has("resources")) {
+    map_t r(c, m.get("resources"), m.path("resources"), keys_of("node.resources"));
+    auto& res = node.resources;
+    if (r.has("cores")) {
+      const YAML::Node v = r.get("cores");
+      if (!(v.IsScalar() && v.Scalar() == "auto"))
+        res.cores = unsigned(as_uint(c, v, r.path("cores"), 1, 4096));
+    }
+    if (r.has("memory_budget"))
+      res.memory_budget = as_size(c, r.get("memory_budget"), r.path("memory_budget"), 1 << 20);
+    if (r.has("prover_backend"))
+      res.prover_backend =
+          as_enum(c, r.get("prover_backend"), r.path("prover_backend"), backend_choices);
+    if (r.has("gpus")) {
+      const YAML::Node v = r.get("gpus");
+      if (!(v.IsScalar() && v.Scalar() == "auto"))
+        res.gpus = unsigned(as_uint(c, v, r.path("gpus"), 0, 64));
+    }
+    if (r.has("vram")) {
+      const YAML::Node v = r.get("vram");
+      if (!(v.IsScalar() && v.Scalar() == "auto"))
+        res.vram = as_size(c, v, r.path("vram"), 1 << 20);
+    }
+    if (res.prover_backend == backend_t::cpu && ((res.gpus && *res.gpus > 0) || res.vram)) {
+      fail(c, r.node(), r.path("prover_backend"),
+           "is cpu, but gpus/vram are given (use cuda or auto, or drop them)");
+    }
+    if (res.gpus && *res.gpus > 1) {
+      fail(c, r.get("gpus"), r.path("gpus"),
+           "is " + std::to_string(*res.gpus) +
+               ": a prover node drives one GPU; run one prover node per GPU, each "
+               "started with its own CUDA_VISIBLE_DEVICES");
+    }
+    if (res.prover_backend == backend_t::cuda && res.gpus && *res.gpus == 0) {
+      fail(c, r.get("gpus"), r.path("gpus"), "is 0 with prover_backend cuda");
+    }
+    if ((res.gpus || res.vram || r.has("prover_backend")) && !node.has(role_t::prover)) {
+      fail(c, r.node(), m.path("resources"),
+           "gives prover_backend/gpus/vram to a node without the prover role");
+    }
+  }
+  if (holds_buffers && node.resources.memory_budget == 0) {
+    fail(c, n, m.path("resources.memory_budget"),
+         "missing (required for the synth and prover roles: e.g. 8GiB)");
+  }
+  if (m.has("hot_circuits")) {
+    if (!node.has(role_t::prover))
+      fail(c, m.get("hot_circuits"), m.path("hot_circuits"),
+           "only a prover keeps proving keys resident");
+    node.hot_circuits = as_names(c, m.get("hot_circuits"), m.path("hot_circuits"));
+  }
+  if (m.has("data_plane")) {
+    map_t d(c, m.get("data_plane"), m.path("data_plane"), keys_of("node.data_plane"));
+    auto& dp = node.data_plane;
+    if (d.has("io_threads"))
+      dp.io_threads = unsigned(as_uint(c, d.get("io_threads"), d.path("io_threads"), 1, 64));
+    if (d.has("send_streams"))
+      dp.send_streams = unsigned(as_uint(c, d.get("send_streams"), d.path("send_streams"), 1, 64));
+    if (d.has("connect_timeout"))
+      dp.connect_timeout = as_duration(c, d.get("connect_timeout"), d.path("connect_timeout"));
+    if (d.has("io_timeout"))
+      dp.io_timeout = as_duration(c, d.get("io_timeout"), d.path("io_timeout"));
+    if (d.has("idle_timeout"))
+      dp.idle_timeout = as_duration(c, d.get("idle_timeout"), d.path("idle_timeout"));
+    if (d.has("max_attempts"))
+      dp.max_attempts = unsigned(as_uint(c, d.get("max_attempts"), d.path("max_attempts"), 1, 100));
+    if (d.has("max_payload"))
+      dp.max_payload = as_size(c, d.get("max_payload"), d.path("max_payload"));
+  }
+  return node;
+}
+
+simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
+  map_t m(c, n, "simulation", keys_of("simulation"));
+  simulation_t s;
+  if (m.has("enabled")) s.enabled = as_bool(c, m.get("enabled"), m.path("enabled"));
+  if (m.has("seed")) s.seed = as_uint(c, m.get("seed"), m.path("seed"), 0, UINT64_MAX);
+  if (m.has("jitter")) s.jitter = as_fraction(c, m.get("jitter"), m.path("jitter"));
+  if (m.has("circuits")) {
+    const YAML::Node l = as_list(c, m.get("circuits"), m.path("circuits"), false);
+    for (size_t i = 0; i < l.size(); ++i) {
+      const std::string p = index(m.path("circuits"), i);
+      map_t e(c, l[i], p, keys_of("simulation.circuits[]"));
+      sim_circuit_t ci;
+      ci.id = as_string(c, e.need("id"), e.path("id"));
+      ci.buffer_size = as_size(c, e.need("buffer_size"), e.path("buffer_size"));
+      if (e.has("prover_work"))
+        ci.prover_work = as_size(c, e.get("prover_work"), e.path("prover_work"), 0);
+      ci.synth_seconds = as_seconds(c, e.need("synth_seconds"), e.path("synth_seconds"));
+      ci.prove_seconds = as_seconds(c, e.need("prove_seconds"), e.path("prove_seconds"));
+      for (const auto& other : s.circuits) {
+        if (other.id == ci.id)
+          fail(c, e.get("id"), e.path("id"), "\"" + ci.id + "\" is defined twice");
+      }
+      s.circuits.push_back(ci);
+    }
+  }
+  auto known_circuit = [&](const std::string& id) {
+    for (const auto& ci : s.circuits) {
+      if (ci.id == id) return true;
+    }
+    return false;
+  };
+  if (m.has("nodes")) {
+    const YAML::Node l = as_list(c, m.get("nodes"), m.path("nodes"), false);
+    for (size_t i = 0; i < l.size(); ++i) {
+      const std::string p = index(m.path("nodes"), i);
+      map_t e(c, l[i], p, keys_of("simulation.nodes[]"));
+      sim_node_group_t g;
+      g.name_prefix = as_string(c, e.need("name_prefix"), e.path("name_prefix"));
+      if (e.has("count"))
+        g.count = unsigned(as_uint(c, e.get("count"), e.path("count"), 1, 100000));
+      g.roles = as_roles(c, e.need("roles"), e.path("roles"));
+      if (e.has("cores")) g.cores = unsigned(as_uint(c, e.get("cores"), e.path("cores"), 1, 4096));
+      g.memory_budget = as_size(c, e.need("memory_budget"), e.path("memory_budget"));
+      if (e.has("uplink_per_s"))
+        g.uplink_per_s = as_size(c, e.get("uplink_per_s"), e.path("uplink_per_s"));
+      if (e.has("hot_circuits")) {
+        g.hot_circuits = as_names(c, e.get("hot_circuits"), e.path("hot_circuits"));
+        for (size_t k = 0; k < g.hot_circuits.size(); ++k) {
+          if (!known_circuit(g.hot_circuits[k])) {
+            fail(c, e.get("hot_circuits")[k], index(e.path("hot_circuits"), k),
+                 "\"" + g.hot_circuits[k] + "\" is not in simulation.circuits");
+          }
+        }
+      }
+      s.nodes.push_back(g);
+    }
+  }
+  if (m.has("jobs")) {
+    const YAML::Node l = as_list(c, m.get("jobs"), m.path("jobs"), false);
+    for (size_t i = 0; i < l.size(); ++i) {
+      const std::string p = index(m.path("jobs"), i);
+      map_t e(c, l[i], p, keys_of("simulation.jobs[]"));
+      sim_jobs_t j;
+      j.circuit = as_string(c, e.need("circuit"), e.path("circuit"));
+      if (!known_circuit(j.circuit))
+        fail(c, e.get("circuit"), e.path("circuit"),
+             "\"" + j.circuit + "\" is not in simulation.circuits");
+      if (e.has("count"))
+        j.count = unsigned(as_uint(c, e.get("count"), e.path("count"), 1, 1000000));
+      if (e.has("partitions"))
+        j.partitions = unsigned(as_uint(c, e.get("partitions"), e.path("partitions"), 1, 1024));
+      if (e.has("priority"))
+        j.priority = as_enum(c, e.get("priority"), e.path("priority"), priority_choices);
+      if (e.has("start_seconds"))
+        j.start_seconds = as_seconds(c, e.get("start_seconds"), e.path("start_seconds"));
+      if (e.has("every_seconds"))
+        j.every_seconds = as_seconds(c, e.get("every_seconds"), e.path("every_seconds"));
+      s.jobs.push_back(j);
+    }
+  }
+  if (s.enabled) {
+    bool synth = false, prover = false;
+    for (const auto& g : s.nodes) {
+      for (auto r : g.roles)
+        synth = synth || r == role_t::synth, prover = prover || r == role_t::prover;
+    }
+    if (!synth || !prover || s.jobs.empty()) {
+      fail(c, n, "simulation", "is enabled but lacks synth nodes, prover nodes or jobs");
+    }
+  }
+  return s;
+}
+
+}  // namespace zk::config::detail
