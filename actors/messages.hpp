@@ -1,5 +1,5 @@
 #pragma once
-// Every message of the control plane (DESIGN.md "Control plane and data plane"): the one CAF
+// Every message of the control plane (docs/design.md "Control plane and data plane"): the one CAF
 // type-id block, the atoms, each message struct with its `inspect`, and the error enum that
 // crosses actor boundaries as a value. Messages stay small (ids, sizes, digests, events); synth
 // buffers never travel here: in one process the prover pins them in the synthesizer's buffer
@@ -15,21 +15,23 @@
 //   S → Y        dispatch_msg                            Y → S   buffer_ready_msg | failure_msg
 //                                                        (another process's prover: first one
 //                                                         in_transit, then one moved | failure)
-//   S → P        prove_request                           P → S   ack_atom job part secs (buffer held),
-//                                                                started_atom job part, proof_msg | failure_msg
+//   S → P        prove_request                           P → S   ack_atom job part secs (buffer
+//   held),
+//                                                                started_atom job part, proof_msg |
+//                                                                failure_msg
 //   S → Y        release_atom buffer id (the prover holds it; free it)
 //   S → P        release_atom buffer id (a moved buffer nobody will prove: cancelled job)
 //   S → Y, P     cancel_atom job id (drop what the job holds)
 //   R → T        join_atom timeline_join_msg, event_batch_msg
 //   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
-//   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text (std::string)
-//   any → S      stats_atom → std::vector<node_usage_msg>; timeline_atom → the aggregator (caf::actor)
+//   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text
+//   (std::string) any → S      stats_atom → std::vector<node_usage_msg>; timeline_atom → the
+//   aggregator (caf::actor)
+#include <caf/all.hpp>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <caf/all.hpp>
 
 #include "common/timeline/event.hpp"
 #include "node/circuit.hpp"
@@ -74,12 +76,12 @@ enum class zk_errc : uint8_t {
   bad_message = 1,  // a message no handler of the receiver takes
   bad_request,      // well-typed but invalid: unknown circuit, zero partitions, bad input
   unknown_job,
-  job_failed,       // a partition failed max_attempts times; the reason names why
+  job_failed,  // a partition failed max_attempts times; the reason names why
   job_cancelled,
   synth_failed,
   prove_failed,
   node_lost,
-  unavailable,      // a peer that did not answer in time, or is gone
+  unavailable,  // a peer that did not answer in time, or is gone
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
@@ -94,7 +96,7 @@ struct job_request {
   priority_t priority = priority_t::normal;
   uint32_t partitions = 1;
   std::vector<std::string> inputs;  // circom: .wtns paths; native: none or "seed=N"
-  bool circuit_priority = false;    // ignore `priority`: take the circuit's (circuit_def_t::priority)
+  bool circuit_priority = false;  // ignore `priority`: take the circuit's (circuit_def_t::priority)
 };
 
 struct proof_msg {
@@ -124,9 +126,9 @@ struct job_result_msg {
 
 struct node_resources {
   std::string name;
-  uint32_t cores = 1;          // synthesis concurrency bound
-  uint64_t memory_budget = 0;  // bytes for buffers (and, on a prover, proving work)
-  std::string backend = "cpu";  // prover backend: "cpu" or "cuda (<device>)"
+  uint32_t cores = 1;                 // synthesis concurrency bound
+  uint64_t memory_budget = 0;         // bytes for buffers (and, on a prover, proving work)
+  std::string backend = "cpu";        // prover backend: "cpu" or "cuda (<device>)"
   std::vector<std::string> hot_keys;  // circuits whose proving key is resident
   std::string data_endpoint;          // where buffers are fetched ("local:<name>" in one process)
 };
@@ -136,7 +138,7 @@ struct node_usage_msg {
   std::string name;
   uint64_t reserved = 0, budget = 0;
   uint32_t synthesizing = 0, pipeline = 0;
-  uint64_t peak_reserved = 0;  // the most ever reserved on it (never above budget)
+  uint64_t peak_reserved = 0;          // the most ever reserved on it (never above budget)
   bool synth = false, prover = false;  // the roles it joined with
   bool alive = true;                   // false once it left (its entry stays for the peak)
 };
@@ -161,7 +163,7 @@ struct buffer_ready_msg {
   uint64_t checksum = 0;   // payload XXH64
   std::string endpoint;    // the store holding it: the synthesizer's, or the prover's when moved
   double synth_seconds = 0;
-  bool moved = false;      // sent over the data plane and acknowledged: the synthesizer holds nothing
+  bool moved = false;  // sent over the data plane and acknowledged: the synthesizer holds nothing
   // Synthesis is done and the buffer is on its way to another process's prover: the scheduler
   // frees the synthesis slot now; a second buffer_ready (moved, or a failure) follows.
   bool in_transit = false;
@@ -195,8 +197,9 @@ struct track_name_msg {
 
 // A node's timeline reporter: its monotonic clock for a ping, a flush on request; tick_atom is
 // its own timer.
-using reporter_actor = caf::typed_actor<caf::reacts_to<tick_atom>, caf::replies_to<ping_atom, int64_t>::with<int64_t>,
-                                        caf::replies_to<flush_atom>::with<caf::ok_atom>>;
+using reporter_actor =
+    caf::typed_actor<caf::reacts_to<tick_atom>, caf::replies_to<ping_atom, int64_t>::with<int64_t>,
+                     caf::replies_to<flush_atom>::with<caf::ok_atom>>;
 
 struct timeline_join_msg {
   uint16_t node = 0;
@@ -206,8 +209,8 @@ struct timeline_join_msg {
 };
 
 struct timeline_snapshot_msg {
-  std::vector<timeline::event_t> events;  // in the aggregator's time base, sorted
-  std::vector<timeline_join_msg> nodes;   // names (reporter handles left empty)
+  std::vector<timeline::event_t> events;              // in the aggregator's time base, sorted
+  std::vector<timeline_join_msg> nodes;               // names (reporter handles left empty)
   std::vector<std::pair<uint16_t, int64_t>> offsets;  // node → estimated clock offset (ns)
 };
 
@@ -219,34 +222,38 @@ using timeline_actor =
                      caf::replies_to<metrics_atom>::with<std::string>>;
 
 // A synthesis node's synthesizer.
-using synthesizer_actor = caf::typed_actor<caf::reacts_to<dispatch_msg>, caf::reacts_to<release_atom, uint64_t>,
-                                           caf::reacts_to<cancel_atom, uint64_t>>;
+using synthesizer_actor =
+    caf::typed_actor<caf::reacts_to<dispatch_msg>, caf::reacts_to<release_atom, uint64_t>,
+                     caf::reacts_to<cancel_atom, uint64_t>>;
 
 // A prover node's prover; loaded_atom: the circuits whose keys it has mapped (its hot circuits,
 // loaded at start-up, answered once they are).
-using prover_actor = caf::typed_actor<caf::reacts_to<prove_request>, caf::reacts_to<release_atom, uint64_t>,
-                                      caf::reacts_to<cancel_atom, uint64_t>,
-                                      caf::replies_to<loaded_atom>::with<std::vector<std::string>>>;
+using prover_actor =
+    caf::typed_actor<caf::reacts_to<prove_request>, caf::reacts_to<release_atom, uint64_t>,
+                     caf::reacts_to<cancel_atom, uint64_t>,
+                     caf::replies_to<loaded_atom>::with<std::vector<std::string>>>;
 
 struct node_join_msg {
   node_resources resources;
   synthesizer_actor synthesizer;  // invalid when the node does not synthesize
-  prover_actor prover;           // invalid when the node does not prove
+  prover_actor prover;            // invalid when the node does not prove
 };
 
 // The scheduler: clients' requests, nodes' joins, and the workers' reports.
-using scheduler_actor = caf::typed_actor<
-    caf::replies_to<join_atom, node_join_msg>::with<node_id>,
-    caf::replies_to<register_atom, circuit_def_t>::with<caf::ok_atom>,
-    caf::replies_to<circuits_atom>::with<std::vector<circuit_def_t>>,
-    caf::replies_to<submit_atom, job_request>::with<uint64_t>,
-    caf::replies_to<status_atom, uint64_t>::with<job_status_msg>,
-    caf::replies_to<await_atom, uint64_t>::with<job_result_msg>,
-    caf::replies_to<cancel_atom, uint64_t>::with<bool>,
-    caf::replies_to<stats_atom>::with<std::vector<node_usage_msg>>,
-    caf::replies_to<timeline_atom>::with<timeline_actor>, caf::reacts_to<buffer_ready_msg>,
-    caf::reacts_to<ack_atom, uint64_t, uint32_t, double>, caf::reacts_to<started_atom, uint64_t, uint32_t>,
-    caf::reacts_to<proof_msg>, caf::reacts_to<failure_msg>>;
+using scheduler_actor =
+    caf::typed_actor<caf::replies_to<join_atom, node_join_msg>::with<node_id>,
+                     caf::replies_to<register_atom, circuit_def_t>::with<caf::ok_atom>,
+                     caf::replies_to<circuits_atom>::with<std::vector<circuit_def_t>>,
+                     caf::replies_to<submit_atom, job_request>::with<uint64_t>,
+                     caf::replies_to<status_atom, uint64_t>::with<job_status_msg>,
+                     caf::replies_to<await_atom, uint64_t>::with<job_result_msg>,
+                     caf::replies_to<cancel_atom, uint64_t>::with<bool>,
+                     caf::replies_to<stats_atom>::with<std::vector<node_usage_msg>>,
+                     caf::replies_to<timeline_atom>::with<timeline_actor>,
+                     caf::reacts_to<buffer_ready_msg>,
+                     caf::reacts_to<ack_atom, uint64_t, uint32_t, double>,
+                     caf::reacts_to<started_atom, uint64_t, uint32_t>, caf::reacts_to<proof_msg>,
+                     caf::reacts_to<failure_msg>>;
 
 // --- inspect ---------------------------------------------------------------------------------
 
@@ -257,13 +264,13 @@ typename Inspector::result_type inspect(Inspector& f, job_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
-  return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.proof_json, x.public_signals, x.synth_seconds,
-           x.prove_seconds, x.verify_seconds);
+  return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.proof_json, x.public_signals,
+           x.synth_seconds, x.prove_seconds, x.verify_seconds);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
-  return f(caf::meta::type_name("job_status_msg"), x.id, x.circuit, x.priority, x.partitions, x.done, x.failed,
-           x.cancelled, x.finished, x.error, x.part_states);
+  return f(caf::meta::type_name("job_status_msg"), x.id, x.circuit, x.priority, x.partitions,
+           x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
@@ -271,13 +278,13 @@ typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
-  return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend, x.hot_keys,
-           x.data_endpoint);
+  return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend,
+           x.hot_keys, x.data_endpoint);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
-  return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing, x.pipeline,
-           x.peak_reserved, x.synth, x.prover, x.alive);
+  return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing,
+           x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
@@ -285,13 +292,13 @@ typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
-  return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.circuit, x.inputs,
-           x.prover_endpoint);
+  return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.circuit,
+           x.inputs, x.prover_endpoint);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
-  return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.buffer_id, x.size, x.checksum,
-           x.endpoint, x.synth_seconds, x.moved, x.in_transit);
+  return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.buffer_id, x.size,
+           x.checksum, x.endpoint, x.synth_seconds, x.moved, x.in_transit);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
@@ -326,49 +333,49 @@ void add_message_types(caf::actor_system_config& cfg);
 namespace zk::node {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
-  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name, x.native_params, x.shape,
-           x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows, x.buffer_bytes,
-           x.prover_work_bytes, x.witness_generator, x.priority);
+  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name,
+           x.native_params, x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size,
+           x.domain_rows, x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority);
 }
 }  // namespace zk::node
 
 namespace zk::timeline {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, event_t& x) {
-  return f(caf::meta::type_name("timeline_event"), x.job, x.partition, x.st, x.ph, x.node, x.actor, x.t_ns, x.bytes);
+  return f(caf::meta::type_name("timeline_event"), x.job, x.partition, x.st, x.ph, x.node, x.actor,
+           x.t_ns, x.bytes);
 }
 }  // namespace zk::timeline
 
-
 CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
-  CAF_ADD_TYPE_ID(zkfleet, (zk::node::circuit_def_t))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::proof_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_status_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_result_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_resources))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_usage_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::node_usage_msg>))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_join_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::dispatch_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::buffer_ready_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prove_request))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::failure_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::event_batch_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::track_name_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_join_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_snapshot_msg))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::timeline::event_t))
-  CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::string>))
-  CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::node::circuit_def_t>))
-  CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::pair<uint16_t, int64_t>>))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::node::priority_t))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::zk_errc))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_actor))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::reporter_actor))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::synthesizer_actor))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prover_actor))
-  CAF_ADD_TYPE_ID(zkfleet, (zk::actors::scheduler_actor))
+CAF_ADD_TYPE_ID(zkfleet, (zk::node::circuit_def_t))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::proof_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_status_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_result_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_resources))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_usage_msg))
+CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::node_usage_msg>))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_join_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::dispatch_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::buffer_ready_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prove_request))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::failure_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::event_batch_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::track_name_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_join_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_snapshot_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::timeline::event_t))
+CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::string>))
+CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::node::circuit_def_t>))
+CAF_ADD_TYPE_ID(zkfleet, (std::vector<std::pair<uint16_t, int64_t>>))
+CAF_ADD_TYPE_ID(zkfleet, (zk::node::priority_t))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::zk_errc))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_actor))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::reporter_actor))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::synthesizer_actor))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prover_actor))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::scheduler_actor))
 
 CAF_END_TYPE_ID_BLOCK(zkfleet)
 

@@ -1,5 +1,5 @@
 #pragma once
-// The scheduler's metrics endpoint (DESIGN.md "Timeline": Prometheus text exposition of the
+// The scheduler's metrics endpoint (docs/design.md "Timeline": Prometheus text exposition of the
 // counters and stage-duration histograms at the scheduler): a small HTTP server (Boost.Beast)
 // that answers
 //
@@ -17,13 +17,12 @@
 // /metrics blocks that thread for at most two ask_timeouts (a scrape at a time, as Prometheus
 // does). Who may use it: the node that runs the scheduler role (`zkfleet node`), and tests.
 // Destroy it before the actor_system it asks.
+#include <caf/all.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <caf/all.hpp>
 
 #include "actors/messages.hpp"
 #include "common/net/http_server.hpp"
@@ -44,8 +43,8 @@ std::string escape_label_value(const std::string& v);
 // Asks the scheduler (stats_atom) and then the aggregator (metrics_atom), each within `timeout`,
 // and answers metrics_atom with the exposition text, or an unavailable error naming who did
 // not answer.
-caf::behavior metrics_gateway(caf::event_based_actor* self, scheduler_actor scheduler, timeline_actor aggregator,
-                              std::chrono::milliseconds timeout);
+caf::behavior metrics_gateway(caf::event_based_actor* self, scheduler_actor scheduler,
+                              timeline_actor aggregator, std::chrono::milliseconds timeout);
 
 // The HTTP face (common/net/http_server) of a metrics gateway.
 class metrics_server_t {
@@ -53,8 +52,8 @@ class metrics_server_t {
   // Binds host:port at once (port 0: an ephemeral port; port() says which) and serves on a
   // thread of its own. host: an address or a name. Throws std::runtime_error naming host:port
   // when it cannot bind.
-  metrics_server_t(caf::actor_system& sys, scheduler_actor scheduler, timeline_actor aggregator, std::string host,
-                   uint16_t port, metrics_options_t options = {});
+  metrics_server_t(caf::actor_system& sys, scheduler_actor scheduler, timeline_actor aggregator,
+                   std::string host, uint16_t port, metrics_options_t options = {});
   ~metrics_server_t();
   metrics_server_t(const metrics_server_t&) = delete;
   metrics_server_t& operator=(const metrics_server_t&) = delete;

@@ -12,13 +12,16 @@ namespace zk::actors {
 namespace {
 
 // The circuits named hot for a prover, among the scheduler's. Throws naming an id it does not know.
-std::vector<circuit_def_t> hot_circuits(const node_role_config_t& cfg, const std::vector<circuit_def_t>& all) {
+std::vector<circuit_def_t> hot_circuits(const node_role_config_t& cfg,
+                                        const std::vector<circuit_def_t>& all) {
   if (!cfg.prover) return {};
   std::vector<circuit_def_t> out;
   for (const auto& id : cfg.hot_keys) {
-    auto it = std::find_if(all.begin(), all.end(), [&](const circuit_def_t& c) { return c.id == id; });
+    auto it =
+        std::find_if(all.begin(), all.end(), [&](const circuit_def_t& c) { return c.id == id; });
     if (it == all.end())
-      throw std::runtime_error("node " + cfg.name + ": hot circuit '" + id + "' is not a circuit of the scheduler");
+      throw std::runtime_error("node " + cfg.name + ": hot circuit '" + id +
+                               "' is not a circuit of the scheduler");
     out.push_back(*it);
   }
   return out;
@@ -26,25 +29,28 @@ std::vector<circuit_def_t> hot_circuits(const node_role_config_t& cfg, const std
 
 // Fills the store's pool with `count` buffers of the largest circuit's size (as far as the budget
 // allows), so the node's first buffers land in resident memory (buffer_store.hpp).
-void prewarm(buffer::buffer_store_t& store, const std::vector<circuit_def_t>& circuits, unsigned count,
-             const std::string& what) {
+void prewarm(buffer::buffer_store_t& store, const std::vector<circuit_def_t>& circuits,
+             unsigned count, const std::string& what) {
   uint64_t largest = 0;
   for (const auto& c : circuits) largest = std::max(largest, c.buffer_bytes);
   if (largest == 0 || count == 0) return;
   const uint64_t made = store.prewarm(largest, count);
-  log::info(what + ": " + std::to_string(made) + " buffer(s) of " + buffer::format_bytes(largest) + " prewarmed");
+  log::info(what + ": " + std::to_string(made) + " buffer(s) of " + buffer::format_bytes(largest) +
+            " prewarmed");
 }
 
 }  // namespace
 
-node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const scheduler_actor& scheduler,
-                          const timeline_actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
+node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
+                          const scheduler_actor& scheduler, const timeline_actor& aggregator,
+                          const std::shared_ptr<node::buffer_directory_t>& directory,
                           std::chrono::milliseconds timeout) {
   node_handles_t n;
   n.name = cfg.name;
   n.recorder = std::make_shared<timeline::recorder_t>(cfg.timeline_node);
   node::node_tracks_t tracks;
-  if (cfg.synth) tracks.workers = std::max(1u, cfg.cores), tracks.streams = std::max(1u, cfg.send_streams);
+  if (cfg.synth)
+    tracks.workers = std::max(1u, cfg.cores), tracks.streams = std::max(1u, cfg.send_streams);
   tracks.prover = cfg.prover;
   node_join_msg join;
   join.resources.name = cfg.name;
@@ -53,7 +59,9 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   auto endpoint = net::data_endpoint_t::local(cfg.name);
   if (!cfg.data_listen.empty()) {
     auto ep = net::data_endpoint_t::parse("tcp:" + cfg.data_listen);
-    if (!ep) throw std::runtime_error("node " + cfg.name + ": data endpoint '" + cfg.data_listen + "' is not host:port");
+    if (!ep)
+      throw std::runtime_error("node " + cfg.name + ": data endpoint '" + cfg.data_listen +
+                               "' is not host:port");
     endpoint = *ep;
   }
   if (cfg.prover && endpoint.is_tcp()) {
@@ -64,9 +72,11 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     n.data_server = std::make_shared<net::data_server_t>(
         *n.prover_store, so, [](const net::received_t&) {},
         [](const net::rejected_t& r) {
-          log::warn(std::string("data plane: buffer refused (") + net::reject_reason_name(r.reason) + "): " + r.message);
+          log::warn(std::string("data plane: buffer refused (") +
+                    net::reject_reason_name(r.reason) + "): " + r.message);
         });
-    endpoint.port = n.data_server->port();  // port 0 asks for an ephemeral port: announce the one bound
+    endpoint.port =
+        n.data_server->port();  // port 0 asks for an ephemeral port: announce the one bound
     directory->add(endpoint.str(), n.prover_store);
   }
   join.resources.data_endpoint = endpoint.str();
@@ -81,7 +91,8 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     // With a prover beside it, the prover's store answers for the data endpoint; this store is
     // reached in-process under "local:<node>" (buffers for that prover never leave it).
     const std::string own = cfg.prover && endpoint.is_tcp() ? endpoint.str() : "";
-    const std::string local = own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
+    const std::string local =
+        own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
     directory->add(local, n.store);
     prewarm(*n.store, *circuits, tracks.workers, "buffer store");
     synthesizer_config_t sc{local, n.store, scheduler, n.recorder, tracks, own, cfg.send_options};
@@ -89,33 +100,37 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     join.synthesizer = n.synthesizer;
   }
   if (cfg.prover) {
-    prover_config_t pc{directory, endpoint.str(), scheduler, n.recorder, tracks, cfg.accelerators, hot};
+    prover_config_t pc{directory, endpoint.str(),   scheduler, n.recorder,
+                       tracks,    cfg.accelerators, hot};
     n.prover = sys.spawn(prover, pc);
     join.prover = n.prover;
     join.resources.backend = cfg.backend;
   }
   std::vector<track_name_msg> names;
   for (auto& [id, name] : tracks.names(cfg.backend)) names.push_back({id, std::move(name)});
-  n.reporter = sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, std::move(names), n.recorder,
-                                                              aggregator, cfg.report_period});
+  n.reporter =
+      sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, std::move(names),
+                                                     n.recorder, aggregator, cfg.report_period});
   auto stop_all = [&] {
     if (n.synthesizer) caf::anon_send_exit(n.synthesizer, caf::exit_reason::user_shutdown);
     if (n.prover) caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
     if (n.reporter) caf::anon_send_exit(n.reporter, caf::exit_reason::user_shutdown);
   };
   if (n.prover) {  // the join names the keys actually resident, once the worker has mapped them
-    auto loaded = ask<std::vector<std::string>>(sys, n.prover, std::max(timeout, std::chrono::milliseconds(600000)),
-                                                loaded_atom::value);
+    auto loaded = ask<std::vector<std::string>>(
+        sys, n.prover, std::max(timeout, std::chrono::milliseconds(600000)), loaded_atom::value);
     if (!loaded) {
       stop_all();
-      throw std::runtime_error("node " + cfg.name + ": its prover did not load its keys: " + describe(loaded.error()));
+      throw std::runtime_error("node " + cfg.name +
+                               ": its prover did not load its keys: " + describe(loaded.error()));
     }
     join.resources.hot_keys = *loaded;
   }
   auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, join);
   if (!id) {
     stop_all();
-    throw std::runtime_error("node " + cfg.name + " could not join the scheduler: " + describe(id.error()));
+    throw std::runtime_error("node " + cfg.name +
+                             " could not join the scheduler: " + describe(id.error()));
   }
   n.id = *id;
   return n;
@@ -134,10 +149,12 @@ embedded_cluster_t::embedded_cluster_t(caf::actor_system& sys, const cluster_con
 void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& cfg) {
   aggregator = sys.spawn(timeline_aggregator);
   scheduler_recorder = std::make_shared<timeline::recorder_t>(0);
-  scheduler = sys.spawn(actors::scheduler,
-                        scheduler_config_t{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0, aggregator});
-  scheduler_reporter = sys.spawn(timeline_reporter, reporter_config_t{0, "scheduler", {{0, "scheduler"}},
-                                                                       scheduler_recorder, aggregator, cfg.report_period});
+  scheduler = sys.spawn(actors::scheduler, scheduler_config_t{cfg.lookahead, cfg.max_attempts,
+                                                              scheduler_recorder, 0, aggregator});
+  scheduler_reporter = sys.spawn(
+      timeline_reporter,
+      reporter_config_t{
+          0, "scheduler", {{0, "scheduler"}}, scheduler_recorder, aggregator, cfg.report_period});
   for (unsigned i = 0; i < cfg.synth_nodes; ++i) {
     node_role_config_t n;
     n.name = "synth-" + std::to_string(i);

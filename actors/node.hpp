@@ -48,14 +48,15 @@ struct node_handles_t {
   std::shared_ptr<buffer::buffer_store_t> store;  // synth role: where its buffers live
   std::shared_ptr<timeline::recorder_t> recorder;
   std::shared_ptr<buffer::buffer_store_t> prover_store;  // prover role on the data plane
-  std::shared_ptr<net::data_server_t> data_server;        // receives into prover_store
-  uint32_t id = 0;  // the scheduler's node id
+  std::shared_ptr<net::data_server_t> data_server;       // receives into prover_store
+  uint32_t id = 0;                                       // the scheduler's node id
 };
 
 // Spawns the node's actors and joins the scheduler (waits up to `timeout` for its answer).
 // Throws std::runtime_error when the scheduler does not take the node.
-node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg, const scheduler_actor& scheduler,
-                          const timeline_actor& aggregator, const std::shared_ptr<node::buffer_directory_t>& directory,
+node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
+                          const scheduler_actor& scheduler, const timeline_actor& aggregator,
+                          const std::shared_ptr<node::buffer_directory_t>& directory,
                           std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 struct cluster_config_t {
@@ -97,7 +98,8 @@ class embedded_cluster_t {
 // A request from outside any actor, answered within `timeout`: the reply, or the error
 // (sec::request_timeout when none came).
 template <class T, class Handle, class... Ts>
-caf::expected<T> ask(caf::actor_system& sys, const Handle& dest, std::chrono::milliseconds timeout, Ts&&... xs) {
+caf::expected<T> ask(caf::actor_system& sys, const Handle& dest, std::chrono::milliseconds timeout,
+                     Ts&&... xs) {
   caf::scoped_actor self{sys};
   caf::expected<T> out{caf::error{}};
   self->request(dest, timeout, std::forward<Ts>(xs)...)

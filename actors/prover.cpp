@@ -7,8 +7,8 @@ namespace zk::actors {
 void prover_state::init(prover_actor::pointer s, prover_config_t c) {
   self = s;
   cfg = std::move(c);
-  worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.tracks.prove(), cfg.accelerators,
-                                                    cfg.hot);
+  worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.tracks.prove(),
+                                                    cfg.accelerators, cfg.hot);
 }
 
 void prover_state::receive(const prove_request& r) {
@@ -22,12 +22,14 @@ void prover_state::receive(const prove_request& r) {
     log::warn(b.job, b.partition, "buffer refused: " + why);
     self->send(cfg.scheduler, failure_msg{b.job, b.partition, zk_errc::prove_failed, why});
   };
-  if (!pin) return refuse("buffer " + std::to_string(b.buffer_id) + " at " + b.endpoint +
-                          " is not reachable from this prover");
+  if (!pin)
+    return refuse("buffer " + std::to_string(b.buffer_id) + " at " + b.endpoint +
+                  " is not reachable from this prover");
   if (pin->header().payload_checksum != b.checksum || pin->size() != b.size)
     return refuse("buffer " + std::to_string(b.buffer_id) + " is not the one announced");
   if (b.moved) release(b.buffer_id);  // ours now: registered by the data server, pinned here
-  self->send(cfg.scheduler, ack_atom::value, b.job, b.partition, double(timeline::monotonic_ns() - t0) * 1e-9);
+  self->send(cfg.scheduler, ack_atom::value, b.job, b.partition,
+             double(timeline::monotonic_ns() - t0) * 1e-9);
   if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
   queue.push_back(prove_work_msg{r, std::move(*pin)});
   pump();
@@ -38,12 +40,14 @@ void prover_state::pump() {
   prove_work_msg w = std::move(queue.front());
   queue.pop_front();
   const auto& b = w.request.buffer;
-  if (cfg.recorder) cfg.recorder->end(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
+  if (cfg.recorder)
+    cfg.recorder->end(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
   self->send(cfg.scheduler, started_atom::value, b.job, b.partition);
   busy = true;
   prove_request r = w.request;
   self->request(worker, caf::infinite, std::move(w))
-      .then([this](const proof_msg& m) { proved(m); }, [this, r](const caf::error& e) { failed(r, e); });
+      .then([this](const proof_msg& m) { proved(m); },
+            [this, r](const caf::error& e) { failed(r, e); });
 }
 
 void prover_state::proved(const proof_msg& m) {
@@ -56,7 +60,8 @@ void prover_state::failed(const prove_request& r, const caf::error& e) {
   busy = false;
   if (!cancelled.has(r.buffer.job)) {
     log::warn(r.buffer.job, r.buffer.partition, "proof failed: " + reason_of(e));
-    self->send(cfg.scheduler, failure_msg{r.buffer.job, r.buffer.partition, zk_errc::prove_failed, describe(e)});
+    self->send(cfg.scheduler,
+               failure_msg{r.buffer.job, r.buffer.partition, zk_errc::prove_failed, describe(e)});
   }
   pump();
 }
@@ -69,28 +74,31 @@ void prover_state::cancel(uint64_t job) {
       continue;
     }
     if (cfg.recorder)
-      cfg.recorder->end(job, it->request.buffer.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
+      cfg.recorder->end(job, it->request.buffer.partition, timeline::stage::gpu_pickup,
+                        cfg.tracks.queue());
     it = queue.erase(it);
   }
 }
 
 void prover_state::release(uint64_t buffer_id) {
-  if (auto store = cfg.directory ? cfg.directory->store(cfg.endpoint) : nullptr) store->release(buffer_id);
+  if (auto store = cfg.directory ? cfg.directory->store(cfg.endpoint) : nullptr)
+    store->release(buffer_id);
 }
 
 prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
-    [self](const prove_request& r) { self->state.receive(r); },
-    [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
-    [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
-    [self](loaded_atom) -> caf::result<std::vector<std::string>> {  // the worker maps hot keys first
-      auto rp = self->make_response_promise<std::vector<std::string>>();
-      self->request(self->state.worker, std::chrono::minutes(10), loaded_atom::value)
-          .then([rp](const std::vector<std::string>& ids) mutable { rp.deliver(ids); },
-                [rp](caf::error& e) mutable { rp.deliver(std::move(e)); });
-      return rp;
-    },
+      [self](const prove_request& r) { self->state.receive(r); },
+      [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
+      [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
+      [self](
+          loaded_atom) -> caf::result<std::vector<std::string>> {  // the worker maps hot keys first
+        auto rp = self->make_response_promise<std::vector<std::string>>();
+        self->request(self->state.worker, std::chrono::minutes(10), loaded_atom::value)
+            .then([rp](const std::vector<std::string>& ids) mutable { rp.deliver(ids); },
+                  [rp](caf::error& e) mutable { rp.deliver(std::move(e)); });
+        return rp;
+      },
   };
 }
 
@@ -98,34 +106,45 @@ namespace {
 
 timeline::stage to_timeline(groth16::stage s) {
   switch (s) {
-    case groth16::stage::build_ab: return timeline::stage::build_ab;
-    case groth16::stage::compute_h: return timeline::stage::compute_h;
-    case groth16::stage::msm_a: return timeline::stage::msm_a;
-    case groth16::stage::msm_b1: return timeline::stage::msm_b1;
-    case groth16::stage::msm_b2: return timeline::stage::msm_b2;
-    case groth16::stage::msm_c: return timeline::stage::msm_c;
-    case groth16::stage::msm_h: return timeline::stage::msm_h;
-    case groth16::stage::assemble: return timeline::stage::assemble;
-    case groth16::stage::verify: return timeline::stage::verify;
+    case groth16::stage::build_ab:
+      return timeline::stage::build_ab;
+    case groth16::stage::compute_h:
+      return timeline::stage::compute_h;
+    case groth16::stage::msm_a:
+      return timeline::stage::msm_a;
+    case groth16::stage::msm_b1:
+      return timeline::stage::msm_b1;
+    case groth16::stage::msm_b2:
+      return timeline::stage::msm_b2;
+    case groth16::stage::msm_c:
+      return timeline::stage::msm_c;
+    case groth16::stage::msm_h:
+      return timeline::stage::msm_h;
+    case groth16::stage::assemble:
+      return timeline::stage::assemble;
+    case groth16::stage::verify:
+      return timeline::stage::verify;
   }
   return timeline::stage::gpu;
 }
 
-caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::recorder_t* rec, uint16_t track,
-                                 const prove_work_msg& w) {
+caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::recorder_t* rec,
+                                 uint16_t track, const prove_work_msg& w) {
   const auto& b = w.request.buffer;
   groth16::stage_observer observe;
   if (rec)
     observe = [&](groth16::stage s, uint64_t t0, uint64_t t1) {
-      rec->record({b.job, b.partition, to_timeline(s), timeline::phase::begin, 0, track, int64_t(t0), 0});
-      rec->record({b.job, b.partition, to_timeline(s), timeline::phase::end, 0, track, int64_t(t1), 0});
+      rec->record(
+          {b.job, b.partition, to_timeline(s), timeline::phase::begin, 0, track, int64_t(t0), 0});
+      rec->record(
+          {b.job, b.partition, to_timeline(s), timeline::phase::end, 0, track, int64_t(t1), 0});
     };
   if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu, track, b.size);
   try {
     node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe);
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
-    return proof_msg{b.job, b.partition, r.proof_json, r.public_signals, b.synth_seconds, r.prove_seconds,
-                     r.verify_seconds};
+    return proof_msg{b.job,           b.partition,     r.proof_json,    r.public_signals,
+                     b.synth_seconds, r.prove_seconds, r.verify_seconds};
   } catch (const std::exception& e) {
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
     return caf::make_error(zk_errc::prove_failed, e.what());
@@ -134,8 +153,9 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
 
 }  // namespace
 
-caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           node::accelerators_t accelerators, std::vector<circuit_def_t> hot) {
+caf::behavior prover_worker(prover_worker_actor* self,
+                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot) {
   self->state.engine.set_accelerators(accelerators);
   for (const auto& c : hot) {
     try {
@@ -146,8 +166,10 @@ caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline:
     }
   }
   return {
-    [self](loaded_atom) { return self->state.engine.loaded(); },
-    [self, recorder, track](const prove_work_msg& w) { return run_proof(self->state.engine, recorder.get(), track, w); },
+      [self](loaded_atom) { return self->state.engine.loaded(); },
+      [self, recorder, track](const prove_work_msg& w) {
+        return run_proof(self->state.engine, recorder.get(), track, w);
+      },
   };
 }
 

@@ -20,8 +20,8 @@
 #include "common/timeline/recorder.hpp"
 #include "node/buffer_directory.hpp"
 #include "node/cancelled_jobs.hpp"
-#include "node/tracks.hpp"
 #include "node/prover/prover_engine.hpp"
+#include "node/tracks.hpp"
 
 namespace zk::actors {
 
@@ -35,12 +35,12 @@ struct prove_work_msg {
 
 struct prover_config_t {
   std::shared_ptr<node::buffer_directory_t> directory;  // the process's buffer stores by endpoint
-  std::string endpoint;                           // this node's data endpoint (its own store, if any)
+  std::string endpoint;  // this node's data endpoint (its own store, if any)
   scheduler_actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
-  node::node_tracks_t tracks;  // its prove(), receive() and queue() tracks
-  node::accelerators_t accelerators;  // the node's backend (null: the CPU)
-  std::vector<circuit_def_t> hot;      // circuits whose keys the worker maps at start-up
+  node::node_tracks_t tracks;                      // its prove(), receive() and queue() tracks
+  node::accelerators_t accelerators;               // the node's backend (null: the CPU)
+  std::vector<circuit_def_t> hot;  // circuits whose keys the worker maps at start-up
 };
 
 struct prover_state {
@@ -75,8 +75,9 @@ struct prover_worker_state {
 using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
 // It maps the keys of `hot` first (a key that cannot be read is logged and left to fail its
 // proofs), then answers loaded_atom with the circuits mapped.
-caf::behavior prover_worker(prover_worker_actor* self, std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           node::accelerators_t accelerators, std::vector<circuit_def_t> hot);
+caf::behavior prover_worker(prover_worker_actor* self,
+                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot);
 
 }  // namespace zk::actors
 

@@ -18,15 +18,18 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
 }
 
 caf::result<timeline_actor> scheduler_actor_state::timeline() const {
-  if (!aggregator) return caf::make_error(zk_errc::bad_request, "this scheduler has no timeline aggregator");
+  if (!aggregator)
+    return caf::make_error(zk_errc::bad_request, "this scheduler has no timeline aggregator");
   return aggregator;
 }
 
 caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
-  for (const auto& [id, n] : nodes)  // a second process started for the same node would be counted twice
+  for (const auto& [id, n] :
+       nodes)  // a second process started for the same node would be counted twice
     if (n.name == m.resources.name && (n.synthesizer || n.prover))
-      return caf::make_error(zk_errc::bad_request, "a node named " + n.name + " is already in the cluster: stop it first, "
-                                              "or give this one another name");
+      return caf::make_error(zk_errc::bad_request, "a node named " + n.name +
+                                                       " is already in the cluster: stop it first, "
+                                                       "or give this one another name");
   node_spec_t spec;
   spec.name = m.resources.name;
   spec.synth = bool(m.synthesizer);
@@ -35,8 +38,10 @@ caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
   spec.memory_budget = m.resources.memory_budget;
   spec.hot_keys.insert(m.resources.hot_keys.begin(), m.resources.hot_keys.end());
   node_id id = policy.add_node(spec);
-  log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") + (spec.prover ? " (prover)" : ""));
-  nodes[id] = {spec.name, m.synthesizer, m.prover, m.resources.data_endpoint, spec.synth, spec.prover};
+  log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") +
+            (spec.prover ? " (prover)" : ""));
+  nodes[id] = {spec.name,  m.synthesizer, m.prover, m.resources.data_endpoint,
+               spec.synth, spec.prover};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
   schedule();
@@ -47,7 +52,8 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
   for (auto& [id, n] : nodes) {
     if (n.synthesizer.address() != m.source && n.prover.address() != m.source) continue;
     log::warn("node " + n.name + " lost: its partitions in flight are queued again");
-    policy.remove_node(id, to_string(zk_errc::node_lost) + ": node " + n.name + " left the cluster");
+    policy.remove_node(id,
+                       to_string(zk_errc::node_lost) + ": node " + n.name + " left the cluster");
     n.synthesizer = nullptr;
     n.prover = nullptr;
     // Partitions that were on it are queued again (or failed); forget their old placement, and
@@ -68,10 +74,12 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
 
 caf::result<caf::ok_atom> scheduler_actor_state::add_circuit(const circuit_def_t& c) {
   if (c.id.empty() || c.buffer_bytes == 0 || c.n_vars == 0)
-    return caf::make_error(zk_errc::bad_request, "circuit '" + c.id + "' is not described (no id, size or wires)");
-  if (uint8_t(c.priority) > uint8_t(priority_t::low))
     return caf::make_error(zk_errc::bad_request,
-                      "circuit '" + c.id + "': priority " + std::to_string(int(c.priority)) + " is not one of 0..3");
+                           "circuit '" + c.id + "' is not described (no id, size or wires)");
+  if (uint8_t(c.priority) > uint8_t(priority_t::low))
+    return caf::make_error(zk_errc::bad_request, "circuit '" + c.id + "': priority " +
+                                                     std::to_string(int(c.priority)) +
+                                                     " is not one of 0..3");
   circuits[c.id] = c;
   policy.add_circuit(to_spec(c));
   return caf::ok_atom::value;
@@ -79,13 +87,17 @@ caf::result<caf::ok_atom> scheduler_actor_state::add_circuit(const circuit_def_t
 
 caf::result<uint64_t> scheduler_actor_state::submit(const job_request& r) {
   auto c = circuits.find(r.circuit);
-  if (c == circuits.end()) return caf::make_error(zk_errc::bad_request, "unknown circuit '" + r.circuit + "'");
+  if (c == circuits.end())
+    return caf::make_error(zk_errc::bad_request, "unknown circuit '" + r.circuit + "'");
   if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
-    return caf::make_error(zk_errc::bad_request, "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
-  if (auto why = check_job_inputs(c->second, r.inputs, r.partitions)) return caf::make_error(zk_errc::bad_request, *why);
+    return caf::make_error(zk_errc::bad_request,
+                           "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
+  if (auto why = check_job_inputs(c->second, r.inputs, r.partitions))
+    return caf::make_error(zk_errc::bad_request, *why);
   const priority_t prio = r.circuit_priority ? c->second.priority : r.priority;
   const auto submitted = policy.submit(r.circuit, prio, r.partitions);
-  if (!submitted) return caf::make_error(zk_errc::bad_request, submitted.error());  // e.g. a job no node holds
+  if (!submitted)
+    return caf::make_error(zk_errc::bad_request, submitted.error());  // e.g. a job no node holds
   const job_id id = submitted.value();
   jobs[id].request = r;
   if (rec)
@@ -106,18 +118,21 @@ job_status_msg scheduler_actor_state::make_status(job_id job) const {
   m.cancelled = s.cancelled;
   m.finished = s.finished();
   m.error = s.error;
-  for (uint32_t k = 0; k < s.partitions; ++k) m.part_states.push_back(part_state_name(policy.state(job, k)));
+  for (uint32_t k = 0; k < s.partitions; ++k)
+    m.part_states.push_back(part_state_name(policy.state(job, k)));
   return m;
 }
 
 caf::result<job_status_msg> scheduler_actor_state::status(uint64_t job) const {
-  if (!jobs.count(job)) return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+  if (!jobs.count(job))
+    return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
   return make_status(job);
 }
 
 caf::result<job_result_msg> scheduler_actor_state::await(uint64_t job) {
   auto it = jobs.find(job);
-  if (it == jobs.end()) return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+  if (it == jobs.end())
+    return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
   auto rp = self->make_response_promise<job_result_msg>();
   it->second.waiters.push_back(rp);
   settle(job);
@@ -125,7 +140,8 @@ caf::result<job_result_msg> scheduler_actor_state::await(uint64_t job) {
 }
 
 caf::result<bool> scheduler_actor_state::cancel(uint64_t job) {
-  if (!jobs.count(job)) return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+  if (!jobs.count(job))
+    return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
   if (!policy.cancel(job)) return false;  // already finished
   for (auto it = parts.begin(); it != parts.end();) {
     if (it->first.first != job) {
@@ -141,7 +157,8 @@ caf::result<bool> scheduler_actor_state::cancel(uint64_t job) {
     if (n.prover) self->send(n.prover, cancel_atom::value, job);
   }
   if (rec)
-    for (uint32_t k = 0; k < jobs[job].request.partitions; ++k) rec->end(job, k, timeline::stage::queued, track);
+    for (uint32_t k = 0; k < jobs[job].request.partitions; ++k)
+      rec->end(job, k, timeline::stage::queued, track);
   settle(job);
   schedule();
   return true;
@@ -150,7 +167,8 @@ caf::result<bool> scheduler_actor_state::cancel(uint64_t job) {
 void scheduler_actor_state::release_buffer(part_ref_t& p) {
   if (!p.holds_buffer) return;
   auto n = nodes.find(p.where.synth);
-  if (n != nodes.end() && n->second.synthesizer) self->send(n->second.synthesizer, release_atom::value, p.buffer_id);
+  if (n != nodes.end() && n->second.synthesizer)
+    self->send(n->second.synthesizer, release_atom::value, p.buffer_id);
   p.holds_buffer = false;
 }
 
@@ -174,7 +192,8 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
         self->send(sender, release_atom::value, m.buffer_id);
     } else {
       for (const auto& [id, n] : nodes)
-        if (n.prover && n.endpoint == m.endpoint) self->send(n.prover, release_atom::value, m.buffer_id);
+        if (n.prover && n.endpoint == m.endpoint)
+          self->send(n.prover, release_atom::value, m.buffer_id);
     }
     return;
   }
@@ -216,11 +235,13 @@ void scheduler_actor_state::failed(const failure_msg& m) {
   auto it = parts.find({m.job, m.partition});
   if (it == parts.end()) return;
   release_buffer(it->second);
-  const std::string code = to_string(m.code) + ": ";  // once: a relayed error's text may carry it already
+  const std::string code =
+      to_string(m.code) + ": ";  // once: a relayed error's text may carry it already
   policy.failed(m.job, m.partition, m.reason.rfind(code, 0) == 0 ? m.reason : code + m.reason);
   parts.erase(it);
   if (policy.state(m.job, m.partition) == part_state::failed)
-    log::warn(m.job, m.partition, "failed for good, failing its job: " + policy.status(m.job).error);
+    log::warn(m.job, m.partition,
+              "failed for good, failing its job: " + policy.status(m.job).error);
   if (rec && policy.state(m.job, m.partition) == part_state::queued)
     rec->begin(m.job, m.partition, timeline::stage::queued, track);
   settle(m.job);
@@ -237,14 +258,16 @@ std::vector<node_usage_msg> scheduler_actor_state::usage() const {
   std::vector<node_usage_msg> out;
   for (node_id id : policy.nodes()) {
     const node_ref_t& n = nodes.at(id);
-    out.push_back({n.name, policy.reserved(id), policy.budget(id), policy.synthesizing(id), policy.pipeline(id),
-                   policy.peak_reserved(id), n.joined_synth, n.joined_prover, bool(n.synthesizer || n.prover)});
+    out.push_back({n.name, policy.reserved(id), policy.budget(id), policy.synthesizing(id),
+                   policy.pipeline(id), policy.peak_reserved(id), n.joined_synth, n.joined_prover,
+                   bool(n.synthesizer || n.prover)});
   }
   return out;
 }
 
 caf::result<caf::message> scheduler_actor_state::reject(caf::message_view& m) {
-  return caf::make_error(zk_errc::bad_message, "the scheduler takes no message " + caf::to_string(m.copy_content_to_message()));
+  return caf::make_error(zk_errc::bad_message, "the scheduler takes no message " +
+                                                   caf::to_string(m.copy_content_to_message()));
 }
 
 void scheduler_actor_state::schedule() {
@@ -252,9 +275,10 @@ void scheduler_actor_state::schedule() {
     job_ref_t& j = jobs.at(d.job);
     parts[{d.job, d.partition}] = part_ref_t{d};
     if (rec) rec->end(d.job, d.partition, timeline::stage::queued, track);
-    self->send(nodes.at(d.synth).synthesizer,
-               dispatch_msg{d.job, d.partition, j.request.partitions, circuits.at(j.request.circuit), j.request.inputs,
-                            nodes.at(d.prover).endpoint});
+    self->send(
+        nodes.at(d.synth).synthesizer,
+        dispatch_msg{d.job, d.partition, j.request.partitions, circuits.at(j.request.circuit),
+                     j.request.inputs, nodes.at(d.prover).endpoint});
   }
 }
 
@@ -265,9 +289,11 @@ void scheduler_actor_state::settle(job_id job) {
   if (!s.finished) return;
   for (auto& rp : it->second.waiters) {
     if (s.cancelled)
-      rp.deliver(caf::make_error(zk_errc::job_cancelled, "job " + std::to_string(job) + " was cancelled"));
+      rp.deliver(
+          caf::make_error(zk_errc::job_cancelled, "job " + std::to_string(job) + " was cancelled"));
     else if (s.failed)
-      rp.deliver(caf::make_error(zk_errc::job_failed, "job " + std::to_string(job) + ": " + s.error));
+      rp.deliver(
+          caf::make_error(zk_errc::job_failed, "job " + std::to_string(job) + ": " + s.error));
     else
       rp.deliver(job_result_msg{s, it->second.proofs});
   }
@@ -277,22 +303,25 @@ void scheduler_actor_state::settle(job_id job) {
 scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t cfg) {
   self->state.init(self, cfg);
   self->set_down_handler([self](caf::down_msg& m) { self->state.node_down(m); });
-  self->set_default_handler([self](caf::scheduled_actor*, caf::message_view& m) { return self->state.reject(m); });
+  self->set_default_handler(
+      [self](caf::scheduled_actor*, caf::message_view& m) { return self->state.reject(m); });
   return {
-    [self](join_atom, const node_join_msg& m) { return self->state.join(m); },
-    [self](register_atom, const circuit_def_t& c) { return self->state.add_circuit(c); },
-    [self](submit_atom, const job_request& r) { return self->state.submit(r); },
-    [self](status_atom, uint64_t job) { return self->state.status(job); },
-    [self](await_atom, uint64_t job) { return self->state.await(job); },
-    [self](cancel_atom, uint64_t job) { return self->state.cancel(job); },
-    [self](stats_atom) { return self->state.usage(); },
-    [self](circuits_atom) { return self->state.circuit_list(); },
-    [self](timeline_atom) { return self->state.timeline(); },
-    [self](const buffer_ready_msg& m) { self->state.buffer_ready(m); },
-    [self](ack_atom, uint64_t job, uint32_t part, double seconds) { self->state.acknowledged(job, part, seconds); },
-    [self](started_atom, uint64_t job, uint32_t part) { self->state.started(job, part); },
-    [self](const proof_msg& m) { self->state.proved(m); },
-    [self](const failure_msg& m) { self->state.failed(m); },
+      [self](join_atom, const node_join_msg& m) { return self->state.join(m); },
+      [self](register_atom, const circuit_def_t& c) { return self->state.add_circuit(c); },
+      [self](submit_atom, const job_request& r) { return self->state.submit(r); },
+      [self](status_atom, uint64_t job) { return self->state.status(job); },
+      [self](await_atom, uint64_t job) { return self->state.await(job); },
+      [self](cancel_atom, uint64_t job) { return self->state.cancel(job); },
+      [self](stats_atom) { return self->state.usage(); },
+      [self](circuits_atom) { return self->state.circuit_list(); },
+      [self](timeline_atom) { return self->state.timeline(); },
+      [self](const buffer_ready_msg& m) { self->state.buffer_ready(m); },
+      [self](ack_atom, uint64_t job, uint32_t part, double seconds) {
+        self->state.acknowledged(job, part, seconds);
+      },
+      [self](started_atom, uint64_t job, uint32_t part) { self->state.started(job, part); },
+      [self](const proof_msg& m) { self->state.proved(m); },
+      [self](const failure_msg& m) { self->state.failed(m); },
   };
 }
 

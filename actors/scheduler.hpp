@@ -7,8 +7,8 @@
 // A partition through the scheduler (messages.hpp has the senders):
 //   submit ─▶ policy.submit ─▶ schedule() ─dispatch_msg─▶ synthesizer
 //   buffer_ready ─▶ synth_done ─prove_request─▶ prover ─ack─▶ transfer_done ─release─▶ synthesizer
-//   started ─▶ prove_started;  proof_msg ─▶ prove_done (DONE);  failure_msg ─▶ failed (retry or fail)
-//   a node's down message ─▶ remove_node (its partitions are queued again)
+//   started ─▶ prove_started;  proof_msg ─▶ prove_done (DONE);  failure_msg ─▶ failed (retry or
+//   fail) a node's down message ─▶ remove_node (its partitions are queued again)
 // After every event: schedule() and the dispatches it returns.
 #include <map>
 #include <memory>
@@ -41,7 +41,7 @@ struct scheduler_actor_state {
     std::string name;
     synthesizer_actor synthesizer;  // both invalid once the node left
     prover_actor prover;
-    std::string endpoint;  // data endpoint
+    std::string endpoint;                              // data endpoint
     bool joined_synth = false, joined_prover = false;  // the roles it joined with
   };
   struct part_ref_t {

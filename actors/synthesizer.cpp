@@ -8,10 +8,12 @@ namespace zk::actors {
 void synthesizer_state::init(synthesizer_actor::pointer s, synthesizer_config_t c) {
   self = s;
   cfg = std::move(c);
-  auto cache = std::make_shared<node::csr_cache_t>();  // one copy of each circuit's matrices per node
+  auto cache =
+      std::make_shared<node::csr_cache_t>();  // one copy of each circuit's matrices per node
   for (unsigned i = 0; i < cfg.tracks.workers; ++i)
-    idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store, cfg.recorder,
-                                                            cfg.tracks.worker(i), cache, cancelled));
+    idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store,
+                                                            cfg.recorder, cfg.tracks.worker(i),
+                                                            cache, cancelled));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -31,7 +33,8 @@ void synthesizer_state::pump() {
   }
 }
 
-void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, const buffer_ready_msg& m) {
+void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d,
+                             const buffer_ready_msg& m) {
   idle.push_back(worker);
   // Same process (an embedded cluster, or a node with both roles): the prover pins it here.
   const auto prover = net::data_endpoint_t::parse(d.prover_endpoint);
@@ -45,21 +48,25 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d, co
     buffer_ready_msg notice = m;
     notice.in_transit = true;
     self->send(cfg.scheduler, notice);  // the core is free for the next synthesis
-    const size_t k = stream_of.emplace(d.prover_endpoint, stream_of.size() % cfg.tracks.streams).first->second;
+    const size_t k =
+        stream_of.emplace(d.prover_endpoint, stream_of.size() % cfg.tracks.streams).first->second;
     const uint16_t track = cfg.tracks.send(unsigned(k));
     if (senders.size() <= k) senders.resize(k + 1);
     if (!senders[k])
-      senders[k] =
-          self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder, track, cfg.send_options);
-    if (cfg.recorder) cfg.recorder->begin(d.job, d.partition, timeline::stage::chan_send, track, m.size);
+      senders[k] = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder,
+                                                            track, cfg.send_options);
+    if (cfg.recorder)
+      cfg.recorder->begin(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     // The sender frees the local copy once the prover acknowledged it (or gives up): the buffer
     // is not in `buffers`, so a cancel meanwhile leaves it to the sender.
     self->request(senders[k], caf::infinite, d, m)
         .then([this](const buffer_ready_msg& moved) { self->send(cfg.scheduler, moved); },
               [this, d](const caf::error& e) {
-                if (cancelled->has(d.job)) return;  // a cancelled job's partition is nobody's failure
+                if (cancelled->has(d.job))
+                  return;  // a cancelled job's partition is nobody's failure
                 log::warn(d.job, d.partition, "sending the buffer failed: " + reason_of(e));
-                self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+                self->send(cfg.scheduler,
+                           failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
               });
   }
   pump();
@@ -84,7 +91,7 @@ void synthesizer_state::release(uint64_t buffer_id) {
 }
 
 void synthesizer_state::cancel(uint64_t job) {
-  cancelled->add(job);  // a worker running this job's witness generator kills it
+  cancelled->add(job);           // a worker running this job's witness generator kills it
   for (const auto& s : senders)  // ahead of the sends already queued there
     if (s) caf::anon_send<caf::message_priority::high>(s, cancel_atom::value, job);
   for (auto it = queue.begin(); it != queue.end();) it = it->job == job ? queue.erase(it) : it + 1;
@@ -97,9 +104,9 @@ void synthesizer_state::cancel(uint64_t job) {
 synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
-    [self](const dispatch_msg& d) { self->state.dispatch(d); },
-    [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
-    [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
+      [self](const dispatch_msg& d) { self->state.dispatch(d); },
+      [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
+      [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
   };
 }
 
@@ -115,10 +122,12 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
   if (st.cancelled.has(d.job)) {  // freed unsent; CHAN_SEND (begun at the hand-off) ends here
     if (rec) rec->end(d.job, d.partition, timeline::stage::chan_send, track, m.size);
     store.release(m.buffer_id);
-    return caf::make_error(zk_errc::job_cancelled,
-                      "job " + std::to_string(d.job) + " was cancelled before this buffer was sent");
+    return caf::make_error(
+        zk_errc::job_cancelled,
+        "job " + std::to_string(d.job) + " was cancelled before this buffer was sent");
   }
-  const auto tcp = *net::data_endpoint_t::parse(d.prover_endpoint);  // the synthesizer sends only tcp ones here
+  const auto tcp =
+      *net::data_endpoint_t::parse(d.prover_endpoint);  // the synthesizer sends only tcp ones here
   auto& client = st.clients[d.prover_endpoint];
   if (!client) client = std::make_unique<net::data_client_t>(tcp.host, tcp.port, options);
   auto pin = store.find(m.buffer_id);
@@ -127,17 +136,21 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
   if (rec) {
     const int64_t ready = sent.ready_ns ? sent.ready_ns : finished;
     const uint16_t node = rec->node();
-    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, node, track, ready, m.size});
+    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, node, track,
+                 ready, m.size});
     if (sent.ok) {
-      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::begin, node, track, ready, m.size});
-      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::end, node, track, finished, m.size});
+      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::begin, node, track,
+                   ready, m.size});
+      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::end, node, track,
+                   finished, m.size});
     }
   }
   pin.reset();
   store.release(m.buffer_id);
   if (!sent.ok)
-    return caf::make_error(zk_errc::synth_failed, "sending the buffer to " + d.prover_endpoint + " failed: " +
-                                                 (sent.error.empty() ? "the buffer is gone" : sent.error));
+    return caf::make_error(zk_errc::synth_failed,
+                           "sending the buffer to " + d.prover_endpoint + " failed: " +
+                               (sent.error.empty() ? "the buffer is gone" : sent.error));
   m.buffer_id = sent.buffer_id;
   m.endpoint = d.prover_endpoint;
   m.moved = true;
@@ -145,14 +158,17 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
 }
 
 caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::string& endpoint,
-                                            buffer::buffer_store_t& store, timeline::recorder_t* rec, uint16_t track,
+                                            buffer::buffer_store_t& store,
+                                            timeline::recorder_t* rec, uint16_t track,
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
-    node::synth_result_t r = node::synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
-                                  [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
+    node::synth_result_t r =
+        node::synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
+                         [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
-    return buffer_ready_msg{d.job, d.partition, r.buffer_id, r.payload_bytes, r.checksum, endpoint, r.seconds, false};
+    return buffer_ready_msg{d.job,      d.partition, r.buffer_id, r.payload_bytes,
+                            r.checksum, endpoint,    r.seconds,   false};
   } catch (const std::exception& e) {
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
     return caf::make_error(zk_errc::synth_failed, e.what());
@@ -161,13 +177,17 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
 
 }  // namespace
 
-caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint, std::shared_ptr<buffer::buffer_store_t> store,
+caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
+                           std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           std::shared_ptr<node::csr_cache_t> cache, std::shared_ptr<const cancelled_jobs_t> cancelled) {
+                           std::shared_ptr<node::csr_cache_t> cache,
+                           std::shared_ptr<const cancelled_jobs_t> cancelled) {
   self->state.cache = std::move(cache);
   self->state.cancelled = std::move(cancelled);
   return {
-    [=](const dispatch_msg& d) { return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d); },
+      [=](const dispatch_msg& d) {
+        return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d);
+      },
   };
 }
 
@@ -175,10 +195,10 @@ caf::behavior synth_sender(synth_sender_actor* self, std::shared_ptr<buffer::buf
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            net::send_options_t options) {
   return {
-    [=](const dispatch_msg& d, const buffer_ready_msg& m) {
-      return send_buffer(self->state, *store, recorder.get(), track, options, d, m);
-    },
-    [=](cancel_atom, uint64_t job) { self->state.cancelled.add(job); },
+      [=](const dispatch_msg& d, const buffer_ready_msg& m) {
+        return send_buffer(self->state, *store, recorder.get(), track, options, d, m);
+      },
+      [=](cancel_atom, uint64_t job) { self->state.cancelled.add(job); },
   };
 }
 

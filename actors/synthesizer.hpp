@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "actors/messages.hpp"
-#include "common/net/data_client.hpp"
 #include "common/buffer/buffer_store.hpp"
-#include "common/timeline/recorder.hpp"
+#include "common/net/data_client.hpp"
 #include "common/net/endpoint.hpp"
+#include "common/timeline/recorder.hpp"
 #include "node/cancelled_jobs.hpp"
 #include "node/synth/csr_cache.hpp"
 #include "node/tracks.hpp"
@@ -36,7 +36,7 @@ namespace zk::actors {
 using node::cancelled_jobs_t;
 
 struct synthesizer_config_t {
-  std::string endpoint;                          // the node's data endpoint ("local:<node>")
+  std::string endpoint;                           // the node's data endpoint ("local:<node>")
   std::shared_ptr<buffer::buffer_store_t> store;  // the node's buffer store
   scheduler_actor scheduler;
   std::shared_ptr<timeline::recorder_t> recorder;  // may be null
@@ -80,14 +80,16 @@ synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_
 // synth_failed error, blocking its thread.
 struct synth_worker_state {
   static inline const char* name = "zkfleet.synthesizer.worker";
-  std::shared_ptr<node::csr_cache_t> cache;  // the node's circom CSR matrices, shared by its workers
+  std::shared_ptr<node::csr_cache_t>
+      cache;  // the node's circom CSR matrices, shared by its workers
   std::shared_ptr<const cancelled_jobs_t> cancelled;
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                           std::shared_ptr<node::csr_cache_t> cache, std::shared_ptr<const cancelled_jobs_t> cancelled);
+                           std::shared_ptr<node::csr_cache_t> cache,
+                           std::shared_ptr<const cancelled_jobs_t> cancelled);
 
 // One send stream of the node: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer
 // sent to the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg

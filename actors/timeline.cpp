@@ -7,7 +7,9 @@ namespace zk::actors {
 void timeline_reporter_state::init(reporter_actor::pointer s, reporter_config_t c) {
   self = s;
   cfg = std::move(c);
-  self->send(cfg.aggregator, join_atom::value, timeline_join_msg{cfg.node, cfg.name, cfg.tracks, caf::actor_cast<reporter_actor>(self)});
+  self->send(
+      cfg.aggregator, join_atom::value,
+      timeline_join_msg{cfg.node, cfg.name, cfg.tracks, caf::actor_cast<reporter_actor>(self)});
   self->delayed_send(self, cfg.period, tick_atom::value);
 }
 
@@ -22,9 +24,13 @@ void timeline_reporter_state::flush() {
 reporter_actor::behavior_type timeline_reporter(reporter_impl self, reporter_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
-    [self](tick_atom) { self->state.flush(), self->delayed_send(self, self->state.cfg.period, tick_atom::value); },
-    [self](ping_atom, int64_t) { return int64_t(timeline::monotonic_ns()) + self->state.cfg.clock_skew_ns; },
-    [self](flush_atom) { return self->state.flush(), caf::ok_atom::value; },
+      [self](tick_atom) {
+        self->state.flush(), self->delayed_send(self, self->state.cfg.period, tick_atom::value);
+      },
+      [self](ping_atom, int64_t) {
+        return int64_t(timeline::monotonic_ns()) + self->state.cfg.clock_skew_ns;
+      },
+      [self](flush_atom) { return self->state.flush(), caf::ok_atom::value; },
   };
 }
 
@@ -54,7 +60,9 @@ void timeline_aggregator_state::ping(uint16_t node) {
 
 int64_t timeline_aggregator_state::offset_of(uint16_t node) const {
   auto it = samples.find(node);
-  return it == samples.end() || it->second.empty() ? 0 : timeline::estimate_offset(it->second).offset_ns;
+  return it == samples.end() || it->second.empty()
+             ? 0
+             : timeline::estimate_offset(it->second).offset_ns;
 }
 
 void timeline_aggregator_state::synced(uint16_t node) {
@@ -79,8 +87,13 @@ caf::result<caf::ok_atom> timeline_aggregator_state::flush_all() {
   if (*left == 0) return caf::ok_atom::value;
   for (const auto& [id, n] : nodes)
     self->request(n.reporter, std::chrono::seconds(5), flush_atom::value)
-        .then([rp, left](caf::ok_atom) mutable { --*left == 0 ? rp.deliver(caf::ok_atom::value) : void(); },
-              [rp, left](const caf::error&) mutable { --*left == 0 ? rp.deliver(caf::ok_atom::value) : void(); });
+        .then(
+            [rp, left](caf::ok_atom) mutable {
+              --*left == 0 ? rp.deliver(caf::ok_atom::value) : void();
+            },
+            [rp, left](const caf::error&) mutable {
+              --*left == 0 ? rp.deliver(caf::ok_atom::value) : void();
+            });
   return rp;
 }
 
@@ -90,7 +103,8 @@ timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
     s.events = agg.events();
   } else {
     timeline::aggregator_t all = agg;
-    for (const auto& [node, batches] : held) {  // not synced yet: the samples so far, else no offset
+    for (const auto& [node, batches] :
+         held) {  // not synced yet: the samples so far, else no offset
       all.set_offset(node, offset_of(node));
       for (const auto& b : batches) all.add(b.events);
     }
@@ -104,11 +118,11 @@ timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
 timeline_actor::behavior_type timeline_aggregator(timeline_impl self) {
   self->state.init(self);
   return {
-    [self](join_atom, const timeline_join_msg& m) { self->state.join(m); },
-    [self](const event_batch_msg& m) { self->state.batch(m); },
-    [self](flush_atom) { return self->state.flush_all(); },
-    [self](snapshot_atom) { return self->state.snapshot(); },
-    [self](metrics_atom) { return self->state.agg.metrics().render_prometheus(); },
+      [self](join_atom, const timeline_join_msg& m) { self->state.join(m); },
+      [self](const event_batch_msg& m) { self->state.batch(m); },
+      [self](flush_atom) { return self->state.flush_all(); },
+      [self](snapshot_atom) { return self->state.snapshot(); },
+      [self](metrics_atom) { return self->state.agg.metrics().render_prometheus(); },
   };
 }
 

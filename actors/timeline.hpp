@@ -1,5 +1,5 @@
 #pragma once
-// The timeline on the control plane (DESIGN.md "Timeline"): each node's reporter ships the
+// The timeline on the control plane (docs/design.md "Timeline"): each node's reporter ships the
 // events its recorder collects in batches, and the aggregator puts them into one time base.
 //
 // Reporter (one per node): every `period` it drains the recorder and sends a batch; it answers

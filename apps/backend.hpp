@@ -1,7 +1,7 @@
 #pragma once
-// Prover backend selection for the command line: cpu | cuda | auto (DESIGN.md; issue "CUDA
-// prover backend" §3). auto picks CUDA when this build has it and a device is usable, else the
-// CPU, and says why in one line on stderr.
+// Prover backend selection for the command line: cpu | cuda | auto (docs/design.md "Layers"; issue
+// "CUDA prover backend" §3). auto picks CUDA when this build has it and a device is usable, else
+// the CPU, and says why in one line on stderr.
 #include <cstdint>
 #include <memory>
 #include <optional>

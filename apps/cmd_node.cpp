@@ -55,7 +55,7 @@ node_role_config_t role_config(const config::node_plan_t& p, const backend_t& ba
   r.memory_budget = p.memory_budget;
   r.hot_keys = p.hot_keys;
   r.backend = backend.name;
-  r.accelerators = {backend.bn254.get(), backend.bls12_381.get()};
+  r.accelerators = backend.accelerators();
   r.report_period = p.report_period;
   r.data_listen = p.data_listen;
   r.data_options.io_threads = p.receive.io_threads;

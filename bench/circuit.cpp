@@ -3,8 +3,9 @@
 //
 //   build/bench_circuit [challenges=4] [depth=20] [repeats=5]
 //
-// Prints the median of `repeats` runs (single thread). Shape mode records the CSR matrices (plus the witness);
-// prove mode computes the witness and a/b/c into preallocated arrays (what `zkfleet prove
+// Prints the median of `repeats` runs (single thread). Shape mode records the CSR matrices (plus
+// the witness); prove mode computes the witness and a/b/c into preallocated arrays (what `zkfleet
+// prove
 // --circuit` does), including the nPublic+1 input rows. The native replica (SHA-256 data,
 // virtual Poseidon tree: challenges·partitions·depth hashes) is built once, outside the timing.
 #include <algorithm>
@@ -48,13 +49,14 @@ void bench_porep(const char* name, porep_params_t p, int repeats) {
     porep_lite(reused, data, 0);
     reused.finish();
   });
-  std::printf("%-10s porep-lite C=%u D=%u: %u constraints, %u wires\n", name, p.challenges, p.depth, n_constraints,
-              n_wires);
-  std::printf("  shape  %8.2f ms  %6.2f M constraints/s\n", shape_s * 1e3, n_constraints / shape_s * 1e-6);
-  std::printf("  prove  %8.2f ms  %6.2f M constraints/s  (buffers reused: reset())\n", prove_s * 1e3,
-              n_constraints / prove_s * 1e-6);
-  std::printf("  prove  %8.2f ms  %6.2f M constraints/s  (fresh buffers each time)\n", fresh_s * 1e3,
-              n_constraints / fresh_s * 1e-6);
+  std::printf("%-10s porep-lite C=%u D=%u: %u constraints, %u wires\n", name, p.challenges, p.depth,
+              n_constraints, n_wires);
+  std::printf("  shape  %8.2f ms  %6.2f M constraints/s\n", shape_s * 1e3,
+              n_constraints / shape_s * 1e-6);
+  std::printf("  prove  %8.2f ms  %6.2f M constraints/s  (buffers reused: reset())\n",
+              prove_s * 1e3, n_constraints / prove_s * 1e-6);
+  std::printf("  prove  %8.2f ms  %6.2f M constraints/s  (fresh buffers each time)\n",
+              fresh_s * 1e3, n_constraints / fresh_s * 1e-6);
 }
 
 // Prove-mode rate of one gadget alone: `count` instances in one system.
@@ -67,7 +69,8 @@ void bench_gadget(const char* what, int repeats, unsigned count, G&& gadget) {
     for (unsigned i = 0; i < count; ++i) gadget(cs, i);
     n = cs.n_constraints();
   });
-  std::printf("  %-22s %8u constraints %8.2f ms  %6.2f M constraints/s\n", what, n, s * 1e3, n / s * 1e-6);
+  std::printf("  %-22s %8u constraints %8.2f ms  %6.2f M constraints/s\n", what, n, s * 1e3,
+              n / s * 1e-6);
 }
 
 template <class Fr>
@@ -97,13 +100,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto mix = porep_constraint_mix(p);
-  std::printf("constraint mix per partition (formula, porep.hpp): total %llu\n", (unsigned long long)mix.total);
+  std::printf("constraint mix per partition (formula, porep.hpp): total %llu\n",
+              (unsigned long long)mix.total);
   auto pct = [&](uint64_t v) { return 100.0 * double(v) / double(mix.total); };
-  std::printf("  sha256 %llu (%.1f%%), merkle %llu (%.1f%%), leaf poseidon %llu (%.1f%%), bits %llu (%.1f%%)\n",
-              (unsigned long long)mix.sha256, pct(mix.sha256), (unsigned long long)mix.merkle, pct(mix.merkle),
-              (unsigned long long)mix.leaf_poseidon, pct(mix.leaf_poseidon),
-              (unsigned long long)(mix.replica_bits + mix.index_and_data_bits),
-              pct(mix.replica_bits + mix.index_and_data_bits));
+  std::printf(
+      "  sha256 %llu (%.1f%%), merkle %llu (%.1f%%), leaf poseidon %llu (%.1f%%), bits %llu "
+      "(%.1f%%)\n",
+      (unsigned long long)mix.sha256, pct(mix.sha256), (unsigned long long)mix.merkle,
+      pct(mix.merkle), (unsigned long long)mix.leaf_poseidon, pct(mix.leaf_poseidon),
+      (unsigned long long)(mix.replica_bits + mix.index_and_data_bits),
+      pct(mix.replica_bits + mix.index_and_data_bits));
   p.curve = formats::curve_id::bn254;
   bench_porep<bn254::fr_t>("bn254", p, repeats);
   bench_gadgets<bn254::fr_t>(repeats);

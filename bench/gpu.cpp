@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "bench/bench_util.hpp"
-
 #include "cuda/zkcuda.hpp"
 
 using namespace zk;
@@ -49,7 +48,6 @@ void check(const cuda::status_t& s) {
   }
 }
 
-
 template <class C>
 void run(const char* name, unsigned from, unsigned to, int repeats) {
   using fr = typename C::fr_t;
@@ -59,20 +57,14 @@ void run(const char* name, unsigned from, unsigned to, int repeats) {
     const std::vector<uint8_t> sc = random_scalars(rng, n);
     std::vector<fr> v(n);
     for (auto& x : v) x = fr::from_u64(rng());
-    double ntt = median_ms(repeats, [&] {
-      check(cuda::ntt_to_odd_coset(v.data(), lg));
-    });
+    double ntt = median_ms(repeats, [&] { check(cuda::ntt_to_odd_coset(v.data(), lg)); });
     auto b1 = tiled_bases<typename C::g1, typename C::g1_jacobian>(C::g1_generator, n);
     typename C::g1_jacobian r1;
-    double g1 = median_ms(repeats, [&] {
-      check(cuda::msm(b1.data(), sc.data(), n, &r1));
-    });
+    double g1 = median_ms(repeats, [&] { check(cuda::msm(b1.data(), sc.data(), n, &r1)); });
     b1 = {};
     auto b2 = tiled_bases<typename C::g2, typename C::g2_jacobian>(C::g2_generator, n);
     typename C::g2_jacobian r2;
-    double g2 = median_ms(repeats, [&] {
-      check(cuda::msm(b2.data(), sc.data(), n, &r2));
-    });
+    double g2 = median_ms(repeats, [&] { check(cuda::msm(b2.data(), sc.data(), n, &r2)); });
     std::printf("| %s | 2^%u | %.2f | %.2f | %.2f |\n", name, lg, ntt, g1, g2);
     std::fflush(stdout);
   }
@@ -137,8 +129,8 @@ void residency(const char* name, unsigned from, unsigned to) {
       std::snprintf(buf, sizeof buf, "%.2f / %.2f / %.2f", t.upload_ms, t.compute_ms, t.total_ms);
       return std::string(buf);
     };
-    std::printf("| %s | 2^%u | %s | %s | %s (%u chunks) |\n", name, lg, cell(miss).c_str(), cell(hit).c_str(),
-                cell(streamed).c_str(), streamed.chunks);
+    std::printf("| %s | 2^%u | %s | %s | %s (%u chunks) |\n", name, lg, cell(miss).c_str(),
+                cell(hit).c_str(), cell(streamed).c_str(), streamed.chunks);
     std::fflush(stdout);
   }
 }
@@ -146,31 +138,40 @@ void residency(const char* name, unsigned from, unsigned to) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  unsigned from = argc > 1 ? unsigned(std::atoi(argv[1])) : 20, to = argc > 2 ? unsigned(std::atoi(argv[2])) : 24;
+  unsigned from = argc > 1 ? unsigned(std::atoi(argv[1])) : 20,
+           to = argc > 2 ? unsigned(std::atoi(argv[2])) : 24;
   int repeats = argc > 3 ? std::atoi(argv[3]) : 3;
   if (auto st = cuda::device_status(); !st) {
     std::printf("SKIPPED: no usable CUDA device: %s\n", st.message.c_str());
     return 77;
   }
-  std::printf("device: %s; whole-call wall time incl. host↔device copies, median of %d\n\n", cuda::device_name().c_str(),
-              repeats);
+  std::printf("device: %s; whole-call wall time incl. host↔device copies, median of %d\n\n",
+              cuda::device_name().c_str(), repeats);
   std::printf("| curve | n | odd-coset NTT ms | MSM G1 ms | MSM G2 ms |\n|---|---|---|---|---|\n");
   run<curves::bn254>("BN254", from, to, repeats);
   run<curves::bls12_381>("BLS12-381", from, to, repeats);
 
-  std::printf("\nMSM G1 by scalar distribution (bases resident), whole-call ms, median of %d\n\n", repeats);
-  std::printf("| curve | n | uniform | witness-like (45 %% 0, 45 %% 1) | all ones |\n|---|---|---|---|---|\n");
+  std::printf("\nMSM G1 by scalar distribution (bases resident), whole-call ms, median of %d\n\n",
+              repeats);
+  std::printf(
+      "| curve | n | uniform | witness-like (45 %% 0, 45 %% 1) | all ones "
+      "|\n|---|---|---|---|---|\n");
   skewed<curves::bn254>("BN254", from, to, repeats);
   skewed<curves::bls12_381>("BLS12-381", from, to, repeats);
 
-  std::printf("\nMSM G1 by where its bases come from; upload / kernels / total ms (CUDA events), one call each\n\n");
-  std::printf("| curve | n | miss: uploaded into the cache | hit: resident | streamed (budget 1 byte) |\n"
-              "|---|---|---|---|---|\n");
+  std::printf(
+      "\nMSM G1 by where its bases come from; upload / kernels / total ms (CUDA events), one call "
+      "each\n\n");
+  std::printf(
+      "| curve | n | miss: uploaded into the cache | hit: resident | streamed (budget 1 byte) |\n"
+      "|---|---|---|---|---|\n");
   residency<curves::bn254>("BN254", from, to);
   residency<curves::bls12_381>("BLS12-381", from, to);
   const cuda::stats_t st = cuda::get_stats();
-  std::printf("\nkey cache: %llu uploads, %llu hits, %llu evictions, %llu streamed MSMs (%llu chunks), %.1f MiB resident\n",
-              (unsigned long long)st.base_uploads, (unsigned long long)st.base_hits,
-              (unsigned long long)st.base_evictions, (unsigned long long)st.streamed_msms,
-              (unsigned long long)st.streamed_chunks, double(st.resident_bytes) / (1 << 20));
+  std::printf(
+      "\nkey cache: %llu uploads, %llu hits, %llu evictions, %llu streamed MSMs (%llu chunks), "
+      "%.1f MiB resident\n",
+      (unsigned long long)st.base_uploads, (unsigned long long)st.base_hits,
+      (unsigned long long)st.base_evictions, (unsigned long long)st.streamed_msms,
+      (unsigned long long)st.streamed_chunks, double(st.resident_bytes) / (1 << 20));
 }

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "bench/bench_util.hpp"
-
 #include "common/ec/curves.hpp"
 #include "common/msm/msm.hpp"
 #include "common/ntt/ntt.hpp"
@@ -51,8 +50,10 @@ void run(const char* name, unsigned logn, int repeats) {
   for (auto& x : v) x = C::fr_t::from_u64(rng());
   auto d = ntt::domain_t<typename C::fr_t>::get(logn);
   double nt = median_ms(repeats, [&] { d->to_odd_coset(v.data()); });
-  std::printf("%-10s 2^%u  plan %7.1f ms  msm G1 %8.1f ms  msm G2 %8.1f ms  (c=%u)  odd-coset NTT %7.1f ms\n",
-              name, logn, plan_ms, g1, g2, plan.c, nt);
+  std::printf(
+      "%-10s 2^%u  plan %7.1f ms  msm G1 %8.1f ms  msm G2 %8.1f ms  (c=%u)  odd-coset NTT %7.1f "
+      "ms\n",
+      name, logn, plan_ms, g1, g2, plan.c, nt);
 }
 
 template <class F>
@@ -64,8 +65,8 @@ void field(const char* name) {
     for (int i = 0; i < iters; ++i)
       for (int j = 0; j < 8; ++j) a[j] = a[j] * b;
   });
-  std::printf("%-10s mul %.2f ns (throughput, 8 independent chains) [%d]\n", name, ms * 1e6 / (8.0 * iters),
-              int(a[0].l[0] & 1));
+  std::printf("%-10s mul %.2f ns (throughput, 8 independent chains) [%d]\n", name,
+              ms * 1e6 / (8.0 * iters), int(a[0].l[0] & 1));
 }
 
 }  // namespace

@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "common/util/clock.hpp"
 #include "common/buffer/buffer_store.hpp"
 #include "common/buffer/checksum.hpp"
 #include "common/net/data_client.hpp"
 #include "common/net/data_server.hpp"
+#include "common/util/clock.hpp"
 
 using namespace zk;
 
@@ -38,12 +38,17 @@ int main(int argc, char** argv) {
   bool prewarm = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
-    if (a == "--mib") mib = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (a == "--rounds") rounds = std::atoi(argv[i + 1]);
-    else if (a == "--io-threads") io_threads = unsigned(std::atoi(argv[i + 1]));
-    else if (a == "--prewarm") prewarm = std::atoi(argv[i + 1]) != 0;
+    if (a == "--mib")
+      mib = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (a == "--rounds")
+      rounds = std::atoi(argv[i + 1]);
+    else if (a == "--io-threads")
+      io_threads = unsigned(std::atoi(argv[i + 1]));
+    else if (a == "--prewarm")
+      prewarm = std::atoi(argv[i + 1]) != 0;
     else {
-      std::fprintf(stderr, "usage: bench_net [--mib N] [--rounds R] [--io-threads T] [--prewarm 0|1]\n");
+      std::fprintf(stderr,
+                   "usage: bench_net [--mib N] [--rounds R] [--io-threads T] [--prewarm 0|1]\n");
       return 2;
     }
   }
@@ -63,8 +68,10 @@ int main(int argc, char** argv) {
   p.n_public = 1;
   p.domain_rows = count;
   p.shape = buffer::synth_shape::abc_witness;
-  const std::vector<buffer::byte_span_t> spans{{witness.data(), witness.size()}, {a.data(), a.size()},
-                                               {b.data(), b.size()}, {c.data(), c.size()}};
+  const std::vector<buffer::byte_span_t> spans{{witness.data(), witness.size()},
+                                               {a.data(), a.size()},
+                                               {b.data(), b.size()},
+                                               {c.data(), c.size()}};
   auto t0 = std::chrono::steady_clock::now();
   const auto header = buffer::make_header(p, spans);
   const double t_hash = util::seconds_since(t0);
@@ -74,7 +81,8 @@ int main(int argc, char** argv) {
   std::memcpy(copy.data(), witness.data(), witness.size());  // touch once
   t0 = std::chrono::steady_clock::now();
   size_t at = 0;
-  for (auto* v : {&witness, &a, &b, &c}) std::memcpy(copy.data() + at, v->data(), v->size()), at += v->size();
+  for (auto* v : {&witness, &a, &b, &c})
+    std::memcpy(copy.data() + at, v->data(), v->size()), at += v->size();
   const double t_copy = util::seconds_since(t0);
 
   buffer::buffer_store_t store(2 * header.payload_bytes);
@@ -88,13 +96,17 @@ int main(int argc, char** argv) {
   }
   net::data_server_t server(store, opts, {}, {});
   net::data_client_t client("127.0.0.1", server.port());
-  const std::vector<boost::asio::const_buffer> pieces{boost::asio::buffer(witness), boost::asio::buffer(a),
-                                                      boost::asio::buffer(b), boost::asio::buffer(c)};
-  std::printf("bench_net: %llu MiB abc+witness buffer, %d rounds, loopback, %u server io thread(s)\n",
-              static_cast<unsigned long long>(mib), rounds, io_threads);
+  const std::vector<boost::asio::const_buffer> pieces{
+      boost::asio::buffer(witness), boost::asio::buffer(a), boost::asio::buffer(b),
+      boost::asio::buffer(c)};
+  std::printf(
+      "bench_net: %llu MiB abc+witness buffer, %d rounds, loopback, %u server io thread(s)\n",
+      static_cast<unsigned long long>(mib), rounds, io_threads);
   std::printf("  xxh64 (make_header)     %7.3f s  %6.2f GiB/s\n", t_hash, bytes / gib / t_hash);
   std::printf("  memcpy (reference)      %7.3f s  %6.2f GiB/s\n", t_copy, bytes / gib / t_copy);
-  if (prewarm) std::printf("  store prewarm (1 buffer) %6.3f s  %6.2f GiB/s\n", t_prewarm, bytes / gib / t_prewarm);
+  if (prewarm)
+    std::printf("  store prewarm (1 buffer) %6.3f s  %6.2f GiB/s\n", t_prewarm,
+                bytes / gib / t_prewarm);
   double warm_total = 0, warm_best = 1e30;
   for (int r = 0; r < rounds; ++r) {
     const auto res = client.send(header, pieces);
@@ -104,17 +116,20 @@ int main(int argc, char** argv) {
     }
     store.release(res.buffer_id);
     std::printf("  transfer %d (%s)  %7.3f s  %6.2f GiB/s\n", r + 1,
-                r == 0 && !prewarm ? "fresh memory " : r == 0 ? "prewarmed    " : "reused memory",
+                r == 0 && !prewarm ? "fresh memory "
+                : r == 0           ? "prewarmed    "
+                                   : "reused memory",
                 res.seconds, bytes / gib / res.seconds);
     if (r > 0) warm_total += res.seconds, warm_best = std::min(warm_best, res.seconds);
   }
   if (rounds > 1) {
-    std::printf("  reused memory: mean %.2f GiB/s, best %.2f GiB/s\n", bytes / gib / (warm_total / (rounds - 1)),
-                bytes / gib / warm_best);
+    std::printf("  reused memory: mean %.2f GiB/s, best %.2f GiB/s\n",
+                bytes / gib / (warm_total / (rounds - 1)), bytes / gib / warm_best);
   }
   const auto st = store.stats();
   std::printf("  receiver store: %llu fresh allocation(s), %llu reuse(s), %s accounted of %s\n",
-              static_cast<unsigned long long>(st.fresh_allocations), static_cast<unsigned long long>(st.reuses),
+              static_cast<unsigned long long>(st.fresh_allocations),
+              static_cast<unsigned long long>(st.reuses),
               buffer::format_bytes(st.accounted).c_str(), buffer::format_bytes(st.budget).c_str());
   return 0;
 }

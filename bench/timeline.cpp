@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
   const double clock_ms = bench::median_ms(repeats, [&] {
     for (uint64_t i = 0; i < n; ++i) sink = sink + timeline::monotonic_ns();
   });
-  std::printf("bench_timeline: %llu events per thread, median of %d\n", (unsigned long long)n, repeats);
+  std::printf("bench_timeline: %llu events per thread, median of %d\n", (unsigned long long)n,
+              repeats);
   std::printf("  clock read alone (steady_clock)      %6.1f ns\n", clock_ms * 1e6 / double(n));
   for (unsigned threads : {1u, 2u}) {
     uint64_t dropped = 0, drained = 0;
@@ -65,9 +66,11 @@ int main(int argc, char** argv) {
       drainer.join();
       dropped += rec.dropped();
     });
-    std::printf("  record, %u thread%s (per event, each thread)  %6.1f ns   (%llu drained, %llu dropped in all runs)\n",
-                threads, threads == 1 ? " " : "s", ms * 1e6 / double(n / 2 * 2), (unsigned long long)drained,
-                (unsigned long long)dropped);
+    std::printf(
+        "  record, %u thread%s (per event, each thread)  %6.1f ns   (%llu drained, %llu dropped in "
+        "all runs)\n",
+        threads, threads == 1 ? " " : "s", ms * 1e6 / double(n / 2 * 2),
+        (unsigned long long)drained, (unsigned long long)dropped);
   }
 
   // The central aggregator's side: batches as nodes ship them (thread by thread, so not in time
@@ -83,14 +86,19 @@ int main(int argc, char** argv) {
       const uint32_t part = uint32_t(p % 10);
       using timeline::phase;
       using timeline::stage;
-      for (auto [st, ph, dt, actor] : {std::tuple{stage::queued, phase::begin, 0, 0}, {stage::queued, phase::end, 100, 0},
-                                       {stage::synth, phase::begin, 100, 1}, {stage::synth, phase::end, 400, 1},
-                                       {stage::xfer, phase::begin, 400, 2}, {stage::xfer, phase::end, 500, 2},
-                                       {stage::gpu, phase::begin, 500, 3}, {stage::gpu, phase::end, 900, 3},
+      for (auto [st, ph, dt, actor] : {std::tuple{stage::queued, phase::begin, 0, 0},
+                                       {stage::queued, phase::end, 100, 0},
+                                       {stage::synth, phase::begin, 100, 1},
+                                       {stage::synth, phase::end, 400, 1},
+                                       {stage::xfer, phase::begin, 400, 2},
+                                       {stage::xfer, phase::end, 500, 2},
+                                       {stage::gpu, phase::begin, 500, 3},
+                                       {stage::gpu, phase::end, 900, 3},
                                        {stage::done, phase::instant, 900, 3}})
         b.push_back({job, part, st, ph, 1, uint16_t(actor), t + dt, 0});
       if (b.size() >= 4500) {
-        std::stable_sort(b.begin(), b.end(), [](const auto& x, const auto& y) { return x.actor < y.actor; });
+        std::stable_sort(b.begin(), b.end(),
+                         [](const auto& x, const auto& y) { return x.actor < y.actor; });
         batches.push_back(std::move(b));
         b.clear();
       }
@@ -102,8 +110,10 @@ int main(int argc, char** argv) {
       for (const auto& batch : batches) agg.add(batch);
       proofs = agg.metrics().proofs();
     });
-    std::printf("  aggregate (sort each batch, store, cumulative metrics)  %6.1f ns per event  (%llu proofs counted)\n",
-                ms * 1e6 / double(parts * 9), (unsigned long long)proofs);
+    std::printf(
+        "  aggregate (sort each batch, store, cumulative metrics)  %6.1f ns per event  (%llu "
+        "proofs counted)\n",
+        ms * 1e6 / double(parts * 9), (unsigned long long)proofs);
   }
   return 0;
 }

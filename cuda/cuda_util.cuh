@@ -16,13 +16,13 @@ struct cuda_error : std::runtime_error {
   cuda_error(cudaError_t c, const std::string& what) : std::runtime_error(what), code(c) {}
 };
 
-#define CUDA_OK(expr)                                                                                   \
-  do {                                                                                                  \
-    cudaError_t zk_cuda_err_ = (expr);                                                                  \
-    if (zk_cuda_err_ != cudaSuccess)                                                                    \
-      throw ::zk::cuda::cuda_error(zk_cuda_err_, std::string(#expr) + ": " +                           \
-                                                     cudaGetErrorString(zk_cuda_err_) + " (" +          \
-                                                     cudaGetErrorName(zk_cuda_err_) + ") at " __FILE__); \
+#define CUDA_OK(expr)                                                                         \
+  do {                                                                                        \
+    cudaError_t zk_cuda_err_ = (expr);                                                        \
+    if (zk_cuda_err_ != cudaSuccess)                                                          \
+      throw ::zk::cuda::cuda_error(                                                           \
+          zk_cuda_err_, std::string(#expr) + ": " + cudaGetErrorString(zk_cuda_err_) + " (" + \
+                            cudaGetErrorName(zk_cuda_err_) + ") at " __FILE__);               \
   } while (0)
 
 // A device array of T, freed on scope exit.
@@ -39,8 +39,12 @@ class device_buffer {
   device_buffer& operator=(const device_buffer&) = delete;
   T* get() const { return p_; }
   size_t size() const { return n_; }
-  void upload(const T* host, size_t n) { CUDA_OK(cudaMemcpy(p_, host, n * sizeof(T), cudaMemcpyHostToDevice)); }
-  void download(T* host, size_t n) const { CUDA_OK(cudaMemcpy(host, p_, n * sizeof(T), cudaMemcpyDeviceToHost)); }
+  void upload(const T* host, size_t n) {
+    CUDA_OK(cudaMemcpy(p_, host, n * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void download(T* host, size_t n) const {
+    CUDA_OK(cudaMemcpy(host, p_, n * sizeof(T), cudaMemcpyDeviceToHost));
+  }
 
  private:
   T* p_ = nullptr;
@@ -106,6 +110,8 @@ status_t guarded(const char* what, F&& f) {
   }
 }
 
-inline unsigned blocks_for(size_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
+inline unsigned blocks_for(size_t n, unsigned threads) {
+  return unsigned((n + threads - 1) / threads);
+}
 
 }  // namespace zk::cuda

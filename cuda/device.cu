@@ -18,7 +18,8 @@ status_t device_status() {
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear the sticky error
-    return {int(e), std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")"};
+    return {int(e), std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e) + " (" +
+                        cudaGetErrorName(e) + ")"};
   }
   if (count == 0) return {-1, "no CUDA device"};
   cudaDeviceProp prop{};
@@ -28,8 +29,8 @@ status_t device_status() {
     return {int(e), std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(e)};
   }
   if (prop.major < 9)
-    return {-1, std::string(prop.name) + " is sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
-                    "; the kernels are built for sm_90"};
+    return {-1, std::string(prop.name) + " is sm_" + std::to_string(prop.major) +
+                    std::to_string(prop.minor) + "; the kernels are built for sm_90"};
   return {};
 }
 
@@ -48,9 +49,9 @@ namespace {
 std::atomic<context_t*> g_context{nullptr};
 
 uint64_t steady_ns() {
-  return uint64_t(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-          .count());
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
 }
 
 // This thread's last call and the merged span of its calls since the last take.
@@ -74,13 +75,14 @@ context_t::context_t() {
   CUDA_OK(cudaSetDevice(0));
   CUDA_OK(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking));
   CUDA_OK(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking));
-  for (cudaEvent_t* e : {&staged[0], &staged[1], &consumed[0], &consumed[1], &drained[0], &drained[1], &inputs_ready,
-                         &bases_ready})
+  for (cudaEvent_t* e : {&staged[0], &staged[1], &consumed[0], &consumed[1], &drained[0],
+                         &drained[1], &inputs_ready, &bases_ready})
     CUDA_OK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
   for (cudaEvent_t* e : {&t_begin, &t_kbegin, &t_kend}) CUDA_OK(cudaEventCreate(e));
   // The host waits on these two for as long as the call's copies and kernels take: it sleeps
   // there instead of spinning a core the node's other threads (synthesis, the next proof) want.
-  for (cudaEvent_t* e : {&t_uploaded, &t_end}) CUDA_OK(cudaEventCreateWithFlags(e, cudaEventBlockingSync));
+  for (cudaEvent_t* e : {&t_uploaded, &t_end})
+    CUDA_OK(cudaEventCreateWithFlags(e, cudaEventBlockingSync));
 }
 
 void context_t::begin_call() {
@@ -107,7 +109,8 @@ void* context_t::device_alloc(size_t bytes, const void* keep) {
 bool context_t::evict_lru(const void* keep) {
   size_t victim = entries_.size();
   for (size_t i = 0; i < entries_.size(); ++i)
-    if (entries_[i].dev != keep && (victim == entries_.size() || entries_[i].last_use < entries_[victim].last_use))
+    if (entries_[i].dev != keep &&
+        (victim == entries_.size() || entries_[i].last_use < entries_[victim].last_use))
       victim = i;
   if (victim == entries_.size()) return false;
   // Nothing in flight reads it: calls are serialised and begin_call waited for both streams; a
@@ -143,7 +146,8 @@ size_t context_t::cache_limit(size_t workspace_bytes) {
   CUDA_OK(cudaMemGetInfo(&free, &total));
   const size_t missing = workspace_bytes > ws_cap_ ? workspace_bytes - ws_cap_ : 0;
   size_t have = free + resident_bytes();
-  if (opt.vram_limit) have = std::min(have, opt.vram_limit > ws_cap_ ? opt.vram_limit - ws_cap_ : size_t(0));
+  if (opt.vram_limit)
+    have = std::min(have, opt.vram_limit > ws_cap_ ? opt.vram_limit - ws_cap_ : size_t(0));
   const size_t need = opt.vram_margin + missing;
   return have > need ? have - need : 0;
 }
@@ -152,7 +156,8 @@ const void* context_t::find(const void* host, size_t bytes) {
   for (size_t i = 0; i < entries_.size(); ++i) {
     cache_entry_t& e = entries_[i];
     if (!e.valid || e.host != host || e.bytes != bytes) continue;
-    if (util::sampled_fingerprint(host, bytes) != e.fingerprint) {  // other bytes at the same address: stale
+    if (util::sampled_fingerprint(host, bytes) !=
+        e.fingerprint) {  // other bytes at the same address: stale
       CUDA_OK(cudaFree(e.dev));
       entries_.erase(entries_.begin() + ptrdiff_t(i));
       return nullptr;
@@ -216,7 +221,8 @@ void context_t::h2d_pinned(void* dev, const void* host, size_t bytes, size_t pin
   for (size_t off = 0; off < bytes; off += kCopyChunk) {
     const size_t len = std::min(kCopyChunk, bytes - off);
     std::memcpy(pin + off, static_cast<const uint8_t*>(host) + off, len);
-    CUDA_OK(cudaMemcpyAsync(static_cast<uint8_t*>(dev) + off, pin + off, len, cudaMemcpyHostToDevice, copy));
+    CUDA_OK(cudaMemcpyAsync(static_cast<uint8_t*>(dev) + off, pin + off, len,
+                            cudaMemcpyHostToDevice, copy));
   }
   stats.bytes_uploaded += bytes;
 }
@@ -231,7 +237,8 @@ void context_t::h2d_staged(void* dev, const void* host, size_t bytes) {
     const size_t len = std::min(slot_bytes, bytes - off), s = k & 1;
     CUDA_OK(cudaEventSynchronize(staged[s]));  // slot s's previous DMA is done
     std::memcpy(staging[s].get(), static_cast<const uint8_t*>(host) + off, len);
-    CUDA_OK(cudaMemcpyAsync(static_cast<uint8_t*>(dev) + off, staging[s].get(), len, cudaMemcpyHostToDevice, copy));
+    CUDA_OK(cudaMemcpyAsync(static_cast<uint8_t*>(dev) + off, staging[s].get(), len,
+                            cudaMemcpyHostToDevice, copy));
     CUDA_OK(cudaEventRecord(staged[s], copy));
   }
   stats.bytes_uploaded += bytes;
@@ -247,7 +254,8 @@ void context_t::d2h_pinned(void* host, const void* dev, size_t bytes) {
   size_t k = 0, prev_off = 0, prev_len = 0;
   for (size_t off = 0; off < bytes; off += kCopyChunk, ++k) {
     const size_t len = std::min(kCopyChunk, bytes - off);
-    CUDA_OK(cudaMemcpyAsync(pin + off, static_cast<const uint8_t*>(dev) + off, len, cudaMemcpyDeviceToHost, compute));
+    CUDA_OK(cudaMemcpyAsync(pin + off, static_cast<const uint8_t*>(dev) + off, len,
+                            cudaMemcpyDeviceToHost, compute));
     CUDA_OK(cudaEventRecord(drained[k & 1], compute));
     if (k) out(prev_off, prev_len, k - 1);  // chunk k−1 out of pinned memory while chunk k moves
     prev_off = off;
@@ -289,11 +297,16 @@ void call_timer_t::finish(bool msm) {
   stats_t& st = c_.stats;
   st.upload_ms += info.upload_ms;
   st.download_ms += info.download_ms;
-  if (msm) ++st.msm_calls, st.msm_ms += info.compute_ms;
-  else ++st.ntt_calls, st.ntt_ms += info.compute_ms;
+  if (msm)
+    ++st.msm_calls, st.msm_ms += info.compute_ms;
+  else
+    ++st.ntt_calls, st.ntt_ms += info.compute_ms;
   t_last = info;
-  if (!t_pending) t_pending_begin = info.begin_ns, t_pending_end = info.end_ns;
-  else t_pending_begin = std::min(t_pending_begin, info.begin_ns), t_pending_end = std::max(t_pending_end, info.end_ns);
+  if (!t_pending)
+    t_pending_begin = info.begin_ns, t_pending_end = info.end_ns;
+  else
+    t_pending_begin = std::min(t_pending_begin, info.begin_ns),
+    t_pending_end = std::max(t_pending_end, info.end_ns);
   t_pending = true;
 }
 
@@ -367,12 +380,10 @@ void check(const S& s) {
 groth16::accelerator_t<curves::bn254> accelerator_bn254() {
   groth16::accelerator_t<curves::bn254> a;
   a.name = "cuda (" + device_name() + ")";
-  a.msm_g1 = [](const curves::bn254::g1_affine* b, const uint8_t* s, size_t n, curves::bn254::g1_jacobian& r) {
-    check(msm_g1_bn254(b, s, n, &r));
-  };
-  a.msm_g2 = [](const curves::bn254::g2_affine* b, const uint8_t* s, size_t n, curves::bn254::g2_jacobian& r) {
-    check(msm_g2_bn254(b, s, n, &r));
-  };
+  a.msm_g1 = [](const curves::bn254::g1_affine* b, const uint8_t* s, size_t n,
+                curves::bn254::g1_jacobian& r) { check(msm_g1_bn254(b, s, n, &r)); };
+  a.msm_g2 = [](const curves::bn254::g2_affine* b, const uint8_t* s, size_t n,
+                curves::bn254::g2_jacobian& r) { check(msm_g2_bn254(b, s, n, &r)); };
   a.compute_h = [](bn254::fr_t* x, const bn254::fr_t* y, const bn254::fr_t* z, unsigned log_n) {
     check(compute_h_bn254(x, y, z, log_n));
   };
@@ -387,9 +398,8 @@ groth16::accelerator_t<curves::bls12_381> accelerator_bls12_381() {
                 curves::bls12_381::g1_jacobian& r) { check(msm_g1_bls12_381(b, s, n, &r)); };
   a.msm_g2 = [](const curves::bls12_381::g2_affine* b, const uint8_t* s, size_t n,
                 curves::bls12_381::g2_jacobian& r) { check(msm_g2_bls12_381(b, s, n, &r)); };
-  a.compute_h = [](bls12_381::fr_t* x, const bls12_381::fr_t* y, const bls12_381::fr_t* z, unsigned log_n) {
-    check(compute_h_bls12_381(x, y, z, log_n));
-  };
+  a.compute_h = [](bls12_381::fr_t* x, const bls12_381::fr_t* y, const bls12_381::fr_t* z,
+                   unsigned log_n) { check(compute_h_bls12_381(x, y, z, log_n)); };
   a.take_device_span = [](uint64_t& b, uint64_t& e) { return take_device_span(b, e); };
   return a;
 }

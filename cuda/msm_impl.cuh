@@ -15,11 +15,10 @@
 //             Every chunk adds into the same buckets (a bucket's sum does not care which chunk a
 //             point came in), so the reduction runs once, as in the resident path, and the result
 //             is the same.
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
-
 #include <algorithm>
 #include <cstring>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <mutex>
 #include <vector>
 
@@ -46,8 +45,8 @@ plan_t make_plan(unsigned bits, unsigned c) {
   return p;
 }
 
-__global__ void digits_kernel(const uint64_t* scalars, size_t n, unsigned c, unsigned windows, steps::offsets_t off,
-                              uint32_t* keys, uint32_t* vals) {
+__global__ void digits_kernel(const uint64_t* scalars, size_t n, unsigned c, unsigned windows,
+                              steps::offsets_t off, uint32_t* keys, uint32_t* vals) {
   size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) steps::digits_at(scalars, i, n, c, windows, off, keys, vals);
 }
@@ -59,8 +58,8 @@ __global__ void init_buckets_kernel(ec::xyzz_t<G>* buckets, uint32_t nkeys) {
 }
 
 // A level's length is m (level 0) or *len, written by the level before (later levels).
-__global__ void count_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range,
-                             size_t n_counts, uint32_t* counts) {
+__global__ void count_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys,
+                             size_t range, size_t n_counts, uint32_t* counts) {
   size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t < n_counts) counts[t] = steps::count_open(keys, len ? *len : m, nkeys, range, t);
 }
@@ -69,9 +68,9 @@ __global__ void count_kernel(const uint32_t* keys, size_t m, const uint32_t* len
 // launch fails; the G2 kernels sit at the 255 cap)
 template <class G, class Add>
 __global__ void __launch_bounds__(kThreads)
-    sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range, size_t threads,
-               Add add, ec::xyzz_t<G>* buckets, const uint32_t* emit_at, uint32_t* out_keys, ec::xyzz_t<G>* out_sums,
-               uint32_t* next_len) {
+    sum_kernel(const uint32_t* keys, size_t m, const uint32_t* len, uint32_t nkeys, size_t range,
+               size_t threads, Add add, ec::xyzz_t<G>* buckets, const uint32_t* emit_at,
+               uint32_t* out_keys, ec::xyzz_t<G>* out_sums, uint32_t* next_len) {
   size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= threads) return;
   if (t == 0) *next_len = emit_at[threads];  // the scan's total: the next level's length
@@ -79,8 +78,8 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <class G>
-__global__ void __launch_bounds__(kThreads)
-    reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb, uint32_t segments, ec::xyzz_t<G>* out) {
+__global__ void __launch_bounds__(kThreads) reduce_kernel(const ec::xyzz_t<G>* buckets, uint32_t nb,
+                                                          uint32_t segments, ec::xyzz_t<G>* out) {
   uint32_t t = uint32_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t < segments) out[t] = steps::reduce_segment(buckets, nb, t);
 }
@@ -100,11 +99,11 @@ struct level_room_t {
 // the context's workspace (carve_t: a null base only measures).
 template <class G>
 struct work_t {
-  uint64_t* scalars = nullptr;                  // resident: all n scalars
-  ec::affine_t<G>* slot_bases[2] = {};          // streamed: the two chunk slots
+  uint64_t* scalars = nullptr;          // resident: all n scalars
+  ec::affine_t<G>* slot_bases[2] = {};  // streamed: the two chunk slots
   uint64_t* slot_scalars[2] = {};
   uint32_t *keys = nullptr, *vals = nullptr, *keys_sorted = nullptr, *vals_sorted = nullptr;
-  uint8_t* temp = nullptr;                      // CUB's: the sort's or the scan's, whichever is larger
+  uint8_t* temp = nullptr;  // CUB's: the sort's or the scan's, whichever is larger
   size_t temp_bytes = 0;
   uint32_t *counts = nullptr, *emit_at = nullptr, *level_len = nullptr;
   uint32_t* part_keys[2] = {};
@@ -114,8 +113,8 @@ struct work_t {
 };
 
 template <class G>
-work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint32_t nkeys, uint32_t segments,
-                 int end_bit, const level_room_t& room) {
+work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint32_t nkeys,
+                 uint32_t segments, int end_bit, const level_room_t& room) {
   work_t<G> w;
   const size_t m = size_t(windows) * pts;
   if (streamed) {
@@ -131,9 +130,10 @@ work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint3
   w.keys_sorted = cv.take<uint32_t>(m);
   w.vals_sorted = cv.take<uint32_t>(m);
   size_t sort_bytes = 0, scan_bytes = 0;
-  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted,
-                                          uint32_t(m), 0, end_bit));
-  CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, w.counts, w.emit_at, uint32_t(room.threads + 1)));
+  CUDA_OK(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, w.keys, w.keys_sorted, w.vals,
+                                          w.vals_sorted, uint32_t(m), 0, end_bit));
+  CUDA_OK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, w.counts, w.emit_at,
+                                        uint32_t(room.threads + 1)));
   w.temp_bytes = std::max(sort_bytes, scan_bytes);
   w.temp = cv.take<uint8_t>(w.temp_bytes);
   w.counts = cv.take<uint32_t>(room.threads + 1);
@@ -150,21 +150,22 @@ work_t<G> layout(carve_t& cv, size_t pts, bool streamed, unsigned windows, uint3
 
 // Digits and sort over `pts` points on stream s.
 template <class G>
-void sort_pass(cudaStream_t s, const work_t<G>& w, const uint64_t* scalars, size_t pts, const plan_t& p,
-               int end_bit) {
+void sort_pass(cudaStream_t s, const work_t<G>& w, const uint64_t* scalars, size_t pts,
+               const plan_t& p, int end_bit) {
   const size_t m = size_t(p.windows) * pts;
-  digits_kernel<<<blocks_for(pts, 256), 256, 0, s>>>(scalars, pts, p.c, p.windows, p.offset, w.keys, w.vals);
+  digits_kernel<<<blocks_for(pts, 256), 256, 0, s>>>(scalars, pts, p.c, p.windows, p.offset, w.keys,
+                                                     w.vals);
   CUDA_OK(cudaGetLastError());
   size_t temp_bytes = w.temp_bytes;
-  CUDA_OK(cub::DeviceRadixSort::SortPairs(w.temp, temp_bytes, w.keys, w.keys_sorted, w.vals, w.vals_sorted,
-                                          uint32_t(m), 0, end_bit, s));
+  CUDA_OK(cub::DeviceRadixSort::SortPairs(w.temp, temp_bytes, w.keys, w.keys_sorted, w.vals,
+                                          w.vals_sorted, uint32_t(m), 0, end_bit, s));
 }
 
 // The accumulation of one sorted pass into the buckets on stream s (first: the buckets start at
 // infinity), level by level: count the open runs, scan the counts, sum.
 template <class G>
-void accumulate_pass(cudaStream_t s, const work_t<G>& w, const ec::affine_t<G>* bases, size_t pts, unsigned windows,
-                     uint32_t nkeys, bool first) {
+void accumulate_pass(cudaStream_t s, const work_t<G>& w, const ec::affine_t<G>* bases, size_t pts,
+                     unsigned windows, uint32_t nkeys, bool first) {
   if (first) init_buckets_kernel<G><<<blocks_for(nkeys, 256), 256, 0, s>>>(w.buckets, nkeys);
   const size_t m = size_t(windows) * pts;
   const steps::levels_t lv = steps::plan_levels(m, nkeys);
@@ -172,20 +173,22 @@ void accumulate_pass(cudaStream_t s, const work_t<G>& w, const ec::affine_t<G>* 
     const size_t threads = lv.threads[l], range = lv.range[l];
     const uint32_t* keys = l == 0 ? w.keys_sorted : w.part_keys[(l - 1) & 1];
     const uint32_t* len = l == 0 ? nullptr : w.level_len + l;
-    count_kernel<<<blocks_for(threads + 1, 256), 256, 0, s>>>(keys, m, len, nkeys, range, threads + 1, w.counts);
+    count_kernel<<<blocks_for(threads + 1, 256), 256, 0, s>>>(keys, m, len, nkeys, range,
+                                                              threads + 1, w.counts);
     size_t temp_bytes = w.temp_bytes;
-    CUDA_OK(cub::DeviceScan::ExclusiveSum(w.temp, temp_bytes, w.counts, w.emit_at, uint32_t(threads + 1), s));
+    CUDA_OK(cub::DeviceScan::ExclusiveSum(w.temp, temp_bytes, w.counts, w.emit_at,
+                                          uint32_t(threads + 1), s));
     uint32_t* out_keys = w.part_keys[l & 1];
     ec::xyzz_t<G>* out_sums = w.part_sums[l & 1];
     uint32_t* next_len = w.level_len + l + 1;
     if (l == 0)
       sum_kernel<G><<<blocks_for(threads, kThreads), kThreads, 0, s>>>(
-          keys, m, len, nkeys, range, threads, steps::add_base_t<G>{bases, w.vals_sorted}, w.buckets, w.emit_at,
-          out_keys, out_sums, next_len);
+          keys, m, len, nkeys, range, threads, steps::add_base_t<G>{bases, w.vals_sorted},
+          w.buckets, w.emit_at, out_keys, out_sums, next_len);
     else
       sum_kernel<G><<<blocks_for(threads, kThreads), kThreads, 0, s>>>(
-          keys, m, len, nkeys, range, threads, steps::add_partial_t<G>{w.part_sums[(l - 1) & 1]}, w.buckets,
-          w.emit_at, out_keys, out_sums, next_len);
+          keys, m, len, nkeys, range, threads, steps::add_partial_t<G>{w.part_sums[(l - 1) & 1]},
+          w.buckets, w.emit_at, out_keys, out_sums, next_len);
     CUDA_OK(cudaGetLastError());
   }
 }
@@ -256,15 +259,17 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
         CUDA_OK(cudaStreamWaitEvent(ctx.compute, ctx.bases_ready, 0));
       }
       timer.uploaded();
-      accumulate_pass<G>(ctx.compute, w, static_cast<const aff*>(hit ? hit : fresh), n, p.windows, nkeys, true);
-      reduce_kernel<G><<<blocks_for(segments, kThreads), kThreads, 0, ctx.compute>>>(w.buckets, nb, segments,
-                                                                                      w.segment_sums);
+      accumulate_pass<G>(ctx.compute, w, static_cast<const aff*>(hit ? hit : fresh), n, p.windows,
+                         nkeys, true);
+      reduce_kernel<G><<<blocks_for(segments, kThreads), kThreads, 0, ctx.compute>>>(
+          w.buckets, nb, segments, w.segment_sums);
       d_segments = w.segment_sums;
       timer.info.cache_hit = hit != nullptr;
       timer.info.resident = true;
     } else {
       // Streamed: chunks of `chunk` points, two in flight (slot k&1).
-      const size_t chunk = std::min({n, ctx.chunk_points(sizeof(aff)), size_t(UINT32_MAX / p.windows)});
+      const size_t chunk =
+          std::min({n, ctx.chunk_points(sizeof(aff)), size_t(UINT32_MAX / p.windows)});
       const size_t chunks = (n + chunk - 1) / chunk;
       level_room_t room_s;  // the full chunks' levels and the last (shorter) chunk's
       room_s.fit(steps::plan_levels(size_t(p.windows) * chunk, nkeys));
@@ -272,7 +277,9 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
       carve_t probe_s;
       layout<G>(probe_s, chunk, true, p.windows, nkeys, segments, end_bit, room_s);
       ws = ctx.workspace(probe_s.used, nullptr);
-      if (!ws) throw cuda_error(cudaErrorMemoryAllocation, "no room for the streamed MSM's working memory");
+      if (!ws)
+        throw cuda_error(cudaErrorMemoryAllocation,
+                         "no room for the streamed MSM's working memory");
       carve_t cv{ws};
       const work_t<G> w = layout<G>(cv, chunk, true, p.windows, nkeys, segments, end_bit, room_s);
       const size_t slot_bytes = chunk * (sizeof(aff) + 32);
@@ -288,9 +295,10 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
         std::memcpy(pin + chunk * sizeof(aff), scalars + 32 * lo, 32 * len);
         // Copy stream: device slot s is free once chunk k−2's accumulation is done.
         CUDA_OK(cudaStreamWaitEvent(ctx.copy, ctx.consumed[s], 0));
-        CUDA_OK(cudaMemcpyAsync(w.slot_bases[s], pin, len * sizeof(aff), cudaMemcpyHostToDevice, ctx.copy));
-        CUDA_OK(cudaMemcpyAsync(w.slot_scalars[s], pin + chunk * sizeof(aff), 32 * len, cudaMemcpyHostToDevice,
+        CUDA_OK(cudaMemcpyAsync(w.slot_bases[s], pin, len * sizeof(aff), cudaMemcpyHostToDevice,
                                 ctx.copy));
+        CUDA_OK(cudaMemcpyAsync(w.slot_scalars[s], pin + chunk * sizeof(aff), 32 * len,
+                                cudaMemcpyHostToDevice, ctx.copy));
         CUDA_OK(cudaEventRecord(ctx.staged[s], ctx.copy));
         ctx.stats.bytes_uploaded += len * (sizeof(aff) + 32);
         // Compute stream: chunk k once it has arrived.
@@ -301,8 +309,8 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
         CUDA_OK(cudaEventRecord(ctx.consumed[s], ctx.compute));
       }
       timer.uploaded();
-      reduce_kernel<G><<<blocks_for(segments, kThreads), kThreads, 0, ctx.compute>>>(w.buckets, nb, segments,
-                                                                                      w.segment_sums);
+      reduce_kernel<G><<<blocks_for(segments, kThreads), kThreads, 0, ctx.compute>>>(
+          w.buckets, nb, segments, w.segment_sums);
       d_segments = w.segment_sums;
       ++ctx.stats.streamed_msms;
       ctx.stats.streamed_chunks += chunks;
@@ -314,7 +322,8 @@ status_t msm_impl(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n
 
     // Segment sums → pinned host memory (host_out is not in flight: begin_call waited).
     auto* host = reinterpret_cast<xyzz*>(ctx.host_out.reserve(segments * sizeof(xyzz)));
-    CUDA_OK(cudaMemcpyAsync(host, d_segments, segments * sizeof(xyzz), cudaMemcpyDeviceToHost, ctx.compute));
+    CUDA_OK(cudaMemcpyAsync(host, d_segments, segments * sizeof(xyzz), cudaMemcpyDeviceToHost,
+                            ctx.compute));
     timer.finish(true);
 
     *out = steps::combine_windows<G>(host, p.windows, c, nb);

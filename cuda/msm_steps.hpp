@@ -44,7 +44,9 @@ constexpr unsigned kMaxLevels = 24;
 
 // The window width for n points (the device's choice; the CPU picks its own, both read the same
 // signed digits for a given width).
-inline unsigned window_bits(size_t n) { return n >= (size_t(1) << 20) ? 16 : n >= (size_t(1) << 14) ? 13 : 8; }
+inline unsigned window_bits(size_t n) {
+  return n >= (size_t(1) << 20) ? 16 : n >= (size_t(1) << 14) ? 13 : 8;
+}
 
 struct offsets_t {
   uint64_t h[5];  // H = Σ_w 2^{c−1}·2^{c·w} (msm::signed_digit_windows)
@@ -131,8 +133,9 @@ ZK_HD unsigned count_open(const uint32_t* keys, size_t m, uint32_t nkeys, size_t
 // Thread t of a level: sums its runs (add(acc, j) adds entry j into acc), adds each closed run
 // into its bucket and writes each open one to (out_keys, out_sums)[emit_at[t] …].
 template <class Acc, class Add>
-ZK_HD void sum_runs(const uint32_t* keys, size_t m, uint32_t nkeys, size_t range, size_t t, const Add& add,
-                    Acc* buckets, const uint32_t* emit_at, uint32_t* out_keys, Acc* out_sums) {
+ZK_HD void sum_runs(const uint32_t* keys, size_t m, uint32_t nkeys, size_t range, size_t t,
+                    const Add& add, Acc* buckets, const uint32_t* emit_at, uint32_t* out_keys,
+                    Acc* out_sums) {
   const size_t lo = t * range;
   if (lo >= m) return;
   const size_t hi = lo + range < m ? lo + range : m;
@@ -143,7 +146,8 @@ ZK_HD void sum_runs(const uint32_t* keys, size_t m, uint32_t nkeys, size_t range
     const size_t run = j;
     Acc acc = Acc::infinity();
     for (; j < hi && keys[j] == k; ++j) add(acc, j);
-    const bool open = (run == lo && lo > 0 && keys[lo - 1] == k) || (j == hi && hi < m && keys[hi] == k);
+    const bool open =
+        (run == lo && lo > 0 && keys[lo - 1] == k) || (j == hi && hi < m && keys[hi] == k);
     if (open) {
       out_keys[pos] = k;
       out_sums[pos] = acc;
@@ -193,12 +197,14 @@ ZK_HD ec::xyzz_t<G> reduce_segment(const ec::xyzz_t<G>* buckets, uint32_t nb, ui
 
 // Step 5 (host): segments[w·per_window + s] → Σ_w 2^{c·w}·Σ_s segments.
 template <class G>
-ec::jacobian_t<G> combine_windows(const ec::xyzz_t<G>* segments, unsigned windows, unsigned c, uint32_t nb) {
+ec::jacobian_t<G> combine_windows(const ec::xyzz_t<G>* segments, unsigned windows, unsigned c,
+                                  uint32_t nb) {
   const uint32_t per_window = nb / kSegment;
   auto r = ec::jacobian_t<G>::infinity();
   for (unsigned w = windows; w-- > 0;) {
     for (unsigned i = 0; i < c && !r.is_infinity(); ++i) r = r.dbl();
-    for (uint32_t s = 0; s < per_window; ++s) r += segments[size_t(w) * per_window + s].to_jacobian();
+    for (uint32_t s = 0; s < per_window; ++s)
+      r += segments[size_t(w) * per_window + s].to_jacobian();
   }
   return r;
 }

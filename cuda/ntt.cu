@@ -18,7 +18,7 @@
 namespace zk::cuda {
 namespace {
 
-constexpr unsigned kTileLog = 10;      // 2^10 elements · 32 bytes = 32 KiB of shared memory
+constexpr unsigned kTileLog = 10;       // 2^10 elements · 32 bytes = 32 KiB of shared memory
 constexpr unsigned kTileThreads = 512;  // one butterfly per thread and stage at kTileLog
 
 template <class Fr>
@@ -42,24 +42,33 @@ __global__ void __launch_bounds__(kTileThreads)
   for (unsigned k = 0; k < S; ++k) {
     const unsigned s = Dit ? k : S - 1 - k;
     for (unsigned b = threadIdx.x; b < half; b += blockDim.x) {
-      if (Dit) ntt::dit_tile_butterfly(t, b, s, tile, u, tw, half_n);
-      else ntt::dif_tile_butterfly<true>(t, b, s, tile, u, tw, half_n);
+      if (Dit)
+        ntt::dit_tile_butterfly(t, b, s, tile, u, tw, half_n);
+      else
+        ntt::dif_tile_butterfly<true>(t, b, s, tile, u, tw, half_n);
     }
     __syncthreads();
   }
   for (unsigned i = threadIdx.x; i < size; i += blockDim.x) {
     const size_t at = base + i * u;
-    a[at] = Scale ? ntt::coset_scale_at(t[i], at, coset.n, coset.log_n, tw, coset.n_inv, coset.g_n_inv) : t[i];
+    a[at] =
+        Scale ? ntt::coset_scale_at(t[i], at, coset.n, coset.log_n, tw, coset.n_inv, coset.g_n_inv)
+              : t[i];
   }
 }
 
 template <class Fr>
-void run_pass(cudaStream_t s, Fr* d, const Fr* tw, size_t n, const ntt::tile_pass_t& p, const coset_t<Fr>& coset) {
-  const unsigned blocks = unsigned(n >> p.S), threads = std::max(1u, std::min(kTileThreads, (1u << p.S) / 2));
+void run_pass(cudaStream_t s, Fr* d, const Fr* tw, size_t n, const ntt::tile_pass_t& p,
+              const coset_t<Fr>& coset) {
+  const unsigned blocks = unsigned(n >> p.S),
+                 threads = std::max(1u, std::min(kTileThreads, (1u << p.S) / 2));
   const size_t smem = (size_t(1) << p.S) * sizeof(Fr), half_n = n / 2;
-  if (p.dit) tile_kernel<Fr, true, false><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
-  else if (p.scale) tile_kernel<Fr, false, true><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
-  else tile_kernel<Fr, false, false><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
+  if (p.dit)
+    tile_kernel<Fr, true, false><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
+  else if (p.scale)
+    tile_kernel<Fr, false, true><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
+  else
+    tile_kernel<Fr, false, false><<<blocks, threads, smem, s>>>(d, tw, half_n, p.u, p.S, coset);
   CUDA_OK(cudaGetLastError());
 }
 
@@ -82,7 +91,8 @@ const Fr* twiddles(detail::context_t& ctx, unsigned log_n) {
   if (!dev) throw cuda_error(cudaErrorMemoryAllocation, "no room for the NTT's twiddles");
   // On the compute stream, so the stage kernels are ordered after it (a pageable source is staged
   // before the call returns, so `tw` may go).
-  CUDA_OK(cudaMemcpyAsync(dev, tw.data(), tw.size() * sizeof(Fr), cudaMemcpyHostToDevice, ctx.compute));
+  CUDA_OK(
+      cudaMemcpyAsync(dev, tw.data(), tw.size() * sizeof(Fr), cudaMemcpyHostToDevice, ctx.compute));
   cached_log = log_n;
   return dev;
 }
@@ -102,7 +112,8 @@ __global__ void h_kernel(Fr* a, const Fr* b, const Fr* c, size_t n) {
 // arrived, so vector k+1's upload overlaps vector k's transform; out through pinned memory
 // (chunked, the memcpy out overlapping the next chunk's DMA).
 template <class Fr>
-void transform(const Fr* const* in, unsigned count, unsigned log_n, bool c_and_h, Fr* out, const char* name) {
+void transform(const Fr* const* in, unsigned count, unsigned log_n, bool c_and_h, Fr* out,
+               const char* name) {
   const size_t n = size_t(1) << log_n, bytes = n * sizeof(Fr);
   auto& ctx = detail::context_t::get();
   std::lock_guard<std::mutex> lock(ctx.mu);
@@ -159,7 +170,8 @@ status_t ntt_to_odd_coset_bls12_381(bls12_381::fr_t* data, unsigned log_n) {
   return odd_coset(data, log_n, "ntt_to_odd_coset_bls12_381");
 }
 
-status_t compute_h_bn254(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c, unsigned log_n) {
+status_t compute_h_bn254(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c,
+                         unsigned log_n) {
   return compute_h(a, b, c, log_n, "compute_h_bn254");
 }
 status_t compute_h_bls12_381(bls12_381::fr_t* a, const bls12_381::fr_t* b, const bls12_381::fr_t* c,

@@ -42,7 +42,8 @@ status_t ntt_to_odd_coset_bls12_381(bls12_381::fr_t* data, unsigned log_n);
 // form) to the odd coset, then h = a·b − c, written into a as canonical little-endian integers
 // (the H MSM's scalars). Same result as prover_t::compute_h on the CPU; one upload of each
 // vector (b's and c's overlapping the transforms before them) and one download.
-status_t compute_h_bn254(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c, unsigned log_n);
+status_t compute_h_bn254(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c,
+                         unsigned log_n);
 status_t compute_h_bls12_381(bls12_381::fr_t* a, const bls12_381::fr_t* b, const bls12_381::fr_t* c,
                              unsigned log_n);
 
@@ -52,24 +53,32 @@ status_t msm_g1_bn254(const curves::bn254::g1_affine* bases, const uint8_t* scal
                       curves::bn254::g1_jacobian* out);
 status_t msm_g2_bn254(const curves::bn254::g2_affine* bases, const uint8_t* scalars, size_t n,
                       curves::bn254::g2_jacobian* out);
-status_t msm_g1_bls12_381(const curves::bls12_381::g1_affine* bases, const uint8_t* scalars, size_t n,
-                          curves::bls12_381::g1_jacobian* out);
-status_t msm_g2_bls12_381(const curves::bls12_381::g2_affine* bases, const uint8_t* scalars, size_t n,
-                          curves::bls12_381::g2_jacobian* out);
+status_t msm_g1_bls12_381(const curves::bls12_381::g1_affine* bases, const uint8_t* scalars,
+                          size_t n, curves::bls12_381::g1_jacobian* out);
+status_t msm_g2_bls12_381(const curves::bls12_381::g2_affine* bases, const uint8_t* scalars,
+                          size_t n, curves::bls12_381::g2_jacobian* out);
 
 // The same entry points overloaded by type, for code templated over the curve.
-inline status_t ntt_to_odd_coset(bn254::fr_t* d, unsigned log_n) { return ntt_to_odd_coset_bn254(d, log_n); }
-inline status_t ntt_to_odd_coset(bls12_381::fr_t* d, unsigned log_n) { return ntt_to_odd_coset_bls12_381(d, log_n); }
-inline status_t compute_h(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c, unsigned log_n) {
+inline status_t ntt_to_odd_coset(bn254::fr_t* d, unsigned log_n) {
+  return ntt_to_odd_coset_bn254(d, log_n);
+}
+inline status_t ntt_to_odd_coset(bls12_381::fr_t* d, unsigned log_n) {
+  return ntt_to_odd_coset_bls12_381(d, log_n);
+}
+inline status_t compute_h(bn254::fr_t* a, const bn254::fr_t* b, const bn254::fr_t* c,
+                          unsigned log_n) {
   return compute_h_bn254(a, b, c, log_n);
 }
-inline status_t compute_h(bls12_381::fr_t* a, const bls12_381::fr_t* b, const bls12_381::fr_t* c, unsigned log_n) {
+inline status_t compute_h(bls12_381::fr_t* a, const bls12_381::fr_t* b, const bls12_381::fr_t* c,
+                          unsigned log_n) {
   return compute_h_bls12_381(a, b, c, log_n);
 }
-inline status_t msm(const curves::bn254::g1_affine* b, const uint8_t* s, size_t n, curves::bn254::g1_jacobian* out) {
+inline status_t msm(const curves::bn254::g1_affine* b, const uint8_t* s, size_t n,
+                    curves::bn254::g1_jacobian* out) {
   return msm_g1_bn254(b, s, n, out);
 }
-inline status_t msm(const curves::bn254::g2_affine* b, const uint8_t* s, size_t n, curves::bn254::g2_jacobian* out) {
+inline status_t msm(const curves::bn254::g2_affine* b, const uint8_t* s, size_t n,
+                    curves::bn254::g2_jacobian* out) {
   return msm_g2_bn254(b, s, n, out);
 }
 inline status_t msm(const curves::bls12_381::g1_affine* b, const uint8_t* s, size_t n,

@@ -21,7 +21,8 @@ class cancelled_jobs_t {
   void add(uint64_t job, clock::time_point now = clock::now()) {
     std::lock_guard<std::mutex> lock(mu_);
     jobs_[job] = now;
-    for (auto it = jobs_.begin(); it != jobs_.end();) it = now - it->second > keep_ ? jobs_.erase(it) : std::next(it);
+    for (auto it = jobs_.begin(); it != jobs_.end();)
+      it = now - it->second > keep_ ? jobs_.erase(it) : std::next(it);
   }
   bool has(uint64_t job) const {
     std::lock_guard<std::mutex> lock(mu_);

@@ -27,7 +27,8 @@ void describe_from_key(circuit_def_t& c, const formats::zkey_file& zkey) {
 
 buffer::digest_t circuit_def_t::digest_bytes() const {
   buffer::digest_t d{};
-  if (digest.size() != 64) throw std::runtime_error("circuit digest '" + digest + "' is not 64 hex digits");
+  if (digest.size() != 64)
+    throw std::runtime_error("circuit digest '" + digest + "' is not 64 hex digits");
   for (size_t i = 0; i < 32; ++i) d[i] = uint8_t(std::stoul(digest.substr(2 * i, 2), nullptr, 16));
   return d;
 }
@@ -40,25 +41,29 @@ circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zk
   c.kind = circuit_kind::circom;
   c.zkey = zkey_path;
   c.r1cs = r1cs_path;
-  c.shape = r1cs_path.empty() ? buffer::synth_shape::witness_only : buffer::synth_shape::abc_witness;
+  c.shape =
+      r1cs_path.empty() ? buffer::synth_shape::witness_only : buffer::synth_shape::abc_witness;
   c.digest = circuit::to_hex(circuit::sha256(zkey.file().data(), zkey.file().size()));
   describe_from_key(c, zkey);
   c.domain_rows = c.n_public + 1;
   if (!r1cs_path.empty()) {
     formats::r1cs_file r1cs(r1cs_path);
     const auto& h = r1cs.header();
-    if (r1cs.curve() != c.curve || h.n_wires != c.n_vars || uint64_t(h.n_pub_out) + h.n_pub_in != c.n_public)
-      throw std::runtime_error(r1cs_path + ": does not match " + zkey_path + " (curve, wires or public inputs)");
+    if (r1cs.curve() != c.curve || h.n_wires != c.n_vars ||
+        uint64_t(h.n_pub_out) + h.n_pub_in != c.n_public)
+      throw std::runtime_error(r1cs_path + ": does not match " + zkey_path +
+                               " (curve, wires or public inputs)");
     c.domain_rows = uint64_t(h.n_constraints) + c.n_public + 1;
     if (c.domain_rows > c.domain_size)
-      throw std::runtime_error(r1cs_path + ": " + std::to_string(h.n_constraints) + " constraints exceed the key's domain");
+      throw std::runtime_error(r1cs_path + ": " + std::to_string(h.n_constraints) +
+                               " constraints exceed the key's domain");
   }
   c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
   return c;
 }
 
-circuit_def_t describe_native_circuit(const std::string& id, const std::string& name, const std::string& params,
-                                      const std::string& key_dir) {
+circuit_def_t describe_native_circuit(const std::string& id, const std::string& name,
+                                      const std::string& params, const std::string& key_dir) {
   auto parsed = circuit::porep_params_t::parse(params);  // throws naming a bad key
   auto setup = circuit::setup_circuit(name, params, key_dir);
   circuit_def_t c;
@@ -76,6 +81,8 @@ circuit_def_t describe_native_circuit(const std::string& id, const std::string& 
   return c;
 }
 
-circuit_spec_t to_spec(const circuit_def_t& c) { return {c.id, c.buffer_bytes, c.prover_work_bytes}; }
+circuit_spec_t to_spec(const circuit_def_t& c) {
+  return {c.id, c.buffer_bytes, c.prover_work_bytes};
+}
 
 }  // namespace zk::node

@@ -55,8 +55,8 @@ circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zk
                                     const std::string& r1cs_path = "");
 // A native circuit ("porep-lite"): keyed with a development setup cached in key_dir by r1cs
 // digest (circuit::setup_circuit), then described from its key.
-circuit_def_t describe_native_circuit(const std::string& id, const std::string& name, const std::string& params,
-                                      const std::string& key_dir);
+circuit_def_t describe_native_circuit(const std::string& id, const std::string& name,
+                                      const std::string& params, const std::string& key_dir);
 // What the scheduler's policy needs of a circuit.
 circuit_spec_t to_spec(const circuit_def_t& c);
 

@@ -11,17 +11,19 @@ bool is_input_json(const std::string& path) {
   return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
 }
 
-std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::vector<std::string>& inputs,
+std::optional<std::string> check_job_inputs(const circuit_def_t& c,
+                                            const std::vector<std::string>& inputs,
                                             uint32_t partitions) {
   if (partitions == 0) return "a job needs at least one partition";
   if (c.kind == circuit_kind::circom) {
     if (inputs.size() != 1 && inputs.size() != partitions)
-      return "circuit '" + c.id + "' takes one .wtns for every partition or one per partition, got " +
-             std::to_string(inputs.size()) + " inputs for " + std::to_string(partitions) + " partitions";
+      return "circuit '" + c.id +
+             "' takes one .wtns for every partition or one per partition, got " +
+             std::to_string(inputs.size()) + " inputs for " + std::to_string(partitions) +
+             " partitions";
     for (const auto& path : inputs) {
       if (is_input_json(path)) {
-        if (c.witness_generator.empty())
-          return no_witness_generator(c) + " (got " + path + ")";
+        if (c.witness_generator.empty()) return no_witness_generator(c) + " (got " + path + ")";
         if (!std::filesystem::is_regular_file(path)) return path + ": no such input file";
         continue;
       }
@@ -34,7 +36,8 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::v
     if (inputs[0].rfind("seed=", 0) != 0 || inputs[0].find(',') != std::string::npos)
       return "circuit '" + c.id + "': input '" + inputs[0] + "' is not seed=N";
     try {
-      circuit::porep_params_t::parse(c.native_params + ",partitions=" + std::to_string(partitions) + "," + inputs[0]);
+      circuit::porep_params_t::parse(c.native_params + ",partitions=" + std::to_string(partitions) +
+                                     "," + inputs[0]);
     } catch (const std::exception& e) {
       return "circuit '" + c.id + "': " + e.what();
     }

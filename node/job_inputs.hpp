@@ -16,7 +16,8 @@ bool is_input_json(const std::string& path);
 // path ending in ".json" is an input.json, accepted only when the circuit has a witness
 // generator; native takes none or one "seed=N" (the synthetic replica). The reason when they do
 // not fit, nullopt when they do.
-std::optional<std::string> check_job_inputs(const circuit_def_t& c, const std::vector<std::string>& inputs,
+std::optional<std::string> check_job_inputs(const circuit_def_t& c,
+                                            const std::vector<std::string>& inputs,
                                             uint32_t partitions);
 
 }  // namespace zk::node

@@ -22,7 +22,8 @@ struct node_tracks_t {
   // Every track with its name; `backend` names the prover's ("cpu", "cuda (<device>)").
   std::vector<std::pair<uint16_t, std::string>> names(const std::string& backend) const {
     std::vector<std::pair<uint16_t, std::string>> out;
-    for (unsigned i = 0; i < workers; ++i) out.push_back({worker(i), "synth worker " + std::to_string(i)});
+    for (unsigned i = 0; i < workers; ++i)
+      out.push_back({worker(i), "synth worker " + std::to_string(i)});
     for (unsigned k = 0; k < streams; ++k)
       out.push_back({send(k), streams == 1 ? std::string("send") : "send " + std::to_string(k)});
     if (prover) {

@@ -13,7 +13,8 @@ groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof
     formats::zkey_file zkey(c.zkey);
     auto pk = groth16::proving_key_t<C>::view(zkey);
     auto vk = groth16::verifying_key_t<C>::from_zkey(pk);
-    auto proof = groth16::proof_t<C>::from_json(formats::parse_proof_json(proof_json, "proof"), "proof");
+    auto proof =
+        groth16::proof_t<C>::from_json(formats::parse_proof_json(proof_json, "proof"), "proof");
     auto pub = groth16::public_from_json<C>(public_signals, "public");
     return groth16::verify(vk, pub, proof);
   });

@@ -78,9 +78,12 @@ struct entry_t {
 
 const char* store_errc_name(store_errc e) {
   switch (e) {
-    case store_errc::over_budget: return "over_budget";
-    case store_errc::zero_size: return "zero_size";
-    case store_errc::out_of_memory: return "out_of_memory";
+    case store_errc::over_budget:
+      return "over_budget";
+    case store_errc::zero_size:
+      return "zero_size";
+    case store_errc::out_of_memory:
+      return "out_of_memory";
   }
   return "?";
 }
@@ -159,12 +162,14 @@ buffer_store_t::~buffer_store_t() {
 
 result_t<writable_buffer_t, store_error_t> buffer_store_t::reserve(uint64_t bytes) {
   auto& st = *state_;
-  if (bytes == 0) return store_error_t{store_errc::zero_size, "buffer store: a reservation of 0 bytes"};
+  if (bytes == 0)
+    return store_error_t{store_errc::zero_size, "buffer store: a reservation of 0 bytes"};
   if (bytes > max_reservation || size_class(bytes) > st.budget) {
     std::lock_guard<std::mutex> g(st.mu);
     ++st.refusals;
     return store_error_t{store_errc::over_budget, "buffer store: " + format_bytes(bytes) +
-                                                      " is larger than the whole budget of " + format_bytes(st.budget)};
+                                                      " is larger than the whole budget of " +
+                                                      format_bytes(st.budget)};
   }
   const uint64_t cls = size_class(bytes);
   detail::slab_t* slab = nullptr;
@@ -179,7 +184,8 @@ result_t<writable_buffer_t, store_error_t> buffer_store_t::reserve(uint64_t byte
       ++st.reuses;
     } else {
       // Room for a fresh slab: free idle slabs of other classes while they are in the way.
-      for (auto p = st.pool.begin(); p != st.pool.end() && cls > st.budget - st.accounted && st.pooled > 0; ++p) {
+      for (auto p = st.pool.begin();
+           p != st.pool.end() && cls > st.budget - st.accounted && st.pooled > 0; ++p) {
         while (!p->second.empty() && cls > st.budget - st.accounted) {
           evicted.push_back(p->second.back());
           p->second.pop_back();
@@ -189,9 +195,10 @@ result_t<writable_buffer_t, store_error_t> buffer_store_t::reserve(uint64_t byte
       }
       if (cls > st.budget - st.accounted) {
         ++st.refusals;
-        const std::string what = "buffer store: " + format_bytes(bytes) + " (class " + format_bytes(cls) +
-                                 ") does not fit the budget: " + format_bytes(st.accounted) + " of " +
-                                 format_bytes(st.budget) + " accounted";
+        const std::string what = "buffer store: " + format_bytes(bytes) + " (class " +
+                                 format_bytes(cls) +
+                                 ") does not fit the budget: " + format_bytes(st.accounted) +
+                                 " of " + format_bytes(st.budget) + " accounted";
         for (auto* s : evicted) detail::store_state_t::destroy(s);
         return store_error_t{store_errc::over_budget, what};
       }
@@ -208,7 +215,8 @@ result_t<writable_buffer_t, store_error_t> buffer_store_t::reserve(uint64_t byte
       std::lock_guard<std::mutex> g(st.mu);
       st.accounted -= cls;
       --st.fresh_allocations;
-      return store_error_t{store_errc::out_of_memory, "buffer store: allocating " + format_bytes(cls) + " failed"};
+      return store_error_t{store_errc::out_of_memory,
+                           "buffer store: allocating " + format_bytes(cls) + " failed"};
     }
     fresh->data = mem;
     fresh->capacity = cls;
@@ -224,8 +232,9 @@ result_t<writable_buffer_t, store_error_t> buffer_store_t::reserve(uint64_t byte
 uint64_t buffer_store_t::commit(writable_buffer_t&& buffer, const synth_header_t& header) {
   if (!buffer) throw std::invalid_argument("buffer store: commit of an empty buffer");
   if (header.payload_bytes != buffer.size()) {
-    throw std::invalid_argument("buffer store: header says " + std::to_string(header.payload_bytes) +
-                                " payload bytes, the buffer holds " + std::to_string(buffer.size()));
+    throw std::invalid_argument(
+        "buffer store: header says " + std::to_string(header.payload_bytes) +
+        " payload bytes, the buffer holds " + std::to_string(buffer.size()));
   }
   auto& st = *state_;
   std::lock_guard<std::mutex> g(st.mu);
@@ -262,7 +271,8 @@ uint64_t buffer_store_t::prewarm(uint64_t bytes, unsigned count) {
     auto r = reserve(bytes);
     if (!r) break;
     writable_buffer_t& w = r.value();
-    for (uint64_t at = 0; at < w.capacity(); at += 4096) w.data()[at] = 0;  // fault every page in now
+    for (uint64_t at = 0; at < w.capacity(); at += 4096)
+      w.data()[at] = 0;  // fault every page in now
     held.push_back(std::move(w));
   }
   return held.size();  // dropped here: idle in the pool, accounted, pages resident
@@ -287,7 +297,8 @@ uint64_t buffer_store_t::trim() {
 store_stats_t buffer_store_t::stats() const {
   std::lock_guard<std::mutex> g(state_->mu);
   const auto& st = *state_;
-  return store_stats_t{st.budget, st.accounted, st.pooled, st.registry.size(), st.fresh_allocations, st.reuses, st.refusals};
+  return store_stats_t{st.budget, st.accounted, st.pooled, st.registry.size(), st.fresh_allocations,
+                       st.reuses, st.refusals};
 }
 
 uint64_t buffer_store_t::budget() const { return state_->budget; }

@@ -12,13 +12,14 @@
 // buffers (all of one size) share one class. Freed buffers go back to the pool, where the next
 // request of their class takes them (fresh pages are slow to touch; reused ones are not). A node
 // that knows its circuits' buffer sizes calls prewarm() at start-up (actors/node.cpp: a buffer per
-// synthesis worker, one for a prover's receive store, of the largest circuit) so that even its first
-// buffers land in resident memory.
+// synthesis worker, one for a prover's receive store, of the largest circuit) so that even its
+// first buffers land in resident memory.
 //
 // Budget: every byte the store holds is accounted — buffers being filled, registered buffers and
 // idle pooled ones — at its class size. A reservation that would take the accounted bytes beyond
 // the budget first frees idle pooled buffers of other classes; if it still does not fit it is
-// refused with an error value and nothing is allocated. The accounted bytes never exceed the budget.
+// refused with an error value and nothing is allocated. The accounted bytes never exceed the
+// budget.
 //
 // Release: release(id) (on the peer's acknowledgement) unregisters a buffer; its memory returns
 // to the pool only when the last pin (buffer_ref_t) drops, so a reader never loses its memory.
@@ -40,7 +41,8 @@ const char* store_errc_name(store_errc e);
 
 struct store_error_t {
   store_errc code;
-  std::string message;  // "buffer store: 300 MiB (class 320 MiB) does not fit: 900 MiB of 1 GiB accounted"
+  std::string
+      message;  // "buffer store: 300 MiB (class 320 MiB) does not fit: 900 MiB of 1 GiB accounted"
 };
 
 using util::result_t;
@@ -96,9 +98,9 @@ class buffer_ref_t {
 
 struct store_stats_t {
   uint64_t budget = 0;
-  uint64_t accounted = 0;      // filling + registered (and their pinned, released tails) + pooled
-  uint64_t pooled = 0;         // idle in the pool
-  uint64_t registered = 0;     // number of registered buffers
+  uint64_t accounted = 0;   // filling + registered (and their pinned, released tails) + pooled
+  uint64_t pooled = 0;      // idle in the pool
+  uint64_t registered = 0;  // number of registered buffers
   uint64_t fresh_allocations = 0;  // buffers ever allocated (reuse keeps this flat)
   uint64_t reuses = 0;             // reservations served from the pool
   uint64_t refusals = 0;           // reservations refused for the budget

@@ -1,8 +1,8 @@
 #include "common/buffer/synth_buffer.hpp"
 
 #include <cstring>
-#include <type_traits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/buffer/checksum.hpp"
 #include "common/formats/error.hpp"
@@ -129,18 +129,30 @@ synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_
 
 const char* field_name(header_field f) {
   switch (f) {
-    case header_field::magic: return "magic";
-    case header_field::version: return "version";
-    case header_field::header_size: return "header_size";
-    case header_field::header_checksum: return "header_checksum";
-    case header_field::curve: return "curve";
-    case header_field::flags: return "flags";
-    case header_field::fr_bytes: return "fr_bytes";
-    case header_field::reserved: return "reserved";
-    case header_field::n_vars: return "n_vars";
-    case header_field::n_public: return "n_public";
-    case header_field::domain_rows: return "domain_rows";
-    case header_field::payload_bytes: return "payload_bytes";
+    case header_field::magic:
+      return "magic";
+    case header_field::version:
+      return "version";
+    case header_field::header_size:
+      return "header_size";
+    case header_field::header_checksum:
+      return "header_checksum";
+    case header_field::curve:
+      return "curve";
+    case header_field::flags:
+      return "flags";
+    case header_field::fr_bytes:
+      return "fr_bytes";
+    case header_field::reserved:
+      return "reserved";
+    case header_field::n_vars:
+      return "n_vars";
+    case header_field::n_public:
+      return "n_public";
+    case header_field::domain_rows:
+      return "domain_rows";
+    case header_field::payload_bytes:
+      return "payload_bytes";
   }
   return "?";
 }
@@ -154,21 +166,26 @@ std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t 
     return fail(header_field::magic, formats::hex(h.magic) + " is not \"ZKSB\" (0x42534b5a)");
   }
   if (h.version != synth_version) {
-    return fail(header_field::version, to_string(h.version) + " is not supported (expected " + to_string(synth_version) + ")");
+    return fail(header_field::version, to_string(h.version) + " is not supported (expected " +
+                                           to_string(synth_version) + ")");
   }
   if (h.header_size != synth_header_size) {
-    return fail(header_field::header_size, to_string(h.header_size) + " (expected " + to_string(synth_header_size) + ")");
+    return fail(header_field::header_size,
+                to_string(h.header_size) + " (expected " + to_string(synth_header_size) + ")");
   }
   const uint64_t want = compute_header_checksum(h);
   if (h.header_checksum != want) {
-    return fail(header_field::header_checksum, formats::hex(h.header_checksum) + " does not match the header bytes (" +
+    return fail(header_field::header_checksum, formats::hex(h.header_checksum) +
+                                                   " does not match the header bytes (" +
                                                    formats::hex(want) + "): corrupted header");
   }
   if (!formats::curve_from_code(h.curve)) {
-    return fail(header_field::curve, to_string(h.curve) + " is not a known curve (1 = BN254, 2 = BLS12-381)");
+    return fail(header_field::curve,
+                to_string(h.curve) + " is not a known curve (1 = BN254, 2 = BLS12-381)");
   }
   if ((h.flags & ~flag_abc) != 0) {
-    return fail(header_field::flags, formats::hex(h.flags) + " has unknown bits (only bit 0, abc+witness, is defined)");
+    return fail(header_field::flags,
+                formats::hex(h.flags) + " has unknown bits (only bit 0, abc+witness, is defined)");
   }
   if (h.fr_bytes != fr_bytes) {
     return fail(header_field::fr_bytes, to_string(h.fr_bytes) + " (expected 32)");
@@ -180,21 +197,25 @@ std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t 
     return fail(header_field::n_vars, to_string(h.n_vars) + " is out of range [1, 2^32]");
   }
   if (h.n_public >= h.n_vars) {
-    return fail(header_field::n_public, to_string(h.n_public) + " must be below n_vars = " + to_string(h.n_vars));
+    return fail(header_field::n_public,
+                to_string(h.n_public) + " must be below n_vars = " + to_string(h.n_vars));
   }
   if (h.domain_rows > max_count || h.domain_rows < h.n_public + 1) {
-    return fail(header_field::domain_rows, to_string(h.domain_rows) + " is out of range [n_public + 1 = " +
-                                               to_string(h.n_public + 1) + ", 2^32]");
+    return fail(header_field::domain_rows,
+                to_string(h.domain_rows) +
+                    " is out of range [n_public + 1 = " + to_string(h.n_public + 1) + ", 2^32]");
   }
   const uint64_t expect = payload_bytes_for(h.n_vars, h.domain_rows, h.shape());
   if (h.payload_bytes != expect) {
     return fail(header_field::payload_bytes,
                 to_string(h.payload_bytes) + " does not match the counts (" +
-                    (h.shape() == synth_shape::abc_witness ? "32·(n_vars + 3·domain_rows) = " : "32·n_vars = ") +
+                    (h.shape() == synth_shape::abc_witness ? "32·(n_vars + 3·domain_rows) = "
+                                                           : "32·n_vars = ") +
                     to_string(expect) + ")");
   }
   if (h.payload_bytes > max_payload_bytes) {
-    return fail(header_field::payload_bytes, to_string(h.payload_bytes) + " exceeds the receiver's limit of " +
+    return fail(header_field::payload_bytes, to_string(h.payload_bytes) +
+                                                 " exceeds the receiver's limit of " +
                                                  to_string(max_payload_bytes) + " bytes");
   }
   return std::nullopt;

@@ -78,7 +78,9 @@ struct synth_header_t {
   std::array<uint8_t, 16> reserved1{};
   uint64_t header_checksum = 0;
 
-  synth_shape shape() const { return (flags & flag_abc) ? synth_shape::abc_witness : synth_shape::witness_only; }
+  synth_shape shape() const {
+    return (flags & flag_abc) ? synth_shape::abc_witness : synth_shape::witness_only;
+  }
 };
 
 header_bytes_t encode_header(const synth_header_t& h);
@@ -120,8 +122,18 @@ synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_
 
 // The header field a validation error is about.
 enum class header_field {
-  magic, version, header_size, header_checksum, curve, flags, fr_bytes, reserved,
-  n_vars, n_public, domain_rows, payload_bytes,
+  magic,
+  version,
+  header_size,
+  header_checksum,
+  curve,
+  flags,
+  fr_bytes,
+  reserved,
+  n_vars,
+  n_public,
+  domain_rows,
+  payload_bytes,
 };
 const char* field_name(header_field f);
 

@@ -10,10 +10,10 @@
 
 #include "common/circuit/porep.hpp"
 #include "common/circuit/r1cs_writer.hpp"
+#include "common/ec/with_curve.hpp"
 #include "common/formats/json.hpp"
 #include "common/formats/paths.hpp"
 #include "common/formats/zkey.hpp"
-#include "common/ec/with_curve.hpp"
 #include "common/groth16/prove_verified.hpp"
 #include "common/util/clock.hpp"
 
@@ -23,7 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 porep_params_t parse_circuit(const std::string& name, const std::string& params) {
-  if (name != "porep-lite") throw std::invalid_argument("unknown circuit '" + name + "' (known: porep-lite)");
+  if (name != "porep-lite")
+    throw std::invalid_argument("unknown circuit '" + name + "' (known: porep-lite)");
   return porep_params_t::parse(params);
 }
 
@@ -52,15 +53,16 @@ std::optional<key_record_t> read_record(const std::string& path) {
 }
 
 void write_record(const std::string& path, const key_record_t& r) {
-  nlohmann::json j = {{"circuit", r.circuit},         {"shape", r.shape},   {"digest", r.digest},
-                      {"n_constraints", r.n_constraints}, {"n_wires", r.n_wires}, {"n_public", r.n_public}};
+  nlohmann::json j = {{"circuit", r.circuit}, {"shape", r.shape},
+                      {"digest", r.digest},   {"n_constraints", r.n_constraints},
+                      {"n_wires", r.n_wires}, {"n_public", r.n_public}};
   std::string text = j.dump(2) + "\n";
   write_bytes(path, std::vector<uint8_t>(text.begin(), text.end()));
 }
 
 template <class C>
-void setup_typed(const porep_params_t& p, const std::string& dir, const groth16::setup_options& options,
-                 circuit_setup_report& report) {
+void setup_typed(const porep_params_t& p, const std::string& dir,
+                 const groth16::setup_options& options, circuit_setup_report& report) {
   using Fr = typename C::fr_t;
   auto t0 = std::chrono::steady_clock::now();
   porep_data_t<Fr> data(p);
@@ -80,20 +82,23 @@ void setup_typed(const porep_params_t& p, const std::string& dir, const groth16:
   const std::string record_path = dir + "/circuit.json", r1cs_path = dir + "/circuit.r1cs",
                     zkey_path = dir + "/circuit.zkey", vkey_path = dir + "/verification_key.json";
   auto old = read_record(record_path);
-  if (old && old->digest == report.digest && fs::exists(zkey_path) && fs::exists(vkey_path) && fs::exists(r1cs_path)) {
+  if (old && old->digest == report.digest && fs::exists(zkey_path) && fs::exists(vkey_path) &&
+      fs::exists(r1cs_path)) {
     report.reused = true;
     return;
   }
   fs::remove(record_path);  // a key being replaced is not valid for any digest until done
   write_bytes(r1cs_path, bytes);
   report.setup = groth16::dev_setup(r1cs_path, zkey_path, vkey_path, options);
-  write_record(record_path, {"porep-lite", report.shape, report.digest, report.n_constraints, report.n_wires,
-                             report.n_public});
+  write_record(record_path, {"porep-lite", report.shape, report.digest, report.n_constraints,
+                             report.n_wires, report.n_public});
 }
 
 template <class C>
-void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t& rec, const std::string& dir,
-                 const std::string& proof_path, const std::string& public_path, circuit_prove_report& report, const groth16::prove_options& options) {
+void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t& rec,
+                 const std::string& dir, const std::string& proof_path,
+                 const std::string& public_path, circuit_prove_report& report,
+                 const groth16::prove_options& options) {
   using Fr = typename C::fr_t;
   auto t0 = std::chrono::steady_clock::now();
   porep_data_t<Fr> data(p);
@@ -107,19 +112,22 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
   report.n_constraints = cs.n_constraints();
   report.n_wires = cs.n_wires();
   report.n_public = cs.n_public();
-  if (cs.n_wires() != rec.n_wires || cs.n_constraints() != rec.n_constraints || cs.n_public() != rec.n_public)
-    throw std::runtime_error(dir + "/circuit.json: the key is for " + std::to_string(rec.n_constraints) +
-                             " constraints, " + std::to_string(rec.n_wires) + " wires, but synthesis made " +
-                             std::to_string(cs.n_constraints()) + " and " + std::to_string(cs.n_wires()));
+  if (cs.n_wires() != rec.n_wires || cs.n_constraints() != rec.n_constraints ||
+      cs.n_public() != rec.n_public)
+    throw std::runtime_error(
+        dir + "/circuit.json: the key is for " + std::to_string(rec.n_constraints) +
+        " constraints, " + std::to_string(rec.n_wires) + " wires, but synthesis made " +
+        std::to_string(cs.n_constraints()) + " and " + std::to_string(cs.n_wires()));
 
   t0 = std::chrono::steady_clock::now();
   formats::zkey_file zkey(dir + "/circuit.zkey");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   if (pk.n_vars != cs.n_wires() || pk.n_public != cs.n_public() || pk.domain_size < cs.a().size())
-    throw std::runtime_error(dir + "/circuit.zkey: key for " + std::to_string(pk.n_vars) + " wires (" +
-                             std::to_string(pk.n_public) + " public), domain " + std::to_string(pk.domain_size) +
-                             "; the circuit has " + std::to_string(cs.n_wires()) + " wires (" +
-                             std::to_string(cs.n_public()) + " public), " + std::to_string(cs.a().size()) + " rows");
+    throw std::runtime_error(
+        dir + "/circuit.zkey: key for " + std::to_string(pk.n_vars) + " wires (" +
+        std::to_string(pk.n_public) + " public), domain " + std::to_string(pk.domain_size) +
+        "; the circuit has " + std::to_string(cs.n_wires()) + " wires (" +
+        std::to_string(cs.n_public()) + " public), " + std::to_string(cs.a().size()) + " rows");
   report.domain_size = pk.domain_size;
   groth16::prover_t<C> prover(pk);
   prover.set_accelerator(options.accelerators.of<C>());
@@ -131,7 +139,8 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
   call.abc = groth16::abc_source::loaded;
   call.observe = options.observe;
   call.what = dir + "/circuit.zkey: partition " + std::to_string(partition);
-  const auto proof = groth16::prove_verified(prover, groth16::verifying_key_t<C>::from_zkey(pk), witness.data(), call);
+  const auto proof = groth16::prove_verified(prover, groth16::verifying_key_t<C>::from_zkey(pk),
+                                             witness.data(), call);
   report.prove_seconds = util::seconds_since(t0) - proof.verify_seconds;
   report.verify_seconds = proof.verify_seconds;
   groth16::write_proof_files(proof, proof_path, public_path);
@@ -141,42 +150,52 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
 
 std::string default_key_dir(const std::string& name, const std::string& params) {
   fs::path base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = fs::path(h) / ".cache";
-  else base = fs::temp_directory_path();
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    base = fs::path(h) / ".cache";
+  else
+    base = fs::temp_directory_path();
   std::string leaf;
-  for (char c : name + "-" + params) leaf += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  for (char c : name + "-" + params)
+    leaf += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
   return (base / "zkfleet" / "keys" / leaf).string();
 }
 
-circuit_setup_report setup_circuit(const std::string& name, const std::string& params, const std::string& dir,
-                                   const groth16::setup_options& options) {
+circuit_setup_report setup_circuit(const std::string& name, const std::string& params,
+                                   const std::string& dir, const groth16::setup_options& options) {
   auto p = parse_circuit(name, params);
   fs::create_directories(dir);
   circuit_setup_report report;
   report.shape = p.shape_key();
   report.curve = formats::curve_name(p.curve);
-  curves::with_curve(p.curve, [&](auto tag) { setup_typed<decltype(tag)>(p, dir, options, report); });
+  curves::with_curve(p.curve,
+                     [&](auto tag) { setup_typed<decltype(tag)>(p, dir, options, report); });
   return report;
 }
 
-circuit_prove_report prove_circuit(const std::string& name, const std::string& params, uint32_t partition,
-                                   const std::string& key_dir, const std::string& proof_path,
-                                   const std::string& public_path, const groth16::prove_options& options) {
+circuit_prove_report prove_circuit(const std::string& name, const std::string& params,
+                                   uint32_t partition, const std::string& key_dir,
+                                   const std::string& proof_path, const std::string& public_path,
+                                   const groth16::prove_options& options) {
   auto p = parse_circuit(name, params);
   const std::string record_path = key_dir + "/circuit.json", zkey_path = key_dir + "/circuit.zkey";
-  formats::check_outputs({{"the key's record", record_path}, {"the proving key", zkey_path}},
-                         {{"the proof output", proof_path}, {"the public signals output", public_path}});
+  formats::check_outputs(
+      {{"the key's record", record_path}, {"the proving key", zkey_path}},
+      {{"the proof output", proof_path}, {"the public signals output", public_path}});
   auto rec = read_record(record_path);
   if (!rec)
-    throw std::runtime_error(record_path + ": missing: make the key with `zkfleet setup --circuit " + name +
+    throw std::runtime_error(record_path +
+                             ": missing: make the key with `zkfleet setup --circuit " + name +
                              " --params ... --out " + key_dir + "`");
   if (rec->shape != p.shape_key())
-    throw std::runtime_error(record_path + ": the key is for " + rec->shape + ", not " + p.shape_key());
+    throw std::runtime_error(record_path + ": the key is for " + rec->shape + ", not " +
+                             p.shape_key());
   circuit_prove_report report;
   report.curve = formats::curve_name(p.curve);
   curves::with_curve(p.curve, [&](auto tag) {
-    prove_typed<decltype(tag)>(p, partition, *rec, key_dir, proof_path, public_path, report, options);
+    prove_typed<decltype(tag)>(p, partition, *rec, key_dir, proof_path, public_path, report,
+                               options);
   });
   return report;
 }

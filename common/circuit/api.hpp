@@ -35,22 +35,24 @@ struct circuit_prove_report {
   uint32_t n_constraints = 0, n_wires = 0, n_public = 0, domain_size = 0;
   double replica_seconds = 0;  // the native synthetic replica (data, virtual tree, paths)
   double synth_seconds = 0;    // prove-mode synthesis (witness + a/b/c, canonical witness bytes)
-  double load_seconds = 0;   // mapping the key
-  double prove_seconds = 0;  // load_abc + prove_loaded
+  double load_seconds = 0;     // mapping the key
+  double prove_seconds = 0;    // load_abc + prove_loaded
   double verify_seconds = 0;
 };
 
 // Throws std::invalid_argument for an unknown circuit or bad params (naming the key),
 // std::runtime_error / formats::format_error naming the file on I/O or key problems.
-circuit_setup_report setup_circuit(const std::string& name, const std::string& params, const std::string& dir,
+circuit_setup_report setup_circuit(const std::string& name, const std::string& params,
+                                   const std::string& dir,
                                    const groth16::setup_options& options = {});
 // Where a native circuit's development key is kept when no directory is given: per shape, under
 // $XDG_CACHE_HOME/zkfleet/keys (else ~/.cache/zkfleet/keys, else the temp dir). setup_circuit
 // reuses a key there when the r1cs digest matches, so each shape is keyed once per machine.
 std::string default_key_dir(const std::string& name, const std::string& params);
 
-circuit_prove_report prove_circuit(const std::string& name, const std::string& params, uint32_t partition,
-                                   const std::string& key_dir, const std::string& proof_path,
-                                   const std::string& public_path, const groth16::prove_options& options = {});
+circuit_prove_report prove_circuit(const std::string& name, const std::string& params,
+                                   uint32_t partition, const std::string& key_dir,
+                                   const std::string& proof_path, const std::string& public_path,
+                                   const groth16::prove_options& options = {});
 
 }  // namespace zk::circuit

@@ -49,8 +49,12 @@ struct shape_lc_t {
     if (!coeff.is_zero()) terms.push_back({wire, coeff});
   }
 
-  friend shape_lc_t operator+(const shape_lc_t& x, const shape_lc_t& y) { return combine(x, y, false); }
-  friend shape_lc_t operator-(const shape_lc_t& x, const shape_lc_t& y) { return combine(x, y, true); }
+  friend shape_lc_t operator+(const shape_lc_t& x, const shape_lc_t& y) {
+    return combine(x, y, false);
+  }
+  friend shape_lc_t operator-(const shape_lc_t& x, const shape_lc_t& y) {
+    return combine(x, y, true);
+  }
   shape_lc_t& operator+=(const shape_lc_t& y) { return *this = combine(*this, y, false); }
   shape_lc_t& operator-=(const shape_lc_t& y) { return *this = combine(*this, y, true); }
   friend shape_lc_t operator*(const shape_lc_t& x, const Fr& k) {
@@ -89,10 +93,20 @@ template <class Fr>
 struct value_lc_t {
   Fr value{};
 
-  friend value_lc_t operator+(const value_lc_t& x, const value_lc_t& y) { return {x.value + y.value}; }
-  friend value_lc_t operator-(const value_lc_t& x, const value_lc_t& y) { return {x.value - y.value}; }
-  value_lc_t& operator+=(const value_lc_t& y) { value += y.value; return *this; }
-  value_lc_t& operator-=(const value_lc_t& y) { value -= y.value; return *this; }
+  friend value_lc_t operator+(const value_lc_t& x, const value_lc_t& y) {
+    return {x.value + y.value};
+  }
+  friend value_lc_t operator-(const value_lc_t& x, const value_lc_t& y) {
+    return {x.value - y.value};
+  }
+  value_lc_t& operator+=(const value_lc_t& y) {
+    value += y.value;
+    return *this;
+  }
+  value_lc_t& operator-=(const value_lc_t& y) {
+    value -= y.value;
+    return *this;
+  }
   friend value_lc_t operator*(const value_lc_t& x, const Fr& k) { return {x.value * k}; }
   friend value_lc_t operator*(const Fr& k, const value_lc_t& x) { return {x.value * k}; }
 };
@@ -132,8 +146,8 @@ struct r1cs_shape_t {
 template <class Fr, class W>
 int64_t first_unsatisfied(const r1cs_shape_t<Fr>& s, const W& w) {
   if (w.size() != s.n_wires)
-    throw std::invalid_argument("first_unsatisfied: witness has " + std::to_string(w.size()) + " values, the shape " +
-                                std::to_string(s.n_wires) + " wires");
+    throw std::invalid_argument("first_unsatisfied: witness has " + std::to_string(w.size()) +
+                                " values, the shape " + std::to_string(s.n_wires) + " wires");
   if (!w[0].is_one()) throw std::invalid_argument("first_unsatisfied: w[0] is not 1");
   for (uint64_t i = 0; i < s.a.n_rows(); ++i) {
     if (s.a.eval_row(i, w) * s.b.eval_row(i, w) != s.c.eval_row(i, w)) return int64_t(i);
@@ -151,7 +165,8 @@ template <class Fr>
 class column_t {
  public:
   column_t() = default;
-  column_t(Fr* region, size_t capacity) : data_(region), size_(0), cap_(capacity), external_(true) {}
+  column_t(Fr* region, size_t capacity)
+      : data_(region), size_(0), cap_(capacity), external_(true) {}
   column_t(const column_t& o) : own_(o.begin(), o.end()) { adopt_own(o.size_); }
   column_t(column_t&& o) noexcept { *this = std::move(o); }
   column_t& operator=(const column_t& o) {
@@ -191,17 +206,20 @@ class column_t {
   Fr& operator[](size_t i) { return data_[i]; }
   const Fr* begin() const { return data_; }
   const Fr* end() const { return data_ + size_; }
-  friend bool operator==(const column_t& x, const column_t& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }
-  friend bool operator==(const column_t& x, const std::vector<Fr>& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); }
+  friend bool operator==(const column_t& x, const column_t& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+  }
+  friend bool operator==(const column_t& x, const std::vector<Fr>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end());
+  }
 
  private:
-  void adopt_own(size_t size) {
-    data_ = own_.data(), size_ = size, cap_ = own_.size();
-  }
+  void adopt_own(size_t size) { data_ = own_.data(), size_ = size, cap_ = own_.size(); }
   void grow(size_t need) {
     if (external_)
       throw std::length_error("constraint system: more than the " + std::to_string(cap_) +
-                              " elements its caller's region holds (the circuit is larger than the buffer sized for it)");
+                              " elements its caller's region holds (the circuit is larger than the "
+                              "buffer sized for it)");
     own_.resize(std::max<size_t>({need, 2 * cap_, 16}));
     adopt_own(size_);
   }
@@ -219,7 +237,8 @@ class wires_t {
   explicit wires_t(Store storage) : w_(std::move(storage)) { w_.push_back(Fr::one()); }
   uint32_t push_public(const Fr& v) {
     if (w_.size() != size_t(n_public_) + 1)
-      throw std::logic_error("alloc_public after a private wire: a circuit declares its public inputs first");
+      throw std::logic_error(
+          "alloc_public after a private wire: a circuit declares its public inputs first");
     ++n_public_;
     return push(v);
   }
@@ -321,8 +340,14 @@ class prove_cs_t {
 
   lc_t one() const { return {Fr::one()}; }
   lc_t constant(const Fr& k) const { return {k}; }
-  lc_t alloc_public(const Fr& v) { wires_.push_public(v); return {v}; }
-  lc_t alloc(const Fr& v) { wires_.push(v); return {v}; }
+  lc_t alloc_public(const Fr& v) {
+    wires_.push_public(v);
+    return {v};
+  }
+  lc_t alloc(const Fr& v) {
+    wires_.push(v);
+    return {v};
+  }
 
   void enforce(const lc_t& a, const lc_t& b, const lc_t& c) {
     a_.push_back(a.value);

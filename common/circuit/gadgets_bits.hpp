@@ -6,11 +6,12 @@
 //   mul(a, b)            w = a·b                         1 constraint   a·b = w
 //   enforce_equal(a, b)                                  1              a·1 = b
 //   alloc_bit(v)         b ∈ {0,1}                       1              b·(1 − b) = 0
-//   to_bits(x, n)        x = Σ 2^i b_i, n bits            n + 1          booleanity, (Σ 2^i b_i)·1 = x
-//   xor2(a, b)           a ⊕ b = a + b − 2ab             1              (2a)·b = a + b − r
+//   to_bits(x, n)        x = Σ 2^i b_i, n bits            n + 1          booleanity, (Σ 2^i b_i)·1
+//   = x xor2(a, b)           a ⊕ b = a + b − 2ab             1              (2a)·b = a + b − r
 //   and2(a, b)           ab                              1
 //   ch(e, f, g)          (e ∧ f) ⊕ (¬e ∧ g) = g + e(f − g)   1          e·(f − g) = r − g
-//   maj(a, b, c)         bc + a(b + c − 2bc)             2              b·c = t, a·(b + c − 2t) = r − t
+//   maj(a, b, c)         bc + a(b + c − 2bc)             2              b·c = t, a·(b + c − 2t) = r
+//   − t
 //
 // xor2/ch/maj outputs are boolean whenever their inputs are (the constraint fixes r to the
 // boolean function's value), so they need no booleanity constraint of their own.
@@ -84,8 +85,9 @@ void to_bits(CS& cs, const lc_of<CS>& x, unsigned n, lc_of<CS>* out) {
   if (n > 253) throw std::invalid_argument("to_bits: at most 253 bits, got " + std::to_string(n));
   auto v = x.value.to_canonical();
   for (unsigned i = n; i < 64 * unsigned(Fr::N); ++i)
-    if (v.bit(i)) throw std::invalid_argument("to_bits: value " + x.value.to_string() + " needs more than " +
-                                              std::to_string(n) + " bits");
+    if (v.bit(i))
+      throw std::invalid_argument("to_bits: value " + x.value.to_string() + " needs more than " +
+                                  std::to_string(n) + " bits");
   for (unsigned i = 0; i < n; ++i) out[i] = alloc_bit(cs, v.bit(i));
   cs.enforce(pack_bits<CS>(out, n), cs.one(), x);
 }

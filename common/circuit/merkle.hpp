@@ -13,7 +13,8 @@ namespace zk::circuit {
 // The root implied by leaf, index bits bits[0..depth) (boolean wires, checked by the caller)
 // and siblings sib[0..depth) (bottom-up).
 template <class CS>
-lc_of<CS> merkle_root(CS& cs, const lc_of<CS>& leaf, const lc_of<CS>* bits, const lc_of<CS>* sib, unsigned depth) {
+lc_of<CS> merkle_root(CS& cs, const lc_of<CS>& leaf, const lc_of<CS>* bits, const lc_of<CS>* sib,
+                      unsigned depth) {
   lc_of<CS> cur = leaf;
   for (unsigned k = 0; k < depth; ++k) {
     auto diff = sib[k] - cur;

@@ -39,10 +39,11 @@ uint64_t parse_u64(const std::string& key, const std::string& v, uint64_t lo, ui
     used = 0;
   }
   if (used == 0 || used != v.size() || v[0] == '-')
-    throw std::invalid_argument("--params: " + key + " needs a non-negative integer, got '" + v + "'");
+    throw std::invalid_argument("--params: " + key + " needs a non-negative integer, got '" + v +
+                                "'");
   if (x < lo || x > hi)
-    throw std::invalid_argument("--params: " + key + " = " + v + " is out of range [" + std::to_string(lo) + ", " +
-                                std::to_string(hi) + "]");
+    throw std::invalid_argument("--params: " + key + " = " + v + " is out of range [" +
+                                std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return x;
 }
 
@@ -58,12 +59,16 @@ porep_params_t porep_params_t::parse(const std::string& text) {
     std::string item = text.substr(start, end - start);
     size_t eq = item.find('=');
     if (eq == std::string::npos)
-      throw std::invalid_argument("--params: '" + item + "' is not key=value (keys: curve, partitions, challenges, depth, seed)");
+      throw std::invalid_argument(
+          "--params: '" + item +
+          "' is not key=value (keys: curve, partitions, challenges, depth, seed)");
     std::string key = item.substr(0, eq), val = item.substr(eq + 1);
-    if (!seen.insert(key).second) throw std::invalid_argument("--params: '" + key + "' is given twice");
+    if (!seen.insert(key).second)
+      throw std::invalid_argument("--params: '" + key + "' is given twice");
     if (key == "curve") {
       auto c = formats::parse_curve_name(val);
-      if (!c) throw std::invalid_argument("--params: curve '" + val + "' is not bn254 or bls12-381");
+      if (!c)
+        throw std::invalid_argument("--params: curve '" + val + "' is not bn254 or bls12-381");
       p.curve = *c;
     } else if (key == "partitions") {
       p.partitions = uint32_t(parse_u64(key, val, 1, 1u << 20));
@@ -74,7 +79,8 @@ porep_params_t porep_params_t::parse(const std::string& text) {
     } else if (key == "seed") {
       p.seed = parse_u64(key, val, 0, ~0ULL);
     } else {
-      throw std::invalid_argument("--params: unknown key '" + key + "' (keys: curve, partitions, challenges, depth, seed)");
+      throw std::invalid_argument("--params: unknown key '" + key +
+                                  "' (keys: curve, partitions, challenges, depth, seed)");
     }
     start = end + 1;
     if (end == text.size()) break;
@@ -82,38 +88,40 @@ porep_params_t porep_params_t::parse(const std::string& text) {
   const uint64_t total = uint64_t(p.partitions) * p.challenges;
   if (total > (uint64_t(1) << p.depth))
     throw std::invalid_argument("--params: partitions·challenges = " + std::to_string(total) +
-                                " exceeds the 2^depth = " + std::to_string(uint64_t(1) << p.depth) + " leaves");
+                                " exceeds the 2^depth = " + std::to_string(uint64_t(1) << p.depth) +
+                                " leaves");
   if (total >= (uint64_t(1) << 32))
     throw std::invalid_argument("--params: partitions·challenges must be below 2^32");
   // compute_h needs the 2n-th roots of unity: a domain of at most 2^(two-adicity − 1) rows.
-  const unsigned max_log = (p.curve == formats::curve_id::bn254 ? bn254::fr_params::two_adicity
-                                                                : bls12_381::fr_params::two_adicity) - 1;
-  const uint64_t rows = porep_constraint_mix(p).total + 3 + 1;  // + public inputs (root, replica_id, partition) + one
+  const unsigned max_log =
+      (p.curve == formats::curve_id::bn254 ? bn254::fr_params::two_adicity
+                                           : bls12_381::fr_params::two_adicity) -
+      1;
+  const uint64_t rows =
+      porep_constraint_mix(p).total + 3 + 1;  // + public inputs (root, replica_id, partition) + one
   if (rows > (uint64_t(1) << max_log))
-    throw std::invalid_argument("--params: challenges=" + std::to_string(p.challenges) + ", depth=" +
-                                std::to_string(p.depth) + " make " + std::to_string(rows) +
-                                " rows per partition, past the 2^" + std::to_string(max_log) + " domain " +
-                                formats::curve_name(p.curve) + " proofs can use: fewer challenges per partition");
+    throw std::invalid_argument(
+        "--params: challenges=" + std::to_string(p.challenges) +
+        ", depth=" + std::to_string(p.depth) + " make " + std::to_string(rows) +
+        " rows per partition, past the 2^" + std::to_string(max_log) + " domain " +
+        formats::curve_name(p.curve) + " proofs can use: fewer challenges per partition");
   return p;
 }
 
 std::string porep_params_t::to_string() const {
-  return std::string("curve=") + formats::param_name(curve) + ",partitions=" + std::to_string(partitions) + ",challenges=" + std::to_string(challenges) +
+  return std::string("curve=") + formats::param_name(curve) +
+         ",partitions=" + std::to_string(partitions) + ",challenges=" + std::to_string(challenges) +
          ",depth=" + std::to_string(depth) + ",seed=" + std::to_string(seed);
 }
 
-std::string porep_params_t::shape_key() const {
-  return "porep-lite:" + shape_params();
-}
+std::string porep_params_t::shape_key() const { return "porep-lite:" + shape_params(); }
 
 std::string porep_params_t::shape_params() const {
-  return std::string("curve=") + formats::param_name(curve) + ",challenges=" + std::to_string(challenges) +
-         ",depth=" + std::to_string(depth);
+  return std::string("curve=") + formats::param_name(curve) +
+         ",challenges=" + std::to_string(challenges) + ",depth=" + std::to_string(depth);
 }
 
-uint64_t porep_params_t::constraints() const {
-  return porep_constraint_mix(*this).total;
-}
+uint64_t porep_params_t::constraints() const { return porep_constraint_mix(*this).total; }
 
 porep_mix_t porep_constraint_mix(const porep_params_t& p) {
   porep_mix_t m{};
@@ -128,7 +136,8 @@ porep_mix_t porep_constraint_mix(const porep_params_t& p) {
 }
 
 uint64_t porep_params_t::challenge_leaf(uint32_t partition, uint32_t j) const {
-  return ((uint64_t(partition) * challenges + j) * porep_challenge_mul) & ((uint64_t(1) << depth) - 1);
+  return ((uint64_t(partition) * challenges + j) * porep_challenge_mul) &
+         ((uint64_t(1) << depth) - 1);
 }
 
 // ---- synthetic replica ---------------------------------------------------------------------
@@ -227,8 +236,8 @@ void porep_lite(CS& cs, const porep_data_t<typename CS::fr_t>& data, uint32_t pa
   using lc_t = lc_of<CS>;
   const porep_params_t& p = data.params();
   if (partition >= p.partitions)
-    throw std::invalid_argument("porep-lite: partition " + std::to_string(partition) + " is not below partitions = " +
-                                std::to_string(p.partitions));
+    throw std::invalid_argument("porep-lite: partition " + std::to_string(partition) +
+                                " is not below partitions = " + std::to_string(p.partitions));
   const lc_t root = cs.alloc_public(data.root());
   const lc_t rid = cs.alloc_public(data.replica_id());
   const lc_t part = cs.alloc_public(Fr::from_u64(partition));
@@ -245,7 +254,8 @@ void porep_lite(CS& cs, const porep_data_t<typename CS::fr_t>& data, uint32_t pa
   for (uint32_t j = 0; j < p.challenges; ++j) {
     const uint64_t leaf_index = p.challenge_leaf(partition, j);
     // (k·C + j)·K = k·(C·K) + j·K
-    to_bits(cs, part * ck + cs.constant(Fr::from_u64(uint64_t(j) * porep_challenge_mul)), 64, idx_bits.data());
+    to_bits(cs, part * ck + cs.constant(Fr::from_u64(uint64_t(j) * porep_challenge_mul)), 64,
+            idx_bits.data());
     const uint64_t d = data.data(leaf_index);
     const lc_t dw = cs.alloc(Fr::from_u64(d));
     to_bits(cs, dw, 64, data_bits.data());
@@ -268,8 +278,10 @@ void porep_lite(CS& cs, const porep_data_t<typename CS::fr_t>& data, uint32_t pa
 template class porep_data_t<bn254::fr_t>;
 template class porep_data_t<bls12_381::fr_t>;
 template void porep_lite(shape_cs_t<bn254::fr_t>&, const porep_data_t<bn254::fr_t>&, uint32_t);
-template void porep_lite(shape_cs_t<bls12_381::fr_t>&, const porep_data_t<bls12_381::fr_t>&, uint32_t);
+template void porep_lite(shape_cs_t<bls12_381::fr_t>&, const porep_data_t<bls12_381::fr_t>&,
+                         uint32_t);
 template void porep_lite(prove_cs_t<bn254::fr_t>&, const porep_data_t<bn254::fr_t>&, uint32_t);
-template void porep_lite(prove_cs_t<bls12_381::fr_t>&, const porep_data_t<bls12_381::fr_t>&, uint32_t);
+template void porep_lite(prove_cs_t<bls12_381::fr_t>&, const porep_data_t<bls12_381::fr_t>&,
+                         uint32_t);
 
 }  // namespace zk::circuit

@@ -56,7 +56,8 @@ std::vector<uint8_t> r1cs_bytes(const r1cs_shape_t<Fr>& s) {
   static_assert(fs == 32, "circom field elements are 32 bytes on both curves");
   const uint64_t nnz = s.a.nnz() + s.b.nnz() + s.c.nnz();
   std::vector<uint8_t> out;
-  out.reserve(12 + 3 * 12 + 64 + 3 * 4 * uint64_t(s.n_constraints()) + nnz * (4 + fs) + 8 * uint64_t(s.n_wires));
+  out.reserve(12 + 3 * 12 + 64 + 3 * 4 * uint64_t(s.n_constraints()) + nnz * (4 + fs) +
+              8 * uint64_t(s.n_wires));
   byte_writer w{out};
   out.insert(out.end(), {'r', '1', 'c', 's'});
   w.u32(1);  // version

@@ -8,18 +8,20 @@
 // least significant first, so that rotations and shifts are re-indexings (free) and
 // Σ 2^i x_i is the word's value. Per compression (FIPS 180-4 §6.2.2):
 //   message schedule, t = 16..63   W_t = σ1(W_{t−2}) + W_{t−7} + σ0(W_{t−15}) + W_{t−16}
-//   64 rounds                       T1 = h + Σ1(e) + Ch(e,f,g) + K_t + W_t,  T2 = Σ0(a) + Maj(a,b,c)
+//   64 rounds                       T1 = h + Σ1(e) + Ch(e,f,g) + K_t + W_t,  T2 = Σ0(a) +
+//   Maj(a,b,c)
 //                                   e' = d + T1,  a' = T1 + T2
 //   output                          H_k + working word k
 // with σ/Σ as XORs of rotations/shifts (three-input XOR: 2 constraints a bit, 1 where a shift
 // brings in a zero), Ch 1 and Maj 2 constraints a bit (gadgets_bits.hpp), and each modular sum
 // done as one linear combination of its words' bits, decomposed into 32 + ⌈log2 terms⌉ bits of
 // which the low 32 are the result (n + 1 constraints, gadgets_bits.hpp to_bits).
-// The count per compression is porep_sha256_block_constraints (porep.hpp; checked by tests/circuit).
+// The count per compression is porep_sha256_block_constraints (porep.hpp; checked by
+// tests/circuit).
 #include <array>
 #include <cstddef>
-#include <initializer_list>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -65,13 +67,17 @@ sha_word_t<CS> constant_word(const CS& cs, uint32_t v) {
 // r[i] = x[(i+r1)%32] ⊕ x[(i+r2)%32] ⊕ (third), third = x[(i+r3)%32] (rotation) or, when
 // shift is true, x[i+r3] for i + r3 < 32 and nothing above.
 template <class CS>
-sha_word_t<CS> sigma(CS& cs, const sha_word_t<CS>& x, unsigned r1, unsigned r2, unsigned r3, bool shift) {
+sha_word_t<CS> sigma(CS& cs, const sha_word_t<CS>& x, unsigned r1, unsigned r2, unsigned r3,
+                     bool shift) {
   sha_word_t<CS> r;
   for (unsigned i = 0; i < 32; ++i) {
     auto t = xor2(cs, x[(i + r1) % 32], x[(i + r2) % 32]);
-    if (!shift) r[i] = xor2(cs, t, x[(i + r3) % 32]);
-    else if (i + r3 < 32) r[i] = xor2(cs, t, x[i + r3]);
-    else r[i] = t;
+    if (!shift)
+      r[i] = xor2(cs, t, x[(i + r3) % 32]);
+    else if (i + r3 < 32)
+      r[i] = xor2(cs, t, x[i + r3]);
+    else
+      r[i] = t;
   }
   return r;
 }
@@ -111,19 +117,26 @@ void sha256_compress(CS& cs, std::array<sha_word_t<CS>, 8>& state, const lc_of<C
   const sha_word_t<CS>* v[8];
   for (unsigned j = 0; j < 8; ++j) v[j] = &state[j];
   for (unsigned t = 0; t < 64; ++t) {
-    const auto &a = *v[0], &b = *v[1], &c = *v[2], &d = *v[3], &e = *v[4], &f = *v[5], &g = *v[6], &h = *v[7];
+    const auto &a = *v[0], &b = *v[1], &c = *v[2], &d = *v[3], &e = *v[4], &f = *v[5], &g = *v[6],
+               &h = *v[7];
     auto S1 = detail::sigma(cs, e, 6, 11, 25, false);
     sha_word_t<CS> chv;
     for (unsigned i = 0; i < 32; ++i) chv[i] = ch(cs, e[i], f[i], g[i]);
     auto S0 = detail::sigma(cs, a, 2, 13, 22, false);
     sha_word_t<CS> mj;
     for (unsigned i = 0; i < 32; ++i) mj[i] = maj(cs, a[i], b[i], c[i]);
-    made.push_back(detail::add_words(cs, {&d, &h, &S1, &chv, &w[t]}, k::k[t]));            // e'
-    made.push_back(detail::add_words(cs, {&h, &S1, &chv, &w[t], &S0, &mj}, k::k[t]));      // a'
+    made.push_back(detail::add_words(cs, {&d, &h, &S1, &chv, &w[t]}, k::k[t]));        // e'
+    made.push_back(detail::add_words(cs, {&h, &S1, &chv, &w[t], &S0, &mj}, k::k[t]));  // a'
     const sha_word_t<CS>* ne = &made[made.size() - 2];
     const sha_word_t<CS>* na = &made[made.size() - 1];
-    v[7] = v[6]; v[6] = v[5]; v[5] = v[4]; v[4] = ne;
-    v[3] = v[2]; v[2] = v[1]; v[1] = v[0]; v[0] = na;
+    v[7] = v[6];
+    v[6] = v[5];
+    v[5] = v[4];
+    v[4] = ne;
+    v[3] = v[2];
+    v[2] = v[1];
+    v[1] = v[0];
+    v[0] = na;
   }
   std::array<sha_word_t<CS>, 8> out;
   for (unsigned j = 0; j < 8; ++j) out[j] = detail::add_words(cs, {&state[j], v[j]}, 0);

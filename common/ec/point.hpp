@@ -99,7 +99,9 @@ struct jacobian_t {
     F z1z1 = a.Z.sqr(), z2z2 = b.Z.sqr();
     return a.X * z2z2 == b.X * z1z1 && a.Y * z2z2 * b.Z == b.Y * z1z1 * a.Z;
   }
-  ZK_HD friend constexpr bool operator!=(const jacobian_t& a, const jacobian_t& b) { return !(a == b); }
+  ZK_HD friend constexpr bool operator!=(const jacobian_t& a, const jacobian_t& b) {
+    return !(a == b);
+  }
 
   constexpr affine to_affine() const {
     if (is_infinity()) return affine::infinity();
@@ -132,7 +134,9 @@ struct xyzz_t {
   using affine = affine_t<G>;
   F X, Y, ZZ, ZZZ;
 
-  ZK_HD static constexpr xyzz_t infinity() { return xyzz_t{F::one(), F::one(), F::zero(), F::zero()}; }
+  ZK_HD static constexpr xyzz_t infinity() {
+    return xyzz_t{F::one(), F::one(), F::zero(), F::zero()};
+  }
   ZK_HD constexpr bool is_infinity() const { return ZZ.is_zero(); }
   ZK_HD static constexpr xyzz_t from_affine(const affine& a) {
     return a.is_infinity() ? infinity() : xyzz_t{a.x, a.y, F::one(), F::one()};

@@ -69,7 +69,8 @@ constexpr uint64_t big_sub(bigint_t<N>& r, const bigint_t<N>& a, const bigint_t<
 
 // (a + b) mod m for a, b < m (constexpr helper for deriving constants).
 template <int N>
-constexpr bigint_t<N> big_add_mod(const bigint_t<N>& a, const bigint_t<N>& b, const bigint_t<N>& m) {
+constexpr bigint_t<N> big_add_mod(const bigint_t<N>& a, const bigint_t<N>& b,
+                                  const bigint_t<N>& m) {
   bigint_t<N> r{};
   uint64_t carry = big_add(r, a, b);
   if (carry || !big_lt(r, m)) big_sub(r, r, m);
@@ -141,10 +142,14 @@ constexpr bool parse_bigint(std::string_view s, bigint_t<N>& out) {
   if (s.empty()) return false;
   for (char ch : s) {
     unsigned v = 0;
-    if (ch >= '0' && ch <= '9') v = ch - '0';
-    else if (base == 16 && ch >= 'a' && ch <= 'f') v = ch - 'a' + 10;
-    else if (base == 16 && ch >= 'A' && ch <= 'F') v = ch - 'A' + 10;
-    else return false;
+    if (ch >= '0' && ch <= '9')
+      v = ch - '0';
+    else if (base == 16 && ch >= 'a' && ch <= 'f')
+      v = ch - 'a' + 10;
+    else if (base == 16 && ch >= 'A' && ch <= 'F')
+      v = ch - 'A' + 10;
+    else
+      return false;
     unsigned __int128 carry = v;
     for (int i = 0; i < N; ++i) {
       unsigned __int128 cur = (unsigned __int128)out.l[i] * base + carry;

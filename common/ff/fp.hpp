@@ -24,7 +24,6 @@
 
 namespace zk::ff {
 
-
 template <class P>
 struct fp_t {
   static constexpr int N = P::N;
@@ -32,9 +31,9 @@ struct fp_t {
   using big_t = bigint_t<N>;
 
   static constexpr big_t modulus = P::modulus;
-  static constexpr big_t r1 = big_pow2_mod<N>(64 * N, P::modulus);       // R mod p
-  static constexpr big_t r2 = big_pow2_mod<N>(2 * 64 * N, P::modulus);   // R² mod p
-  static constexpr uint64_t inv = neg_inv64(P::modulus.l[0]);            // −p⁻¹ mod 2^64
+  static constexpr big_t r1 = big_pow2_mod<N>(64 * N, P::modulus);      // R mod p
+  static constexpr big_t r2 = big_pow2_mod<N>(2 * 64 * N, P::modulus);  // R² mod p
+  static constexpr uint64_t inv = neg_inv64(P::modulus.l[0]);           // −p⁻¹ mod 2^64
   static constexpr unsigned bits = P::modulus.num_bits();
   static_assert((P::modulus.l[N - 1] >> 63) == 0, "no-carry CIOS needs a spare top bit");
 
@@ -120,8 +119,10 @@ struct fp_t {
     if (!__builtin_is_constant_evaluated()) {
       if constexpr (N == 4 || N == 6) {
         fp_t r{};
-        if constexpr (N == 4) x86::mod_add_4(r.l, a.l, b.l, modulus.l);
-        else x86::mod_add_6(r.l, a.l, b.l, modulus.l);
+        if constexpr (N == 4)
+          x86::mod_add_4(r.l, a.l, b.l, modulus.l);
+        else
+          x86::mod_add_6(r.l, a.l, b.l, modulus.l);
         return r;
       }
     }
@@ -149,8 +150,10 @@ struct fp_t {
     if (!__builtin_is_constant_evaluated()) {
       if constexpr (N == 4 || N == 6) {
         fp_t r{};
-        if constexpr (N == 4) x86::mod_sub_4(r.l, a.l, b.l, modulus.l);
-        else x86::mod_sub_6(r.l, a.l, b.l, modulus.l);
+        if constexpr (N == 4)
+          x86::mod_sub_4(r.l, a.l, b.l, modulus.l);
+        else
+          x86::mod_sub_6(r.l, a.l, b.l, modulus.l);
         return r;
       }
     }
@@ -183,8 +186,10 @@ struct fp_t {
     if (!__builtin_is_constant_evaluated()) {
       if constexpr (N == 4 || N == 6) {
         fp_t r{};
-        if constexpr (N == 4) x86::mont_mul_4(r.l, a.l, b.l, modulus.l, inv);
-        else x86::mont_mul_6(r.l, a.l, b.l, modulus.l, inv);
+        if constexpr (N == 4)
+          x86::mont_mul_4(r.l, a.l, b.l, modulus.l, inv);
+        else
+          x86::mont_mul_6(r.l, a.l, b.l, modulus.l, inv);
         return r;  // the asm ends with the conditional subtraction
       }
     }

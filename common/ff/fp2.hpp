@@ -14,11 +14,17 @@ struct fp2_t {
   ZK_HD static constexpr fp2_t one() { return fp2_t{Fq::one(), Fq::zero()}; }
   ZK_HD constexpr bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
   ZK_HD constexpr bool is_one() const { return c0.is_one() && c1.is_zero(); }
-  ZK_HD friend constexpr bool operator==(const fp2_t& a, const fp2_t& b) { return a.c0 == b.c0 && a.c1 == b.c1; }
+  ZK_HD friend constexpr bool operator==(const fp2_t& a, const fp2_t& b) {
+    return a.c0 == b.c0 && a.c1 == b.c1;
+  }
   ZK_HD friend constexpr bool operator!=(const fp2_t& a, const fp2_t& b) { return !(a == b); }
 
-  ZK_HD friend constexpr fp2_t operator+(const fp2_t& a, const fp2_t& b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
-  ZK_HD friend constexpr fp2_t operator-(const fp2_t& a, const fp2_t& b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+  ZK_HD friend constexpr fp2_t operator+(const fp2_t& a, const fp2_t& b) {
+    return {a.c0 + b.c0, a.c1 + b.c1};
+  }
+  ZK_HD friend constexpr fp2_t operator-(const fp2_t& a, const fp2_t& b) {
+    return {a.c0 - b.c0, a.c1 - b.c1};
+  }
   ZK_HD constexpr fp2_t operator-() const { return {-c0, -c1}; }
   ZK_HD constexpr fp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
   ZK_HD constexpr fp2_t times3() const { return {c0.times3(), c1.times3()}; }

@@ -64,7 +64,9 @@ class reader;
 // A field element's byte size as the formats store it (n8, fs, n8q, n8r): a positive multiple of 8,
 // bounded as a sanity check (2048-bit fields).
 inline constexpr uint32_t max_field_bytes = 256;
-inline bool valid_field_size(uint32_t n8) { return n8 != 0 && n8 % 8 == 0 && n8 <= max_field_bytes; }
+inline bool valid_field_size(uint32_t n8) {
+  return n8 != 0 && n8 % 8 == 0 && n8 <= max_field_bytes;
+}
 
 class binfile {
  public:
@@ -125,12 +127,13 @@ class reader {
 
   uint32_t u32() { return load_u32(take(4, " for a u32")); }
   uint64_t u64() { return load_u64(take(8, " for a u64")); }
-  // A u32 field size (valid_field_size), else fail("<name> = N is not a positive multiple of 8 ...").
+  // A u32 field size (valid_field_size), else fail("<name> = N is not a positive multiple of 8
+  // ...").
   uint32_t field_size(std::string_view name) {
     const uint32_t n8 = u32();
     if (!valid_field_size(n8))
-      fail(std::string(name) + " = " + std::to_string(n8) + " is not a positive multiple of 8 up to " +
-           std::to_string(max_field_bytes));
+      fail(std::string(name) + " = " + std::to_string(n8) +
+           " is not a positive multiple of 8 up to " + std::to_string(max_field_bytes));
     return n8;
   }
   // Pointer to the next n bytes (into the mapping), then advances past them.

@@ -39,7 +39,8 @@ void write_text(const std::string& path, const std::string& text) {
 
 std::string read_text(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw_file_error(path, "is a directory, not a JSON file");
+  if (std::filesystem::is_directory(path, ec))
+    throw_file_error(path, "is a directory, not a JSON file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw_file_error(path, std::string("cannot open: ") + std::strerror(errno));
   std::ostringstream ss;

@@ -23,13 +23,15 @@ bool same_file(const std::string& a, const std::string& b) {
     if (!e) return same;
   }
   std::error_code e1, e2;
-  const fs::path ca = fs::weakly_canonical(fs::absolute(a, e1), e1), cb = fs::weakly_canonical(fs::absolute(b, e2), e2);
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, e1), e1),
+                 cb = fs::weakly_canonical(fs::absolute(b, e2), e2);
   return !e1 && !e2 ? ca == cb : a == b;
 }
 
 }  // namespace
 
-void check_outputs(std::initializer_list<file_role_t> inputs, std::initializer_list<file_role_t> outputs) {
+void check_outputs(std::initializer_list<file_role_t> inputs,
+                   std::initializer_list<file_role_t> outputs) {
   std::vector<const file_role_t*> seen;
   for (const auto& in : inputs) seen.push_back(&in);
   for (const auto& out : outputs) {
@@ -39,12 +41,14 @@ void check_outputs(std::initializer_list<file_role_t> inputs, std::initializer_l
     const fs::path dir = fs::absolute(out.path, ec).parent_path();
     if (!ec && !fs::is_directory(dir, ec))
       throw format_error(out.path + ": " + out.role + ": " + dir.string() + " is not a directory");
-    if (fs::is_directory(out.path, ec)) throw format_error(out.path + ": " + out.role + " is a directory, not a file name");
+    if (fs::is_directory(out.path, ec))
+      throw format_error(out.path + ": " + out.role + " is a directory, not a file name");
     for (const file_role_t* other : seen)
       if (same_file(out.path, other->path))
-        throw format_error(out.path + ": " + out.role + " would replace " + other->role +
-                           (other->path == out.path ? "" : " (" + other->path + ", the same file)") +
-                           ": give it another path");
+        throw format_error(
+            out.path + ": " + out.role + " would replace " + other->role +
+            (other->path == out.path ? "" : " (" + other->path + ", the same file)") +
+            ": give it another path");
     seen.push_back(&out);
   }
 }

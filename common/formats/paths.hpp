@@ -9,7 +9,7 @@
 namespace zk::formats {
 
 struct file_role_t {
-  const char* role;        // "the circuit (.r1cs)", "the proof output", ...
+  const char* role;  // "the circuit (.r1cs)", "the proof output", ...
   const std::string& path;
 };
 
@@ -18,6 +18,7 @@ struct file_role_t {
 // output. Outputs that do not exist yet are compared by their normalised absolute paths; devices
 // and pipes (/dev/null, /dev/stdout) never clash. Also refuses an output that names a directory,
 // or whose folder does not exist.
-void check_outputs(std::initializer_list<file_role_t> inputs, std::initializer_list<file_role_t> outputs);
+void check_outputs(std::initializer_list<file_role_t> inputs,
+                   std::initializer_list<file_role_t> outputs);
 
 }  // namespace zk::formats

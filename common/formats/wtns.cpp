@@ -17,7 +17,6 @@ const char* wtns_section_name(uint32_t id) {
   }
 }
 
-
 }  // namespace
 
 wtns_file::wtns_file(std::string path) : file_(std::move(path), "wtns", 2, wtns_section_name) {

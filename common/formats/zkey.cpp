@@ -49,28 +49,36 @@ const char* protocol_name(uint32_t id) {
   }
 }
 
-
 }  // namespace
 
 zkey_point_section zkey_points_of(const zkey_header& h, uint32_t id) {
   const uint64_t n_vars = h.n_vars, n_public = h.n_public;
   switch (id) {
-    case zkey_section::ic: return {n_public + 1, h.g1_size(), "2*n8q*(nPublic+1)"};
-    case zkey_section::points_a: return {n_vars, h.g1_size(), "2*n8q*nVars"};
-    case zkey_section::points_b1: return {n_vars, h.g1_size(), "2*n8q*nVars"};
-    case zkey_section::points_b2: return {n_vars, h.g2_size(), "4*n8q*nVars"};
-    case zkey_section::points_c: return {n_vars - n_public - 1, h.g1_size(), "2*n8q*(nVars-nPublic-1)"};
-    case zkey_section::points_h: return {h.domain_size, h.g1_size(), "2*n8q*domainSize"};
-    default: return {};
+    case zkey_section::ic:
+      return {n_public + 1, h.g1_size(), "2*n8q*(nPublic+1)"};
+    case zkey_section::points_a:
+      return {n_vars, h.g1_size(), "2*n8q*nVars"};
+    case zkey_section::points_b1:
+      return {n_vars, h.g1_size(), "2*n8q*nVars"};
+    case zkey_section::points_b2:
+      return {n_vars, h.g2_size(), "4*n8q*nVars"};
+    case zkey_section::points_c:
+      return {n_vars - n_public - 1, h.g1_size(), "2*n8q*(nVars-nPublic-1)"};
+    case zkey_section::points_h:
+      return {h.domain_size, h.g1_size(), "2*n8q*domainSize"};
+    default:
+      return {};
   }
 }
 
-std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint, uint32_t signal,
-                                     const uint8_t* value) {
+std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint,
+                                     uint32_t signal, const uint8_t* value) {
   if (matrix > 1) return "matrix " + std::to_string(matrix) + " is neither 0 (A) nor 1 (B)";
   if (constraint >= h.domain_size)
-    return "constraint " + std::to_string(constraint) + " >= domainSize = " + std::to_string(h.domain_size);
-  if (signal >= h.n_vars) return "signal " + std::to_string(signal) + " >= nVars = " + std::to_string(h.n_vars);
+    return "constraint " + std::to_string(constraint) +
+           " >= domainSize = " + std::to_string(h.domain_size);
+  if (signal >= h.n_vars)
+    return "signal " + std::to_string(signal) + " >= nVars = " + std::to_string(h.n_vars);
   if (!le_less(value, h.r, h.n8r)) return "value " + hex_le_number(value, h.n8r) + " >= r";
   return "";
 }
@@ -168,7 +176,8 @@ void zkey_file::read_coefficients() {
   uint32_t prev_constraint = 0;
   for (uint64_t i = 0; i < n; ++i) {
     const coef_record c = coefs_[i];
-    const std::string what = zkey_coefficient_problem(header_, c.matrix, c.constraint, c.signal, c.value);
+    const std::string what =
+        zkey_coefficient_problem(header_, c.matrix, c.constraint, c.signal, c.value);
     if (!what.empty()) {
       file_.fail(s, "coefficient " + std::to_string(i) + ": " + what + " at offset " +
                         hex(s.offset + 4 + i * stride));

@@ -73,8 +73,8 @@ zkey_point_section zkey_points_of(const zkey_header& h, uint32_t section_id);
 
 // Why a coefficient record (§2.4) does not fit the header — matrix neither A nor B, constraint
 // ≥ domainSize, signal ≥ nVars, value ≥ r — or "" when it does.
-std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint, uint32_t signal,
-                                     const uint8_t* value);
+std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint,
+                                     uint32_t signal, const uint8_t* value);
 
 // `count` points of `stride` bytes each, contiguous in the mapping.
 struct point_span {

@@ -14,8 +14,9 @@ namespace {
 double seconds_since(uint64_t t0) { return double(now_ns() - t0) * 1e-9; }
 
 template <class C>
-void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns, const std::string& proof_path,
-                 const std::string& public_path, const prove_options& options, prove_report& report) {
+void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
+                 const std::string& proof_path, const std::string& public_path,
+                 const prove_options& options, prove_report& report) {
   auto pk = proving_key_t<C>::view(zkey);
   prover_t<C> prover(pk);
   prover.set_release_key_pages(options.release_key_pages);
@@ -34,10 +35,12 @@ void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
 
 }  // namespace
 
-prove_report prove_files(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
-                         const std::string& public_path, const prove_options& options) {
-  formats::check_outputs({{"the proving key (.zkey)", zkey_path}, {"the witness (.wtns)", wtns_path}},
-                         {{"the proof output", proof_path}, {"the public signals output", public_path}});
+prove_report prove_files(const std::string& zkey_path, const std::string& wtns_path,
+                         const std::string& proof_path, const std::string& public_path,
+                         const prove_options& options) {
+  formats::check_outputs(
+      {{"the proving key (.zkey)", zkey_path}, {"the witness (.wtns)", wtns_path}},
+      {{"the proof output", proof_path}, {"the public signals output", public_path}});
   prove_report report;
   uint64_t t0 = now_ns();
   formats::zkey_file zkey(zkey_path);
@@ -55,7 +58,8 @@ prove_report prove_files(const std::string& zkey_path, const std::string& wtns_p
   return report;
 }
 
-verdict_t verify_files(const std::string& vkey_path, const std::string& public_path, const std::string& proof_path) {
+verdict_t verify_files(const std::string& vkey_path, const std::string& public_path,
+                       const std::string& proof_path) {
   auto vj = formats::read_vkey_json(vkey_path);
   auto pub_json = formats::read_public_json(public_path);
   auto pj = formats::read_proof_json(proof_path);

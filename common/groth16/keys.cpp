@@ -10,8 +10,10 @@ namespace {
 
 template <class C>
 constexpr formats::curve_id curve_of() {
-  if constexpr (std::is_same_v<C, curves::bn254>) return formats::curve_id::bn254;
-  else return formats::curve_id::bls12_381;
+  if constexpr (std::is_same_v<C, curves::bn254>)
+    return formats::curve_id::bn254;
+  else
+    return formats::curve_id::bls12_381;
 }
 
 template <class T>
@@ -24,7 +26,8 @@ T load_point(const uint8_t* p) {
 template <class F>
 F parse_coord(const std::string& s, const std::string& where) {
   F v;
-  if (!F::from_string(s, v)) throw std::runtime_error(where + ": '" + s + "' is not a field element below q");
+  if (!F::from_string(s, v))
+    throw std::runtime_error(where + ": '" + s + "' is not a field element below q");
   return v;
 }
 
@@ -37,9 +40,11 @@ proving_key_t<C> proving_key_t<C>::view(const formats::zkey_file& zkey) {
     throw std::runtime_error(zkey.path() + ": key is for curve " + formats::curve_name(h.curve) +
                              ", expected " + std::string(C::snarkjs_name));
   static_assert(sizeof(g1_t) == 2 * sizeof(typename C::fq_t), "affine G1 must be x ‖ y");
-  static_assert(sizeof(g2_t) == 4 * sizeof(typename C::fq_t), "affine G2 must be x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1");
+  static_assert(sizeof(g2_t) == 4 * sizeof(typename C::fq_t),
+                "affine G2 must be x.c0 ‖ x.c1 ‖ y.c0 ‖ y.c1");
   if (h.g1_size() != sizeof(g1_t) || h.g2_size() != sizeof(g2_t))
-    throw std::runtime_error(zkey.path() + ": unexpected point size for " + std::string(C::snarkjs_name));
+    throw std::runtime_error(zkey.path() + ": unexpected point size for " +
+                             std::string(C::snarkjs_name));
   proving_key_t pk;
   pk.file = &zkey;
   pk.n_vars = h.n_vars;
@@ -83,7 +88,9 @@ typename C::g1_affine g1_from_json(const formats::g1_json& j, const std::string&
   fq z = parse_coord<fq>(j.z, where + "[2]");
   if (z.is_zero()) return C::g1_affine::infinity();
   typename C::g1_affine p = z.is_one() ? typename C::g1_affine{x, y} : jac{x, y, z}.to_affine();
-  if (!p.is_on_curve()) throw std::runtime_error(where + ": point is not on the " + std::string(C::snarkjs_name) + " G1 curve");
+  if (!p.is_on_curve())
+    throw std::runtime_error(where + ": point is not on the " + std::string(C::snarkjs_name) +
+                             " G1 curve");
   return p;
 }
 
@@ -92,12 +99,16 @@ typename C::g2_affine g2_from_json(const formats::g2_json& j, const std::string&
   using fq = typename C::fq_t;
   using fq2 = typename C::fq2_t;
   auto pair = [&](const std::array<std::string, 2>& v, const char* idx) {
-    return fq2{parse_coord<fq>(v[0], where + idx + "[0]"), parse_coord<fq>(v[1], where + idx + "[1]")};
+    return fq2{parse_coord<fq>(v[0], where + idx + "[0]"),
+               parse_coord<fq>(v[1], where + idx + "[1]")};
   };
   fq2 x = pair(j.x, "[0]"), y = pair(j.y, "[1]"), z = pair(j.z, "[2]");
   if (z.is_zero()) return C::g2_affine::infinity();
-  typename C::g2_affine p = z.is_one() ? typename C::g2_affine{x, y} : typename C::g2_jacobian{x, y, z}.to_affine();
-  if (!p.is_on_curve()) throw std::runtime_error(where + ": point is not on the " + std::string(C::snarkjs_name) + " G2 twist curve");
+  typename C::g2_affine p =
+      z.is_one() ? typename C::g2_affine{x, y} : typename C::g2_jacobian{x, y, z}.to_affine();
+  if (!p.is_on_curve())
+    throw std::runtime_error(where + ": point is not on the " + std::string(C::snarkjs_name) +
+                             " G2 twist curve");
   return p;
 }
 
@@ -113,13 +124,16 @@ verifying_key_t<C> verifying_key_t<C>::from_zkey(const proving_key_t<C>& pk) {
 }
 
 template <class C>
-verifying_key_t<C> verifying_key_t<C>::from_json(const formats::vkey_json& j, const std::string& path) {
+verifying_key_t<C> verifying_key_t<C>::from_json(const formats::vkey_json& j,
+                                                 const std::string& path) {
   auto curve = formats::parse_curve_name(j.curve);
   if (!curve || *curve != curve_of<C>())
-    throw std::runtime_error(path + ": curve '" + j.curve + "' is not " + std::string(C::snarkjs_name));
+    throw std::runtime_error(path + ": curve '" + j.curve + "' is not " +
+                             std::string(C::snarkjs_name));
   if (j.ic.size() != size_t(j.n_public) + 1)
-    throw std::runtime_error(path + ": IC has " + std::to_string(j.ic.size()) + " points, nPublic+1 = " +
-                             std::to_string(j.n_public + 1) + " expected");
+    throw std::runtime_error(path + ": IC has " + std::to_string(j.ic.size()) +
+                             " points, nPublic+1 = " + std::to_string(j.n_public + 1) +
+                             " expected");
   verifying_key_t vk;
   vk.alpha1 = g1_from_json<C>(j.alpha1, path + ": vk_alpha_1");
   vk.beta2 = g2_from_json<C>(j.beta2, path + ": vk_beta_2");
@@ -158,30 +172,34 @@ proof_t<C> proof_t<C>::from_json(const formats::proof_json& j, const std::string
   if (!j.curve.empty()) {
     auto curve = formats::parse_curve_name(j.curve);
     if (!curve || *curve != curve_of<C>())
-      throw std::runtime_error(path + ": proof is for curve '" + j.curve + "', the key is " + std::string(C::snarkjs_name));
+      throw std::runtime_error(path + ": proof is for curve '" + j.curve + "', the key is " +
+                               std::string(C::snarkjs_name));
   }
   return proof_t{g1_from_json<C>(j.a, path + ": pi_a"), g2_from_json<C>(j.b, path + ": pi_b"),
                  g1_from_json<C>(j.c, path + ": pi_c")};
 }
 
 template <class C>
-std::vector<typename C::fr_t> public_from_json(const std::vector<std::string>& s, const std::string& path) {
+std::vector<typename C::fr_t> public_from_json(const std::vector<std::string>& s,
+                                               const std::string& path) {
   std::vector<typename C::fr_t> out(s.size());
   for (size_t i = 0; i < s.size(); ++i)
     if (!C::fr_t::from_string(s[i], out[i]))
-      throw std::runtime_error(path + ": [" + std::to_string(i) + "] '" + s[i] + "' is not a field element below r");
+      throw std::runtime_error(path + ": [" + std::to_string(i) + "] '" + s[i] +
+                               "' is not a field element below r");
   return out;
 }
 
-#define ZK_INSTANTIATE(C)                                                                           \
-  template struct proving_key_t<C>;                                                                 \
-  template struct verifying_key_t<C>;                                                               \
-  template struct proof_t<C>;                                                                       \
-  template formats::g1_json g1_to_json<C>(const C::g1_affine&);                                     \
-  template formats::g2_json g2_to_json<C>(const C::g2_affine&);                                     \
-  template C::g1_affine g1_from_json<C>(const formats::g1_json&, const std::string&);               \
-  template C::g2_affine g2_from_json<C>(const formats::g2_json&, const std::string&);               \
-  template std::vector<C::fr_t> public_from_json<C>(const std::vector<std::string>&, const std::string&);
+#define ZK_INSTANTIATE(C)                                                             \
+  template struct proving_key_t<C>;                                                   \
+  template struct verifying_key_t<C>;                                                 \
+  template struct proof_t<C>;                                                         \
+  template formats::g1_json g1_to_json<C>(const C::g1_affine&);                       \
+  template formats::g2_json g2_to_json<C>(const C::g2_affine&);                       \
+  template C::g1_affine g1_from_json<C>(const formats::g1_json&, const std::string&); \
+  template C::g2_affine g2_from_json<C>(const formats::g2_json&, const std::string&); \
+  template std::vector<C::fr_t> public_from_json<C>(const std::vector<std::string>&,  \
+                                                    const std::string&);
 ZK_INSTANTIATE(curves::bn254)
 ZK_INSTANTIATE(curves::bls12_381)
 #undef ZK_INSTANTIATE

@@ -1,6 +1,6 @@
 #pragma once
 // Typed, zero-copy views of a Groth16 key, and conversions between points and their JSON
-// form (decimal, affine, c0 before c1: groth16-compat.md §3.7, §4).
+// form (decimal, affine, c0 before c1: docs/formats.md §3.7, §4).
 //
 // A zkey's point sections are arrays of Montgomery little-endian affine coordinates with
 // (0, 0) for infinity (§2.2) — the in-memory layout of ec::affine_t — so the proving key points
@@ -27,8 +27,8 @@ struct proving_key_t {
   const g1_t* a = nullptr;     // nVars: [A_i(τ)]₁
   const g1_t* b1 = nullptr;    // nVars: [B_i(τ)]₁
   const g2_t* b2 = nullptr;    // nVars: [B_i(τ)]₂
-  const g1_t* c = nullptr;     // nVars−nPublic−1: [(βA_i + αB_i + C_i)/δ]₁, wires nPublic+1…
-  const g1_t* h = nullptr;     // n: [L^{(2n)}_{2j+1}(τ)/δ]₁
+  const g1_t* c = nullptr;  // nVars−nPublic−1: [(βA_i + αB_i + C_i)/δ]₁, wires nPublic+1…
+  const g1_t* h = nullptr;          // n: [L^{(2n)}_{2j+1}(τ)/δ]₁
   formats::coef_span coefficients;  // A and B entries, value = coef·R² (§2.4)
 
   // Views the zkey; throws formats::format_error if the key's curve is not C.
@@ -72,6 +72,7 @@ typename C::g2_affine g2_from_json(const formats::g2_json& j, const std::string&
 
 // Public signals (decimal strings < r) → Fr; throws naming the file and index.
 template <class C>
-std::vector<typename C::fr_t> public_from_json(const std::vector<std::string>& s, const std::string& path);
+std::vector<typename C::fr_t> public_from_json(const std::vector<std::string>& s,
+                                               const std::string& path);
 
 }  // namespace zk::groth16

@@ -52,14 +52,15 @@ struct prove_call_t {
 // Throws std::runtime_error("<what>: the proof fails verification (<reason>)<hint>") when it does
 // not verify.
 template <class C>
-verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>& vk, const uint8_t* witness,
-                                   const prove_call_t& call) {
+verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>& vk,
+                                   const uint8_t* witness, const prove_call_t& call) {
   using Fr = typename C::fr_t;
   verified_proof_t<C> out;
   uint64_t t0 = now_ns();
-  out.proof = call.abc == abc_source::build
-                  ? prover.prove(witness, call.observe)
-                  : prover.prove_loaded(witness, random_scalar<Fr>(), random_scalar<Fr>(), call.observe);
+  out.proof =
+      call.abc == abc_source::build
+          ? prover.prove(witness, call.observe)
+          : prover.prove_loaded(witness, random_scalar<Fr>(), random_scalar<Fr>(), call.observe);
   uint64_t t1 = now_ns();
   const auto pub = public_inputs<C>(witness, prover.key().n_public);
   uint64_t t2 = t1;
@@ -67,7 +68,9 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
     const verdict_t v = verify(vk, pub, out.proof);
     t2 = now_ns();
     if (call.observe) call.observe(stage::verify, t1, t2);
-    if (!v.valid) throw std::runtime_error(call.what + ": the proof fails verification (" + v.reason + ")" + call.hint);
+    if (!v.valid)
+      throw std::runtime_error(call.what + ": the proof fails verification (" + v.reason + ")" +
+                               call.hint);
   }
   out.public_signals.reserve(pub.size());
   for (const Fr& x : pub) out.public_signals.push_back(x.to_string());
@@ -78,7 +81,8 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
 
 // proof.json and public.json as snarkjs writes them.
 template <class C>
-void write_proof_files(const verified_proof_t<C>& p, const std::string& proof_path, const std::string& public_path) {
+void write_proof_files(const verified_proof_t<C>& p, const std::string& proof_path,
+                       const std::string& public_path) {
   formats::write_proof_json(proof_path, p.proof.to_json());
   formats::write_public_json(public_path, p.public_signals);
 }

@@ -14,15 +14,24 @@ namespace zk::groth16 {
 
 const char* stage_name(stage s) {
   switch (s) {
-    case stage::build_ab: return "build_ab";
-    case stage::compute_h: return "compute_h";
-    case stage::msm_a: return "msm_a";
-    case stage::msm_b1: return "msm_b1";
-    case stage::msm_b2: return "msm_b2";
-    case stage::msm_c: return "msm_c";
-    case stage::msm_h: return "msm_h";
-    case stage::assemble: return "assemble";
-    case stage::verify: return "verify";
+    case stage::build_ab:
+      return "build_ab";
+    case stage::compute_h:
+      return "compute_h";
+    case stage::msm_a:
+      return "msm_a";
+    case stage::msm_b1:
+      return "msm_b1";
+    case stage::msm_b2:
+      return "msm_b2";
+    case stage::msm_c:
+      return "msm_c";
+    case stage::msm_h:
+      return "msm_h";
+    case stage::assemble:
+      return "assemble";
+    case stage::verify:
+      return "verify";
   }
   return "?";
 }
@@ -65,7 +74,7 @@ prover_t<C>::prover_t(const proving_key_t<C>& pk) : pk_(pk) {
 }
 
 // a[row] += (coef·R²)⊗w[signal] — one Montgomery product of the raw stored value and the raw
-// canonical witness yields the Montgomery form of coef·w (groth16-compat.md §2.4, §3.2).
+// canonical witness yields the Montgomery form of coef·w (docs/formats.md §2.4, §3.2).
 template <class C>
 void prover_t<C>::build_ab(const uint8_t* witness) {
   const auto& coefs = pk_.coefficients;
@@ -77,7 +86,8 @@ void prover_t<C>::build_ab(const uint8_t* witness) {
   auto accumulate = [&](uint64_t k0, uint64_t k1) {
     for (uint64_t k = k0; k < k1; ++k) {
       auto rec = coefs[k];
-      fr_t v = load_raw<fr_t>(rec.value) * load_raw<fr_t>(witness + size_t(rec.signal) * kScalarBytes);
+      fr_t v =
+          load_raw<fr_t>(rec.value) * load_raw<fr_t>(witness + size_t(rec.signal) * kScalarBytes);
       auto& dst = rec.matrix == 0 ? a_[rec.constraint] : b_[rec.constraint];
       dst += v;
     }
@@ -106,8 +116,8 @@ template <class C>
 void prover_t<C>::load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t rows) {
   const size_t n = pk_.domain_size;
   if (rows > n)
-    throw std::invalid_argument("load_abc: " + std::to_string(rows) + " rows exceed the key's domain of " +
-                                std::to_string(n));
+    throw std::invalid_argument("load_abc: " + std::to_string(rows) +
+                                " rows exceed the key's domain of " + std::to_string(n));
   util::parallel_for(n, [&](size_t lo, size_t hi) {
     for (size_t i = lo; i < hi; ++i) {
       if (i < rows) {
@@ -141,8 +151,8 @@ void prover_t<C>::compute_h() {
 }
 
 template <class C>
-typename C::g1_jacobian prover_t<C>::g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars,
-                                           size_t n) const {
+typename C::g1_jacobian prover_t<C>::g1_msm(const typename C::g1_affine* bases,
+                                            const uint8_t* scalars, size_t n) const {
   if (acc_ && acc_->msm_g1) {
     typename C::g1_jacobian r;
     acc_->msm_g1(bases, scalars, n, r);

@@ -1,5 +1,5 @@
 #pragma once
-// The Groth16 prover as named stages (DESIGN.md "Prover stages"), each callable alone:
+// The Groth16 prover as named stages (docs/design.md "Prover stages"), each callable alone:
 //
 //   build_ab   a, b from the key's coefficients and the witness; c = a∘b      (compat §3.2)
 //   compute_h  a, b, c → odd-coset evaluations; p = a·b − c, out of Montgomery (§3.3)
@@ -45,11 +45,16 @@ struct msm_results_t {
 template <class C>
 struct accelerator_t {
   std::string name;  // e.g. "cuda (NVIDIA H200)"
-  std::function<void(const typename C::g1_affine*, const uint8_t*, size_t, typename C::g1_jacobian&)> msm_g1;
-  std::function<void(const typename C::g2_affine*, const uint8_t*, size_t, typename C::g2_jacobian&)> msm_g2;
+  std::function<void(const typename C::g1_affine*, const uint8_t*, size_t,
+                     typename C::g1_jacobian&)>
+      msm_g1;
+  std::function<void(const typename C::g2_affine*, const uint8_t*, size_t,
+                     typename C::g2_jacobian&)>
+      msm_g2;
   // compute_h whole: a, b, c to the odd coset, then h = a·b − c into a, canonical (the H MSM's
   // scalars), as prover_t::compute_h does on the CPU.
-  std::function<void(typename C::fr_t* a, const typename C::fr_t* b, const typename C::fr_t* c, unsigned log_n)>
+  std::function<void(typename C::fr_t* a, const typename C::fr_t* b, const typename C::fr_t* c,
+                     unsigned log_n)>
       compute_h;
   // Optional: the span (now_ns clock) of the accelerator work done on this thread since the last
   // call, measured on the device (CUDA events); false when there was none. See
@@ -67,8 +72,10 @@ stage_observer device_timed_observer(const accelerator_t<C>* acc, stage_observer
   auto take = acc->take_device_span;
   return [take, observe](stage st, uint64_t t0, uint64_t t1) {
     uint64_t b = 0, e = 0;
-    if (take(b, e) && t0 <= b && b <= e && e <= t1) observe(st, b, e);
-    else observe(st, t0, t1);
+    if (take(b, e) && t0 <= b && b <= e && e <= t1)
+      observe(st, b, e);
+    else
+      observe(st, t0, t1);
   };
 }
 
@@ -85,7 +92,7 @@ class prover_t {
   // build_ab's alternative when synthesis already evaluated the constraints (native circuits,
   // synth buffers): a, b (and c, or a∘b when c is null) for the first `rows` rows of the
   // domain, Montgomery form; the rest is zero. The rows must include the key's nPublic+1 input
-  // rows (A = w_s at row nConstraints+s), as the zkey's coefficients do (groth16-compat.md §2.4).
+  // rows (A = w_s at row nConstraints+s), as the zkey's coefficients do (docs/formats.md §2.4).
   void load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t rows);
   void compute_h();
   typename C::g1_jacobian msm_a(const msm::plan_t& witness_plan) const;
@@ -104,9 +111,11 @@ class prover_t {
 
   // The whole proof with fresh randomizers r, s (or the given ones).
   proof_t<C> prove(const uint8_t* witness, const stage_observer& observe = {});
-  proof_t<C> prove(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe = {});
+  proof_t<C> prove(const uint8_t* witness, const fr_t& r, const fr_t& s,
+                   const stage_observer& observe = {});
   // The proof from a/b/c already loaded with load_abc (build_ab is skipped).
-  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe = {});
+  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+                          const stage_observer& observe = {});
 
   // Evaluations after build_ab (a, b, c) and, after compute_h, the H scalars in a (canonical).
   const std::vector<fr_t>& a() const { return a_; }
@@ -115,13 +124,14 @@ class prover_t {
 
  private:
   void release(uint32_t section) const;
-  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s, const stage_observer& observe,
-                          uint64_t t0);
+  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+                          const stage_observer& observe, uint64_t t0);
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
   bool release_pages_ = false;
   const accelerator_t<C>* acc_ = nullptr;
-  typename C::g1_jacobian g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars, size_t n) const;
+  typename C::g1_jacobian g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars,
+                                 size_t n) const;
 };
 
 // Uniform random field element from the OS entropy source.

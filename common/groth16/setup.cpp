@@ -13,8 +13,8 @@
 #include "common/ec/fixed_base.hpp"
 #include "common/formats/error.hpp"
 #include "common/formats/json.hpp"
-#include "common/formats/r1cs.hpp"
 #include "common/formats/paths.hpp"
+#include "common/formats/r1cs.hpp"
 #include "common/formats/zkey_writer.hpp"
 #include "common/groth16/keys.hpp"
 #include "common/groth16/verifier.hpp"
@@ -373,8 +373,9 @@ template toxic_waste_t<curves::bls12_381::fr_t> draw_toxic_waste<curves::bls12_3
 
 setup_report dev_setup(const std::string& r1cs_path, const std::string& zkey_path,
                        const std::string& vkey_path, const setup_options& options) {
-  formats::check_outputs({{"the circuit (.r1cs)", r1cs_path}},
-                         {{"the proving key output (.zkey)", zkey_path}, {"the verification key output", vkey_path}});
+  formats::check_outputs(
+      {{"the circuit (.r1cs)", r1cs_path}},
+      {{"the proving key output (.zkey)", zkey_path}, {"the verification key output", vkey_path}});
   setup_report rep;
   std::optional<formats::r1cs_file> r1cs;
   {

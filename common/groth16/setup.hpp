@@ -1,7 +1,7 @@
 #pragma once
 // Development key generation (`zkfleet setup`): a Groth16 proving key and verification key for a
 // circom .r1cs, made from toxic waste drawn in this process — NOT a ceremony. The files are what
-// `snarkjs groth16 setup` followed by phase-2 contributions would produce (groth16-compat.md
+// `snarkjs groth16 setup` followed by phase-2 contributions would produce (docs/formats.md
 // §2), so snarkjs and rapidsnark prove with the zkey and `snarkjs groth16 verify` accepts the
 // proofs against the verification_key.json:
 //

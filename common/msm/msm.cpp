@@ -48,7 +48,10 @@ class batch_affine_buckets {
   using F = typename G::field_t;
 
   batch_affine_buckets(size_t nb, size_t batch)
-      : buckets_(nb, aff::infinity()), overflow_(nb, xyzz::infinity()), stamp_(nb, 0), batch_(batch) {
+      : buckets_(nb, aff::infinity()),
+        overflow_(nb, xyzz::infinity()),
+        stamp_(nb, 0),
+        batch_(batch) {
     pend_bucket_.reserve(batch);
     pend_point_.reserve(batch);
     denom_.resize(batch);
@@ -210,8 +213,10 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride)
     uint64_t k[4];
     load_scalar(scalars + i * stride, k);
     if (is_zero(k)) continue;
-    if (is_one(k)) p.ones.push_back(uint32_t(i));
-    else p.idx.push_back(uint32_t(i));
+    if (is_one(k))
+      p.ones.push_back(uint32_t(i));
+    else
+      p.idx.push_back(uint32_t(i));
   }
   p.c = choose_window(p.idx.size(), bits);
   p.windows = signed_digit_windows(bits, p.c, p.offset);
@@ -230,7 +235,8 @@ unsigned signed_digit_windows(unsigned bits, unsigned c, uint64_t offset[5]) {
     uint64_t sum[6] = {};              // H + 2^bits, compared with 2^top
     unsigned __int128 carry = 0;
     for (int l = 0; l < 5; ++l) {
-      carry += (unsigned __int128)h[l] + (unsigned(l) == bits / 64 ? uint64_t(1) << (bits % 64) : 0);
+      carry +=
+          (unsigned __int128)h[l] + (unsigned(l) == bits / 64 ? uint64_t(1) << (bits % 64) : 0);
       sum[l] = uint64_t(carry);
       carry >>= 64;
     }
@@ -304,8 +310,10 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
             int32_t dj = digit_reader::digit(sh, w * c, c);
             if (dj == 0) continue;
             const auto& P = bases[i];
-            if (dj > 0) acc.add(uint32_t(dj - 1), P);
-            else acc.add(uint32_t(-dj - 1), -P);
+            if (dj > 0)
+              acc.add(uint32_t(dj - 1), P);
+            else
+              acc.add(uint32_t(-dj - 1), -P);
           }
           window_sum[w] = acc.reduce().to_jacobian();
         };
@@ -331,9 +339,13 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
   return r;
 }
 
-template ec::jacobian_t<curves::bn254::g1> msm<curves::bn254::g1>(const ec::affine_t<curves::bn254::g1>*, const plan_t&);
-template ec::jacobian_t<curves::bn254::g2> msm<curves::bn254::g2>(const ec::affine_t<curves::bn254::g2>*, const plan_t&);
-template ec::jacobian_t<curves::bls12_381::g1> msm<curves::bls12_381::g1>(const ec::affine_t<curves::bls12_381::g1>*, const plan_t&);
-template ec::jacobian_t<curves::bls12_381::g2> msm<curves::bls12_381::g2>(const ec::affine_t<curves::bls12_381::g2>*, const plan_t&);
+template ec::jacobian_t<curves::bn254::g1> msm<curves::bn254::g1>(
+    const ec::affine_t<curves::bn254::g1>*, const plan_t&);
+template ec::jacobian_t<curves::bn254::g2> msm<curves::bn254::g2>(
+    const ec::affine_t<curves::bn254::g2>*, const plan_t&);
+template ec::jacobian_t<curves::bls12_381::g1> msm<curves::bls12_381::g1>(
+    const ec::affine_t<curves::bls12_381::g1>*, const plan_t&);
+template ec::jacobian_t<curves::bls12_381::g2> msm<curves::bls12_381::g2>(
+    const ec::affine_t<curves::bls12_381::g2>*, const plan_t&);
 
 }  // namespace zk::msm

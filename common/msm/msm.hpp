@@ -46,7 +46,8 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan);
 
 // Convenience: plan and run in one call.
 template <class G>
-ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n, unsigned bits) {
+ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n,
+                      unsigned bits) {
   return msm<G>(bases, make_plan(scalars, n, bits));
 }
 

@@ -14,7 +14,8 @@ send_result_t data_client_t::send(const buffer::buffer_ref_t& buffer) {
   return send(buffer.header(), {asio::const_buffer(buffer.data(), buffer.size())});
 }
 
-send_result_t data_client_t::send(const buffer::synth_header_t& header, const std::vector<asio::const_buffer>& payload) {
+send_result_t data_client_t::send(const buffer::synth_header_t& header,
+                                  const std::vector<asio::const_buffer>& payload) {
   const auto t0 = std::chrono::steady_clock::now();
   send_result_t result;
   result.payload_bytes = header.payload_bytes;
@@ -46,7 +47,8 @@ send_result_t data_client_t::send(const buffer::synth_header_t& header, const st
   return result;
 }
 
-std::string data_client_t::attempt(const buffer::synth_header_t& header, const std::vector<asio::const_buffer>& payload,
+std::string data_client_t::attempt(const buffer::synth_header_t& header,
+                                   const std::vector<asio::const_buffer>& payload,
                                    send_result_t& result) {
   const std::string where = host_ + ":" + std::to_string(port_);
   auto fail = [&](const std::string& what) {
@@ -57,7 +59,8 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
   // header step fails on it without a reply, connect afresh once within this attempt.
   bool reused = socket_.is_open();
   if (!reused) {
-    if (auto ec = socket_.connect(host_, port_, options_.connect_timeout)) return fail("connect to " + where + ": " + ec.message());
+    if (auto ec = socket_.connect(host_, port_, options_.connect_timeout))
+      return fail("connect to " + where + ": " + ec.message());
   }
   error_code io_error;  // the last socket error of a reply read or header write
   // A reply, checked against what was sent.
@@ -71,8 +74,9 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     }
     auto r = decode_reply(bytes.data());
     // A NACK echoes what the receiver read, which may be the corruption it complains about.
-    if (r && !is_nack(r->status) && (r->job_id != header.job_id || r->partition != header.partition ||
-              r->payload_checksum != header.payload_checksum))
+    if (r && !is_nack(r->status) &&
+        (r->job_id != header.job_id || r->partition != header.partition ||
+         r->payload_checksum != header.payload_checksum))
       return "reply: it names another buffer (job " + std::to_string(r->job_id) + " partition " +
              std::to_string(r->partition) + ")";
     return r;
@@ -88,20 +92,24 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     } else {
       ready = read_reply("READY");
     }
-    const bool peer_closed = io_error == asio::error::eof || io_error == asio::error::connection_reset ||
+    const bool peer_closed = io_error == asio::error::eof ||
+                             io_error == asio::error::connection_reset ||
                              io_error == asio::error::broken_pipe;
     if (ready || !(reused && peer_closed)) break;
     reused = false;
     socket_.close();
-    if (auto cec = socket_.connect(host_, port_, options_.connect_timeout)) return fail("connect to " + where + ": " + cec.message());
+    if (auto cec = socket_.connect(host_, port_, options_.connect_timeout))
+      return fail("connect to " + where + ": " + cec.message());
   }
   if (!ready) return fail(ready.error());
   result.ready_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::steady_clock::now().time_since_epoch()).count();
+                        std::chrono::steady_clock::now().time_since_epoch())
+                        .count();
   if (ready->status != reply_status::ready) {
     result.last_nack = ready->status;
     std::string what = std::string("receiver refused the header: ") + status_name(ready->status);
-    if (ready->status == reply_status::no_space) what += " (" + buffer::format_bytes(ready->detail) + " did not fit)";
+    if (ready->status == reply_status::no_space)
+      what += " (" + buffer::format_bytes(ready->detail) + " did not fit)";
     return fail(what);  // the receiver closes after a header NACK
   }
 
@@ -114,7 +122,8 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     size_t room = options_.chunk_bytes;
     while (room > 0 && piece < payload.size()) {
       const size_t take = std::min(room, payload[piece].size() - offset);
-      slices.push_back(asio::buffer(static_cast<const uint8_t*>(payload[piece].data()) + offset, take));
+      slices.push_back(
+          asio::buffer(static_cast<const uint8_t*>(payload[piece].data()) + offset, take));
       room -= take;
       offset += take;
       if (offset == payload[piece].size()) ++piece, offset = 0;
@@ -132,13 +141,17 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header, const s
     return {};
   }
   result.last_nack = done->status;
-  const std::string what = std::string("receiver refused the payload: ") + status_name(done->status);
-  if (done->status == reply_status::bad_checksum) return what;  // the connection stays open for the re-send
+  const std::string what =
+      std::string("receiver refused the payload: ") + status_name(done->status);
+  if (done->status == reply_status::bad_checksum)
+    return what;  // the connection stays open for the re-send
   return fail(what);
 }
 
-send_result_t send_buffer(const std::string& host, uint16_t port, const buffer::synth_header_t& header,
-                          const std::vector<asio::const_buffer>& payload, const send_options_t& options) {
+send_result_t send_buffer(const std::string& host, uint16_t port,
+                          const buffer::synth_header_t& header,
+                          const std::vector<asio::const_buffer>& payload,
+                          const send_options_t& options) {
   data_client_t client(host, port, options);
   return client.send(header, payload);
 }

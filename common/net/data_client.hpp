@@ -12,13 +12,12 @@
 // Threads: send() blocks the calling thread (a data-plane thread of the node, never the compute
 // pool) and drives its socket with a private io_context; every connect, read and write has a
 // deadline, so it always returns.
+#include <boost/asio/buffer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/asio/buffer.hpp>
 
 #include "common/buffer/buffer_store.hpp"
 #include "common/net/frame.hpp"
@@ -37,11 +36,11 @@ struct send_options_t {
 struct send_result_t {
   bool ok = false;
   unsigned attempts = 0;
-  uint64_t buffer_id = 0;                  // ok: the buffer's id in the receiver's store
+  uint64_t buffer_id = 0;                 // ok: the buffer's id in the receiver's store
   std::optional<reply_status> last_nack;  // the last NACK received, if any
-  std::string error;                       // not ok: "attempt 1: ...; attempt 2: ..."
+  std::string error;                      // not ok: "attempt 1: ...; attempt 2: ..."
   uint64_t payload_bytes = 0;
-  double seconds = 0;                      // whole call, retries included
+  double seconds = 0;    // whole call, retries included
   int64_t ready_ns = 0;  // ok: when the receiver's READY came (steady_clock ns): the payload starts
 };
 
@@ -53,14 +52,15 @@ class data_client_t {
   data_client_t(std::string host, uint16_t port, send_options_t options = {});
 
   // The payload pieces, in order, must add up to header.payload_bytes (else: not ok, nothing sent).
-  send_result_t send(const buffer::synth_header_t& header, const std::vector<boost::asio::const_buffer>& payload);
+  send_result_t send(const buffer::synth_header_t& header,
+                     const std::vector<boost::asio::const_buffer>& payload);
   // A buffer of the local store (pinned by the caller for the duration).
   send_result_t send(const buffer::buffer_ref_t& buffer);
 
  private:
   // One attempt; "" on success, else what went wrong.
-  std::string attempt(const buffer::synth_header_t& header, const std::vector<boost::asio::const_buffer>& payload,
-                      send_result_t& result);
+  std::string attempt(const buffer::synth_header_t& header,
+                      const std::vector<boost::asio::const_buffer>& payload, send_result_t& result);
   std::string host_;
   uint16_t port_;
   send_options_t options_;
@@ -68,7 +68,9 @@ class data_client_t {
 };
 
 // One-shot: connect, send, close.
-send_result_t send_buffer(const std::string& host, uint16_t port, const buffer::synth_header_t& header,
-                          const std::vector<boost::asio::const_buffer>& payload, const send_options_t& options = {});
+send_result_t send_buffer(const std::string& host, uint16_t port,
+                          const buffer::synth_header_t& header,
+                          const std::vector<boost::asio::const_buffer>& payload,
+                          const send_options_t& options = {});
 
 }  // namespace zk::net

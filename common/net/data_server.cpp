@@ -1,7 +1,14 @@
-#include "common/util/log.hpp"
 #include "common/net/data_server.hpp"
 
 #include <algorithm>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <cstdio>
 #include <mutex>
 #include <stdexcept>
@@ -9,17 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include <boost/asio/bind_executor.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
-#include <boost/asio/write.hpp>
-
 #include "common/buffer/checksum.hpp"
 #include "common/formats/error.hpp"
+#include "common/util/log.hpp"
 
 namespace zk::net {
 
@@ -29,15 +28,24 @@ using error_code = boost::system::error_code;
 
 const char* reject_reason_name(reject_reason r) {
   switch (r) {
-    case reject_reason::bad_magic: return "bad_magic";
-    case reject_reason::bad_version: return "bad_version";
-    case reject_reason::bad_header: return "bad_header";
-    case reject_reason::bad_length: return "bad_length";
-    case reject_reason::bad_checksum: return "bad_checksum";
-    case reject_reason::no_space: return "no_space";
-    case reject_reason::truncated: return "truncated";
-    case reject_reason::timeout: return "timeout";
-    case reject_reason::io_error: return "io_error";
+    case reject_reason::bad_magic:
+      return "bad_magic";
+    case reject_reason::bad_version:
+      return "bad_version";
+    case reject_reason::bad_header:
+      return "bad_header";
+    case reject_reason::bad_length:
+      return "bad_length";
+    case reject_reason::bad_checksum:
+      return "bad_checksum";
+    case reject_reason::no_space:
+      return "no_space";
+    case reject_reason::truncated:
+      return "truncated";
+    case reject_reason::timeout:
+      return "timeout";
+    case reject_reason::io_error:
+      return "io_error";
   }
   return "?";
 }
@@ -45,12 +53,18 @@ const char* reject_reason_name(reject_reason r) {
 namespace {
 reject_reason reason_for(reply_status s) {
   switch (s) {
-    case reply_status::bad_magic: return reject_reason::bad_magic;
-    case reply_status::bad_version: return reject_reason::bad_version;
-    case reply_status::bad_length: return reject_reason::bad_length;
-    case reply_status::bad_checksum: return reject_reason::bad_checksum;
-    case reply_status::no_space: return reject_reason::no_space;
-    default: return reject_reason::bad_header;
+    case reply_status::bad_magic:
+      return reject_reason::bad_magic;
+    case reply_status::bad_version:
+      return reject_reason::bad_version;
+    case reply_status::bad_length:
+      return reject_reason::bad_length;
+    case reply_status::bad_checksum:
+      return reject_reason::bad_checksum;
+    case reply_status::no_space:
+      return reject_reason::no_space;
+    default:
+      return reject_reason::bad_header;
   }
 }
 // What stop() needs of a connection.
@@ -63,7 +77,11 @@ struct session_base_t {
 
 struct data_server_t::core_t {
   core_t(buffer::buffer_store_t& s, server_options_t o, on_received_t r, on_rejected_t j)
-      : store(s), options(std::move(o)), on_received(std::move(r)), on_rejected(std::move(j)), acceptor(asio::make_strand(io)),
+      : store(s),
+        options(std::move(o)),
+        on_received(std::move(r)),
+        on_rejected(std::move(j)),
+        acceptor(asio::make_strand(io)),
         accept_retry(acceptor.get_executor()) {}
 
   void accept();
@@ -77,7 +95,8 @@ struct data_server_t::core_t {
     if (on_rejected) {
       on_rejected(r);
     } else {  // docs/design.md "Errors": rejected and logged
-      log::warn(std::string("data plane: rejected (") + reject_reason_name(why) + "): " + r.message);
+      log::warn(std::string("data plane: rejected (") + reject_reason_name(why) +
+                "): " + r.message);
     }
   }
 
@@ -121,7 +140,8 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     if (closed_) return;  // stop() came first
     error_code ec;
     const auto ep = socket_.remote_endpoint(ec);
-    peer_ = ec ? std::string("unknown peer") : ep.address().to_string() + ":" + std::to_string(ep.port());
+    peer_ = ec ? std::string("unknown peer")
+               : ep.address().to_string() + ":" + std::to_string(ep.port());
     socket_.set_option(tcp::no_delay(true), ec);
     disarm();
     watchdog();
@@ -164,14 +184,16 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
   }
   reject_reason failure_reason(const error_code& ec) const {
     if (timed_out_) return reject_reason::timeout;
-    if (ec == asio::error::eof || ec == asio::error::connection_reset) return reject_reason::truncated;
+    if (ec == asio::error::eof || ec == asio::error::connection_reset)
+      return reject_reason::truncated;
     return reject_reason::io_error;
   }
 
   void read_header() {
     arm(core_->options.idle_timeout);
-    asio::async_read(socket_, asio::buffer(header_bytes_),
-                     [self = shared_from_this()](const error_code& ec, size_t n) { self->on_header(ec, n); });
+    asio::async_read(
+        socket_, asio::buffer(header_bytes_),
+        [self = shared_from_this()](const error_code& ec, size_t n) { self->on_header(ec, n); });
   }
 
   void on_header(const error_code& ec, size_t n) {
@@ -234,8 +256,9 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     const uint64_t left = header_.payload_bytes - received_;
     const size_t chunk = static_cast<size_t>(std::min<uint64_t>(left, core_->options.chunk_bytes));
     arm(core_->options.io_timeout);
-    asio::async_read(socket_, asio::buffer(pending_.data() + received_, chunk),
-                     [self = shared_from_this()](const error_code& ec, size_t n) { self->on_payload(ec, n); });
+    asio::async_read(
+        socket_, asio::buffer(pending_.data() + received_, chunk),
+        [self = shared_from_this()](const error_code& ec, size_t n) { self->on_payload(ec, n); });
   }
 
   void on_payload(const error_code& ec, size_t n) {
@@ -244,9 +267,11 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       close();  // first: the reservation is back in the pool when the rejection is reported
       if (report) {
         core_->reject(failure_reason(ec), peer_,
-                      "truncated frame: " + failure(ec) + " after " + std::to_string(received_ + n) + " of " +
+                      "truncated frame: " + failure(ec) + " after " +
+                          std::to_string(received_ + n) + " of " +
                           std::to_string(header_.payload_bytes) + " payload bytes (job " +
-                          std::to_string(header_.job_id) + " partition " + std::to_string(header_.partition) + ")");
+                          std::to_string(header_.job_id) + " partition " +
+                          std::to_string(header_.partition) + ")");
       }
       return;
     }
@@ -261,8 +286,9 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       pending_ = buffer::writable_buffer_t();  // back to the pool; the sender re-sends
       core_->reject(reject_reason::bad_checksum, peer_,
                     "payload checksum " + formats::hex(got) + " does not match the header's " +
-                        formats::hex(header_.payload_checksum) + " (job " + std::to_string(header_.job_id) +
-                        " partition " + std::to_string(header_.partition) + "): corrupted in transit");
+                        formats::hex(header_.payload_checksum) + " (job " +
+                        std::to_string(header_.job_id) + " partition " +
+                        std::to_string(header_.partition) + "): corrupted in transit");
       reply(reply_status::bad_checksum, 0, /*then_close=*/false);
       return;
     }
@@ -303,8 +329,9 @@ void data_server_t::core_t::accept() {
         std::lock_guard<std::mutex> g(mu);
         if (stopped.load()) return;  // stop() took its snapshot: this one would be missed
         ++stats.connections;
-        sessions.erase(std::remove_if(sessions.begin(), sessions.end(), [](auto& w) { return w.expired(); }),
-                       sessions.end());
+        sessions.erase(
+            std::remove_if(sessions.begin(), sessions.end(), [](auto& w) { return w.expired(); }),
+            sessions.end());
         sessions.push_back(session);
       }
       session->start();
@@ -317,9 +344,10 @@ void data_server_t::core_t::accept() {
   });
 }
 
-data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t options, on_received_t on_received,
-                             on_rejected_t on_rejected)
-    : core_(std::make_shared<core_t>(store, std::move(options), std::move(on_received), std::move(on_rejected))) {
+data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t options,
+                             on_received_t on_received, on_rejected_t on_rejected)
+    : core_(std::make_shared<core_t>(store, std::move(options), std::move(on_received),
+                                     std::move(on_rejected))) {
   auto& c = *core_;
   const tcp::endpoint ep(asio::ip::make_address(c.options.address), c.options.port);
   try {
@@ -327,9 +355,10 @@ data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t opt
     c.acceptor.set_option(tcp::acceptor::reuse_address(true));
     c.acceptor.bind(ep);
     c.acceptor.listen();
-  } catch (const boost::system::system_error& e) {  // "bind: Address already in use" alone names no port
-    throw std::runtime_error("data plane: cannot listen on " + c.options.address + ":" + std::to_string(c.options.port) +
-                             ": " + e.code().message());
+  } catch (
+      const boost::system::system_error& e) {  // "bind: Address already in use" alone names no port
+    throw std::runtime_error("data plane: cannot listen on " + c.options.address + ":" +
+                             std::to_string(c.options.port) + ": " + e.code().message());
   }
   c.port = c.acceptor.local_endpoint().port();
   c.accept();

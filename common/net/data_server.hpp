@@ -34,27 +34,38 @@ struct server_options_t {
   std::string address = "127.0.0.1";
   uint16_t port = 0;  // 0: an ephemeral port (data_server_t::port() says which)
   unsigned io_threads = 1;
-  std::chrono::milliseconds io_timeout{10000};    // each payload chunk read, each reply write
-  std::chrono::milliseconds idle_timeout{60000};  // waiting for (the rest of) a frame header
+  std::chrono::milliseconds io_timeout{10000};     // each payload chunk read, each reply write
+  std::chrono::milliseconds idle_timeout{60000};   // waiting for (the rest of) a frame header
   uint64_t max_payload_bytes = uint64_t(1) << 36;  // 64 GiB: above it, NACK bad_length
-  size_t chunk_bytes = size_t(4) << 20;           // payload read (and hash) granularity
+  size_t chunk_bytes = size_t(4) << 20;            // payload read (and hash) granularity
 };
 
 // Why a frame was not accepted. The first six are answered with the NACK of the same name.
-enum class reject_reason { bad_magic, bad_version, bad_header, bad_length, bad_checksum, no_space, truncated, timeout, io_error };
+enum class reject_reason {
+  bad_magic,
+  bad_version,
+  bad_header,
+  bad_length,
+  bad_checksum,
+  no_space,
+  truncated,
+  timeout,
+  io_error
+};
 inline constexpr size_t reject_reason_count = 9;
 const char* reject_reason_name(reject_reason r);
 
 struct received_t {
-  uint64_t buffer_id;              // in the store: find() it, release() it when done
+  uint64_t buffer_id;  // in the store: find() it, release() it when done
   buffer::synth_header_t header;
-  std::string peer;                // "127.0.0.1:53412"
+  std::string peer;  // "127.0.0.1:53412"
 };
 
 struct rejected_t {
   reject_reason reason;
   std::string peer;
-  std::string message;  // e.g. "127.0.0.1:53412: synth header: version: 7 is not supported (expected 1)"
+  std::string
+      message;  // e.g. "127.0.0.1:53412: synth header: version: 7 is not supported (expected 1)"
 };
 
 struct server_stats_t {
@@ -70,8 +81,8 @@ class data_server_t {
   using on_received_t = std::function<void(const received_t&)>;
   using on_rejected_t = std::function<void(const rejected_t&)>;
 
-  // Binds and listens (throws std::runtime_error naming the address when it cannot), then serves until
-  // stop() or destruction. The store must outlive the server.
+  // Binds and listens (throws std::runtime_error naming the address when it cannot), then serves
+  // until stop() or destruction. The store must outlive the server.
   data_server_t(buffer::buffer_store_t& store, server_options_t options, on_received_t on_received,
                 on_rejected_t on_rejected = {});
   ~data_server_t();
@@ -80,7 +91,8 @@ class data_server_t {
 
   uint16_t port() const;
   // Stops accepting, drops connections in progress (their reservations return to the pool) and
-  // joins the io threads. Idempotent. Not from inside on_received/on_rejected (it joins their thread).
+  // joins the io threads. Idempotent. Not from inside on_received/on_rejected (it joins their
+  // thread).
   void stop();
   server_stats_t stats() const;
 

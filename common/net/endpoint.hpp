@@ -14,7 +14,9 @@ struct data_endpoint_t {
   uint16_t port = 0;  // tcp: 0 asks a listener for an ephemeral port
   std::string node;   // local: the node whose store it is (empty for tcp)
 
-  static data_endpoint_t tcp(std::string host, uint16_t port) { return {std::move(host), port, {}}; }
+  static data_endpoint_t tcp(std::string host, uint16_t port) {
+    return {std::move(host), port, {}};
+  }
   static data_endpoint_t local(std::string node) { return {{}, 0, std::move(node)}; }
   bool is_tcp() const { return node.empty(); }
 
@@ -37,7 +39,8 @@ struct data_endpoint_t {
       if (port > 65535) return std::nullopt;
     }
     std::string host = text.substr(4, colon - 4);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+      host = host.substr(1, host.size() - 2);
     return tcp(std::move(host), uint16_t(port));
   }
 };

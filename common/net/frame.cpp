@@ -14,14 +14,22 @@ constexpr size_t checksum_at = 56;
 
 const char* status_name(reply_status s) {
   switch (s) {
-    case reply_status::ack: return "ack";
-    case reply_status::ready: return "ready";
-    case reply_status::bad_magic: return "bad_magic";
-    case reply_status::bad_version: return "bad_version";
-    case reply_status::bad_header: return "bad_header";
-    case reply_status::bad_length: return "bad_length";
-    case reply_status::bad_checksum: return "bad_checksum";
-    case reply_status::no_space: return "no_space";
+    case reply_status::ack:
+      return "ack";
+    case reply_status::ready:
+      return "ready";
+    case reply_status::bad_magic:
+      return "bad_magic";
+    case reply_status::bad_version:
+      return "bad_version";
+    case reply_status::bad_header:
+      return "bad_header";
+    case reply_status::bad_length:
+      return "bad_length";
+    case reply_status::bad_checksum:
+      return "bad_checksum";
+    case reply_status::no_space:
+      return "no_space";
   }
   return "unknown";
 }
@@ -47,10 +55,13 @@ util::result_t<reply_t> decode_reply(const uint8_t* p) {
   auto fail = [](std::string what) { return util::result_t<reply_t>("reply: " + std::move(what)); };
   if (le_get<uint32_t>(p, 0) != reply_magic) return fail("magic is not \"ZKRP\"");
   const auto version = le_get<uint16_t>(p, 4);
-  if (version != reply_version) return fail("version " + std::to_string(version) + " is not supported (expected 1)");
-  if (le_get<uint64_t>(p, checksum_at) != buffer::xxh64(p, checksum_at)) return fail("checksum mismatch (corrupted reply)");
+  if (version != reply_version)
+    return fail("version " + std::to_string(version) + " is not supported (expected 1)");
+  if (le_get<uint64_t>(p, checksum_at) != buffer::xxh64(p, checksum_at))
+    return fail("checksum mismatch (corrupted reply)");
   const auto status = le_get<uint16_t>(p, 6);
-  if (status > static_cast<uint16_t>(reply_status::no_space)) return fail("unknown status " + std::to_string(status));
+  if (status > static_cast<uint16_t>(reply_status::no_space))
+    return fail("unknown status " + std::to_string(status));
   reply_t r;
   r.status = static_cast<reply_status>(status);
   r.job_id = le_get<uint64_t>(p, 8);
@@ -64,11 +75,15 @@ util::result_t<reply_t> decode_reply(const uint8_t* p) {
 reply_status status_for(buffer::header_field f) {
   using buffer::header_field;
   switch (f) {
-    case header_field::magic: return reply_status::bad_magic;
-    case header_field::version: return reply_status::bad_version;
+    case header_field::magic:
+      return reply_status::bad_magic;
+    case header_field::version:
+      return reply_status::bad_version;
     case header_field::header_size:
-    case header_field::payload_bytes: return reply_status::bad_length;
-    default: return reply_status::bad_header;
+    case header_field::payload_bytes:
+      return reply_status::bad_length;
+    default:
+      return reply_status::bad_header;
   }
 }
 

@@ -39,14 +39,14 @@ inline constexpr uint16_t reply_version = 1;
 inline constexpr size_t reply_size = 64;
 
 enum class reply_status : uint16_t {
-  ack = 0,             // payload stored, checksum verified
-  ready = 1,           // header accepted, space reserved: send the payload
-  bad_magic = 2,       // not a synth header (wrong protocol)
-  bad_version = 3,     // synth header version this receiver does not speak
-  bad_header = 4,      // a header field is invalid or the header checksum fails (corruption)
-  bad_length = 5,      // payload length inconsistent with the counts, or over the receiver's limit
-  bad_checksum = 6,    // payload checksum mismatch (corruption in transit)
-  no_space = 7,        // the receiver's buffer store budget cannot hold the payload now
+  ack = 0,           // payload stored, checksum verified
+  ready = 1,         // header accepted, space reserved: send the payload
+  bad_magic = 2,     // not a synth header (wrong protocol)
+  bad_version = 3,   // synth header version this receiver does not speak
+  bad_header = 4,    // a header field is invalid or the header checksum fails (corruption)
+  bad_length = 5,    // payload length inconsistent with the counts, or over the receiver's limit
+  bad_checksum = 6,  // payload checksum mismatch (corruption in transit)
+  no_space = 7,      // the receiver's buffer store budget cannot hold the payload now
 };
 const char* status_name(reply_status s);
 bool is_nack(reply_status s);

@@ -1,14 +1,13 @@
 #include "common/net/http_server.hpp"
 
-#include <optional>
-#include <stdexcept>
-#include <thread>
-
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <optional>
+#include <stdexcept>
+#include <thread>
 
 namespace zk::net {
 
@@ -57,21 +56,25 @@ http_response_t plain(unsigned status, std::string body) {
 // One connection: read a request, write the answer, close. Owned by its pending handler.
 class session_t : public std::enable_shared_from_this<session_t> {
  public:
-  session_t(http_server_t::core_t* core, tcp::socket socket) : core_(core), stream_(std::move(socket)) {}
+  session_t(http_server_t::core_t* core, tcp::socket socket)
+      : core_(core), stream_(std::move(socket)) {}
 
   void start() {
     parser_.emplace();
     parser_->header_limit(core_->options.max_request_bytes);
     parser_->body_limit(core_->options.max_request_bytes);
     stream_.expires_after(core_->options.io_timeout);
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->on_read(ec); });
   }
 
  private:
   void on_read(beast::error_code ec) {
-    const bool http_error = ec && ec.category() == http::make_error_code(http::error::end_of_stream).category();
-    if (ec && (!http_error || ec == http::error::end_of_stream || ec == http::error::partial_message)) {
+    const bool http_error =
+        ec && ec.category() == http::make_error_code(http::error::end_of_stream).category();
+    if (ec &&
+        (!http_error || ec == http::error::end_of_stream || ec == http::error::partial_message)) {
       close();  // the peer left, stalled (timeout), or the socket failed: nobody to answer
       return;
     }
@@ -98,7 +101,8 @@ class session_t : public std::enable_shared_from_this<session_t> {
       }
     }
     stream_.expires_after(core_->options.io_timeout);
-    http::async_write(stream_, res_, [self = shared_from_this()](beast::error_code, size_t) { self->close(); });
+    http::async_write(stream_, res_,
+                      [self = shared_from_this()](beast::error_code, size_t) { self->close(); });
   }
 
   void close() {
@@ -132,17 +136,19 @@ void http_server_t::core_t::accept() {
   });
 }
 
-http_server_t::http_server_t(std::string what, std::string host, uint16_t port, http_handler_t handler,
-                             http_options_t options)
-    : core_(std::make_unique<core_t>(std::move(what), std::move(host), std::move(handler), options)) {
+http_server_t::http_server_t(std::string what, std::string host, uint16_t port,
+                             http_handler_t handler, http_options_t options)
+    : core_(
+          std::make_unique<core_t>(std::move(what), std::move(host), std::move(handler), options)) {
   auto& c = *core_;
   const std::string where = c.host + ":" + std::to_string(port);
   beast::error_code ec;
   tcp::resolver resolver(c.io);
-  auto endpoints =
-      resolver.resolve(c.host, std::to_string(port), tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  auto endpoints = resolver.resolve(c.host, std::to_string(port),
+                                    tcp::resolver::passive | tcp::resolver::numeric_service, ec);
   if (ec || endpoints.empty())
-    throw std::runtime_error(c.what + ": cannot resolve " + where + ": " + (ec ? ec.message() : "no address"));
+    throw std::runtime_error(c.what + ": cannot resolve " + where + ": " +
+                             (ec ? ec.message() : "no address"));
   const tcp::endpoint ep = *endpoints.begin();
   c.acceptor.open(ep.protocol(), ec);
   if (!ec) c.acceptor.set_option(asio::socket_base::reuse_address(true), ec);

@@ -34,10 +34,11 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
   tcp::resolver resolver(io_);
   error_code result = asio::error::would_block;
   tcp::resolver::results_type endpoints;
-  resolver.async_resolve(host, std::to_string(port), [&](const error_code& e, tcp::resolver::results_type r) {
-    result = e;
-    endpoints = std::move(r);
-  });
+  resolver.async_resolve(host, std::to_string(port),
+                         [&](const error_code& e, tcp::resolver::results_type r) {
+                           result = e;
+                           endpoints = std::move(r);
+                         });
   io_.restart();
   io_.run_for(timeout);
   if (!io_.stopped()) {
@@ -51,7 +52,8 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
   const auto left = std::chrono::duration_cast<millis>(deadline - std::chrono::steady_clock::now());
   if (left.count() <= 0) return asio::error::timed_out;
   result = asio::error::would_block;
-  asio::async_connect(socket_, endpoints, [&](const error_code& e, const tcp::endpoint&) { result = e; });
+  asio::async_connect(socket_, endpoints,
+                      [&](const error_code& e, const tcp::endpoint&) { result = e; });
   if (!run_until_done(left)) return asio::error::timed_out;
   error_code ignored;
   if (!result) socket_.set_option(tcp::no_delay(true), ignored);

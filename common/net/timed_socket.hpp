@@ -4,14 +4,13 @@
 // asynchronous operation, run the context for at most the timeout, close the socket when it
 // did not finish). The data plane's sender uses it; so do tests that speak the wire by hand.
 // Not thread-safe: one thread drives one socket. Never call it from the compute pool.
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <boost/asio/buffer.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 
 namespace zk::net {
 

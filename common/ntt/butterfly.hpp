@@ -22,9 +22,12 @@ template <bool Inverse, class Fr>
 ZK_HD void dif_pair(Fr& x, Fr& y, size_t j, size_t stride, const Fr* tw, size_t half_n) {
   const Fr u = x, v = y;
   x = u + v;
-  if (j == 0) y = u - v;
-  else if (Inverse) y = (v - u) * tw[half_n - j * stride];
-  else y = (u - v) * tw[j * stride];
+  if (j == 0)
+    y = u - v;
+  else if (Inverse)
+    y = (v - u) * tw[half_n - j * stride];
+  else
+    y = (u - v) * tw[j * stride];
 }
 
 // Cooley–Tukey (DIT): bit-reversed in, natural order out.
@@ -54,16 +57,20 @@ ZK_HD void dit_butterfly(Fr* a, size_t k, size_t len, size_t stride, const Fr* t
 // elements base(τ) + i·u (i < 2^S), base(τ) = (τ / u)·u·2^S + τ % u. Loaded as t[i], stage s
 // (half-length u·2^s) pairs t[x] and t[x + 2^s] with the twiddle of global offset τ % u + (b mod
 // 2^s)·u, b the butterfly's number in the tile (< 2^{S−1}). DIF runs s = S−1 … 0, DIT s = 0 … S−1.
-ZK_HD size_t tile_base(size_t tile, size_t u, unsigned S) { return (tile / u) * (u << S) + tile % u; }
+ZK_HD size_t tile_base(size_t tile, size_t u, unsigned S) {
+  return (tile / u) * (u << S) + tile % u;
+}
 
 template <bool Inverse, class Fr>
-ZK_HD void dif_tile_butterfly(Fr* t, size_t b, unsigned s, size_t tile, size_t u, const Fr* tw, size_t half_n) {
+ZK_HD void dif_tile_butterfly(Fr* t, size_t b, unsigned s, size_t tile, size_t u, const Fr* tw,
+                              size_t half_n) {
   const size_t m = (size_t(1) << s) - 1, x = ((b >> s) << (s + 1)) | (b & m);
   dif_pair<Inverse>(t[x], t[x + m + 1], tile % u + (b & m) * u, half_n / (u << s), tw, half_n);
 }
 
 template <class Fr>
-ZK_HD void dit_tile_butterfly(Fr* t, size_t b, unsigned s, size_t tile, size_t u, const Fr* tw, size_t half_n) {
+ZK_HD void dit_tile_butterfly(Fr* t, size_t b, unsigned s, size_t tile, size_t u, const Fr* tw,
+                              size_t half_n) {
   const size_t m = (size_t(1) << s) - 1, x = ((b >> s) << (s + 1)) | (b & m);
   dit_pair(t[x], t[x + m + 1], tile % u + (b & m) * u, half_n / (u << s), tw);
 }
@@ -122,8 +129,8 @@ ZK_HD size_t bitrev(size_t x, unsigned bits) {
 // ω_2n^j = ω_n^{j/2} for even j and ω_2n·ω_n^{(j−1)/2} for odd j, with ω_n^m = −ω_n^{m−n/2}
 // for m ≥ n/2. n_inv = 1/n, g_n_inv = ω_2n/n, tw = ω_n^i for i < n/2.
 template <class Fr>
-ZK_HD Fr coset_scale_at(const Fr& v, size_t i, size_t n, unsigned log_n, const Fr* tw, const Fr& n_inv,
-                        const Fr& g_n_inv) {
+ZK_HD Fr coset_scale_at(const Fr& v, size_t i, size_t n, unsigned log_n, const Fr* tw,
+                        const Fr& n_inv, const Fr& g_n_inv) {
   const size_t half = n / 2, j = bitrev(i, log_n), m = j >> 1;
   const Fr& s = (j & 1) ? g_n_inv : n_inv;
   if (n == 1) return v * s;

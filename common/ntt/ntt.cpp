@@ -17,7 +17,8 @@ namespace {
 constexpr unsigned kBlockLog = 12;
 
 template <bool Inverse, class Fr>
-inline void dif_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t half, size_t k0, size_t k1) {
+inline void dif_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size_t half, size_t k0,
+                            size_t k1) {
   for (size_t k = k0; k < k1; ++k) dif_butterfly<Inverse>(a, k, len, stride, tw, half);
 }
 template <class Fr>
@@ -30,7 +31,9 @@ inline void dit_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size
 template <class Fr>
 Fr root_of_unity(unsigned k) {
   constexpr unsigned s = Fr::params::two_adicity;
-  if (k > s) throw std::invalid_argument("root_of_unity: 2^" + std::to_string(k) + " exceeds the field's 2-adicity");
+  if (k > s)
+    throw std::invalid_argument("root_of_unity: 2^" + std::to_string(k) +
+                                " exceeds the field's 2-adicity");
   // t = (r − 1) / 2^s; w[s] = nqr^t; w[k−1] = w[k]²
   auto t = Fr::modulus;
   t.l[0] -= 1;
@@ -78,7 +81,8 @@ void domain_t<Fr>::dif(Fr* a) const {
   util::parallel_for(n / block, [&](size_t b0, size_t b1) {
     for (size_t b = b0; b < b1; ++b) {
       Fr* x = a + b * block;
-      for (size_t len = block / 2, stride = size_t(1) << big_stages; len >= 1; len /= 2, stride *= 2)
+      for (size_t len = block / 2, stride = size_t(1) << big_stages; len >= 1;
+           len /= 2, stride *= 2)
         dif_butterflies<Inverse>(x, len, stride, tw_.data(), n / 2, 0, block / 2);
     }
   });
@@ -99,7 +103,8 @@ void domain_t<Fr>::dit(Fr* a) const {
   });
   for (unsigned s = big_stages; s-- > 0;) {
     size_t len = n >> (s + 1), stride = size_t(1) << s;
-    util::parallel_for(n / 2, [&](size_t k0, size_t k1) { dit_butterflies(a, len, stride, tw_.data(), k0, k1); });
+    util::parallel_for(
+        n / 2, [&](size_t k0, size_t k1) { dit_butterflies(a, len, stride, tw_.data(), k0, k1); });
   }
 }
 
@@ -134,7 +139,8 @@ void domain_t<Fr>::to_odd_coset(Fr* a) const {
   dif<true>(a);  // n·coefficients, bit-reversed
   const size_t n = size();
   util::parallel_for(n, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) a[i] = coset_scale_at(a[i], i, n, log_n_, tw_.data(), n_inv_, coset_gen_n_inv_);
+    for (size_t i = b; i < e; ++i)
+      a[i] = coset_scale_at(a[i], i, n, log_n_, tw_.data(), n_inv_, coset_gen_n_inv_);
   });
   dit(a);  // evaluations at ω_2n·ω_n^i, natural order
 }

@@ -11,7 +11,8 @@ clock_estimate_t estimate_offset(const std::vector<clock_sample_t>& samples) {
   if (samples.empty()) throw std::invalid_argument("clock offset: no round-trip samples");
   const clock_sample_t* best = nullptr;
   for (const auto& s : samples) {
-    if (s.local_recv < s.local_send) throw std::invalid_argument("clock offset: a sample arrived before it was sent");
+    if (s.local_recv < s.local_send)
+      throw std::invalid_argument("clock offset: a sample arrived before it was sent");
     if (!best || s.local_recv - s.local_send < best->local_recv - best->local_send) best = &s;
   }
   clock_estimate_t e;
@@ -40,7 +41,8 @@ void aggregator_t::add(const std::vector<event_t>& batch) {
   // A batch comes thread by thread (recorder_t::drain): the metrics see it in time order.
   std::vector<event_t> sorted = batch;
   for (auto& e : sorted) e.t_ns -= offset(e.node);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
   for (const event_t& e : sorted) {
     if (events_.size() == max_events_) {
       events_.pop_front();
@@ -53,7 +55,8 @@ void aggregator_t::add(const std::vector<event_t>& batch) {
 
 std::vector<event_t> aggregator_t::events() const {
   std::vector<event_t> v(events_.begin(), events_.end());
-  std::stable_sort(v.begin(), v.end(), [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
+  std::stable_sort(v.begin(), v.end(),
+                   [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
   return v;
 }
 
@@ -66,10 +69,12 @@ void aggregator_t::save(const std::string& path) const {
   if (!f) throw std::runtime_error(path + ": cannot open for writing");
   f << "zkfleet-timeline 1\n";
   for (const auto& [id, name] : names_.nodes) f << "node " << id << ' ' << name << '\n';
-  for (const auto& [key, name] : names_.tracks) f << "track " << key.first << ' ' << key.second << ' ' << name << '\n';
+  for (const auto& [key, name] : names_.tracks)
+    f << "track " << key.first << ' ' << key.second << ' ' << name << '\n';
   for (const auto& e : events())
-    f << "event " << e.job << ' ' << e.partition << ' ' << stage_name(e.st) << ' ' << phase_name(e.ph) << ' '
-      << e.node << ' ' << e.actor << ' ' << e.t_ns << ' ' << e.bytes << '\n';
+    f << "event " << e.job << ' ' << e.partition << ' ' << stage_name(e.st) << ' '
+      << phase_name(e.ph) << ' ' << e.node << ' ' << e.actor << ' ' << e.t_ns << ' ' << e.bytes
+      << '\n';
   if (!f) throw std::runtime_error(path + ": write failed");
 }
 
@@ -97,24 +102,31 @@ aggregator_t aggregator_t::load(const std::string& path) {
     if (kind == "node") {
       unsigned id;
       std::string name;
-      if (!(in >> id) || id > 0xffff || !(in >> std::ws) || !std::getline(in, name)) fail("bad node line");
+      if (!(in >> id) || id > 0xffff || !(in >> std::ws) || !std::getline(in, name))
+        fail("bad node line");
       a.names_.nodes[uint16_t(id)] = name;
     } else if (kind == "track") {
       unsigned n, t;
       std::string name;
-      if (!(in >> n >> t) || n > 0xffff || t > 0xffff || !(in >> std::ws) || !std::getline(in, name))
+      if (!(in >> n >> t) || n > 0xffff || t > 0xffff || !(in >> std::ws) ||
+          !std::getline(in, name))
         fail("bad track line");
       a.names_.tracks[{uint16_t(n), uint16_t(t)}] = name;
     } else if (kind == "event") {
       event_t e;
       std::string st, ph;
       unsigned node, actor;
-      if (!(in >> e.job >> e.partition >> st >> ph >> node >> actor >> e.t_ns >> e.bytes)) fail("bad event line");
+      if (!(in >> e.job >> e.partition >> st >> ph >> node >> actor >> e.t_ns >> e.bytes))
+        fail("bad event line");
       if (!parse_stage(st, e.st)) fail("unknown stage '" + st + "'");
-      if (ph == "B") e.ph = phase::begin;
-      else if (ph == "E") e.ph = phase::end;
-      else if (ph == "I") e.ph = phase::instant;
-      else fail("unknown phase '" + ph + "' (B, E or I)");
+      if (ph == "B")
+        e.ph = phase::begin;
+      else if (ph == "E")
+        e.ph = phase::end;
+      else if (ph == "I")
+        e.ph = phase::instant;
+      else
+        fail("unknown phase '" + ph + "' (B, E or I)");
       if (node > 0xffff || actor > 0xffff) fail("node or track id out of range");
       e.node = uint16_t(node);
       e.actor = uint16_t(actor);

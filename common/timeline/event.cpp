@@ -5,10 +5,11 @@
 namespace zk::timeline {
 
 namespace {
-constexpr const char* kNames[stage_count] = {"QUEUED", "SYNTH",    "CHAN_SEND", "XFER",     "GPU_PICKUP", "GPU",
-                                             "build_ab", "compute_h", "msm_a",  "msm_b1",   "msm_b2",     "msm_c",
-                                             "msm_h",  "assemble", "VERIFY",    "DONE"};
-constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h', 'a', '1', '2', 'C', 'H', 'z', 'v', '|'};
+constexpr const char* kNames[stage_count] = {
+    "QUEUED", "SYNTH",  "CHAN_SEND", "XFER",  "GPU_PICKUP", "GPU",      "build_ab", "compute_h",
+    "msm_a",  "msm_b1", "msm_b2",    "msm_c", "msm_h",      "assemble", "VERIFY",   "DONE"};
+constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h',
+                                       'a', '1', '2', 'C', 'H', 'z', 'v', '|'};
 }  // namespace
 
 const char* stage_name(stage s) { return kNames[int(s)]; }
@@ -24,7 +25,8 @@ bool parse_stage(std::string_view name, stage& out) {
 }
 
 int64_t monotonic_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 

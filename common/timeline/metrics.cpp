@@ -59,9 +59,10 @@ std::string metrics_t::render_prometheus() const {
   for (const auto& [st, h] : stages_) {
     const std::string lab = std::string("stage=\"") + stage_name(st) + "\"";
     for (size_t b = 0; b < bounds.size(); ++b)
-      out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"" + num("%g", bounds[b]) + "\"} " +
-             std::to_string(h.buckets[b]) + "\n";
-    out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"+Inf\"} " + std::to_string(h.count) + "\n";
+      out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"" + num("%g", bounds[b]) +
+             "\"} " + std::to_string(h.buckets[b]) + "\n";
+    out += "zkfleet_stage_duration_seconds_bucket{" + lab + ",le=\"+Inf\"} " +
+           std::to_string(h.count) + "\n";
     out += "zkfleet_stage_duration_seconds_sum{" + lab + "} " + num("%.9g", h.sum) + "\n";
     out += "zkfleet_stage_duration_seconds_count{" + lab + "} " + std::to_string(h.count) + "\n";
   }

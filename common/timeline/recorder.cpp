@@ -57,10 +57,12 @@ void recorder_t::record(event_t e) noexcept {
   r->head.store(head + 1, std::memory_order_release);
 }
 
-void recorder_t::begin(uint64_t job, uint32_t partition, stage s, uint16_t actor, uint64_t bytes) noexcept {
+void recorder_t::begin(uint64_t job, uint32_t partition, stage s, uint16_t actor,
+                       uint64_t bytes) noexcept {
   record(event_t{job, partition, s, phase::begin, 0, actor, 0, bytes});
 }
-void recorder_t::end(uint64_t job, uint32_t partition, stage s, uint16_t actor, uint64_t bytes) noexcept {
+void recorder_t::end(uint64_t job, uint32_t partition, stage s, uint16_t actor,
+                     uint64_t bytes) noexcept {
   record(event_t{job, partition, s, phase::end, 0, actor, 0, bytes});
 }
 void recorder_t::instant(uint64_t job, uint32_t partition, stage s, uint16_t actor) noexcept {

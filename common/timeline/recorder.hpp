@@ -24,7 +24,8 @@ class recorder_t {
 
   // Stamps node and (if zero) the time, then appends to the calling thread's ring.
   void record(event_t e) noexcept;
-  void begin(uint64_t job, uint32_t partition, stage s, uint16_t actor, uint64_t bytes = 0) noexcept;
+  void begin(uint64_t job, uint32_t partition, stage s, uint16_t actor,
+             uint64_t bytes = 0) noexcept;
   void end(uint64_t job, uint32_t partition, stage s, uint16_t actor, uint64_t bytes = 0) noexcept;
   void instant(uint64_t job, uint32_t partition, stage s, uint16_t actor) noexcept;
 

@@ -4,10 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
-
-#include <nlohmann/json.hpp>
 
 namespace zk::timeline {
 namespace {
@@ -48,12 +47,16 @@ int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv) {
 
 const char* role_of(stage s) {
   switch (s) {
-    case stage::synth: return "synthesis";
+    case stage::synth:
+      return "synthesis";
     case stage::chan_send:
-    case stage::xfer: return "transfer";
+    case stage::xfer:
+      return "transfer";
     case stage::gpu_pickup:
-    case stage::gpu: return "prover";
-    default: return is_prover_child(s) ? "prover" : "scheduler";
+    case stage::gpu:
+      return "prover";
+    default:
+      return is_prover_child(s) ? "prover" : "scheduler";
   }
 }
 
@@ -77,7 +80,8 @@ std::vector<interval_t> pair_intervals(const std::vector<event_t>& events) {
       open.erase(it);
     }
   }
-  for (const auto& [k, b] : open) out.push_back({b.job, b.partition, b.st, b.node, b.actor, b.t_ns, last, b.bytes});
+  for (const auto& [k, b] : open)
+    out.push_back({b.job, b.partition, b.st, b.node, b.actor, b.t_ns, last, b.bytes});
   // By start, then by stage order: a zero-length QUEUED never hides the SYNTH that follows it.
   std::sort(out.begin(), out.end(), [](const interval_t& a, const interval_t& b) {
     return a.t0 != b.t0 ? a.t0 < b.t0 : a.st < b.st;
@@ -85,8 +89,8 @@ std::vector<interval_t> pair_intervals(const std::vector<event_t>& events) {
   return out;
 }
 
-std::string render_ascii(const std::vector<event_t>& events, const names_t& /*names*/, unsigned width,
-                         size_t max_rows) {
+std::string render_ascii(const std::vector<event_t>& events, const names_t& /*names*/,
+                         unsigned width, size_t max_rows) {
   if (events.empty()) return "(no events)\n";
   auto iv = pair_intervals(events);
   int64_t t_min = events.front().t_ns, t_max = events.front().t_ns;
@@ -128,27 +132,37 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& /*na
       for (unsigned c = c0; c < c1 && c < plot_w; ++c) line[c] = stage_glyph(i.st);
     }
     for (const auto& e : events)
-      if (e.job == r.first && e.partition == r.second && e.ph == phase::instant) line[col(e.t_ns)] = stage_glyph(e.st);
+      if (e.job == r.first && e.partition == r.second && e.ph == phase::instant)
+        line[col(e.t_ns)] = stage_glyph(e.st);
     std::string lab = label(r);
     out += lab + std::string(label_w - lab.size(), ' ') + " | " + line + "\n";
   }
   if (hidden) out += std::string(label_w, ' ') + "   (" + std::to_string(hidden) + " more rows)\n";
   out += "\n" + std::string(label_w, ' ') + "   ";
-  for (stage s : {stage::queued, stage::synth, stage::chan_send, stage::xfer, stage::gpu_pickup, stage::gpu,
-                  stage::done})
+  for (stage s : {stage::queued, stage::synth, stage::chan_send, stage::xfer, stage::gpu_pickup,
+                  stage::gpu, stage::done})
     out += std::string(1, stage_glyph(s)) + " " + stage_name(s) + "  ";
   out += "\n";
   return out;
 }
 
 std::string render_json(const std::vector<event_t>& events, const names_t& names) {
-  nlohmann::json nodes = nlohmann::json::object(), tracks = nlohmann::json::array(), list = nlohmann::json::array();
+  nlohmann::json nodes = nlohmann::json::object(), tracks = nlohmann::json::array(),
+                 list = nlohmann::json::array();
   for (const auto& [id, name] : names.nodes) nodes[std::to_string(id)] = name;
-  for (const auto& [key, name] : names.tracks) tracks.push_back({{"node", key.first}, {"track", key.second}, {"name", name}});
+  for (const auto& [key, name] : names.tracks)
+    tracks.push_back({{"node", key.first}, {"track", key.second}, {"name", name}});
   for (const auto& e : events)
-    list.push_back({{"job", e.job}, {"partition", e.partition}, {"stage", stage_name(e.st)},
-                    {"phase", e.ph == phase::begin ? "begin" : e.ph == phase::end ? "end" : "instant"},
-                    {"node", e.node}, {"track", e.actor}, {"t_ns", e.t_ns}, {"bytes", e.bytes}});
+    list.push_back({{"job", e.job},
+                    {"partition", e.partition},
+                    {"stage", stage_name(e.st)},
+                    {"phase", e.ph == phase::begin ? "begin"
+                              : e.ph == phase::end ? "end"
+                                                   : "instant"},
+                    {"node", e.node},
+                    {"track", e.actor},
+                    {"t_ns", e.t_ns},
+                    {"bytes", e.bytes}});
   return nlohmann::json{{"nodes", nodes}, {"tracks", tracks}, {"events", list}}.dump() + "\n";
 }
 
@@ -165,20 +179,37 @@ std::string render_chrome(const std::vector<event_t>& events, const names_t& nam
     tracks.insert({i.node, i.actor});
     json args = {{"job", i.job}, {"partition", i.partition}};
     if (i.bytes) args["bytes"] = i.bytes;
-    trace.push_back({{"name", stage_name(i.st)}, {"cat", role_of(i.st)}, {"ph", "X"}, {"ts", us(i.t0)},
-                     {"dur", us(i.t1) - us(i.t0)}, {"pid", i.node}, {"tid", i.actor}, {"args", args}});
+    trace.push_back({{"name", stage_name(i.st)},
+                     {"cat", role_of(i.st)},
+                     {"ph", "X"},
+                     {"ts", us(i.t0)},
+                     {"dur", us(i.t1) - us(i.t0)},
+                     {"pid", i.node},
+                     {"tid", i.actor},
+                     {"args", args}});
   }
   for (const auto& e : events) {
     if (e.ph != phase::instant) continue;
     nodes.insert(e.node);
     tracks.insert({e.node, e.actor});
-    trace.push_back({{"name", stage_name(e.st)}, {"cat", role_of(e.st)}, {"ph", "i"}, {"s", "t"}, {"ts", us(e.t_ns)},
-                     {"pid", e.node}, {"tid", e.actor}, {"args", {{"job", e.job}, {"partition", e.partition}}}});
+    trace.push_back({{"name", stage_name(e.st)},
+                     {"cat", role_of(e.st)},
+                     {"ph", "i"},
+                     {"s", "t"},
+                     {"ts", us(e.t_ns)},
+                     {"pid", e.node},
+                     {"tid", e.actor},
+                     {"args", {{"job", e.job}, {"partition", e.partition}}}});
   }
   for (uint16_t n : nodes)
-    trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", n}, {"args", {{"name", names.node(n)}}}});
+    trace.push_back(
+        {{"name", "process_name"}, {"ph", "M"}, {"pid", n}, {"args", {{"name", names.node(n)}}}});
   for (const auto& [n, a] : tracks)
-    trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", n}, {"tid", a}, {"args", {{"name", names.track(n, a)}}}});
+    trace.push_back({{"name", "thread_name"},
+                     {"ph", "M"},
+                     {"pid", n},
+                     {"tid", a},
+                     {"args", {{"name", names.track(n, a)}}}});
   return json{{"traceEvents", trace}, {"displayTimeUnit", "ms"}}.dump(1) + "\n";
 }
 
@@ -211,7 +242,10 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
     by_role[t.role].second += 1;
     s.tracks.push_back(t);
   }
-  auto mean = [&](const char* r) { auto it = by_role.find(r); return it == by_role.end() ? 0.0 : it->second.first / it->second.second; };
+  auto mean = [&](const char* r) {
+    auto it = by_role.find(r);
+    return it == by_role.end() ? 0.0 : it->second.first / it->second.second;
+  };
   s.synth_busy = mean("synthesis");
   s.transfer_busy = mean("transfer");
   s.prover_busy = mean("prover");
@@ -252,9 +286,11 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   depth = 0;
   size_t k = 0;
   for (size_t slice = 0; slice < s.queue_depth_series.size(); ++slice) {
-    const int64_t end = t_min + int64_t(double(span) * double(slice + 1) / double(s.queue_depth_series.size()));
+    const int64_t end =
+        t_min + int64_t(double(span) * double(slice + 1) / double(s.queue_depth_series.size()));
     size_t deepest = size_t(std::max(depth, 0));
-    for (; k < steps.size() && (steps[k].first < end || slice + 1 == s.queue_depth_series.size()); ++k) {
+    for (; k < steps.size() && (steps[k].first < end || slice + 1 == s.queue_depth_series.size());
+         ++k) {
       depth += steps[k].second;
       deepest = std::max(deepest, size_t(std::max(depth, 0)));
     }
@@ -262,28 +298,38 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   }
 
   // The bound: the role whose resources are busiest; the sentence carries the evidence.
-  struct cand { const char* name; double busy; };
-  cand cs[] = {{"prover", s.prover_busy}, {"synthesis", s.synth_busy}, {"transfer", s.transfer_busy}};
-  const cand* top = std::max_element(std::begin(cs), std::end(cs), [](const cand& a, const cand& b) { return a.busy < b.busy; });
+  struct cand {
+    const char* name;
+    double busy;
+  };
+  cand cs[] = {
+      {"prover", s.prover_busy}, {"synthesis", s.synth_busy}, {"transfer", s.transfer_busy}};
+  const cand* top = std::max_element(std::begin(cs), std::end(cs),
+                                     [](const cand& a, const cand& b) { return a.busy < b.busy; });
   if (top->busy <= 0) return s;
   s.bottleneck = top->name;
   // Nothing saturated and the prover still waits: the pipeline is too shallow, not a resource
   // too slow (cuzk's seed waterfall: synthesis one partition after another).
   if (top->busy < kSaturated && s.prover_idle_per_proof_s > 0) s.bottleneck = "pipeline";
-  const std::string pct_p = fmt("%.0f%%", s.prover_busy * 100), pct_s = fmt("%.0f%%", s.synth_busy * 100),
-                    pct_x = fmt("%.0f%%", s.transfer_busy * 100), idle_s = human_time(s.prover_idle_per_proof_s);
+  const std::string pct_p = fmt("%.0f%%", s.prover_busy * 100),
+                    pct_s = fmt("%.0f%%", s.synth_busy * 100),
+                    pct_x = fmt("%.0f%%", s.transfer_busy * 100),
+                    idle_s = human_time(s.prover_idle_per_proof_s);
   if (s.bottleneck == "pipeline")
-    s.verdict = "pipeline-bound: no resource is saturated (prover " + pct_p + ", synthesis " + pct_s + ", transfers " +
-                pct_x + ") yet the prover idles " + idle_s + " per proof; raise the lookahead (or use auto)";
+    s.verdict = "pipeline-bound: no resource is saturated (prover " + pct_p + ", synthesis " +
+                pct_s + ", transfers " + pct_x + ") yet the prover idles " + idle_s +
+                " per proof; raise the lookahead (or use auto)";
   else if (s.bottleneck == "prover")
-    s.verdict = "prover-bound: provers busy " + pct_p + " of the wall time (synthesis " + pct_s + ", transfers " + pct_x +
-                "); add provers or GPUs, or speed up the prover stages";
+    s.verdict = "prover-bound: provers busy " + pct_p + " of the wall time (synthesis " + pct_s +
+                ", transfers " + pct_x + "); add provers or GPUs, or speed up the prover stages";
   else if (s.bottleneck == "synthesis")
-    s.verdict = "synthesis-bound: prover idle " + idle_s + " per proof while synthesis is busy " + pct_s +
-                " (prover " + pct_p + "); raise synthesis concurrency or add synthesis nodes";
+    s.verdict = "synthesis-bound: prover idle " + idle_s + " per proof while synthesis is busy " +
+                pct_s + " (prover " + pct_p +
+                "); raise synthesis concurrency or add synthesis nodes";
   else
-    s.verdict = "transfer-bound: transfers busy " + pct_x + ", prover idle " + idle_s + " per proof (prover " + pct_p +
-                ", synthesis " + pct_s + "); send witness-only buffers or use a faster network";
+    s.verdict = "transfer-bound: transfers busy " + pct_x + ", prover idle " + idle_s +
+                " per proof (prover " + pct_p + ", synthesis " + pct_s +
+                "); send witness-only buffers or use a faster network";
   return s;
 }
 
@@ -291,10 +337,11 @@ std::string render_stats(const stats_t& s) {
   std::string out;
   out += "wall " + human_time(s.span_s) + ", " + std::to_string(s.proofs) + " proofs, " +
          fmt("%.1f", s.proofs_per_minute) + " proofs/min\n";
-  out += "busy: synthesis " + fmt("%.0f%%", s.synth_busy * 100) + ", transfer " + fmt("%.0f%%", s.transfer_busy * 100) +
-         ", prover " + fmt("%.0f%%", s.prover_busy * 100) + "; prover idle per proof " +
-         human_time(s.prover_idle_per_proof_s) + "\n";
-  out += "queue depth: mean " + fmt("%.1f", s.mean_queue_depth) + ", max " + std::to_string(s.max_queue_depth);
+  out += "busy: synthesis " + fmt("%.0f%%", s.synth_busy * 100) + ", transfer " +
+         fmt("%.0f%%", s.transfer_busy * 100) + ", prover " + fmt("%.0f%%", s.prover_busy * 100) +
+         "; prover idle per proof " + human_time(s.prover_idle_per_proof_s) + "\n";
+  out += "queue depth: mean " + fmt("%.1f", s.mean_queue_depth) + ", max " +
+         std::to_string(s.max_queue_depth);
   if (!s.queue_depth_series.empty()) {
     out += "; over time (max per tenth of the run):";
     for (size_t d : s.queue_depth_series) out += " " + std::to_string(d);
@@ -303,7 +350,9 @@ std::string render_stats(const stats_t& s) {
   // Every track when there are few; for a large farm the busiest and the idlest.
   auto tracks = s.tracks;
   std::stable_sort(tracks.begin(), tracks.end(),
-                   [](const track_stats_t& a, const track_stats_t& b) { return a.busy_fraction > b.busy_fraction; });
+                   [](const track_stats_t& a, const track_stats_t& b) {
+                     return a.busy_fraction > b.busy_fraction;
+                   });
   auto line = [&](const track_stats_t& t) {
     out += "  " + t.name + " (" + t.role + "): busy " + fmt("%.1f%%", t.busy_fraction * 100) + "\n";
   };

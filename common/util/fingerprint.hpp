@@ -3,7 +3,8 @@
 // bytes when few), the last 64 bytes and the length. It reads about 4 KiB whatever the size, so
 // it can be taken on every use of a multi-GB proving key; a change that misses every sample (and
 // keeps the length) goes unnoticed. Used where a key's bytes may have been replaced under the same
-// address or file: the CUDA key cache (cuda/device.cu) and the prover's mapped keys (actors/engine).
+// address or file: the CUDA key cache (cuda/device.cu) and the prover's mapped keys
+// (actors/engine).
 #include <cstddef>
 #include <cstdint>
 

@@ -1,10 +1,10 @@
 #include "common/util/log.hpp"
 
+#include <spdlog/sinks/stdout_sinks.h>
+
 #include <memory>
 #include <mutex>
 #include <stdexcept>
-
-#include <spdlog/sinks/stdout_sinks.h>
 
 namespace zk::log {
 namespace {
@@ -13,7 +13,8 @@ std::mutex mu;
 std::shared_ptr<spdlog::logger> current;
 
 std::shared_ptr<spdlog::logger> make(const std::string& name, level_t level) {
-  auto l = std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  auto l =
+      std::make_shared<spdlog::logger>(name, std::make_shared<spdlog::sinks::stderr_sink_mt>());
   l->set_pattern("%Y-%m-%d %H:%M:%S.%e %-5l [%n] %v");
   l->set_level(level);
   l->flush_on(level_t::trace);  // every line at once: a node killed mid-run loses none
@@ -35,7 +36,8 @@ level_t parse_level(const std::string& name) {
   if (name == "warn" || name == "warning") return level_t::warn;
   if (name == "error") return level_t::err;
   if (name == "off") return level_t::off;
-  throw std::invalid_argument("log level '" + name + "' is not one of trace, debug, info, warn, error, off");
+  throw std::invalid_argument("log level '" + name +
+                              "' is not one of trace, debug, info, warn, error, off");
 }
 
 void init(const std::string& node, level_t level) {

@@ -6,10 +6,10 @@
 // with the time, the level, the node's name and, for work, the job and partition. A node logs
 // each failure it sees (a synthesis or proof that failed, a buffer refused, a peer lost) once,
 // where it is seen, with the reason; `zkfleet node|up --log-level` sets the threshold.
+#include <spdlog/spdlog.h>
+
 #include <cstdint>
 #include <string>
-
-#include <spdlog/spdlog.h>
 
 namespace zk::log {
 
@@ -30,8 +30,14 @@ inline void info(const std::string& m) { write(level_t::info, m); }
 inline void warn(const std::string& m) { write(level_t::warn, m); }
 inline void error(const std::string& m) { write(level_t::err, m); }
 inline void debug(const std::string& m) { write(level_t::debug, m); }
-inline void info(uint64_t job, uint32_t part, const std::string& m) { write(level_t::info, job, part, m); }
-inline void warn(uint64_t job, uint32_t part, const std::string& m) { write(level_t::warn, job, part, m); }
-inline void debug(uint64_t job, uint32_t part, const std::string& m) { write(level_t::debug, job, part, m); }
+inline void info(uint64_t job, uint32_t part, const std::string& m) {
+  write(level_t::info, job, part, m);
+}
+inline void warn(uint64_t job, uint32_t part, const std::string& m) {
+  write(level_t::warn, job, part, m);
+}
+inline void debug(uint64_t job, uint32_t part, const std::string& m) {
+  write(level_t::debug, job, part, m);
+}
 
 }  // namespace zk::log

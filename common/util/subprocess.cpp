@@ -54,7 +54,8 @@ bool drain(int fd, tail_t& tail) {
     }
     if (n == 0) return false;
     if (errno == EINTR) continue;
-    return true;  // EAGAIN: nothing more for now (any other error: treated the same; exit ends the loop)
+    return true;  // EAGAIN: nothing more for now (any other error: treated the same; exit ends the
+                  // loop)
   }
 }
 
@@ -84,25 +85,29 @@ std::string subprocess_result_t::describe() const {
   char buf[128];
   if (!started) return "cannot start: " + spawn_error;
   if (timed_out || stopped) {
-    std::snprintf(buf, sizeof buf, "%s after %.1f s (killed)", timed_out ? "timed out" : "stopped", seconds);
+    std::snprintf(buf, sizeof buf, "%s after %.1f s (killed)", timed_out ? "timed out" : "stopped",
+                  seconds);
     return buf;
   }
   if (exited) return "exit status " + std::to_string(exit_code);
   if (signaled) {
     const char* name = ::strsignal(signal);
-    return "killed by signal " + std::to_string(signal) + (name ? std::string(" (") + name + ")" : std::string());
+    return "killed by signal " + std::to_string(signal) +
+           (name ? std::string(" (") + name + ")" : std::string());
   }
   return "ended, status unknown (the process was reaped elsewhere: is SIGCHLD ignored?)";
 }
 
-subprocess_result_t run_subprocess(const std::vector<std::string>& argv, const subprocess_options_t& options) {
+subprocess_result_t run_subprocess(const std::vector<std::string>& argv,
+                                   const subprocess_options_t& options) {
   if (argv.empty() || argv[0].empty()) throw std::invalid_argument("run_subprocess: empty argv");
   subprocess_result_t r;
   const auto t0 = clock_t_::now();
   const auto deadline = t0 + options.timeout;
 
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("run_subprocess: pipe: ") + std::strerror(errno));
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw std::runtime_error(std::string("run_subprocess: pipe: ") + std::strerror(errno));
   fds[0] = above_stdio(fds[0]);
   fds[1] = above_stdio(fds[1]);
   if (fds[0] < 0 || fds[1] < 0) {
@@ -119,13 +124,16 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv, const s
   posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);  // a group of its own: the timeout kills all of it
   sigset_t none, defaults;
   sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attr, &none);  // the caller's threads may block signals; the child must not
+  posix_spawnattr_setsigmask(&attr,
+                             &none);  // the caller's threads may block signals; the child must not
   sigemptyset(&defaults);
-  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2}) sigaddset(&defaults, s);
+  for (int s : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2})
+    sigaddset(&defaults, s);
   posix_spawnattr_setsigdefault(&attr, &defaults);
 
   std::vector<char*> cargv;

@@ -1,8 +1,9 @@
 #pragma once
 // Runs a program given as an argv, without a shell, with a wall-clock limit:
 //
-//   auto r = util::run_subprocess({"snarkjs", "wtns", "calculate", wasm, in, out}, {std::chrono::minutes(10)});
-//   if (!r.ok()) throw std::runtime_error("snarkjs: " + r.describe() + ": " + r.output);
+//   auto r = util::run_subprocess({"snarkjs", "wtns", "calculate", wasm, in, out},
+//   {std::chrono::minutes(10)}); if (!r.ok()) throw std::runtime_error("snarkjs: " + r.describe() +
+//   ": " + r.output);
 //
 // - argv[0] is looked up on PATH when it has no '/' (execvp semantics, posix_spawnp); the
 //   arguments reach the program as given ("$(echo hi)" is passed literally, nothing expands).
@@ -35,13 +36,14 @@ struct subprocess_result_t {
   std::string spawn_error;  // e.g. "no-such-program: No such file or directory"
   bool exited = false;      // ended by exit(): exit_code holds its status
   int exit_code = -1;
-  bool signaled = false;    // ended by a signal (also when killed for the timeout)
+  bool signaled = false;  // ended by a signal (also when killed for the timeout)
   int signal = 0;
-  bool timed_out = false;   // the limit passed and its process group was killed
-  bool stopped = false;     // `stop` said so and its process group was killed
-  bool status_unknown = false;  // it ended but was reaped elsewhere (SIGCHLD ignored in this process)
-  std::string output;       // the tail of stdout + stderr, interleaved as written
-  uint64_t output_bytes = 0;     // everything it wrote (output holds the last output_limit bytes)
+  bool timed_out = false;  // the limit passed and its process group was killed
+  bool stopped = false;    // `stop` said so and its process group was killed
+  bool status_unknown =
+      false;                  // it ended but was reaped elsewhere (SIGCHLD ignored in this process)
+  std::string output;         // the tail of stdout + stderr, interleaved as written
+  uint64_t output_bytes = 0;  // everything it wrote (output holds the last output_limit bytes)
   bool output_truncated = false;  // output_bytes > output.size()
   double seconds = 0;             // wall-clock time from start to reaped
 
@@ -55,6 +57,7 @@ struct subprocess_result_t {
 // Runs argv (argv[0]: the program) and waits for it, at most options.timeout. Never throws for
 // the program's behaviour; throws std::invalid_argument for an empty argv and
 // std::runtime_error when the pipe cannot be made.
-subprocess_result_t run_subprocess(const std::vector<std::string>& argv, const subprocess_options_t& options = {});
+subprocess_result_t run_subprocess(const std::vector<std::string>& argv,
+                                   const subprocess_options_t& options = {});
 
 }  // namespace zk::util

@@ -16,7 +16,9 @@ struct file_id_t {
     return dev == o.dev && ino == o.ino && size == o.size && mtime_ns == o.mtime_ns;
   }
   // The same inode, changed since (size or mtime): a mapping of it must be dropped unread.
-  bool changed_in_place(const file_id_t& now) const { return now.dev == dev && now.ino == ino && !(now == *this); }
+  bool changed_in_place(const file_id_t& now) const {
+    return now.dev == dev && now.ino == ino && !(now == *this);
+  }
 };
 
 // stat(2) of the path; nullopt when it cannot be read.

@@ -30,7 +30,9 @@ struct typed_key_t final : prover_engine_t::key_t {
   groth16::verifying_key_t<C> vk;
 
   typed_key_t(const std::string& path, const groth16::accelerator_t<C>* acc)
-      : file(path), pk(groth16::proving_key_t<C>::view(file)), prover(pk),
+      : file(path),
+        pk(groth16::proving_key_t<C>::view(file)),
+        prover(pk),
         vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
     prover.set_accelerator(acc);
     sample = util::sampled_fingerprint(file.file().data(), file.file().size());
@@ -43,15 +45,19 @@ struct typed_key_t final : prover_engine_t::key_t {
     const auto layout = buffer::payload_layout(h);
     groth16::prove_call_t call;
     call.observe = observe;
-    call.what = "circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
+    call.what = "circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " +
+                std::to_string(h.partition);
     if (h.shape() == buffer::synth_shape::abc_witness) {
       if (h.domain_rows > pk.domain_size)
-        throw std::runtime_error("buffer of job " + std::to_string(h.job_id) + ": " + std::to_string(h.domain_rows) +
-                                 " rows exceed the key's domain " + std::to_string(pk.domain_size));
+        throw std::runtime_error("buffer of job " + std::to_string(h.job_id) + ": " +
+                                 std::to_string(h.domain_rows) + " rows exceed the key's domain " +
+                                 std::to_string(pk.domain_size));
       uint64_t ta = groth16::now_ns();
-      prover.load_abc(reinterpret_cast<const Fr*>(b.data() + layout.a), reinterpret_cast<const Fr*>(b.data() + layout.b),
+      prover.load_abc(reinterpret_cast<const Fr*>(b.data() + layout.a),
+                      reinterpret_cast<const Fr*>(b.data() + layout.b),
                       reinterpret_cast<const Fr*>(b.data() + layout.c), size_t(h.domain_rows));
-      if (observe) observe(groth16::stage::build_ab, ta, groth16::now_ns());  // a/b/c loaded, not built
+      if (observe)
+        observe(groth16::stage::build_ab, ta, groth16::now_ns());  // a/b/c loaded, not built
       call.abc = groth16::abc_source::loaded;
     }
     auto p = groth16::prove_verified(prover, vk, b.data() + layout.witness, call);
@@ -60,11 +66,13 @@ struct typed_key_t final : prover_engine_t::key_t {
   }
 };
 
-std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const accelerators_t& acc) {
+std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c,
+                                                 const accelerators_t& acc) {
   const auto before = file_id_of(c.zkey);
   std::unique_ptr<prover_engine_t::key_t> k = curves::with_curve(c.curve, [&](auto tag) {
     using C = decltype(tag);
-    return std::unique_ptr<prover_engine_t::key_t>(std::make_unique<typed_key_t<C>>(c.zkey, acc.of<C>()));
+    return std::unique_ptr<prover_engine_t::key_t>(
+        std::make_unique<typed_key_t<C>>(c.zkey, acc.of<C>()));
   });
   if (before) k->loaded = *before;
   return k;
@@ -92,10 +100,11 @@ prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
     auto k = load_key(c, acc_);  // a truncated or damaged file throws here, naming it
     auto [first, fresh] = first_sample_.emplace(c.id, k->sample);
     if (!fresh && first->second != k->sample)
-      throw std::runtime_error("circuit '" + c.id + "': " + c.zkey + " was rewritten in place with other bytes since " +
-                               "this prover first mapped it: not proving with a key other than the one registered " +
-                               "(restart the cluster to register the new key, or replace keys by renaming a new " +
-                               "file over the old one)");
+      throw std::runtime_error(
+          "circuit '" + c.id + "': " + c.zkey + " was rewritten in place with other bytes since " +
+          "this prover first mapped it: not proving with a key other than the one registered " +
+          "(restart the cluster to register the new key, or replace keys by renaming a new " +
+          "file over the old one)");
     it = keys_.emplace(c.id, std::move(k)).first;
   }
   return *it->second;
@@ -112,10 +121,12 @@ std::vector<std::string> prover_engine_t::loaded() const {
 proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
                                       const groth16::stage_observer& observe) {
   const auto& h = buffer.header();
-  const std::string what = "buffer of job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
+  const std::string what =
+      "buffer of job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
   if (auto err = buffer::validate_header(h)) throw std::runtime_error(what + ": " + err->message);
   if (circuit::to_hex(h.circuit_digest.data(), h.circuit_digest.size()) != c.digest)
-    throw std::runtime_error(what + ": made for another circuit than '" + c.id + "' (digest differs)");
+    throw std::runtime_error(what + ": made for another circuit than '" + c.id +
+                             "' (digest differs)");
   if (h.curve != buffer::curve_code(c.curve) || h.n_vars != c.n_vars || h.n_public != c.n_public ||
       h.shape() != c.shape)
     throw std::runtime_error(what + ": curve, counts or shape do not match circuit '" + c.id + "'");

@@ -48,7 +48,8 @@ class prover_engine_t {
  private:
   key_t& key(const circuit_def_t& c);
   std::map<std::string, std::unique_ptr<key_t>> keys_;
-  std::map<std::string, uint64_t> first_sample_;  // each circuit's key bytes when first mapped (sampled)
+  std::map<std::string, uint64_t>
+      first_sample_;  // each circuit's key bytes when first mapped (sampled)
   accelerators_t acc_;
 };
 

@@ -1,24 +1,32 @@
 #include "node/scheduler/policy.hpp"
 
-#include "common/buffer/buffer_store.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
 
+#include "common/buffer/buffer_store.hpp"
+
 namespace zk::node {
 
 const char* part_state_name(part_state s) {
   switch (s) {
-    case part_state::queued: return "queued";
-    case part_state::synthesizing: return "synthesizing";
-    case part_state::transferring: return "transferring";
-    case part_state::waiting: return "waiting";
-    case part_state::proving: return "proving";
-    case part_state::done: return "done";
-    case part_state::failed: return "failed";
-    case part_state::cancelled: return "cancelled";
+    case part_state::queued:
+      return "queued";
+    case part_state::synthesizing:
+      return "synthesizing";
+    case part_state::transferring:
+      return "transferring";
+    case part_state::waiting:
+      return "waiting";
+    case part_state::proving:
+      return "proving";
+    case part_state::done:
+      return "done";
+    case part_state::failed:
+      return "failed";
+    case part_state::cancelled:
+      return "cancelled";
   }
   return "?";
 }
@@ -35,7 +43,8 @@ node_id scheduler_policy_t::add_node(const node_spec_t& spec) {
 
 void scheduler_policy_t::add_circuit(const circuit_spec_t& c) { circuits_[c.id] = c; }
 
-scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c, bool live_only) const {
+scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c,
+                                                     bool live_only) const {
   // What pick_synth and pick_prover ask of an idle node.
   fit_t f;
   for (node_id id : node_order_) {
@@ -46,30 +55,35 @@ scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c, bo
       f.synth_fits |= c.buffer_bytes <= n.spec.memory_budget;
     }
     if (n.spec.prover) {
-      if (!f.big_prover || n.spec.memory_budget > f.big_prover->spec.memory_budget) f.big_prover = &n;
+      if (!f.big_prover || n.spec.memory_budget > f.big_prover->spec.memory_budget)
+        f.big_prover = &n;
       f.prover_fits |= c.buffer_bytes + c.prover_work_bytes <= n.spec.memory_budget;
     }
   }
   return f;
 }
 
-std::optional<std::string> scheduler_policy_t::never_fits(const std::string& circuit, bool live_only) const {
+std::optional<std::string> scheduler_policy_t::never_fits(const std::string& circuit,
+                                                          bool live_only) const {
   const circuit_spec_t& c = circuits_.at(circuit);
   const fit_t f = fit_of(c, live_only);
   if (!f.hopeless()) return std::nullopt;
   std::string why = "circuit '" + c.id + "': ";
   if (!f.synth_fits)
-    why += "a partition's " + buffer::format_bytes(c.buffer_bytes) + " buffer fits no synthesis node (the largest " +
-           "memory_budget is " + f.big_synth->spec.name + "'s " + buffer::format_bytes(f.big_synth->spec.memory_budget) +
+    why += "a partition's " + buffer::format_bytes(c.buffer_bytes) +
+           " buffer fits no synthesis node (the largest " + "memory_budget is " +
+           f.big_synth->spec.name + "'s " + buffer::format_bytes(f.big_synth->spec.memory_budget) +
            ")";
   if (!f.prover_fits)
     why += std::string(f.synth_fits ? "" : "; ") + "a partition's buffer + work area, " +
-           buffer::format_bytes(c.buffer_bytes + c.prover_work_bytes) + ", fits no prover (the largest memory_budget is " +
-           f.big_prover->spec.name + "'s " + buffer::format_bytes(f.big_prover->spec.memory_budget) + ")";
+           buffer::format_bytes(c.buffer_bytes + c.prover_work_bytes) +
+           ", fits no prover (the largest memory_budget is " + f.big_prover->spec.name + "'s " +
+           buffer::format_bytes(f.big_prover->spec.memory_budget) + ")";
   return why;
 }
 
-util::result_t<job_id> scheduler_policy_t::submit(const std::string& circuit, priority_t prio, uint32_t partitions) {
+util::result_t<job_id> scheduler_policy_t::submit(const std::string& circuit, priority_t prio,
+                                                  uint32_t partitions) {
   if (!circuits_.count(circuit)) return "unknown circuit '" + circuit + "'";
   if (partitions == 0) return std::string("a job needs at least one partition");
   if (auto why = never_fits(circuit, false)) return *why;
@@ -111,8 +125,10 @@ void scheduler_policy_t::release_prover(job_t& j, part_t& p) {
 void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string& reason) {
   auto& pn = nodes_.at(p.prover);
   if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
-  if (p.st == part_state::proving) pn.proving--;
-  else if (p.st == part_state::synthesizing || p.st == part_state::transferring || p.st == part_state::waiting)
+  if (p.st == part_state::proving)
+    pn.proving--;
+  else if (p.st == part_state::synthesizing || p.st == part_state::transferring ||
+           p.st == part_state::waiting)
     pn.pipeline--;
   release_synth(j, p);
   release_prover(j, p);
@@ -128,12 +144,12 @@ void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string&
 void scheduler_policy_t::remove_node(node_id n, const std::string& reason) {
   auto it = nodes_.find(n);
   if (it == nodes_.end()) return;
-  const std::string why = reason.empty() ? "node " + it->second.spec.name + " left the cluster" : reason;
+  const std::string why =
+      reason.empty() ? "node " + it->second.spec.name + " left the cluster" : reason;
   for (auto& [id, j] : jobs_)
     for (auto& p : j.parts) {
       bool involved = (p.synth == n && p.synth_reserved) || (p.prover == n && p.prover_reserved);
-      if (involved && p.st != part_state::done)
-        requeue_or_fail(j, p, why);
+      if (involved && p.st != part_state::done) requeue_or_fail(j, p, why);
     }
   it->second.alive = false;
 }
@@ -147,8 +163,10 @@ bool scheduler_policy_t::cancel(job_id job) {
     if (p.st != part_state::queued) {
       auto& pn = nodes_.at(p.prover);
       if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
-      if (p.st == part_state::proving) pn.proving--;
-      else pn.pipeline--;
+      if (p.st == part_state::proving)
+        pn.proving--;
+      else
+        pn.pipeline--;
     }
     release_synth(j, p);
     release_prover(j, p);
@@ -198,8 +216,8 @@ void scheduler_policy_t::prove_done(job_id job, uint32_t part, double seconds) {
 
 void scheduler_policy_t::failed(job_id job, uint32_t part, const std::string& reason) {
   part_t* p = find(job, part);
-  if (!p || p->st == part_state::queued || p->st == part_state::done || p->st == part_state::failed ||
-      p->st == part_state::cancelled)
+  if (!p || p->st == part_state::queued || p->st == part_state::done ||
+      p->st == part_state::failed || p->st == part_state::cancelled)
     return;
   requeue_or_fail(jobs_.at(job), *p, reason);
 }
@@ -208,7 +226,8 @@ unsigned scheduler_policy_t::lookahead(node_id) const {
   if (!lookahead_.automatic || prove_n_ == 0 || synth_n_ == 0) return lookahead_.value;
   // Enough partitions in flight to cover synthesis + transfer while the prover works:
   // in steady state one leaves per prove time, and each needs synth + transfer to be ready.
-  double s = synth_s_ / synth_n_, t = transfer_n_ ? transfer_s_ / transfer_n_ : 0, p = prove_s_ / prove_n_;
+  double s = synth_s_ / synth_n_, t = transfer_n_ ? transfer_s_ / transfer_n_ : 0,
+         p = prove_s_ / prove_n_;
   unsigned l = unsigned(std::ceil((s + t) / std::max(p, 1e-9)));
   return std::clamp(l, 1u, lookahead_.max);
 }
@@ -234,7 +253,9 @@ std::optional<node_id> scheduler_policy_t::pick_prover(const circuit_spec_t& c) 
     if (!n.alive || !n.spec.prover) continue;
     unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
     if (n.pipeline >= room) continue;
-    if (n.reserved + c.buffer_bytes + std::max(n.max_work(), c.prover_work_bytes) > n.spec.memory_budget) continue;
+    if (n.reserved + c.buffer_bytes + std::max(n.max_work(), c.prover_work_bytes) >
+        n.spec.memory_budget)
+      continue;
     // key resident first (false sorts first: compare "not hot"), then the shortest pipeline
     std::tuple<bool, unsigned> key{!n.spec.hot_keys.count(c.id), n.pipeline + n.proving};
     if (!best || key < best_key) best = id, best_key = key;
@@ -248,7 +269,8 @@ std::vector<dispatch_t> scheduler_policy_t::schedule() {
   for (auto& [id, j] : jobs_) {
     if (j.status.finished()) continue;
     for (uint32_t k = 0; k < j.parts.size(); ++k)
-      if (j.parts[k].st == part_state::queued) order.emplace_back(uint8_t(j.status.priority), j.seq, k, id);
+      if (j.parts[k].st == part_state::queued)
+        order.emplace_back(uint8_t(j.status.priority), j.seq, k, id);
   }
   std::sort(order.begin(), order.end());
   std::vector<dispatch_t> out;
@@ -292,15 +314,17 @@ job_status_t scheduler_policy_t::status(job_id job) const {
 part_state scheduler_policy_t::state(job_id job, uint32_t part) const {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || part >= it->second.parts.size())
-    throw std::invalid_argument("unknown partition " + std::to_string(job) + "/" + std::to_string(part));
+    throw std::invalid_argument("unknown partition " + std::to_string(job) + "/" +
+                                std::to_string(part));
   return it->second.parts[part].st;
 }
 
-uint64_t scheduler_policy_t::reserved(node_id n) const { return nodes_.at(n).reserved + nodes_.at(n).working; }
+uint64_t scheduler_policy_t::reserved(node_id n) const {
+  return nodes_.at(n).reserved + nodes_.at(n).working;
+}
 uint64_t scheduler_policy_t::peak_reserved(node_id n) const { return nodes_.at(n).peak; }
 uint64_t scheduler_policy_t::budget(node_id n) const { return nodes_.at(n).spec.memory_budget; }
 unsigned scheduler_policy_t::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
 unsigned scheduler_policy_t::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }
-
 
 }  // namespace zk::node

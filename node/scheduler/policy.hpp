@@ -12,7 +12,7 @@
 //                                                                                  │
 //                                                            prove_done ──▶ done ◀─┘
 //
-// Admission (DESIGN.md "Scheduler policy"): a partition is dispatched only when
+// Admission (docs/design.md "Scheduler policy"): a partition is dispatched only when
 //   - its synthesis node has a free core (synthesis concurrency ≤ cores) and room in its memory
 //     budget for the partition's buffer, and
 //   - its prover has room in its budget for every buffer assigned to it plus the largest
@@ -45,22 +45,31 @@ using config::priority_t;  // critical, high, normal, low (common/config)
 
 struct node_spec_t {
   std::string name;
-  bool synth = false;             // runs synthesis
-  bool prover = false;            // runs the prover
-  unsigned cores = 1;             // synthesis concurrency bound
-  uint64_t memory_budget = 0;     // bytes this node may hold for buffers and proving
-  std::set<std::string> hot_keys; // circuits whose proving key is resident (provers)
+  bool synth = false;              // runs synthesis
+  bool prover = false;             // runs the prover
+  unsigned cores = 1;              // synthesis concurrency bound
+  uint64_t memory_budget = 0;      // bytes this node may hold for buffers and proving
+  std::set<std::string> hot_keys;  // circuits whose proving key is resident (provers)
 };
 
 struct circuit_spec_t {
   std::string id;
-  uint64_t buffer_bytes = 0;      // one partition's synth buffer (held by synth node, then prover)
-  uint64_t prover_work_bytes = 0; // the prover's working memory for one proof beyond the buffer
+  uint64_t buffer_bytes = 0;       // one partition's synth buffer (held by synth node, then prover)
+  uint64_t prover_work_bytes = 0;  // the prover's working memory for one proof beyond the buffer
 };
 
 using config::lookahead_t;  // fixed or auto (common/config)
 
-enum class part_state { queued, synthesizing, transferring, waiting, proving, done, failed, cancelled };
+enum class part_state {
+  queued,
+  synthesizing,
+  transferring,
+  waiting,
+  proving,
+  done,
+  failed,
+  cancelled
+};
 const char* part_state_name(part_state s);
 
 // What the scheduler asks the cluster to do.
@@ -119,7 +128,7 @@ class scheduler_policy_t {
   // --- queries --------------------------------------------------------------------------------
   job_status_t status(job_id job) const;
   part_state state(job_id job, uint32_t part) const;
-  uint64_t reserved(node_id n) const;  // buffers held + the running proof's work area
+  uint64_t reserved(node_id n) const;       // buffers held + the running proof's work area
   uint64_t peak_reserved(node_id n) const;  // the most reserved() has been since the node joined
   uint64_t budget(node_id n) const;
   unsigned pipeline(node_id prover) const;  // assigned, not yet proving

@@ -19,7 +19,7 @@ struct sim_event_t {
   double t;
   uint64_t seq;
   ev_kind kind;
-  size_t index;   // job index in the config (submit, cancel)
+  size_t index;  // job index in the config (submit, cancel)
   job_id job;
   uint32_t part;
   bool operator>(const sim_event_t& o) const { return std::tie(t, seq) > std::tie(o.t, o.seq); }
@@ -54,7 +54,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     uint16_t tn = uint16_t(i + 1);
     names.nodes[tn] = cfg.nodes[i].spec.name + " (simulated)";
     if (cfg.nodes[i].spec.synth) {
-      for (unsigned c = 0; c < cfg.nodes[i].spec.cores; ++c) names.tracks[{tn, uint16_t(c)}] = "core " + std::to_string(c);
+      for (unsigned c = 0; c < cfg.nodes[i].spec.cores; ++c)
+        names.tracks[{tn, uint16_t(c)}] = "core " + std::to_string(c);
       names.tracks[{tn, kUplinkTrack}] = "uplink";
     }
     if (cfg.nodes[i].spec.prover) names.tracks[{tn, uint16_t(500)}] = "prover";
@@ -64,7 +65,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
   std::priority_queue<sim_event_t, std::vector<sim_event_t>, std::greater<>> q;
   uint64_t seq = 0;
   if (!(cfg.jitter >= 0 && cfg.jitter < 1))
-    throw std::invalid_argument("simulation: jitter " + std::to_string(cfg.jitter) + " is not in [0, 1)");
+    throw std::invalid_argument("simulation: jitter " + std::to_string(cfg.jitter) +
+                                " is not in [0, 1)");
   std::mt19937_64 draw(cfg.seed);
   auto jittered = [&](double seconds) {  // one draw per call, in event order: deterministic
     if (cfg.jitter == 0) return seconds;
@@ -73,16 +75,18 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
   };
   for (size_t i = 0; i < cfg.jobs.size(); ++i) {
     if (!circuits.count(cfg.jobs[i].circuit))
-      throw std::invalid_argument("simulation: job " + std::to_string(i) + " names unknown circuit '" +
-                                  cfg.jobs[i].circuit + "'");
+      throw std::invalid_argument("simulation: job " + std::to_string(i) +
+                                  " names unknown circuit '" + cfg.jobs[i].circuit + "'");
     q.push({cfg.jobs[i].submit_at, seq++, ev_kind::submit, i, 0, 0});
-    if (cfg.jobs[i].cancel_at >= 0) q.push({cfg.jobs[i].cancel_at, seq++, ev_kind::cancel, i, 0, 0});
+    if (cfg.jobs[i].cancel_at >= 0)
+      q.push({cfg.jobs[i].cancel_at, seq++, ev_kind::cancel, i, 0, 0});
   }
 
   std::vector<job_id> job_of(cfg.jobs.size(), 0);
   std::map<job_id, std::string> circuit_of;
-  std::map<size_t, std::vector<bool>> core_busy;                    // synth node → slots
-  std::map<std::pair<job_id, uint32_t>, std::pair<size_t, unsigned>> core_of;  // partition → (node, slot)
+  std::map<size_t, std::vector<bool>> core_busy;  // synth node → slots
+  std::map<std::pair<job_id, uint32_t>, std::pair<size_t, unsigned>>
+      core_of;  // partition → (node, slot)
   std::map<std::pair<job_id, uint32_t>, size_t> prover_of;
   std::map<size_t, std::deque<item_t>> uplink_q;
   std::map<size_t, bool> uplink_busy;
@@ -93,7 +97,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
   double now = 0;
 
   auto ns = [](double t) { return int64_t(t * 1e9); };
-  auto rec = [&](job_id j, uint32_t p, timeline::stage s, timeline::phase ph, uint16_t node, uint16_t track) {
+  auto rec = [&](job_id j, uint32_t p, timeline::stage s, timeline::phase ph, uint16_t node,
+                 uint16_t track) {
     res.timeline.add({timeline::event_t{j, p, s, ph, node, track, ns(now), 0}});
   };
   auto alive = [&](job_id j, uint32_t p) {
@@ -110,28 +115,33 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       const auto* c = circuits.at(circuit_of.at(it.job));
       double dur = double(c->spec.buffer_bytes) / cfg.nodes[node].uplink_bytes_per_s;
       t_xfer_start[{it.job, it.part}] = now;
-      rec(it.job, it.part, timeline::stage::xfer, timeline::phase::begin, uint16_t(node + 1), kUplinkTrack);
+      rec(it.job, it.part, timeline::stage::xfer, timeline::phase::begin, uint16_t(node + 1),
+          kUplinkTrack);
       q.push({now + dur, seq++, ev_kind::transfer_done, node, it.job, it.part});
     }
   };
   auto start_prover = [&](size_t node) {
     auto& pq = prover_q[node];
-    pq.erase(std::remove_if(pq.begin(), pq.end(), [&](const item_t& it) { return !alive(it.job, it.part); }), pq.end());
+    pq.erase(std::remove_if(pq.begin(), pq.end(),
+                            [&](const item_t& it) { return !alive(it.job, it.part); }),
+             pq.end());
     if (prover_busy[node] || pq.empty()) return;
     // Highest priority, then oldest job, then partition.
     auto best = std::min_element(pq.begin(), pq.end(), [&](const item_t& a, const item_t& b) {
       auto sa = sched.status(a.job), sb = sched.status(b.job);
-      return std::make_tuple(int(sa.priority), a.job, a.part) < std::make_tuple(int(sb.priority), b.job, b.part);
+      return std::make_tuple(int(sa.priority), a.job, a.part) <
+             std::make_tuple(int(sb.priority), b.job, b.part);
     });
     item_t it = *best;
     pq.erase(best);
     prover_busy[node] = true;
     sched.prove_started(it.job, it.part);
     t_prove_start[{it.job, it.part}] = now;
-    rec(it.job, it.part, timeline::stage::gpu_pickup, timeline::phase::end, uint16_t(node + 1), 500);
+    rec(it.job, it.part, timeline::stage::gpu_pickup, timeline::phase::end, uint16_t(node + 1),
+        500);
     rec(it.job, it.part, timeline::stage::gpu, timeline::phase::begin, uint16_t(node + 1), 500);
-    q.push({now + jittered(circuits.at(circuit_of.at(it.job))->prove_seconds), seq++, ev_kind::prove_done, node, it.job,
-            it.part});
+    q.push({now + jittered(circuits.at(circuit_of.at(it.job))->prove_seconds), seq++,
+            ev_kind::prove_done, node, it.job, it.part});
   };
   auto check_invariants = [&]() {
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -141,7 +151,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       if (cfg.nodes[i].spec.prover) {
         unsigned allowed = sched.lookahead(ids[i]) + 1;
         unsigned pl = sched.pipeline(ids[i]);
-        if (pl > allowed) res.max_pipeline_over_lookahead = std::max(res.max_pipeline_over_lookahead, pl - allowed);
+        if (pl > allowed)
+          res.max_pipeline_over_lookahead = std::max(res.max_pipeline_over_lookahead, pl - allowed);
       }
     }
   };
@@ -154,10 +165,11 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       slots[slot] = true;
       core_of[{d.job, d.partition}] = {sn, slot};
       rec(d.job, d.partition, timeline::stage::queued, timeline::phase::end, 0, 0);
-      rec(d.job, d.partition, timeline::stage::synth, timeline::phase::begin, uint16_t(sn + 1), uint16_t(slot));
+      rec(d.job, d.partition, timeline::stage::synth, timeline::phase::begin, uint16_t(sn + 1),
+          uint16_t(slot));
       t_synth_start[{d.job, d.partition}] = now;
-      q.push({now + jittered(circuits.at(circuit_of.at(d.job))->synth_seconds), seq++, ev_kind::synth_done, sn, d.job,
-              d.partition});
+      q.push({now + jittered(circuits.at(circuit_of.at(d.job))->synth_seconds), seq++,
+              ev_kind::synth_done, sn, d.job, d.partition});
       prover_of[{d.job, d.partition}] = index_of.at(d.prover);
     }
     check_invariants();
@@ -180,14 +192,15 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
         if (!submitted) {  // as the real scheduler answers a submit
           char at[32];
           std::snprintf(at, sizeof at, "%.1f", now);
-          res.refused.push_back("job " + std::to_string(e.index + 1) + " (" + sj.circuit + ", at " + at +
-                                " s): " + submitted.error());
+          res.refused.push_back("job " + std::to_string(e.index + 1) + " (" + sj.circuit + ", at " +
+                                at + " s): " + submitted.error());
           break;
         }
         const job_id j = submitted.value();
         job_of[e.index] = j;
         circuit_of[j] = sj.circuit;
-        for (uint32_t p = 0; p < sj.partitions; ++p) rec(j, p, timeline::stage::queued, timeline::phase::begin, 0, 0);
+        for (uint32_t p = 0; p < sj.partitions; ++p)
+          rec(j, p, timeline::stage::queued, timeline::phase::begin, 0, 0);
         break;
       }
       case ev_kind::cancel: {
@@ -199,7 +212,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
         auto [sn, slot] = core_of.at({e.job, e.part});
         core_busy[sn][slot] = false;
         if (!alive(e.job, e.part)) break;
-        rec(e.job, e.part, timeline::stage::synth, timeline::phase::end, uint16_t(sn + 1), uint16_t(slot));
+        rec(e.job, e.part, timeline::stage::synth, timeline::phase::end, uint16_t(sn + 1),
+            uint16_t(slot));
         sched.synth_done(e.job, e.part, now - t_synth_start.at({e.job, e.part}));
         uplink_q[sn].push_back({e.job, e.part});
         start_uplink(sn);
@@ -209,10 +223,12 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
         size_t sn = e.index;
         uplink_busy[sn] = false;
         if (alive(e.job, e.part)) {
-          rec(e.job, e.part, timeline::stage::xfer, timeline::phase::end, uint16_t(sn + 1), kUplinkTrack);
+          rec(e.job, e.part, timeline::stage::xfer, timeline::phase::end, uint16_t(sn + 1),
+              kUplinkTrack);
           sched.transfer_done(e.job, e.part, now - t_xfer_start.at({e.job, e.part}));
           size_t pn = prover_of.at({e.job, e.part});  // the prover the scheduler chose
-          rec(e.job, e.part, timeline::stage::gpu_pickup, timeline::phase::begin, uint16_t(pn + 1), 500);
+          rec(e.job, e.part, timeline::stage::gpu_pickup, timeline::phase::begin, uint16_t(pn + 1),
+              500);
           prover_q[pn].push_back({e.job, e.part});
           start_prover(pn);
         }
@@ -224,7 +240,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
         prover_busy[pn] = false;
         if (alive(e.job, e.part)) {
           rec(e.job, e.part, timeline::stage::gpu, timeline::phase::end, uint16_t(pn + 1), 500);
-          rec(e.job, e.part, timeline::stage::done, timeline::phase::instant, uint16_t(pn + 1), 500);
+          rec(e.job, e.part, timeline::stage::done, timeline::phase::instant, uint16_t(pn + 1),
+              500);
           sched.prove_done(e.job, e.part, now - t_prove_start.at({e.job, e.part}));
           ++res.proofs;
           note_finished(e.job);

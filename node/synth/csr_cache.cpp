@@ -31,7 +31,8 @@ const csr_t& csr_cache_t::csr(const circuit_def_t& c) {
   if (it != csr_.end()) return *it->second;
   formats::r1cs_file r1cs(c.r1cs);
   if (r1cs.curve() != c.curve || r1cs.header().n_wires != c.n_vars)
-    throw std::runtime_error(c.r1cs + ": not the constraint system of circuit '" + c.id + "' (curve or wires differ)");
+    throw std::runtime_error(c.r1cs + ": not the constraint system of circuit '" + c.id +
+                             "' (curve or wires differ)");
   auto m = formats::build_csr(r1cs);
   auto out = std::make_unique<csr_t>();
   out->n_constraints = m.a.n_rows();

@@ -16,7 +16,8 @@ namespace zk::node {
 namespace {
 
 // The header parameters of partition `part` of `job` for circuit c, in the given shape.
-buffer::synth_params_t params_for(const circuit_def_t& c, uint64_t job, uint32_t part, buffer::synth_shape shape) {
+buffer::synth_params_t params_for(const circuit_def_t& c, uint64_t job, uint32_t part,
+                                  buffer::synth_shape shape) {
   buffer::synth_params_t p;
   p.curve = c.curve;
   p.circuit_digest = c.digest_bytes();
@@ -32,7 +33,8 @@ buffer::synth_params_t params_for(const circuit_def_t& c, uint64_t job, uint32_t
 
 // Reserves a buffer for the payload, lets `fill` write it, seals the header and commits.
 template <class Fill>
-synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_store_t& store, Fill&& fill) {
+synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_store_t& store,
+                             Fill&& fill) {
   const uint64_t bytes = buffer::payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
   auto reserved = store.reserve(bytes);
   if (!reserved) throw std::runtime_error(reserved.error().message);
@@ -46,28 +48,31 @@ synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_sto
   return r;
 }
 
-synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint64_t job, uint32_t part,
-                          buffer::buffer_store_t& store) {
+synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint64_t job,
+                          uint32_t part, buffer::buffer_store_t& store) {
   formats::wtns_file w(path);
   if (w.curve() != c.curve)
     throw std::runtime_error(path + ": the witness is not over circuit '" + c.id + "''s curve");
   if (w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
-    throw std::runtime_error(path + ": " + std::to_string(w.n_witness()) + " witness values, circuit '" + c.id +
-                             "' has " + std::to_string(c.n_vars) + " wires");
+    throw std::runtime_error(path + ": " + std::to_string(w.n_witness()) +
+                             " witness values, circuit '" + c.id + "' has " +
+                             std::to_string(c.n_vars) + " wires");
   const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::witness_only);
-  return commit_buffer(p, store, [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
+  return commit_buffer(p, store,
+                       [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
 }
 
 // a = A·w, b = B·w, c = C·w over the r1cs rows, then the zkey's nPublic+1 input rows
 // (A = w_s, B = C = 0: docs/formats.md §2.4), Montgomery form, straight into the buffer.
 template <class C>
-synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, uint64_t job, uint32_t part,
-                              buffer::buffer_store_t& store, const csr_t& m) {
+synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, uint64_t job,
+                              uint32_t part, buffer::buffer_store_t& store, const csr_t& m) {
   using Fr = typename C::fr_t;
   formats::wtns_file w(path);
   if (w.curve() != c.curve || w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
     throw std::runtime_error(path + ": not a witness of circuit '" + c.id + "' (curve or " +
-                             std::to_string(w.n_witness()) + " values for " + std::to_string(c.n_vars) + " wires)");
+                             std::to_string(w.n_witness()) + " values for " +
+                             std::to_string(c.n_vars) + " wires)");
   std::vector<Fr> wm(c.n_vars);
   for (uint64_t i = 0; i < c.n_vars; ++i) {
     typename Fr::big_t v;
@@ -75,7 +80,8 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
     wm[i] = Fr::from_canonical(v);
   }
   if (m.n_constraints + c.n_public + 1 != c.domain_rows)
-    throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) + " constraints do not match the key");
+    throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) +
+                             " constraints do not match the key");
   const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::abc_witness);
   return commit_buffer(p, store, [&](uint8_t* out) {
     std::memcpy(out, w.values(), size_t(c.n_vars) * 32);
@@ -96,8 +102,9 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
 }
 
 template <class C>
-synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_params, uint32_t partitions, uint64_t job,
-                           uint32_t part, buffer::buffer_store_t& store) {
+synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_params,
+                           uint32_t partitions, uint64_t job, uint32_t part,
+                           buffer::buffer_store_t& store) {
   using Fr = typename C::fr_t;
   std::string text = c.native_params + ",partitions=" + std::to_string(partitions);
   if (!data_params.empty()) text += "," + data_params;
@@ -117,26 +124,30 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
       circuit::porep_lite(cs, data, part);
       cs.finish();
     } catch (const std::length_error& e) {  // a key made for another shape of the circuit
-      throw std::runtime_error("circuit '" + c.id + "': synthesis outgrew the key's " + std::to_string(c.n_vars) +
-                               " wires / " + std::to_string(c.domain_rows) + " rows: " + e.what());
+      throw std::runtime_error("circuit '" + c.id + "': synthesis outgrew the key's " +
+                               std::to_string(c.n_vars) + " wires / " +
+                               std::to_string(c.domain_rows) + " rows: " + e.what());
     }
     if (cs.n_wires() != c.n_vars || cs.n_public() != c.n_public || cs.a().size() != c.domain_rows)
-      throw std::runtime_error("circuit '" + c.id + "': synthesis made " + std::to_string(cs.n_wires()) + " wires, " +
-                               std::to_string(cs.a().size()) + " rows; the key expects " + std::to_string(c.n_vars) +
-                               " and " + std::to_string(c.domain_rows));
+      throw std::runtime_error("circuit '" + c.id + "': synthesis made " +
+                               std::to_string(cs.n_wires()) + " wires, " +
+                               std::to_string(cs.a().size()) + " rows; the key expects " +
+                               std::to_string(c.n_vars) + " and " + std::to_string(c.domain_rows));
     circuit::write_canonical_le(w, c.n_vars, out);  // the witness as in a .wtns, in place
   });
 }
 
 }  // namespace
 
-synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
-                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, csr_cache_t& cache,
+synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs,
+                          uint32_t partitions, uint64_t job, uint32_t part,
+                          buffer::buffer_store_t& store, csr_cache_t& cache,
                           const std::function<bool()>& stop) {
   auto t0 = std::chrono::steady_clock::now();
   synth_result_t r;
   if (c.kind == circuit_kind::circom) {
-    if (inputs.empty()) throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
+    if (inputs.empty())
+      throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
     const std::string& input = inputs.size() == 1 ? inputs[0] : inputs.at(part);
     std::string wtns = input;
     std::optional<scratch_dir_t> scratch;  // the generated .wtns, removed on the way out
@@ -154,8 +165,9 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
         });
     } catch (const std::exception& e) {
       if (!scratch) throw;
-      throw std::runtime_error("circuit '" + c.id + "': the witness that " + c.witness_generator[0] + " generated from " +
-                               input + ": " + e.what());
+      throw std::runtime_error("circuit '" + c.id + "': the witness that " +
+                               c.witness_generator[0] + " generated from " + input + ": " +
+                               e.what());
     }
   } else {
     const std::string data = inputs.empty() ? "" : inputs[0];

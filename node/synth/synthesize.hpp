@@ -25,8 +25,9 @@ struct synth_result_t {
 // (node/synth/witness_generator.hpp; the .wtns goes to a scratch directory, removed
 // afterwards), then checked and used as a job's .wtns is. `stop`, when given, is polled while the
 // generator runs: true kills it (the job was cancelled) and the call throws saying so.
-synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs, uint32_t partitions,
-                          uint64_t job, uint32_t part, buffer::buffer_store_t& store, csr_cache_t& cache,
+synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs,
+                          uint32_t partitions, uint64_t job, uint32_t part,
+                          buffer::buffer_store_t& store, csr_cache_t& cache,
                           const std::function<bool()>& stop = {});
 
 }  // namespace zk::node

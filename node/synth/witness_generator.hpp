@@ -20,8 +20,8 @@ std::string no_witness_generator(const circuit_def_t& c);
 
 // The generator's argv with every "{input}" and "{output}" replaced, in one pass (a path that
 // itself contains "{output}" is not substituted again).
-std::vector<std::string> generator_argv(const std::vector<std::string>& tmpl, const std::string& input,
-                                        const std::string& output);
+std::vector<std::string> generator_argv(const std::vector<std::string>& tmpl,
+                                        const std::string& input, const std::string& output);
 
 // Runs c's witness generator on `input` (an input.json), writing `output` (a .wtns), for at most
 // witness_generator_timeout. `stop` (polled while it runs) kills it: the job was cancelled.

@@ -63,7 +63,8 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
   REQUIRE(*port != 0);
 
   std::vector<node_t> nodes;
-  auto add_node = [&](caf::actor_system& sys, const timeline_actor& agg, uint16_t id, int64_t skew) {
+  auto add_node = [&](caf::actor_system& sys, const timeline_actor& agg, uint16_t id,
+                      int64_t skew) {
     node_t n{id, skew, std::make_shared<tl::recorder_t>(id), {}};
     reporter_config_t rc;
     rc.node = id;
@@ -77,20 +78,24 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
     nodes.push_back(std::move(n));
   };
   add_node(*a.sys, aggregator, 0, 0);
-  for (auto [sys, id, skew] : {std::tuple{b.sys.get(), uint16_t(1), skew_b}, std::tuple{c.sys.get(), uint16_t(2), skew_c}}) {
+  for (auto [sys, id, skew] : {std::tuple{b.sys.get(), uint16_t(1), skew_b},
+                               std::tuple{c.sys.get(), uint16_t(2), skew_c}}) {
     auto remote = sys->middleman().remote_actor<timeline_actor>("127.0.0.1", *port);
     REQUIRE_MESSAGE(remote, sys->render(remote.error()));
     add_node(*sys, *remote, id, skew);
   }
 
   // Every node joined and synced (its ping round trips done) before the workload.
-  auto snapshot = [&] { return ask<timeline_snapshot_msg>(*a.sys, aggregator, 5s, snapshot_atom::value); };
+  auto snapshot = [&] {
+    return ask<timeline_snapshot_msg>(*a.sys, aggregator, 5s, snapshot_atom::value);
+  };
   auto deadline = std::chrono::steady_clock::now() + 15s;
   for (;;) {
     auto s = snapshot();
     REQUIRE_MESSAGE(s, describe(s.error()));
     if (s->nodes.size() == 3 && s->offsets.size() == 3) break;
-    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "nodes joined: ", s->nodes.size(), ", synced: ", s->offsets.size());
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "nodes joined: ", s->nodes.size(),
+                    ", synced: ", s->offsets.size());
     std::this_thread::sleep_for(20ms);
   }
 
@@ -149,7 +154,8 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
     REQUIRE(expected.count(node));
     const int64_t err = off - expected[node];
     errors += " node" + std::to_string(node) + " " + std::to_string(err) + " ns";
-    CHECK_MESSAGE(std::llabs(err) < ms_ns, "node ", node, ": skew ", expected[node], " ns, estimated ", off, " ns");
+    CHECK_MESSAGE(std::llabs(err) < ms_ns, "node ", node, ": skew ", expected[node],
+                  " ns, estimated ", off, " ns");
   }
 
   MESSAGE("estimated offset − injected skew:", errors);
@@ -162,8 +168,8 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
     got_order.push_back(key(e));
     auto it = truth_time.find(key(e));
     REQUIRE(it != truth_time.end());
-    CHECK_MESSAGE(std::llabs(e.t_ns - it->second) < ms_ns, "node ", e.node, " event off its true time by ",
-                  e.t_ns - it->second, " ns");
+    CHECK_MESSAGE(std::llabs(e.t_ns - it->second) < ms_ns, "node ", e.node,
+                  " event off its true time by ", e.t_ns - it->second, " ns");
   }
   CHECK(seen == std::set<uint16_t>{0, 1, 2});
   REQUIRE(got_order.size() == truth_order.size());
@@ -171,7 +177,8 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
   // Without the correction the order would be wrong (the skews are seconds).
   std::vector<std::pair<int64_t, key_t>> raw;
   for (const auto& e : snap->events) raw.emplace_back(e.t_ns + expected[e.node], key(e));
-  std::stable_sort(raw.begin(), raw.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::stable_sort(raw.begin(), raw.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
   std::vector<key_t> raw_order;
   for (const auto& r : raw) raw_order.push_back(r.second);
   CHECK(raw_order != truth_order);
@@ -190,7 +197,10 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
 
 }  // namespace
 
-TEST_CASE("timeline clock correction over loopback: skews +5 s (B) and -3 s (C)") { run_scenario(5 * s_ns, -3 * s_ns); }
+TEST_CASE("timeline clock correction over loopback: skews +5 s (B) and -3 s (C)") {
+  run_scenario(5 * s_ns, -3 * s_ns);
+}
 
-TEST_CASE("timeline clock correction over loopback: skews -5 s (B) and +3 s (C)") { run_scenario(-5 * s_ns, 3 * s_ns); }
-
+TEST_CASE("timeline clock correction over loopback: skews -5 s (B) and +3 s (C)") {
+  run_scenario(-5 * s_ns, 3 * s_ns);
+}

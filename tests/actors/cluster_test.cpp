@@ -5,12 +5,11 @@
 // work. Every wait is bounded.
 #include <doctest/doctest.h>
 
-#include <tuple>
-
 #include <chrono>
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "actors/node.hpp"
 #include "node/verify_proof.hpp"
@@ -41,13 +40,18 @@ struct fixture_t {
     cfg.set("scheduler.max-threads", 2);
     sys = std::make_unique<caf::actor_system>(cfg);
     cluster = std::make_unique<embedded_cluster_t>(*sys, cc);
-    mulchain = describe_zkey_circuit("mulchain", zk::test::fixture_dir("bn254", "mulchain") + "/circuit.zkey");
+    mulchain = describe_zkey_circuit("mulchain",
+                                     zk::test::fixture_dir("bn254", "mulchain") + "/circuit.zkey");
     porep = describe_native_circuit("porep", "porep-lite", "curve=bn254,challenges=1,depth=8",
                                     key_dir().path().string());
-    const std::string mc = zk::test::fixture_dir("bn254", "mulchain"), pb = zk::test::fixture_dir("bls12_381", "poseidon");
-    mulchain_abc = describe_zkey_circuit("mulchain-abc", mc + "/circuit.zkey", mc + "/circuit.r1cs");
-    poseidon_bls_abc = describe_zkey_circuit("poseidon-bls-abc", pb + "/circuit.zkey", pb + "/circuit.r1cs");
-    for (const auto& c : {mulchain, porep, mulchain_abc, poseidon_bls_abc}) REQUIRE(ask<caf::ok_atom>(*sys, cluster->scheduler, 5s, register_atom::value, c));
+    const std::string mc = zk::test::fixture_dir("bn254", "mulchain"),
+                      pb = zk::test::fixture_dir("bls12_381", "poseidon");
+    mulchain_abc =
+        describe_zkey_circuit("mulchain-abc", mc + "/circuit.zkey", mc + "/circuit.r1cs");
+    poseidon_bls_abc =
+        describe_zkey_circuit("poseidon-bls-abc", pb + "/circuit.zkey", pb + "/circuit.r1cs");
+    for (const auto& c : {mulchain, porep, mulchain_abc, poseidon_bls_abc})
+      REQUIRE(ask<caf::ok_atom>(*sys, cluster->scheduler, 5s, register_atom::value, c));
   }
   ~fixture_t() {
     cluster->stop();
@@ -104,7 +108,9 @@ void check_proofs(const circuit_def_t& c, const job_result_msg& r, uint32_t part
 
 }  // namespace
 
-TEST_CASE("in-process cluster: 11 partitions over four circuits and both buffer shapes, every proof verified") {
+TEST_CASE(
+    "in-process cluster: 11 partitions over four circuits and both buffer shapes, every proof "
+    "verified") {
   fixture_t f;
   CHECK(f.mulchain.shape == zk::buffer::synth_shape::witness_only);
   CHECK(f.porep.shape == zk::buffer::synth_shape::abc_witness);
@@ -116,7 +122,9 @@ TEST_CASE("in-process cluster: 11 partitions over four circuits and both buffer 
   CHECK(f.mulchain_abc.shape == zk::buffer::synth_shape::abc_witness);
   CHECK(f.mulchain_abc.domain_rows == 1000 + 2 + 1);
   auto circom_abc = f.submit({"mulchain-abc", priority_t::normal, 2, {f.wtns()}});
-  auto bls_abc = f.submit({"poseidon-bls-abc", priority_t::low, 1,
+  auto bls_abc = f.submit({"poseidon-bls-abc",
+                           priority_t::low,
+                           1,
                            {zk::test::fixture_dir("bls12_381", "poseidon") + "/witness.wtns"}});
   REQUIRE(circom_abc);
   REQUIRE(bls_abc);
@@ -179,7 +187,8 @@ TEST_CASE("buffers cross the data plane when the prover listens on it (tcp loopb
   CHECK(st.frames_accepted == 5);
   CHECK(st.rejected == 0);
   CHECK(st.bytes_accepted == 2 * (f.mulchain_abc.n_vars + 3 * f.mulchain_abc.domain_rows) * 32 +
-                                 f.mulchain.n_vars * 32 + 2 * (f.porep.n_vars + 3 * f.porep.domain_rows) * 32);
+                                 f.mulchain.n_vars * 32 +
+                                 2 * (f.porep.n_vars + 3 * f.porep.domain_rows) * 32);
   // Freed on both sides: the synthesizers' copies on the ACK, the prover's after the proof.
   CHECK(f.eventually([&] { return f.buffers_held() == 0; }, 5s));
   CHECK(f.cluster->prover_node.prover_store->stats().registered == 0);
@@ -270,13 +279,16 @@ TEST_CASE("a synthesis node lost mid-job: its partitions are queued again and th
   REQUIRE(snap);
   std::map<uint32_t, std::set<uint16_t>> synth_nodes;
   for (const auto& e : snap->events)
-    if (e.st == zk::timeline::stage::synth && e.ph == zk::timeline::phase::begin) synth_nodes[e.partition].insert(e.node);
+    if (e.st == zk::timeline::stage::synth && e.ph == zk::timeline::phase::begin)
+      synth_nodes[e.partition].insert(e.node);
   size_t redone = 0;
   for (const auto& [k, n] : synth_nodes) redone += n.size() > 1;
   MESSAGE(redone << " partition(s) started on synth-0 were synthesized again on synth-1");
 }
 
-TEST_CASE("a prover lost: what the synthesis nodes held or made for it is freed, and the work waits queued") {
+TEST_CASE(
+    "a prover lost: what the synthesis nodes held or made for it is freed, and the work waits "
+    "queued") {
   cluster_config_t cc;
   cc.lookahead.value = 2;
   fixture_t f(cc);
@@ -287,11 +299,13 @@ TEST_CASE("a prover lost: what the synthesis nodes held or made for it is freed,
   // Buffers made for the lost prover (held, or finishing after the loss) go back to the stores;
   // nothing stays reserved on the synthesis nodes; the unproven partitions wait for a prover.
   CHECK(f.eventually([&] { return f.buffers_held() == 0; }, 30s));
-  CHECK(f.eventually([&] {
-    for (const auto& u : f.usage())
-      if (u.reserved != 0 || u.synthesizing != 0) return false;
-    return true;
-  }, 30s));
+  CHECK(f.eventually(
+      [&] {
+        for (const auto& u : f.usage())
+          if (u.reserved != 0 || u.synthesizing != 0) return false;
+        return true;
+      },
+      30s));
   auto st = f.status(*job);
   CHECK(st.done >= 1);
   CHECK(st.done < 6);
@@ -337,7 +351,8 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   twin.resources.name = f.usage().front().name;
   auto joined = ask<uint32_t>(sys, sched, 5s, join_atom::value, twin);
   REQUIRE_FALSE(joined);
-  CHECK(describe(joined.error()).find("a node named " + twin.resources.name + " is already in the cluster") !=
+  CHECK(describe(joined.error())
+            .find("a node named " + twin.resources.name + " is already in the cluster") !=
         std::string::npos);
   // A circuit whose buffer no node's budget holds: its jobs are refused at submit, saying why
   // (they would wait queued forever, ahead of everything else).
@@ -345,7 +360,8 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   huge.id = "mulchain-huge";
   huge.buffer_bytes = uint64_t(1) << 40;
   REQUIRE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, huge));
-  expect_bad({"mulchain-huge", priority_t::critical, 1, {f.wtns()}}, "1024.00 GiB buffer fits no synthesis node");
+  expect_bad({"mulchain-huge", priority_t::critical, 1, {f.wtns()}},
+             "1024.00 GiB buffer fits no synthesis node");
   // A job that names no priority takes its circuit's (config: the circuit's, else the default).
   circuit_def_t urgent = f.mulchain;
   urgent.id = "mulchain-urgent";
@@ -368,7 +384,9 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   check_proofs(f.mulchain, *r, 3);
 }
 
-TEST_CASE("at start-up a prover maps its hot circuits' keys before it joins (an unknown one is refused), a synthesis node prewarms its pool") {
+TEST_CASE(
+    "at start-up a prover maps its hot circuits' keys before it joins (an unknown one is refused), "
+    "a synthesis node prewarms its pool") {
   fixture_t f;
   node_role_config_t p;
   p.name = "prover-hot";
@@ -381,7 +399,8 @@ TEST_CASE("at start-up a prover maps its hot circuits' keys before it joins (an 
   REQUIRE_MESSAGE(loaded, describe(loaded.error()));
   CHECK(*loaded == std::vector<std::string>{"mulchain", "porep"});
   const auto nodes = f.usage();  // joined beside the embedded nodes
-  CHECK(std::any_of(nodes.begin(), nodes.end(), [](const node_usage_msg& u) { return u.name == "prover-hot"; }));
+  CHECK(std::any_of(nodes.begin(), nodes.end(),
+                    [](const node_usage_msg& u) { return u.name == "prover-hot"; }));
   caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.reporter, caf::exit_reason::user_shutdown);
 
@@ -395,7 +414,8 @@ TEST_CASE("at start-up a prover maps its hot circuits' keys before it joins (an 
   y.memory_budget = uint64_t(1) << 30;
   auto w = spawn_node(*f.sys, y, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
   uint64_t largest = 0;
-  for (const auto& c : {f.mulchain, f.porep, f.mulchain_abc, f.poseidon_bls_abc}) largest = std::max(largest, c.buffer_bytes);
+  for (const auto& c : {f.mulchain, f.porep, f.mulchain_abc, f.poseidon_bls_abc})
+    largest = std::max(largest, c.buffer_bytes);
   CHECK(w.store->accounted_bytes() == 2 * zk::buffer::size_class(largest));
   caf::anon_send_exit(w.synthesizer, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(w.reporter, caf::exit_reason::user_shutdown);
@@ -406,7 +426,8 @@ TEST_CASE("at start-up a prover maps its hot circuits' keys before it joins (an 
     spawn_node(*f.sys, p, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
     FAIL("a hot circuit the scheduler does not know was accepted");
   } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()).find("hot circuit 'no-such-circuit' is not a circuit of the scheduler") !=
+    CHECK(std::string(e.what()).find(
+              "hot circuit 'no-such-circuit' is not a circuit of the scheduler") !=
           std::string::npos);
   }
 }

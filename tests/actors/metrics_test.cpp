@@ -1,18 +1,18 @@
 // The scheduler's metrics endpoint (actors/metrics_http): an embedded cluster proves a job, then
 // a plain Beast client scrapes GET /metrics and checks the exposition against what happened
 // (proofs, stage counts, each node's budget), the other answers (HEAD, 404, 405, 400), 503 when the
-// scheduler or the aggregator cannot answer, a stalled client, and a bind clash. Every wait is bounded.
+// scheduler or the aggregator cannot answer, a stalled client, and a bind clash. Every wait is
+// bounded.
 #include <doctest/doctest.h>
-
-#include <chrono>
-#include <map>
-#include <sstream>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <chrono>
+#include <map>
+#include <sstream>
 
 #include "actors/metrics_http.hpp"
 #include "actors/node.hpp"
@@ -48,13 +48,14 @@ reply_t fetch(uint16_t port, http::verb method, const std::string& target, std::
   parser.skip(method == http::verb::head);  // a HEAD answer has a length but no body
   beast::error_code err;
   stream.expires_after(15s);
-  stream.async_connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
-    if (ec) return void(err = ec);
-    http::async_write(stream, req, [&](beast::error_code ec, size_t) {
-      if (ec) return void(err = ec);
-      http::async_read(stream, buf, parser, [&](beast::error_code ec, size_t) { err = ec; });
-    });
-  });
+  stream.async_connect(
+      tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), [&](beast::error_code ec) {
+        if (ec) return void(err = ec);
+        http::async_write(stream, req, [&](beast::error_code ec, size_t) {
+          if (ec) return void(err = ec);
+          http::async_read(stream, buf, parser, [&](beast::error_code ec, size_t) { err = ec; });
+        });
+      });
   io.run();
   REQUIRE_MESSAGE(!err, err.message());
   const auto& res = parser.get();
@@ -69,14 +70,16 @@ reply_t fetch(uint16_t port, http::verb method, const std::string& target, std::
 
 // Writes `bytes` (may be empty) to 127.0.0.1:port and reads until the server closes, for at
 // most `limit`. *closed: the server closed the connection within the limit.
-std::string raw_exchange(uint16_t port, const std::string& bytes, std::chrono::milliseconds limit, bool* closed) {
+std::string raw_exchange(uint16_t port, const std::string& bytes, std::chrono::milliseconds limit,
+                         bool* closed) {
   asio::io_context io;
   tcp::socket sock(io);
   sock.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   if (!bytes.empty()) asio::write(sock, asio::buffer(bytes));
   std::string got;
   *closed = false;
-  asio::async_read(sock, asio::dynamic_buffer(got), [&](beast::error_code ec, size_t) { *closed = ec == asio::error::eof; });
+  asio::async_read(sock, asio::dynamic_buffer(got),
+                   [&](beast::error_code ec, size_t) { *closed = ec == asio::error::eof; });
   io.run_for(limit);
   return got;
 }
@@ -98,7 +101,8 @@ exposition_t parse(const std::string& text) {
     } else if (!line.empty()) {
       const auto sp = line.rfind(' ');
       REQUIRE_MESSAGE(sp != std::string::npos, line);
-      CHECK_MESSAGE(e.samples.emplace(line.substr(0, sp), line.substr(sp + 1)).second, (std::string("duplicate sample: ") + line));
+      CHECK_MESSAGE(e.samples.emplace(line.substr(0, sp), line.substr(sp + 1)).second,
+                    (std::string("duplicate sample: ") + line));
     }
   }
   return e;
@@ -116,7 +120,9 @@ struct system_t {
 
 }  // namespace
 
-TEST_CASE("metrics endpoint: GET /metrics after a 2-partition job shows the proofs, the stages and every node") {
+TEST_CASE(
+    "metrics endpoint: GET /metrics after a 2-partition job shows the proofs, the stages and every "
+    "node") {
   system_t s;
   cluster_config_t cc;
   cc.synth_budget = uint64_t(3) << 29;  // 1.5 GiB: distinct from the prover's 2 GiB
@@ -164,12 +170,14 @@ TEST_CASE("metrics endpoint: GET /metrics after a 2-partition job shows the proo
     CHECK(prover_peak > 0);
     CHECK(synth_peaks > 0);
     size_t budget_lines = 0;
-    for (const auto& [k, v] : e.samples) budget_lines += k.rfind("zkfleet_node_budget_bytes{", 0) == 0;
+    for (const auto& [k, v] : e.samples)
+      budget_lines += k.rfind("zkfleet_node_budget_bytes{", 0) == 0;
     CHECK(budget_lines == 3);
     // Each metric family is described once (no name clashes between the two sources).
-    for (const char* name : {"zkfleet_proofs_total", "zkfleet_stage_duration_seconds", "zkfleet_node_reserved_bytes",
-                             "zkfleet_node_budget_bytes", "zkfleet_node_synthesizing", "zkfleet_node_pipeline",
-                             "zkfleet_node_peak_reserved_bytes"}) {
+    for (const char* name :
+         {"zkfleet_proofs_total", "zkfleet_stage_duration_seconds", "zkfleet_node_reserved_bytes",
+          "zkfleet_node_budget_bytes", "zkfleet_node_synthesizing", "zkfleet_node_pipeline",
+          "zkfleet_node_peak_reserved_bytes"}) {
       CHECK_MESSAGE(e.types[name] == 1, name);
       CHECK_MESSAGE(e.helps[name] == 1, name);
     }
@@ -195,7 +203,9 @@ TEST_CASE("metrics endpoint: GET /metrics after a 2-partition job shows the proo
   cluster.reset();
 }
 
-TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken port is refused by name") {
+TEST_CASE(
+    "metrics endpoint: 503 naming the actor that does not answer; a taken port is refused by "
+    "name") {
   system_t s;
   // An aggregator that never answers for its metrics (the promise is never delivered), and a
   // scheduler that answers stats with one node whose name needs escaping.
@@ -203,17 +213,20 @@ TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken 
     return {[self](metrics_atom) { return self->make_response_promise<std::string>(); }};
   });
   auto sched = s.sys->spawn([]() -> caf::behavior {
-    return {[](stats_atom) { return std::vector<node_usage_msg>{{"we\"ird\\node\n", 7, 9, 1, 2}}; }};
+    return {[](stats_atom) {
+      return std::vector<node_usage_msg>{{"we\"ird\\node\n", 7, 9, 1, 2}};
+    }};
   });
   // A scheduler that has exited.
-  auto gone = s.sys->spawn([]() -> caf::behavior { return {[](stats_atom) { return std::vector<node_usage_msg>{}; }}; });
+  auto gone = s.sys->spawn(
+      []() -> caf::behavior { return {[](stats_atom) { return std::vector<node_usage_msg>{}; }}; });
   caf::anon_send_exit(gone, caf::exit_reason::user_shutdown);
   {
     metrics_options_t o;
     o.ask_timeout = 300ms;
     o.io_timeout = 300ms;
-    metrics_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched), caf::actor_cast<timeline_actor>(silent),
-                            "127.0.0.1", 0, o);
+    metrics_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+                            caf::actor_cast<timeline_actor>(silent), "127.0.0.1", 0, o);
     auto r = fetch(server.port(), http::verb::get, "/metrics");
     CHECK(r.status == 503);
     CHECK_MESSAGE(r.body == "the timeline aggregator did not answer within 300 ms\n", r.body);
@@ -231,11 +244,13 @@ TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken 
     CHECK(closed);
     CHECK(std::chrono::steady_clock::now() - t0 < 5s);
     // Not HTTP: 400, and the connection is closed.
-    CHECK(raw_exchange(server.port(), "HELLO THERE\r\n\r\n", 10s, &closed).rfind("HTTP/1.1 400", 0) == 0);
+    CHECK(
+        raw_exchange(server.port(), "HELLO THERE\r\n\r\n", 10s, &closed).rfind("HTTP/1.1 400", 0) ==
+        0);
     CHECK(closed);
 
-    metrics_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone), caf::actor_cast<timeline_actor>(silent),
-                          "127.0.0.1", 0, o);
+    metrics_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone),
+                          caf::actor_cast<timeline_actor>(silent), "127.0.0.1", 0, o);
     auto d = fetch(down.port(), http::verb::get, "/metrics");
     CHECK(d.status == 503);
     CHECK_MESSAGE(d.body.rfind("the scheduler ", 0) == 0, d.body);
@@ -243,15 +258,16 @@ TEST_CASE("metrics endpoint: 503 naming the actor that does not answer; a taken 
     const std::string where = "127.0.0.1:" + std::to_string(server.port());
     try {
       metrics_server_t clash(*s.sys, caf::actor_cast<scheduler_actor>(sched),
-                             caf::actor_cast<timeline_actor>(silent), "127.0.0.1", server.port(), o);
+                             caf::actor_cast<timeline_actor>(silent), "127.0.0.1", server.port(),
+                             o);
       FAIL("bound a port already taken");
     } catch (const std::runtime_error& e) {
       CHECK_MESSAGE(std::string(e.what()).find(where) != std::string::npos, e.what());
     }
   }
   CHECK(render_node_gauges({{"we\"ird\\node\n", 7, 9, 1, 2}})
-            .find("zkfleet_node_reserved_bytes{node=\"we\\\"ird\\\\node\\n\"} 7\n") != std::string::npos);
+            .find("zkfleet_node_reserved_bytes{node=\"we\\\"ird\\\\node\\n\"} 7\n") !=
+        std::string::npos);
   CHECK(escape_label_value("plain-1") == "plain-1");
   for (const auto& a : {silent, sched}) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
 }
-

@@ -36,7 +36,8 @@ std::pair<uint64_t, uint64_t> make_buffer(zk::buffer::buffer_store_t& store, uin
 
 }  // namespace
 
-TEST_CASE("a send stream frees a cancelled job's queued buffers unsent and still sends the others") {
+TEST_CASE(
+    "a send stream frees a cancelled job's queued buffers unsent and still sends the others") {
   caf::actor_system_config cfg;
   add_message_types(cfg);
   caf::actor_system sys(cfg);
@@ -55,12 +56,15 @@ TEST_CASE("a send stream frees a cancelled job's queued buffers unsent and still
   d7.prover_endpoint = d8.prover_endpoint = "tcp:127.0.0.1:1";  // nobody listens there
   caf::anon_send<caf::message_priority::high>(sender, cancel_atom::value, uint64_t(7));
 
-  auto r7 = ask<buffer_ready_msg>(sys, sender, 10s, d7, buffer_ready_msg{7, 0, cancelled_id, cancelled_size, 0, {}, 0, false, false});
+  auto r7 = ask<buffer_ready_msg>(
+      sys, sender, 10s, d7,
+      buffer_ready_msg{7, 0, cancelled_id, cancelled_size, 0, {}, 0, false, false});
   REQUIRE_FALSE(r7);
   CHECK(r7.error() == caf::make_error(zk_errc::job_cancelled));
   CHECK(describe(r7.error()).find("cancelled before this buffer was sent") != std::string::npos);
 
-  auto r8 = ask<buffer_ready_msg>(sys, sender, 10s, d8, buffer_ready_msg{8, 0, other_id, other_size, 0, {}, 0, false, false});
+  auto r8 = ask<buffer_ready_msg>(
+      sys, sender, 10s, d8, buffer_ready_msg{8, 0, other_id, other_size, 0, {}, 0, false, false});
   REQUIRE_FALSE(r8);
   CHECK(r8.error() == caf::make_error(zk_errc::synth_failed));
   CHECK(describe(r8.error()).find("tcp:127.0.0.1:1") != std::string::npos);

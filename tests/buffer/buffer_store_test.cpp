@@ -1,3 +1,5 @@
+#include "common/buffer/buffer_store.hpp"
+
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -5,8 +7,6 @@
 #include <optional>
 #include <thread>
 #include <vector>
-
-#include "common/buffer/buffer_store.hpp"
 
 using namespace zk::buffer;
 

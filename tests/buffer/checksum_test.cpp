@@ -1,11 +1,11 @@
+#include "common/buffer/checksum.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "common/buffer/checksum.hpp"
 
 using zk::buffer::xxh64;
 using zk::buffer::xxh64_state_t;

@@ -1,3 +1,5 @@
+#include "common/buffer/synth_buffer.hpp"
+
 #include <doctest/doctest.h>
 
 #include <random>
@@ -6,7 +8,6 @@
 #include <vector>
 
 #include "common/buffer/checksum.hpp"
-#include "common/buffer/synth_buffer.hpp"
 
 using namespace zk::buffer;
 
@@ -67,7 +68,8 @@ TEST_CASE("make_header seals a valid header that round-trips through its bytes")
     CHECK_FALSE(validate_header(h).has_value());
     CHECK(h.payload_bytes == (shape == synth_shape::abc_witness ? 32 * (10 + 3 * 16) : 32 * 10));
     std::vector<uint8_t> all;
-    for (auto& sp : s.spans()) all.insert(all.end(), (const uint8_t*)sp.data, (const uint8_t*)sp.data + sp.size);
+    for (auto& sp : s.spans())
+      all.insert(all.end(), (const uint8_t*)sp.data, (const uint8_t*)sp.data + sp.size);
     CHECK(h.payload_checksum == xxh64(all.data(), all.size()));
     const header_bytes_t bytes = encode_header(h);
     CHECK(bytes[0] == 'Z');
@@ -172,7 +174,7 @@ TEST_CASE("every single-bit flip of an encoded header is rejected, naming a fiel
       REQUIRE_MESSAGE(err.has_value(), "byte " << byte << " bit " << bit);
       // Flips in magic, version and header_size name those fields; any other is caught by the
       // header checksum (and a flip in the checksum itself too).
-      const header_field want = byte < 4 ? header_field::magic
+      const header_field want = byte < 4   ? header_field::magic
                                 : byte < 6 ? header_field::version
                                 : byte < 8 ? header_field::header_size
                                            : header_field::header_checksum;

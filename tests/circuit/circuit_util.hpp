@@ -20,7 +20,8 @@ void check_shape(circuit::shape_cs_t<Fr>& cs, std::initializer_list<uint32_t> ta
     REQUIRE(wire < w.size());
     auto bad = w;
     bad[wire] += Fr::one();
-    CHECK_MESSAGE(circuit::first_unsatisfied(shape, bad) >= 0, "tampered wire " << wire << " still satisfies");
+    CHECK_MESSAGE(circuit::first_unsatisfied(shape, bad) >= 0,
+                  "tampered wire " << wire << " still satisfies");
   }
 }
 

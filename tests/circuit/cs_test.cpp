@@ -1,7 +1,6 @@
 // The constraint systems: public-first wires, linear combinations, shape vs prove mode, and the
 // .r1cs writer read back by formats::r1cs_file.
 #include <doctest/doctest.h>
-
 #include <unistd.h>
 
 #include <filesystem>
@@ -56,7 +55,8 @@ TEST_CASE_TEMPLATE("linear combinations merge terms", Fr, ZK_CIRCUIT_FIELDS) {
   CHECK((x * Fr::zero()).terms.empty());
 }
 
-TEST_CASE_TEMPLATE("shape and prove modes agree, and the input rows are appended", Fr, ZK_CIRCUIT_FIELDS) {
+TEST_CASE_TEMPLATE("shape and prove modes agree, and the input rows are appended", Fr,
+                   ZK_CIRCUIT_FIELDS) {
   shape_cs_t<Fr> s;
   cubic(s, 3);
   auto w = s.witness();
@@ -97,7 +97,8 @@ TEST_CASE_TEMPLATE("the .r1cs writer is read back by formats::r1cs_file", Fr, ZK
   shape_cs_t<Fr> s;
   cubic(s, 3);
   auto shape = s.take_shape();
-  auto dir = std::filesystem::temp_directory_path() / ("zk_circuit_cs_" + std::to_string(Fr::bits) + "_" + std::to_string(::getpid()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("zk_circuit_cs_" + std::to_string(Fr::bits) + "_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto path = (dir / "cubic.r1cs").string();
   write_bytes(path, r1cs_bytes(shape));
@@ -123,7 +124,8 @@ TEST_CASE_TEMPLATE("the .r1cs writer is read back by formats::r1cs_file", Fr, ZK
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE_TEMPLATE("a reset prove system synthesizes again without reallocating", Fr, ZK_CIRCUIT_FIELDS) {
+TEST_CASE_TEMPLATE("a reset prove system synthesizes again without reallocating", Fr,
+                   ZK_CIRCUIT_FIELDS) {
   prove_cs_t<Fr> p(5, 5);
   cubic(p, 3);
   p.finish();
@@ -138,7 +140,8 @@ TEST_CASE_TEMPLATE("a reset prove system synthesizes again without reallocating"
   CHECK(p.a().data() == data);
 }
 
-TEST_CASE_TEMPLATE("a prove system writes into a caller's regions, and refuses to outgrow them", Fr, ZK_CIRCUIT_FIELDS) {
+TEST_CASE_TEMPLATE("a prove system writes into a caller's regions, and refuses to outgrow them", Fr,
+                   ZK_CIRCUIT_FIELDS) {
   prove_cs_t<Fr> owned(5, 7);
   cubic(owned, 3);
   owned.finish();

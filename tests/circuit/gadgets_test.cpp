@@ -48,13 +48,14 @@ TEST_CASE_TEMPLATE("bit decomposition", Fr, ZK_CIRCUIT_FIELDS) {
   std::vector<lc_of<shape_cs_t<Fr>>> bits(64);
   to_bits(cs, x, 64, bits.data());
   CHECK(cs.n_constraints() == 65);
-  for (unsigned i = 0; i < 64; ++i) CHECK(bits[i].value == (((v >> i) & 1) ? Fr::one() : Fr::zero()));
+  for (unsigned i = 0; i < 64; ++i)
+    CHECK(bits[i].value == (((v >> i) & 1) ? Fr::one() : Fr::zero()));
   CHECK(pack_bits<shape_cs_t<Fr>>(bits.data(), 64).value == x.value);
   auto w = cs.witness();
   auto shape = cs.take_shape();
   CHECK(first_unsatisfied(shape, w) == -1);
   auto bad = w;
-  bad[2] = Fr::one() - bad[2];  // flip bit 0
+  bad[2] = Fr::one() - bad[2];                 // flip bit 0
   CHECK(first_unsatisfied(shape, bad) == 64);  // the recomposition row
   bad = w;
   bad[1] += Fr::one();  // x itself
@@ -62,7 +63,7 @@ TEST_CASE_TEMPLATE("bit decomposition", Fr, ZK_CIRCUIT_FIELDS) {
   // Two bits traded for a non-boolean value with the same sum: booleanity catches it.
   bad = w;
   REQUIRE(((v >> 2) & 3) == 1);  // bits 2, 3 = 1, 0
-  bad[2 + 2] = -Fr::one();  // 2^2·(−1) + 2^3·1 = 2^2·1 + 2^3·0
+  bad[2 + 2] = -Fr::one();       // 2^2·(−1) + 2^3·1 = 2^2·1 + 2^3·0
   bad[2 + 3] = Fr::one();
   CHECK(first_unsatisfied(shape, bad) >= 0);
   CHECK(first_unsatisfied(shape, bad) < 64);

@@ -1,14 +1,14 @@
 // porep-lite: parameters, the constraint formula, satisfaction and tampering, prove mode equal
 // to shape mode for every partition, and a proof on both curves through setup_circuit /
 // prove_circuit (dev_setup, load_abc, prove_loaded), verified from the written files.
-#include <doctest/doctest.h>
+#include "common/circuit/porep.hpp"
 
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <filesystem>
 
 #include "common/circuit/api.hpp"
-#include "common/circuit/porep.hpp"
 #include "common/formats/r1cs.hpp"
 #include "common/groth16/api.hpp"
 #include "tests/circuit/circuit_util.hpp"
@@ -44,7 +44,8 @@ TEST_CASE("porep-lite params") {
   CHECK(error_of("depth=33").find("depth = 33 is out of range") != std::string::npos);
   CHECK(error_of("curve=bn128x").find("curve 'bn128x'") != std::string::npos);
   CHECK(error_of("challenges").find("'challenges' is not key=value") != std::string::npos);
-  CHECK(error_of("partitions=5,challenges=4,depth=4").find("exceeds the 2^depth") != std::string::npos);
+  CHECK(error_of("partitions=5,challenges=4,depth=4").find("exceeds the 2^depth") !=
+        std::string::npos);
   // Challenges are distinct leaves.
   auto q = porep_params_t::parse("partitions=4,challenges=4,depth=4");
   std::vector<bool> seen(16);
@@ -57,8 +58,8 @@ TEST_CASE("porep-lite params") {
     }
 }
 
-TEST_CASE_TEMPLATE("porep-lite: formula, satisfaction, tampering, prove = shape on every partition", Fr,
-                   ZK_CIRCUIT_FIELDS) {
+TEST_CASE_TEMPLATE("porep-lite: formula, satisfaction, tampering, prove = shape on every partition",
+                   Fr, ZK_CIRCUIT_FIELDS) {
   auto p = porep_params_t::parse("partitions=3,challenges=1,depth=4,seed=5");
   porep_data_t<Fr> data(p);
   shape_cs_t<Fr> s;
@@ -87,7 +88,8 @@ TEST_CASE_TEMPLATE("porep-lite: formula, satisfaction, tampering, prove = shape 
     bool rows_equal = true;
     for (uint32_t i = 0; i < shape.n_constraints(); i += 7)
       rows_equal = rows_equal && cs.a()[i] == shape.a.eval_row(i, cs.witness()) &&
-                   cs.b()[i] == shape.b.eval_row(i, cs.witness()) && cs.c()[i] == shape.c.eval_row(i, cs.witness());
+                   cs.b()[i] == shape.b.eval_row(i, cs.witness()) &&
+                   cs.c()[i] == shape.c.eval_row(i, cs.witness());
     CHECK(rows_equal);
     CHECK(cs.a().size() == shape.n_constraints() + 4);
   }
@@ -98,7 +100,8 @@ TEST_CASE_TEMPLATE("porep-lite: formula, satisfaction, tampering, prove = shape 
 TEST_CASE("porep-lite proven on both curves (setup_circuit, prove_circuit, verify_files)") {
   for (const char* curve : {"bn254", "bls12-381"}) {
     const std::string params = std::string("curve=") + curve + ",partitions=2,challenges=1,depth=4";
-    const fs::path dir = fs::temp_directory_path() / (std::string("zk_circuit_porep_") + curve + "_" + std::to_string(::getpid()));
+    const fs::path dir = fs::temp_directory_path() / (std::string("zk_circuit_porep_") + curve +
+                                                      "_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     groth16::setup_options opt;
     opt.seed = 7;
@@ -122,9 +125,10 @@ TEST_CASE("porep-lite proven on both curves (setup_circuit, prove_circuit, verif
       CHECK_MESSAGE(v.valid, v.reason);
     }
     // A key for another shape is refused, naming both.
-    CHECK_THROWS_WITH_AS(prove_circuit("porep-lite", std::string("curve=") + curve + ",challenges=1,depth=5", 0,
-                                       dir.string(), (dir / "p.json").string(), (dir / "x.json").string()),
-                         doctest::Contains("depth=4, not porep-lite"), std::runtime_error);
+    CHECK_THROWS_WITH_AS(
+        prove_circuit("porep-lite", std::string("curve=") + curve + ",challenges=1,depth=5", 0,
+                      dir.string(), (dir / "p.json").string(), (dir / "x.json").string()),
+        doctest::Contains("depth=4, not porep-lite"), std::runtime_error);
     CHECK_THROWS_AS(setup_circuit("porep-heavy", params, dir.string()), std::invalid_argument);
     fs::remove_all(dir);
   }

@@ -26,7 +26,8 @@ struct vector_t {
   const char* out;
 };
 
-// node -e 'const c=require("circomlibjs"); const p=await c.buildPoseidonReference(); p.F.toString(p([...]))'
+// node -e 'const c=require("circomlibjs"); const p=await c.buildPoseidonReference();
+// p.F.toString(p([...]))'
 const vector_t circomlibjs_vectors[] = {
     {{"1", "2"}, "7853200120776062878684798364095072458815029376092732009249414926327459813530"},
     {{"0", "0"}, "14744269619966411208579211824598458697587494354926760081771325075741142829156"},
@@ -34,7 +35,8 @@ const vector_t circomlibjs_vectors[] = {
     {{"12345678901234567890", "98765432109876543210"},
      "7161766445121458542277554316254167206856242567226589749111575213675392504366"},
     {{"7"}, "7061949393491957813657776856458368574501817871421526214197139795307327923534"},
-    {{"1", "2", "3"}, "6542985608222806190361240322586112750744169038454362455181422643027100751666"},
+    {{"1", "2", "3"},
+     "6542985608222806190361240322586112750744169038454362455181422643027100751666"},
 };
 
 }  // namespace
@@ -86,7 +88,8 @@ TEST_CASE("poseidon BLS12-381 instance: constants as documented, gadget = native
   CHECK(cs.n_constraints() == 243);
   test::check_shape(cs, {1, 2, 100});
   // Regression value of this implementation (no external reference exists for this instance).
-  CHECK(h.to_string() == "25077364607680037065083844587534480643215841282508503193689972624991882921105");
+  CHECK(h.to_string() ==
+        "25077364607680037065083844587534480643215841282508503193689972624991882921105");
 }
 
 TEST_CASE_TEMPLATE("merkle path verification", Fr, ZK_CIRCUIT_FIELDS) {

@@ -1,12 +1,13 @@
 // SHA-256, native and as constraints, on the FIPS 180-4 example vectors (NIST "SHA256.pdf"
 // examples: "abc", the 448-bit two-block message; the empty string's well-known digest).
+#include "common/circuit/sha256.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <string>
 
 #include "common/circuit/porep.hpp"
-#include "common/circuit/sha256.hpp"
 #include "tests/circuit/circuit_util.hpp"
 
 using namespace zk;

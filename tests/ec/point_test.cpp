@@ -62,7 +62,8 @@ TEST_CASE_TEMPLATE("G1 and G2 group law and order", C, curves::bn254, curves::bl
   CHECK(C::g2_jacobian::from_affine(C::g2_generator).mul(r).is_infinity());
   auto r_minus_1 = r;
   r_minus_1.l[0] -= 1;
-  CHECK(C::g1_jacobian::from_affine(C::g1_generator).mul(r_minus_1).to_affine() == -C::g1_generator);
+  CHECK(C::g1_jacobian::from_affine(C::g1_generator).mul(r_minus_1).to_affine() ==
+        -C::g1_generator);
 }
 
 TEST_CASE("BN254 twist coefficient is 3/(9+u)") {
@@ -81,11 +82,13 @@ TEST_CASE("a point off the curve is detected") {
   CHECK_FALSE(q.is_on_curve());
 }
 
-TEST_CASE_TEMPLATE("batch_to_affine matches one-by-one conversion", C, curves::bn254, curves::bls12_381) {
+TEST_CASE_TEMPLATE("batch_to_affine matches one-by-one conversion", C, curves::bn254,
+                   curves::bls12_381) {
   using jac = typename C::g1_jacobian;
   std::vector<jac> pts;
   jac g = jac::from_affine(C::g1_generator);
-  for (int i = 0; i < 9; ++i) pts.push_back(i == 4 ? jac::infinity() : (g = g.dbl() + jac::from_affine(C::g1_generator)));
+  for (int i = 0; i < 9; ++i)
+    pts.push_back(i == 4 ? jac::infinity() : (g = g.dbl() + jac::from_affine(C::g1_generator)));
   std::vector<typename C::g1_affine> out(pts.size());
   std::vector<typename C::fq_t> scratch(pts.size());
   ec::batch_to_affine(pts.data(), out.data(), scratch.data(), pts.size());

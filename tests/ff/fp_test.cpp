@@ -79,7 +79,8 @@ TEST_CASE("Montgomery constants match docs/formats.md §5.3") {
   CHECK(bls12_381::fq_t::inv == 0x89f3fffcfffcfffdULL);
 }
 
-TEST_CASE_TEMPLATE("string parsing rejects out-of-range and garbage", F, bn254::fr_t, bls12_381::fq_t) {
+TEST_CASE_TEMPLATE("string parsing rejects out-of-range and garbage", F, bn254::fr_t,
+                   bls12_381::fq_t) {
   F x;
   CHECK_FALSE(F::from_string(ff::to_decimal(F::modulus), x));
   CHECK_FALSE(F::from_string("12a", x));
@@ -103,7 +104,9 @@ TEST_CASE("batch inversion") {
   orig = v;
   ff::batch_inverse(v.data(), scratch.data(), v.size());
   for (size_t i = 0; i < v.size(); ++i) {
-    if (i == 5) CHECK(v[i].is_zero());
-    else CHECK((v[i] * orig[i]).is_one());
+    if (i == 5)
+      CHECK(v[i].is_zero());
+    else
+      CHECK((v[i] * orig[i]).is_one());
   }
 }

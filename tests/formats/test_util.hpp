@@ -278,7 +278,8 @@ inline bool fixture_present(const fixture& fx, std::initializer_list<const char*
   bool all = true;
   for (const char* f : files) {
     const bool here = std::filesystem::exists(fx.path(f));
-    CHECK_MESSAGE(here, "fixture missing: " << fx.path(f) << " (tests/interop/make_fixtures.sh makes them)");
+    CHECK_MESSAGE(
+        here, "fixture missing: " << fx.path(f) << " (tests/interop/make_fixtures.sh makes them)");
     all = all && here;
   }
   return all;

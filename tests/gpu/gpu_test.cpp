@@ -59,10 +59,16 @@ std::vector<uint8_t> scalars(size_t n) {
   for (size_t i = 0; i < n; ++i) {
     typename F::big_t k{};
     switch (i % 9) {
-      case 0: break;                                    // zero
-      case 1: k.l[0] = 1; break;                        // one
-      case 2: k = (-F::one()).to_canonical(); break;    // r − 1
-      default: k = random_fr<F>().to_canonical();
+      case 0:
+        break;  // zero
+      case 1:
+        k.l[0] = 1;
+        break;  // one
+      case 2:
+        k = (-F::one()).to_canonical();
+        break;  // r − 1
+      default:
+        k = random_fr<F>().to_canonical();
     }
     std::memcpy(&s[32 * i], k.l, 32);
   }
@@ -78,9 +84,12 @@ std::vector<uint8_t> skewed_scalars(size_t n, skew k) {
   const auto same = random_fr<F>().to_canonical();
   for (size_t i = 0; i < n; ++i) {
     typename F::big_t v{};
-    if (k == skew::ones) v.l[0] = 1;
-    else if (k == skew::repeated) v = same;
-    else v.l[0] = rng() % 256;
+    if (k == skew::ones)
+      v.l[0] = 1;
+    else if (k == skew::repeated)
+      v = same;
+    else
+      v.l[0] = rng() % 256;
     std::memcpy(&s[32 * i], v.l, 32);
   }
   return s;
@@ -89,7 +98,8 @@ std::vector<uint8_t> skewed_scalars(size_t n, skew k) {
 // GPU = CPU on n points of the group G (multiples of gen) with scalars s; returns the GPU
 // call's timing (how its bases were served).
 template <class G, class J, class Fr>
-cuda::call_timing_t check_msm_in(const ec::affine_t<G>& gen, size_t n, const std::vector<uint8_t>& s) {
+cuda::call_timing_t check_msm_in(const ec::affine_t<G>& gen, size_t n,
+                                 const std::vector<uint8_t>& s) {
   auto b = bases<G, J>(gen, n);
   J gpu;
   cuda::status_t st = cuda::msm(b.data(), s.data(), n, &gpu);
@@ -117,7 +127,8 @@ void check_compute_h(unsigned logn) {
   CAPTURE(logn);
   const size_t n = size_t(1) << logn;
   std::vector<F> a(n), b(n), c(n);
-  for (size_t i = 0; i < n; ++i) a[i] = random_fr<F>(), b[i] = random_fr<F>(), c[i] = random_fr<F>();
+  for (size_t i = 0; i < n; ++i)
+    a[i] = random_fr<F>(), b[i] = random_fr<F>(), c[i] = random_fr<F>();
   auto h = a;
   cuda::status_t st = cuda::compute_h(h.data(), b.data(), c.data(), logn);
   REQUIRE_MESSAGE(bool(st), st.message);
@@ -169,8 +180,10 @@ bool same_proof(const groth16::proof_t<C>& x, const groth16::proof_t<C>& y) {
 
 template <class C>
 groth16::accelerator_t<C> accelerator() {
-  if constexpr (std::is_same_v<C, curves::bn254>) return cuda::accelerator_bn254();
-  else return cuda::accelerator_bls12_381();
+  if constexpr (std::is_same_v<C, curves::bn254>)
+    return cuda::accelerator_bn254();
+  else
+    return cuda::accelerator_bls12_381();
 }
 
 }  // namespace
@@ -179,8 +192,8 @@ TEST_CASE_TEMPLATE("NTT odd coset: GPU equals CPU, 2^0 … 2^22", F, bn254::fr_t
   for (unsigned logn = 0; logn <= 22; logn += (logn < 12 ? 1 : 5)) check_ntt<F>(logn);
 }
 
-TEST_CASE_TEMPLATE("compute_h whole (three odd-coset NTTs, h = a·b − c, canonical): GPU equals CPU", F,
-                   bn254::fr_t, bls12_381::fr_t) {
+TEST_CASE_TEMPLATE("compute_h whole (three odd-coset NTTs, h = a·b − c, canonical): GPU equals CPU",
+                   F, bn254::fr_t, bls12_381::fr_t) {
   for (unsigned logn : {0u, 1u, 7u, 10u, 11u, 16u, 21u}) check_compute_h<F>(logn);
 }
 
@@ -206,29 +219,34 @@ TEST_CASE("sanitizer set: small NTTs, compute_h, MSMs resident and streamed") {
 }
 
 TEST_CASE_TEMPLATE("MSM G1 and G2: GPU equals CPU", C, curves::bn254, curves::bls12_381) {
-  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(100), size_t(1) << 12, size_t(1) << 16, size_t(1) << 20})
+  for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(100), size_t(1) << 12, size_t(1) << 16,
+                   size_t(1) << 20})
     CHECK(check_msm<C>(n, false).resident);
-  for (size_t n : {size_t(1), size_t(7), size_t(1000), size_t(1) << 16}) CHECK(check_msm<C>(n, true).resident);
+  for (size_t n : {size_t(1), size_t(7), size_t(1000), size_t(1) << 16})
+    CHECK(check_msm<C>(n, true).resident);
 }
 
-TEST_CASE_TEMPLATE("MSM with witness-like scalars (ones, one repeated value, bytes): GPU equals CPU", C,
-                   curves::bn254, curves::bls12_381) {
+TEST_CASE_TEMPLATE(
+    "MSM with witness-like scalars (ones, one repeated value, bytes): GPU equals CPU", C,
+    curves::bn254, curves::bls12_381) {
   for (skew k : {skew::ones, skew::repeated, skew::bytes}) {
     CAPTURE(int(k));
-    for (size_t n : {size_t(3000), size_t(1) << 20}) check_msm<C>(n, false, skewed_scalars<typename C::fr_t>(n, k));
+    for (size_t n : {size_t(3000), size_t(1) << 20})
+      check_msm<C>(n, false, skewed_scalars<typename C::fr_t>(n, k));
     check_msm<C>(size_t(1) << 14, true, skewed_scalars<typename C::fr_t>(size_t(1) << 14, k));
   }
 }
 
-TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and equals the CPU", C, curves::bn254,
-                   curves::bls12_381) {
+TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and equals the CPU", C,
+                   curves::bn254, curves::bls12_381) {
   cuda::options_t o;
-  o.vram_budget = 1;            // nothing fits: every MSM streams
+  o.vram_budget = 1;             // nothing fits: every MSM streams
   o.stream_chunk_points = 1000;  // many chunks, both slots reused, a short last chunk
   options_scope scope(o);
   CHECK(cuda::get_stats().resident_bytes == 0);  // set_options evicted everything
   CHECK(cuda::get_stats().resident_sections == 0);
-  for (size_t n : {size_t(1), size_t(999), size_t(1000), size_t(1001), size_t(4097), size_t(1) << 16}) {
+  for (size_t n :
+       {size_t(1), size_t(999), size_t(1000), size_t(1001), size_t(4097), size_t(1) << 16}) {
     for (bool g2 : {false, true}) {
       if (g2 && n > 4097) continue;
       auto t = check_msm<C>(n, g2);
@@ -246,7 +264,8 @@ TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and 
   CHECK(t.chunks == 4);
 }
 
-TEST_CASE("the key cache: bases rewritten at the same address are uploaded again, not taken stale") {
+TEST_CASE(
+    "the key cache: bases rewritten at the same address are uploaded again, not taken stale") {
   using C = curves::bn254;
   const size_t n = 5000;
   auto s = scalars<C::fr_t>(n);
@@ -262,7 +281,9 @@ TEST_CASE("the key cache: bases rewritten at the same address are uploaded again
   CHECK(gpu == msm::msm<C::g1>(b.data(), s.data(), n, C::fr_t::bits));
 }
 
-TEST_CASE("MSM G1 BN254 at 2^22: GPU equals CPU") { check_msm<curves::bn254>(size_t(1) << 22, false); }
+TEST_CASE("MSM G1 BN254 at 2^22: GPU equals CPU") {
+  check_msm<curves::bn254>(size_t(1) << 22, false);
+}
 
 TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
   auto acc_bn = cuda::accelerator_bn254();
@@ -278,12 +299,14 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
                                : std::filesystem::temp_directory_path() /
                                      ("zkfleet-gpu-test-" + std::to_string(::getpid()));
       std::filesystem::create_directories(out);
-      std::filesystem::remove(out / "proof.json");  // nothing of an earlier run can pass for this one
+      std::filesystem::remove(out /
+                              "proof.json");  // nothing of an earlier run can pass for this one
       groth16::prove_options opt;
       opt.accelerators.bn254 = &acc_bn;
       opt.accelerators.bls12_381 = &acc_bls;
-      auto r = groth16::prove_files(dir + "/circuit.zkey", dir + "/witness.wtns", (out / "proof.json").string(),
-                                    (out / "public.json").string(), opt);
+      auto r =
+          groth16::prove_files(dir + "/circuit.zkey", dir + "/witness.wtns",
+                               (out / "proof.json").string(), (out / "public.json").string(), opt);
       auto v = groth16::verify_files(dir + "/verification_key.json", (out / "public.json").string(),
                                      (out / "proof.json").string());
       CHECK_MESSAGE(v.valid, v.reason);
@@ -349,12 +372,15 @@ void same_key_twice(const char* curve, const char* name) {
     const bool on_gpu = st == groth16::stage::compute_h || st == groth16::stage::msm_a ||
                         st == groth16::stage::msm_b1 || st == groth16::stage::msm_b2 ||
                         st == groth16::stage::msm_c || st == groth16::stage::msm_h;
-    if (on_gpu) CHECK((b != t0 || e != t1));  // the device's span, not the host's
-    else CHECK((b == t0 && e == t1));
+    if (on_gpu)
+      CHECK((b != t0 || e != t1));  // the device's span, not the host's
+    else
+      CHECK((b == t0 && e == t1));
   }
 }
 
-TEST_CASE("the key cache: a second proof with the same key hits the cache and equals the CPU proof") {
+TEST_CASE(
+    "the key cache: a second proof with the same key hits the cache and equals the CPU proof") {
   same_key_twice<curves::bn254>("bn254", "mulchain");
   same_key_twice<curves::bn254>("bn254", "poseidon");
   same_key_twice<curves::bls12_381>("bls12_381", "mulchain");

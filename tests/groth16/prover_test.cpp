@@ -28,7 +28,8 @@ std::vector<typename C::fr_t> public_of(const formats::wtns_file& w, uint32_t n_
 template <class C>
 void check_fixture(const std::string& curve, const std::string& name) {
   auto dir = test::fixture_dir(curve, name);
-  REQUIRE_MESSAGE(fs::exists(dir + "/circuit.zkey"), dir << ": fixture missing (tests/interop/make_fixtures.sh)");
+  REQUIRE_MESSAGE(fs::exists(dir + "/circuit.zkey"),
+                  dir << ": fixture missing (tests/interop/make_fixtures.sh)");
   formats::zkey_file zkey(dir + "/circuit.zkey");
   formats::wtns_file wtns(dir + "/witness.wtns");
   auto pk = groth16::proving_key_t<C>::view(zkey);
@@ -49,13 +50,16 @@ void check_fixture(const std::string& curve, const std::string& name) {
     std::vector<typename C::fr_t> a = prover.a(), b = prover.b(), c = prover.c();
     groth16::prover_t<C> other(pk);
     other.load_abc(a.data(), b.data(), c.data(), a.size());
-    const auto v0 = groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::one(), C::fr_t::one()));
+    const auto v0 =
+        groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::one(), C::fr_t::one()));
     CHECK_MESSAGE(v0.valid, v0.reason);
     other.load_abc(a.data(), b.data(), nullptr, a.size());
-    CHECK(groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::one())));
+    CHECK(
+        groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::one())));
     a[0] += C::fr_t::one();  // a wrong evaluation must not verify
     other.load_abc(a.data(), b.data(), nullptr, a.size());
-    CHECK_FALSE(groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::zero())));
+    CHECK_FALSE(groth16::verify(
+        vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::zero())));
     CHECK_THROWS(other.load_abc(a.data(), b.data(), nullptr, a.size() + 1));
   }
 
@@ -78,8 +82,10 @@ void check_fixture(const std::string& curve, const std::string& name) {
   CHECK(groth16::verify(vk_json, x, p1));
 
   // snarkjs's own proof verifies with our verifier.
-  auto sj = groth16::proof_t<C>::from_json(formats::read_proof_json(dir + "/proof.json"), dir + "/proof.json");
-  auto sx = groth16::public_from_json<C>(formats::read_public_json(dir + "/public.json"), dir + "/public.json");
+  auto sj = groth16::proof_t<C>::from_json(formats::read_proof_json(dir + "/proof.json"),
+                                           dir + "/proof.json");
+  auto sx = groth16::public_from_json<C>(formats::read_public_json(dir + "/public.json"),
+                                         dir + "/public.json");
   CHECK(sx == x);
   CHECK(groth16::verify(vk, sx, sj));
 
@@ -115,11 +121,12 @@ TEST_CASE("prove_files refuses a witness of another circuit") {
   test::temp_dir dir("zkfleet_prover_test");  // fresh: nothing left by an earlier run
   const fs::path tmp = dir.path();
   // Same curve and (by construction of the fixtures) different wire counts: rejected up front.
-  CHECK_THROWS_WITH(groth16::prove_files(a + "/circuit.zkey", b + "/witness.wtns", (tmp / "p.json").string(),
-                                         (tmp / "pub.json").string()),
+  CHECK_THROWS_WITH(groth16::prove_files(a + "/circuit.zkey", b + "/witness.wtns",
+                                         (tmp / "p.json").string(), (tmp / "pub.json").string()),
                     doctest::Contains("witness.wtns"));
   // Other curve.
-  CHECK_THROWS(groth16::prove_files(a + "/circuit.zkey", test::fixture_dir("bls12_381", "mulchain") + "/witness.wtns",
+  CHECK_THROWS(groth16::prove_files(a + "/circuit.zkey",
+                                    test::fixture_dir("bls12_381", "mulchain") + "/witness.wtns",
                                     (tmp / "p.json").string(), (tmp / "pub.json").string()));
   CHECK_FALSE(fs::exists(tmp / "p.json"));
 }

@@ -1,10 +1,11 @@
 // MSM against naive sums: random scalars, zero and one scalars, infinity bases, tiny sizes, and
 // scalars at the top of the field (signed-digit carries), for G1 and G2 on both curves.
+#include "common/msm/msm.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
 
-#include "common/msm/msm.hpp"
 #include "tests/test_util.hpp"
 
 using namespace zk;
@@ -23,11 +24,20 @@ void check_msm(size_t n, const std::vector<ec::affine_t<G>>& pool) {
     if (i % 11 == 3) bases[i] = ec::affine_t<G>::infinity();
     typename fr::big_t k;
     switch (i % 7) {
-      case 0: k = typename fr::big_t{}; break;                        // zero
-      case 1: k = typename fr::big_t{{1}}; break;                     // one
-      case 2: k = (-fr::one()).to_canonical(); break;                 // r − 1
-      case 3: k = typename fr::big_t{{2}}; break;
-      default: k = test::random_field<fr>().to_canonical();
+      case 0:
+        k = typename fr::big_t{};
+        break;  // zero
+      case 1:
+        k = typename fr::big_t{{1}};
+        break;  // one
+      case 2:
+        k = (-fr::one()).to_canonical();
+        break;  // r − 1
+      case 3:
+        k = typename fr::big_t{{2}};
+        break;
+      default:
+        k = test::random_field<fr>().to_canonical();
     }
     std::memcpy(&scalars[32 * i], k.l, 32);
     expect += jac::from_affine(bases[i]).mul(k);
@@ -40,8 +50,10 @@ template <class C>
 void run_all() {
   std::vector<typename C::g1_affine> p1;
   std::vector<typename C::g2_affine> p2;
-  for (int i = 0; i < 16; ++i) p1.push_back(test::random_g1<C>()), p2.push_back(test::random_g2<C>());
-  for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(3), size_t(7), size_t(64), size_t(300), size_t(2000)}) {
+  for (int i = 0; i < 16; ++i)
+    p1.push_back(test::random_g1<C>()), p2.push_back(test::random_g2<C>());
+  for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(3), size_t(7), size_t(64), size_t(300),
+                   size_t(2000)}) {
     CAPTURE(n);
     check_msm<typename C::g1, C>(n, p1);
     if (n <= 300) check_msm<typename C::g2, C>(n, p2);

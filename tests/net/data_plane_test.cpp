@@ -2,8 +2,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <stdexcept>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -99,7 +99,8 @@ TEST_CASE("round trip of a multi-MB buffer over loopback, checksum verified, mem
   CHECK(server.stats().connections == 1);
 
   // By name: the lookup goes through the resolver (localhost → 127.0.0.1 for this IPv4 server).
-  auto by_name = net::send_buffer("localhost", server.port(), s2.header, s2.pieces(), quick_options());
+  auto by_name =
+      net::send_buffer("localhost", server.port(), s2.header, s2.pieces(), quick_options());
   CHECK_MESSAGE(by_name.ok, by_name.error);
   CHECK(store.release(by_name.buffer_id));
   CHECK(server.stats().rejected == 0);
@@ -117,11 +118,13 @@ TEST_CASE("round trip of a multi-MB buffer over loopback, checksum verified, mem
   check_same(store, r3.buffer_id, w);
 }
 
-TEST_CASE("a payload byte flipped on the wire: NACK bad_checksum, the sender re-sends and succeeds") {
+TEST_CASE(
+    "a payload byte flipped on the wire: NACK bad_checksum, the sender re-sends and succeeds") {
   buffer::buffer_store_t store(64 * mib);
   collector_t col;
   net::data_server_t server(store, {}, col.on_received(), col.on_rejected());
-  test::corrupting_proxy_t proxy(server.port(), buffer::synth_header_size + 123457);  // inside the payload
+  test::corrupting_proxy_t proxy(server.port(),
+                                 buffer::synth_header_size + 123457);  // inside the payload
   auto s = make_sample(100000, 32768, true);
   auto r = net::send_buffer("127.0.0.1", proxy.port(), s.header, s.pieces(), quick_options());
   REQUIRE_MESSAGE(r.ok, r.error);
@@ -140,7 +143,8 @@ TEST_CASE("a payload byte flipped on the wire: NACK bad_checksum, the sender re-
   CHECK(store.stats().fresh_allocations == 1);  // the rejected copy's memory was reused
 }
 
-TEST_CASE("a header byte flipped on the wire: NACK bad_header, the sender reconnects and succeeds") {
+TEST_CASE(
+    "a header byte flipped on the wire: NACK bad_header, the sender reconnects and succeeds") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::data_server_t server(store, {}, col.on_received(), col.on_rejected());
@@ -157,7 +161,8 @@ TEST_CASE("a header byte flipped on the wire: NACK bad_header, the sender reconn
   check_same(store, r.buffer_id, s);
 }
 
-TEST_CASE("bad version: refused with an error naming the field, retries bounded, server keeps serving") {
+TEST_CASE(
+    "bad version: refused with an error naming the field, retries bounded, server keeps serving") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::data_server_t server(store, {}, col.on_received(), col.on_rejected());
@@ -172,12 +177,14 @@ TEST_CASE("bad version: refused with an error naming the field, retries bounded,
   CHECK(r.error.find("attempt 3: receiver refused the header: bad_version") != std::string::npos);
   REQUIRE(col.wait_rejected(3));
   CHECK(col.rejected[0].reason == net::reject_reason::bad_version);
-  CHECK(col.rejected[0].message.find("synth header: version: 2 is not supported (expected 1)") != std::string::npos);
+  CHECK(col.rejected[0].message.find("synth header: version: 2 is not supported (expected 1)") !=
+        std::string::npos);
   CHECK(store.stats().fresh_allocations == 0);
   check_serves(server);
 }
 
-TEST_CASE("bad length and bad magic from a raw client: NACK, connection closed, server keeps serving") {
+TEST_CASE(
+    "bad length and bad magic from a raw client: NACK, connection closed, server keeps serving") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::server_options_t opts;
@@ -197,7 +204,7 @@ TEST_CASE("bad length and bad magic from a raw client: NACK, connection closed, 
     CHECK(col.last_rejected().reason == net::reject_reason::bad_length);
     CHECK(col.last_rejected().message.find("payload_bytes: ") != std::string::npos);
   }
-  {  // over the receiver's limit
+  {                                            // over the receiver's limit
     auto big = make_sample(40000, 64, false);  // 1.22 MiB > 1 MiB
     net::timed_socket_t sock;
     REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
@@ -225,7 +232,9 @@ TEST_CASE("bad length and bad magic from a raw client: NACK, connection closed, 
   CHECK(server.stats().rejected == 3);
 }
 
-TEST_CASE("truncated frame and peer closing mid-payload: rejected, reservation back in the pool, server keeps serving") {
+TEST_CASE(
+    "truncated frame and peer closing mid-payload: rejected, reservation back in the pool, server "
+    "keeps serving") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::data_server_t server(store, {}, col.on_received(), col.on_rejected());
@@ -250,7 +259,8 @@ TEST_CASE("truncated frame and peer closing mid-payload: rejected, reservation b
     REQUIRE(col.wait_rejected(2));
     CHECK(col.last_rejected().reason == net::reject_reason::truncated);
     CHECK(col.last_rejected().message.find("after " + std::to_string(all.size() / 2) + " of " +
-                                           std::to_string(all.size()) + " payload bytes") != std::string::npos);
+                                           std::to_string(all.size()) + " payload bytes") !=
+          std::string::npos);
   }
   // Nothing registered; the half-filled reservation is idle in the pool and serves the next one.
   auto st = store.stats();
@@ -302,10 +312,12 @@ TEST_CASE("budget exceeded: NACK no_space, nothing allocated, the sender reports
   CHECK(st.refusals == 2);
   REQUIRE(col.wait_rejected(2));
   CHECK(col.last_rejected().reason == net::reject_reason::no_space);
-  CHECK(col.last_rejected().message.find("larger than the whole budget of 1.00 MiB") != std::string::npos);
+  CHECK(col.last_rejected().message.find("larger than the whole budget of 1.00 MiB") !=
+        std::string::npos);
   // A buffer that fits still goes through.
   auto small = make_sample(1000, 600, true);
-  auto ok = net::send_buffer("127.0.0.1", server.port(), small.header, small.pieces(), quick_options());
+  auto ok =
+      net::send_buffer("127.0.0.1", server.port(), small.header, small.pieces(), quick_options());
   CHECK_MESSAGE(ok.ok, ok.error);
   CHECK(store.accounted_bytes() <= store.budget());
 }
@@ -319,7 +331,8 @@ TEST_CASE("several clients at once on a two-thread server") {
   std::vector<std::thread> threads;
   std::vector<uint64_t> ids(6, 0);
   std::vector<test::sample_buffer_t> samples;
-  for (uint32_t i = 0; i < 6; ++i) samples.push_back(make_sample(30000 + i, 20000, i % 2 == 0, 100 + i, i));
+  for (uint32_t i = 0; i < 6; ++i)
+    samples.push_back(make_sample(30000 + i, 20000, i % 2 == 0, 100 + i, i));
   for (int t = 0; t < 3; ++t) {
     threads.emplace_back([&, t] {
       net::data_client_t client("127.0.0.1", server.port(), quick_options());
@@ -340,7 +353,8 @@ TEST_CASE("several clients at once on a two-thread server") {
   CHECK(server.stats().frames_accepted == 6);
 }
 
-TEST_CASE("sender: pieces that do not match the header, and no receiver at all, fail in bounded time") {
+TEST_CASE(
+    "sender: pieces that do not match the header, and no receiver at all, fail in bounded time") {
   auto s = make_sample(1000, 600, true);
   auto pieces = s.pieces();
   pieces.pop_back();
@@ -366,7 +380,8 @@ TEST_CASE("sender: pieces that do not match the header, and no receiver at all, 
 TEST_CASE("stop() with a transfer in progress returns promptly and frees its reservation") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
-  auto server = std::make_unique<net::data_server_t>(store, net::server_options_t{}, col.on_received(), col.on_rejected());
+  auto server = std::make_unique<net::data_server_t>(store, net::server_options_t{},
+                                                     col.on_received(), col.on_rejected());
   auto s = make_sample(10000, 8192, true);
   net::timed_socket_t sock;
   REQUIRE_FALSE(sock.connect("127.0.0.1", server->port(), 2000ms));
@@ -425,7 +440,8 @@ TEST_CASE("a throwing on_received costs its connection, not the server") {
   check_serves(server);
 }
 
-TEST_CASE("a kept connection closed by the receiver's idle timeout is replaced within the attempt") {
+TEST_CASE(
+    "a kept connection closed by the receiver's idle timeout is replaced within the attempt") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::server_options_t opts;
@@ -449,13 +465,15 @@ TEST_CASE("budget held by other buffers: NACK no_space until they are released")
   net::data_server_t server(store, {}, col.on_received(), col.on_rejected());
   auto held = store.reserve(2 * mib);  // a buffer the node holds until its ACK
   REQUIRE(held.ok());
-  auto s = make_sample(10000, 8192, true);  // 1.06 MiB: class 1.12 MiB does not fit in the 1 MiB left
+  auto s =
+      make_sample(10000, 8192, true);  // 1.06 MiB: class 1.12 MiB does not fit in the 1 MiB left
   auto r = net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), quick_options(1));
   CHECK_FALSE(r.ok);
   REQUIRE(r.last_nack.has_value());
   CHECK(*r.last_nack == net::reply_status::no_space);
   REQUIRE(col.wait_rejected(1));
-  CHECK(col.last_rejected().message.find("does not fit the budget: 2.00 MiB of 3.00 MiB accounted") != std::string::npos);
+  CHECK(col.last_rejected().message.find(
+            "does not fit the budget: 2.00 MiB of 3.00 MiB accounted") != std::string::npos);
   CHECK(store.accounted_bytes() == 2 * mib);
   held.value() = buffer::writable_buffer_t();  // released: back to the pool (another class)
   auto r2 = net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), quick_options(1));

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "common/net/endpoint.hpp"
+
+#include <doctest/doctest.h>
 
 using zk::net::data_endpoint_t;
 
@@ -20,6 +20,7 @@ TEST_CASE("data endpoints: one text form, parsed and printed") {
   REQUIRE(l);
   CHECK_FALSE(l->is_tcp());
   CHECK(l->str() == "local:synth-0");
-  for (const char* bad : {"", "tcp:", "tcp:host", "tcp:host:", "tcp:host:65536", "tcp:host:9x", "udp:h:1", "local:"})
+  for (const char* bad :
+       {"", "tcp:", "tcp:host", "tcp:host:", "tcp:host:65536", "tcp:host:9x", "udp:h:1", "local:"})
     CHECK_MESSAGE(!data_endpoint_t::parse(bad), bad);
 }

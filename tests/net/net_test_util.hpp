@@ -4,6 +4,10 @@
 // no hook in the code under test). Loopback only; every wait is bounded.
 #include <array>
 #include <atomic>
+#include <boost/asio/buffer.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -13,11 +17,6 @@
 #include <random>
 #include <thread>
 #include <vector>
-
-#include <boost/asio/buffer.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/write.hpp>
 
 #include "common/buffer/synth_buffer.hpp"
 #include "common/net/data_server.hpp"
@@ -31,7 +30,8 @@ struct sample_buffer_t {
 
   std::vector<boost::asio::const_buffer> pieces() const {
     std::vector<boost::asio::const_buffer> p{boost::asio::buffer(witness)};
-    if (!a.empty()) p.insert(p.end(), {boost::asio::buffer(a), boost::asio::buffer(b), boost::asio::buffer(c)});
+    if (!a.empty())
+      p.insert(p.end(), {boost::asio::buffer(a), boost::asio::buffer(b), boost::asio::buffer(c)});
     return p;
   }
   std::vector<uint8_t> joined() const {
@@ -41,7 +41,8 @@ struct sample_buffer_t {
   }
 };
 
-inline sample_buffer_t make_sample(uint64_t n_vars, uint64_t rows, bool abc, uint64_t job = 42, uint32_t seed = 1) {
+inline sample_buffer_t make_sample(uint64_t n_vars, uint64_t rows, bool abc, uint64_t job = 42,
+                                   uint32_t seed = 1) {
   std::mt19937_64 g(seed);
   auto fill = [&](std::vector<uint8_t>& v, size_t n) {
     v.resize(n);
@@ -114,8 +115,10 @@ struct collector_t {
 class corrupting_proxy_t {
  public:
   corrupting_proxy_t(uint16_t upstream, uint64_t flip_offset)
-      : upstream_(upstream), flip_offset_(flip_offset),
-        acceptor_(io_, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)) {
+      : upstream_(upstream),
+        flip_offset_(flip_offset),
+        acceptor_(io_,
+                  boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)) {
     accept();
     thread_ = std::thread([this] { io_.run(); });
   }
@@ -155,8 +158,8 @@ class corrupting_proxy_t {
     });
   }
 
-  void pump(std::shared_ptr<link_t> l, tcp::socket link_t::*from, tcp::socket link_t::*to, bool corrupt,
-            std::shared_ptr<uint64_t> seen) {
+  void pump(std::shared_ptr<link_t> l, tcp::socket link_t::*from, tcp::socket link_t::*to,
+            bool corrupt, std::shared_ptr<uint64_t> seen) {
     auto buf = std::make_shared<std::array<uint8_t, 65536>>();
     ((*l).*from).async_read_some(boost::asio::buffer(*buf), [=](const error_code& ec, size_t n) {
       if (ec) {
@@ -168,13 +171,14 @@ class corrupting_proxy_t {
         ++flips_;
       }
       *seen += n;
-      boost::asio::async_write((*l).*to, boost::asio::buffer(buf->data(), n), [=](const error_code& ec2, size_t) {
-        if (ec2) {
-          l->close();
-          return;
-        }
-        pump(l, from, to, corrupt, seen);
-      });
+      boost::asio::async_write((*l).*to, boost::asio::buffer(buf->data(), n),
+                               [=](const error_code& ec2, size_t) {
+                                 if (ec2) {
+                                   l->close();
+                                   return;
+                                 }
+                                 pump(l, from, to, corrupt, seen);
+                               });
     });
   }
 

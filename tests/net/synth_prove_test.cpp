@@ -63,7 +63,8 @@ void prove_across(const std::string& curve, const std::string& name, formats::cu
     p.domain_rows = a.size();
     p.shape = shape;
     std::vector<buffer::byte_span_t> spans{{wtns.values(), size_t(pk.n_vars) * 32}};
-    std::vector<boost::asio::const_buffer> pieces{boost::asio::buffer(wtns.values(), size_t(pk.n_vars) * 32)};
+    std::vector<boost::asio::const_buffer> pieces{
+        boost::asio::buffer(wtns.values(), size_t(pk.n_vars) * 32)};
     if (shape == buffer::synth_shape::abc_witness) {
       for (const auto* v : {&a, &b, &c}) {
         spans.push_back({v->data(), v->size() * sizeof(fr_t)});
@@ -84,7 +85,8 @@ void prove_across(const std::string& curve, const std::string& name, formats::cu
     groth16::proof_t<C> proof;
     if (h.shape() == buffer::synth_shape::abc_witness) {
       const auto* base = ref->data();
-      prover.load_abc(reinterpret_cast<const fr_t*>(base + lay.a), reinterpret_cast<const fr_t*>(base + lay.b),
+      prover.load_abc(reinterpret_cast<const fr_t*>(base + lay.a),
+                      reinterpret_cast<const fr_t*>(base + lay.b),
                       reinterpret_cast<const fr_t*>(base + lay.c), h.domain_rows);
       proof = prover.prove_loaded(ref->data() + lay.witness, fr_t::one(), fr_t::one());
     } else {

@@ -1,6 +1,6 @@
-#include <doctest/doctest.h>
-
 #include "node/cancelled_jobs.hpp"
+
+#include <doctest/doctest.h>
 
 using zk::node::cancelled_jobs_t;
 
@@ -18,7 +18,7 @@ TEST_CASE("cancelled jobs are remembered for their retention, then forgotten") {
   CHECK(c.has(2));
   CHECK(c.has(3));
   CHECK(c.size() == 2);
-  c.add(2, t0 + 12min);  // cancelled again: its retention starts over
+  c.add(2, t0 + 12min);        // cancelled again: its retention starts over
   c.add(4, t0 + 21min + 30s);  // job 3 is 10.5 minutes old, job 2 (again) 9.5
   CHECK(c.has(2));
   CHECK_FALSE(c.has(3));

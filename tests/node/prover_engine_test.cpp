@@ -2,13 +2,14 @@
 // other bytes) is unmapped before anything reads it — a page past a shortened end would fault
 // (SIGBUS) — and mapped again; the new mapping proves only with the bytes first mapped. Touching
 // the file changes nothing; a new file renamed over the old one leaves the mapping in use.
+#include "node/prover/prover_engine.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
-#include "node/prover/prover_engine.hpp"
 #include "node/synth/synthesize.hpp"
 #include "tests/test_util.hpp"
 
@@ -17,7 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string error_of(prover_engine_t& engine, const circuit_def_t& c, const zk::buffer::buffer_ref_t& b) {
+std::string error_of(prover_engine_t& engine, const circuit_def_t& c,
+                     const zk::buffer::buffer_ref_t& b) {
   try {
     engine.prove(c, b);
   } catch (const std::exception& e) {
@@ -30,7 +32,8 @@ std::string error_of(prover_engine_t& engine, const circuit_def_t& c, const zk::
 
 TEST_CASE("prover engine: its key file rewritten, touched or replaced on disk while mapped") {
   zk::test::temp_dir tmp("zk_engine_key");
-  const std::string mc = zk::test::fixture_dir("bn254", "mulchain"), other = zk::test::fixture_dir("bn254", "poseidon");
+  const std::string mc = zk::test::fixture_dir("bn254", "mulchain"),
+                    other = zk::test::fixture_dir("bn254", "poseidon");
   const std::string zkey = tmp.file("circuit.zkey");
   fs::copy_file(mc + "/circuit.zkey", zkey);
   circuit_def_t c = describe_zkey_circuit("mulchain", zkey, "");
@@ -47,7 +50,8 @@ TEST_CASE("prover engine: its key file rewritten, touched or replaced on disk wh
     const std::string e = error_of(engine, c, *buf);
     CAPTURE(e);
     CHECK(e.find(zkey) != std::string::npos);  // the reload's format error names it
-    fs::copy_file(mc + "/circuit.zkey", zkey, fs::copy_options::overwrite_existing);  // same inode, same bytes
+    fs::copy_file(mc + "/circuit.zkey", zkey,
+                  fs::copy_options::overwrite_existing);  // same inode, same bytes
     CHECK(error_of(engine, c, *buf) == "");
   }
   SUBCASE("rewritten in place with other bytes (its last byte flipped): refused as another key") {
@@ -59,7 +63,8 @@ TEST_CASE("prover engine: its key file rewritten, touched or replaced on disk wh
     f.close();
     const std::string e = error_of(engine, c, *buf);
     CAPTURE(e);
-    CHECK(e.find("was rewritten in place with other bytes since this prover first mapped it") != std::string::npos);
+    CHECK(e.find("was rewritten in place with other bytes since this prover first mapped it") !=
+          std::string::npos);
     fs::copy_file(mc + "/circuit.zkey", zkey, fs::copy_options::overwrite_existing);
     CHECK(error_of(engine, c, *buf) == "");
   }

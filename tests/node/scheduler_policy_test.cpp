@@ -5,8 +5,8 @@
 
 #include <random>
 
-#include "node/scheduler/simulation.hpp"
 #include "common/timeline/render.hpp"
+#include "node/scheduler/simulation.hpp"
 
 using namespace zk::node;
 
@@ -31,13 +31,14 @@ node_spec_t prover_node(const std::string& name, uint64_t budget, std::set<std::
   return n;
 }
 
-sim_config_t farm(unsigned synth_nodes, unsigned cores, double synth_s, double prove_s, double uplink_mib_s,
-                  unsigned lookahead, unsigned partitions = 12) {
+sim_config_t farm(unsigned synth_nodes, unsigned cores, double synth_s, double prove_s,
+                  double uplink_mib_s, unsigned lookahead, unsigned partitions = 12) {
   sim_config_t c;
   c.lookahead.value = lookahead;
   c.circuits.push_back({{"porep", 64 * MiB, 32 * MiB}, synth_s, prove_s});
   for (unsigned i = 0; i < synth_nodes; ++i)
-    c.nodes.push_back({synth_node("synth-" + std::to_string(i), cores, 1024 * MiB), uplink_mib_s * MiB});
+    c.nodes.push_back(
+        {synth_node("synth-" + std::to_string(i), cores, 1024 * MiB), uplink_mib_s * MiB});
   c.nodes.push_back({prover_node("gpu-0", 1024 * MiB), 1e12});
   c.jobs.push_back({0, "porep", priority_t::normal, partitions});
   return c;
@@ -185,9 +186,11 @@ TEST_CASE("a job no live node could ever hold is refused at submit, and never bl
   node_id syn = s.add_node(synth_node("synth-1", 1, 100));
   node_id prv = s.add_node(prover_node("gpu-1", 400));
   CHECK(s.submit("big", priority_t::normal, 1).error() ==
-        "circuit 'big': a partition's 300 B buffer fits no synthesis node (the largest memory_budget is synth-1's 100 B)");
+        "circuit 'big': a partition's 300 B buffer fits no synthesis node (the largest "
+        "memory_budget is synth-1's 100 B)");
   CHECK(s.submit("work", priority_t::normal, 1).error() ==
-        "circuit 'work': a partition's buffer + work area, 510 B, fits no prover (the largest memory_budget is "
+        "circuit 'work': a partition's buffer + work area, 510 B, fits no prover (the largest "
+        "memory_budget is "
         "gpu-1's 400 B)");
   // The early job (critical, first in the order) no longer blocks a small one behind it.
   job_id small = s.submit("small", priority_t::low, 1).value();
@@ -241,14 +244,17 @@ TEST_CASE("SIMULATED: lookahead keeps the prover busy; lookahead is never exceed
   CHECK(r1.makespan_s < r0.makespan_s * 0.7);
 }
 
-TEST_CASE("SIMULATED: jitter draws from the seed: the same seed gives the same run, another seed another") {
+TEST_CASE(
+    "SIMULATED: jitter draws from the seed: the same seed gives the same run, another seed "
+    "another") {
   auto with = [](double jitter, uint64_t seed) {
     sim_config_t c = farm(1, 2, 1.0, 1.0, 10000, 1);
     c.jitter = jitter;
     c.seed = seed;
     return run_simulation(c);
   };
-  const auto exact = with(0, 1), exact2 = with(0, 2), a = with(0.3, 1), a2 = with(0.3, 1), b = with(0.3, 2);
+  const auto exact = with(0, 1), exact2 = with(0, 2), a = with(0.3, 1), a2 = with(0.3, 1),
+             b = with(0.3, 2);
   CHECK(exact.makespan_s == exact2.makespan_s);  // no jitter: the seed does nothing
   CHECK(a.makespan_s == a2.makespan_s);
   CHECK(a.makespan_s != b.makespan_s);
@@ -276,14 +282,17 @@ TEST_CASE("SIMULATED: 200 nodes under a burst of jobs never exceed a budget") {
   for (int i = 0; i < 40; ++i)
     c.nodes.push_back({synth_node("s" + std::to_string(i), 4, 650 * MiB), 500.0 * MiB});
   for (int i = 0; i < 160; ++i)
-    c.nodes.push_back({prover_node("g" + std::to_string(i), 900 * MiB, {i % 2 ? "small" : "large"}), 1e12});
+    c.nodes.push_back(
+        {prover_node("g" + std::to_string(i), 900 * MiB, {i % 2 ? "small" : "large"}), 1e12});
   std::mt19937 rng(7);
   for (int j = 0; j < 300; ++j)
-    c.jobs.push_back({double(rng() % 100) / 10.0, j % 3 ? "small" : "large", priority_t(rng() % 4), uint32_t(1 + rng() % 10)});
+    c.jobs.push_back({double(rng() % 100) / 10.0, j % 3 ? "small" : "large", priority_t(rng() % 4),
+                      uint32_t(1 + rng() % 10)});
   auto r = run_simulation(c);
   CHECK_FALSE(r.budget_exceeded);
   CHECK(r.max_pipeline_over_lookahead == 0);
-  for (size_t i = 0; i < c.nodes.size(); ++i) CHECK(r.peak_reserved[i] <= c.nodes[i].spec.memory_budget);
+  for (size_t i = 0; i < c.nodes.size(); ++i)
+    CHECK(r.peak_reserved[i] <= c.nodes[i].spec.memory_budget);
   size_t done = 0;
   for (const auto& j : r.jobs) done += j.done == j.partitions;
   CHECK(done == c.jobs.size());
@@ -296,8 +305,8 @@ TEST_CASE("SIMULATED: two synthesis nodes feed one prover ~2x faster when synthe
   // 2 cores × 4 s synthesis per node against a 0.5 s prover: synthesis-bound with one node or two.
   auto one = run_simulation(farm(1, 2, 4.0, 0.5, 10000, 8, 48));
   auto two = run_simulation(farm(2, 2, 4.0, 0.5, 10000, 8, 48));
-  MESSAGE("simulated throughput: 1 synth node " << one.proofs_per_minute << "/min, 2 nodes " << two.proofs_per_minute
-                                                << "/min");
+  MESSAGE("simulated throughput: 1 synth node " << one.proofs_per_minute << "/min, 2 nodes "
+                                                << two.proofs_per_minute << "/min");
   CHECK(two.proofs_per_minute >= 1.8 * one.proofs_per_minute);
 }
 

@@ -2,6 +2,8 @@
 // generator; synthesize() runs the generator (argv, no shell, "{input}"/"{output}" replaced),
 // uses its .wtns exactly as a job's .wtns, removes it afterwards, and reports a failing
 // generator with the circuit, the program, how it ended and what it printed.
+#include "node/synth/synthesize.hpp"
+
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -12,7 +14,6 @@
 #include <string>
 
 #include "node/job_inputs.hpp"
-#include "node/synth/synthesize.hpp"
 #include "tests/test_util.hpp"
 
 using namespace zk::node;
@@ -33,7 +34,9 @@ std::string synth_error(const circuit_def_t& c, const std::vector<std::string>& 
   return "";
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -64,11 +67,20 @@ TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and remo
   const std::string log = tmp.file("generator.log");
   for (bool abc : {false, true}) {
     CAPTURE(abc);
-    circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", abc ? mc + "/circuit.r1cs" : "");
+    circuit_def_t c =
+        describe_zkey_circuit("mulchain", mc + "/circuit.zkey", abc ? mc + "/circuit.r1cs" : "");
     // The "generator": checks it got the input.json (as one argument, in a "--in=" form too),
     // logs where it writes, copies the fixture's witness there.
-    c.witness_generator = {"sh", "-c", "test -s \"$1\" && test \"$2\" = \"--in=$1\" && echo \"$3\" > \"$5\" && cp \"$4\" \"$3\"",
-                           "gen", "{input}", "--in={input}", "{output}", mc + "/witness.wtns", log};
+    c.witness_generator = {
+        "sh",
+        "-c",
+        "test -s \"$1\" && test \"$2\" = \"--in=$1\" && echo \"$3\" > \"$5\" && cp \"$4\" \"$3\"",
+        "gen",
+        "{input}",
+        "--in={input}",
+        "{output}",
+        mc + "/witness.wtns",
+        log};
     zk::buffer::buffer_store_t store(64ull << 20);
     csr_cache_t cache;
     auto direct = synthesize(c, {mc + "/witness.wtns"}, 2, 7, 1, store, cache);
@@ -78,7 +90,8 @@ TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and remo
     auto a = store.find(direct.buffer_id), b = store.find(generated.buffer_id);
     REQUIRE(a);
     REQUIRE(b);
-    CHECK(a->header().shape() == (abc ? zk::buffer::synth_shape::abc_witness : zk::buffer::synth_shape::witness_only));
+    CHECK(a->header().shape() ==
+          (abc ? zk::buffer::synth_shape::abc_witness : zk::buffer::synth_shape::witness_only));
     CHECK(b->size() == a->size());
     CHECK(std::memcmp(a->data(), b->data(), size_t(a->size())) == 0);
     // The generator wrote under a fresh directory of the temp dir, gone now.
@@ -92,14 +105,20 @@ TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and remo
   }
 }
 
-TEST_CASE("synthesize: a failing generator is reported with its message and its scratch is removed") {
+TEST_CASE(
+    "synthesize: a failing generator is reported with its message and its scratch is removed") {
   zk::test::temp_dir tmp("zk_wgen");
   const std::string log = tmp.file("generator.log");
   circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
-  c.witness_generator = {"sh", "-c",
-                         "echo \"$2\" > \"$3\"; echo 'computing...'; printf '\\033[31;22m[ERROR]\\033[0m snarkJS: ' >&2; "
+  c.witness_generator = {"sh",
+                         "-c",
+                         "echo \"$2\" > \"$3\"; echo 'computing...'; printf "
+                         "'\\033[31;22m[ERROR]\\033[0m snarkJS: ' >&2; "
                          "echo \"Error: Unexpected token } in JSON at $1\" >&2; exit 2",
-                         "gen", "{input}", "{output}", log};
+                         "gen",
+                         "{input}",
+                         "{output}",
+                         log};
   const std::string input = tmp.file("bad-input.json");
   std::ofstream(input) << "{\"x\": 1,}\n";
   std::string e = synth_error(c, {input});
@@ -117,7 +136,8 @@ TEST_CASE("synthesize: a failing generator is reported with its message and its 
   SUBCASE("a program that does not exist") {
     c.witness_generator = {"zkfleet-no-such-generator", "{input}", "{output}"};
     e = synth_error(c, {input});
-    CHECK(contains(e, "witness generator zkfleet-no-such-generator on " + input + " failed: cannot start"));
+    CHECK(contains(
+        e, "witness generator zkfleet-no-such-generator on " + input + " failed: cannot start"));
   }
   SUBCASE("exit status 0 without a witness") {
     c.witness_generator = {"sh", "-c", "echo nothing to do", "gen", "{input}", "{output}"};
@@ -153,7 +173,9 @@ TEST_CASE("synthesize: a cancelled job's witness generator is killed, not waited
   zk::buffer::buffer_store_t store(64ull << 20);
   csr_cache_t cache;
   const auto t0 = std::chrono::steady_clock::now();
-  auto cancelled_after_300ms = [t0] { return std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(300); };
+  auto cancelled_after_300ms = [t0] {
+    return std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(300);
+  };
   std::string e;
   try {
     synthesize(c, {input}, 1, 1, 0, store, cache, cancelled_after_300ms);

@@ -49,13 +49,16 @@ void odd_coset_by_tiles(std::vector<Fr>& a, unsigned log_n, unsigned max_log) {
       for (unsigned k = 0; k < pass.S; ++k) {
         const unsigned s = pass.dit ? k : pass.S - 1 - k;
         for (size_t b = 0; b < size / 2; ++b) {
-          if (pass.dit) ntt::dit_tile_butterfly(t.data(), b, s, tile, pass.u, tw.data(), half_n);
-          else ntt::dif_tile_butterfly<true>(t.data(), b, s, tile, pass.u, tw.data(), half_n);
+          if (pass.dit)
+            ntt::dit_tile_butterfly(t.data(), b, s, tile, pass.u, tw.data(), half_n);
+          else
+            ntt::dif_tile_butterfly<true>(t.data(), b, s, tile, pass.u, tw.data(), half_n);
         }
       }
       for (size_t i = 0; i < size; ++i) {
         const size_t at = base + i * pass.u;
-        a[at] = pass.scale ? ntt::coset_scale_at(t[i], at, n, log_n, tw.data(), n_inv, g_n_inv) : t[i];
+        a[at] =
+            pass.scale ? ntt::coset_scale_at(t[i], at, n, log_n, tw.data(), n_inv, g_n_inv) : t[i];
       }
     }
   }
@@ -65,8 +68,8 @@ void odd_coset_by_tiles(std::vector<Fr>& a, unsigned log_n, unsigned max_log) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("device NTT tile passes on the host equal the CPU odd-coset transform", F, bn254::fr_t,
-                   bls12_381::fr_t) {
+TEST_CASE_TEMPLATE("device NTT tile passes on the host equal the CPU odd-coset transform", F,
+                   bn254::fr_t, bls12_381::fr_t) {
   for (unsigned log_n = 0; log_n <= 14; ++log_n) {
     for (unsigned max_log : {1u, 3u, 10u}) {
       if (log_n > 11 && max_log == 1) continue;  // slow and adds nothing

@@ -3,9 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-
-#include <nlohmann/json.hpp>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "common/timeline/aggregator.hpp"
@@ -20,7 +19,8 @@ namespace {
 
 constexpr int64_t ms = 1000000;
 
-event_t ev(uint64_t job, uint32_t part, stage s, phase p, uint16_t node, uint16_t actor, int64_t t) {
+event_t ev(uint64_t job, uint32_t part, stage s, phase p, uint16_t node, uint16_t actor,
+           int64_t t) {
   return event_t{job, part, s, p, node, actor, t, 0};
 }
 
@@ -51,7 +51,8 @@ std::vector<event_t> pipeline(int proofs, int64_t synth, int64_t xfer, int64_t p
     v.push_back(ev(1, p, stage::done, phase::instant, 2, 0, g1));
     prover_free = g1;
   }
-  std::stable_sort(v.begin(), v.end(), [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
+  std::stable_sort(v.begin(), v.end(),
+                   [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
   return v;
 }
 
@@ -87,7 +88,8 @@ TEST_CASE("aggregation restores the true order of events recorded on skewed cloc
   agg.set_offset(1, off1);
   agg.set_offset(2, off2);
   agg.set_offset(3, off3);
-  agg.add({ev(1, 0, stage::synth, phase::begin, 1, 0, 10 * ms + off1), ev(4, 0, stage::synth, phase::end, 1, 0, 40 * ms + off1)});
+  agg.add({ev(1, 0, stage::synth, phase::begin, 1, 0, 10 * ms + off1),
+           ev(4, 0, stage::synth, phase::end, 1, 0, 40 * ms + off1)});
   agg.add({ev(2, 0, stage::xfer, phase::begin, 2, 0, 20 * ms + off2)});
   agg.add({ev(3, 0, stage::gpu, phase::begin, 3, 0, 30 * ms + off3)});
   auto v = agg.events();
@@ -155,7 +157,8 @@ TEST_CASE("event file round trip and errors naming the line") {
     std::ofstream f(dir.file("bad.events"));
     f << "zkfleet-timeline 1\nevent 1 0 SYNTH B 1 0 10 0\nevent 1 0 TELEPORT E 1 0 20 0\n";
   }
-  CHECK_THROWS_WITH(aggregator_t::load(dir.file("bad.events")), doctest::Contains("bad.events:3: unknown stage 'TELEPORT'"));
+  CHECK_THROWS_WITH(aggregator_t::load(dir.file("bad.events")),
+                    doctest::Contains("bad.events:3: unknown stage 'TELEPORT'"));
 }
 
 TEST_CASE("ASCII waterfall of a known event set (golden)") {
@@ -241,7 +244,8 @@ TEST_CASE("JSON: every event with its stage, phase and the names of nodes and tr
   CHECK(j["events"].front()["stage"] == "QUEUED");
   CHECK(j["events"].back()["phase"] == "instant");
   CHECK(j["events"].back()["stage"] == "DONE");
-  CHECK(std::any_of(j["events"].begin(), j["events"].end(), [](const auto& e) { return e["phase"] == "end"; }));
+  CHECK(std::any_of(j["events"].begin(), j["events"].end(),
+                    [](const auto& e) { return e["phase"] == "end"; }));
 }
 
 TEST_CASE("Prometheus counters count every event ever added, not the aggregator's window") {
@@ -261,10 +265,13 @@ TEST_CASE("Prometheus counters count every event ever added, not the aggregator'
   CHECK(agg.dropped() > 0);
   const std::string text = agg.metrics().render_prometheus();
   CHECK(text.find("zkfleet_proofs_total 60\n") != std::string::npos);
-  CHECK(text.find("zkfleet_stage_duration_seconds_count{stage=\"SYNTH\"} 60\n") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_count{stage=\"SYNTH\"} 60\n") !=
+        std::string::npos);
   // 5 ms each on the GPU: all 60 in the 0.01 s bucket and above, none in 0.001
-  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"GPU\",le=\"0.001\"} 0\n") != std::string::npos);
-  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"GPU\",le=\"0.01\"} 60\n") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"GPU\",le=\"0.001\"} 0\n") !=
+        std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"GPU\",le=\"0.01\"} 60\n") !=
+        std::string::npos);
   CHECK(text.find("zkfleet_stage_duration_seconds_sum{stage=\"GPU\"} 0.3\n") != std::string::npos);
   // an end without its begin adds nothing
   metrics_t lone;
@@ -310,6 +317,7 @@ TEST_CASE("Prometheus exposition has counters and stage histograms") {
   const std::string text = agg.metrics().render_prometheus();
   CHECK(text.find("zkfleet_proofs_total 3\n") != std::string::npos);
   CHECK(text.find("# TYPE zkfleet_stage_duration_seconds histogram") != std::string::npos);
-  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"SYNTH\",le=\"0.01\"} 3") != std::string::npos);
+  CHECK(text.find("zkfleet_stage_duration_seconds_bucket{stage=\"SYNTH\",le=\"0.01\"} 3") !=
+        std::string::npos);
   CHECK(text.find("zkfleet_stage_duration_seconds_count{stage=\"GPU\"} 3") != std::string::npos);
 }

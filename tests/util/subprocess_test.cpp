@@ -1,8 +1,9 @@
 // util::run_subprocess: argv without a shell, output tail, exit status, signals, a program that
 // cannot be started, the wall-clock limit (the whole process group killed), and no child left
 // behind (running or zombie) after any call.
-#include <doctest/doctest.h>
+#include "common/util/subprocess.hpp"
 
+#include <doctest/doctest.h>
 #include <errno.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -15,8 +16,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include "common/util/subprocess.hpp"
 
 using zk::util::run_subprocess;
 using zk::util::subprocess_options_t;
@@ -46,7 +45,8 @@ bool process_gone(pid_t pid, std::chrono::milliseconds patience = 3000ms) {
     std::string line;
     if (std::getline(stat, line)) {
       auto close = line.rfind(')');
-      if (close != std::string::npos && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X'))
+      if (close != std::string::npos && close + 2 < line.size() &&
+          (line[close + 2] == 'Z' || line[close + 2] == 'X'))
         return true;
     }
     if (std::chrono::steady_clock::now() > end) return false;
@@ -80,7 +80,8 @@ TEST_CASE("subprocess: argv[0] is looked up on PATH, and an absolute path works 
 }
 
 TEST_CASE("subprocess: no shell interpretation of the arguments") {
-  auto r = run_subprocess({"echo", "$(echo hi)", "`id`", "*", ";", "ls", "a b", "$HOME", "x|y", ">out"}, limit(10s));
+  auto r = run_subprocess(
+      {"echo", "$(echo hi)", "`id`", "*", ";", "ls", "a b", "$HOME", "x|y", ">out"}, limit(10s));
   REQUIRE(r.ok());
   CHECK(r.output == "$(echo hi) `id` * ; ls a b $HOME x|y >out\n");
   // An argument with a space and quotes reaches the program as one argument.
@@ -90,8 +91,9 @@ TEST_CASE("subprocess: no shell interpretation of the arguments") {
 }
 
 TEST_CASE("subprocess: a nonzero exit is reported with the output's tail") {
-  auto r = run_subprocess({"sh", "-c", "i=0; while [ $i -lt 2000 ]; do echo noise line $i; i=$((i+1)); done; "
-                                       "echo 'Error: the input is malformed' >&2; exit 3"},
+  auto r = run_subprocess({"sh", "-c",
+                           "i=0; while [ $i -lt 2000 ]; do echo noise line $i; i=$((i+1)); done; "
+                           "echo 'Error: the input is malformed' >&2; exit 3"},
                           limit(20s, 64));
   CHECK(r.started);
   CHECK(r.exited);
@@ -209,8 +211,9 @@ TEST_CASE("subprocess: concurrent calls from several threads") {
   std::vector<std::thread> threads;
   for (size_t i = 0; i < results.size(); ++i)
     threads.emplace_back([&, i] {
-      results[i] = run_subprocess({"sh", "-c", "sleep 0.1; echo $0; exit $1", "t" + std::to_string(i), std::to_string(i)},
-                                  limit(20s));
+      results[i] = run_subprocess(
+          {"sh", "-c", "sleep 0.1; echo $0; exit $1", "t" + std::to_string(i), std::to_string(i)},
+          limit(20s));
     });
   for (auto& t : threads) t.join();
   for (size_t i = 0; i < results.size(); ++i) {
@@ -221,8 +224,11 @@ TEST_CASE("subprocess: concurrent calls from several threads") {
   CHECK(no_children());
 }
 
-TEST_CASE("subprocess: with SIGCHLD ignored (children reaped by the kernel) the status is unknown, never success") {
-  struct sigaction ign {}, old {};
+TEST_CASE(
+    "subprocess: with SIGCHLD ignored (children reaped by the kernel) the status is unknown, never "
+    "success") {
+  struct sigaction ign {
+  }, old{};
   ign.sa_handler = SIG_IGN;
   sigemptyset(&ign.sa_mask);
   REQUIRE(::sigaction(SIGCHLD, &ign, &old) == 0);
