@@ -85,7 +85,6 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     throw std::runtime_error("node " + cfg.name + ": the scheduler did not list its circuits: " +
                              describe(circuits.error()));
   const auto hot = hot_circuits(cfg, *circuits);
-  if (n.prover_store) prewarm(*n.prover_store, *circuits, 1, "receive store");
   if (cfg.synth) {
     n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
     // With a prover beside it, the prover's store answers for the data endpoint; this store is
@@ -94,7 +93,6 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     const std::string local =
         own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
     directory->add(local, n.store);
-    prewarm(*n.store, *circuits, tracks.workers, "buffer store");
     synthesizer_config_t sc{local, n.store, scheduler, n.recorder, tracks, own, cfg.send_options};
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
@@ -133,6 +131,11 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
                              " could not join the scheduler: " + describe(id.error()));
   }
   n.id = *id;
+  // After the join, so that touching the pages (slow on first touch) does not hold it up; the
+  // stores are thread-safe and a reservation of another size takes idle pooled buffers first. A
+  // receive store beside a synthesizer is not used for this node's own buffers: not prewarmed.
+  if (n.store) prewarm(*n.store, *circuits, tracks.workers, "buffer store");
+  if (n.prover_store && !n.store) prewarm(*n.prover_store, *circuits, 1, "receive store");
   return n;
 }
 

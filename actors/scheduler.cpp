@@ -51,7 +51,8 @@ caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
 void scheduler_actor_state::node_down(const caf::down_msg& m) {
   for (auto& [id, n] : nodes) {
     if (n.synthesizer.address() != m.source && n.prover.address() != m.source) continue;
-    log::warn("node " + n.name + " lost: its partitions in flight are queued again");
+    log::warn("node " + n.name +
+              " lost: its partitions in flight are queued again, or failed past max_attempts");
     policy.remove_node(id,
                        to_string(zk_errc::node_lost) + ": node " + n.name + " left the cluster");
     n.synthesizer = nullptr;

@@ -1,8 +1,8 @@
 #pragma once
-// The scheduler actor: owns the policy (scheduler_state) and turns messages into its calls; it
-// decides nothing the policy does not. It keeps only what the policy has no business knowing:
-// the actors behind node ids, the circuits' descriptions, each job's inputs and proofs, the
-// clients awaiting a job, and which synth buffer each partition holds.
+// The scheduler actor: owns the policy (node::scheduler_policy_t) and turns messages into its
+// calls; it decides nothing the policy does not. It keeps only what the policy has no business
+// knowing: the actors behind node ids, the circuits' descriptions, each job's inputs and proofs,
+// the clients awaiting a job, and which synth buffer each partition holds.
 //
 // A partition through the scheduler (messages.hpp has the senders):
 //   submit ─▶ policy.submit ─▶ schedule() ─dispatch_msg─▶ synthesizer

@@ -22,10 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-// What the scheduler lists, as the readiness check reads it. node_usage_msg names each node that
-// ever joined; it carries neither the roles nor whether the node is still there, so a listed name
-// counts as joined with the roles of its entry (a node joins once, with all of them) and as
-// present: a node process that exited is caught by the supervisor instead (wait_ready).
+// What the scheduler lists, as the readiness check reads it: each node that ever joined, with the
+// roles it joined with and whether it is still there.
 std::vector<config::joined_node_t> joined_nodes(const std::vector<actors::node_usage_msg>& listed) {
   std::vector<config::joined_node_t> out;
   for (const auto& n : listed) out.push_back({n.name, n.synth, n.prover, n.alive});

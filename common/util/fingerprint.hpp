@@ -4,7 +4,7 @@
 // it can be taken on every use of a multi-GB proving key; a change that misses every sample (and
 // keeps the length) goes unnoticed. Used where a key's bytes may have been replaced under the same
 // address or file: the CUDA key cache (cuda/device.cu) and the prover's mapped keys
-// (actors/engine).
+// (node/prover/prover_engine).
 #include <cstddef>
 #include <cstdint>
 
