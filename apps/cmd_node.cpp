@@ -135,10 +135,9 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   if (plan.scheduler) {
     aggregator = sys.spawn(timeline_aggregator);
     auto rec = std::make_shared<timeline::recorder_t>(plan.scheduler_timeline);
-    lookahead_t la{c.scheduler.lookahead.automatic, c.scheduler.lookahead.value,
-                   c.scheduler.lookahead.max};
-    scheduler = sys.spawn(actors::scheduler,
-                          scheduler_config_t{la, c.scheduler.max_attempts, rec, 0, aggregator});
+    scheduler = sys.spawn(
+        actors::scheduler,
+        scheduler_config_t{c.scheduler.lookahead, c.scheduler.max_attempts, rec, 0, aggregator});
     own.add(scheduler, "its scheduler");
     own.add(aggregator, "its timeline aggregator");
     own.add(

@@ -20,8 +20,7 @@ namespace {
 node::sim_config_t to_sim(const config::config_t& cfg) {
   const auto& s = cfg.simulation;
   node::sim_config_t out;
-  out.lookahead = {cfg.scheduler.lookahead.automatic, cfg.scheduler.lookahead.value,
-                   cfg.scheduler.lookahead.max};
+  out.lookahead = cfg.scheduler.lookahead;  // one type: config's
   out.jitter = s.jitter;
   out.seed = s.seed;
   for (const auto& c : s.circuits)

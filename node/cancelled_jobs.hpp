@@ -24,6 +24,8 @@ class cancelled_jobs_t {
     for (auto it = jobs_.begin(); it != jobs_.end();)
       it = now - it->second > keep_ ? jobs_.erase(it) : std::next(it);
   }
+  // Whether the job was cancelled and not yet forgotten (only add() forgets, so a job past its
+  // retention still answers true until the next cancel on this node: harmless, never false early).
   bool has(uint64_t job) const {
     std::lock_guard<std::mutex> lock(mu_);
     return jobs_.count(job) != 0;

@@ -3,18 +3,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "common/ec/with_curve.hpp"
 #include "common/formats/error.hpp"
 
 namespace zk::groth16 {
 namespace {
-
-template <class C>
-constexpr formats::curve_id curve_of() {
-  if constexpr (std::is_same_v<C, curves::bn254>)
-    return formats::curve_id::bn254;
-  else
-    return formats::curve_id::bls12_381;
-}
 
 template <class T>
 T load_point(const uint8_t* p) {
@@ -36,7 +29,7 @@ F parse_coord(const std::string& s, const std::string& where) {
 template <class C>
 proving_key_t<C> proving_key_t<C>::view(const formats::zkey_file& zkey) {
   const auto& h = zkey.header();
-  if (h.curve != curve_of<C>())
+  if (h.curve != curves::curve_id_of<C>)
     throw std::runtime_error(zkey.path() + ": key is for curve " + formats::curve_name(h.curve) +
                              ", expected " + std::string(C::snarkjs_name));
   static_assert(sizeof(g1_t) == 2 * sizeof(typename C::fq_t), "affine G1 must be x ‖ y");
@@ -127,7 +120,7 @@ template <class C>
 verifying_key_t<C> verifying_key_t<C>::from_json(const formats::vkey_json& j,
                                                  const std::string& path) {
   auto curve = formats::parse_curve_name(j.curve);
-  if (!curve || *curve != curve_of<C>())
+  if (!curve || *curve != curves::curve_id_of<C>)
     throw std::runtime_error(path + ": curve '" + j.curve + "' is not " +
                              std::string(C::snarkjs_name));
   if (j.ic.size() != size_t(j.n_public) + 1)
@@ -171,7 +164,7 @@ template <class C>
 proof_t<C> proof_t<C>::from_json(const formats::proof_json& j, const std::string& path) {
   if (!j.curve.empty()) {
     auto curve = formats::parse_curve_name(j.curve);
-    if (!curve || *curve != curve_of<C>())
+    if (!curve || *curve != curves::curve_id_of<C>)
       throw std::runtime_error(path + ": proof is for curve '" + j.curve + "', the key is " +
                                std::string(C::snarkjs_name));
   }
