@@ -1,0 +1,193 @@
+// zkfleet certs: the cluster's certificates in one directory (common/security/certs.hpp,
+// CockroachDB's model: ca.crt/key, node.NAME.crt/key, client.NAME.crt/key):
+//
+//   zkfleet certs create-ca --certs-dir DIR [--days N] [--overwrite]
+//   zkfleet certs create-node NAME [--host H]... --certs-dir DIR [--days N] [--overwrite]
+//   zkfleet certs create-client NAME --certs-dir DIR [--days N] [--overwrite]
+//   zkfleet certs list --certs-dir DIR
+//
+// Each create prints one line per file written; list prints a table with each file's expiry.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "apps/commands.hpp"
+#include "common/security/certs.hpp"
+
+namespace zk::apps {
+namespace {
+
+using security::role_t;
+using clock_t_ = std::chrono::system_clock;
+
+// The options of one `certs` subcommand (those it does not declare stay unset).
+struct certs_opts_t {
+  CLI::App* app = nullptr;
+  opt_t name, dir, days, overwrite, hosts;
+};
+
+std::string utc_date(clock_t_::time_point t) {
+  const time_t tt = clock_t_::to_time_t(t);
+  std::tm tm{};
+  ::gmtime_r(&tt, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+// "EXPIRED", "not valid before DATE" or "expires in N days".
+std::string expiry_state(const security::cert_info_t& c, clock_t_::time_point now) {
+  if (c.not_after <= now) return "EXPIRED";
+  if (c.not_before > now) return "not valid before " + utc_date(c.not_before);
+  const auto days = std::chrono::duration_cast<std::chrono::hours>(c.not_after - now).count() / 24;
+  return "expires in " + std::to_string(days) + (days == 1 ? " day" : " days");
+}
+
+std::string certs_dir(const certs_opts_t& o) {
+  if (!o.dir.given()) throw usage_error("--certs-dir DIR is required");
+  const std::string d = o.dir.one();
+  if (d.empty()) throw usage_error("--certs-dir needs a directory");
+  return d;
+}
+
+security::create_options_t create_options(const certs_opts_t& o) {
+  security::create_options_t c;
+  if (o.days.given()) c.days = int(parse_uint_arg("--days", o.days.one(), 1, 36500));
+  c.overwrite = o.overwrite.given();
+  c.hosts = o.hosts.all();
+  return c;
+}
+
+// "wrote DIR/node.n1.key (node n1's private key, mode 0600)", then the certificate's line.
+void report_written(const std::string& dir, role_t role, const std::string& name) {
+  const auto info = security::read_cert_info(security::cert_path(dir, role, name));
+  const std::string who = role == role_t::ca ? std::string("cluster CA")
+                                             : std::string(security::role_name(role)) + " " + name;
+  std::printf("wrote %s (%s's private key, mode 0600)\n",
+              security::key_path(dir, role, name).c_str(), who.c_str());
+  std::printf("wrote %s (%s, expires %s)\n", security::cert_path(dir, role, name).c_str(),
+              who.c_str(), utc_date(info.not_after).c_str());
+}
+
+int run_create_ca(const certs_opts_t& o) {
+  const std::string dir = certs_dir(o);
+  security::create_ca(dir, create_options(o));
+  report_written(dir, role_t::ca, "");
+  return 0;
+}
+
+int run_create_leaf(const certs_opts_t& o, role_t role) {
+  const std::string what = std::string("certs create-") + security::role_name(role);
+  const std::string name = o.name.one();
+  if (name.empty()) throw usage_error(what + " needs a NAME (" + security::name_rule + ")");
+  if (!security::valid_name(name))
+    throw usage_error(std::string("invalid ") + security::role_name(role) + " name '" + name +
+                      "': a name is " + security::name_rule);
+  const std::string dir = certs_dir(o);
+  security::create_cert(dir, role, name, create_options(o));
+  report_written(dir, role, name);
+  return 0;
+}
+
+// The table: file, role, name, expiry date (UTC) and state, columns as wide as their widest cell.
+int run_list(const certs_opts_t& o) {
+  const std::string dir = certs_dir(o);
+  const auto certs = security::list_certs(dir);
+  if (certs.empty()) {
+    std::printf("no certificates in %s\n", dir.c_str());
+    return 0;
+  }
+  const auto now = clock_t_::now();
+  std::vector<std::vector<std::string>> rows = {{"FILE", "ROLE", "NAME", "EXPIRES", "STATE"}};
+  for (const auto& c : certs)
+    rows.push_back(
+        {c.file, security::role_name(c.role), c.name, utc_date(c.not_after), expiry_state(c, now)});
+  std::vector<size_t> width(rows[0].size(), 0);
+  for (const auto& r : rows)
+    for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  for (const auto& r : rows) {
+    std::string line;
+    for (size_t i = 0; i < r.size(); ++i)
+      line += i + 1 < r.size() ? r[i] + std::string(width[i] - r[i].size() + 2, ' ') : r[i];
+    std::printf("%s\n", line.c_str());
+  }
+  return 0;
+}
+
+// Declares one subcommand of `certs` and the options the four share.
+certs_opts_t add_sub(CLI::App* certs, const std::string& name, const std::string& description,
+                     bool creates, bool named, bool hosts) {
+  certs_opts_t o;
+  o.app = add_command(*certs, name, description);
+  if (named) o.name = add_positional(o.app, "NAME", security::name_rule, false);
+  o.dir = add_value(o.app, "--certs-dir", "DIR", "the certificates directory (required)");
+  if (creates) {
+    o.days = add_value(o.app, "--days", "N", "validity in days (default: CA 10 years, else 2)");
+    o.overwrite = add_flag(o.app, "--overwrite", "replace existing files");
+  }
+  if (hosts)
+    o.hosts = add_values(o.app, "--host", "HOST",
+                         "another name or IP address of the node (a SAN), repeatable");
+  return o;
+}
+
+// The subcommand that was given, its stray words refused as finish_parse does for a command.
+int run_certs(const std::vector<certs_opts_t>& subs) {
+  for (size_t i = 0; i < subs.size(); ++i) {
+    const certs_opts_t& o = subs[i];
+    if (!o.app->parsed()) continue;
+    command_t sub;
+    sub.app = o.app;
+    sub.takes = i == 0 || i == 3 ? "certs " + o.app->get_name() + " takes no arguments"
+                                 : "certs " + o.app->get_name() + " takes one NAME";
+    finish_parse(sub);
+    switch (i) {
+      case 0:
+        return run_create_ca(o);
+      case 1:
+        return run_create_leaf(o, role_t::node);
+      case 2:
+        return run_create_leaf(o, role_t::client);
+      default:
+        return run_list(o);
+    }
+  }
+  throw usage_error(
+      "certs needs a command: create-ca, create-node NAME, create-client NAME or list");
+}
+
+}  // namespace
+
+void add_certs_command(CLI::App& root, commands_t& out) {
+  CLI::App* app =
+      add_command(root, "certs",
+                  "The cluster's certificates: create the CA, node and client certificates, list "
+                  "them (ECDSA P-256)");
+  app->footer(
+      "usage: zkfleet certs create-ca --certs-dir DIR [--days N] [--overwrite]\n"
+      "       zkfleet certs create-node NAME [--host H]... --certs-dir DIR [--days N] "
+      "[--overwrite]\n"
+      "       zkfleet certs create-client NAME --certs-dir DIR [--days N] [--overwrite]\n"
+      "       zkfleet certs list --certs-dir DIR\n"
+      "Files: DIR/ca.crt|key, DIR/node.NAME.crt|key, DIR/client.NAME.crt|key; keys are mode "
+      "0600.\n"
+      "NAME: " +
+      std::string(security::name_rule) + ".\n");
+  std::vector<certs_opts_t> subs = {
+      add_sub(app, "create-ca", "make the cluster CA (ca.crt, ca.key)", true, false, false),
+      add_sub(app, "create-node", "make node.NAME.crt|key, signed by the CA (TLS server+client)",
+              true, true, true),
+      add_sub(app, "create-client", "make client.NAME.crt|key, signed by the CA (TLS client)", true,
+              true, false),
+      add_sub(app, "list", "list the directory's certificates and when each expires", false, false,
+              false)};
+  command_t c;
+  c.app = app;
+  c.takes = "certs takes a command: create-ca, create-node, create-client or list";
+  c.run = [subs] { return run_certs(subs); };
+  out.push_back(std::move(c));
+}
+
+}  // namespace zk::apps
