@@ -1,6 +1,10 @@
 #include "common/net/data_client.hpp"
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
 #include <algorithm>
+#include <cstring>
 #include <thread>
 
 namespace zk::net {
@@ -8,17 +12,36 @@ namespace zk::net {
 namespace asio = boost::asio;
 
 data_client_t::data_client_t(std::string host, uint16_t port, send_options_t options)
-    : host_(std::move(host)), port_(port), options_(options) {}
+    : host_(std::move(host)), port_(port), options_(std::move(options)) {
+  std::shared_ptr<tls_context_t> tls;
+  if (options_.tls.enabled()) {
+    try {
+      tls = make_tls_context(options_.tls, tls_side::client);
+    } catch (const std::exception& e) {
+      setup_error_ = e.what();
+    }
+  }
+  socket_ = tls ? std::make_unique<timed_socket_t>(std::move(tls), options_.expected_peer)
+                : std::make_unique<timed_socket_t>();
+}
 
-send_result_t data_client_t::send(const buffer::buffer_ref_t& buffer) {
-  return send(buffer.header(), {asio::const_buffer(buffer.data(), buffer.size())});
+data_client_t::~data_client_t() = default;
+
+send_result_t data_client_t::send(const buffer::buffer_ref_t& buffer,
+                                  const std::optional<transfer_ticket_t>& ticket) {
+  return send(buffer.header(), {asio::const_buffer(buffer.data(), buffer.size())}, ticket);
 }
 
 send_result_t data_client_t::send(const buffer::synth_header_t& header,
-                                  const std::vector<asio::const_buffer>& payload) {
+                                  const std::vector<asio::const_buffer>& payload,
+                                  const std::optional<transfer_ticket_t>& ticket) {
   const auto t0 = std::chrono::steady_clock::now();
   send_result_t result;
   result.payload_bytes = header.payload_bytes;
+  if (!setup_error_.empty()) {
+    result.error = setup_error_;
+    return result;
+  }
   uint64_t given = 0;
   for (const auto& b : payload) given += b.size();
   if (given != header.payload_bytes) {
@@ -30,7 +53,8 @@ send_result_t data_client_t::send(const buffer::synth_header_t& header,
   const unsigned attempts = std::max(1u, options_.max_attempts);
   for (unsigned i = 1; i <= attempts; ++i) {
     result.attempts = i;
-    const std::string err = attempt(header, payload, result);
+    give_up_ = false;
+    const std::string err = attempt(header, payload, ticket, result);
     if (err.empty()) {
       result.ok = true;
       result.error.clear();
@@ -38,6 +62,7 @@ send_result_t data_client_t::send(const buffer::synth_header_t& header,
     }
     if (!result.error.empty()) result.error += "; ";
     result.error += "attempt " + std::to_string(i) + ": " + err;
+    if (give_up_) break;
     if (i < attempts) {
       std::this_thread::sleep_for(delay);
       delay = std::min(delay * 2, std::chrono::milliseconds(1000));
@@ -49,25 +74,42 @@ send_result_t data_client_t::send(const buffer::synth_header_t& header,
 
 std::string data_client_t::attempt(const buffer::synth_header_t& header,
                                    const std::vector<asio::const_buffer>& payload,
+                                   const std::optional<transfer_ticket_t>& ticket,
                                    send_result_t& result) {
+  timed_socket_t& socket = *socket_;
   const std::string where = host_ + ":" + std::to_string(port_);
   auto fail = [&](const std::string& what) {
-    socket_.close();
+    socket.close();
     return what;
+  };
+  auto connect = [&]() -> std::string {
+    if (auto ec = socket.connect(host_, port_, options_.connect_timeout)) {
+      if (!socket.peer_error().empty()) {  // our refusal of the receiver: retrying cannot help
+        give_up_ = true;
+        return "TLS handshake with " + where + ": " + socket.peer_error();
+      }
+      std::string what = std::string(socket.tls() ? "connect (TLS) to " : "connect to ") + where +
+                         ": " + ec.message();
+      if (socket.tls() && ec.category() == asio::error::get_ssl_category() &&
+          ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == SSL_R_WRONG_VERSION_NUMBER)
+        what += " (the receiver does not speak TLS: is its data-plane TLS configured?)";
+      return what;
+    }
+    return {};
   };
   // A kept connection may have been closed by the receiver meanwhile (its idle timeout): if the
   // header step fails on it without a reply, connect afresh once within this attempt.
-  bool reused = socket_.is_open();
+  bool reused = socket.is_open();
   if (!reused) {
-    if (auto ec = socket_.connect(host_, port_, options_.connect_timeout))
-      return fail("connect to " + where + ": " + ec.message());
+    if (auto err = connect(); !err.empty()) return fail(err);
   }
+  const uint32_t attempt_no = ticket ? ticket->attempt : 0;
   error_code io_error;  // the last socket error of a reply read or header write
   // A reply, checked against what was sent.
   auto read_reply = [&](const char* stage) -> util::result_t<reply_t> {
     reply_bytes_t bytes{};
     size_t got = 0;
-    if (auto ec = socket_.read(asio::buffer(bytes), options_.io_timeout, &got)) {
+    if (auto ec = socket.read(asio::buffer(bytes), options_.io_timeout, &got)) {
       io_error = ec;
       return std::string("waiting for ") + stage + " from " + where + ": " + ec.message() + " (" +
              std::to_string(got) + " of " + std::to_string(reply_size) + " reply bytes)";
@@ -76,40 +118,58 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
     // A NACK echoes what the receiver read, which may be the corruption it complains about.
     if (r && !is_nack(r->status) &&
         (r->job_id != header.job_id || r->partition != header.partition ||
-         r->payload_checksum != header.payload_checksum))
+         r->payload_checksum != header.payload_checksum || r->attempt != attempt_no))
       return "reply: it names another buffer (job " + std::to_string(r->job_id) + " partition " +
-             std::to_string(r->partition) + ")";
+             std::to_string(r->partition) + " attempt " + std::to_string(r->attempt) + ")";
     return r;
   };
 
-  const buffer::header_bytes_t head = buffer::encode_header(header);
+  // Ticket and header in one write (one TLS record).
+  std::array<uint8_t, ticket_size + buffer::synth_header_size> head{};
+  size_t head_bytes = 0;
+  if (ticket) {
+    const auto t = encode_ticket(*ticket);
+    std::memcpy(head.data(), t.data(), t.size());
+    head_bytes = t.size();
+  }
+  const buffer::header_bytes_t h = buffer::encode_header(header);
+  std::memcpy(head.data() + head_bytes, h.data(), h.size());
+  head_bytes += h.size();
+
   util::result_t<reply_t> ready = std::string("no header sent");
   for (;;) {
     io_error = {};
-    if (auto ec = socket_.write(asio::buffer(head), options_.io_timeout)) {
+    if (auto ec = socket.write(asio::buffer(head.data(), head_bytes), options_.io_timeout)) {
       io_error = ec;
       ready = "writing the header: " + ec.message();
     } else {
       ready = read_reply("READY");
     }
-    const bool peer_closed = io_error == asio::error::eof ||
-                             io_error == asio::error::connection_reset ||
-                             io_error == asio::error::broken_pipe;
+    const bool peer_closed =
+        io_error == asio::error::eof || io_error == asio::error::connection_reset ||
+        io_error == asio::error::broken_pipe || io_error == asio::ssl::error::stream_truncated;
     if (ready || !(reused && peer_closed)) break;
     reused = false;
-    socket_.close();
-    if (auto cec = socket_.connect(host_, port_, options_.connect_timeout))
-      return fail("connect to " + where + ": " + cec.message());
+    socket.close();
+    if (auto err = connect(); !err.empty()) return fail(err);
   }
   if (!ready) return fail(ready.error());
   result.ready_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now().time_since_epoch())
                         .count();
+  if (ready->status == reply_status::ack) {  // already held: a re-send after a lost ACK
+    result.buffer_id = ready->buffer_id;
+    result.duplicate = true;
+    result.peer_node = socket.peer_name();
+    return {};
+  }
   if (ready->status != reply_status::ready) {
     result.last_nack = ready->status;
     std::string what = std::string("receiver refused the header: ") + status_name(ready->status);
     if (ready->status == reply_status::no_space)
       what += " (" + buffer::format_bytes(ready->detail) + " did not fit)";
+    // The same ticket again would be refused again: the scheduler must issue another.
+    if (ready->status == reply_status::bad_ticket) give_up_ = true;
     return fail(what);  // the receiver closes after a header NACK
   }
 
@@ -129,7 +189,7 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
       if (offset == payload[piece].size()) ++piece, offset = 0;
       sent += take;
     }
-    if (auto ec = socket_.write(slices, options_.io_timeout)) {
+    if (auto ec = socket.write(slices, options_.io_timeout)) {
       return fail("writing the payload to " + where + ": " + ec.message());
     }
   }
@@ -138,6 +198,7 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
   if (!done) return fail(done.error());
   if (done->status == reply_status::ack) {
     result.buffer_id = done->buffer_id;
+    result.peer_node = socket.peer_name();
     return {};
   }
   result.last_nack = done->status;
@@ -151,9 +212,10 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
 send_result_t send_buffer(const std::string& host, uint16_t port,
                           const buffer::synth_header_t& header,
                           const std::vector<asio::const_buffer>& payload,
-                          const send_options_t& options) {
+                          const send_options_t& options,
+                          const std::optional<transfer_ticket_t>& ticket) {
   data_client_t client(host, port, options);
-  return client.send(header, payload);
+  return client.send(header, payload, ticket);
 }
 
 }  // namespace zk::net

@@ -1,30 +1,40 @@
 #include "common/net/data_server.hpp"
 
+#include <openssl/ssl.h>
+
 #include <algorithm>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/read.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "common/buffer/checksum.hpp"
 #include "common/formats/error.hpp"
+#include "common/util/le_bytes.hpp"
 #include "common/util/log.hpp"
 
 namespace zk::net {
 
 namespace asio = boost::asio;
+namespace ssl = asio::ssl;
 using asio::ip::tcp;
 using error_code = boost::system::error_code;
+using tls_stream_t = ssl::stream<tcp::socket>;
 
 const char* reject_reason_name(reject_reason r) {
   switch (r) {
@@ -46,11 +56,20 @@ const char* reject_reason_name(reject_reason r) {
       return "timeout";
     case reject_reason::io_error:
       return "io_error";
+    case reject_reason::bad_ticket:
+      return "bad_ticket";
+    case reject_reason::too_many_connections:
+      return "too_many_connections";
+    case reject_reason::tls:
+      return "tls";
   }
   return "?";
 }
 
 namespace {
+
+using clock = asio::steady_timer::clock_type;
+
 reject_reason reason_for(reply_status s) {
   switch (s) {
     case reply_status::bad_magic:
@@ -63,15 +82,39 @@ reject_reason reason_for(reply_status s) {
       return reject_reason::bad_checksum;
     case reply_status::no_space:
       return reject_reason::no_space;
+    case reply_status::bad_ticket:
+      return reject_reason::bad_ticket;
     default:
       return reject_reason::bad_header;
   }
 }
+
 // What stop() needs of a connection.
 struct session_base_t {
   virtual ~session_base_t() = default;
   virtual void shutdown() = 0;  // closes the connection on its strand
 };
+
+// A committed buffer's identity for duplicate detection: the ticket's (job, partition, attempt).
+struct dup_key_t {
+  uint64_t job;
+  uint32_t partition, attempt;
+  bool operator<(const dup_key_t& o) const {
+    return std::tie(job, partition, attempt) < std::tie(o.job, o.partition, o.attempt);
+  }
+};
+struct dup_t {
+  uint64_t id;
+  uint64_t payload_checksum;
+  bool gone = false;  // the buffer left the store (released, expired): remembered for the window
+  clock::time_point gone_at{};
+};
+
+std::string seconds_text(clock::duration d) {
+  char b[32];
+  std::snprintf(b, sizeof(b), "%.3g s", std::chrono::duration<double>(d).count());
+  return b;
+}
 
 }  // namespace
 
@@ -82,9 +125,12 @@ struct data_server_t::core_t {
         on_received(std::move(r)),
         on_rejected(std::move(j)),
         acceptor(asio::make_strand(io)),
-        accept_retry(acceptor.get_executor()) {}
+        accept_retry(acceptor.get_executor()),
+        sweep_timer(asio::make_strand(io)) {}
 
   void accept();
+  void start_sweeps();
+  void sweep();
   void reject(reject_reason why, const std::string& peer, const std::string& what) {
     {
       std::lock_guard<std::mutex> g(mu);
@@ -100,65 +146,148 @@ struct data_server_t::core_t {
     }
   }
 
+  // --- bookkeeping of received buffers (all under mu) ---
+  // The id of a committed buffer with this key and payload, if one is remembered.
+  std::optional<uint64_t> find_dup_locked(const dup_key_t& k, uint64_t checksum) const {
+    auto it = dups.find(k);
+    if (it == dups.end() || it->second.payload_checksum != checksum) return std::nullopt;
+    return it->second.id;
+  }
+  void committed_locked(uint64_t id, const std::optional<dup_key_t>& k, uint64_t checksum,
+                        clock::time_point now) {
+    unclaimed[id] = now;
+    if (!k) return;
+    auto old = dups.find(*k);
+    if (old != dups.end() && !old->second.gone) key_of.erase(old->second.id);
+    dups[*k] = dup_t{id, checksum};
+    key_of[id] = *k;
+  }
+  // The buffer left the store: its key is kept for the duplicate window.
+  void gone_locked(uint64_t id, clock::time_point now) {
+    auto k = key_of.find(id);
+    if (k == key_of.end()) return;
+    auto d = dups.find(k->second);
+    if (d != dups.end() && d->second.id == id) {
+      d->second.gone = true;
+      d->second.gone_at = now;
+      gone_order.emplace_back(k->second, id);
+    }
+    key_of.erase(k);
+    while (gone_order.size() > options.duplicate_memory) drop_oldest_gone_locked();
+  }
+  void drop_oldest_gone_locked() {
+    const auto [k, id] = gone_order.front();
+    gone_order.pop_front();
+    auto d = dups.find(k);
+    if (d != dups.end() && d->second.id == id && d->second.gone) dups.erase(d);
+  }
+
   buffer::buffer_store_t& store;
   const server_options_t options;
   const on_received_t on_received;
   const on_rejected_t on_rejected;
+  std::shared_ptr<tls_context_t> tls;  // null: plaintext
   asio::io_context io;
   tcp::acceptor acceptor;  // on its own strand: accept handlers and stop()'s close never overlap
   asio::steady_timer accept_retry;  // backoff after a failed accept, on the acceptor's strand
+  asio::steady_timer sweep_timer;   // expiry of unclaimed buffers, duplicate window; own strand
   uint16_t port = 0;
   std::vector<std::thread> threads;
   std::atomic<bool> stopped{false};
   mutable std::mutex mu;
   server_stats_t stats;
-  std::vector<std::weak_ptr<session_base_t>> sessions;  // for stop(); guarded by mu
+  std::vector<std::weak_ptr<session_base_t>> sessions;    // for stop(); guarded by mu
+  unsigned active = 0;                                    // connections served now
+  std::map<std::string, unsigned> per_peer;               // ... per remote IP address
+  std::map<uint64_t, clock::time_point> unclaimed;        // id → when it was committed
+  std::map<dup_key_t, dup_t> dups;                        // keys of committed buffers
+  std::map<uint64_t, dup_key_t> key_of;                   // id → key, while the buffer is held
+  std::deque<std::pair<dup_key_t, uint64_t>> gone_order;  // gone keys, oldest first
 };
 
 namespace {
 
-// One connection: frames one after another, each as described in data_server.hpp.
-class session_t : public session_base_t, public std::enable_shared_from_this<session_t> {
+tcp::socket& lowest(tcp::socket& s) { return s; }
+tcp::socket& lowest(tls_stream_t& s) { return s.next_layer(); }
+
+template <class Stream>
+Stream open_stream(tcp::socket&& s, tls_context_t* ctx);
+template <>
+tcp::socket open_stream<tcp::socket>(tcp::socket&& s, tls_context_t*) {
+  return std::move(s);
+}
+template <>
+tls_stream_t open_stream<tls_stream_t>(tcp::socket&& s, tls_context_t* ctx) {
+  return tls_stream_t(std::move(s), *ctx);
+}
+
+// One connection: the TLS handshake (Stream = ssl::stream), then frames one after another, each
+// as described in data_server.hpp. The framing is the same for both stream types.
+template <class Stream>
+class session_t : public session_base_t, public std::enable_shared_from_this<session_t<Stream>> {
+  static constexpr bool is_tls = std::is_same_v<Stream, tls_stream_t>;
+  static constexpr size_t head_size = ticket_size;  // the first read: a ticket or half a header
+  static_assert(ticket_size * 2 == buffer::synth_header_size);
+
  public:
   // The core outlives every session: stop() closes them all and joins the io threads, which
   // return once the last session's last handler has run.
-  session_t(data_server_t::core_t* core, tcp::socket socket)
-      : core_(core), socket_(std::move(socket)), deadline_(socket_.get_executor()) {}
+  session_t(data_server_t::core_t* core, tcp::socket socket, std::string ip)
+      : core_(core),
+        stream_(open_stream<Stream>(std::move(socket), core->tls.get())),
+        deadline_(stream_.get_executor()),
+        ip_(std::move(ip)) {}
+  ~session_t() override {
+    std::lock_guard<std::mutex> g(core_->mu);
+    --core_->active;
+    auto it = core_->per_peer.find(ip_);
+    if (it != core_->per_peer.end() && --it->second == 0) core_->per_peer.erase(it);
+  }
 
   void shutdown() override {
-    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->close(); });
+    asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close(); });
   }
 
   // Everything a session does runs on its strand, the first step included (the accept handler
   // runs on the acceptor's strand; the timer and socket are not thread-safe).
   void start() {
-    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->begin(); });
+    asio::post(stream_.get_executor(), [self = this->shared_from_this()] { self->begin(); });
   }
 
  private:
   void begin() {
     if (closed_) return;  // stop() came first
     error_code ec;
-    const auto ep = socket_.remote_endpoint(ec);
+    const auto ep = lowest(stream_).remote_endpoint(ec);
     peer_ = ec ? std::string("unknown peer")
                : ep.address().to_string() + ":" + std::to_string(ep.port());
-    socket_.set_option(tcp::no_delay(true), ec);
+    lowest(stream_).set_option(tcp::no_delay(true), ec);
     disarm();
     watchdog();
-    read_header();
+    if constexpr (is_tls) {
+      arm(core_->options.idle_timeout);  // the handshake's deadline
+      await_client_hello();
+    } else {
+      read_frame();
+    }
   }
 
-  using clock = asio::steady_timer::clock_type;
   void arm(std::chrono::milliseconds t) { deadline_.expires_after(t); }
-  void disarm() { deadline_.expires_at(asio::steady_timer::time_point::max()); }
+  // An operation inside a frame: io_timeout, but never past the frame's deadline.
+  void arm_in_frame() {
+    deadline_.expires_at(std::min(clock::now() + core_->options.io_timeout, frame_deadline_));
+  }
+  void disarm() { deadline_.expires_at(clock::time_point::max()); }
 
   // One watchdog per connection: wakes when the deadline passes (or moves) and closes the socket
   // when it has really passed, which fails the pending read or write.
   void watchdog() {
-    deadline_.async_wait([self = shared_from_this()](const error_code&) {
+    deadline_.async_wait([self = this->shared_from_this()](const error_code&) {
       if (self->closed_) return;
-      if (self->deadline_.expiry() <= clock::now()) {
+      const auto now = clock::now();
+      if (self->deadline_.expiry() <= now) {
         self->timed_out_ = true;
+        self->frame_deadline_hit_ = self->frame_deadline_ <= now;
         self->close();
         return;
       }
@@ -171,54 +300,246 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     closed_ = true;
     error_code ignored;
     deadline_.cancel();
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
+    lowest(stream_).shutdown(tcp::socket::shutdown_both, ignored);
+    lowest(stream_).close(ignored);
     pending_ = buffer::writable_buffer_t();  // a reservation in progress returns to the pool
   }
 
+  // --- TLS ---------------------------------------------------------------------------------
+  // A plaintext sender's first bytes are a frame magic: say so instead of a handshake error.
+  void await_client_hello() {
+    lowest(stream_).async_wait(tcp::socket::wait_read, [self = this->shared_from_this()](
+                                                           const error_code& ec) {
+      if (self->closed_ || ec) {  // the watchdog (handshake deadline), stop() or an error
+        const bool report = self->timed_out_ && !self->closed_after_stop();
+        self->close();
+        if (report)
+          self->core_->reject(reject_reason::timeout, self->peer_,
+                              "TLS handshake: timed out (the peer sent nothing)");
+        return;
+      }
+      std::array<uint8_t, 4> first{};
+      error_code pe;
+      const size_t n =
+          lowest(self->stream_).receive(asio::buffer(first), tcp::socket::message_peek, pe);
+      if (!pe && n == 0) {  // closed before saying anything (a port probe): not a rejection
+        self->close();
+        return;
+      }
+      if (!pe && n == first.size()) {
+        const uint32_t magic = util::le_get<uint32_t>(first.data(), 0);
+        if (magic == buffer::synth_magic || magic == ticket_magic) {
+          self->close();
+          self->core_->reject(reject_reason::tls, self->peer_,
+                              "TLS handshake: the peer sent a plaintext data-plane frame to this "
+                              "TLS receiver (the sender has no data-plane TLS configured)");
+          return;
+        }
+      }
+      self->handshake();
+    });
+  }
+
+  void handshake() {
+    if constexpr (is_tls) {
+      // Asio frees OpenSSL's record buffers whenever they drain: for a bulk stream that is a
+      // free and a malloc per 16 KiB record. Keep them.
+      SSL_clear_mode(stream_.native_handle(), SSL_MODE_RELEASE_BUFFERS);
+      stream_.set_verify_callback([this](bool preverified, ssl::verify_context& vc) {
+        return verify_node_peer(preverified, vc.native_handle(), {}, verify_error_);
+      });
+      stream_.async_handshake(
+          ssl::stream_base::server,
+          [self = this->shared_from_this()](const error_code& ec) { self->on_handshake(ec); });
+    }
+  }
+
+  void on_handshake(const error_code& ec) {
+    if (ec) {
+      const bool report = !closed_after_stop();
+      const bool timed_out = timed_out_;
+      close();
+      if (report) {
+        std::string what = timed_out ? "timed out" : verify_error_;
+        if (what.empty()) what = ec.message();
+        core_->reject(timed_out ? reject_reason::timeout : reject_reason::tls, peer_,
+                      "TLS handshake: " + what);
+      }
+      return;
+    }
+    if constexpr (is_tls) {
+      X509* cert = SSL_get1_peer_certificate(stream_.native_handle());
+      peer_node_ = node_name_of(cert);
+      X509_free(cert);
+    }
+    read_frame();
+  }
+
+  // --- frames ------------------------------------------------------------------------------
   // Why a read or write failed, for the rejection message.
   std::string failure(const error_code& ec) const {
+    if (timed_out_ && frame_deadline_hit_)
+      return "frame deadline passed (" + seconds_text(frame_deadline_ - frame_start_) +
+             " allowed: frame_timeout + payload_bytes / min_rate)";
     if (timed_out_) return "timed out";
-    if (ec == asio::error::eof) return "peer closed the connection";
+    if (ec == asio::error::eof || ec == ssl::error::stream_truncated)
+      return "peer closed the connection";
     return ec.message();
   }
   reject_reason failure_reason(const error_code& ec) const {
     if (timed_out_) return reject_reason::timeout;
-    if (ec == asio::error::eof || ec == asio::error::connection_reset)
+    if (ec == asio::error::eof || ec == asio::error::connection_reset ||
+        ec == ssl::error::stream_truncated)
       return reject_reason::truncated;
     return reject_reason::io_error;
   }
 
-  void read_header() {
+  // Between frames: wait (idle_timeout) for the next frame's first bytes.
+  void read_frame() {
+    header_ = buffer::synth_header_t{};
+    ticket_.reset();
+    frame_deadline_ = clock::time_point::max();
     arm(core_->options.idle_timeout);
-    asio::async_read(
-        socket_, asio::buffer(header_bytes_),
-        [self = shared_from_this()](const error_code& ec, size_t n) { self->on_header(ec, n); });
+    stream_.async_read_some(asio::buffer(head_),
+                            [self = this->shared_from_this()](const error_code& ec, size_t n) {
+                              self->on_frame_start(ec, n);
+                            });
   }
 
-  void on_header(const error_code& ec, size_t n) {
-    if (ec) {
-      // Between frames, a close (or an idle connection timing out) is the normal end.
-      const bool report = n != 0 && !closed_after_stop();
+  void on_frame_start(const error_code& ec, size_t n) {
+    if (ec) {  // between frames, a close (or an idle connection timing out) is the normal end
       close();
-      if (report) {
-        core_->reject(failure_reason(ec), peer_,
-                      "truncated frame: " + failure(ec) + " after " + std::to_string(n) + " of " +
-                          std::to_string(buffer::synth_header_size) + " header bytes");
-      }
       return;
     }
+    frame_start_ = clock::now();
+    const auto ft = core_->options.frame_timeout;
+    frame_deadline_ = ft.count() > 0 ? frame_start_ + ft : clock::time_point::max();
+    head_got_ = n;
+    if (head_got_ < head_size) {
+      arm_in_frame();
+      asio::async_read(stream_, asio::buffer(head_.data() + head_got_, head_size - head_got_),
+                       [self = this->shared_from_this()](const error_code& e, size_t m) {
+                         self->head_got_ += m;
+                         self->on_head(e);
+                       });
+      return;
+    }
+    on_head({});
+  }
+
+  void truncated_head(const error_code& ec, size_t got, size_t of, const char* what) {
+    const bool report = !closed_after_stop();
+    close();
+    if (report)
+      core_->reject(failure_reason(ec), peer_,
+                    "truncated frame: " + failure(ec) + " after " + std::to_string(got) + " of " +
+                        std::to_string(of) + " " + what + " bytes");
+  }
+
+  // The frame's first 64 bytes: a ticket, or the first half of a synth header.
+  void on_head(const error_code& ec) {
+    const bool is_ticket =
+        head_got_ >= 4 && util::le_get<uint32_t>(head_.data(), 0) == ticket_magic;
+    if (ec) {
+      if (is_ticket)
+        truncated_head(ec, head_got_, ticket_size, "ticket");
+      else
+        truncated_head(ec, head_got_, buffer::synth_header_size, "header");
+      return;
+    }
+    const uint32_t magic = util::le_get<uint32_t>(head_.data(), 0);
+    if (magic == ticket_magic) {
+      auto t = decode_ticket(head_.data());
+      if (!t) {
+        refuse(reply_status::bad_ticket, t.error());
+        return;
+      }
+      ticket_ = t.value();
+      read_header(0);
+      return;
+    }
+    if (magic != buffer::synth_magic) {
+      refuse(reply_status::bad_magic, "not a data-plane frame: magic " + formats::hex(magic) +
+                                          " is neither \"ZKTT\" (ticket) nor \"ZKSB\" (header)");
+      return;
+    }
+    if (core_->options.transfer_key) {
+      refuse(reply_status::bad_ticket,
+             "frame without a transfer ticket: this receiver takes only transfers the scheduler "
+             "dispatched to it");
+      return;
+    }
+    std::memcpy(header_bytes_.data(), head_.data(), head_size);
+    read_header(head_size);
+  }
+
+  void read_header(size_t have) {
+    arm_in_frame();
+    asio::async_read(stream_,
+                     asio::buffer(header_bytes_.data() + have, header_bytes_.size() - have),
+                     [self = this->shared_from_this(), have](const error_code& ec, size_t n) {
+                       if (ec) {
+                         self->truncated_head(ec, have + n, buffer::synth_header_size, "header");
+                         return;
+                       }
+                       self->on_header();
+                     });
+  }
+
+  // A NACK that ends the connection (the stream may not be a synth stream at all).
+  void refuse(reply_status st, const std::string& message, uint64_t detail = 0) {
+    core_->reject(reason_for(st), peer_, message);
+    reply(st, detail, /*then_close=*/true);
+  }
+
+  std::string frame_name() const {
+    return "job " + std::to_string(header_.job_id) + " partition " +
+           std::to_string(header_.partition);
+  }
+
+  void on_header() {
     header_ = buffer::decode_header(header_bytes_.data());
     if (auto err = buffer::validate_header(header_, core_->options.max_payload_bytes)) {
-      const reply_status st = status_for(err->field);
-      core_->reject(reason_for(st), peer_, err->message);
-      reply(st, 0, /*then_close=*/true);
+      refuse(status_for(err->field), err->message);
       return;
+    }
+    if (ticket_) {
+      if (ticket_->job != header_.job_id || ticket_->partition != header_.partition) {
+        refuse(reply_status::bad_ticket, "transfer ticket for job " + std::to_string(ticket_->job) +
+                                             " partition " + std::to_string(ticket_->partition) +
+                                             " does not match the header's " + frame_name());
+        return;
+      }
+      if (core_->options.transfer_key &&
+          !ticket_valid(*core_->options.transfer_key, *ticket_, header_.circuit_digest)) {
+        refuse(reply_status::bad_ticket,
+               "transfer ticket of " + frame_name() + " attempt " +
+                   std::to_string(ticket_->attempt) +
+                   ": MAC does not verify (not issued for this receiver, attempt or circuit)");
+        return;
+      }
+    }
+    const uint64_t rate = core_->options.min_rate_bytes_per_s;
+    if (rate > 0) {
+      const auto allowed = std::chrono::duration_cast<clock::duration>(
+          std::chrono::duration<double>(double(header_.payload_bytes) / double(rate)));
+      frame_deadline_ = frame_start_ + core_->options.frame_timeout + allowed;
+    }
+    if (ticket_) {
+      std::optional<uint64_t> dup;
+      {
+        std::lock_guard<std::mutex> g(core_->mu);
+        dup = core_->find_dup_locked(key(), header_.payload_checksum);
+        if (dup) ++core_->stats.duplicates;
+      }
+      if (dup) {  // a re-send after a lost ACK: the sender is done, nothing is stored twice
+        reply(reply_status::ack, ack_duplicate, /*then_close=*/false, *dup);
+        return;
+      }
     }
     auto r = core_->store.reserve(header_.payload_bytes);
     if (!r) {
-      core_->reject(reject_reason::no_space, peer_, r.error().message);
-      reply(reply_status::no_space, header_.payload_bytes, /*then_close=*/true);
+      refuse(reply_status::no_space, r.error().message, header_.payload_bytes);
       return;
     }
     pending_ = std::move(r.value());
@@ -227,38 +548,46 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     reply(reply_status::ready, 0, /*then_close=*/false);
   }
 
-  // Writes a reply; then closes (header NACKs), reads the payload (READY) or the next header.
+  dup_key_t key() const { return {ticket_->job, ticket_->partition, ticket_->attempt}; }
+
+  // Writes a reply; then closes (header NACKs), reads the payload (READY) or the next frame.
   void reply(reply_status st, uint64_t detail, bool then_close, uint64_t buffer_id = 0) {
     reply_t r;
     r.status = st;
     r.job_id = header_.job_id;
     r.partition = header_.partition;
+    r.attempt = ticket_ ? ticket_->attempt : 0;
     r.buffer_id = buffer_id;
     r.payload_checksum = header_.payload_checksum;
     r.detail = detail;
     reply_bytes_ = encode_reply(r);
-    arm(core_->options.io_timeout);
-    asio::async_write(socket_, asio::buffer(reply_bytes_),
-                      [self = shared_from_this(), st, then_close](const error_code& ec, size_t) {
-                        if (ec || then_close) {
-                          self->close();
-                          return;
-                        }
-                        if (st == reply_status::ready) {
-                          self->read_payload();
-                        } else {
-                          self->read_header();
-                        }
-                      });
+    if (st == reply_status::ready)
+      arm_in_frame();
+    else
+      arm(core_->options.io_timeout);
+    asio::async_write(
+        stream_, asio::buffer(reply_bytes_),
+        [self = this->shared_from_this(), st, then_close](const error_code& ec, size_t) {
+          if (ec || then_close) {
+            self->close();
+            return;
+          }
+          if (st == reply_status::ready) {
+            self->read_payload();
+          } else {
+            self->read_frame();
+          }
+        });
   }
 
   void read_payload() {
     const uint64_t left = header_.payload_bytes - received_;
     const size_t chunk = static_cast<size_t>(std::min<uint64_t>(left, core_->options.chunk_bytes));
-    arm(core_->options.io_timeout);
-    asio::async_read(
-        socket_, asio::buffer(pending_.data() + received_, chunk),
-        [self = shared_from_this()](const error_code& ec, size_t n) { self->on_payload(ec, n); });
+    arm_in_frame();
+    asio::async_read(stream_, asio::buffer(pending_.data() + received_, chunk),
+                     [self = this->shared_from_this()](const error_code& ec, size_t n) {
+                       self->on_payload(ec, n);
+                     });
   }
 
   void on_payload(const error_code& ec, size_t n) {
@@ -266,12 +595,10 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       const bool report = !closed_after_stop();
       close();  // first: the reservation is back in the pool when the rejection is reported
       if (report) {
-        core_->reject(failure_reason(ec), peer_,
-                      "truncated frame: " + failure(ec) + " after " +
-                          std::to_string(received_ + n) + " of " +
-                          std::to_string(header_.payload_bytes) + " payload bytes (job " +
-                          std::to_string(header_.job_id) + " partition " +
-                          std::to_string(header_.partition) + ")");
+        core_->reject(
+            failure_reason(ec), peer_,
+            "truncated frame: " + failure(ec) + " after " + std::to_string(received_ + n) + " of " +
+                std::to_string(header_.payload_bytes) + " payload bytes (" + frame_name() + ")");
       }
       return;
     }
@@ -286,30 +613,62 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       pending_ = buffer::writable_buffer_t();  // back to the pool; the sender re-sends
       core_->reject(reject_reason::bad_checksum, peer_,
                     "payload checksum " + formats::hex(got) + " does not match the header's " +
-                        formats::hex(header_.payload_checksum) + " (job " +
-                        std::to_string(header_.job_id) + " partition " +
-                        std::to_string(header_.partition) + "): corrupted in transit");
+                        formats::hex(header_.payload_checksum) + " (" + frame_name() +
+                        "): corrupted in transit");
       reply(reply_status::bad_checksum, 0, /*then_close=*/false);
       return;
     }
-    const uint64_t id = core_->store.commit(std::move(pending_), header_);
+    frame_deadline_ = clock::time_point::max();  // every byte is here: only the ACK is left
+    std::optional<dup_key_t> k;
+    if (ticket_) k = key();
+    uint64_t id = 0;
+    bool dup = false;
     {
+      // The same key may have been committed by another connection meanwhile (a re-send that
+      // overtook a slow first copy): then this copy is dropped and the first one's id answered.
       std::lock_guard<std::mutex> g(core_->mu);
-      ++core_->stats.frames_accepted;
-      core_->stats.bytes_accepted += header_.payload_bytes;
+      if (k) {
+        if (auto d = core_->find_dup_locked(*k, header_.payload_checksum)) {
+          dup = true;
+          id = *d;
+          ++core_->stats.duplicates;
+        }
+      }
+      if (!dup) {
+        id = core_->store.commit(std::move(pending_), header_);
+        core_->committed_locked(id, k, header_.payload_checksum, clock::now());
+        ++core_->stats.frames_accepted;
+        core_->stats.bytes_accepted += header_.payload_bytes;
+      }
     }
-    if (core_->on_received) core_->on_received(received_t{id, header_, peer_});
+    if (dup) {
+      pending_ = buffer::writable_buffer_t();
+      reply(reply_status::ack, ack_duplicate, /*then_close=*/false, id);
+      return;
+    }
+    if (core_->on_received)
+      core_->on_received(
+          received_t{id, header_, peer_, peer_node_, ticket_.has_value(), k ? k->attempt : 0});
     reply(reply_status::ack, 0, /*then_close=*/false, id);
   }
 
   bool closed_after_stop() const { return core_->stopped.load(); }
 
   data_server_t::core_t* core_;
-  tcp::socket socket_;
+  Stream stream_;
   asio::steady_timer deadline_;
-  std::string peer_;
+  std::string ip_;            // the remote address, for the per-peer cap
+  std::string peer_;          // "address:port"
+  std::string peer_node_;     // TLS: the peer certificate's CN
+  std::string verify_error_;  // TLS: why the verify callback refused the peer
   bool closed_ = false;
   bool timed_out_ = false;
+  bool frame_deadline_hit_ = false;
+  clock::time_point frame_start_{};
+  clock::time_point frame_deadline_ = clock::time_point::max();
+  std::array<uint8_t, head_size> head_{};
+  size_t head_got_ = 0;
+  std::optional<transfer_ticket_t> ticket_;
   std::array<uint8_t, buffer::synth_header_size> header_bytes_{};
   buffer::synth_header_t header_;
   buffer::writable_buffer_t pending_;
@@ -323,25 +682,124 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
 void data_server_t::core_t::accept() {
   acceptor.async_accept(asio::make_strand(io), [this](const error_code& ec, tcp::socket socket) {
     if (stopped.load() || !acceptor.is_open()) return;
-    if (!ec) {
-      auto session = std::make_shared<session_t>(this, std::move(socket));
-      {
-        std::lock_guard<std::mutex> g(mu);
-        if (stopped.load()) return;  // stop() took its snapshot: this one would be missed
+    if (ec) {
+      // Out of descriptors or memory: try again shortly instead of spinning on the error.
+      accept_retry.expires_after(std::chrono::milliseconds(50));
+      accept_retry.async_wait([this](const error_code&) { accept(); });
+      return;
+    }
+    error_code pe;
+    const auto ep = socket.remote_endpoint(pe);
+    const std::string ip = pe ? std::string("unknown") : ep.address().to_string();
+    const std::string peer =
+        pe ? std::string("unknown peer") : ip + ":" + std::to_string(ep.port());
+    std::string over;
+    {
+      std::lock_guard<std::mutex> g(mu);
+      if (stopped.load()) return;  // stop() took its snapshot: this one would be missed
+      if (active >= options.max_connections) {
+        over = std::to_string(active) + " connections open (max_connections " +
+               std::to_string(options.max_connections) + ")";
+      } else if (per_peer[ip] >= options.max_connections_per_peer) {
+        over = std::to_string(per_peer[ip]) + " connections open from " + ip +
+               " (max_connections_per_peer " + std::to_string(options.max_connections_per_peer) +
+               ")";
+      } else {
+        ++active;
+        ++per_peer[ip];
         ++stats.connections;
-        sessions.erase(
-            std::remove_if(sessions.begin(), sessions.end(), [](auto& w) { return w.expired(); }),
-            sessions.end());
-        sessions.push_back(session);
       }
-      session->start();
+      if (!over.empty() && per_peer[ip] == 0) per_peer.erase(ip);
+    }
+    if (!over.empty()) {  // closed before anything is read (and before any TLS)
+      error_code ignored;
+      socket.close(ignored);
+      reject(reject_reason::too_many_connections, peer, "connection refused: " + over);
       accept();
       return;
     }
-    // Out of descriptors or memory: try again shortly instead of spinning on the error.
-    accept_retry.expires_after(std::chrono::milliseconds(50));
-    accept_retry.async_wait([this](const error_code&) { accept(); });
+    std::shared_ptr<session_base_t> session;
+    if (tls) {
+      auto s = std::make_shared<session_t<tls_stream_t>>(this, std::move(socket), ip);
+      s->start();
+      session = s;
+    } else {
+      auto s = std::make_shared<session_t<tcp::socket>>(this, std::move(socket), ip);
+      s->start();
+      session = s;
+    }
+    {
+      std::lock_guard<std::mutex> g(mu);
+      sessions.erase(
+          std::remove_if(sessions.begin(), sessions.end(), [](auto& w) { return w.expired(); }),
+          sessions.end());
+      if (!stopped.load()) {
+        sessions.push_back(session);
+      } else {
+        session->shutdown();  // stop() took its snapshot already
+      }
+    }
+    accept();
   });
+}
+
+void data_server_t::core_t::start_sweeps() {
+  using std::chrono::milliseconds;
+  milliseconds every{1000};
+  if (options.unclaimed_timeout.count() > 0)
+    every = std::clamp(options.unclaimed_timeout / 4, milliseconds(10), milliseconds(1000));
+  sweep_timer.expires_after(every);
+  sweep_timer.async_wait([this](const error_code& ec) {
+    if (ec || stopped.load()) return;
+    sweep();
+    start_sweeps();
+  });
+}
+
+// Expires unclaimed buffers, notices buffers their owner released, ages the duplicate window.
+void data_server_t::core_t::sweep() {
+  std::vector<std::string> expired_lines;
+  {
+    std::lock_guard<std::mutex> g(mu);
+    const auto now = clock::now();
+    const auto timeout = options.unclaimed_timeout;
+    for (auto it = unclaimed.begin(); it != unclaimed.end();) {
+      const uint64_t id = it->first;
+      auto ref = store.find(id);
+      if (!ref) {  // released by its owner without a claim
+        gone_locked(id, now);
+        it = unclaimed.erase(it);
+        continue;
+      }
+      if (timeout.count() > 0 && it->second + timeout <= now) {
+        const auto& h = ref->header();
+        expired_lines.push_back("data plane: buffer " + std::to_string(id) + " (job " +
+                                std::to_string(h.job_id) + " partition " +
+                                std::to_string(h.partition) + ", " +
+                                buffer::format_bytes(h.payload_bytes) +
+                                ") was not claimed within " + seconds_text(timeout) + ": released");
+        ref.reset();
+        if (store.release(id)) ++stats.expired;
+        gone_locked(id, now);
+        it = unclaimed.erase(it);
+        continue;
+      }
+      ++it;
+    }
+    std::vector<uint64_t> gone;
+    for (const auto& [id, k] : key_of) {
+      if (!unclaimed.count(id) && !store.find(id)) gone.push_back(id);
+    }
+    for (uint64_t id : gone) gone_locked(id, now);
+    while (!gone_order.empty()) {
+      auto d = dups.find(gone_order.front().first);
+      const bool live = d != dups.end() && d->second.id == gone_order.front().second;
+      if (live && d->second.gone_at + options.duplicate_window > now) break;
+      drop_oldest_gone_locked();
+    }
+    stats.unclaimed = unclaimed.size();
+  }
+  for (const auto& line : expired_lines) log::warn(line);
 }
 
 data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t options,
@@ -349,6 +807,7 @@ data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t opt
     : core_(std::make_shared<core_t>(store, std::move(options), std::move(on_received),
                                      std::move(on_rejected))) {
   auto& c = *core_;
+  if (c.options.tls.enabled()) c.tls = make_tls_context(c.options.tls, tls_side::server);
   const tcp::endpoint ep(asio::ip::make_address(c.options.address), c.options.port);
   try {
     c.acceptor.open(ep.protocol());
@@ -362,6 +821,7 @@ data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t opt
   }
   c.port = c.acceptor.local_endpoint().port();
   c.accept();
+  asio::post(c.sweep_timer.get_executor(), [&c] { c.start_sweeps(); });
   const unsigned n = c.options.io_threads == 0 ? 1 : c.options.io_threads;
   // A callback that throws (it must not) costs its connection, never the server: the thread goes
   // back to serving the others.
@@ -381,6 +841,29 @@ data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t opt
 data_server_t::~data_server_t() { stop(); }
 
 uint16_t data_server_t::port() const { return core_->port; }
+bool data_server_t::tls() const { return core_->tls != nullptr; }
+
+bool data_server_t::claim(uint64_t buffer_id) {
+  auto& c = *core_;
+  std::lock_guard<std::mutex> g(c.mu);
+  auto it = c.unclaimed.find(buffer_id);
+  if (it == c.unclaimed.end()) return false;
+  c.unclaimed.erase(it);
+  c.stats.unclaimed = c.unclaimed.size();
+  if (!c.store.find(buffer_id)) {  // released meanwhile
+    c.gone_locked(buffer_id, clock::now());
+    return false;
+  }
+  return true;
+}
+
+void data_server_t::forget(uint64_t buffer_id) {
+  auto& c = *core_;
+  std::lock_guard<std::mutex> g(c.mu);
+  c.unclaimed.erase(buffer_id);
+  c.stats.unclaimed = c.unclaimed.size();
+  c.gone_locked(buffer_id, clock::now());
+}
 
 // No io_context::stop(): every connection is closed and the threads return when the last
 // handler has run, so reservations in progress are back in the pool when stop() returns.
@@ -397,6 +880,7 @@ void data_server_t::stop() {
     c.acceptor.close(ignored);
     c.accept_retry.cancel();
   });
+  asio::post(c.sweep_timer.get_executor(), [&c] { c.sweep_timer.cancel(); });
   for (auto& w : sessions) {
     if (auto s = w.lock()) s->shutdown();
   }
@@ -406,7 +890,9 @@ void data_server_t::stop() {
 
 server_stats_t data_server_t::stats() const {
   std::lock_guard<std::mutex> g(core_->mu);
-  return core_->stats;
+  auto s = core_->stats;
+  s.unclaimed = core_->unclaimed.size();
+  return s;
 }
 
 }  // namespace zk::net

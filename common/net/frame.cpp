@@ -30,6 +30,8 @@ const char* status_name(reply_status s) {
       return "bad_checksum";
     case reply_status::no_space:
       return "no_space";
+    case reply_status::bad_ticket:
+      return "bad_ticket";
   }
   return "unknown";
 }
@@ -44,6 +46,7 @@ reply_bytes_t encode_reply(const reply_t& r) {
   le_put<uint16_t>(p, 6, static_cast<uint16_t>(r.status));
   le_put<uint64_t>(p, 8, r.job_id);
   le_put<uint32_t>(p, 16, r.partition);
+  le_put<uint32_t>(p, 20, r.attempt);
   le_put<uint64_t>(p, 24, r.buffer_id);
   le_put<uint64_t>(p, 32, r.payload_checksum);
   le_put<uint64_t>(p, 40, r.detail);
@@ -56,16 +59,21 @@ util::result_t<reply_t> decode_reply(const uint8_t* p) {
   if (le_get<uint32_t>(p, 0) != reply_magic) return fail("magic is not \"ZKRP\"");
   const auto version = le_get<uint16_t>(p, 4);
   if (version != reply_version)
-    return fail("version " + std::to_string(version) + " is not supported (expected 1)");
+    return fail("version " + std::to_string(version) + " is not supported (expected " +
+                std::to_string(reply_version) + ")");
   if (le_get<uint64_t>(p, checksum_at) != buffer::xxh64(p, checksum_at))
     return fail("checksum mismatch (corrupted reply)");
   const auto status = le_get<uint16_t>(p, 6);
-  if (status > static_cast<uint16_t>(reply_status::no_space))
+  if (status > static_cast<uint16_t>(reply_status::bad_ticket))
     return fail("unknown status " + std::to_string(status));
+  // Bytes [48, 56) are reserved (zero in version 2): a reply using them is not one we can read.
+  if (const auto reserved = le_get<uint64_t>(p, 48); reserved != 0)
+    return fail("reserved bytes 48..55 are not zero (" + std::to_string(reserved) + ")");
   reply_t r;
   r.status = static_cast<reply_status>(status);
   r.job_id = le_get<uint64_t>(p, 8);
   r.partition = le_get<uint32_t>(p, 16);
+  r.attempt = le_get<uint32_t>(p, 20);
   r.buffer_id = le_get<uint64_t>(p, 24);
   r.payload_checksum = le_get<uint64_t>(p, 32);
   r.detail = le_get<uint64_t>(p, 40);

@@ -2,8 +2,10 @@
 // Frames of the data plane (common/net/README.md has the whole protocol). A transfer is
 //
 //   sender                                   receiver
-//   ── synth header (128 B, buffer/synth_buffer.hpp) ─▶  validate; reserve in the buffer store
-//   ◀─ reply READY ─────────────────── or NACK(reason) and close
+//   [── ticket (64 B, ticket.hpp) ──▶]  required when the receiver has a transfer key
+//   ── synth header (128 B, buffer/synth_buffer.hpp) ─▶  validate; check the ticket; reserve
+//   ◀─ reply READY ─────────────────── or NACK(reason) and close,
+//                                       or ACK(buffer id) of a duplicate: done, no payload
 //   ── payload (payload_bytes, from the arrays) ──▶  read into the reserved buffer, XXH64
 //   ◀─ reply ACK(buffer id) ─────────── or NACK(bad_checksum): connection kept, sender re-sends
 //
@@ -13,16 +15,19 @@
 //
 //   off size field
 //     0   4 magic            "ZKRP"
-//     4   2 version          1
+//     4   2 version          2
 //     6   2 status           reply_status
 //     8   8 job_id           echoed from the header (0 when the header could not be read)
 //    16   4 partition        echoed
-//    20   4 reserved         zero
+//    20   4 attempt          echoed from the ticket (0 without one)
 //    24   8 buffer_id        ACK: the id under which the receiver's store holds the buffer
 //    32   8 payload_checksum echoed
-//    40   8 detail           NACK no_space: the bytes that did not fit; else 0
+//    40   8 detail           NACK no_space: the bytes that did not fit; ACK: 1 when the frame was
+//                            a duplicate of a buffer the receiver already committed; else 0
 //    48   8 reserved         zero
 //    56   8 reply_checksum   XXH64 of bytes [0, 56)
+//
+// Version 2 (from 1): the attempt echo, the status bad_ticket, and ACK answering a header.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -35,7 +40,7 @@
 namespace zk::net {
 
 inline constexpr uint32_t reply_magic = 0x50524b5a;  // "ZKRP" read as a little-endian u32
-inline constexpr uint16_t reply_version = 1;
+inline constexpr uint16_t reply_version = 2;
 inline constexpr size_t reply_size = 64;
 
 enum class reply_status : uint16_t {
@@ -47,7 +52,10 @@ enum class reply_status : uint16_t {
   bad_length = 5,    // payload length inconsistent with the counts, or over the receiver's limit
   bad_checksum = 6,  // payload checksum mismatch (corruption in transit)
   no_space = 7,      // the receiver's buffer store budget cannot hold the payload now
+  bad_ticket = 8,    // transfer ticket missing, malformed, forged or not for this header
 };
+// ACK detail: the frame repeated a (job, partition, attempt) already committed; nothing stored.
+inline constexpr uint64_t ack_duplicate = 1;
 const char* status_name(reply_status s);
 bool is_nack(reply_status s);
 
@@ -55,6 +63,7 @@ struct reply_t {
   reply_status status = reply_status::ack;
   uint64_t job_id = 0;
   uint32_t partition = 0;
+  uint32_t attempt = 0;
   uint64_t buffer_id = 0;
   uint64_t payload_checksum = 0;
   uint64_t detail = 0;

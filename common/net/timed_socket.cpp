@@ -1,5 +1,7 @@
 #include "common/net/timed_socket.hpp"
 
+#include <openssl/ssl.h>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
@@ -7,15 +9,26 @@
 namespace zk::net {
 
 namespace asio = boost::asio;
+namespace ssl = asio::ssl;
 using asio::ip::tcp;
 
 timed_socket_t::timed_socket_t() : socket_(io_) {}
+timed_socket_t::timed_socket_t(std::shared_ptr<tls_context_t> tls, std::string expected_peer)
+    : socket_(io_), tls_(std::move(tls)), expected_peer_(std::move(expected_peer)) {}
 timed_socket_t::~timed_socket_t() { close(); }
+
+timed_socket_t::tcp_socket& timed_socket_t::lowest() {
+  return stream_ ? stream_->next_layer() : socket_;
+}
+const timed_socket_t::tcp_socket& timed_socket_t::lowest() const {
+  return stream_ ? stream_->next_layer() : socket_;
+}
+bool timed_socket_t::is_open() const { return lowest().is_open(); }
 
 void timed_socket_t::close() {
   error_code ignored;
-  socket_.shutdown(tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  lowest().shutdown(tcp::socket::shutdown_both, ignored);
+  lowest().close(ignored);
 }
 
 bool timed_socket_t::run_until_done(millis timeout) {
@@ -29,8 +42,22 @@ bool timed_socket_t::run_until_done(millis timeout) {
 
 error_code timed_socket_t::connect(const std::string& host, uint16_t port, millis timeout) {
   close();
+  peer_error_.clear();
+  peer_name_.clear();
+  if (tls_) {
+    stream_ = std::make_unique<tls_stream>(io_, *tls_);
+    // Keep OpenSSL's record buffers (asio frees them whenever they drain: a free and a malloc
+    // per 16 KiB record of a bulk stream).
+    SSL_clear_mode(stream_->native_handle(), SSL_MODE_RELEASE_BUFFERS);
+    stream_->set_verify_callback([this](bool preverified, ssl::verify_context& vc) {
+      return verify_node_peer(preverified, vc.native_handle(), expected_peer_, peer_error_);
+    });
+  }
   // The name lookup shares the deadline (a numeric host resolves without one).
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto left = [&] {
+    return std::chrono::duration_cast<millis>(deadline - std::chrono::steady_clock::now());
+  };
   tcp::resolver resolver(io_);
   error_code result = asio::error::would_block;
   tcp::resolver::results_type endpoints;
@@ -49,20 +76,39 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
     return asio::error::timed_out;
   }
   if (result) return result;
-  const auto left = std::chrono::duration_cast<millis>(deadline - std::chrono::steady_clock::now());
-  if (left.count() <= 0) return asio::error::timed_out;
+  if (left().count() <= 0) return asio::error::timed_out;
   result = asio::error::would_block;
-  asio::async_connect(socket_, endpoints,
+  asio::async_connect(lowest(), endpoints,
                       [&](const error_code& e, const tcp::endpoint&) { result = e; });
-  if (!run_until_done(left)) return asio::error::timed_out;
+  if (!run_until_done(left())) return asio::error::timed_out;
+  if (result) return result;
   error_code ignored;
-  if (!result) socket_.set_option(tcp::no_delay(true), ignored);
+  lowest().set_option(tcp::no_delay(true), ignored);
+  if (!stream_) return result;
+  if (left().count() <= 0) {
+    close();
+    return asio::error::timed_out;
+  }
+  result = asio::error::would_block;
+  stream_->async_handshake(ssl::stream_base::client, [&](const error_code& e) { result = e; });
+  if (!run_until_done(left())) return asio::error::timed_out;
+  if (result) {
+    close();
+    return result;
+  }
+  X509* cert = SSL_get1_peer_certificate(stream_->native_handle());
+  peer_name_ = node_name_of(cert);
+  X509_free(cert);
   return result;
 }
 
 error_code timed_socket_t::write(const std::vector<asio::const_buffer>& buffers, millis timeout) {
   error_code result = asio::error::would_block;
-  asio::async_write(socket_, buffers, [&](const error_code& e, size_t) { result = e; });
+  auto done = [&](const error_code& e, size_t) { result = e; };
+  if (stream_)
+    asio::async_write(*stream_, buffers, done);
+  else
+    asio::async_write(socket_, buffers, done);
   if (!run_until_done(timeout)) return asio::error::timed_out;
   return result;
 }
@@ -74,13 +120,17 @@ error_code timed_socket_t::write(asio::const_buffer buffer, millis timeout) {
 error_code timed_socket_t::read(asio::mutable_buffer buffer, millis timeout, size_t* got) {
   error_code result = asio::error::would_block;
   size_t n = 0;
-  asio::async_read(socket_, buffer, [&](const error_code& e, size_t bytes) {
+  auto done = [&](const error_code& e, size_t bytes) {
     result = e;
     n = bytes;
-  });
-  const bool done = run_until_done(timeout);
+  };
+  if (stream_)
+    asio::async_read(*stream_, buffer, done);
+  else
+    asio::async_read(socket_, buffer, done);
+  const bool ok = run_until_done(timeout);
   if (got != nullptr) *got = n;
-  return done ? result : asio::error::timed_out;
+  return ok ? result : asio::error::timed_out;
 }
 
 }  // namespace zk::net

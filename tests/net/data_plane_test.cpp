@@ -404,12 +404,21 @@ TEST_CASE("reply frames round-trip and reject corruption") {
   r.buffer_id = 77;
   r.payload_checksum = 0xabcdef;
   r.detail = 12345;
+  r.attempt = 3;
   auto b = net::encode_reply(r);
+  CHECK(b[4] == 2);  // reply version 2
   auto back = net::decode_reply(b.data());
   REQUIRE(back.ok());
   CHECK(back->status == r.status);
   CHECK(back->buffer_id == 77);
   CHECK(back->detail == 12345);
+  CHECK(back->attempt == 3);
+  r.status = net::reply_status::bad_ticket;
+  b = net::encode_reply(r);
+  REQUIRE(net::decode_reply(b.data()).ok());
+  CHECK(net::decode_reply(b.data())->status == net::reply_status::bad_ticket);
+  CHECK(std::string(net::status_name(net::reply_status::bad_ticket)) == "bad_ticket");
+  r.status = net::reply_status::no_space;
   b[20] ^= 1;
   auto bad = net::decode_reply(b.data());
   CHECK_FALSE(bad.ok());
