@@ -126,6 +126,10 @@ std::optional<uint64_t> parse_size(const std::string& text) {
     return v << shift;
   }
   if (unit.empty() || unit == "B") return std::nullopt;  // fractional bytes
+  // At most 20 integer digits (more is past 2^64 anyway) and 20 fractional ones: std::stold then
+  // neither overflows nor underflows (fuzz/pending had both).
+  const size_t dot = num.find('.');
+  if (dot > 20 || num.size() - dot - 1 > 20) return std::nullopt;
   const long double v = std::stold(num) * std::ldexp(1.0L, int(shift));
   if (v >= 1.8e19L) return std::nullopt;
   return static_cast<uint64_t>(v);
@@ -202,6 +206,27 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
     fail(c, m.get("node"), "node", "has the scheduler role twice");
 }
 
+// security.insecure: every address the cluster listens on must be loopback (127.0.0.0/8, ::1,
+// localhost), or anyone on the network could drive it.
+bool is_loopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+void refuse_open_listeners(const ctx_t& c, const map_t& m, const config_t& cfg) {
+  auto refuse = [&](const std::string& where, const endpoint_t& e) {
+    fail(c, m.get("security"), "security.insecure",
+         "refused: " + where + " listens on " + e.str() +
+             ", which is not loopback; set security.certs_dir (zkfleet certs) instead");
+  };
+  if (!is_loopback(cfg.scheduler.endpoint.host))
+    refuse("scheduler.endpoint", cfg.scheduler.endpoint);
+  if (cfg.scheduler.metrics && !is_loopback(cfg.scheduler.metrics->host))
+    refuse("scheduler.metrics", *cfg.scheduler.metrics);
+  for (const node_t& nd : cfg.nodes)
+    for (const auto* e : {&nd.control, &nd.data})
+      if (*e && !is_loopback((*e)->host)) refuse("node " + nd.name, **e);
+}
+
 config_t read_config(const ctx_t& c, const YAML::Node& root) {
   if (!root.IsDefined() || root.IsNull()) throw config_error(c.source + ": the file is empty");
   map_t m(c, root, "", keys_of(""));
@@ -209,6 +234,11 @@ config_t read_config(const ctx_t& c, const YAML::Node& root) {
   cfg.source = c.source;
   if (m.has("version")) as_uint(c, m.get("version"), "version", 1, 1);
   cfg.scheduler = read_scheduler(c, m.need("scheduler"));
+  if (!m.has("security"))
+    fail(c, root, "security",
+         "missing: set security.certs_dir (mutual TLS between every node and client) or, on "
+         "loopback only, security.insecure: true");
+  cfg.security = read_security(c, m.get("security"));
 
   if (m.has("circuits")) {
     const YAML::Node& cs = m.get("circuits");
@@ -238,6 +268,7 @@ config_t read_config(const ctx_t& c, const YAML::Node& root) {
   }
 
   validate_nodes(c, m, cfg);
+  if (cfg.security.insecure) refuse_open_listeners(c, m, cfg);
 
   if (m.has("simulation")) cfg.simulation = read_simulation(c, m.get("simulation"));
   return cfg;

@@ -1,6 +1,7 @@
 // The config parser's YAML reading helpers (common/config/yaml_reader.hpp).
 #include "common/config/yaml_reader.hpp"
 
+#include <cerrno>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -40,9 +41,11 @@ std::string quoted(const YAML::Node& n) {
 
 const std::vector<schema_section_t>& schema_table() {
   static const std::vector<schema_section_t> table = {
-      {"", {"version", "scheduler", "circuits", "node", "nodes", "simulation"}},
+      {"", {"version", "scheduler", "security", "circuits", "node", "nodes", "simulation"}},
       {"scheduler",
-       {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority", "metrics"}},
+       {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority", "metrics",
+        "max_partitions", "max_queued_jobs", "retention", "input_roots"}},
+      {"security", {"certs_dir", "insecure"}},
       {"circuits.<id>",
        {"native", "params", "key_dir", "zkey", "r1cs", "witness_generator", "shape", "priority"}},
       {"node", {"name", "roles", "listen", "resources", "hot_circuits", "data_plane"}},
@@ -50,7 +53,7 @@ const std::vector<schema_section_t>& schema_table() {
       {"node.resources", {"cores", "memory_budget", "prover_backend", "gpus", "vram"}},
       {"node.data_plane",
        {"io_threads", "send_streams", "connect_timeout", "io_timeout", "idle_timeout",
-        "max_attempts", "max_payload"}},
+        "frame_timeout", "max_attempts", "max_payload"}},
       {"simulation", {"enabled", "seed", "jitter", "nodes", "circuits", "jobs"}},
       {"simulation.circuits[]",
        {"id", "buffer_size", "prover_work", "synth_seconds", "prove_seconds"}},
@@ -103,10 +106,12 @@ std::string as_string(const ctx_t& c, const YAML::Node& n, const std::string& pa
 
 uint64_t as_uint(const ctx_t& c, const YAML::Node& n, const std::string& path, uint64_t min,
                  uint64_t max) {
-  static const std::regex re("^[0-9]{1,19}$");
+  static const std::regex re("^[0-9]{1,20}$");
   if (!n.IsScalar() || !std::regex_match(n.Scalar(), re))
     fail(c, n, path, quoted(n) + " is not a whole number");
-  const uint64_t v = std::stoull(n.Scalar());
+  errno = 0;
+  const uint64_t v = std::strtoull(n.Scalar().c_str(), nullptr, 10);  // saturates past 2^64 - 1
+  if (errno == ERANGE) fail(c, n, path, n.Scalar() + " is larger than 2^64 - 1");
   if (v < min || v > max) {
     fail(
         c, n, path,

@@ -58,7 +58,9 @@ class walker {
   ojson parse(std::string_view text) const {
     try {
       return ojson::parse(text.begin(), text.end());
-    } catch (const ojson::parse_error& e) {
+    } catch (const ojson::exception& e) {
+      // parse_error for bad syntax, but also out_of_range (406) for a number literal beyond a
+      // double such as 1e400: every way the parser refuses the text is bad input.
       throw_file_error(name_, std::string("invalid JSON: ") + e.what());
     }
   }

@@ -104,6 +104,11 @@ TEST_CASE("json: proof.json errors name the file and the JSON path") {
               "proof.json: protocol: expected a string");
   CHECK_ERROR(parse_proof_json("[1]", "proof.json"), "proof.json: (root): expected an object");
   CHECK_ERROR(parse_proof_json("{\"pi_a\": [", "proof.json"), "proof.json: invalid JSON");
+  // A number literal beyond a double is the parser's out_of_range, not parse_error: still bad
+  // input naming the file (found by fuzz/json: fuzz/corpus/json/crash-number-overflow.json).
+  CHECK_ERROR(parse_proof_json("9e400", "proof.json"), "proof.json: invalid JSON", "9e400");
+  CHECK_ERROR(parse_public_json("[\"1\", 1e400]", "public.json"), "public.json: invalid JSON");
+  CHECK_ERROR(parse_vkey_json("{\"nPublic\": -1e999}", "vk.json"), "vk.json: invalid JSON");
 
   temp_dir dir;
   CHECK_ERROR(read_proof_json(dir.file("nope.json")), "nope.json", "cannot open");

@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Writes the hand-made seeds of fuzz/corpus/ (fuzz/README.md lists every seed and where it
+came from). Deterministic: running it again rewrites the same bytes. Seeds copied from
+tests/fixtures, made by `zkfleet setup`, or found by the fuzzer (crash-*, minimized) are not
+made here and are left alone.
+
+    python3 fuzz/make_seeds.py        # from anywhere
+"""
+import os
+import struct
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(ROOT, "corpus")
+
+BN254_R = 0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001
+BN254_Q = 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47
+BLS_R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
+BLS_Q = 0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB
+
+
+def le(v, n):
+    return v.to_bytes(n, "little")
+
+
+def u32(v):
+    return struct.pack("<I", v)
+
+
+def u64(v):
+    return struct.pack("<Q", v)
+
+
+def pattern(n, seed):
+    """Deterministic filler for point bytes (the readers never look inside points)."""
+    out = bytearray(n)
+    x = (seed * 2654435761 + 1) & 0xFFFFFFFF
+    for i in range(n):
+        x = (x * 1103515245 + 12345) & 0xFFFFFFFF
+        out[i] = (x >> 16) & 0xFF
+    return bytes(out)
+
+
+def binfile(magic, version, sections, n_sections=None):
+    out = bytearray(magic + u32(version) + u32(len(sections) if n_sections is None else n_sections))
+    for sid, payload in sections:
+        out += u32(sid) + u64(len(payload)) + payload
+    return bytes(out)
+
+
+def write(target, name, data):
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    assert len(data) < 64 * 1024, (target, name, len(data))
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# ---- .r1cs ------------------------------------------------------------------------------------
+
+
+def r1cs_sections(prime, n_wires, n_pub_out, n_pub_in, n_prv_in, constraints, fs=32, labels=True):
+    header = u32(fs) + le(prime, fs) + u32(n_wires) + u32(n_pub_out) + u32(n_pub_in)
+    header += u32(n_prv_in) + u64(n_wires) + u32(len(constraints))
+    body = bytearray()
+    for con in constraints:
+        for lc in con:
+            body += u32(len(lc))
+            for wire, coef in lc:
+                body += u32(wire) + le(coef, fs)
+    out = [(2, bytes(body)), (1, header)]
+    if labels:
+        out.append((3, b"".join(u64(i) for i in range(n_wires))))
+    return out
+
+
+def r1cs_seeds():
+    r = BN254_R
+    cons = [
+        [[(3, 1)], [(4, 1)], [(1, 1)]],
+        [[(1, 2), (0, 7)], [(2, r - 1)], [(5, 1)]],
+        [[], [], [(2, 5), (0, 3), (6, 1)]],
+    ]
+    write("r1cs", "bn254-small.r1cs", binfile(b"r1cs", 1, r1cs_sections(r, 8, 1, 1, 1, cons)))
+    write("r1cs", "bls12_381-small.r1cs",
+          binfile(b"r1cs", 1, r1cs_sections(BLS_R, 8, 1, 1, 1, cons)))
+    # Header first, no label map, custom-gate sections (ignored), no constraints at all.
+    secs = r1cs_sections(r, 2, 1, 0, 0, [], labels=False)
+    write("r1cs", "header-first-no-labels.r1cs",
+          binfile(b"r1cs", 1, [secs[1], secs[0], (4, b"\0" * 4), (5, b"\0" * 4)]))
+    # A 48-byte field with an unknown prime (accepted: the curve is only looked up later).
+    write("r1cs", "fs48-unknown-prime.r1cs",
+          binfile(b"r1cs", 1, r1cs_sections(BLS_Q, 4, 1, 0, 0, [[[(1, 1)], [(1, 1)], [(2, 1)]]], fs=48)))
+    # Rejected: a term count that overflows the section, a wire >= nWires, a coefficient = prime,
+    # the header twice, a truncated record.
+    bad = r1cs_sections(r, 8, 1, 1, 1, cons)
+    body = bytearray(bad[0][1])
+    body[0:4] = u32(0xFFFFFFFF)
+    write("r1cs", "bad-term-count.r1cs", binfile(b"r1cs", 1, [(2, bytes(body))] + bad[1:]))
+    write("r1cs", "bad-wire.r1cs",
+          binfile(b"r1cs", 1, r1cs_sections(r, 8, 1, 1, 1, [[[(8, 1)], [], []]])))
+    write("r1cs", "bad-coefficient.r1cs",
+          binfile(b"r1cs", 1, r1cs_sections(r, 8, 1, 1, 1, [[[(1, r)], [], []]])))
+    write("r1cs", "bad-header-twice.r1cs", binfile(b"r1cs", 1, bad + [bad[1]]))
+    write("r1cs", "bad-truncated.r1cs", binfile(b"r1cs", 1, bad)[:-37])
+
+
+# ---- .wtns ------------------------------------------------------------------------------------
+
+
+def wtns(prime, values, n8=32, n_witness=None):
+    n = len(values) if n_witness is None else n_witness
+    return binfile(b"wtns", 2, [(1, u32(n8) + le(prime, n8) + u32(n)),
+                                (2, b"".join(le(v, n8) for v in values))])
+
+
+def wtns_seeds():
+    write("wtns", "bn254-small.wtns", wtns(BN254_R, [1, 2, 3, BN254_R - 1, 0]))
+    write("wtns", "bls12_381-small.wtns", wtns(BLS_R, [1, 7, BLS_R - 1]))
+    write("wtns", "n8-48.wtns", wtns(BLS_Q, [1, BLS_Q - 1], n8=48))
+    write("wtns", "bad-witness0-not-one.wtns", wtns(BN254_R, [2, 1]))
+    write("wtns", "bad-value-is-prime.wtns", wtns(BN254_R, [1, BN254_R]))
+    write("wtns", "bad-count-mismatch.wtns", wtns(BN254_R, [1, 2], n_witness=0x40000000))
+    write("wtns", "bad-empty-witness.wtns", wtns(BN254_R, [], n_witness=0))
+    write("wtns", "bad-n8-7.wtns", binfile(b"wtns", 2, [(1, u32(7) + b"\1" * 11), (2, b"")]))
+
+
+# ---- .zkey ------------------------------------------------------------------------------------
+
+
+def zkey(curve="bn254", n_vars=6, n_public=2, domain=8, coefs=None, mpc=True, protocol=1):
+    n8q = 32 if curve == "bn254" else 48
+    q, r = (BN254_Q, BN254_R) if curve == "bn254" else (BLS_Q, BLS_R)
+    g1, g2 = 2 * n8q, 4 * n8q
+    if coefs is None:
+        coefs = [(0, 0, 3, 11), (1, 0, 4, 12), (0, 1, 1, 13), (1, 1, 2, 14), (1, 1, 5, 15),
+                 (0, 2, 0, 16), (0, 3, 0, 1), (0, 4, 1, 1), (0, 5, 2, 1)]
+    h = u32(n8q) + le(q, n8q) + u32(32) + le(r, 32) + u32(n_vars) + u32(n_public) + u32(domain)
+    for k, size in enumerate([g1, g1, g2, g2, g1, g2]):
+        h += pattern(size, 100 + k)
+    c = u32(len(coefs)) + b"".join(u32(m) + u32(row) + u32(s) + le(v, 32) for m, row, s, v in coefs)
+    secs = [(1, u32(protocol)), (2, h), (4, c),
+            (3, pattern((n_public + 1) * g1, 3)), (9, pattern(domain * g1, 9)),
+            (8, pattern(max(0, n_vars - n_public - 1) * g1, 8)), (5, pattern(n_vars * g1, 5)),
+            (6, pattern(n_vars * g1, 6)), (7, pattern(n_vars * g2, 7))]
+    if mpc:
+        secs.append((10, pattern(64, 99) + u32(0)))
+    return binfile(b"zkey", 1, secs)
+
+
+def zkey_seeds():
+    write("zkey", "bn254-synthetic.zkey", zkey())
+    write("zkey", "bls12_381-synthetic.zkey", zkey("bls12_381"))
+    write("zkey", "no-mpc-params.zkey", zkey(mpc=False))
+    write("zkey", "unsorted-coefficients.zkey",
+          zkey(coefs=[(0, 5, 2, 1), (0, 0, 3, 11), (1, 2, 4, 12)]))
+    write("zkey", "minimal-domain1-npublic0.zkey", zkey(n_vars=1, n_public=0, domain=1, coefs=[]))
+    write("zkey", "bad-protocol-plonk.zkey", zkey(protocol=2))
+    write("zkey", "bad-coefficient-signal.zkey", zkey(coefs=[(0, 0, 6, 1)]))
+    write("zkey", "bad-domain-not-power-of-two.zkey", zkey(domain=6))
+    write("zkey", "bad-npublic-too-large.zkey", zkey(n_vars=2, n_public=2, coefs=[]))
+
+
+# ---- JSON -------------------------------------------------------------------------------------
+
+
+def json_seeds():
+    w = lambda name, text: write("json", name, text.encode())
+    w("proof-hex-no-curve.json",
+      '{"pi_a":["0x1","2","1"],"pi_b":[["1","0"],["0xAbC","5"],["1","0"]],"pi_c":["0","1","0"],'
+      '"protocol":"groth16"}')
+    w("public-empty.json", "[\n]")
+    w("public-leading-zeros.json", '["007", "0", "0x0", "21888242871839275222246405745257275088548364400416034343698204186575808495616"]')
+    w("vkey-no-alphabeta-npublic0.json",
+      '{"protocol":"groth16","curve":"BN-254","nPublic":0,"vk_alpha_1":["1","2","1"],'
+      '"vk_beta_2":[["1","2"],["3","4"],["1","0"]],"vk_gamma_2":[["1","2"],["3","4"],["1","0"]],'
+      '"vk_delta_2":[["1","2"],["3","4"],["1","0"]],"IC":[["1","2","1"]]}')
+    w("bad-nested.json", "[" * 3000 + "]" * 3000)
+    w("bad-number-types.json", '{"pi_a":[1,2,3],"nPublic":-1,"IC":[],"protocol":"groth16","curve":"x"}')
+    write("json", "bad-utf8-and-escapes.json", b'["\\u0000", "\\ud800", "\xff\xfe"]')
+    w("bad-truncated.json", '{"pi_a":["1","2"')
+
+
+# ---- synth header -----------------------------------------------------------------------------
+
+M64 = (1 << 64) - 1
+P1, P2, P3, P4, P5 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                      0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5)
+
+
+def rotl(x, r):
+    return ((x << r) | (x >> (64 - r))) & M64
+
+
+def xxh64(data, seed=0):
+    """XXH64 (the spec's reference algorithm), for the checksums of hand-made headers."""
+    def rnd(acc, lane):
+        acc = (acc + lane * P2) & M64
+        return (rotl(acc, 31) * P1) & M64
+
+    def merge(acc, v):
+        acc ^= rnd(0, v)
+        return (acc * P1 + P4) & M64
+
+    n, i = len(data), 0
+    if n >= 32:
+        v = [(seed + P1 + P2) & M64, (seed + P2) & M64, seed, (seed - P1) & M64]
+        while i + 32 <= n:
+            for k in range(4):
+                v[k] = rnd(v[k], struct.unpack_from("<Q", data, i + 8 * k)[0])
+            i += 32
+        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) + rotl(v[3], 18)) & M64
+        for k in range(4):
+            h = merge(h, v[k])
+    else:
+        h = (seed + P5) & M64
+    h = (h + n) & M64
+    while i + 8 <= n:
+        h ^= rnd(0, struct.unpack_from("<Q", data, i)[0])
+        h = (rotl(h, 27) * P1 + P4) & M64
+        i += 8
+    if i + 4 <= n:
+        h ^= (struct.unpack_from("<I", data, i)[0] * P1) & M64
+        h = (rotl(h, 23) * P2 + P3) & M64
+        i += 4
+    while i < n:
+        h ^= (data[i] * P5) & M64
+        h = (rotl(h, 11) * P1) & M64
+        i += 1
+    h ^= h >> 33
+    h = (h * P2) & M64
+    h ^= h >> 29
+    h = (h * P3) & M64
+    h ^= h >> 32
+    return h
+
+
+def synth_header(curve=1, flags=1, n_vars=6, n_public=2, rows=8, payload=None, seal=True,
+                 version=1, fr=32, job=7, part=3, reserved=0):
+    if payload is None:
+        payload = 32 * (n_vars + (3 * rows if flags & 1 else 0))
+    b = bytearray(struct.pack("<IHHHHI", 0x42534B5A, version, 128, curve, flags, fr))
+    b += pattern(32, 1) + u64(job) + u32(part) + u32(reserved)
+    b += u64(n_vars) + u64(n_public) + u64(rows) + u64(payload) + u64(0x1234) + b"\0" * 16
+    b += u64(xxh64(bytes(b)) if seal else 0)
+    assert len(b) == 128
+    return bytes(b)
+
+
+def synth_seeds():
+    write("synth_header", "abc-bn254.bin", synth_header())
+    write("synth_header", "witness-only-bls12_381.bin", synth_header(curve=2, flags=0))
+    write("synth_header", "max-counts.bin",
+          synth_header(n_vars=1 << 32, n_public=(1 << 32) - 1, rows=1 << 32))
+    # Control bytes: reseal, then a receiver limit below the payload.
+    write("synth_header", "reseal-over-limit.bin",
+          synth_header(seal=False) + b"\1" + u64(1024))
+    write("synth_header", "reseal-bad-reserved.bin", synth_header(reserved=1, seal=False) + b"\1")
+    write("synth_header", "reseal-rows-below-public.bin",
+          synth_header(n_public=5, rows=5, seal=False) + b"\1")
+    write("synth_header", "bad-checksum.bin", synth_header(seal=False))
+    write("synth_header", "bad-version.bin", synth_header(version=2))
+    write("synth_header", "bad-payload-bytes.bin", synth_header(payload=1))
+
+
+# ---- reply frame ------------------------------------------------------------------------------
+
+
+def reply(status=0, job=7, part=3, attempt=1, buf=42, csum=0x1234, detail=0, seal=True,
+          version=2):
+    b = bytearray(struct.pack("<IHH", 0x50524B5A, version, status))
+    b += u64(job) + u32(part) + u32(attempt) + u64(buf) + u64(csum) + u64(detail) + u64(0)
+    b += u64(xxh64(bytes(b)) if seal else 0)
+    assert len(b) == 64
+    return bytes(b)
+
+
+def reply_seeds():
+    write("reply_frame", "ack.bin", reply())
+    write("reply_frame", "ready.bin", reply(status=1, buf=0))
+    write("reply_frame", "nack-no-space.bin", reply(status=7, buf=0, detail=1 << 30))
+    write("reply_frame", "ack-duplicate.bin", reply(buf=9, detail=1))
+    write("reply_frame", "nack-bad-ticket.bin", reply(status=8, buf=0, attempt=0))
+    write("reply_frame", "reseal-unknown-status.bin", reply(status=9, seal=False) + b"\1")
+    write("reply_frame", "bad-checksum.bin", reply(seal=False))
+    write("reply_frame", "bad-version-1.bin", reply(version=1))
+
+
+# ---- config -----------------------------------------------------------------------------------
+
+
+def config_seeds():
+    w = lambda name, text: write("config", name, text.encode())
+    w("minimal-scheduler.yaml",
+      "scheduler: {endpoint: 127.0.0.1:7400}\nsecurity: {insecure: true}\n"
+      "node: {name: s, roles: [scheduler], listen: {control: 127.0.0.1:7400}}\n")
+    w("everything.yaml", """version: 1
+scheduler:
+  endpoint: "[::1]:7400"
+  lookahead: auto
+  lookahead_max: 4
+  max_attempts: 2
+  default_priority: high
+  metrics: localhost:0
+  max_partitions: 16
+  max_queued_jobs: 3
+  retention: 30m
+  input_roots: [inputs, /srv/in]
+security:
+  certs_dir: certs
+circuits:
+  c1: {zkey: a.zkey, r1cs: /abs/a.r1cs, witness_generator: [gen, "{input}", "{output}"], shape: witness_only, priority: low}
+  p.2: {native: porep-lite, params: "curve=bls12-381,challenges=1,depth=4", key_dir: keys, shape: abc_witness}
+nodes:
+  - name: sch
+    roles: [scheduler]
+    listen: {control: "[::1]:7400"}
+  - name: gpu-1
+    roles: [prover, synth]
+    listen: {data: 10.0.0.2:7500}
+    resources: {cores: 8, memory_budget: 1.5GiB, prover_backend: cuda, gpus: 1, vram: 512MiB}
+    hot_circuits: [c1]
+    data_plane: {io_threads: 2, send_streams: 2, connect_timeout: 250ms, io_timeout: 1.5s, idle_timeout: 2m, max_attempts: 3, max_payload: 1TiB}
+simulation:
+  enabled: true
+  seed: 9999999999999999999
+  jitter: 0.25
+  circuits: [{id: sc, buffer_size: 1GiB, prover_work: 0, synth_seconds: 1.5, prove_seconds: 2}]
+  nodes:
+    - {name_prefix: s, count: 3, roles: [synth], memory_budget: 8GiB, uplink_per_s: 1GiB}
+    - {name_prefix: g, roles: [prover], cores: 4, memory_budget: 8GiB, hot_circuits: [sc]}
+  jobs: [{circuit: sc, count: 2, partitions: 4, priority: critical, start_seconds: 0.5, every_seconds: 10}]
+""")
+    w("bad-unknown-key.yaml",
+      "scheduler: {endpoint: 127.0.0.1:7400}\nsecurity: {insecure: true}\n"
+      "node: {name: n, roles: [synth], memroy: 1}\n")
+    w("bad-insecure-open-listener.yaml",
+      "scheduler: {endpoint: 0.0.0.0:7400}\nsecurity: {insecure: true}\n"
+      "node: {name: s, roles: [scheduler], listen: {control: 0.0.0.0:7400}}\n")
+    w("bad-anchors-and-tags.yaml",
+      "a: &x [*x]\nscheduler: !!map {endpoint: !!int 7}\nnode: *x\n? [complex]\n: key\n")
+    w("bad-size-and-duration.yaml", """scheduler: {endpoint: h:7400}
+security: {certs_dir: c}
+node:
+  name: n
+  roles: [synth]
+  listen: {data: h:1}
+  resources: {memory_budget: 99999999999999999999TiB}
+  data_plane: {io_timeout: 99999999999.9h}
+""")
+    w("bad-not-yaml.yaml", "scheduler: [\n  - {\n\t\"unterminated")
+    # The committed example configs, each with the security line a loopback cluster needs.
+    configs = os.path.join(os.path.dirname(ROOT), "configs")
+    for name in ("farm", "local-cluster", "single-host"):
+        with open(os.path.join(configs, name + ".yaml")) as f:
+            text = f.read()
+        if "\nsecurity:" not in text:
+            sec = "{certs_dir: certs}" if name == "farm" else "{insecure: true}"
+            text = "security: " + sec + "\n" + text
+        w("configs-" + name + ".yaml", text)
+
+
+if __name__ == "__main__":
+    r1cs_seeds()
+    wtns_seeds()
+    zkey_seeds()
+    json_seeds()
+    synth_seeds()
+    reply_seeds()
+    config_seeds()
