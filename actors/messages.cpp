@@ -22,6 +22,10 @@ std::string to_string(zk_errc e) {
       return "node_lost";
     case zk_errc::unavailable:
       return "unavailable";
+    case zk_errc::unauthenticated:
+      return "unauthenticated";
+    case zk_errc::forbidden:
+      return "forbidden";
   }
   return "unknown_error";
 }

@@ -8,25 +8,30 @@
 // Who sends what (client = submit/status/await/cancel caller, S = scheduler, Y = synthesizer,
 // P = prover, T = timeline aggregator, R = a node's timeline reporter):
 //
-//   client → S   submit_atom job_request → job id        status_atom id → job_status_msg
-//                await_atom id → job_result_msg          cancel_atom id → bool
-//   node   → S   join_atom node_join_msg → node id       register_atom circuit_def_t → ok
-//                circuits_atom → every circuit (a prover loads its hot ones before it joins)
-//   S → Y        dispatch_msg                            Y → S   buffer_ready_msg | failure_msg
+//   any    → S   hello_atom nonce → hello_msg (a challenge, signed by the scheduler)
+//                login_atom login_msg → session token (the identity its certificate proves)
+//   client → S   submit_atom token job_request → job id  status_atom token id → job_status_msg
+//                await_atom token id → job_result_msg    cancel_atom token id → bool
+//   node   → S   join_atom token node_join_msg → node id
+//                circuits_atom token → every circuit (a prover loads its hot ones before it joins)
+//   (circuits come only from the scheduler's config: nothing registers one over the network)
+//   S → Y        dispatch_msg (attempt, transfer ticket) Y → S   buffer_ready_msg | failure_msg
 //                                                        (another process's prover: first one
 //                                                         in_transit, then one moved | failure)
-//   S → P        prove_request                           P → S   ack_atom job part secs (buffer
-//   held),
-//                                                                started_atom job part, proof_msg |
+//   S → P        prove_request                           P → S   ack_atom job part attempt secs
+//                                                                (buffer held), started_atom job
+//                                                                part attempt, proof_msg |
 //                                                                failure_msg
+//   Every reply names the attempt it answers; the scheduler takes it only from the actor that
+//   attempt was dispatched to, and a proof only once it passes the pairing check.
 //   S → Y        release_atom buffer id (the prover holds it; free it)
 //   S → P        release_atom buffer id (a moved buffer nobody will prove: cancelled job)
 //   S → Y, P     cancel_atom job id (drop what the job holds)
 //   R → T        join_atom timeline_join_msg, event_batch_msg
 //   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
 //   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text
-//   (std::string) any → S      stats_atom → std::vector<node_usage_msg>; timeline_atom → the
-//   aggregator (caf::actor)
+//   any → S      stats_atom token → std::vector<node_usage_msg>; timeline_atom token → the
+//   aggregator
 #include <caf/all.hpp>
 #include <cstdint>
 #include <string>
@@ -54,7 +59,8 @@ using status_atom = caf::atom_constant<caf::atom("status")>;
 using await_atom = caf::atom_constant<caf::atom("await")>;
 using cancel_atom = caf::atom_constant<caf::atom("cancel")>;
 using join_atom = caf::atom_constant<caf::atom("join")>;
-using register_atom = caf::atom_constant<caf::atom("register")>;
+using hello_atom = caf::atom_constant<caf::atom("hello")>;
+using login_atom = caf::atom_constant<caf::atom("login")>;
 using release_atom = caf::atom_constant<caf::atom("release")>;
 using ack_atom = caf::atom_constant<caf::atom("buf_ack")>;
 using started_atom = caf::atom_constant<caf::atom("prove_beg")>;
@@ -81,13 +87,37 @@ enum class zk_errc : uint8_t {
   synth_failed,
   prove_failed,
   node_lost,
-  unavailable,  // a peer that did not answer in time, or is gone
+  unavailable,      // a peer that did not answer in time, or is gone
+  unauthenticated,  // no valid session (or its certificate was refused)
+  forbidden,        // authenticated, but this identity may not do that
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
 std::string describe(const caf::error& e);
 // The reason text alone ("unknown circuit 'x'"); CAF's rendering for its own errors.
 std::string reason_of(const caf::error& e);
+
+// --- identities (node/scheduler/sessions.hpp) -------------------------------------------------
+
+// The scheduler's answer to hello_atom: a fresh challenge to sign, and (with certificates) its
+// own certificate with its signature over the caller's nonce and the challenge, so that a node
+// or client knows it reached the cluster's scheduler.
+struct hello_msg {
+  std::string challenge;
+  bool secure = false;         // certificates in use: login must sign the challenge
+  std::string scheduler_cert;  // PEM (secure)
+  std::string signature;       // over node::hello_text(nonce, challenge) (secure)
+};
+
+// A login: the certificate and its key's signature over node::login_text (the challenge, the
+// name, the role and the caller's CAF node), or, on an insecure cluster, only the name it claims.
+struct login_msg {
+  std::string name;
+  bool node = false;  // a node's login (else a client's); the certificate must say the same
+  std::string cert_pem;
+  std::string challenge;
+  std::string signature;
+};
 
 // --- clients ---------------------------------------------------------------------------------
 
@@ -102,13 +132,16 @@ struct job_request {
 struct proof_msg {
   uint64_t job = 0;
   uint32_t partition = 0;
+  uint32_t attempt = 0;
   std::string proof_json;                   // snarkjs proof.json
   std::vector<std::string> public_signals;  // snarkjs public.json
   double synth_seconds = 0, prove_seconds = 0, verify_seconds = 0;
 };
 
 struct job_status_msg {
-  uint64_t id = 0;
+  std::string id;    // the job's public id: 128 random bits, hex
+  uint64_t seq = 0;  // the scheduler's job number (what the timeline names the job by)
+  std::string owner;
   std::string circuit;
   priority_t priority = priority_t::normal;
   uint32_t partitions = 0, done = 0, failed = 0;
@@ -131,6 +164,7 @@ struct node_resources {
   std::string backend = "cpu";        // prover backend: "cpu" or "cuda (<device>)"
   std::vector<std::string> hot_keys;  // circuits whose proving key is resident
   std::string data_endpoint;          // where buffers are fetched ("local:<name>" in one process)
+  std::string transfer_key;           // prover: the 32-byte key its data server checks tickets with
 };
 
 // What a node holds now, as the scheduler accounts it (stats_atom → std::vector of these).
@@ -148,16 +182,20 @@ struct node_usage_msg {
 struct dispatch_msg {
   uint64_t job = 0;
   uint32_t partition = 0, partitions = 0;
+  uint32_t attempt = 0;  // every reply about this partition names it
   circuit_def_t circuit;
   std::vector<std::string> inputs;
   // The chosen prover's data endpoint: "tcp:host:port" (another process: the synthesizer sends
   // the buffer there over the data plane) or "local:<node>" (same process: it stays put).
   std::string prover_endpoint;
+  std::string prover_name;  // the prover node (its data-plane certificate must name it)
+  std::string ticket_mac;   // 32 bytes: net::ticket_mac with the prover's transfer key
 };
 
 struct buffer_ready_msg {
   uint64_t job = 0;
   uint32_t partition = 0;
+  uint32_t attempt = 0;
   uint64_t buffer_id = 0;  // in the synthesizer's store
   uint64_t size = 0;       // payload bytes
   uint64_t checksum = 0;   // payload XXH64
@@ -167,6 +205,8 @@ struct buffer_ready_msg {
   // Synthesis is done and the buffer is on its way to another process's prover: the scheduler
   // frees the synthesis slot now; a second buffer_ready (moved, or a failure) follows.
   bool in_transit = false;
+  // node::public_digest of the witness's public signals: the proof must be of these.
+  std::string public_digest;
 };
 
 struct prove_request {
@@ -177,6 +217,7 @@ struct prove_request {
 struct failure_msg {
   uint64_t job = 0;
   uint32_t partition = 0;
+  uint32_t attempt = 0;
   zk_errc code = zk_errc::synth_failed;
   std::string reason;
 };
@@ -240,23 +281,35 @@ struct node_join_msg {
 };
 
 // The scheduler: clients' requests, nodes' joins, and the workers' reports.
+// The scheduler: sessions, clients' requests, nodes' joins, and the workers' reports. The first
+// std::string of a request is the caller's session token (login_atom); job ids are strings.
 using scheduler_actor =
-    caf::typed_actor<caf::replies_to<join_atom, node_join_msg>::with<node_id>,
-                     caf::replies_to<register_atom, circuit_def_t>::with<caf::ok_atom>,
-                     caf::replies_to<circuits_atom>::with<std::vector<circuit_def_t>>,
-                     caf::replies_to<submit_atom, job_request>::with<uint64_t>,
-                     caf::replies_to<status_atom, uint64_t>::with<job_status_msg>,
-                     caf::replies_to<await_atom, uint64_t>::with<job_result_msg>,
-                     caf::replies_to<cancel_atom, uint64_t>::with<bool>,
-                     caf::replies_to<stats_atom>::with<std::vector<node_usage_msg>>,
-                     caf::replies_to<timeline_atom>::with<timeline_actor>,
+    caf::typed_actor<caf::replies_to<hello_atom, std::string>::with<hello_msg>,
+                     caf::replies_to<login_atom, login_msg>::with<std::string>,
+                     caf::replies_to<join_atom, std::string, node_join_msg>::with<node_id>,
+                     caf::replies_to<circuits_atom, std::string>::with<std::vector<circuit_def_t>>,
+                     caf::replies_to<submit_atom, std::string, job_request>::with<std::string>,
+                     caf::replies_to<status_atom, std::string, std::string>::with<job_status_msg>,
+                     caf::replies_to<await_atom, std::string, std::string>::with<job_result_msg>,
+                     caf::replies_to<cancel_atom, std::string, std::string>::with<bool>,
+                     caf::replies_to<stats_atom, std::string>::with<std::vector<node_usage_msg>>,
+                     caf::replies_to<timeline_atom, std::string>::with<timeline_actor>,
                      caf::reacts_to<buffer_ready_msg>,
-                     caf::reacts_to<ack_atom, uint64_t, uint32_t, double>,
-                     caf::reacts_to<started_atom, uint64_t, uint32_t>, caf::reacts_to<proof_msg>,
-                     caf::reacts_to<failure_msg>>;
+                     caf::reacts_to<ack_atom, uint64_t, uint32_t, uint32_t, double>,
+                     caf::reacts_to<started_atom, uint64_t, uint32_t, uint32_t>,
+                     caf::reacts_to<proof_msg>, caf::reacts_to<failure_msg>,
+                     caf::reacts_to<tick_atom>>;
 
 // --- inspect ---------------------------------------------------------------------------------
 
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, hello_msg& x) {
+  return f(caf::meta::type_name("hello_msg"), x.challenge, x.secure, x.scheduler_cert, x.signature);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, login_msg& x) {
+  return f(caf::meta::type_name("login_msg"), x.name, x.node, x.cert_pem, x.challenge, x.signature);
+}
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_request& x) {
   return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs,
@@ -264,13 +317,13 @@ typename Inspector::result_type inspect(Inspector& f, job_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
-  return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.proof_json, x.public_signals,
-           x.synth_seconds, x.prove_seconds, x.verify_seconds);
+  return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.attempt, x.proof_json,
+           x.public_signals, x.synth_seconds, x.prove_seconds, x.verify_seconds);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
-  return f(caf::meta::type_name("job_status_msg"), x.id, x.circuit, x.priority, x.partitions,
-           x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states);
+  return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.owner, x.circuit, x.priority,
+           x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
@@ -279,7 +332,7 @@ typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
   return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend,
-           x.hot_keys, x.data_endpoint);
+           x.hot_keys, x.data_endpoint, x.transfer_key);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
@@ -292,13 +345,13 @@ typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
-  return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.circuit,
-           x.inputs, x.prover_endpoint);
+  return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.attempt,
+           x.circuit, x.inputs, x.prover_endpoint, x.prover_name, x.ticket_mac);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
-  return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.buffer_id, x.size,
-           x.checksum, x.endpoint, x.synth_seconds, x.moved, x.in_transit);
+  return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.attempt, x.buffer_id,
+           x.size, x.checksum, x.endpoint, x.synth_seconds, x.moved, x.in_transit, x.public_digest);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
@@ -306,7 +359,7 @@ typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, failure_msg& x) {
-  return f(caf::meta::type_name("failure_msg"), x.job, x.partition, x.code, x.reason);
+  return f(caf::meta::type_name("failure_msg"), x.job, x.partition, x.attempt, x.code, x.reason);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, event_batch_msg& x) {
@@ -323,6 +376,14 @@ typename Inspector::result_type inspect(Inspector& f, timeline_join_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, timeline_snapshot_msg& x) {
   return f(caf::meta::type_name("timeline_snapshot_msg"), x.events, x.nodes, x.offsets);
+}
+
+// Whether the message being handled came from the worker's scheduler (only it hands out,
+// releases and cancels work): `self` is a synthesizer's or a prover's.
+template <class Self>
+bool from_scheduler(Self* self) {
+  return self->current_sender() && self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(
+                                                                 self->state.cfg.scheduler);
 }
 
 // Registers the block and the error category with an actor system's config.
@@ -349,6 +410,8 @@ typename Inspector::result_type inspect(Inspector& f, event_t& x) {
 
 CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
 CAF_ADD_TYPE_ID(zkfleet, (zk::node::circuit_def_t))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::hello_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::login_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::proof_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_status_msg))

@@ -64,7 +64,8 @@ std::string why(const caf::error& e, std::chrono::milliseconds timeout) {
 }  // namespace
 
 caf::behavior metrics_gateway(caf::event_based_actor* self, scheduler_actor scheduler,
-                              timeline_actor aggregator, std::chrono::milliseconds t) {
+                              std::string token, timeline_actor aggregator,
+                              std::chrono::milliseconds t) {
   return {
       [=](metrics_atom) -> caf::result<std::string> {
         if (!scheduler || !aggregator)
@@ -72,7 +73,7 @@ caf::behavior metrics_gateway(caf::event_based_actor* self, scheduler_actor sche
               zk_errc::unavailable,
               std::string("no ") + (scheduler ? "timeline aggregator" : "scheduler") + " to ask");
         auto rp = self->make_response_promise<std::string>();
-        self->request(scheduler, t, stats_atom::value)
+        self->request(scheduler, t, stats_atom::value, token)
             .then(
                 [=](const std::vector<node_usage_msg>& usage) mutable {
                   self->request(aggregator, t, metrics_atom::value)
@@ -94,11 +95,11 @@ caf::behavior metrics_gateway(caf::event_based_actor* self, scheduler_actor sche
 }
 
 metrics_server_t::metrics_server_t(caf::actor_system& sys, scheduler_actor scheduler,
-                                   timeline_actor aggregator, std::string host, uint16_t port,
-                                   metrics_options_t options)
+                                   std::string token, timeline_actor aggregator, std::string host,
+                                   uint16_t port, metrics_options_t options)
     : sys_(sys),
-      gateway_(sys.spawn(metrics_gateway, std::move(scheduler), std::move(aggregator),
-                         options.ask_timeout)) {
+      gateway_(sys.spawn(metrics_gateway, std::move(scheduler), std::move(token),
+                         std::move(aggregator), options.ask_timeout)) {
   auto handler = [this, options](const net::http_request_t& req) {
     net::http_response_t res;
     if (req.method != "GET" && req.method != "HEAD") {

@@ -43,8 +43,10 @@ std::string escape_label_value(const std::string& v);
 // Asks the scheduler (stats_atom) and then the aggregator (metrics_atom), each within `timeout`,
 // and answers metrics_atom with the exposition text, or an unavailable error naming who did
 // not answer.
+// `token`: the gateway's session at the scheduler (the scheduler node mints it in-process).
 caf::behavior metrics_gateway(caf::event_based_actor* self, scheduler_actor scheduler,
-                              timeline_actor aggregator, std::chrono::milliseconds timeout);
+                              std::string token, timeline_actor aggregator,
+                              std::chrono::milliseconds timeout);
 
 // The HTTP face (common/net/http_server) of a metrics gateway.
 class metrics_server_t {
@@ -52,8 +54,9 @@ class metrics_server_t {
   // Binds host:port at once (port 0: an ephemeral port; port() says which) and serves on a
   // thread of its own. host: an address or a name. Throws std::runtime_error naming host:port
   // when it cannot bind.
-  metrics_server_t(caf::actor_system& sys, scheduler_actor scheduler, timeline_actor aggregator,
-                   std::string host, uint16_t port, metrics_options_t options = {});
+  metrics_server_t(caf::actor_system& sys, scheduler_actor scheduler, std::string token,
+                   timeline_actor aggregator, std::string host, uint16_t port,
+                   metrics_options_t options = {});
   ~metrics_server_t();
   metrics_server_t(const metrics_server_t&) = delete;
   metrics_server_t& operator=(const metrics_server_t&) = delete;

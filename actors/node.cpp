@@ -44,7 +44,7 @@ void prewarm(buffer::buffer_store_t& store, const std::vector<circuit_def_t>& ci
 node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
                           const scheduler_actor& scheduler, const timeline_actor& aggregator,
                           const std::shared_ptr<node::buffer_directory_t>& directory,
-                          std::chrono::milliseconds timeout) {
+                          const std::string& token, std::chrono::milliseconds timeout) {
   node_handles_t n;
   n.name = cfg.name;
   n.recorder = std::make_shared<timeline::recorder_t>(cfg.timeline_node);
@@ -69,6 +69,9 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     net::server_options_t so = cfg.data_options;
     so.address = endpoint.host;
     so.port = endpoint.port;
+    // Only transfers the scheduler dispatched here are taken: it signs each with this key.
+    so.transfer_key = net::make_transfer_key();
+    join.resources.transfer_key.assign(so.transfer_key->begin(), so.transfer_key->end());
     n.data_server = std::make_shared<net::data_server_t>(
         *n.prover_store, so, [](const net::received_t&) {},
         [](const net::rejected_t& r) {
@@ -80,7 +83,8 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     directory->add(endpoint.str(), n.prover_store);
   }
   join.resources.data_endpoint = endpoint.str();
-  auto circuits = ask<std::vector<circuit_def_t>>(sys, scheduler, timeout, circuits_atom::value);
+  auto circuits =
+      ask<std::vector<circuit_def_t>>(sys, scheduler, timeout, circuits_atom::value, token);
   if (!circuits)
     throw std::runtime_error("node " + cfg.name + ": the scheduler did not list its circuits: " +
                              describe(circuits.error()));
@@ -99,7 +103,9 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   }
   if (cfg.prover) {
     prover_config_t pc{directory, endpoint.str(),   scheduler, n.recorder,
-                       tracks,    cfg.accelerators, hot};
+                       tracks,    cfg.accelerators, hot,       {}};
+    if (n.data_server)
+      pc.claim = [server = n.data_server](uint64_t id) { return server->claim(id); };
     n.prover = sys.spawn(prover, pc);
     join.prover = n.prover;
     join.resources.backend = cfg.backend;
@@ -124,7 +130,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     }
     join.resources.hot_keys = *loaded;
   }
-  auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, join);
+  auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, token, join);
   if (!id) {
     stop_all();
     throw std::runtime_error("node " + cfg.name +
@@ -152,8 +158,13 @@ embedded_cluster_t::embedded_cluster_t(caf::actor_system& sys, const cluster_con
 void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& cfg) {
   aggregator = sys.spawn(timeline_aggregator);
   scheduler_recorder = std::make_shared<timeline::recorder_t>(0);
-  scheduler = sys.spawn(actors::scheduler, scheduler_config_t{cfg.lookahead, cfg.max_attempts,
-                                                              scheduler_recorder, 0, aggregator});
+  sessions = std::make_shared<node::sessions_t>(std::nullopt, std::nullopt);
+  admin = sessions->add({security::role_t::client, "admin"});
+  for (const auto& c : cfg.circuits)
+    if (auto why = check_circuit(c)) throw std::runtime_error(*why);
+  scheduler = sys.spawn(actors::scheduler,
+                        scheduler_config_t{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0,
+                                           aggregator, cfg.circuits, sessions, cfg.limits});
   scheduler_reporter = sys.spawn(
       timeline_reporter,
       reporter_config_t{
@@ -166,7 +177,8 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
     n.cores = cfg.synth_cores;
     n.memory_budget = cfg.synth_budget;
     n.report_period = cfg.report_period;
-    synth_nodes.push_back(spawn_node(sys, n, scheduler, aggregator, directory));
+    synth_nodes.push_back(spawn_node(sys, n, scheduler, aggregator, directory,
+                                     sessions->add({security::role_t::node, n.name})));
   }
   node_role_config_t p;
   p.name = "prover-0";
@@ -175,7 +187,8 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   p.memory_budget = cfg.prover_budget;
   p.report_period = cfg.report_period;
   p.data_listen = cfg.prover_data_listen;
-  prover_node = spawn_node(sys, p, scheduler, aggregator, directory);
+  prover_node = spawn_node(sys, p, scheduler, aggregator, directory,
+                           sessions->add({security::role_t::node, p.name}));
 }
 
 void embedded_cluster_t::stop() {

@@ -52,11 +52,13 @@ struct node_handles_t {
   uint32_t id = 0;                                       // the scheduler's node id
 };
 
-// Spawns the node's actors and joins the scheduler (waits up to `timeout` for its answer).
-// Throws std::runtime_error when the scheduler does not take the node.
+// Spawns the node's actors and joins the scheduler under `token` (a node session of this node's
+// name; waits up to `timeout` for each answer). Throws std::runtime_error when the scheduler
+// does not take the node.
 node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
                           const scheduler_actor& scheduler, const timeline_actor& aggregator,
                           const std::shared_ptr<node::buffer_directory_t>& directory,
+                          const std::string& token,
                           std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 struct cluster_config_t {
@@ -70,11 +72,15 @@ struct cluster_config_t {
   // Non-empty ("127.0.0.1:0"): the prover receives buffers over the data plane on loopback, as
   // it would from another process, instead of pinning them in the synthesizers' stores.
   std::string prover_data_listen;
+  std::vector<circuit_def_t> circuits;  // what the scheduler proves (checked: check_circuit)
+  // In one process the caller is the only client: file inputs from anywhere it can read.
+  scheduler_limits_t limits{1024, 1000, std::chrono::hours(1), {"/"}};
 };
 
 // A whole cluster in one actor_system: scheduler (timeline node 0), synthesis nodes synth-0…
-// (nodes 1…), one prover node prover-0, the timeline aggregator. stop() (or the destructor)
-// ends every actor, so the actor_system can shut down.
+// (nodes 1…), one prover node prover-0, the timeline aggregator. Nothing outside the process
+// reaches it: its sessions are insecure, and `admin` is the session of the process itself.
+// stop() (or the destructor) ends every actor, so the actor_system can shut down.
 class embedded_cluster_t {
  public:
   embedded_cluster_t(caf::actor_system& sys, const cluster_config_t& cfg);
@@ -90,6 +96,8 @@ class embedded_cluster_t {
   node_handles_t prover_node;
   std::shared_ptr<node::buffer_directory_t> directory;
   std::shared_ptr<timeline::recorder_t> scheduler_recorder;
+  std::shared_ptr<node::sessions_t> sessions;
+  std::string admin;  // the session token of client admin
 
  private:
   void start(caf::actor_system& sys, const cluster_config_t& cfg);

@@ -20,15 +20,20 @@ void prover_state::receive(const prove_request& r) {
   if (rec) rec->end(b.job, b.partition, timeline::stage::xfer, cfg.tracks.receive(), b.size);
   auto refuse = [&](const std::string& why) {
     log::warn(b.job, b.partition, "buffer refused: " + why);
-    self->send(cfg.scheduler, failure_msg{b.job, b.partition, zk_errc::prove_failed, why});
+    self->send(cfg.scheduler,
+               failure_msg{b.job, b.partition, b.attempt, zk_errc::prove_failed, why});
   };
   if (!pin)
     return refuse("buffer " + std::to_string(b.buffer_id) + " at " + b.endpoint +
                   " is not reachable from this prover");
   if (pin->header().payload_checksum != b.checksum || pin->size() != b.size)
     return refuse("buffer " + std::to_string(b.buffer_id) + " is not the one announced");
-  if (b.moved) release(b.buffer_id);  // ours now: registered by the data server, pinned here
-  self->send(cfg.scheduler, ack_atom::value, b.job, b.partition,
+  // Received over the data plane: claimed now (the data server frees what nobody claims), ours
+  // from here: pinned, and released from the store's registry.
+  if (b.moved && cfg.claim && !cfg.claim(b.buffer_id))
+    return refuse("buffer " + std::to_string(b.buffer_id) + " expired before it was claimed");
+  if (b.moved) release(b.buffer_id);
+  self->send(cfg.scheduler, ack_atom::value, b.job, b.partition, b.attempt,
              double(timeline::monotonic_ns() - t0) * 1e-9);
   if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
   queue.push_back(prove_work_msg{r, std::move(*pin)});
@@ -42,7 +47,7 @@ void prover_state::pump() {
   const auto& b = w.request.buffer;
   if (cfg.recorder)
     cfg.recorder->end(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
-  self->send(cfg.scheduler, started_atom::value, b.job, b.partition);
+  self->send(cfg.scheduler, started_atom::value, b.job, b.partition, b.attempt);
   busy = true;
   prove_request r = w.request;
   self->request(worker, caf::infinite, std::move(w))
@@ -60,8 +65,8 @@ void prover_state::failed(const prove_request& r, const caf::error& e) {
   busy = false;
   if (!cancelled.has(r.buffer.job)) {
     log::warn(r.buffer.job, r.buffer.partition, "proof failed: " + reason_of(e));
-    self->send(cfg.scheduler,
-               failure_msg{r.buffer.job, r.buffer.partition, zk_errc::prove_failed, describe(e)});
+    self->send(cfg.scheduler, failure_msg{r.buffer.job, r.buffer.partition, r.buffer.attempt,
+                                          zk_errc::prove_failed, describe(e)});
   }
   pump();
 }
@@ -88,9 +93,19 @@ void prover_state::release(uint64_t buffer_id) {
 prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
-      [self](const prove_request& r) { self->state.receive(r); },
-      [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
-      [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
+      [self](const prove_request& r) {
+        if (from_scheduler(self))
+          self->state.receive(r);
+        else
+          log::warn(r.buffer.job, r.buffer.partition,
+                    "ignored a prove request not from the scheduler");
+      },
+      [self](cancel_atom, uint64_t job) {
+        if (from_scheduler(self)) self->state.cancel(job);
+      },
+      [self](release_atom, uint64_t buffer_id) {
+        if (from_scheduler(self)) self->state.release(buffer_id);
+      },
       [self](
           loaded_atom) -> caf::result<std::vector<std::string>> {  // the worker maps hot keys first
         auto rp = self->make_response_promise<std::vector<std::string>>();
@@ -143,8 +158,9 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
   try {
     node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe);
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
-    return proof_msg{b.job,           b.partition,     r.proof_json,    r.public_signals,
-                     b.synth_seconds, r.prove_seconds, r.verify_seconds};
+    return proof_msg{b.job,           b.partition,      b.attempt,
+                     r.proof_json,    r.public_signals, b.synth_seconds,
+                     r.prove_seconds, r.verify_seconds};
   } catch (const std::exception& e) {
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
     return caf::make_error(zk_errc::prove_failed, e.what());

@@ -12,6 +12,7 @@
 //   A buffer that came over the data plane is in this node's own store: its id is released as
 //   soon as it is pinned (the pin keeps the memory until the proof is done).
 #include <deque>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -41,6 +42,9 @@ struct prover_config_t {
   node::node_tracks_t tracks;                      // its prove(), receive() and queue() tracks
   node::accelerators_t accelerators;               // the node's backend (null: the CPU)
   std::vector<circuit_def_t> hot;  // circuits whose keys the worker maps at start-up
+  // Data plane: claims a received buffer for a prove request (net::data_server_t::claim);
+  // false when the server no longer holds it. Empty: buffers are pinned in place (one process).
+  std::function<bool(uint64_t)> claim;
 };
 
 struct prover_state {

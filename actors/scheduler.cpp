@@ -2,12 +2,87 @@
 
 #include <stdexcept>
 
+#include "common/net/endpoint.hpp"
+#include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_inputs.hpp"
+#include "node/verify_proof.hpp"
 
 namespace zk::actors {
 
 using namespace zk::node;  // the policy's types
+using security::role_t;
+
+namespace {
+
+using check_atom = caf::atom_constant<caf::atom("check")>;
+using verify_atom = caf::atom_constant<caf::atom("verify")>;
+
+constexpr size_t max_id_length = 128;     // circuit ids, job ids, node names
+constexpr size_t max_path_length = 4096;  // one input
+constexpr auto check_timeout = std::chrono::seconds(60);
+
+// The scheduler's file and proof checks, on a thread of their own (detached): input paths (they
+// may sit on a slow or hung disk) and the pairing check of every proof. Each answers "" when
+// fine, else the reason.
+caf::behavior scheduler_checker(caf::event_based_actor*) {
+  return {
+      [](check_atom, const circuit_def_t& c, const std::vector<std::string>& inputs,
+         uint32_t partitions, const std::vector<std::string>& roots) -> std::string {
+        try {
+          if (auto why = check_input_roots(c, inputs, roots)) return *why;
+          if (auto why = check_job_inputs(c, inputs, partitions)) return *why;
+          return "";
+        } catch (const std::exception& e) {
+          return std::string("checking the inputs failed: ") + e.what();
+        }
+      },
+      [](verify_atom, const circuit_def_t& c, const std::string& proof,
+         const std::vector<std::string>& pub, const std::string& expected) -> std::string {
+        try {
+          if (!expected.empty() && public_digest(pub) != expected)
+            return "its public signals are not those of the witness it was sent";
+          auto v = verify_proof(c, proof, pub);
+          return v ? "" : "the proof fails the pairing check: " + v.reason;
+        } catch (const std::exception& e) {
+          return std::string("the proof cannot be read: ") + e.what();
+        }
+      },
+  };
+}
+
+// A handler that throws answers with an error naming what failed, and the actor lives on.
+template <class F>
+auto guarded(const char* what, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    log::error(std::string("scheduler: ") + what + " failed: " + e.what());
+    return caf::make_error(zk_errc::bad_request, std::string(what) + " failed: " + e.what());
+  }
+}
+template <class F>
+void guarded_void(const char* what, F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    log::error(std::string("scheduler: ") + what + " failed: " + e.what());
+  }
+}
+
+std::string to_bytes(const net::transfer_key_t& k) { return std::string(k.begin(), k.end()); }
+
+}  // namespace
+
+std::optional<std::string> check_circuit(const circuit_def_t& c) {
+  if (c.id.empty() || c.id.size() > max_id_length || c.buffer_bytes == 0 || c.n_vars == 0)
+    return "circuit '" + c.id.substr(0, max_id_length) +
+           "' is not described (no id, size or wires)";
+  if (uint8_t(c.priority) > uint8_t(priority_t::low))
+    return "circuit '" + c.id + "': priority " + std::to_string(int(c.priority)) +
+           " is not one of 0..3";
+  return std::nullopt;
+}
 
 void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_config_t& cfg) {
   self = s;
@@ -15,33 +90,93 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
   rec = cfg.recorder;
   track = cfg.track;
   aggregator = cfg.aggregator;
+  sessions = cfg.sessions;
+  limits = cfg.limits;
+  if (!sessions) throw std::invalid_argument("the scheduler needs its sessions");
+  for (const auto& c : cfg.circuits) {
+    if (auto why = check_circuit(c)) throw std::invalid_argument(*why);
+    circuits[c.id] = c;
+    policy.add_circuit(to_spec(c));
+  }
+  checker = self->spawn<caf::detached + caf::linked>(scheduler_checker);
+  self->delayed_send(self, std::chrono::seconds(5), tick_atom::value);
 }
 
-caf::result<timeline_actor> scheduler_actor_state::timeline() const {
-  if (!aggregator)
-    return caf::make_error(zk_errc::bad_request, "this scheduler has no timeline aggregator");
-  return aggregator;
+// --- identities ------------------------------------------------------------------------------
+
+util::result_t<security::identity_t, caf::error> scheduler_actor_state::who(
+    const std::string& token, std::optional<role_t> role) const {
+  auto id = token.size() <= max_id_length ? sessions->find(token) : std::nullopt;
+  if (!id) return caf::make_error(zk_errc::unauthenticated, "no valid session: log in first");
+  if (role && id->role != *role)
+    return caf::make_error(zk_errc::forbidden, std::string("a ") + security::role_name(id->role) +
+                                                   " may not do that (only a " +
+                                                   security::role_name(*role) + ")");
+  return *id;
 }
 
-caf::result<node_id> scheduler_actor_state::join(const node_join_msg& m) {
-  for (const auto& [id, n] :
-       nodes)  // a second process started for the same node would be counted twice
-    if (n.name == m.resources.name && (n.synthesizer || n.prover))
+caf::result<hello_msg> scheduler_actor_state::hello(const std::string& nonce) {
+  auto h = sessions->hello(nonce);
+  if (!h) return caf::make_error(zk_errc::bad_request, h.error());
+  return hello_msg{h->challenge, sessions->secure(), h->scheduler_cert, h->signature};
+}
+
+caf::result<std::string> scheduler_actor_state::login(const login_msg& m) {
+  const auto& sender = self->current_sender();
+  const std::string caller = sender ? caf::to_string(sender->node()) : "";
+  auto t = sessions->login(
+      {m.name, m.node ? role_t::node : role_t::client, m.cert_pem, m.challenge, m.signature},
+      caller);
+  if (!t) {
+    log::warn("refused a login from " + caller + ": " + t.error());
+    return caf::make_error(zk_errc::unauthenticated, t.error());
+  }
+  log::info(std::string(m.node ? "node " : "client ") + m.name + " logged in");
+  return t->token;
+}
+
+// --- nodes -----------------------------------------------------------------------------------
+
+caf::result<node_id> scheduler_actor_state::join(const std::string& token, const node_join_msg& m) {
+  auto id_of = who(token, role_t::node);
+  if (!id_of) return id_of.error();
+  const auto& r = m.resources;
+  if (id_of->name != r.name) {
+    log::warn("refused a join as " + r.name.substr(0, max_id_length) + " from node " + id_of->name +
+              ": a node joins only under its certificate's name");
+    return caf::make_error(zk_errc::forbidden,
+                           "node " + id_of->name + " may join only as " + id_of->name);
+  }
+  if (r.data_endpoint.size() > max_path_length || r.hot_keys.size() > circuits.size() ||
+      r.backend.size() > max_id_length)
+    return caf::make_error(zk_errc::bad_request, "the join of " + r.name + " is malformed");
+  for (const auto& k : r.hot_keys)
+    if (!circuits.count(k))
+      return caf::make_error(zk_errc::bad_request, "node " + r.name + ": hot circuit '" +
+                                                       k.substr(0, max_id_length) +
+                                                       "' is not a circuit of this scheduler");
+  const auto ep = net::data_endpoint_t::parse(r.data_endpoint);
+  if (m.prover && (!ep || (ep->is_tcp() && r.transfer_key.size() != net::transfer_key_t{}.size())))
+    return caf::make_error(
+        zk_errc::bad_request,
+        "node " + r.name + ": a prover needs a data endpoint and its transfer key");
+  for (const auto& [id, n] : nodes)  // a second process for the same node would count twice
+    if (n.name == r.name && (n.synthesizer || n.prover))
       return caf::make_error(zk_errc::bad_request, "a node named " + n.name +
                                                        " is already in the cluster: stop it first, "
                                                        "or give this one another name");
   node_spec_t spec;
-  spec.name = m.resources.name;
+  spec.name = r.name;
   spec.synth = bool(m.synthesizer);
   spec.prover = bool(m.prover);
-  spec.cores = std::max(1u, m.resources.cores);
-  spec.memory_budget = m.resources.memory_budget;
-  spec.hot_keys.insert(m.resources.hot_keys.begin(), m.resources.hot_keys.end());
+  spec.cores = std::min(1024u, std::max(1u, r.cores));
+  spec.memory_budget = r.memory_budget;
+  spec.hot_keys.insert(r.hot_keys.begin(), r.hot_keys.end());
   node_id id = policy.add_node(spec);
   log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") +
             (spec.prover ? " (prover)" : ""));
-  nodes[id] = {spec.name,  m.synthesizer, m.prover, m.resources.data_endpoint,
-               spec.synth, spec.prover};
+  nodes[id] = {spec.name,      m.synthesizer, m.prover,   r.data_endpoint,
+               r.transfer_key, spec.synth,    spec.prover};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
   schedule();
@@ -57,11 +192,12 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
                        to_string(zk_errc::node_lost) + ": node " + n.name + " left the cluster");
     n.synthesizer = nullptr;
     n.prover = nullptr;
-    // Partitions that were on it are queued again (or failed); forget their old placement, and
-    // free a buffer a surviving synthesis node still holds for them (as failed() and cancel() do).
+    // Partitions that were on it are queued again (or failed); forget their old placement (a
+    // late report of that attempt is then dropped), and free a buffer a surviving synthesis node
+    // still holds for them (as failed() and cancel() do).
     for (auto it = parts.begin(); it != parts.end();) {
-      if (policy.state(it->first.first, it->first.second) == part_state::queued ||
-          policy.state(it->first.first, it->first.second) == part_state::failed) {
+      const part_state st = policy.state(it->first.first, it->first.second);
+      if (st == part_state::queued || st == part_state::failed) {
         release_buffer(it->second);
         it = parts.erase(it);
       } else {
@@ -73,44 +209,108 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
   schedule();
 }
 
-caf::result<caf::ok_atom> scheduler_actor_state::add_circuit(const circuit_def_t& c) {
-  if (c.id.empty() || c.buffer_bytes == 0 || c.n_vars == 0)
-    return caf::make_error(zk_errc::bad_request,
-                           "circuit '" + c.id + "' is not described (no id, size or wires)");
-  if (uint8_t(c.priority) > uint8_t(priority_t::low))
-    return caf::make_error(zk_errc::bad_request, "circuit '" + c.id + "': priority " +
-                                                     std::to_string(int(c.priority)) +
-                                                     " is not one of 0..3");
-  circuits[c.id] = c;
-  policy.add_circuit(to_spec(c));
-  return caf::ok_atom::value;
-}
+// --- jobs ------------------------------------------------------------------------------------
 
-caf::result<uint64_t> scheduler_actor_state::submit(const job_request& r) {
+caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
+                                                       const job_request& r) {
+  auto client = who(token, role_t::client);
+  if (!client) return client.error();
   auto c = circuits.find(r.circuit);
   if (c == circuits.end())
-    return caf::make_error(zk_errc::bad_request, "unknown circuit '" + r.circuit + "'");
+    return caf::make_error(zk_errc::bad_request,
+                           "unknown circuit '" + r.circuit.substr(0, max_id_length) + "'");
   if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
     return caf::make_error(zk_errc::bad_request,
                            "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
-  if (auto why = check_job_inputs(c->second, r.inputs, r.partitions))
-    return caf::make_error(zk_errc::bad_request, *why);
-  const priority_t prio = r.circuit_priority ? c->second.priority : r.priority;
-  const auto submitted = policy.submit(r.circuit, prio, r.partitions);
-  if (!submitted)
-    return caf::make_error(zk_errc::bad_request, submitted.error());  // e.g. a job no node holds
-  const job_id id = submitted.value();
-  jobs[id].request = r;
-  if (rec)
-    for (uint32_t k = 0; k < r.partitions; ++k) rec->begin(id, k, timeline::stage::queued, track);
-  schedule();
-  return id;
+  if (r.partitions == 0)
+    return caf::make_error(zk_errc::bad_request, "a job needs at least one partition");
+  if (r.partitions > limits.max_partitions)
+    return caf::make_error(zk_errc::bad_request, std::to_string(r.partitions) +
+                                                     " partitions: a job may have at most " +
+                                                     std::to_string(limits.max_partitions) +
+                                                     " (scheduler.max_partitions)");
+  if (r.inputs.size() > r.partitions)
+    return caf::make_error(zk_errc::bad_request, std::to_string(r.inputs.size()) + " inputs for " +
+                                                     std::to_string(r.partitions) +
+                                                     " partitions: at most one per partition");
+  for (const auto& in : r.inputs)
+    if (in.size() > max_path_length)
+      return caf::make_error(
+          zk_errc::bad_request,
+          "an input is longer than " + std::to_string(max_path_length) + " characters");
+  const std::string owner = client->name;
+  uint32_t open = pending_submits[owner];
+  for (const auto& [id, j] : jobs)
+    if (j.owner == owner && !policy.status(id).finished()) ++open;
+  if (open >= limits.max_queued_jobs)
+    return caf::make_error(
+        zk_errc::bad_request,
+        "client " + owner + " has " + std::to_string(open) +
+            " unfinished jobs, the most it may have (scheduler.max_queued_jobs)");
+  // The inputs' files are checked off this actor (a slow disk must not stall the cluster).
+  auto rp = self->make_response_promise<std::string>();
+  ++pending_submits[owner];
+  auto done = [this, owner] {
+    if (--pending_submits[owner] == 0) pending_submits.erase(owner);
+  };
+  self->request(checker, check_timeout, check_atom::value, c->second, r.inputs, r.partitions,
+                limits.input_roots)
+      .then(
+          [this, rp, r, owner, done](const std::string& why) mutable {
+            done();
+            if (!why.empty()) {
+              rp.deliver(caf::make_error(zk_errc::bad_request, why));
+              return;
+            }
+            guarded_void("submit", [&] {
+              const priority_t prio =
+                  r.circuit_priority ? circuits.at(r.circuit).priority : r.priority;
+              const auto submitted = policy.submit(r.circuit, prio, r.partitions);
+              if (!submitted) {  // e.g. a job no node holds
+                rp.deliver(caf::make_error(zk_errc::bad_request, submitted.error()));
+                return;
+              }
+              const job_id id = submitted.value();
+              job_ref_t& j = jobs[id];
+              j.public_id = security::random_hex(16);
+              j.owner = owner;
+              j.request = r;
+              by_public_id[j.public_id] = id;
+              if (rec)
+                for (uint32_t k = 0; k < r.partitions; ++k)
+                  rec->begin(id, k, timeline::stage::queued, track);
+              rp.deliver(j.public_id);
+              schedule();
+            });
+          },
+          [rp, done](caf::error& e) mutable {
+            done();
+            rp.deliver(caf::make_error(zk_errc::unavailable,
+                                       "the inputs could not be checked: " + describe(e)));
+          });
+  return rp;
+}
+
+util::result_t<job_id, caf::error> scheduler_actor_state::owned_job(
+    const std::string& token, const std::string& public_id) const {
+  auto client = who(token, role_t::client);
+  if (!client) return client.error();
+  auto it = by_public_id.find(public_id);
+  // Someone else's job is answered as an unknown one: ids are not probed through this.
+  if (it == by_public_id.end() ||
+      (client->name != "admin" && jobs.at(it->second).owner != client->name))
+    return caf::make_error(zk_errc::unknown_job,
+                           "unknown job " + public_id.substr(0, max_id_length));
+  return it->second;
 }
 
 job_status_msg scheduler_actor_state::make_status(job_id job) const {
   job_status_t s = policy.status(job);
+  const job_ref_t& j = jobs.at(job);
   job_status_msg m;
-  m.id = s.id;
+  m.id = j.public_id;
+  m.seq = s.id;
+  m.owner = j.owner;
   m.circuit = s.circuit;
   m.priority = s.priority;
   m.partitions = s.partitions;
@@ -124,25 +324,27 @@ job_status_msg scheduler_actor_state::make_status(job_id job) const {
   return m;
 }
 
-caf::result<job_status_msg> scheduler_actor_state::status(uint64_t job) const {
-  if (!jobs.count(job))
-    return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
-  return make_status(job);
+caf::result<job_status_msg> scheduler_actor_state::status(const std::string& token,
+                                                          const std::string& job) const {
+  auto id = owned_job(token, job);
+  if (!id) return id.error();
+  return make_status(id.value());
 }
 
-caf::result<job_result_msg> scheduler_actor_state::await(uint64_t job) {
-  auto it = jobs.find(job);
-  if (it == jobs.end())
-    return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+caf::result<job_result_msg> scheduler_actor_state::await(const std::string& token,
+                                                         const std::string& job) {
+  auto id = owned_job(token, job);
+  if (!id) return id.error();
   auto rp = self->make_response_promise<job_result_msg>();
-  it->second.waiters.push_back(rp);
-  settle(job);
+  jobs.at(id.value()).waiters.push_back(rp);
+  settle(id.value());
   return rp;
 }
 
-caf::result<bool> scheduler_actor_state::cancel(uint64_t job) {
-  if (!jobs.count(job))
-    return caf::make_error(zk_errc::unknown_job, "unknown job " + std::to_string(job));
+caf::result<bool> scheduler_actor_state::cancel(const std::string& token, const std::string& pub) {
+  auto id = owned_job(token, pub);
+  if (!id) return id.error();
+  const job_id job = id.value();
   if (!policy.cancel(job)) return false;  // already finished
   for (auto it = parts.begin(); it != parts.end();) {
     if (it->first.first != job) {
@@ -153,7 +355,7 @@ caf::result<bool> scheduler_actor_state::cancel(uint64_t job) {
     it = parts.erase(it);
   }
   // Work already handed out (a synthesis running, a proof queued) is dropped where it is.
-  for (auto& [id, n] : nodes) {
+  for (auto& [nid, n] : nodes) {
     if (n.synthesizer) self->send(n.synthesizer, cancel_atom::value, job);
     if (n.prover) self->send(n.prover, cancel_atom::value, job);
   }
@@ -165,6 +367,36 @@ caf::result<bool> scheduler_actor_state::cancel(uint64_t job) {
   return true;
 }
 
+// --- workers' reports ------------------------------------------------------------------------
+
+scheduler_actor_state::part_ref_t* scheduler_actor_state::reporter_part(uint64_t job, uint32_t part,
+                                                                        uint32_t attempt,
+                                                                        bool synth, bool prover,
+                                                                        const char* what) {
+  auto it = parts.find({job, part});
+  if (it == parts.end()) return nullptr;  // late (cancelled, requeued, done): nothing to say
+  part_ref_t& p = it->second;
+  const auto& sender = self->current_sender();
+  const auto from = sender ? sender->address() : caf::actor_addr{};
+  auto n_synth = nodes.find(p.where.synth), n_prover = nodes.find(p.where.prover);
+  const bool by_synth =
+      synth && n_synth != nodes.end() && from && n_synth->second.synthesizer.address() == from;
+  const bool by_prover =
+      prover && n_prover != nodes.end() && from && n_prover->second.prover.address() == from;
+  if (!by_synth && !by_prover) {
+    log::warn(job, part,
+              std::string("ignored a ") + what + " from an actor this partition is not on");
+    return nullptr;
+  }
+  if (attempt != p.attempt) {
+    log::info(job, part,
+              std::string("ignored a late ") + what + " (attempt " + std::to_string(attempt) +
+                  ", now " + std::to_string(p.attempt) + ")");
+    return nullptr;
+  }
+  return &p;
+}
+
 void scheduler_actor_state::release_buffer(part_ref_t& p) {
   if (!p.holds_buffer) return;
   auto n = nodes.find(p.where.synth);
@@ -174,58 +406,102 @@ void scheduler_actor_state::release_buffer(part_ref_t& p) {
 }
 
 void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
+  // A buffer nobody needs (late, cancelled, re-dispatched after a node loss) is freed where it
+  // is, but only on the word of the actor that holds it: a "moved" one at the prover it names.
+  auto free_unneeded = [&] {
+    const auto& sender = self->current_sender();
+    if (!sender) return;
+    for (const auto& [id, n] : nodes) {
+      if (n.synthesizer && n.synthesizer.address() == sender->address()) {
+        if (!m.moved) self->send(n.synthesizer, release_atom::value, m.buffer_id);
+        if (m.moved)
+          for (const auto& [pid, pn] : nodes)
+            if (pn.prover && pn.endpoint == m.endpoint)
+              self->send(pn.prover, release_atom::value, m.buffer_id);
+      }
+    }
+  };
   auto it = parts.find({m.job, m.partition});
-  const bool live = it != parts.end();
-  const part_state st = live ? policy.state(m.job, m.partition) : part_state::cancelled;
+  if (it == parts.end()) return free_unneeded();
+  part_ref_t* p = reporter_part(m.job, m.partition, m.attempt, true, false, "buffer report");
+  if (!p) return;
+  const part_state st = policy.state(m.job, m.partition);
+  if (!m.public_digest.empty() && p->public_digest.empty()) p->public_digest = m.public_digest;
   if (m.in_transit) {  // the synthesis slot is free while the data plane moves the buffer
-    if (live && st == part_state::synthesizing) {
+    if (st == part_state::synthesizing) {
       policy.synth_done(m.job, m.partition, m.synth_seconds);
-      it->second.in_transit = true;
+      p->in_transit = true;
       schedule();
     }
     return;
   }
-  const bool announced = live && it->second.in_transit && m.moved && st == part_state::transferring;
-  if (!live || (st != part_state::synthesizing && !announced)) {
-    // Late (cancelled, or re-dispatched after a node loss): nobody needs this buffer.
-    if (!m.moved) {
-      if (auto sender = caf::actor_cast<synthesizer_actor>(self->current_sender()))
-        self->send(sender, release_atom::value, m.buffer_id);
-    } else {
-      for (const auto& [id, n] : nodes)
-        if (n.prover && n.endpoint == m.endpoint)
-          self->send(n.prover, release_atom::value, m.buffer_id);
-    }
-    return;
-  }
-  part_ref_t& p = it->second;
-  p.buffer_id = m.buffer_id;
-  p.holds_buffer = !m.moved;  // moved: the data plane's ACK already freed the synthesizer's copy
-  p.in_transit = false;
+  const bool announced = p->in_transit && m.moved && st == part_state::transferring;
+  if (st != part_state::synthesizing && !announced) return free_unneeded();
+  p->buffer_id = m.buffer_id;
+  p->holds_buffer = !m.moved;  // moved: the data plane's ACK already freed the synthesizer's copy
+  p->in_transit = false;
   if (!announced) policy.synth_done(m.job, m.partition, m.synth_seconds);
   jobs[m.job].proofs.reserve(jobs[m.job].request.partitions);
-  const auto& prover = nodes.at(p.where.prover).prover;
+  const auto& prover = nodes.at(p->where.prover).prover;
   self->send(prover, prove_request{m, circuits.at(jobs[m.job].request.circuit)});
   schedule();
 }
 
-void scheduler_actor_state::acknowledged(uint64_t job, uint32_t part, double seconds) {
-  auto it = parts.find({job, part});
-  if (it == parts.end()) return;
+void scheduler_actor_state::acknowledged(uint64_t job, uint32_t part, uint32_t attempt,
+                                         double seconds) {
+  part_ref_t* p = reporter_part(job, part, attempt, false, true, "buffer acknowledgement");
+  if (!p) return;
   policy.transfer_done(job, part, seconds);
-  release_buffer(it->second);  // the prover holds it now
+  release_buffer(*p);  // the prover holds it now
   schedule();
 }
 
-void scheduler_actor_state::started(uint64_t job, uint32_t part) {
-  if (parts.count({job, part})) policy.prove_started(job, part);
+void scheduler_actor_state::started(uint64_t job, uint32_t part, uint32_t attempt) {
+  if (reporter_part(job, part, attempt, false, true, "proof start"))
+    policy.prove_started(job, part);
 }
 
 void scheduler_actor_state::proved(const proof_msg& m) {
-  auto it = parts.find({m.job, m.partition});
-  if (it == parts.end() || policy.state(m.job, m.partition) != part_state::proving) return;
+  part_ref_t* p = reporter_part(m.job, m.partition, m.attempt, false, true, "proof");
+  if (!p || p->verifying || policy.state(m.job, m.partition) != part_state::proving) return;
+  if (m.proof_json.size() > (1u << 20) || m.public_signals.size() > (1u << 20)) {
+    failed({m.job, m.partition, m.attempt, zk_errc::prove_failed, "the proof is oversized"});
+    return;
+  }
+  // The pairing check runs off this actor; the partition stays PROVING until it answers.
+  p->verifying = true;
+  const std::string prover = nodes.at(p->where.prover).name;
+  self->request(checker, check_timeout, verify_atom::value,
+                circuits.at(jobs.at(m.job).request.circuit), m.proof_json, m.public_signals,
+                p->public_digest)
+      .then(
+          [this, m, prover](const std::string& why) {
+            auto it = parts.find({m.job, m.partition});
+            if (it == parts.end() || it->second.attempt != m.attempt) return;  // moved on
+            it->second.verifying = false;
+            if (why.empty()) return accept_proof(m);
+            log::warn(m.job, m.partition, "refused the proof of node " + prover + ": " + why);
+            policy.failed(m.job, m.partition,
+                          to_string(zk_errc::prove_failed) + ": node " + prover + ": " + why);
+            release_buffer(it->second);
+            parts.erase(it);
+            settle(m.job);
+            schedule();
+          },
+          [this, m](caf::error& e) {
+            auto it = parts.find({m.job, m.partition});
+            if (it == parts.end() || it->second.attempt != m.attempt) return;
+            policy.failed(m.job, m.partition, "the proof could not be checked: " + describe(e));
+            parts.erase(it);
+            settle(m.job);
+            schedule();
+          });
+}
+
+void scheduler_actor_state::accept_proof(const proof_msg& m) {
+  if (policy.state(m.job, m.partition) != part_state::proving) return;
   policy.prove_done(m.job, m.partition, m.prove_seconds);
-  parts.erase(it);
+  parts.erase({m.job, m.partition});
   jobs[m.job].proofs.push_back(m);
   if (rec) rec->instant(m.job, m.partition, timeline::stage::done, track);
   settle(m.job);
@@ -233,13 +509,14 @@ void scheduler_actor_state::proved(const proof_msg& m) {
 }
 
 void scheduler_actor_state::failed(const failure_msg& m) {
-  auto it = parts.find({m.job, m.partition});
-  if (it == parts.end()) return;
-  release_buffer(it->second);
+  part_ref_t* p = reporter_part(m.job, m.partition, m.attempt, true, true, "failure report");
+  if (!p) return;
+  release_buffer(*p);
   const std::string code =
       to_string(m.code) + ": ";  // once: a relayed error's text may carry it already
-  policy.failed(m.job, m.partition, m.reason.rfind(code, 0) == 0 ? m.reason : code + m.reason);
-  parts.erase(it);
+  const std::string reason = m.reason.substr(0, 4096);
+  policy.failed(m.job, m.partition, reason.rfind(code, 0) == 0 ? reason : code + reason);
+  parts.erase({m.job, m.partition});
   if (policy.state(m.job, m.partition) == part_state::failed)
     log::warn(m.job, m.partition,
               "failed for good, failing its job: " + policy.status(m.job).error);
@@ -249,37 +526,83 @@ void scheduler_actor_state::failed(const failure_msg& m) {
   schedule();
 }
 
-std::vector<circuit_def_t> scheduler_actor_state::circuit_list() const {
+// Finished jobs stay `retention` for status and await, then go (memory stays bounded).
+void scheduler_actor_state::tick() {
+  const auto now = std::chrono::steady_clock::now();
+  for (auto it = jobs.begin(); it != jobs.end();) {
+    job_ref_t& j = it->second;
+    if (!policy.status(it->first).finished()) {
+      ++it;
+      continue;
+    }
+    if (!j.finished_at) j.finished_at = now;
+    if (j.waiters.empty() && now - *j.finished_at >= limits.retention && policy.forget(it->first)) {
+      by_public_id.erase(j.public_id);
+      it = jobs.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  self->delayed_send(self, std::chrono::seconds(5), tick_atom::value);
+}
+
+// --- queries ---------------------------------------------------------------------------------
+
+caf::result<std::vector<circuit_def_t>> scheduler_actor_state::circuit_list(
+    const std::string& token) const {
+  auto id = who(token, std::nullopt);
+  if (!id) return id.error();
   std::vector<circuit_def_t> out;
-  for (const auto& [id, c] : circuits) out.push_back(c);
+  for (const auto& [cid, c] : circuits) out.push_back(c);
   return out;
 }
 
-std::vector<node_usage_msg> scheduler_actor_state::usage() const {
+caf::result<std::vector<node_usage_msg>> scheduler_actor_state::usage(
+    const std::string& token) const {
+  auto id = who(token, std::nullopt);
+  if (!id) return id.error();
   std::vector<node_usage_msg> out;
-  for (node_id id : policy.nodes()) {
-    const node_ref_t& n = nodes.at(id);
-    out.push_back({n.name, policy.reserved(id), policy.budget(id), policy.synthesizing(id),
-                   policy.pipeline(id), policy.peak_reserved(id), n.joined_synth, n.joined_prover,
+  for (node_id nid : policy.nodes()) {
+    const node_ref_t& n = nodes.at(nid);
+    out.push_back({n.name, policy.reserved(nid), policy.budget(nid), policy.synthesizing(nid),
+                   policy.pipeline(nid), policy.peak_reserved(nid), n.joined_synth, n.joined_prover,
                    bool(n.synthesizer || n.prover)});
   }
   return out;
 }
 
+caf::result<timeline_actor> scheduler_actor_state::timeline(const std::string& token) const {
+  auto id = who(token, std::nullopt);
+  if (!id) return id.error();
+  if (!aggregator)
+    return caf::make_error(zk_errc::bad_request, "this scheduler has no timeline aggregator");
+  return aggregator;
+}
+
 caf::result<caf::message> scheduler_actor_state::reject(caf::message_view& m) {
-  return caf::make_error(zk_errc::bad_message, "the scheduler takes no message " +
-                                                   caf::to_string(m.copy_content_to_message()));
+  std::string what = caf::to_string(m.copy_content_to_message());
+  if (what.size() > 200) what = what.substr(0, 200) + "…";
+  return caf::make_error(zk_errc::bad_message, "the scheduler takes no message " + what);
 }
 
 void scheduler_actor_state::schedule() {
   for (const dispatch_t& d : policy.schedule()) {
     job_ref_t& j = jobs.at(d.job);
-    parts[{d.job, d.partition}] = part_ref_t{d};
+    const circuit_def_t& c = circuits.at(j.request.circuit);
+    const node_ref_t& prover = nodes.at(d.prover);
+    part_ref_t& p = parts[{d.job, d.partition}] = part_ref_t{d};
+    p.attempt = ++last_attempt;
     if (rec) rec->end(d.job, d.partition, timeline::stage::queued, track);
-    self->send(
-        nodes.at(d.synth).synthesizer,
-        dispatch_msg{d.job, d.partition, j.request.partitions, circuits.at(j.request.circuit),
-                     j.request.inputs, nodes.at(d.prover).endpoint});
+    dispatch_msg m{d.job,           d.partition, j.request.partitions,
+                   p.attempt,       c,           j.request.inputs,
+                   prover.endpoint, prover.name, ""};
+    if (prover.transfer_key.size() == net::transfer_key_t{}.size()) {
+      net::transfer_key_t key;
+      std::copy(prover.transfer_key.begin(), prover.transfer_key.end(), key.begin());
+      const auto mac = net::ticket_mac(key, d.job, d.partition, p.attempt, c.digest_bytes());
+      m.ticket_mac.assign(mac.begin(), mac.end());
+    }
+    self->send(nodes.at(d.synth).synthesizer, std::move(m));
   }
 }
 
@@ -290,11 +613,9 @@ void scheduler_actor_state::settle(job_id job) {
   if (!s.finished) return;
   for (auto& rp : it->second.waiters) {
     if (s.cancelled)
-      rp.deliver(
-          caf::make_error(zk_errc::job_cancelled, "job " + std::to_string(job) + " was cancelled"));
+      rp.deliver(caf::make_error(zk_errc::job_cancelled, "job " + s.id + " was cancelled"));
     else if (s.failed)
-      rp.deliver(
-          caf::make_error(zk_errc::job_failed, "job " + std::to_string(job) + ": " + s.error));
+      rp.deliver(caf::make_error(zk_errc::job_failed, "job " + s.id + ": " + s.error));
     else
       rp.deliver(job_result_msg{s, it->second.proofs});
   }
@@ -302,27 +623,63 @@ void scheduler_actor_state::settle(job_id job) {
 }
 
 scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t cfg) {
-  self->state.init(self, cfg);
-  self->set_down_handler([self](caf::down_msg& m) { self->state.node_down(m); });
+  auto& st = self->state;
+  st.init(self, cfg);
+  self->set_down_handler([self](caf::down_msg& m) {
+    guarded_void("a node's loss", [&] { self->state.node_down(m); });
+  });
   self->set_default_handler(
       [self](caf::scheduled_actor*, caf::message_view& m) { return self->state.reject(m); });
   return {
-      [self](join_atom, const node_join_msg& m) { return self->state.join(m); },
-      [self](register_atom, const circuit_def_t& c) { return self->state.add_circuit(c); },
-      [self](submit_atom, const job_request& r) { return self->state.submit(r); },
-      [self](status_atom, uint64_t job) { return self->state.status(job); },
-      [self](await_atom, uint64_t job) { return self->state.await(job); },
-      [self](cancel_atom, uint64_t job) { return self->state.cancel(job); },
-      [self](stats_atom) { return self->state.usage(); },
-      [self](circuits_atom) { return self->state.circuit_list(); },
-      [self](timeline_atom) { return self->state.timeline(); },
-      [self](const buffer_ready_msg& m) { self->state.buffer_ready(m); },
-      [self](ack_atom, uint64_t job, uint32_t part, double seconds) {
-        self->state.acknowledged(job, part, seconds);
+      [self](hello_atom, const std::string& nonce) {
+        return guarded("hello", [&] { return self->state.hello(nonce); });
       },
-      [self](started_atom, uint64_t job, uint32_t part) { self->state.started(job, part); },
-      [self](const proof_msg& m) { self->state.proved(m); },
-      [self](const failure_msg& m) { self->state.failed(m); },
+      [self](login_atom, const login_msg& m) {
+        return guarded("login", [&] { return self->state.login(m); });
+      },
+      [self](join_atom, const std::string& t, const node_join_msg& m) {
+        return guarded("join", [&] { return self->state.join(t, m); });
+      },
+      [self](submit_atom, const std::string& t, const job_request& r) {
+        return guarded("submit", [&] { return self->state.submit(t, r); });
+      },
+      [self](status_atom, const std::string& t, const std::string& job) {
+        return guarded("status", [&] { return self->state.status(t, job); });
+      },
+      [self](await_atom, const std::string& t, const std::string& job) {
+        return guarded("await", [&] { return self->state.await(t, job); });
+      },
+      [self](cancel_atom, const std::string& t, const std::string& job) {
+        return guarded("cancel", [&] { return self->state.cancel(t, job); });
+      },
+      [self](stats_atom, const std::string& t) {
+        return guarded("stats", [&] { return self->state.usage(t); });
+      },
+      [self](circuits_atom, const std::string& t) {
+        return guarded("circuits", [&] { return self->state.circuit_list(t); });
+      },
+      [self](timeline_atom, const std::string& t) {
+        return guarded("timeline", [&] { return self->state.timeline(t); });
+      },
+      [self](const buffer_ready_msg& m) {
+        guarded_void("a buffer report", [&] { self->state.buffer_ready(m); });
+      },
+      [self](ack_atom, uint64_t job, uint32_t part, uint32_t attempt, double seconds) {
+        guarded_void("an acknowledgement",
+                     [&] { self->state.acknowledged(job, part, attempt, seconds); });
+      },
+      [self](started_atom, uint64_t job, uint32_t part, uint32_t attempt) {
+        guarded_void("a proof start", [&] { self->state.started(job, part, attempt); });
+      },
+      [self](const proof_msg& m) { guarded_void("a proof", [&] { self->state.proved(m); }); },
+      [self](const failure_msg& m) {
+        guarded_void("a failure report", [&] { self->state.failed(m); });
+      },
+      [self](tick_atom) {
+        // Only the scheduler's own timer (a message from elsewhere is ignored).
+        if (!self->current_sender() || self->current_sender() == self->ctrl())
+          guarded_void("the retention sweep", [&] { self->state.tick(); });
+      },
   };
 }
 

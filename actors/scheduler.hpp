@@ -1,24 +1,39 @@
 #pragma once
 // The scheduler actor: owns the policy (node::scheduler_policy_t) and turns messages into its
 // calls; it decides nothing the policy does not. It keeps only what the policy has no business
-// knowing: the actors behind node ids, the circuits' descriptions, each job's inputs and proofs,
-// the clients awaiting a job, and which synth buffer each partition holds.
+// knowing: the actors behind node ids, the circuits' descriptions, each job's owner, inputs and
+// proofs, the clients awaiting a job, and which synth buffer each partition holds.
 //
 // A partition through the scheduler (messages.hpp has the senders):
-//   submit ─▶ policy.submit ─▶ schedule() ─dispatch_msg─▶ synthesizer
+//   submit ─▶ (inputs checked off the actor) ─▶ policy.submit ─▶ schedule() ─dispatch_msg─▶ synth
 //   buffer_ready ─▶ synth_done ─prove_request─▶ prover ─ack─▶ transfer_done ─release─▶ synthesizer
-//   started ─▶ prove_started;  proof_msg ─▶ prove_done (DONE);  failure_msg ─▶ failed (retry or
-//   fail) a node's down message ─▶ remove_node (its partitions are queued again)
+//   started ─▶ prove_started;  proof_msg ─▶ pairing check (off the actor) ─▶ prove_done (DONE);
+//   failure_msg ─▶ failed (retry or fail); a node's down message ─▶ remove_node (requeued)
 // After every event: schedule() and the dispatches it returns.
+//
+// Trust (docs/security.md): every request names a session (node/scheduler/sessions.hpp); jobs
+// belong to the client that submitted them (or admin); a report about a partition is taken only
+// from the actor its current attempt was dispatched to and only for that attempt; a proof only
+// once it verifies against the circuit's key. Circuits come only from scheduler_config_t.
+#include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "actors/messages.hpp"
 #include "common/timeline/recorder.hpp"
+#include "node/scheduler/sessions.hpp"
 
 namespace zk::actors {
+
+struct scheduler_limits_t {
+  uint32_t max_partitions = 1024;                              // per job (and inputs per job)
+  uint32_t max_queued_jobs = 1000;                             // unfinished jobs per client
+  std::chrono::milliseconds retention{std::chrono::hours(1)};  // finished jobs kept this long
+  std::vector<std::string> input_roots;  // where file inputs may be; empty: none may
+};
 
 struct scheduler_config_t {
   lookahead_t lookahead;
@@ -26,7 +41,13 @@ struct scheduler_config_t {
   std::shared_ptr<timeline::recorder_t> recorder;  // QUEUED and DONE (may be null)
   uint16_t track = 0;
   timeline_actor aggregator;  // named to nodes that join from other processes (timeline_atom)
+  std::vector<circuit_def_t> circuits;         // every one checked with check_circuit
+  std::shared_ptr<node::sessions_t> sessions;  // required
+  scheduler_limits_t limits;
 };
+
+// Why a circuit description cannot be scheduled; nullopt when it can.
+std::optional<std::string> check_circuit(const circuit_def_t& c);
 
 struct scheduler_actor_state {
   static inline const char* name = "zkfleet.scheduler";
@@ -36,49 +57,77 @@ struct scheduler_actor_state {
   std::shared_ptr<timeline::recorder_t> rec;
   uint16_t track = 0;
   timeline_actor aggregator;
+  std::shared_ptr<node::sessions_t> sessions;
+  scheduler_limits_t limits;
+  caf::actor checker;  // detached: input files and proofs are checked there, never here
 
   struct node_ref_t {
     std::string name;
     synthesizer_actor synthesizer;  // both invalid once the node left
     prover_actor prover;
     std::string endpoint;                              // data endpoint
+    std::string transfer_key;                          // its data server's ticket key (prover)
     bool joined_synth = false, joined_prover = false;  // the roles it joined with
   };
   struct part_ref_t {
     node::dispatch_t where{};
+    uint32_t attempt = 0;    // the dispatch's; replies naming another are late
     uint64_t buffer_id = 0;  // the synth buffer, once ready
     bool holds_buffer = false;
-    bool in_transit = false;  // synthesis done, the buffer moving to the prover's process
+    bool in_transit = false;    // synthesis done, the buffer moving to the prover's process
+    bool verifying = false;     // its proof is at the checker
+    std::string public_digest;  // of the synthesized witness (buffer_ready_msg)
   };
   struct job_ref_t {
+    std::string public_id;
+    std::string owner;  // the client that submitted it
     job_request request;
     std::vector<proof_msg> proofs;
     std::vector<caf::typed_response_promise<job_result_msg>> waiters;
+    std::optional<std::chrono::steady_clock::time_point> finished_at;
   };
   std::map<std::string, circuit_def_t> circuits;
   std::map<node_id, node_ref_t> nodes;
   std::map<job_id, job_ref_t> jobs;
+  std::map<std::string, job_id> by_public_id;
+  std::map<std::string, uint32_t> pending_submits;          // per client, inputs being checked
   std::map<std::pair<job_id, uint32_t>, part_ref_t> parts;  // dispatched, not yet done
+  uint32_t last_attempt = 0;
 
   void init(scheduler_actor::pointer s, const scheduler_config_t& cfg);
-  caf::result<node_id> join(const node_join_msg& m);
+  caf::result<hello_msg> hello(const std::string& nonce);
+  caf::result<std::string> login(const login_msg& m);
+  caf::result<node_id> join(const std::string& token, const node_join_msg& m);
   void node_down(const caf::down_msg& m);
-  caf::result<caf::ok_atom> add_circuit(const circuit_def_t& c);
-  caf::result<uint64_t> submit(const job_request& r);
-  caf::result<job_status_msg> status(uint64_t job) const;
-  caf::result<job_result_msg> await(uint64_t job);
-  caf::result<bool> cancel(uint64_t job);
+  caf::result<std::string> submit(const std::string& token, const job_request& r);
+  caf::result<job_status_msg> status(const std::string& token, const std::string& job) const;
+  caf::result<job_result_msg> await(const std::string& token, const std::string& job);
+  caf::result<bool> cancel(const std::string& token, const std::string& job);
   void buffer_ready(const buffer_ready_msg& m);
-  void acknowledged(uint64_t job, uint32_t part, double seconds);
-  void started(uint64_t job, uint32_t part);
+  void acknowledged(uint64_t job, uint32_t part, uint32_t attempt, double seconds);
+  void started(uint64_t job, uint32_t part, uint32_t attempt);
   void proved(const proof_msg& m);
   void failed(const failure_msg& m);
-  std::vector<node_usage_msg> usage() const;
-  std::vector<circuit_def_t> circuit_list() const;
+  void tick();
+  caf::result<std::vector<node_usage_msg>> usage(const std::string& token) const;
+  caf::result<std::vector<circuit_def_t>> circuit_list(const std::string& token) const;
   caf::result<caf::message> reject(caf::message_view& m);
-  caf::result<timeline_actor> timeline() const;
+  caf::result<timeline_actor> timeline(const std::string& token) const;
 
  private:
+  // The caller's identity, or the error that refuses it (unauthenticated, or not `role`).
+  util::result_t<security::identity_t, caf::error> who(const std::string& token,
+                                                       std::optional<security::role_t> role) const;
+  // The job a client may see: its own, or any for admin.
+  util::result_t<job_id, caf::error> owned_job(const std::string& token,
+                                               const std::string& public_id) const;
+  // The partition a worker's report is about, when it comes from the actor the current attempt
+  // was dispatched to (`synth`: the synthesizer, else the prover) and names that attempt; null
+  // (the report is dropped, and logged) otherwise.
+  part_ref_t* reporter_part(uint64_t job, uint32_t part, uint32_t attempt, bool synth, bool prover,
+                            const char* what);
+  std::string accept_job(const std::string& owner, const job_request& r);
+  void accept_proof(const proof_msg& m);
   void schedule();
   void release_buffer(part_ref_t& p);
   void settle(job_id job);  // answers the waiters once the job is finished

@@ -2,6 +2,7 @@
 
 #include "common/util/log.hpp"
 #include "node/synth/synthesize.hpp"
+#include "node/verify_proof.hpp"
 
 namespace zk::actors {
 
@@ -65,8 +66,8 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d,
                 if (cancelled->has(d.job))
                   return;  // a cancelled job's partition is nobody's failure
                 log::warn(d.job, d.partition, "sending the buffer failed: " + reason_of(e));
-                self->send(cfg.scheduler,
-                           failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+                self->send(cfg.scheduler, failure_msg{d.job, d.partition, d.attempt,
+                                                      zk_errc::synth_failed, describe(e)});
               });
   }
   pump();
@@ -76,7 +77,8 @@ void synthesizer_state::fail(const caf::actor& worker, const dispatch_msg& d, co
   idle.push_back(worker);
   if (!cancelled->has(d.job)) {
     log::warn(d.job, d.partition, "synthesis failed: " + reason_of(e));
-    self->send(cfg.scheduler, failure_msg{d.job, d.partition, zk_errc::synth_failed, describe(e)});
+    self->send(cfg.scheduler,
+               failure_msg{d.job, d.partition, d.attempt, zk_errc::synth_failed, describe(e)});
   }
   pump();
 }
@@ -104,9 +106,18 @@ void synthesizer_state::cancel(uint64_t job) {
 synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
-      [self](const dispatch_msg& d) { self->state.dispatch(d); },
-      [self](release_atom, uint64_t buffer_id) { self->state.release(buffer_id); },
-      [self](cancel_atom, uint64_t job) { self->state.cancel(job); },
+      [self](const dispatch_msg& d) {
+        if (from_scheduler(self))
+          self->state.dispatch(d);
+        else
+          log::warn(d.job, d.partition, "ignored a dispatch not from the scheduler");
+      },
+      [self](release_atom, uint64_t buffer_id) {
+        if (from_scheduler(self)) self->state.release(buffer_id);
+      },
+      [self](cancel_atom, uint64_t job) {
+        if (from_scheduler(self)) self->state.cancel(job);
+      },
   };
 }
 
@@ -128,10 +139,20 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
   }
   const auto tcp =
       *net::data_endpoint_t::parse(d.prover_endpoint);  // the synthesizer sends only tcp ones here
-  auto& client = st.clients[d.prover_endpoint];
-  if (!client) client = std::make_unique<net::data_client_t>(tcp.host, tcp.port, options);
+  // One client per prover endpoint; with TLS the prover's certificate must name that node.
+  auto& client = st.clients[d.prover_endpoint + "\n" + d.prover_name];
+  if (!client) {
+    net::send_options_t o = options;
+    o.expected_peer = d.prover_name;
+    client = std::make_unique<net::data_client_t>(tcp.host, tcp.port, o);
+  }
+  std::optional<net::transfer_ticket_t> ticket;
+  if (d.ticket_mac.size() == net::transfer_key_t{}.size()) {
+    ticket = net::transfer_ticket_t{d.job, d.partition, d.attempt, {}};
+    std::copy(d.ticket_mac.begin(), d.ticket_mac.end(), ticket->mac.begin());
+  }
   auto pin = store.find(m.buffer_id);
-  net::send_result_t sent = pin ? client->send(*pin) : net::send_result_t{};
+  net::send_result_t sent = pin ? client->send(*pin, ticket) : net::send_result_t{};
   const int64_t finished = timeline::monotonic_ns();
   if (rec) {
     const int64_t ready = sent.ready_ns ? sent.ready_ns : finished;
@@ -167,8 +188,11 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
         node::synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
                          [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
-    return buffer_ready_msg{d.job,      d.partition, r.buffer_id, r.payload_bytes,
-                            r.checksum, endpoint,    r.seconds,   false};
+    buffer_ready_msg m{d.job,      d.partition, d.attempt, r.buffer_id, r.payload_bytes,
+                       r.checksum, endpoint,    r.seconds, false};
+    if (auto pin = store.find(r.buffer_id))  // the public signals the proof must be of
+      m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);
+    return m;
   } catch (const std::exception& e) {
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
     return caf::make_error(zk_errc::synth_failed, e.what());

@@ -76,9 +76,13 @@ void timeline_aggregator_state::synced(uint16_t node) {
 void timeline_aggregator_state::batch(const event_batch_msg& m) {
   if (offsets.count(m.node)) {
     agg.add(m.events);
-  } else {
-    held[m.node].push_back(m);
+    return;
   }
+  // Held until the node's clock is known; only for a node that joined (its join comes first
+  // from the same reporter), and at most 256 batches: nothing grows without bound.
+  auto& h = held[m.node];
+  if (nodes.count(m.node) && h.size() < 256) h.push_back(m);
+  if (h.empty()) held.erase(m.node);
 }
 
 caf::result<caf::ok_atom> timeline_aggregator_state::flush_all() {

@@ -15,61 +15,100 @@
 
 #include "actors/messages.hpp"
 #include "common/config/config.hpp"
+#include "common/net/tls_tunnel.hpp"
+#include "common/security/identity.hpp"
 #include "common/timeline/aggregator.hpp"
 
 namespace zk::apps {
 
-// An actor system with the middleman (remote actors) and zkfleet's messages.
+// Who this process is on the control plane, and its TLS files (docs/security.md).
+struct tls_identity_t {
+  security::role_t role = security::role_t::client;
+  std::string name;
+  std::string ca, cert, key;  // empty: security.insecure (plain TCP)
+  bool enabled() const { return !ca.empty(); }
+};
+// The identity `name` of `role` in the config's certs_dir (each file checked: a missing one is
+// an error naming the `zkfleet certs` command that makes it); plain TCP when insecure.
+tls_identity_t tls_identity(const config::config_t& c, security::role_t role,
+                            const std::string& name);
+
+// An actor system with the middleman (remote actors) and zkfleet's messages. With TLS files its
+// connections to other hosts go through mutual-TLS tunnels (common/net/tls_tunnel.hpp: CAF 0.17's
+// own OpenSSL module loses messages), the peer's certificate verified against the CA.
 struct middleman_system_t {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
-  middleman_system_t();
+  tls_identity_t tls;
+  std::vector<std::unique_ptr<net::tls_tunnel_t>> tunnels;
+  explicit middleman_system_t(tls_identity_t identity = {});
   ~middleman_system_t();
+  // publish / remote_actor over TLS or plain TCP, as the system was made. remote_scheduler: with
+  // TLS the scheduler's certificate must be that of node `scheduler_name` (when not empty).
+  caf::expected<uint16_t> publish(const actors::scheduler_actor& a, const config::endpoint_t& at);
+  caf::expected<actors::scheduler_actor> remote_scheduler(const config::endpoint_t& at,
+                                                          const std::string& scheduler_name);
+
+ private:
+  net::tls_files_t files() const;
 };
 
 // What answers at `ep`, asked before CAF's handshake is: a CAF middleman (the scheduler's
 // publish) greets first, with a BASP server handshake (operation 0). A listener that stays silent
 // (a prover's data port, an HTTP server) or greets otherwise is not a scheduler, and remote_actor
 // would wait on it for minutes.
-enum class greeting_t { nobody, scheduler, silent, foreign };
-greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait);
+// With TLS the client speaks first: the probe is a TLS handshake with this process's certificate
+// (tls_refused: the server refused it or is not of this CA, `why` says which).
+enum class greeting_t { nobody, scheduler, silent, foreign, tls_refused };
+greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
+                 const tls_identity_t& tls = {}, std::string* why = nullptr);
 
-// What a node that is not the scheduler reaches: the scheduler and its timeline aggregator.
+// What a node that is not the scheduler reaches: the scheduler, its session there and the
+// timeline aggregator.
 struct scheduler_link_t {
   actors::scheduler_actor scheduler;
+  std::string token;
   actors::timeline_actor aggregator;
 };
+
+// Proves `tls`'s identity to the scheduler (hello, then a signed login) and checks that the
+// scheduler is the config's (its certificate names the node with the scheduler role). The
+// session token; throws naming why the scheduler or this side refused.
+std::string log_in(caf::actor_system& sys, const actors::scheduler_actor& scheduler,
+                   const config::config_t& c, const tls_identity_t& tls);
 
 // Connects to the scheduler of `c` (scheduler.endpoint): probes it, then remote_actor, retried
 // every 200 ms for `patience` (a listener that is not a scheduler is reported at once, or after
 // 5 s of silence, naming the config key). `still_ok` runs between tries and may throw to give up
 // early (zkfleet up: a node process died); `note` hears, once, why the wait (default: stderr).
-actors::scheduler_actor connect_scheduler(caf::actor_system& sys, const config::config_t& c,
+actors::scheduler_actor connect_scheduler(middleman_system_t& s, const config::config_t& c,
                                           std::chrono::seconds patience,
                                           const std::function<void()>& still_ok = {},
                                           const std::function<void(const std::string&)>& note = {});
-// connect_scheduler, then the scheduler's timeline aggregator (a node's reporter joins it).
-scheduler_link_t connect_node(caf::actor_system& sys, const config::config_t& c,
+// connect_scheduler, log_in as the node, then the scheduler's timeline aggregator (a node's
+// reporter joins it). The system must have been made with the node's tls_identity.
+scheduler_link_t connect_node(middleman_system_t& s, const config::config_t& c,
                               std::chrono::seconds patience,
                               const std::function<void(const std::string&)>& note = {});
 
-// A client of a running cluster. Every call throws std::runtime_error with the scheduler's reason
-// (or the timeout) when it is refused or unanswered.
+// A client of a running cluster, logged in as `client` (a client certificate of the config's
+// certs_dir). Every call throws std::runtime_error with the scheduler's reason (or the timeout)
+// when it is refused or unanswered.
 class cluster_client_t {
  public:
-  explicit cluster_client_t(const config::config_t& c,
+  explicit cluster_client_t(const config::config_t& c, const std::string& client = "admin",
                             std::chrono::seconds patience = std::chrono::seconds(5),
                             const std::function<void()>& still_ok = {});
   ~cluster_client_t();
   cluster_client_t(const cluster_client_t&) = delete;
   cluster_client_t& operator=(const cluster_client_t&) = delete;
 
-  uint64_t submit(const actors::job_request& r);
-  actors::job_status_msg status(uint64_t job);
+  std::string submit(const actors::job_request& r);
+  actors::job_status_msg status(const std::string& job);
   // The job's proofs once it has finished; nullopt when it has not within `timeout`.
-  std::optional<actors::job_result_msg> await(uint64_t job, std::chrono::seconds timeout);
+  std::optional<actors::job_result_msg> await(const std::string& job, std::chrono::seconds timeout);
   // True when it cancelled the job, false when the job had already finished.
-  bool cancel(uint64_t job);
+  bool cancel(const std::string& job);
   // Every node that has joined, as the scheduler accounts it.
   std::vector<actors::node_usage_msg> nodes(
       std::chrono::milliseconds timeout = std::chrono::seconds(10));
@@ -83,6 +122,7 @@ class cluster_client_t {
 
 // The running cluster's merged timeline, for `zkfleet timeline --config F`. Throws naming the
 // scheduler's endpoint when it cannot be reached.
-timeline::aggregator_t fetch_cluster_timeline(const std::string& config_path);
+timeline::aggregator_t fetch_cluster_timeline(const std::string& config_path,
+                                              const std::string& client = "admin");
 
 }  // namespace zk::apps

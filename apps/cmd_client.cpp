@@ -2,9 +2,13 @@
 //
 //   zkfleet submit --config F --circuit ID [--input FILE]... [--partitions N] [--priority P]
 //                  (no --priority: the circuit's configured priority, else default_priority)
-//   zkfleet status --config F [JOB]          (no JOB: every node's memory as the scheduler accounts
-//   it) zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS] zkfleet cancel --config F JOB
+//   zkfleet status --config F [JOB]          (no JOB: every node's memory as the scheduler
+//                                             accounts it)
+//   zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS]
+//   zkfleet cancel --config F JOB
 //   zkfleet down   --config F                (stops the `zkfleet up` of F: apps/supervisor.hpp)
+// Each logs in as client admin, or as --client NAME (its certificate client.NAME.crt in the
+// config's certs_dir); a job is seen and cancelled only by the client that submitted it, or admin.
 #include <signal.h>
 
 #include <chrono>
@@ -40,6 +44,20 @@ opt_t add_config(CLI::App* app) {
   return add_value(app, "--config", "FILE", "the cluster's config file (required)");
 }
 
+opt_t add_client(CLI::App* app) {
+  return add_value(app, "--client", "NAME",
+                   "log in as this client (certificate client.NAME.crt; default admin)");
+}
+
+// A job id as submit printed it: 32 hex digits.
+std::string job_arg(const opt_t& job) {
+  const std::string id = job.one();
+  if (id.size() != 32 || id.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw usage_error("'" + id.substr(0, 64) +
+                      "' is not a job id (32 hex digits, as zkfleet submit printed it)");
+  return id;
+}
+
 int run_down(const opt_t& config) {
   const auto c = client_config(config_path(config));
   const std::string pids = up_files(c).pid_file;
@@ -60,8 +78,8 @@ int run_down(const opt_t& config) {
   return 0;
 }
 
-int run_submit(const opt_t& config, const opt_t& circuit, const opt_t& inputs,
-               const opt_t& partitions, const opt_t& priority) {
+int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circuit,
+               const opt_t& inputs, const opt_t& partitions, const opt_t& priority) {
   const std::string path = config_path(config);
   actors::job_request r;
   r.circuit = circuit.one();
@@ -78,16 +96,16 @@ int run_submit(const opt_t& config, const opt_t& circuit, const opt_t& inputs,
   }
   for (const auto& in : inputs.all())  // files are read by the synthesis nodes: absolute paths
     r.inputs.push_back(in.find('=') != std::string::npos ? in : fs::absolute(in).string());
-  cluster_client_t client(client_config(path));
-  std::printf("%llu\n", (unsigned long long)client.submit(r));
+  cluster_client_t client(client_config(path), client_name.one("admin"));
+  std::printf("%s\n", client.submit(r).c_str());
   return 0;
 }
 
-int run_status(const opt_t& config, const opt_t& job) {
+int run_status(const opt_t& config, const opt_t& client_name, const opt_t& job) {
   const std::string path = config_path(config);
   const bool one_job = job.given();
-  const uint64_t id = one_job ? parse_uint_arg("job", job.one()) : 0;
-  cluster_client_t client(client_config(path));
+  const std::string id = one_job ? job_arg(job) : "";
+  cluster_client_t client(client_config(path), client_name.one("admin"));
   if (!one_job) {  // the nodes as the scheduler accounts them
     std::printf("%-16s %12s %12s %12s %6s %9s\n", "node", "reserved", "peak", "budget", "synth",
                 "pipeline");
@@ -99,19 +117,20 @@ int run_status(const opt_t& config, const opt_t& job) {
     return 0;
   }
   const auto st = client.status(id);
-  std::printf("job %llu (%s, %s): %u/%u done, %u failed%s%s%s\n", (unsigned long long)st.id,
-              st.circuit.c_str(), config::priority_name(st.priority), st.done, st.partitions,
-              st.failed, st.cancelled ? ", cancelled" : "", st.finished ? ", finished" : "",
+  std::printf("job %s (#%llu, %s, %s, %s): %u/%u done, %u failed%s%s%s\n", st.id.c_str(),
+              (unsigned long long)st.seq, st.owner.c_str(), st.circuit.c_str(),
+              config::priority_name(st.priority), st.done, st.partitions, st.failed,
+              st.cancelled ? ", cancelled" : "", st.finished ? ", finished" : "",
               st.error.empty() ? "" : (": " + st.error).c_str());
   for (size_t k = 0; k < st.part_states.size(); ++k)
     std::printf("  partition %zu: %s\n", k, st.part_states[k].c_str());
   return 0;
 }
 
-int run_await(const opt_t& config, const opt_t& job_opt, const opt_t& out_opt,
-              const opt_t& timeout_opt) {
+int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_opt,
+              const opt_t& out_opt, const opt_t& timeout_opt) {
   const std::string path = config_path(config);
-  const uint64_t job = parse_uint_arg("job", job_opt.one());
+  const std::string job = job_arg(job_opt);
   const auto timeout =
       std::chrono::seconds(parse_uint_arg("--timeout", timeout_opt.one("600"), 1, 30 * 86400));
   const std::string out = out_opt.one(".");
@@ -119,20 +138,20 @@ int run_await(const opt_t& config, const opt_t& job_opt, const opt_t& out_opt,
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))  // before the wait, not after it
     throw std::runtime_error(out + ": --out names a file; it needs a directory for the proofs");
-  cluster_client_t client(c);
+  cluster_client_t client(c, client_name.one("admin"));
   auto r = client.await(job, timeout);
   if (!r) {
     const auto st = client.status(job);
     throw std::runtime_error(
-        "job " + std::to_string(job) + " is not finished after " + std::to_string(timeout.count()) +
-        " s (" + std::to_string(st.done) + " of " + std::to_string(st.partitions) +
+        "job " + job + " is not finished after " + std::to_string(timeout.count()) + " s (" +
+        std::to_string(st.done) + " of " + std::to_string(st.partitions) +
         " partitions proved): wait longer with --timeout, or see `zkfleet status`");
   }
   fs::create_directories(out, ec);
   if (ec)
     throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
   for (const auto& p : r->proofs) {
-    std::string stem = out + "/job" + std::to_string(job) + "-p" + std::to_string(p.partition);
+    std::string stem = out + "/job" + job + "-p" + std::to_string(p.partition);
     formats::write_proof_json(stem + "-proof.json",
                               formats::parse_proof_json(p.proof_json, "proof"));
     formats::write_public_json(stem + "-public.json", p.public_signals);
@@ -142,10 +161,10 @@ int run_await(const opt_t& config, const opt_t& job_opt, const opt_t& out_opt,
   return 0;
 }
 
-int run_cancel(const opt_t& config, const opt_t& job) {
+int run_cancel(const opt_t& config, const opt_t& client_name, const opt_t& job) {
   const std::string path = config_path(config);
-  const uint64_t id = parse_uint_arg("job", job.one());
-  cluster_client_t client(client_config(path));
+  const std::string id = job_arg(job);
+  cluster_client_t client(client_config(path), client_name.one("admin"));
   const bool cancelled = client.cancel(id);
   std::printf(cancelled ? "cancelled\n" : "already finished\n");
   return cancelled ? 0 : 1;
@@ -178,9 +197,10 @@ void add_client_commands(CLI::App& root, commands_t& out) {
         add_value(app, "--priority", "P",
                   "critical, high, normal or low (default: the circuit's priority, else "
                   "scheduler.default_priority)");
+    const opt_t client = add_client(app);
     command_t c;
     c.app = app;
-    c.run = [=] { return run_submit(config, circuit, inputs, partitions, priority); };
+    c.run = [=] { return run_submit(config, client, circuit, inputs, partitions, priority); };
     c.stray_hint = [=] {
       return inputs.given() ? std::string(" (each input file needs its own --input)")
                             : std::string();
@@ -194,9 +214,10 @@ void add_client_commands(CLI::App& root, commands_t& out) {
                     "budget");
     const opt_t job = add_positional(app, "JOB", "the job id (zkfleet submit printed it)", false);
     const opt_t config = add_config(app);
+    const opt_t client = add_client(app);
     command_t c;
     c.app = app;
-    c.run = [=] { return run_status(config, job); };
+    c.run = [=] { return run_status(config, client, job); };
     c.takes = "status takes at most one job id";
     out.push_back(std::move(c));
   }
@@ -210,9 +231,10 @@ void add_client_commands(CLI::App& root, commands_t& out) {
     const opt_t out_dir = add_value(app, "--out", "DIR", "where the proofs go (default .)");
     const opt_t timeout =
         add_value(app, "--timeout", "SECONDS", "how long to wait (1 s to 30 days, default 600)");
+    const opt_t client = add_client(app);
     command_t c;
     c.app = app;
-    c.run = [=] { return run_await(config, job, out_dir, timeout); };
+    c.run = [=] { return run_await(config, client, job, out_dir, timeout); };
     c.takes = "await takes one job id";
     out.push_back(std::move(c));
   }
@@ -221,9 +243,10 @@ void add_client_commands(CLI::App& root, commands_t& out) {
         add_command(root, "cancel", "Cancel a job; exit 1 when it had already finished");
     const opt_t job = add_positional(app, "JOB", "the job id");
     const opt_t config = add_config(app);
+    const opt_t client = add_client(app);
     command_t c;
     c.app = app;
-    c.run = [=] { return run_cancel(config, job); };
+    c.run = [=] { return run_cancel(config, client, job); };
     c.takes = "cancel takes one job id";
     out.push_back(std::move(c));
   }

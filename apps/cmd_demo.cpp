@@ -35,7 +35,8 @@ struct demo_job_t {
   std::string circuit;
   uint32_t partitions;
   std::vector<std::string> inputs;
-  uint64_t id = 0;
+  std::string id;    // the scheduler's public id
+  uint64_t seq = 0;  // its job number (as the waterfall names it)
 };
 
 struct demo_options_t {
@@ -62,7 +63,6 @@ int run_cluster_demo(const demo_options_t& o) {
   cc.synth_budget = uint64_t(256) << 20;
   cc.prover_budget = uint64_t(512) << 20;
   cc.lookahead = o.lookahead;
-  embedded_cluster_t cluster(sys, cc);
 
   // Circuits: porep-lite (native, abc+witness), and every fixture (circom, witness-only).
   std::vector<circuit_def_t> circuits;
@@ -93,6 +93,8 @@ int run_cluster_demo(const demo_options_t& o) {
     }
   }
   if (jobs.empty()) throw std::runtime_error("nothing to prove: --porep-jobs 0 and --no-circom");
+  cc.circuits = circuits;
+  embedded_cluster_t cluster(sys, cc);
 
   std::string la = o.lookahead.automatic ? "auto" : std::to_string(o.lookahead.value);
   std::printf(
@@ -103,9 +105,6 @@ int run_cluster_demo(const demo_options_t& o) {
   std::printf("%-20s %-7s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve",
               "domain", "wires", "buffer");
   for (const auto& c : circuits) {
-    auto r = ask<caf::ok_atom>(sys, cluster.scheduler, std::chrono::seconds(10),
-                               register_atom::value, c);
-    if (!r) throw std::runtime_error("registering " + c.id + ": " + describe(r.error()));
     std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
                 c.kind == circuit_kind::circom ? "circom" : "native",
                 c.shape == buffer::synth_shape::witness_only ? "witness-only" : "abc+witness",
@@ -115,10 +114,14 @@ int run_cluster_demo(const demo_options_t& o) {
 
   const auto t0 = std::chrono::steady_clock::now();
   for (auto& j : jobs) {
-    auto id = ask<uint64_t>(sys, cluster.scheduler, std::chrono::seconds(10), submit_atom::value,
-                            job_request{j.circuit, priority_t::normal, j.partitions, j.inputs});
+    auto id = ask<std::string>(sys, cluster.scheduler, std::chrono::seconds(60), submit_atom::value,
+                               cluster.admin,
+                               job_request{j.circuit, priority_t::normal, j.partitions, j.inputs});
     if (!id) throw std::runtime_error("submitting " + j.circuit + ": " + describe(id.error()));
     j.id = *id;
+    auto st = ask<job_status_msg>(sys, cluster.scheduler, std::chrono::seconds(10),
+                                  status_atom::value, cluster.admin, j.id);
+    if (st) j.seq = st->seq;
   }
   fs::path out = fs::temp_directory_path() / ("zkfleet-demo-" + std::to_string(::getpid()));
   fs::create_directories(out);
@@ -127,10 +130,10 @@ int run_cluster_demo(const demo_options_t& o) {
   size_t proofs = 0, valid = 0, failed_jobs = 0;
   for (const auto& j : jobs) {
     auto r = ask<job_result_msg>(sys, cluster.scheduler, std::chrono::minutes(5), await_atom::value,
-                                 j.id);
+                                 cluster.admin, j.id);
     if (!r) {
       ++failed_jobs;
-      std::printf("%-4llu %-20s %5u  FAILED: %s\n", (unsigned long long)j.id, j.circuit.c_str(),
+      std::printf("%-4llu %-20s %5u  FAILED: %s\n", (unsigned long long)j.seq, j.circuit.c_str(),
                   j.partitions, describe(r.error()).c_str());
       continue;
     }
@@ -143,10 +146,10 @@ int run_cluster_demo(const demo_options_t& o) {
       const auto v = verify_proof(c, p.proof_json, p.public_signals);
       ok += v.valid;
       if (!v.valid)
-        std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.id,
+        std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.seq,
                     p.partition, v.reason.c_str());
       std::string stem =
-          (out / ("job" + std::to_string(j.id) + "-p" + std::to_string(p.partition))).string();
+          (out / ("job" + std::to_string(j.seq) + "-p" + std::to_string(p.partition))).string();
       formats::write_proof_json(stem + "-proof.json",
                                 formats::parse_proof_json(p.proof_json, "proof"));
       formats::write_public_json(stem + "-public.json", p.public_signals);
@@ -155,13 +158,13 @@ int run_cluster_demo(const demo_options_t& o) {
     proofs += r->proofs.size();
     valid += ok;
     std::printf("%-4llu %-20s %5u %10.2f %10.2f %10.2f  %zu/%zu verified\n",
-                (unsigned long long)j.id, j.circuit.c_str(), j.partitions, syn / n * 1e3,
+                (unsigned long long)j.seq, j.circuit.c_str(), j.partitions, syn / n * 1e3,
                 prv / n * 1e3, ver / n * 1e3, ok, r->proofs.size());
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   auto usage = ask<std::vector<node_usage_msg>>(sys, cluster.scheduler, std::chrono::seconds(10),
-                                                stats_atom::value);
+                                                stats_atom::value, cluster.admin);
   auto flushed =
       ask<caf::ok_atom>(sys, cluster.aggregator, std::chrono::seconds(10), flush_atom::value);
   auto snap = ask<timeline_snapshot_msg>(sys, cluster.aggregator, std::chrono::seconds(10),

@@ -18,6 +18,7 @@
 #include "apps/commands.hpp"
 #include "common/circuit/api.hpp"
 #include "common/config/roles.hpp"
+#include "node/scheduler/sessions.hpp"
 
 namespace zk::apps {
 namespace {
@@ -45,7 +46,8 @@ node::circuit_def_t describe(const config::circuit_t& c, config::priority_t defa
 
 // The plan of the node's synth and prover roles in the actors' terms; the backend's hooks are the
 // caller's, alive while the node runs.
-node_role_config_t role_config(const config::node_plan_t& p, const backend_t& backend) {
+node_role_config_t role_config(const config::node_plan_t& p, const backend_t& backend,
+                               const tls_identity_t& tls) {
   node_role_config_t r;
   r.name = p.name;
   r.timeline_node = p.index;
@@ -61,11 +63,17 @@ node_role_config_t role_config(const config::node_plan_t& p, const backend_t& ba
   r.data_options.io_threads = p.receive.io_threads;
   r.data_options.io_timeout = p.receive.io_timeout;
   r.data_options.idle_timeout = p.receive.idle_timeout;
+  r.data_options.frame_timeout = p.receive.frame_timeout;
   r.data_options.max_payload_bytes = p.receive.max_payload;
   r.send_options.connect_timeout = p.send.connect_timeout;
   r.send_options.io_timeout = p.send.io_timeout;
   r.send_options.max_attempts = p.send.max_attempts;
   r.send_streams = p.send_streams;
+  if (tls.enabled()) {  // the data plane with the node's own certificate, both directions
+    const net::tls_files_t files{tls.cert, tls.key, tls.ca};
+    r.data_options.tls = files;
+    r.send_options.tls = files;
+  }
   return r;
 }
 
@@ -120,14 +128,28 @@ class watch_t {
   caf::actor watcher_;
 };
 
+// The scheduler's sessions: with certificates, logins are checked against the CA and the
+// scheduler signs its hellos with its node's key; insecure, they are taken at their word.
+std::shared_ptr<node::sessions_t> make_sessions(const tls_identity_t& tls) {
+  if (!tls.enabled()) return std::make_shared<node::sessions_t>(std::nullopt, std::nullopt);
+  return std::make_shared<node::sessions_t>(security::verifier_t(tls.ca),
+                                            security::signer_t(tls.cert, tls.key));
+}
+
+scheduler_limits_t limits_of(const config::scheduler_t& s) {
+  return {s.max_partitions, s.max_queued_jobs, s.retention, s.input_roots};
+}
+
 int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   catch_stop_signals();
   // The prover's backend outlives the actor system that uses its hooks (declared first).
   backend_t backend;
   if (plan.prover)
     backend = choose_backend(config::backend_name(plan.prover_backend), {plan.gpus, plan.vram});
-  middleman_system_t s;
+  middleman_system_t s(tls_identity(c, security::role_t::node, plan.name));
+  if (c.security.insecure) log::warn("security.insecure: no TLS, identities taken at their word");
   auto& sys = *s.sys;
+  std::string token;  // this node's session at the scheduler
   own_actors_t own;
   std::unique_ptr<metrics_server_t> metrics;  // destroyed before the actor system
   scheduler_actor scheduler;
@@ -135,9 +157,18 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   if (plan.scheduler) {
     aggregator = sys.spawn(timeline_aggregator);
     auto rec = std::make_shared<timeline::recorder_t>(plan.scheduler_timeline);
+    auto sessions = make_sessions(s.tls);
+    std::vector<node::circuit_def_t> circuits;
+    for (const auto& circuit : c.circuits) {
+      circuits.push_back(describe(circuit, c.scheduler.default_priority));
+      if (auto why = check_circuit(circuits.back()))
+        throw std::runtime_error("circuit " + circuit.id + ": " + *why);
+    }
     scheduler = sys.spawn(
         actors::scheduler,
-        scheduler_config_t{c.scheduler.lookahead, c.scheduler.max_attempts, rec, 0, aggregator});
+        scheduler_config_t{c.scheduler.lookahead, c.scheduler.max_attempts, rec, 0, aggregator,
+                           std::move(circuits), sessions, limits_of(c.scheduler)});
+    token = sessions->add({security::role_t::node, plan.name});
     own.add(scheduler, "its scheduler");
     own.add(aggregator, "its timeline aggregator");
     own.add(
@@ -146,32 +177,27 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
             reporter_config_t{
                 plan.scheduler_timeline, plan.scheduler_name, {{0, "scheduler"}}, rec, aggregator}),
         "its scheduler's timeline reporter");
-    for (const auto& circuit : c.circuits) {
-      auto r = ask<caf::ok_atom>(sys, scheduler, 10s, register_atom::value,
-                                 describe(circuit, c.scheduler.default_priority));
-      if (!r)
-        throw std::runtime_error("circuit " + circuit.id + ": " + actors::describe(r.error()));
-    }
-    auto port =
-        sys.middleman().publish(scheduler, plan.publish.port, plan.publish.host.c_str(), true);
+    auto port = s.publish(scheduler, plan.publish);
     if (!port)
       throw std::runtime_error("cannot publish the scheduler on " + plan.publish.str() + ": " +
                                sys.render(port.error()));
     if (c.scheduler.metrics) {
       metrics = std::make_unique<metrics_server_t>(
-          sys, scheduler, aggregator, c.scheduler.metrics->host, c.scheduler.metrics->port);
+          sys, scheduler, sessions->add({security::role_t::client, "admin"}), aggregator,
+          c.scheduler.metrics->host, c.scheduler.metrics->port);
       log::info("zkfleet node " + plan.name + ": metrics at http://" + c.scheduler.metrics->host +
                 ":" + std::to_string(metrics->port()) + "/metrics");
     }
   } else {
-    auto link = connect_node(sys, c, 30s, [](const std::string& why) { log::info(why); });
+    auto link = connect_node(s, c, 30s, [](const std::string& why) { log::info(why); });
     scheduler = link.scheduler;
     aggregator = link.aggregator;
+    token = link.token;
   }
   node_handles_t n;  // holds the node's stores and data server while it runs
   if (plan.joins()) {
-    n = spawn_node(sys, role_config(plan, backend), scheduler, aggregator,
-                   std::make_shared<node::buffer_directory_t>());
+    n = spawn_node(sys, role_config(plan, backend, s.tls), scheduler, aggregator,
+                   std::make_shared<node::buffer_directory_t>(), token);
     own.add(n.synthesizer, "its synthesizer");
     own.add(n.prover, "its prover");
     own.add(n.reporter, "its timeline reporter");

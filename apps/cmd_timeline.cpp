@@ -11,8 +11,8 @@
 namespace zk::apps {
 namespace {
 
-int run_timeline(const std::string& format, const std::string& config, const std::string& save,
-                 const std::string& file) {
+int run_timeline(const std::string& format, const std::string& config, const std::string& client,
+                 const std::string& save, const std::string& file) {
   if (file.empty() == config.empty())
     throw usage_error(file.empty() ? "timeline needs an events file (e.g. from zkfleet demo "
                                      "--trace FILE) or --config F (a running cluster)"
@@ -21,7 +21,7 @@ int run_timeline(const std::string& format, const std::string& config, const std
       format != "prometheus")
     throw usage_error("unknown --format '" + format + "' (ascii, chrome, json, stats, prometheus)");
   timeline::aggregator_t agg =
-      !config.empty() ? fetch_cluster_timeline(config) : timeline::aggregator_t::load(file);
+      !config.empty() ? fetch_cluster_timeline(config, client) : timeline::aggregator_t::load(file);
   if (!save.empty()) agg.save(save);
   auto ev = agg.events();
   if (format == "ascii")
@@ -51,10 +51,15 @@ void add_timeline_command(CLI::App& root, commands_t& out) {
   const opt_t config =
       add_value(app, "--config", "FILE", "the running cluster's config file (its scheduler)");
   const opt_t save = add_value(app, "--save", "FILE", "also save the events to FILE");
+  const opt_t client =
+      add_value(app, "--client", "NAME", "with --config: log in as this client (default admin)");
   command_t c;
   c.app = app;
   c.takes = "timeline takes one events file";
-  c.run = [=] { return run_timeline(format.one("ascii"), config.one(), save.one(), file.one()); };
+  c.run = [=] {
+    return run_timeline(format.one("ascii"), config.one(), client.one("admin"), save.one(),
+                        file.one());
+  };
   out.push_back(std::move(c));
 }
 

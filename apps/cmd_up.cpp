@@ -5,6 +5,7 @@
 // Ready means: the scheduler answers, it lists every node of the file that has a synth or prover
 // role as joined with those roles and still there (config::not_joined), and no node process has
 // exited by then — a node that joined and exited does not count.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include "apps/commands.hpp"
 #include "apps/supervisor.hpp"
 #include "common/config/roles.hpp"
+#include "common/security/certs.hpp"
 
 namespace zk::apps {
 namespace {
@@ -40,7 +42,7 @@ std::string names(const std::vector<std::string>& v) {
 // when a node process exits first (`none_exited`), or after `patience`.
 void wait_ready(const config::config_t& c, const std::function<void()>& none_exited,
                 std::chrono::seconds patience) {
-  cluster_client_t client(c, patience, none_exited);
+  cluster_client_t client(c, "admin", patience, none_exited);
   const auto end = std::chrono::steady_clock::now() + patience;
   std::vector<std::string> missing;
   std::string unanswered;
@@ -64,11 +66,47 @@ void wait_ready(const config::config_t& c, const std::function<void()>& none_exi
   }
 }
 
+// With security.certs_dir: the development certificates the file needs and lacks (a CA, each
+// node's, client.admin), made and said so. A CA whose key is not there (kept off the cluster, the
+// production way) signs nothing here: a missing certificate is then an error naming its command.
+void make_missing_certs(const config::config_t& c) {
+  if (!c.security.tls()) return;
+  using security::role_t;
+  const std::string& dir = c.security.certs_dir;
+  if (!fs::exists(security::cert_path(dir, role_t::ca, ""))) {
+    security::create_ca(dir);
+    std::printf("zkfleet up: made a development CA in %s (production: see configs/farm.yaml)\n",
+                dir.c_str());
+  }
+  auto ensure = [&](role_t role, const std::string& name, std::vector<std::string> hosts) {
+    if (fs::exists(security::cert_path(dir, role, name))) return;
+    if (!fs::exists(security::key_path(dir, role_t::ca, "")))
+      throw std::runtime_error(security::cert_path(dir, role, name) +
+                               " is missing and the CA key is not in " + dir +
+                               ": make it where the CA key is kept (zkfleet certs create-" +
+                               security::role_name(role) + " " + name + ")");
+    security::create_options_t o;
+    o.hosts = std::move(hosts);
+    security::create_cert(dir, role, name, o);
+    std::printf("zkfleet up: made the %s certificate of %s in %s\n", security::role_name(role),
+                name.c_str(), dir.c_str());
+  };
+  for (const auto& n : c.nodes) {
+    std::vector<std::string> hosts;
+    for (const auto* e : {&n.control, &n.data})
+      if (*e && std::find(hosts.begin(), hosts.end(), (*e)->host) == hosts.end())
+        hosts.push_back((*e)->host);
+    ensure(role_t::node, n.name, hosts);
+  }
+  ensure(role_t::client, "admin", {});
+}
+
 int run_up(const std::string& config_arg, const std::string& level) {
   const std::string cfg_path = fs::absolute(config_arg).string();
   auto c = config::load_config(cfg_path);
   refuse_model(c);
   const up_files_t files = up_files(c);
+  make_missing_certs(c);
   if (fs::exists(files.pid_file))
     throw std::runtime_error(files.pid_file +
                              " exists: a cluster of this config is up (zkfleet down --config ...)");

@@ -45,4 +45,41 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
   return std::nullopt;
 }
 
+namespace {
+
+// `p` lies inside `root` (both canonical): root is a whole-component prefix of p.
+bool inside(const std::filesystem::path& p, const std::filesystem::path& root) {
+  auto r = root.begin(), q = p.begin();
+  for (; r != root.end(); ++r, ++q) {
+    if (r->empty()) continue;  // a trailing separator
+    if (q == p.end() || *q != *r) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> check_input_roots(const circuit_def_t& c,
+                                             const std::vector<std::string>& inputs,
+                                             const std::vector<std::string>& roots) {
+  if (c.kind != circuit_kind::circom) return std::nullopt;
+  namespace fs = std::filesystem;
+  for (const auto& path : inputs) {
+    if (roots.empty())
+      return "input " + path +
+             ": this cluster takes no file inputs (scheduler.input_roots is empty)";
+    std::error_code ec;
+    const fs::path real = fs::canonical(path, ec);
+    if (ec) return "input " + path + ": no such file";
+    bool ok = false;
+    for (const auto& root : roots) {
+      std::error_code rec;
+      const fs::path r = fs::canonical(root, rec);
+      if (!rec && inside(real, r)) ok = true;
+    }
+    if (!ok) return "input " + path + ": not under any of scheduler.input_roots";
+  }
+  return std::nullopt;
+}
+
 }  // namespace zk::node

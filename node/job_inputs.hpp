@@ -20,4 +20,12 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
                                             const std::vector<std::string>& inputs,
                                             uint32_t partitions);
 
+// circom inputs are paths read on the scheduler's and the synthesis nodes' disks: each must
+// resolve (symlinks followed) to a file under one of `roots` (already absolute). The reason when
+// one does not (naming the path, never its content), nullopt when all do. Native inputs are not
+// paths. Does file-system calls: not on an actor that must stay responsive.
+std::optional<std::string> check_input_roots(const circuit_def_t& c,
+                                             const std::vector<std::string>& inputs,
+                                             const std::vector<std::string>& roots);
+
 }  // namespace zk::node

@@ -1,5 +1,7 @@
 #include "node/verify_proof.hpp"
 
+#include <openssl/sha.h>
+
 #include "common/ec/with_curve.hpp"
 #include "common/formats/json.hpp"
 #include "common/formats/zkey.hpp"
@@ -18,6 +20,27 @@ groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof
     auto pub = groth16::public_from_json<C>(public_signals, "public");
     return groth16::verify(vk, pub, proof);
   });
+}
+
+namespace {
+
+std::string sha256(const uint8_t* p, size_t n) {
+  std::string out(SHA256_DIGEST_LENGTH, '\0');
+  SHA256(p, n, reinterpret_cast<unsigned char*>(out.data()));
+  return out;
+}
+
+}  // namespace
+
+std::string public_digest(const uint8_t* witness, uint64_t n_public) {
+  return sha256(witness + 32, size_t(n_public) * 32);
+}
+
+std::optional<std::string> public_digest(const std::vector<std::string>& public_signals) {
+  std::vector<uint8_t> bytes(public_signals.size() * 32);
+  for (size_t i = 0; i < public_signals.size(); ++i)
+    if (!formats::decimal_to_le(public_signals[i], bytes.data() + 32 * i, 32)) return std::nullopt;
+  return sha256(bytes.data(), bytes.size());
 }
 
 }  // namespace zk::node

@@ -59,6 +59,7 @@ struct data_plane_t {
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds io_timeout{10000};
   std::chrono::milliseconds idle_timeout{60000};
+  std::chrono::milliseconds frame_timeout{30000};  // a frame's bound, plus its bytes at 16 MiB/s
   unsigned max_attempts = 4;
   uint64_t max_payload = uint64_t(64) << 30;
 };
@@ -105,6 +106,22 @@ struct scheduler_t {
   unsigned max_attempts = 3;  // a partition failing this often fails its job
   priority_t default_priority = priority_t::normal;
   std::optional<endpoint_t> metrics;  // where the scheduler node serves GET /metrics (Prometheus)
+  // Limits on what one request may ask (docs/security.md): partitions (and inputs) per job,
+  // jobs a client may have unfinished, how long a finished job is kept for status/await.
+  uint32_t max_partitions = 1024;
+  uint32_t max_queued_jobs = 1000;
+  std::chrono::milliseconds retention{std::chrono::hours(1)};
+  // Where job inputs given as paths may be (resolved, symlinks followed; relative entries against
+  // the config file's directory). Empty: no job may name a file.
+  std::vector<std::string> input_roots;
+};
+
+// The `security` section: mutual TLS with the cluster's certificates, or an explicit opt-out
+// that only loopback listeners may use.
+struct security_t {
+  std::string certs_dir;  // resolved against the config's directory; empty when insecure
+  bool insecure = false;
+  bool tls() const { return !certs_dir.empty(); }
 };
 
 // SIMULATED WORKLOAD (issue 3 §8): modelled nodes, circuits and jobs; nothing is proven.
@@ -145,6 +162,7 @@ struct config_t {
   std::string source;        // the file it came from
   bool single_node = false;  // written as `node:` rather than `nodes:`
   scheduler_t scheduler;
+  security_t security;
   std::vector<circuit_t> circuits;
   std::vector<node_t> nodes;
   simulation_t simulation;

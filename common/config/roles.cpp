@@ -33,6 +33,7 @@ node_plan_t plan_of(const config_t& c, const node_t& node, uint16_t index) {
   p.receive.io_threads = dp.io_threads;
   p.receive.io_timeout = dp.io_timeout;
   p.receive.idle_timeout = dp.idle_timeout;
+  p.receive.frame_timeout = dp.frame_timeout;
   p.receive.max_payload = dp.max_payload;
   p.send.connect_timeout = dp.connect_timeout;
   p.send.io_timeout = dp.io_timeout;

@@ -36,7 +36,7 @@ struct node_plan_t {
   std::string data_listen;
   struct receive_t {  // the prover's data server
     unsigned io_threads = 1;
-    std::chrono::milliseconds io_timeout{10000}, idle_timeout{60000};
+    std::chrono::milliseconds io_timeout{10000}, idle_timeout{60000}, frame_timeout{30000};
     uint64_t max_payload = 0;
   } receive;
   struct send_t {  // the synth role's sends to the provers

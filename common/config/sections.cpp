@@ -49,6 +49,41 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
     s.default_priority =
         as_enum(c, m.get("default_priority"), m.path("default_priority"), priority_choices);
   }
+  if (m.has("max_partitions"))
+    s.max_partitions =
+        uint32_t(as_uint(c, m.get("max_partitions"), m.path("max_partitions"), 1, 1u << 20));
+  if (m.has("max_queued_jobs"))
+    s.max_queued_jobs =
+        uint32_t(as_uint(c, m.get("max_queued_jobs"), m.path("max_queued_jobs"), 1, 1u << 24));
+  if (m.has("retention")) s.retention = as_duration(c, m.get("retention"), m.path("retention"));
+  if (m.has("input_roots")) {
+    const YAML::Node l = as_list(c, m.get("input_roots"), m.path("input_roots"), true);
+    for (size_t i = 0; i < l.size(); ++i) {
+      const std::string p = index(m.path("input_roots"), i);
+      const std::string root = resolve(c, as_string(c, l[i], p));
+      std::error_code ec;
+      if (c.options.check_files && !fs::is_directory(root, ec))
+        fail(c, l[i], p, root + " is not a directory");
+      s.input_roots.push_back(root);
+    }
+  }
+  return s;
+}
+
+security_t read_security(const ctx_t& c, const YAML::Node& n) {
+  map_t m(c, n, "security", keys_of("security"));
+  security_t s;
+  if (m.has("insecure")) s.insecure = as_bool(c, m.get("insecure"), m.path("insecure"));
+  if (m.has("certs_dir")) {
+    if (s.insecure)
+      fail(c, m.get("certs_dir"), m.path("certs_dir"),
+           "give certs_dir (mutual TLS) or insecure: true, not both");
+    s.certs_dir = resolve(c, as_string(c, m.get("certs_dir"), m.path("certs_dir")));
+  } else if (!s.insecure) {
+    fail(c, n, "security",
+         "set certs_dir (mutual TLS between every node and client) or, on loopback only, "
+         "insecure: true");
+  }
   return s;
 }
 
@@ -106,8 +141,12 @@ circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& 
        {std::pair<const char*, std::string*>{"zkey", &ci.zkey}, {"r1cs", &ci.r1cs}}) {
     const YAML::Node v = m.need(key);
     *dst = resolve(c, as_string(c, v, m.path(key)));
-    if (c.options.check_files && !fs::is_regular_file(*dst))
-      fail(c, v, m.path(key), *dst + " does not exist");
+    std::error_code ec;  // a name too long for the file system is an error too, not a throw
+    if (c.options.check_files && !fs::is_regular_file(*dst, ec))
+      fail(c, v, m.path(key),
+           *dst + (ec && ec != std::errc::no_such_file_or_directory
+                       ? " cannot be read: " + ec.message()
+                       : " does not exist"));
   }
   if (m.has("witness_generator")) {
     const YAML::Node v = m.get("witness_generator");
@@ -218,6 +257,8 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
       dp.io_timeout = as_duration(c, d.get("io_timeout"), d.path("io_timeout"));
     if (d.has("idle_timeout"))
       dp.idle_timeout = as_duration(c, d.get("idle_timeout"), d.path("idle_timeout"));
+    if (d.has("frame_timeout"))
+      dp.frame_timeout = as_duration(c, d.get("frame_timeout"), d.path("frame_timeout"));
     if (d.has("max_attempts"))
       dp.max_attempts = unsigned(as_uint(c, d.get("max_attempts"), d.path("max_attempts"), 1, 100));
     if (d.has("max_payload"))

@@ -99,6 +99,7 @@ std::string resolve(const ctx_t& c, const std::string& p);
 
 // The sections (common/config/sections.cpp); each checks its keys and values.
 scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n);
+security_t read_security(const ctx_t& c, const YAML::Node& n);
 circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n,
                        const std::string& path);
 node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path);

@@ -176,6 +176,18 @@ bool scheduler_policy_t::cancel(job_id job) {
   return true;
 }
 
+bool scheduler_policy_t::forget(job_id job) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || !it->second.status.finished()) return false;
+  for (const auto& p : it->second.parts)
+    if (p.synth_reserved || p.prover_reserved ||
+        !(p.st == part_state::done || p.st == part_state::failed || p.st == part_state::cancelled ||
+          p.st == part_state::queued))
+      return false;
+  jobs_.erase(it);
+  return true;
+}
+
 void scheduler_policy_t::synth_done(job_id job, uint32_t part, double seconds) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state::synthesizing) return;

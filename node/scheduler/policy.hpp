@@ -113,6 +113,9 @@ class scheduler_policy_t {
   // Frees everything the job holds; returns false for an unknown or finished job. The
   // returned dispatch list of schedule() never again mentions it.
   bool cancel(job_id job);
+  // Drops a finished job that holds nothing any more (retention); false while it is unfinished
+  // or a partition of it still holds memory on a node (ask again later).
+  bool forget(job_id job);
 
   // Progress reports (seconds feed `auto` lookahead). Reports for cancelled or unknown
   // partitions are ignored (a late message after a cancel is not an error).

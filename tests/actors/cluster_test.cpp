@@ -35,11 +35,11 @@ struct fixture_t {
   std::unique_ptr<embedded_cluster_t> cluster;
   circuit_def_t mulchain, porep, mulchain_abc, poseidon_bls_abc;
 
-  explicit fixture_t(cluster_config_t cc = {}) {
+  // `extra`: circuits the scheduler knows besides the four (variants of these).
+  explicit fixture_t(cluster_config_t cc = {}, std::vector<circuit_def_t> extra = {}) {
     add_message_types(cfg);
     cfg.set("scheduler.max-threads", 2);
     sys = std::make_unique<caf::actor_system>(cfg);
-    cluster = std::make_unique<embedded_cluster_t>(*sys, cc);
     mulchain = describe_zkey_circuit("mulchain",
                                      zk::test::fixture_dir("bn254", "mulchain") + "/circuit.zkey");
     porep = describe_native_circuit("porep", "porep-lite", "curve=bn254,challenges=1,depth=8",
@@ -50,8 +50,20 @@ struct fixture_t {
         describe_zkey_circuit("mulchain-abc", mc + "/circuit.zkey", mc + "/circuit.r1cs");
     poseidon_bls_abc =
         describe_zkey_circuit("poseidon-bls-abc", pb + "/circuit.zkey", pb + "/circuit.r1cs");
-    for (const auto& c : {mulchain, porep, mulchain_abc, poseidon_bls_abc})
-      REQUIRE(ask<caf::ok_atom>(*sys, cluster->scheduler, 5s, register_atom::value, c));
+    cc.circuits = {mulchain, porep, mulchain_abc, poseidon_bls_abc};
+    for (auto& c : extra) {
+      if (c.zkey.empty()) c = variant(c.id, mulchain, c);
+      cc.circuits.push_back(c);
+    }
+    cluster = std::make_unique<embedded_cluster_t>(*sys, cc);
+  }
+  // The mulchain circuit under another id, with `like`'s buffer size and priority when set.
+  static circuit_def_t variant(const std::string& id, circuit_def_t base,
+                               const circuit_def_t& like) {
+    base.id = id;
+    if (like.buffer_bytes) base.buffer_bytes = like.buffer_bytes;
+    base.priority = like.priority;
+    return base;
   }
   ~fixture_t() {
     cluster->stop();
@@ -61,19 +73,29 @@ struct fixture_t {
 
   std::string wtns() const { return zk::test::fixture_dir("bn254", "mulchain") + "/witness.wtns"; }
 
-  caf::expected<uint64_t> submit(const job_request& r) {
-    return ask<uint64_t>(*sys, cluster->scheduler, 5s, submit_atom::value, r);
+  caf::expected<std::string> submit(const job_request& r) {
+    return ask<std::string>(*sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin, r);
   }
-  caf::expected<job_result_msg> await(uint64_t job) {
-    return ask<job_result_msg>(*sys, cluster->scheduler, await_timeout, await_atom::value, job);
+  caf::expected<job_result_msg> await(const std::string& job) {
+    return ask<job_result_msg>(*sys, cluster->scheduler, await_timeout, await_atom::value,
+                               cluster->admin, job);
   }
-  job_status_msg status(uint64_t job) {
-    auto s = ask<job_status_msg>(*sys, cluster->scheduler, 5s, status_atom::value, job);
+  job_status_msg status(const std::string& job) {
+    auto s =
+        ask<job_status_msg>(*sys, cluster->scheduler, 5s, status_atom::value, cluster->admin, job);
     REQUIRE(s);
     return *s;
   }
+  caf::expected<bool> cancel(const std::string& job) {
+    return ask<bool>(*sys, cluster->scheduler, 5s, cancel_atom::value, cluster->admin, job);
+  }
+  // A node session of `name` (as a node's login would make).
+  std::string node_token(const std::string& name) {
+    return cluster->sessions->add({zk::security::role_t::node, name});
+  }
   std::vector<node_usage_msg> usage() {
-    auto u = ask<std::vector<node_usage_msg>>(*sys, cluster->scheduler, 5s, stats_atom::value);
+    auto u = ask<std::vector<node_usage_msg>>(*sys, cluster->scheduler, 5s, stats_atom::value,
+                                              cluster->admin);
     REQUIRE(u);
     return *u;
   }
@@ -205,7 +227,7 @@ TEST_CASE("buffers cross the data plane when the prover listens on it (tcp loopb
     if (e.node != 0 && e.node != f.cluster->prover_node.recorder->node())
       at.emplace(std::make_tuple(e.job, e.partition, e.st, e.ph), e.t_ns);
   size_t sent = 0;
-  for (uint64_t job : {*abc, *wo, *native})
+  for (uint64_t job : {f.status(*abc).seq, f.status(*wo).seq, f.status(*native).seq})
     for (uint32_t k = 0; k < 2; ++k) {
       auto t = [&](stage s, phase p) {
         auto it = at.find({job, k, s, p});
@@ -234,7 +256,7 @@ TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other
   uint64_t reserved_before = 0;
   for (const auto& u : f.usage()) reserved_before += u.reserved;
   CHECK(reserved_before > 0);  // partitions of the victim are in flight
-  auto cancelled = ask<bool>(*f.sys, f.cluster->scheduler, 5s, cancel_atom::value, *victim);
+  auto cancelled = f.cancel(*victim);
   REQUIRE(cancelled);
   CHECK(*cancelled);
   auto s = f.status(*victim);
@@ -254,7 +276,7 @@ TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other
     CHECK(u.pipeline == 0);
   }
   // A second cancel of a finished job is refused, not an error.
-  auto again = ask<bool>(*f.sys, f.cluster->scheduler, 5s, cancel_atom::value, *victim);
+  auto again = f.cancel(*victim);
   REQUIRE(again);
   CHECK_FALSE(*again);
 }
@@ -315,17 +337,23 @@ TEST_CASE(
 }
 
 TEST_CASE("bad messages are rejected with an error and accepted work is not lost") {
-  fixture_t f;
+  // Variants of mulchain: one whose buffer no node's budget holds, one of critical priority.
+  circuit_def_t huge, urgent;
+  huge.id = "mulchain-huge";
+  huge.buffer_bytes = uint64_t(1) << 40;
+  urgent.id = "mulchain-urgent";
+  urgent.priority = priority_t::critical;
+  fixture_t f({}, {huge, urgent});
   auto good = f.submit({"mulchain", priority_t::low, 3, {f.wtns()}});
   REQUIRE(good);
   auto& sys = *f.sys;
   auto sched = f.cluster->scheduler;
   // A message the scheduler has no handler for (a remote peer is not held to the typed
   // interface, so it is sent through the dynamically typed view of the handle).
-  auto junk = ask<uint64_t>(sys, caf::actor_cast<caf::actor>(sched), 5s, std::string("hello"), 42);
+  auto junk = ask<uint64_t>(sys, caf::actor_cast<caf::actor>(sched), 5s, std::string("hi"), 42);
   REQUIRE_FALSE(junk);
   CHECK(junk.error() == caf::make_error(zk_errc::bad_message));
-  CHECK(describe(junk.error()).find("hello") != std::string::npos);
+  CHECK(describe(junk.error()).find("hi") != std::string::npos);
   // Well-typed but invalid requests.
   auto expect_bad = [&](const job_request& r, const std::string& text) {
     auto e = f.submit(r);
@@ -339,34 +367,28 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   expect_bad({"mulchain", priority_t::high, 3, {f.wtns(), f.wtns()}}, "2 inputs for 3 partitions");
   expect_bad({"mulchain", priority_t(9), 1, {f.wtns()}}, "priority 9");
   expect_bad({"porep", priority_t::high, 1, {"depth=4"}}, "is not seed=N");
-  auto st = ask<job_status_msg>(sys, sched, 5s, status_atom::value, uint64_t(999));
+  auto st = ask<job_status_msg>(sys, sched, 5s, status_atom::value, f.cluster->admin,
+                                std::string(32, '9'));
   REQUIRE_FALSE(st);
   CHECK(st.error() == caf::make_error(zk_errc::unknown_job));
   // A circuit description without wires is refused too.
   circuit_def_t empty;
   empty.id = "empty";
-  CHECK_FALSE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, empty));
+  CHECK(check_circuit(empty));
   // A second process joining under a live node's name is refused (it would be counted twice).
   node_join_msg twin;
   twin.resources.name = f.usage().front().name;
-  auto joined = ask<uint32_t>(sys, sched, 5s, join_atom::value, twin);
+  auto joined =
+      ask<uint32_t>(sys, sched, 5s, join_atom::value, f.node_token(twin.resources.name), twin);
   REQUIRE_FALSE(joined);
   CHECK(describe(joined.error())
             .find("a node named " + twin.resources.name + " is already in the cluster") !=
         std::string::npos);
   // A circuit whose buffer no node's budget holds: its jobs are refused at submit, saying why
   // (they would wait queued forever, ahead of everything else).
-  circuit_def_t huge = f.mulchain;
-  huge.id = "mulchain-huge";
-  huge.buffer_bytes = uint64_t(1) << 40;
-  REQUIRE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, huge));
   expect_bad({"mulchain-huge", priority_t::critical, 1, {f.wtns()}},
              "1024.00 GiB buffer fits no synthesis node");
   // A job that names no priority takes its circuit's (config: the circuit's, else the default).
-  circuit_def_t urgent = f.mulchain;
-  urgent.id = "mulchain-urgent";
-  urgent.priority = priority_t::critical;
-  REQUIRE(ask<caf::ok_atom>(sys, sched, 5s, register_atom::value, urgent));
   job_request by_circuit{"mulchain-urgent", priority_t(9), 1, {f.wtns()}};  // ignored
   by_circuit.circuit_priority = true;
   auto u = f.submit(by_circuit);
@@ -394,7 +416,8 @@ TEST_CASE(
   p.prover = true;
   p.memory_budget = uint64_t(1) << 30;
   p.hot_keys = {"mulchain", "porep"};
-  auto n = spawn_node(*f.sys, p, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
+  auto n = spawn_node(*f.sys, p, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory,
+                      f.node_token(p.name));
   auto loaded = ask<std::vector<std::string>>(*f.sys, n.prover, 10s, loaded_atom::value);
   REQUIRE_MESSAGE(loaded, describe(loaded.error()));
   CHECK(*loaded == std::vector<std::string>{"mulchain", "porep"});
@@ -412,7 +435,8 @@ TEST_CASE(
   y.synth = true;
   y.cores = 2;
   y.memory_budget = uint64_t(1) << 30;
-  auto w = spawn_node(*f.sys, y, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
+  auto w = spawn_node(*f.sys, y, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory,
+                      f.node_token(y.name));
   uint64_t largest = 0;
   for (const auto& c : {f.mulchain, f.porep, f.mulchain_abc, f.poseidon_bls_abc})
     largest = std::max(largest, c.buffer_bytes);
@@ -423,7 +447,8 @@ TEST_CASE(
   p.name = "prover-cold";
   p.hot_keys = {"no-such-circuit"};
   try {
-    spawn_node(*f.sys, p, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory);
+    spawn_node(*f.sys, p, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory,
+               f.node_token(p.name));
     FAIL("a hot circuit the scheduler does not know was accepted");
   } catch (const std::runtime_error& e) {
     CHECK(std::string(e.what()).find(

@@ -41,6 +41,9 @@ scheduler:
   lookahead: 1
   metrics: 127.0.0.1:0
   default_priority: high
+  input_roots: [$FIX]
+security:
+  certs_dir: $WORK/certs            # mutual TLS; zkfleet up makes the development certificates
 circuits:
   mulchain:
     zkey: $FIX/mulchain/circuit.zkey
@@ -128,7 +131,7 @@ timeout 30 "$ZK" status --config "$CFG" "$J1" | head -1 | grep -q "4/4 done, 0 f
 s1=$(timeout 30 "$ZK" status --config "$CFG" "$J1" | head -1) s2=$(timeout 30 "$ZK" status --config "$CFG" "$J2" | head -1)
 s3=$(timeout 30 "$ZK" status --config "$CFG" "$J3" | head -1)
 case "$s1|$s2|$s3" in
-  *"(mulchain, high)"*"(poseidon, high)"*"(porep, low)"*) ok "priorities from the config: $s1 / $s3" ;;
+  *", mulchain, high)"*", poseidon, high)"*", porep, low)"*) ok "priorities from the config: $s1 / $s3" ;;
   *) bad "priorities: $s1 / $s2 / $s3" ;;
 esac
 
@@ -162,7 +165,9 @@ done
 
 # The merged timeline: every process reported, clock-corrected into one order.
 if timeout 60 "$ZK" timeline --config "$CFG" --format json >"$WORK/timeline.json" 2>"$WORK/timeline.err"; then
-  if python3 - "$WORK/timeline.json" "$J1" "$J2" "$J3" >"$WORK/timeline.check" 2>&1 <<'PY'
+  # The timeline names jobs by the scheduler's job number (status: "job ID (#N, ...").
+  SEQS=$(for s in "$s1" "$s2" "$s3"; do sed -n 's/^job [0-9a-f]* (#\([0-9]*\),.*/\1/p' <<<"$s"; done)
+  if python3 - "$WORK/timeline.json" $SEQS >"$WORK/timeline.check" 2>&1 <<'PY'
 import json, sys
 t = json.load(open(sys.argv[1]))
 jobs = [int(j) for j in sys.argv[2:]]

@@ -126,20 +126,22 @@ TEST_CASE(
   system_t s;
   cluster_config_t cc;
   cc.synth_budget = uint64_t(3) << 29;  // 1.5 GiB: distinct from the prover's 2 GiB
-  auto cluster = std::make_unique<embedded_cluster_t>(*s.sys, cc);
   const std::string mc = zk::test::fixture_dir("bn254", "mulchain");
-  auto circuit = describe_zkey_circuit("mulchain", mc + "/circuit.zkey");
-  REQUIRE(ask<caf::ok_atom>(*s.sys, cluster->scheduler, 5s, register_atom::value, circuit));
-  auto job = ask<uint64_t>(*s.sys, cluster->scheduler, 5s, submit_atom::value,
-                           job_request{"mulchain", priority_t::normal, 2, {mc + "/witness.wtns"}});
+  cc.circuits = {describe_zkey_circuit("mulchain", mc + "/circuit.zkey")};
+  auto cluster = std::make_unique<embedded_cluster_t>(*s.sys, cc);
+  auto job =
+      ask<std::string>(*s.sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin,
+                       job_request{"mulchain", priority_t::normal, 2, {mc + "/witness.wtns"}});
   REQUIRE(job);
-  auto result = ask<job_result_msg>(*s.sys, cluster->scheduler, 120s, await_atom::value, *job);
+  auto result = ask<job_result_msg>(*s.sys, cluster->scheduler, 120s, await_atom::value,
+                                    cluster->admin, *job);
   REQUIRE_MESSAGE(result, describe(result.error()));
   REQUIRE(result->proofs.size() == 2);
   // Every reporter's events at the aggregator before the scrape (the server does not flush).
   REQUIRE(ask<caf::ok_atom>(*s.sys, cluster->aggregator, 10s, flush_atom::value));
   {
-    metrics_server_t server(*s.sys, cluster->scheduler, cluster->aggregator, "127.0.0.1", 0);
+    metrics_server_t server(*s.sys, cluster->scheduler, cluster->admin, cluster->aggregator,
+                            "127.0.0.1", 0);
     REQUIRE(server.port() != 0);
 
     auto r = fetch(server.port(), http::verb::get, "/metrics");
@@ -213,19 +215,20 @@ TEST_CASE(
     return {[self](metrics_atom) { return self->make_response_promise<std::string>(); }};
   });
   auto sched = s.sys->spawn([]() -> caf::behavior {
-    return {[](stats_atom) {
+    return {[](stats_atom, const std::string&) {
       return std::vector<node_usage_msg>{{"we\"ird\\node\n", 7, 9, 1, 2}};
     }};
   });
   // A scheduler that has exited.
-  auto gone = s.sys->spawn(
-      []() -> caf::behavior { return {[](stats_atom) { return std::vector<node_usage_msg>{}; }}; });
+  auto gone = s.sys->spawn([]() -> caf::behavior {
+    return {[](stats_atom, const std::string&) { return std::vector<node_usage_msg>{}; }};
+  });
   caf::anon_send_exit(gone, caf::exit_reason::user_shutdown);
   {
     metrics_options_t o;
     o.ask_timeout = 300ms;
     o.io_timeout = 300ms;
-    metrics_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+    metrics_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched), "",
                             caf::actor_cast<timeline_actor>(silent), "127.0.0.1", 0, o);
     auto r = fetch(server.port(), http::verb::get, "/metrics");
     CHECK(r.status == 503);
@@ -249,7 +252,7 @@ TEST_CASE(
         0);
     CHECK(closed);
 
-    metrics_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone),
+    metrics_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone), "",
                           caf::actor_cast<timeline_actor>(silent), "127.0.0.1", 0, o);
     auto d = fetch(down.port(), http::verb::get, "/metrics");
     CHECK(d.status == 503);
@@ -257,7 +260,7 @@ TEST_CASE(
 
     const std::string where = "127.0.0.1:" + std::to_string(server.port());
     try {
-      metrics_server_t clash(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+      metrics_server_t clash(*s.sys, caf::actor_cast<scheduler_actor>(sched), "",
                              caf::actor_cast<timeline_actor>(silent), "127.0.0.1", server.port(),
                              o);
       FAIL("bound a port already taken");

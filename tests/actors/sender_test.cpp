@@ -58,13 +58,14 @@ TEST_CASE(
 
   auto r7 = ask<buffer_ready_msg>(
       sys, sender, 10s, d7,
-      buffer_ready_msg{7, 0, cancelled_id, cancelled_size, 0, {}, 0, false, false});
+      buffer_ready_msg{7, 0, 0, cancelled_id, cancelled_size, 0, {}, 0, false, false});
   REQUIRE_FALSE(r7);
   CHECK(r7.error() == caf::make_error(zk_errc::job_cancelled));
   CHECK(describe(r7.error()).find("cancelled before this buffer was sent") != std::string::npos);
 
   auto r8 = ask<buffer_ready_msg>(
-      sys, sender, 10s, d8, buffer_ready_msg{8, 0, other_id, other_size, 0, {}, 0, false, false});
+      sys, sender, 10s, d8,
+      buffer_ready_msg{8, 0, 0, other_id, other_size, 0, {}, 0, false, false});
   REQUIRE_FALSE(r8);
   CHECK(r8.error() == caf::make_error(zk_errc::synth_failed));
   CHECK(describe(r8.error()).find("tcp:127.0.0.1:1") != std::string::npos);

@@ -136,6 +136,7 @@ done
 cat >"$T/badcircuit.yaml" <<YAML
 version: 1
 scheduler: {endpoint: 127.0.0.1:7797}
+security: {insecure: true}
 circuits:
   mixed: {zkey: $BLS/circuit.zkey, r1cs: $BN/circuit.r1cs, shape: abc_witness}
 nodes:
@@ -178,13 +179,14 @@ expect_usage "an option without its value" "--config needs a value \(FILE\)" -- 
 expect_usage "await without a job" "await takes one job id" -- "$ZK" await --config "$T/none.yaml"
 expect_usage "cluster command without --config" "--config FILE is required" -- "$ZK" cancel 3
 expect_usage "an unknown log level" "--log-level: log level 'loud' is not one of trace, debug, info, warn, error, off" -- "$ZK" up --config "$T/none.yaml" --log-level loud
-expect_usage "a negative job id" "job needs a non-negative integer, got '-3'" -- "$ZK" status --config "$T/none.yaml" -3
+expect_usage "a job id that is not one" "'-3' is not a job id \(32 hex digits, as zkfleet submit printed it\)" -- "$ZK" status --config "$T/none.yaml" -3
 
 # A client whose scheduler.endpoint answers but is not a scheduler (a data port: silent) is told
 # so in 5 s instead of waiting on CAF's handshake for minutes.
 cat >"$T/silent.yaml" <<'YAML'
 version: 1
 scheduler: {endpoint: 127.0.0.1:7796}
+security: {insecure: true}
 nodes: [{name: scheduler, roles: [scheduler], listen: {control: 127.0.0.1:7796}}]
 YAML
 python3 -c "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', 7796)); s.listen(5); time.sleep(30)" &
@@ -204,6 +206,7 @@ expect_fail "timeline: an events file and --config" "an events file or --config 
 cat >"$T/model.yaml" <<'YAML'
 version: 1
 scheduler: {endpoint: 127.0.0.1:7799}
+security: {insecure: true}
 node: {name: n, roles: [scheduler], listen: {control: 127.0.0.1:7799}}
 simulation:
   enabled: true

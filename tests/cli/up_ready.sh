@@ -88,6 +88,7 @@ CFG2="$T/three.yaml"
 cat >"$CFG2" <<EOF
 version: 1
 scheduler: {endpoint: 127.0.0.1:$B}
+security: {insecure: true}
 circuits:
   mulchain: {zkey: $FIX/mulchain/circuit.zkey, r1cs: $FIX/mulchain/circuit.r1cs}
   porep: {native: porep-lite, params: "curve=bn254,challenges=1,depth=8", key_dir: $T/keys}

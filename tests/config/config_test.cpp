@@ -33,10 +33,18 @@ node:
   hot_circuits: [mul]
 )";
 
+// Every test file is on loopback: insecure, said at its end (so that no line number moves) unless
+// the text has a security section of its own or says "no-security".
+std::string with_security(const std::string& text) {
+  if (text.find("security:") != std::string::npos) return text;
+  if (text.find("# no-security") != std::string::npos) return text;
+  return text + "security: {insecure: true}\n";
+}
+
 config_t parse(const std::string& text, bool check_files = true) {
   load_options_t o;
   o.check_files = check_files;
-  return parse_config(text, "t.yaml", src, o);
+  return parse_config(with_security(text), "t.yaml", src, o);
 }
 
 std::string replace(std::string s, const std::string& from, const std::string& to) {
@@ -256,8 +264,8 @@ TEST_CASE("each kind of error names the key path (and the line)") {
           .find(
               "node.listen.control: 127.0.0.1:7001 does not listen on scheduler.endpoint's port") !=
       std::string::npos);
-  CHECK(error_of("scheduler: [unclosed\n").find("t.yaml:2:1: not valid YAML") == 0);
-  CHECK(error_of("").find("t.yaml: the file is empty") == 0);
+  CHECK(error_of("scheduler: [unclosed\n# no-security\n").find("t.yaml:3:1: not valid YAML") == 0);
+  CHECK(error_of("# no-security\n").find("t.yaml: the file is empty") == 0);
   CHECK_THROWS_WITH_AS(load_config(src + "/configs/no-such.yaml"),
                        doctest::Contains("cannot open the file"), config_error);
 }
@@ -336,6 +344,54 @@ nodes:
                   "role") != std::string::npos);
   CHECK(error_of(replace(cluster, "[prover]", "[prover, sched]"))
             .find("nodes[2].roles[1]: \"sched\" is not one of") != std::string::npos);
+}
+
+TEST_CASE("security: certificates, or insecure said explicitly and on loopback only") {
+  const std::string insecure = base + "security:\n  insecure: true\n";
+  CHECK(parse(insecure).security.insecure);
+  CHECK_FALSE(parse(insecure).security.tls());
+  CHECK(error_of(base + "# no-security\n").find("security: missing: set security.certs_dir") !=
+        std::string::npos);
+  CHECK(error_of(replace(insecure, "  insecure: true\n", "  insecure: false\n"))
+            .find("security: set certs_dir (mutual TLS") != std::string::npos);
+  CHECK(error_of(replace(insecure, "  insecure: true\n", "  insecure: true\n  certs_dir: c\n"))
+            .find("give certs_dir (mutual TLS) or insecure: true, not both") != std::string::npos);
+  const auto tls = parse(replace(insecure, "  insecure: true\n", "  certs_dir: certs\n"));
+  CHECK(tls.security.tls());
+  CHECK(tls.security.certs_dir == src + "/certs");  // relative to the file's directory
+  // Insecure with a listener anyone on the network reaches: refused, naming it.
+  CHECK(error_of(replace(insecure, "data: 127.0.0.1:7100", "data: 0.0.0.0:7100"))
+            .find("security.insecure: refused: node n1 listens on 0.0.0.0:7100") !=
+        std::string::npos);
+  CHECK(error_of(replace(replace(insecure, "control: 127.0.0.1:7000", "control: 10.0.0.5:7000"),
+                         "endpoint: 127.0.0.1:7000", "endpoint: 10.0.0.5:7000"))
+            .find("scheduler.endpoint listens on 10.0.0.5:7000, which is not loopback") !=
+        std::string::npos);
+  // With certificates any address may listen.
+  CHECK(parse(replace(replace(insecure, "  insecure: true\n", "  certs_dir: certs\n"),
+                      "data: 127.0.0.1:7100", "data: 0.0.0.0:7100"))
+            .security.tls());
+}
+
+TEST_CASE("scheduler limits and input roots") {
+  const auto d = parse(base);
+  CHECK(d.scheduler.max_partitions == 1024);
+  CHECK(d.scheduler.max_queued_jobs == 1000);
+  CHECK(d.scheduler.retention == std::chrono::hours(1));
+  CHECK(d.scheduler.input_roots.empty());
+  const auto l = parse(replace(base, "  lookahead: 2\n",
+                               "  lookahead: 2\n  max_partitions: 16\n  max_queued_jobs: 3\n"
+                               "  retention: 10m\n  input_roots: [tests/fixtures, /tmp]\n"));
+  CHECK(l.scheduler.max_partitions == 16);
+  CHECK(l.scheduler.max_queued_jobs == 3);
+  CHECK(l.scheduler.retention == std::chrono::minutes(10));
+  REQUIRE(l.scheduler.input_roots.size() == 2);
+  CHECK(l.scheduler.input_roots[0] == src + "/tests/fixtures");
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  input_roots: [nowhere]\n"))
+            .find("scheduler.input_roots[0]: " + src + "/nowhere is not a directory") !=
+        std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  max_partitions: 0\n"))
+            .find("scheduler.max_partitions") != std::string::npos);
 }
 
 TEST_CASE("simulation section") {

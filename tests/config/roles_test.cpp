@@ -23,6 +23,7 @@ config_t parse(const std::string& text) {
 // A scheduler alone, a synthesis node and a node with both synth and prover roles.
 const std::string three = R"(version: 1
 scheduler: {endpoint: 127.0.0.1:7000}
+security: {insecure: true}
 nodes:
   - {name: sched, roles: [scheduler], listen: {control: 127.0.0.1:7000}}
   - name: syn

@@ -72,6 +72,9 @@ scheduler:
   endpoint: 127.0.0.1:$BASE
   lookahead: 1
   max_attempts: 2
+  input_roots: [$FIX, $WORK]
+security:
+  certs_dir: $WORK/certs
 circuits:
   mulchain:
     zkey: $FIX/circuit.zkey
@@ -90,6 +93,11 @@ node:
   resources: {cores: 2, memory_budget: 256MiB, prover_backend: cpu}
   hot_circuits: [mulchain]
 EOF
+# Mutual TLS: the node and the client each with a certificate of the test's own CA.
+"$ZK" certs create-ca --certs-dir "$WORK/certs" >/dev/null &&
+  "$ZK" certs create-node local --certs-dir "$WORK/certs" >/dev/null &&
+  "$ZK" certs create-client admin --certs-dir "$WORK/certs" >/dev/null
+check "certificates for the node and the client" $?
 TMPDIR="$WORK/tmp" "$ZK" node --config "$CFG" >"$WORK/node.log" 2>&1 &
 NODE_PID=$!
 for _ in $(seq 1 300); do
