@@ -1,6 +1,7 @@
 #include "actors/synthesizer.hpp"
 
 #include "common/util/log.hpp"
+#include "node/job_inputs.hpp"
 #include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
 
@@ -14,7 +15,7 @@ void synthesizer_state::init(synthesizer_actor::pointer s, synthesizer_config_t 
   for (unsigned i = 0; i < cfg.tracks.workers; ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store,
                                                             cfg.recorder, cfg.tracks.worker(i),
-                                                            cache, cancelled));
+                                                            cache, cancelled, cfg.input_roots));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -184,6 +185,9 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
+    if (st.input_roots)
+      if (auto why = node::check_input_roots(d.circuit, d.inputs, *st.input_roots))
+        throw std::runtime_error(*why);
     node::synth_result_t r =
         node::synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
                          [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
@@ -205,9 +209,11 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            std::shared_ptr<node::csr_cache_t> cache,
-                           std::shared_ptr<const cancelled_jobs_t> cancelled) {
+                           std::shared_ptr<const cancelled_jobs_t> cancelled,
+                           std::optional<std::vector<std::string>> input_roots) {
   self->state.cache = std::move(cache);
   self->state.cancelled = std::move(cancelled);
+  self->state.input_roots = std::move(input_roots);
   return {
       [=](const dispatch_msg& d) {
         return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d);

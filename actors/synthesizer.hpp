@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ struct synthesizer_config_t {
                                // tracks.workers is the number of workers, tracks.streams of senders
   std::string own_prover;  // the data endpoint of a prover in this same node: its buffers stay put
   net::send_options_t send_options;  // timeouts and attempts of the sends to other processes
+  // The scheduler's input_roots, checked again right before a job's files are opened (the
+  // scheduler checked them at submit; a path swapped since does not escape). nullopt: no check
+  // (one process: the embedded cluster).
+  std::optional<std::vector<std::string>> input_roots;
 };
 
 struct synthesizer_state {
@@ -83,13 +88,15 @@ struct synth_worker_state {
   std::shared_ptr<node::csr_cache_t>
       cache;  // the node's circom CSR matrices, shared by its workers
   std::shared_ptr<const cancelled_jobs_t> cancelled;
+  std::optional<std::vector<std::string>> input_roots;  // synthesizer_config_t::input_roots
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<buffer::buffer_store_t> store,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            std::shared_ptr<node::csr_cache_t> cache,
-                           std::shared_ptr<const cancelled_jobs_t> cancelled);
+                           std::shared_ptr<const cancelled_jobs_t> cancelled,
+                           std::optional<std::vector<std::string>> input_roots);
 
 // One send stream of the node: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer
 // sent to the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg

@@ -196,8 +196,10 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   }
   node_handles_t n;  // holds the node's stores and data server while it runs
   if (plan.joins()) {
-    n = spawn_node(sys, role_config(plan, backend, s.tls), scheduler, aggregator,
-                   std::make_shared<node::buffer_directory_t>(), token);
+    auto rc = role_config(plan, backend, s.tls);
+    rc.input_roots = c.scheduler.input_roots;  // checked again before a job's files are opened
+    n = spawn_node(sys, rc, scheduler, aggregator, std::make_shared<node::buffer_directory_t>(),
+                   token);
     own.add(n.synthesizer, "its synthesizer");
     own.add(n.prover, "its prover");
     own.add(n.reporter, "its timeline reporter");
