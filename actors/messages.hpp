@@ -136,6 +136,7 @@ struct proof_msg {
   std::string proof_json;                   // snarkjs proof.json
   std::vector<std::string> public_signals;  // snarkjs public.json
   double synth_seconds = 0, prove_seconds = 0, verify_seconds = 0;
+  std::string report_token;  // dispatch_msg::report_token of this attempt
 };
 
 struct job_status_msg {
@@ -190,6 +191,9 @@ struct dispatch_msg {
   std::string prover_endpoint;
   std::string prover_name;  // the prover node (its data-plane certificate must name it)
   std::string ticket_mac;   // 32 bytes: net::ticket_mac with the prover's transfer key
+  // 128 random bits only this attempt's synthesizer and prover learn: their buffer, proof and
+  // failure reports must carry it (CAF takes a remote message's sender on the peer's word).
+  std::string report_token;
 };
 
 struct buffer_ready_msg {
@@ -207,6 +211,7 @@ struct buffer_ready_msg {
   bool in_transit = false;
   // node::public_digest of the witness's public signals: the proof must be of these.
   std::string public_digest;
+  std::string report_token;  // dispatch_msg::report_token of this attempt
 };
 
 struct prove_request {
@@ -220,6 +225,7 @@ struct failure_msg {
   uint32_t attempt = 0;
   zk_errc code = zk_errc::synth_failed;
   std::string reason;
+  std::string report_token;  // dispatch_msg::report_token of this attempt
 };
 
 // --- timeline --------------------------------------------------------------------------------
@@ -318,7 +324,7 @@ typename Inspector::result_type inspect(Inspector& f, job_request& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
   return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.attempt, x.proof_json,
-           x.public_signals, x.synth_seconds, x.prove_seconds, x.verify_seconds);
+           x.public_signals, x.synth_seconds, x.prove_seconds, x.verify_seconds, x.report_token);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
@@ -346,12 +352,13 @@ typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
   return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.attempt,
-           x.circuit, x.inputs, x.prover_endpoint, x.prover_name, x.ticket_mac);
+           x.circuit, x.inputs, x.prover_endpoint, x.prover_name, x.ticket_mac, x.report_token);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
   return f(caf::meta::type_name("buffer_ready_msg"), x.job, x.partition, x.attempt, x.buffer_id,
-           x.size, x.checksum, x.endpoint, x.synth_seconds, x.moved, x.in_transit, x.public_digest);
+           x.size, x.checksum, x.endpoint, x.synth_seconds, x.moved, x.in_transit, x.public_digest,
+           x.report_token);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
@@ -359,7 +366,8 @@ typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, failure_msg& x) {
-  return f(caf::meta::type_name("failure_msg"), x.job, x.partition, x.attempt, x.code, x.reason);
+  return f(caf::meta::type_name("failure_msg"), x.job, x.partition, x.attempt, x.code, x.reason,
+           x.report_token);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, event_batch_msg& x) {

@@ -98,7 +98,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
         own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
     directory->add(local, n.store);
     synthesizer_config_t sc{local,  n.store, scheduler,        n.recorder,
-                            tracks, own,     cfg.send_options, cfg.input_roots};
+                            tracks, own,     cfg.send_options, cfg.local};
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
   }

@@ -38,7 +38,7 @@ struct node_role_config_t {
   net::server_options_t data_options;  // address and port are taken from data_listen
   net::send_options_t send_options;    // the synth role's sends to other processes' provers
   unsigned send_streams = 1;           // the synth role's buffers in flight, each to its own prover
-  std::optional<std::vector<std::string>> input_roots;  // synthesizer_config_t::input_roots
+  std::optional<synth_local_t> local;  // synthesizer_config_t::local
 };
 
 struct node_handles_t {

@@ -20,8 +20,8 @@ void prover_state::receive(const prove_request& r) {
   if (rec) rec->end(b.job, b.partition, timeline::stage::xfer, cfg.tracks.receive(), b.size);
   auto refuse = [&](const std::string& why) {
     log::warn(b.job, b.partition, "buffer refused: " + why);
-    self->send(cfg.scheduler,
-               failure_msg{b.job, b.partition, b.attempt, zk_errc::prove_failed, why});
+    self->send(cfg.scheduler, failure_msg{b.job, b.partition, b.attempt, zk_errc::prove_failed, why,
+                                          b.report_token});
   };
   if (!pin)
     return refuse("buffer " + std::to_string(b.buffer_id) + " at " + b.endpoint +
@@ -65,8 +65,9 @@ void prover_state::failed(const prove_request& r, const caf::error& e) {
   busy = false;
   if (!cancelled.has(r.buffer.job)) {
     log::warn(r.buffer.job, r.buffer.partition, "proof failed: " + reason_of(e));
-    self->send(cfg.scheduler, failure_msg{r.buffer.job, r.buffer.partition, r.buffer.attempt,
-                                          zk_errc::prove_failed, describe(e)});
+    self->send(cfg.scheduler,
+               failure_msg{r.buffer.job, r.buffer.partition, r.buffer.attempt,
+                           zk_errc::prove_failed, describe(e), r.buffer.report_token});
   }
   pump();
 }
@@ -160,7 +161,7 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
     return proof_msg{b.job,           b.partition,      b.attempt,
                      r.proof_json,    r.public_signals, b.synth_seconds,
-                     r.prove_seconds, r.verify_seconds};
+                     r.prove_seconds, r.verify_seconds, b.report_token};
   } catch (const std::exception& e) {
     if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
     return caf::make_error(zk_errc::prove_failed, e.what());

@@ -40,7 +40,7 @@ caf::behavior scheduler_checker(caf::event_based_actor*) {
       [](verify_atom, const circuit_def_t& c, const std::string& proof,
          const std::vector<std::string>& pub, const std::string& expected) -> std::string {
         try {
-          if (!expected.empty() && public_digest(pub) != expected)
+          if (expected.size() != 32 || public_digest(pub) != expected)
             return "its public signals are not those of the witness it was sent";
           auto v = verify_proof(c, proof, pub);
           return v ? "" : "the proof fails the pairing check: " + v.reason;
@@ -372,7 +372,8 @@ caf::result<bool> scheduler_actor_state::cancel(const std::string& token, const 
 scheduler_actor_state::part_ref_t* scheduler_actor_state::reporter_part(uint64_t job, uint32_t part,
                                                                         uint32_t attempt,
                                                                         bool synth, bool prover,
-                                                                        const char* what) {
+                                                                        const char* what,
+                                                                        const std::string* token) {
   auto it = parts.find({job, part});
   if (it == parts.end()) return nullptr;  // late (cancelled, requeued, done): nothing to say
   part_ref_t& p = it->second;
@@ -386,6 +387,10 @@ scheduler_actor_state::part_ref_t* scheduler_actor_state::reporter_part(uint64_t
   if (!by_synth && !by_prover) {
     log::warn(job, part,
               std::string("ignored a ") + what + " from an actor this partition is not on");
+    return nullptr;
+  }
+  if (token && *token != p.report_token) {  // the sender's address alone is a peer's word
+    log::warn(job, part, std::string("ignored a ") + what + " without this attempt's token");
     return nullptr;
   }
   if (attempt != p.attempt) {
@@ -411,22 +416,26 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   auto free_unneeded = [&] {
     const auto& sender = self->current_sender();
     if (!sender) return;
-    for (const auto& [id, n] : nodes) {
-      if (n.synthesizer && n.synthesizer.address() == sender->address()) {
-        if (!m.moved) self->send(n.synthesizer, release_atom::value, m.buffer_id);
-        if (m.moved)
-          for (const auto& [pid, pn] : nodes)
-            if (pn.prover && pn.endpoint == m.endpoint)
-              self->send(pn.prover, release_atom::value, m.buffer_id);
-      }
-    }
+    // A synthesis node's own buffer is freed on its word. A "moved" one, at a prover, is not:
+    // that word would let one synthesis node free any prover's buffers; the prover's data
+    // server frees what no prove request claims (net::server_options_t::unclaimed_timeout).
+    for (const auto& [id, n] : nodes)
+      if (!m.moved && n.synthesizer && n.synthesizer.address() == sender->address())
+        self->send(n.synthesizer, release_atom::value, m.buffer_id);
   };
   auto it = parts.find({m.job, m.partition});
   if (it == parts.end()) return free_unneeded();
-  part_ref_t* p = reporter_part(m.job, m.partition, m.attempt, true, false, "buffer report");
+  part_ref_t* p =
+      reporter_part(m.job, m.partition, m.attempt, true, false, "buffer report", &m.report_token);
   if (!p) return;
   const part_state st = policy.state(m.job, m.partition);
-  if (!m.public_digest.empty() && p->public_digest.empty()) p->public_digest = m.public_digest;
+  if (m.public_digest.size() != 32) {  // a proof could not be bound to its witness
+    free_unneeded();
+    failed({m.job, m.partition, m.attempt, zk_errc::synth_failed,
+            "the buffer report names no digest of the witness's public signals", m.report_token});
+    return;
+  }
+  if (p->public_digest.empty()) p->public_digest = m.public_digest;
   if (m.in_transit) {  // the synthesis slot is free while the data plane moves the buffer
     if (st == part_state::synthesizing) {
       policy.synth_done(m.job, m.partition, m.synth_seconds);
@@ -449,7 +458,7 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
 
 void scheduler_actor_state::acknowledged(uint64_t job, uint32_t part, uint32_t attempt,
                                          double seconds) {
-  part_ref_t* p = reporter_part(job, part, attempt, false, true, "buffer acknowledgement");
+  part_ref_t* p = reporter_part(job, part, attempt, false, true, "buffer acknowledgement", nullptr);
   if (!p) return;
   policy.transfer_done(job, part, seconds);
   release_buffer(*p);  // the prover holds it now
@@ -457,15 +466,17 @@ void scheduler_actor_state::acknowledged(uint64_t job, uint32_t part, uint32_t a
 }
 
 void scheduler_actor_state::started(uint64_t job, uint32_t part, uint32_t attempt) {
-  if (reporter_part(job, part, attempt, false, true, "proof start"))
+  if (reporter_part(job, part, attempt, false, true, "proof start", nullptr))
     policy.prove_started(job, part);
 }
 
 void scheduler_actor_state::proved(const proof_msg& m) {
-  part_ref_t* p = reporter_part(m.job, m.partition, m.attempt, false, true, "proof");
+  part_ref_t* p =
+      reporter_part(m.job, m.partition, m.attempt, false, true, "proof", &m.report_token);
   if (!p || p->verifying || policy.state(m.job, m.partition) != part_state::proving) return;
   if (m.proof_json.size() > (1u << 20) || m.public_signals.size() > (1u << 20)) {
-    failed({m.job, m.partition, m.attempt, zk_errc::prove_failed, "the proof is oversized"});
+    failed({m.job, m.partition, m.attempt, zk_errc::prove_failed, "the proof is oversized",
+            m.report_token});
     return;
   }
   // The pairing check runs off this actor; the partition stays PROVING until it answers.
@@ -509,7 +520,8 @@ void scheduler_actor_state::accept_proof(const proof_msg& m) {
 }
 
 void scheduler_actor_state::failed(const failure_msg& m) {
-  part_ref_t* p = reporter_part(m.job, m.partition, m.attempt, true, true, "failure report");
+  part_ref_t* p =
+      reporter_part(m.job, m.partition, m.attempt, true, true, "failure report", &m.report_token);
   if (!p) return;
   release_buffer(*p);
   const std::string code =
@@ -592,10 +604,11 @@ void scheduler_actor_state::schedule() {
     const node_ref_t& prover = nodes.at(d.prover);
     part_ref_t& p = parts[{d.job, d.partition}] = part_ref_t{d};
     p.attempt = ++last_attempt;
+    p.report_token = security::random_hex(16);
     if (rec) rec->end(d.job, d.partition, timeline::stage::queued, track);
-    dispatch_msg m{d.job,           d.partition, j.request.partitions,
-                   p.attempt,       c,           j.request.inputs,
-                   prover.endpoint, prover.name, ""};
+    dispatch_msg m{d.job, d.partition,      j.request.partitions, p.attempt,
+                   c,     j.request.inputs, prover.endpoint,      prover.name,
+                   "",    p.report_token};
     if (prover.transfer_key.size() == net::transfer_key_t{}.size()) {
       net::transfer_key_t key;
       std::copy(prover.transfer_key.begin(), prover.transfer_key.end(), key.begin());
@@ -676,8 +689,9 @@ scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t
         guarded_void("a failure report", [&] { self->state.failed(m); });
       },
       [self](tick_atom) {
-        // Only the scheduler's own timer (a message from elsewhere is ignored).
-        if (!self->current_sender() || self->current_sender() == self->ctrl())
+        // Only the scheduler's own timer (a message from elsewhere is ignored: each would start
+        // another sweep chain).
+        if (self->current_sender() == self->ctrl())
           guarded_void("the retention sweep", [&] { self->state.tick(); });
       },
   };

@@ -71,8 +71,9 @@ struct scheduler_actor_state {
   };
   struct part_ref_t {
     node::dispatch_t where{};
-    uint32_t attempt = 0;    // the dispatch's; replies naming another are late
-    uint64_t buffer_id = 0;  // the synth buffer, once ready
+    uint32_t attempt = 0;      // the dispatch's; replies naming another are late
+    std::string report_token;  // dispatch_msg::report_token
+    uint64_t buffer_id = 0;    // the synth buffer, once ready
     bool holds_buffer = false;
     bool in_transit = false;    // synthesis done, the buffer moving to the prover's process
     bool verifying = false;     // its proof is at the checker
@@ -122,10 +123,11 @@ struct scheduler_actor_state {
   util::result_t<job_id, caf::error> owned_job(const std::string& token,
                                                const std::string& public_id) const;
   // The partition a worker's report is about, when it comes from the actor the current attempt
-  // was dispatched to (`synth`: the synthesizer, else the prover) and names that attempt; null
-  // (the report is dropped, and logged) otherwise.
+  // was dispatched to (`synth`: the synthesizer, else the prover), names that attempt and (when
+  // `token` is given) carries its report token; null (the report is dropped, and logged)
+  // otherwise.
   part_ref_t* reporter_part(uint64_t job, uint32_t part, uint32_t attempt, bool synth, bool prover,
-                            const char* what);
+                            const char* what, const std::string* token);
   std::string accept_job(const std::string& owner, const job_request& r);
   void accept_proof(const proof_msg& m);
   void schedule();

@@ -15,7 +15,7 @@ void synthesizer_state::init(synthesizer_actor::pointer s, synthesizer_config_t 
   for (unsigned i = 0; i < cfg.tracks.workers; ++i)
     idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store,
                                                             cfg.recorder, cfg.tracks.worker(i),
-                                                            cache, cancelled, cfg.input_roots));
+                                                            cache, cancelled, cfg.local));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -67,8 +67,9 @@ void synthesizer_state::done(const caf::actor& worker, const dispatch_msg& d,
                 if (cancelled->has(d.job))
                   return;  // a cancelled job's partition is nobody's failure
                 log::warn(d.job, d.partition, "sending the buffer failed: " + reason_of(e));
-                self->send(cfg.scheduler, failure_msg{d.job, d.partition, d.attempt,
-                                                      zk_errc::synth_failed, describe(e)});
+                self->send(cfg.scheduler,
+                           failure_msg{d.job, d.partition, d.attempt, zk_errc::synth_failed,
+                                       describe(e), d.report_token});
               });
   }
   pump();
@@ -78,8 +79,8 @@ void synthesizer_state::fail(const caf::actor& worker, const dispatch_msg& d, co
   idle.push_back(worker);
   if (!cancelled->has(d.job)) {
     log::warn(d.job, d.partition, "synthesis failed: " + reason_of(e));
-    self->send(cfg.scheduler,
-               failure_msg{d.job, d.partition, d.attempt, zk_errc::synth_failed, describe(e)});
+    self->send(cfg.scheduler, failure_msg{d.job, d.partition, d.attempt, zk_errc::synth_failed,
+                                          describe(e), d.report_token});
   }
   pump();
 }
@@ -185,17 +186,25 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
                                             const dispatch_msg& d) {
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
-    if (st.input_roots)
-      if (auto why = node::check_input_roots(d.circuit, d.inputs, *st.input_roots))
+    node::circuit_def_t circuit = d.circuit;
+    if (st.local) {
+      auto gen = st.local->witness_generators.find(circuit.id);
+      if (gen == st.local->witness_generators.end())
+        throw std::runtime_error("circuit '" + circuit.id + "' is not in this node's config");
+      circuit.witness_generator = gen->second;  // the node's own, never the message's
+      if (auto why = node::check_input_roots(circuit, d.inputs, st.local->input_roots))
         throw std::runtime_error(*why);
+    }
     node::synth_result_t r =
-        node::synthesize(d.circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
+        node::synthesize(circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
                          [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
     buffer_ready_msg m{d.job,      d.partition, d.attempt, r.buffer_id, r.payload_bytes,
                        r.checksum, endpoint,    r.seconds, false};
-    if (auto pin = store.find(r.buffer_id))  // the public signals the proof must be of
-      m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);
+    auto pin = store.find(r.buffer_id);  // the public signals the proof must be of
+    if (!pin) throw std::runtime_error("the buffer just made is gone from the store");
+    m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);
+    m.report_token = d.report_token;
     return m;
   } catch (const std::exception& e) {
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
@@ -210,10 +219,10 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            std::shared_ptr<node::csr_cache_t> cache,
                            std::shared_ptr<const cancelled_jobs_t> cancelled,
-                           std::optional<std::vector<std::string>> input_roots) {
+                           std::optional<synth_local_t> local) {
   self->state.cache = std::move(cache);
   self->state.cancelled = std::move(cancelled);
-  self->state.input_roots = std::move(input_roots);
+  self->state.local = std::move(local);
   return {
       [=](const dispatch_msg& d) {
         return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d);

@@ -36,6 +36,16 @@ namespace zk::actors {
 
 using node::cancelled_jobs_t;
 
+// What a synthesis node takes from its own config file rather than from a dispatch, so that a
+// forged or mistaken dispatch can neither run a command nor reach a file: the scheduler's
+// input_roots (checked again right before a job's files are opened; a path swapped after submit
+// does not escape) and each circuit's witness generator (the dispatch's argv is ignored; a
+// circuit this node's file does not have is refused).
+struct synth_local_t {
+  std::vector<std::string> input_roots;
+  std::map<std::string, std::vector<std::string>> witness_generators;  // circuit id → argv
+};
+
 struct synthesizer_config_t {
   std::string endpoint;                           // the node's data endpoint ("local:<node>")
   std::shared_ptr<buffer::buffer_store_t> store;  // the node's buffer store
@@ -45,10 +55,9 @@ struct synthesizer_config_t {
                                // tracks.workers is the number of workers, tracks.streams of senders
   std::string own_prover;  // the data endpoint of a prover in this same node: its buffers stay put
   net::send_options_t send_options;  // timeouts and attempts of the sends to other processes
-  // The scheduler's input_roots, checked again right before a job's files are opened (the
-  // scheduler checked them at submit; a path swapped since does not escape). nullopt: no check
-  // (one process: the embedded cluster).
-  std::optional<std::vector<std::string>> input_roots;
+  // What the node takes from its own config instead of the dispatch (nullopt: the dispatch's
+  // word, in one process: the embedded cluster).
+  std::optional<synth_local_t> local;
 };
 
 struct synthesizer_state {
@@ -88,7 +97,7 @@ struct synth_worker_state {
   std::shared_ptr<node::csr_cache_t>
       cache;  // the node's circom CSR matrices, shared by its workers
   std::shared_ptr<const cancelled_jobs_t> cancelled;
-  std::optional<std::vector<std::string>> input_roots;  // synthesizer_config_t::input_roots
+  std::optional<synth_local_t> local;  // synthesizer_config_t::local
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
@@ -96,7 +105,7 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            std::shared_ptr<node::csr_cache_t> cache,
                            std::shared_ptr<const cancelled_jobs_t> cancelled,
-                           std::optional<std::vector<std::string>> input_roots);
+                           std::optional<synth_local_t> local);
 
 // One send stream of the node: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer
 // sent to the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg

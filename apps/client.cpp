@@ -271,7 +271,11 @@ std::string log_in(caf::actor_system& sys, const actors::scheduler_actor& schedu
                                        h->signature);
     if (!them) throw std::runtime_error("the scheduler's identity is refused: " + them.error());
     const std::string want = scheduler_node_name(c);
-    if (them->role != security::role_t::node || (!want.empty() && them->name != want))
+    if (want.empty())
+      throw std::runtime_error(c.source +
+                               " names no node with the scheduler role: with "
+                               "certificates the scheduler's name must be known");
+    if (them->role != security::role_t::node || them->name != want)
       throw std::runtime_error("the scheduler at " + c.scheduler.endpoint.str() +
                                " shows the certificate of " + security::role_name(them->role) +
                                " " + them->name + ", not node " + want + " (the scheduler of " +

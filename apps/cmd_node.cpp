@@ -197,7 +197,10 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   node_handles_t n;  // holds the node's stores and data server while it runs
   if (plan.joins()) {
     auto rc = role_config(plan, backend, s.tls);
-    rc.input_roots = c.scheduler.input_roots;  // checked again before a job's files are opened
+    synth_local_t local{c.scheduler.input_roots, {}};  // from this node's file, not the dispatch
+    for (const auto& circuit : c.circuits)
+      local.witness_generators[circuit.id] = circuit.witness_generator;
+    rc.local = std::move(local);
     n = spawn_node(sys, rc, scheduler, aggregator, std::make_shared<node::buffer_directory_t>(),
                    token);
     own.add(n.synthesizer, "its synthesizer");

@@ -153,6 +153,11 @@ struct data_server_t::core_t {
     if (it == dups.end() || it->second.payload_checksum != checksum) return std::nullopt;
     return it->second.id;
   }
+  // A ticket is good for one payload: true when this key was committed with another one.
+  bool ticket_spent_locked(const dup_key_t& k, uint64_t checksum) const {
+    auto it = dups.find(k);
+    return it != dups.end() && it->second.payload_checksum != checksum;
+  }
   void committed_locked(uint64_t id, const std::optional<dup_key_t>& k, uint64_t checksum,
                         clock::time_point now) {
     unclaimed[id] = now;
@@ -527,10 +532,18 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     }
     if (ticket_) {
       std::optional<uint64_t> dup;
+      bool spent = false;
       {
         std::lock_guard<std::mutex> g(core_->mu);
         dup = core_->find_dup_locked(key(), header_.payload_checksum);
+        spent = core_->ticket_spent_locked(key(), header_.payload_checksum);
         if (dup) ++core_->stats.duplicates;
+      }
+      if (spent) {  // one ticket, one buffer: a second payload under it is not stored
+        refuse(reply_status::bad_ticket, "transfer ticket already used for another payload (job " +
+                                             std::to_string(header_.job_id) + " partition " +
+                                             std::to_string(header_.partition) + ")");
+        return;
       }
       if (dup) {  // a re-send after a lost ACK: the sender is done, nothing is stored twice
         reply(reply_status::ack, ack_duplicate, /*then_close=*/false, *dup);
@@ -632,6 +645,9 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
           dup = true;
           id = *d;
           ++core_->stats.duplicates;
+        } else if (core_->ticket_spent_locked(*k, header_.payload_checksum)) {
+          dup = true;  // another payload under the same ticket overtook this one: not stored
+          id = 0;
         }
       }
       if (!dup) {
@@ -643,6 +659,10 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     }
     if (dup) {
       pending_ = buffer::writable_buffer_t();
+      if (id == 0) {  // store ids start at 1: the ticket was spent on another payload
+        refuse(reply_status::bad_ticket, "transfer ticket already used for another payload");
+        return;
+      }
       reply(reply_status::ack, ack_duplicate, /*then_close=*/false, id);
       return;
     }

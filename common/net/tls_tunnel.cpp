@@ -219,7 +219,11 @@ void tls_tunnel_t::impl_t::accept() {
         }
       }
     }
-    accept();
+    // originate serves its process's one middleman connection: one local connection, then
+    // the port closes (no other local user rides this host's certificate).
+    if (server) return accept();
+    boost::system::error_code e3;
+    acceptor.close(e3);
   });
 }
 

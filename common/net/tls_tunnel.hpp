@@ -12,9 +12,10 @@
 //   handshake timeout, then it is piped to the local port. A refusal is reported (on_refused)
 //   with the peer and OpenSSL's reason; at most max_connections at once (per peer address at
 //   most max_per_peer); the rest are closed at accept.
-// originate: listens on 127.0.0.1 (an ephemeral port) for the process's own middleman; each local
-//   connection becomes a TLS connection to the cluster address, whose certificate must be a node
-//   certificate of the CA (named `expected_peer` when that is set).
+// originate: listens on 127.0.0.1 (an ephemeral port) for the process's own middleman and takes
+//   one connection (then the port closes: no other local user rides this host's certificate),
+//   which becomes a TLS connection to the cluster address, whose certificate must be a node
+//   certificate of the CA named `expected_peer`.
 // The identity of a peer is then proven to the scheduler actor itself with a signed challenge
 // (node/scheduler/sessions.hpp): the tunnel decides who may speak, the session who is speaking.
 // One thread per tunnel; every connect, handshake and idle pipe has a deadline or a keepalive.

@@ -24,6 +24,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/security/openssl.hpp"
+
 namespace zk::security {
 
 const char* const name_rule =
@@ -33,30 +35,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// --- OpenSSL plumbing ----------------------------------------------------------------------------
-
-struct ossl_free {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-  void operator()(X509* p) const { X509_free(p); }
-  void operator()(X509_NAME* p) const { X509_NAME_free(p); }
-  void operator()(X509_EXTENSION* p) const { X509_EXTENSION_free(p); }
-  void operator()(BIO* p) const { BIO_free_all(p); }
-  void operator()(BIGNUM* p) const { BN_free(p); }
-  void operator()(GENERAL_NAMES* p) const { GENERAL_NAMES_free(p); }
-};
-template <class T>
-using ossl_ptr = std::unique_ptr<T, ossl_free>;
-
-// OpenSSL's error queue, emptied, as one line.
-std::string openssl_errors() {
-  std::string s;
-  char buf[256];
-  while (unsigned long e = ERR_get_error()) {
-    ERR_error_string_n(e, buf, sizeof buf);
-    s += (s.empty() ? "" : "; ") + std::string(buf);
-  }
-  return s.empty() ? "no detail from OpenSSL" : s;
-}
+using detail::openssl_errors;
+using detail::ossl_ptr;
 
 // Throws "<what>: <OpenSSL's errors>" unless ok.
 void check(bool ok, const std::string& what) {

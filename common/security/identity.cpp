@@ -18,30 +18,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/security/openssl.hpp"
+
 namespace zk::security {
 namespace {
 
-struct ossl_free {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-  void operator()(X509* p) const { X509_free(p); }
-  void operator()(X509_STORE* p) const { X509_STORE_free(p); }
-  void operator()(X509_STORE_CTX* p) const { X509_STORE_CTX_free(p); }
-  void operator()(EVP_MD_CTX* p) const { EVP_MD_CTX_free(p); }
-  void operator()(BIO* p) const { BIO_free_all(p); }
-};
-template <class T>
-using ossl_ptr = std::unique_ptr<T, ossl_free>;
-
-// OpenSSL's error queue, emptied, as one line.
-std::string openssl_errors() {
-  std::string s;
-  char buf[256];
-  while (unsigned long e = ERR_get_error()) {
-    ERR_error_string_n(e, buf, sizeof buf);
-    s += (s.empty() ? "" : "; ") + std::string(buf);
-  }
-  return s.empty() ? "no detail from OpenSSL" : s;
-}
+using detail::openssl_errors;
+using detail::ossl_ptr;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -68,7 +68,8 @@ class sessions_t {
   util::result_t<session_token_t> login(const login_t& l, const std::string& caller);
   // The identity behind a token; nullopt for an unknown (or evicted) one.
   std::optional<security::identity_t> find(const std::string& token) const;
-  // A session for an in-process caller (the embedded cluster, the scheduler node's own gateway).
+  // A session for an in-process caller (the embedded cluster, the scheduler node's own gateway,
+  // its own node): never evicted, however many logins come.
   std::string add(const security::identity_t& who);
 
  private:
@@ -80,8 +81,9 @@ class sessions_t {
   mutable std::mutex mu_;
   std::map<std::string, std::chrono::steady_clock::time_point> challenges_;  // → expiry
   std::deque<std::string> challenge_order_;
-  std::map<std::string, security::identity_t> sessions_;
+  std::map<std::string, security::identity_t> sessions_;  // from logins
   std::deque<std::string> session_order_;
+  std::map<std::string, security::identity_t> pinned_;  // from add()
 };
 
 }  // namespace zk::node

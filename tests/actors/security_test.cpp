@@ -84,8 +84,12 @@ prover_actor::behavior_type forging_prover(prover_actor::pointer self, scheduler
         const auto& b = r.buffer;
         self->send(sched, ack_atom::value, b.job, b.partition, b.attempt, 0.0);
         self->send(sched, started_atom::value, b.job, b.partition, b.attempt);
-        self->send(sched, proof_msg{b.job, b.partition, b.attempt - 1, text, pub});
-        self->send(sched, proof_msg{b.job, b.partition, b.attempt, text, pub});
+        proof_msg late{b.job, b.partition, b.attempt - 1, text, pub};
+        late.report_token = b.report_token;  // a certified forger knows its attempt's token
+        self->send(sched, late);
+        proof_msg forged = late;
+        forged.attempt = b.attempt;
+        self->send(sched, forged);
       },
       [](release_atom, uint64_t) {},
       [](cancel_atom, uint64_t) {},

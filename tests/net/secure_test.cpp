@@ -460,6 +460,14 @@ TEST_CASE("a duplicate (job, partition, attempt) is answered with the first buff
   CHECK(r4.buffer_id == r1.buffer_id);
   CHECK(store.stats().registered == 1);
   CHECK(server.stats().duplicates == 3);
+  // One ticket, one buffer: another payload under the same ticket is refused, not stored.
+  auto other = make_sample(10000, 8192, true, s.header.job_id, 2);
+  REQUIRE(other.header.payload_checksum != s.header.payload_checksum);
+  auto r5 =
+      net::send_buffer("127.0.0.1", server.port(), other.header, other.pieces(), quick(1), t1);
+  CHECK_FALSE(r5.ok);
+  CHECK(r5.last_nack == net::reply_status::bad_ticket);
+  CHECK(store.stats().registered == 1);
 }
 
 TEST_CASE("the duplicate memory is bounded: keys of released buffers age out") {

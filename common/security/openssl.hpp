@@ -1,0 +1,42 @@
+#pragma once
+// OpenSSL plumbing shared by certs.cpp and identity.cpp: owning pointers for its objects and its
+// error queue as one line of text.
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include <memory>
+#include <string>
+
+namespace zk::security::detail {
+
+struct ossl_free {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+  void operator()(X509* p) const { X509_free(p); }
+  void operator()(X509_NAME* p) const { X509_NAME_free(p); }
+  void operator()(X509_EXTENSION* p) const { X509_EXTENSION_free(p); }
+  void operator()(X509_STORE* p) const { X509_STORE_free(p); }
+  void operator()(X509_STORE_CTX* p) const { X509_STORE_CTX_free(p); }
+  void operator()(EVP_MD_CTX* p) const { EVP_MD_CTX_free(p); }
+  void operator()(BIO* p) const { BIO_free_all(p); }
+  void operator()(BIGNUM* p) const { BN_free(p); }
+  void operator()(GENERAL_NAMES* p) const { GENERAL_NAMES_free(p); }
+};
+template <class T>
+using ossl_ptr = std::unique_ptr<T, ossl_free>;
+
+// OpenSSL's error queue, emptied, as one line.
+inline std::string openssl_errors() {
+  std::string s;
+  char buf[256];
+  while (unsigned long e = ERR_get_error()) {
+    ERR_error_string_n(e, buf, sizeof buf);
+    s += (s.empty() ? "" : "; ") + std::string(buf);
+  }
+  return s.empty() ? "no detail from OpenSSL" : s;
+}
+
+}  // namespace zk::security::detail
