@@ -36,6 +36,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using detail::openssl_errors;
+using detail::read_text;
 using detail::ossl_ptr;
 
 // Throws "<what>: <OpenSSL's errors>" unless ok.
@@ -44,14 +45,6 @@ void check(bool ok, const std::string& what) {
 }
 
 // --- files ---------------------------------------------------------------------------------------
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
 std::string dir_of(const std::string& path) { return fs::path(path).parent_path().string(); }

@@ -24,15 +24,8 @@ namespace zk::security {
 namespace {
 
 using detail::openssl_errors;
+using detail::read_text;
 using detail::ossl_ptr;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 int no_passphrase(char*, int, int, void*) { return 0; }
 

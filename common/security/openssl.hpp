@@ -1,6 +1,6 @@
 #pragma once
-// OpenSSL plumbing shared by certs.cpp and identity.cpp: owning pointers for its objects and its
-// error queue as one line of text.
+// Plumbing shared by certs.cpp and identity.cpp: owning pointers for OpenSSL's objects, its error
+// queue as one line of text, and reading a PEM file whole.
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/err.h>
@@ -8,7 +8,12 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace zk::security::detail {
@@ -37,6 +42,15 @@ inline std::string openssl_errors() {
     s += (s.empty() ? "" : "; ") + std::string(buf);
   }
   return s.empty() ? "no detail from OpenSSL" : s;
+}
+
+// The whole file as text; throws "cannot read PATH: <reason>".
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 }  // namespace zk::security::detail

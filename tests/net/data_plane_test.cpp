@@ -31,16 +31,6 @@ net::send_options_t quick_options(unsigned attempts = 3) {
   return o;
 }
 
-// The received buffer, byte for byte, equals what was sent.
-void check_same(buffer::buffer_store_t& store, uint64_t id, const test::sample_buffer_t& s) {
-  auto ref = store.find(id);
-  REQUIRE(ref.has_value());
-  const auto want = s.joined();
-  REQUIRE(ref->size() == want.size());
-  CHECK(std::memcmp(ref->data(), want.data(), want.size()) == 0);
-  CHECK(buffer::xxh64(ref->data(), ref->size()) == s.header.payload_checksum);
-  CHECK(ref->header().job_id == s.header.job_id);
-}
 
 // A raw client: the header by hand, then the reply.
 net::reply_t raw_header(net::timed_socket_t& sock, const buffer::synth_header_t& h) {

@@ -18,6 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include <doctest/doctest.h>
+
+#include "common/buffer/checksum.hpp"
 #include "common/buffer/synth_buffer.hpp"
 #include "common/net/data_server.hpp"
 
@@ -76,6 +79,17 @@ inline sample_buffer_t make_sample(uint64_t n_vars, uint64_t rows, bool abc, uin
 }
 
 // Collects the server's callbacks; waits are bounded.
+// The received buffer, byte for byte, equals what was sent.
+inline void check_same(buffer::buffer_store_t& store, uint64_t id, const test::sample_buffer_t& s) {
+  auto ref = store.find(id);
+  REQUIRE(ref.has_value());
+  const auto want = s.joined();
+  REQUIRE(ref->size() == want.size());
+  CHECK(std::memcmp(ref->data(), want.data(), want.size()) == 0);
+  CHECK(buffer::xxh64(ref->data(), ref->size()) == s.header.payload_checksum);
+  CHECK(ref->header().job_id == s.header.job_id);
+}
+
 struct collector_t {
   std::mutex mu;
   std::condition_variable cv;

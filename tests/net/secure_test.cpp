@@ -52,14 +52,6 @@ net::server_options_t tls_server(std::optional<net::transfer_key_t> key = std::n
   return o;
 }
 
-void check_same(buffer::buffer_store_t& store, uint64_t id, const test::sample_buffer_t& s) {
-  auto ref = store.find(id);
-  REQUIRE(ref.has_value());
-  const auto want = s.joined();
-  REQUIRE(ref->size() == want.size());
-  CHECK(std::memcmp(ref->data(), want.data(), want.size()) == 0);
-  CHECK(ref->header().job_id == s.header.job_id);
-}
 
 bool eventually(const std::function<bool()>& f, std::chrono::milliseconds t = 3000ms) {
   const auto end = std::chrono::steady_clock::now() + t;
