@@ -36,8 +36,8 @@ namespace {
 namespace fs = std::filesystem;
 
 using detail::openssl_errors;
-using detail::read_text;
 using detail::ossl_ptr;
+using detail::read_text;
 
 // Throws "<what>: <OpenSSL's errors>" unless ok.
 void check(bool ok, const std::string& what) {

@@ -24,8 +24,8 @@ namespace zk::security {
 namespace {
 
 using detail::openssl_errors;
-using detail::read_text;
 using detail::ossl_ptr;
+using detail::read_text;
 
 int no_passphrase(char*, int, int, void*) { return 0; }
 

@@ -31,7 +31,6 @@ net::send_options_t quick_options(unsigned attempts = 3) {
   return o;
 }
 
-
 // A raw client: the header by hand, then the reply.
 net::reply_t raw_header(net::timed_socket_t& sock, const buffer::synth_header_t& h) {
   const auto bytes = buffer::encode_header(h);

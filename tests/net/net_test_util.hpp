@@ -2,6 +2,8 @@
 // Helpers of the data-plane tests: sample synth buffers, a collector for the server's callbacks,
 // and a TCP proxy that flips one byte of the client→server stream (real corruption on the wire,
 // no hook in the code under test). Loopback only; every wait is bounded.
+#include <doctest/doctest.h>
+
 #include <array>
 #include <atomic>
 #include <boost/asio/buffer.hpp>
@@ -17,8 +19,6 @@
 #include <random>
 #include <thread>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "common/buffer/checksum.hpp"
 #include "common/buffer/synth_buffer.hpp"

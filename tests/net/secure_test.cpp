@@ -52,7 +52,6 @@ net::server_options_t tls_server(std::optional<net::transfer_key_t> key = std::n
   return o;
 }
 
-
 bool eventually(const std::function<bool()>& f, std::chrono::milliseconds t = 3000ms) {
   const auto end = std::chrono::steady_clock::now() + t;
   while (std::chrono::steady_clock::now() < end) {
