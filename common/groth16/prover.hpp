@@ -65,11 +65,15 @@ struct accelerator_t {
 // Wraps a stage observer so that a stage whose work ran on the accelerator is reported with the
 // accelerator's device-measured span (which lies inside the stage's host interval: it leaves out
 // host-side work such as compute_h's pointwise step), and every other stage with its host wall
-// times, as before. Returns `observe` itself when acc has no take_device_span.
+// times, as before. Returns `observe` itself when acc has no take_device_span. Device work done
+// before the wrapper is made (an earlier proof nobody observed) is dropped, not reported with the
+// first stage.
 template <class C>
 stage_observer device_timed_observer(const accelerator_t<C>* acc, stage_observer observe) {
   if (!acc || !acc->take_device_span || !observe) return observe;
   auto take = acc->take_device_span;
+  uint64_t stale_b = 0, stale_e = 0;
+  (void)take(stale_b, stale_e);
   return [take, observe](stage st, uint64_t t0, uint64_t t1) {
     uint64_t b = 0, e = 0;
     if (take(b, e) && t0 <= b && b <= e && e <= t1)

@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <random>
+#include <set>
 #include <utility>
 
 #include "common/formats/wtns.hpp"
@@ -318,8 +318,12 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
 }
 
 // A second proof with the same key (same prover, key mapped throughout) finds every base section
-// resident; both GPU proofs equal the CPU proof with the same r, s; stage spans reported through
-// device_timed_observer lie inside the host's and differ from them only for the GPU stages.
+// resident; both GPU proofs equal the CPU proof with the same r, s. The stage spans the prover
+// reports (prove_loaded wraps its observer with device_timed_observer): a GPU stage's span is the
+// device span the accelerator handed over for it, which lies after the previous stage's report and
+// before its own; every other stage had no device work and keeps its host span; the spans follow
+// one another without overlapping. The first proof, observed by nobody, leaves no stale span in
+// the second's compute_h.
 template <class C>
 void same_key_twice(const char* curve, const char* name) {
   const std::string dir = fixture(curve, name);
@@ -328,6 +332,19 @@ void same_key_twice(const char* curve, const char* name) {
   formats::wtns_file wtns(dir + "/witness.wtns");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   auto acc = accelerator<C>();
+  // Each take of the real device span, as it happened: whether there was one, the span, and
+  // when it was taken (host clock).
+  struct take_t {
+    bool had;
+    uint64_t b, e, at;
+  };
+  std::vector<take_t> takes;
+  auto real_take = acc.take_device_span;
+  acc.take_device_span = [&takes, real_take](uint64_t& b, uint64_t& e) {
+    const bool had = real_take(b, e);
+    takes.push_back({had, b, e, groth16::now_ns()});
+    return had;
+  };
   groth16::prover_t<C> cpu(pk), gpu(pk);
   gpu.set_accelerator(&acc);
   const auto r = C::fr_t::from_u64(20261202), s = C::fr_t::from_u64(77);
@@ -342,14 +359,14 @@ void same_key_twice(const char* curve, const char* name) {
   CHECK(st1.streamed_msms == 0);
   CHECK(st1.ntt_calls == 1);  // compute_h whole: its three transforms in one call
 
-  std::map<groth16::stage, std::pair<uint64_t, uint64_t>> host, reported;
-  auto inner = [&](groth16::stage st, uint64_t b, uint64_t e) { reported[st] = {b, e}; };
-  auto timed = groth16::device_timed_observer<C>(&acc, inner);
-  auto outer = [&](groth16::stage st, uint64_t t0, uint64_t t1) {
-    host[st] = {t0, t1};
-    timed(st, t0, t1);
-  };
-  const auto second = gpu.prove(wtns.values(), r, s, outer);
+  std::vector<std::pair<groth16::stage, std::pair<uint64_t, uint64_t>>> reported;
+  takes.clear();
+  const uint64_t start = groth16::now_ns();
+  const auto second =
+      gpu.prove(wtns.values(), r, s, [&](groth16::stage st, uint64_t b, uint64_t e) {
+        reported.push_back({st, {b, e}});
+      });
+  const uint64_t stop = groth16::now_ns();
   const auto st2 = cuda::get_stats();
   CHECK(st2.base_uploads == st1.base_uploads);  // nothing uploaded again
   CHECK(st2.base_hits == st1.base_uploads);     // every section found resident
@@ -360,22 +377,37 @@ void same_key_twice(const char* curve, const char* name) {
   CHECK(same_proof(first, want));
   CHECK(same_proof(second, want));
 
-  for (auto st : groth16::all_prover_stages) {
-    CAPTURE(groth16::stage_name(st));
-    REQUIRE(host.count(st));
-    REQUIRE(reported.count(st));
-    const auto [t0, t1] = host[st];
-    const auto [b, e] = reported[st];
-    CHECK(t0 <= b);
+  // One take when the observer was made (it drops what earlier, unobserved calls left), then one
+  // per stage that prove_loaded marks (build_ab is marked by prove before the wrapper exists).
+  REQUIRE(reported.size() == std::size(groth16::all_prover_stages));
+  REQUIRE(takes.size() == reported.size());
+  // The first proof, observed by nobody, left its device spans pending: the wrapper took them
+  // when it was made (and dropped them: compute_h's span below starts after that take).
+  CHECK(takes[0].had);
+  std::set<groth16::stage> seen;
+  uint64_t prev_end = start, prev_take = takes[0].at;
+  for (size_t i = 0; i < reported.size(); ++i) {
+    const auto [st, span] = reported[i];
+    const auto [b, e] = span;
+    CAPTURE(std::string(groth16::stage_name(st)));
+    CHECK(seen.insert(st).second);  // each stage once
+    CHECK(prev_end <= b);
     CHECK(b <= e);
-    CHECK(e <= t1);
+    CHECK(e <= stop);
+    prev_end = e;
+    if (st == groth16::stage::build_ab) continue;  // before the wrapper: no take
+    const take_t& t = takes[i];                    // takes[0] was the wrapper's own
     const bool on_gpu = st == groth16::stage::compute_h || st == groth16::stage::msm_a ||
                         st == groth16::stage::msm_b1 || st == groth16::stage::msm_b2 ||
                         st == groth16::stage::msm_c || st == groth16::stage::msm_h;
-    if (on_gpu)
-      CHECK((b != t0 || e != t1));  // the device's span, not the host's
-    else
-      CHECK((b == t0 && e == t1));
+    CHECK(t.had == on_gpu);
+    if (on_gpu) {
+      CHECK(b == t.b);  // the device's span was reported
+      CHECK(e == t.e);
+      CHECK(prev_take <= b);  // its calls began after the previous stage was marked
+      CHECK(e <= t.at);       // and ended before this one was
+    }
+    prev_take = t.at;
   }
 }
 

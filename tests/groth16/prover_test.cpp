@@ -130,3 +130,36 @@ TEST_CASE("prove_files refuses a witness of another circuit") {
                                     (tmp / "p.json").string(), (tmp / "pub.json").string()));
   CHECK_FALSE(fs::exists(tmp / "p.json"));
 }
+
+// device_timed_observer on the host: a stage with a device span inside its host interval is
+// reported with that span, one without (or with a span outside it) with its host times, and a span
+// left over from before the wrapper was made is dropped. (tests/gpu checks it with real CUDA
+// spans.)
+TEST_CASE("device_timed_observer reports device spans inside the stage, host times otherwise") {
+  using C = curves::bn254;
+  std::vector<std::pair<uint64_t, uint64_t>> pending = {{1, 2}};  // left by unobserved work
+  groth16::accelerator_t<C> acc;
+  acc.take_device_span = [&](uint64_t& b, uint64_t& e) {
+    if (pending.empty()) return false;
+    b = pending.front().first, e = pending.front().second;
+    pending.erase(pending.begin());
+    return true;
+  };
+  std::vector<std::pair<uint64_t, uint64_t>> got;
+  auto timed = groth16::device_timed_observer<C>(&acc, [&](groth16::stage, uint64_t b, uint64_t e) {
+    got.push_back({b, e});
+  });
+  CHECK(pending.empty());                   // the stale span was taken and dropped
+  timed(groth16::stage::build_ab, 10, 20);  // no device work
+  pending = {{32, 38}};
+  timed(groth16::stage::compute_h, 30, 40);  // device work inside
+  pending = {{45, 70}};
+  timed(groth16::stage::msm_h, 40, 60);  // a span that ends after the stage: not believed
+  REQUIRE(got.size() == 3);
+  CHECK(got[0] == std::pair<uint64_t, uint64_t>{10, 20});
+  CHECK(got[1] == std::pair<uint64_t, uint64_t>{32, 38});
+  CHECK(got[2] == std::pair<uint64_t, uint64_t>{40, 60});
+  // No hook or no observer: the observer is returned as it is.
+  groth16::accelerator_t<C> plain;
+  CHECK_FALSE(groth16::device_timed_observer<C>(&plain, nullptr));
+}
