@@ -30,6 +30,11 @@ class cancelled_jobs_t {
     std::lock_guard<std::mutex> lock(mu_);
     return jobs_.count(job) != 0;
   }
+  // Forgets every job (the node rejoined a scheduler whose job numbers may name other jobs).
+  void clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    jobs_.clear();
+  }
   size_t size() const {
     std::lock_guard<std::mutex> lock(mu_);
     return jobs_.size();

@@ -114,6 +114,20 @@ struct scheduler_t {
   // Where job inputs given as paths may be (resolved, symlinks followed; relative entries against
   // the config file's directory). Empty: no job may name a file.
   std::vector<std::string> input_roots;
+  // Durability (docs/durability.md): the journal of jobs and proofs (SQLite), by default
+  // <config dir>/<config name>.state/journal.db; empty: none (`journal: off`, nothing survives a
+  // restart). journal_sync: full (a proof reported done survives a power loss) or normal (it
+  // survives a crash of the process; the last commits may be lost to a power loss).
+  std::string journal;
+  bool journal_sync_full = true;
+  // Liveness: CAF heartbeats between every process and the scheduler every `heartbeat`; a peer
+  // silent for `node_timeout` is dropped (its partitions go elsewhere). A job no live node can
+  // hold fails after `placement_timeout`; every partition's stage has a deadline of at least
+  // `stage_timeout` (more when that circuit's stage has been measured slower).
+  std::chrono::milliseconds heartbeat{std::chrono::seconds(2)};
+  std::chrono::milliseconds node_timeout{std::chrono::seconds(10)};
+  std::chrono::milliseconds placement_timeout{std::chrono::minutes(10)};
+  std::chrono::milliseconds stage_timeout{std::chrono::minutes(2)};
 };
 
 // The `security` section: mutual TLS with the cluster's certificates, or an explicit opt-out

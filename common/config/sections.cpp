@@ -67,6 +67,25 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
       s.input_roots.push_back(root);
     }
   }
+  s.journal = resolve(c, fs::path(c.source).stem().string() + ".state/journal.db");
+  if (m.has("journal")) {
+    const YAML::Node v = m.get("journal");
+    const std::string p = as_string(c, v, m.path("journal"));
+    s.journal = p == "off" ? "" : resolve(c, p);
+  }
+  if (m.has("journal_sync"))
+    s.journal_sync_full = as_enum(c, m.get("journal_sync"), m.path("journal_sync"), sync_choices);
+  auto duration = [&](const char* key, std::chrono::milliseconds& out) {
+    if (m.has(key)) out = as_duration(c, m.get(key), m.path(key));
+  };
+  duration("heartbeat", s.heartbeat);
+  duration("node_timeout", s.node_timeout);
+  duration("placement_timeout", s.placement_timeout);
+  duration("stage_timeout", s.stage_timeout);
+  if (s.node_timeout < 2 * s.heartbeat)
+    fail(c, m.has("node_timeout") ? m.get("node_timeout") : n, m.path("node_timeout"),
+         "must be at least twice scheduler.heartbeat (a peer would be dropped between two of its "
+         "heartbeats)");
   return s;
 }
 

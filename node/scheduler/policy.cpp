@@ -122,7 +122,68 @@ void scheduler_policy_t::release_prover(job_t& j, part_t& p) {
   p.prover_reserved = false;
 }
 
-void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string& reason) {
+void scheduler_policy_t::release_held(job_t& j, part_t& p) {
+  if (!p.held) return;
+  nodes_.at(p.held).reserved -= circuits_.at(j.status.circuit).buffer_bytes;
+  p.held = 0;
+}
+
+void scheduler_policy_t::pause(node_id n, bool paused) {
+  auto it = nodes_.find(n);
+  if (it != nodes_.end()) it->second.paused = paused;
+}
+
+bool scheduler_policy_t::hold(job_id job, uint32_t part, node_id n) {
+  part_t* p = find(job, part);
+  auto it = nodes_.find(n);
+  if (!p || p->st != part_state::queued || p->held || it == nodes_.end() || !it->second.alive ||
+      !it->second.spec.synth)
+    return false;
+  job_t& j = jobs_.at(job);
+  if (j.status.finished()) return false;
+  it->second.reserved += circuits_.at(j.status.circuit).buffer_bytes;
+  it->second.note_peak();
+  p->held = n;
+  return true;
+}
+
+bool scheduler_policy_t::unhold(job_id job, uint32_t part) {
+  part_t* p = find(job, part);
+  if (!p || !p->held) return false;
+  release_held(jobs_.at(job), *p);
+  return true;
+}
+
+node_id scheduler_policy_t::held_on(job_id job, uint32_t part) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || part >= it->second.parts.size()) return 0;
+  return it->second.parts[part].held;
+}
+
+bool scheduler_policy_t::send_failed(job_id job, uint32_t part, const std::string& reason,
+                                     bool kept) {
+  part_t* p = find(job, part);
+  if (!p || !(p->st == part_state::synthesizing || p->st == part_state::transferring) ||
+      !p->synth_reserved)
+    return false;
+  job_t& j = jobs_.at(job);
+  if (!kept) {
+    requeue_or_fail(j, *p, reason, true);
+    return true;
+  }
+  // The synthesis node's reservation stays: it becomes the held buffer's.
+  p->synth_reserved = false;
+  const node_id synth = p->synth;
+  requeue_or_fail(j, *p, reason, true);
+  if (p->st == part_state::queued && nodes_.at(synth).alive)
+    p->held = synth;
+  else
+    nodes_.at(synth).reserved -= circuits_.at(j.status.circuit).buffer_bytes;
+  return true;
+}
+
+void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string& reason,
+                                         bool node_lost) {
   auto& pn = nodes_.at(p.prover);
   if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
   if (p.st == part_state::proving)
@@ -132,10 +193,14 @@ void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string&
     pn.pipeline--;
   release_synth(j, p);
   release_prover(j, p);
-  if (++p.attempts >= max_attempts_) {
+  const bool spent = node_lost ? ++p.losses >= max_losses : ++p.attempts >= max_attempts_;
+  if (spent) {
     p.st = part_state::failed;
     j.status.failed++;
-    if (j.status.error.empty()) j.status.error = reason;
+    if (j.status.error.empty())
+      j.status.error = node_lost ? reason + " (the " + std::to_string(max_losses) +
+                                       "th node lost under this partition)"
+                                 : reason;
   } else {
     p.st = part_state::queued;
   }
@@ -148,8 +213,9 @@ void scheduler_policy_t::remove_node(node_id n, const std::string& reason) {
       reason.empty() ? "node " + it->second.spec.name + " left the cluster" : reason;
   for (auto& [id, j] : jobs_)
     for (auto& p : j.parts) {
+      if (p.held == n) release_held(j, p);  // its buffer went with it
       bool involved = (p.synth == n && p.synth_reserved) || (p.prover == n && p.prover_reserved);
-      if (involved && p.st != part_state::done) requeue_or_fail(j, p, why);
+      if (involved && p.st != part_state::done) requeue_or_fail(j, p, why, true);
     }
   it->second.alive = false;
 }
@@ -170,17 +236,88 @@ bool scheduler_policy_t::cancel(job_id job) {
     }
     release_synth(j, p);
     release_prover(j, p);
+    release_held(j, p);
     p.st = part_state::cancelled;
   }
   j.status.cancelled = true;
   return true;
 }
 
+bool scheduler_policy_t::restore(job_id id, const std::string& circuit, priority_t prio,
+                                 uint32_t partitions, const std::vector<bool>& done,
+                                 const std::vector<uint32_t>& attempts, const std::string& state,
+                                 const std::string& error) {
+  if (!circuits_.count(circuit) || jobs_.count(id) || partitions == 0) return false;
+  job_t j;
+  j.status.id = id;
+  j.status.circuit = circuit;
+  j.status.priority = prio;
+  j.status.partitions = partitions;
+  j.status.error = error;
+  j.seq = next_seq_++;  // replayed in id order: the oldest job keeps its place
+  j.parts.resize(partitions);
+  for (uint32_t k = 0; k < partitions; ++k) {
+    part_t& p = j.parts[k];
+    p.attempts = k < attempts.size() ? attempts[k] : 0;
+    if (k < done.size() && done[k]) {
+      p.st = part_state::done;
+      j.status.done++;
+    } else if (state == "cancelled") {
+      p.st = part_state::cancelled;
+    } else if (state == "failed") {
+      p.st = part_state::failed;
+      j.status.failed++;
+    }
+  }
+  if (state == "cancelled") j.status.cancelled = true;
+  if (state == "failed" && j.status.failed == 0) {  // every partition done, yet failed: say so
+    j.parts.back().st = part_state::failed;
+    j.status.failed = 1;
+  }
+  jobs_[id] = std::move(j);
+  next_job_ = std::max(next_job_, id + 1);
+  return true;
+}
+
+bool scheduler_policy_t::fail_queued(job_id job, const std::string& reason) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || it->second.status.finished()) return false;
+  job_t& j = it->second;
+  bool any = false;
+  for (auto& p : j.parts)
+    if (p.st == part_state::queued) {
+      release_held(j, p);
+      p.st = part_state::failed;
+      j.status.failed++;
+      any = true;
+    }
+  if (any && j.status.error.empty()) j.status.error = reason;
+  return any;
+}
+
+std::optional<std::string> scheduler_policy_t::waiting_reason(job_id job) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || it->second.status.finished()) return std::nullopt;
+  const job_t& j = it->second;
+  if (std::none_of(j.parts.begin(), j.parts.end(),
+                   [](const part_t& p) { return p.st == part_state::queued; }))
+    return std::nullopt;
+  bool synth = false, prover = false;
+  for (const auto& [id, n] : nodes_) {
+    synth |= n.alive && n.spec.synth && n.spec.cores > 0;
+    prover |= n.alive && n.spec.prover;
+  }
+  if (!synth && !prover) return std::string("no synthesis node and no prover is in the cluster");
+  if (!synth) return std::string("no synthesis node is in the cluster");
+  if (!prover) return std::string("no prover is in the cluster");
+  return never_fits(j.status.circuit, true);
+}
+
 bool scheduler_policy_t::forget(job_id job) {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || !it->second.status.finished()) return false;
   for (const auto& p : it->second.parts)
-    if (p.synth_reserved || p.prover_reserved ||
+    if (p.synth_reserved || p.prover_reserved || p.held ||
         !(p.st == part_state::done || p.st == part_state::failed || p.st == part_state::cancelled ||
           p.st == part_state::queued))
       return false;
@@ -249,7 +386,7 @@ std::optional<node_id> scheduler_policy_t::pick_synth(uint64_t bytes) const {
   unsigned best_free = 0;
   for (node_id id : node_order_) {
     const node_t& n = nodes_.at(id);
-    if (!n.alive || !n.spec.synth || n.synthesizing >= n.spec.cores) continue;
+    if (!n.alive || n.paused || !n.spec.synth || n.synthesizing >= n.spec.cores) continue;
     if (n.reserved + bytes + std::max(n.max_work(), n.working) > n.spec.memory_budget) continue;
     unsigned free_cores = n.spec.cores - n.synthesizing;
     if (!best || free_cores > best_free) best = id, best_free = free_cores;
@@ -262,7 +399,7 @@ std::optional<node_id> scheduler_policy_t::pick_prover(const circuit_spec_t& c) 
   std::tuple<bool, unsigned> best_key{};
   for (node_id id : node_order_) {
     const node_t& n = nodes_.at(id);
-    if (!n.alive || !n.spec.prover) continue;
+    if (!n.alive || n.paused || !n.spec.prover) continue;
     unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
     if (n.pipeline >= room) continue;
     if (n.reserved + c.buffer_bytes + std::max(n.max_work(), c.prover_work_bytes) >
@@ -295,16 +432,24 @@ std::vector<dispatch_t> scheduler_policy_t::schedule() {
     auto [w, fresh] = waits.try_emplace(c.id, false);
     if (fresh) w->second = fit_of(c, true).hopeless();
     if (w->second) continue;
-    auto prover = pick_prover(c);
-    auto synth = prover ? pick_synth(c.buffer_bytes) : std::nullopt;
-    if (!prover || !synth) break;  // nothing lower in the order overtakes this partition
     part_t& p = j.parts[k];
+    auto prover = pick_prover(c);
+    // A partition whose buffer a live node holds goes there (its bytes are reserved already and
+    // it needs no core: the buffer is ready); any other to the best synthesis node.
+    const bool held = p.held && nodes_.at(p.held).alive;
+    auto synth = !prover ? std::nullopt
+                 : held  ? std::optional<node_id>(p.held)
+                         : pick_synth(c.buffer_bytes);
+    if (!prover || !synth) break;  // nothing lower in the order overtakes this partition
     p.st = part_state::synthesizing;
     p.synth = *synth;
     p.prover = *prover;
     auto& sn = nodes_.at(*synth);
     auto& pn = nodes_.at(*prover);
-    sn.reserved += c.buffer_bytes;
+    if (held)
+      p.held = 0;  // the held reservation is the synthesis side's now
+    else
+      sn.reserved += c.buffer_bytes;
     pn.reserved += c.buffer_bytes;
     sn.note_peak();
     pn.note_peak();
@@ -329,6 +474,19 @@ part_state scheduler_policy_t::state(job_id job, uint32_t part) const {
     throw std::invalid_argument("unknown partition " + std::to_string(job) + "/" +
                                 std::to_string(part));
   return it->second.parts[part].st;
+}
+
+unsigned scheduler_policy_t::attempts(job_id job, uint32_t part) const {
+  state(job, part);  // throws for an unknown partition
+  return jobs_.at(job).parts[part].attempts;
+}
+node_id scheduler_policy_t::synth_of(job_id job, uint32_t part) const {
+  state(job, part);
+  return jobs_.at(job).parts[part].synth;
+}
+node_id scheduler_policy_t::prover_of(job_id job, uint32_t part) const {
+  state(job, part);
+  return jobs_.at(job).parts[part].prover;
 }
 
 uint64_t scheduler_policy_t::reserved(node_id n) const {

@@ -95,10 +95,13 @@ class scheduler_policy_t {
   explicit scheduler_policy_t(lookahead_t lookahead = {}, unsigned max_attempts = 3);
 
   node_id add_node(const node_spec_t& spec);
-  // A node left (down message): its in-flight partitions go back to the queue (or fail after
-  // max_attempts, with `reason`, default "node <name> left the cluster"); everything reserved on
-  // it is released.
+  // A node left (down message, or silent past the node timeout): its in-flight partitions go back
+  // to the queue without spending an attempt (the node failed, not the partition) — unless the
+  // partition has lost max_losses nodes already (a partition that takes every node down with it
+  // fails, with `reason`, default "node <name> left the cluster"); everything reserved on it is
+  // released.
   void remove_node(node_id n, const std::string& reason = "");
+  static constexpr unsigned max_losses = 20;
   void add_circuit(const circuit_spec_t& c);
 
   // The new job's id, or why it is refused: an unknown circuit, a zero partition count, or why
@@ -113,6 +116,42 @@ class scheduler_policy_t {
   // Frees everything the job holds; returns false for an unknown or finished job. The
   // returned dispatch list of schedule() never again mentions it.
   bool cancel(job_id job);
+  // A job replayed from the journal (node/scheduler/journal.hpp), under its own id: partitions
+  // in `done` are done, the others queued with the attempts they had spent; `state` "done",
+  // "failed" or "cancelled" restores a finished job (with `error`). Later submits take ids past
+  // every restored one. False when the circuit is unknown or the id is taken.
+  bool restore(job_id id, const std::string& circuit, priority_t prio, uint32_t partitions,
+               const std::vector<bool>& done, const std::vector<uint32_t>& attempts,
+               const std::string& state, const std::string& error);
+  // Held buffers: a synthesis node that still holds a partition's finished buffer (its send to a
+  // prover failed, or the node kept it across a scheduler restart) keeps it for that partition,
+  // which then goes to that node again and is not synthesized twice. hold: the partition is
+  // queued and `n` a live synthesis node; its buffer's bytes are reserved on `n` until the
+  // partition is dispatched there (the reservation carries over) or unhold. False (nothing
+  // reserved) otherwise: the node should free the buffer.
+  bool hold(job_id job, uint32_t part, node_id n);
+  // Releases a held buffer's reservation (the job finished, was cancelled, or the node freed it);
+  // false when the partition held nothing.
+  bool unhold(job_id job, uint32_t part);
+  node_id held_on(job_id job, uint32_t part) const;  // 0: none
+  // A partition whose buffer could not be delivered to its prover: back to the queue without
+  // spending an attempt (the prover failed it, not the partition; one loss is counted: a partition
+  // that loses max_losses nodes fails with `reason`). `kept`: its synthesis node still holds the
+  // buffer, which stays reserved there as a held buffer (hold()); else the reservation goes.
+  // False when the partition was not between dispatch and the prover's acknowledgement.
+  bool send_failed(job_id job, uint32_t part, const std::string& reason, bool kept);
+  // A paused node is given no new work (a prover a buffer could not be sent to, for a while); what
+  // it has keeps going.
+  void pause(node_id n, bool paused);
+  // Ids of new jobs start here at least (the journal's next number: ids never repeat).
+  void reserve_ids(job_id next) { next_job_ = std::max(next_job_, next); }
+  // Fails every queued partition of an unfinished job with `reason` (a job that could not be
+  // placed within the placement timeout); false when there was none.
+  bool fail_queued(job_id job, const std::string& reason);
+  // Why the job's queued partitions cannot be placed even once the live nodes are idle: no live
+  // synthesis node, no live prover, or none big enough (never_fits); nullopt when they can (or
+  // none is queued).
+  std::optional<std::string> waiting_reason(job_id job) const;
   // Drops a finished job that holds nothing any more (retention); false while it is unfinished
   // or a partition of it still holds memory on a node (ask again later).
   bool forget(job_id job);
@@ -131,6 +170,9 @@ class scheduler_policy_t {
   // --- queries --------------------------------------------------------------------------------
   job_status_t status(job_id job) const;
   part_state state(job_id job, uint32_t part) const;
+  unsigned attempts(job_id job, uint32_t part) const;  // failures of its own so far
+  node_id synth_of(job_id job, uint32_t part) const;   // the nodes of its last dispatch (0: none)
+  node_id prover_of(job_id job, uint32_t part) const;
   uint64_t reserved(node_id n) const;       // buffers held + the running proof's work area
   uint64_t peak_reserved(node_id n) const;  // the most reserved() has been since the node joined
   uint64_t budget(node_id n) const;
@@ -152,12 +194,15 @@ class scheduler_policy_t {
     unsigned pipeline = 0;  // prover: assigned and not yet proving
     unsigned proving = 0;
     bool alive = true;
+    bool paused = false;  // pause()
   };
   struct part_t {
     part_state st = part_state::queued;
     node_id synth = 0, prover = 0;
     bool synth_reserved = false, prover_reserved = false;
-    unsigned attempts = 0;
+    unsigned attempts = 0;  // its own failures (count against max_attempts)
+    unsigned losses = 0;    // requeued because a node it was on was lost
+    node_id held = 0;       // a synthesis node holding its finished buffer (queued; reserved)
   };
   struct job_t {
     job_status_t status;
@@ -177,7 +222,9 @@ class scheduler_policy_t {
   part_t* find(job_id job, uint32_t part);
   void release_synth(job_t& j, part_t& p);
   void release_prover(job_t& j, part_t& p);
-  void requeue_or_fail(job_t& j, part_t& p, const std::string& reason);
+  void release_held(job_t& j, part_t& p);
+  // Back to the queue, or failed for good: an attempt is spent unless `node_lost`.
+  void requeue_or_fail(job_t& j, part_t& p, const std::string& reason, bool node_lost = false);
   std::optional<node_id> pick_synth(uint64_t bytes) const;
   std::optional<node_id> pick_prover(const circuit_spec_t& c) const;
 

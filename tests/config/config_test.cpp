@@ -394,6 +394,39 @@ TEST_CASE("scheduler limits and input roots") {
             .find("scheduler.max_partitions") != std::string::npos);
 }
 
+TEST_CASE("scheduler durability and liveness: journal, sync, heartbeat and timeouts") {
+  const auto d = parse(base);
+  CHECK(d.scheduler.journal == src + "/t.state/journal.db");  // beside the config, named after it
+  CHECK(d.scheduler.journal_sync_full);
+  CHECK(d.scheduler.heartbeat == std::chrono::seconds(2));
+  CHECK(d.scheduler.node_timeout == std::chrono::seconds(10));
+  CHECK(d.scheduler.placement_timeout == std::chrono::minutes(10));
+  CHECK(d.scheduler.stage_timeout == std::chrono::minutes(2));
+  const auto j = parse(replace(base, "  lookahead: 2\n",
+                               "  lookahead: 2\n  journal: state/j.db\n  journal_sync: normal\n"
+                               "  heartbeat: 500ms\n  node_timeout: 3s\n  stage_timeout: 30s\n"
+                               "  placement_timeout: 1h\n"));
+  CHECK(j.scheduler.journal == src + "/state/j.db");
+  CHECK_FALSE(j.scheduler.journal_sync_full);
+  CHECK(j.scheduler.heartbeat == std::chrono::milliseconds(500));
+  CHECK(j.scheduler.node_timeout == std::chrono::seconds(3));
+  CHECK(j.scheduler.stage_timeout == std::chrono::seconds(30));
+  CHECK(j.scheduler.placement_timeout == std::chrono::hours(1));
+  CHECK(parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  journal: off\n"))
+            .scheduler.journal.empty());
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  journal_sync: always\n"))
+            .find("scheduler.journal_sync") != std::string::npos);
+  CHECK(error_of(replace(base, "  lookahead: 2\n",
+                         "  lookahead: 2\n  heartbeat: 2s\n  node_timeout: 3s\n"))
+            .find("scheduler.node_timeout: must be at least twice scheduler.heartbeat") !=
+        std::string::npos);
+  load_options_t no_files;
+  no_files.check_files = false;
+  const auto farm = load_config(src + "/configs/farm.yaml", no_files);
+  CHECK(farm.scheduler.journal == "/var/lib/zkfleet/journal.db");
+  CHECK(farm.scheduler.stage_timeout == std::chrono::minutes(30));
+}
+
 TEST_CASE("simulation section") {
   const std::string sim = base + R"(simulation:
   enabled: true

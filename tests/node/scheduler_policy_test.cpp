@@ -176,6 +176,164 @@ TEST_CASE("a lost node re-queues its partitions; repeated failures fail the job 
   CHECK(s.reserved(syn2) == 0);
 }
 
+TEST_CASE("a node loss spends no attempt; only a partition's own failures do") {
+  scheduler_policy_t s({false, 1}, 2);
+  s.add_circuit({"c", 10, 0});
+  s.add_node(prover_node("p", 100));
+  job_id j = s.submit("c", priority_t::normal, 1).value();
+  // More node losses than max_attempts: the partition is queued again each time.
+  for (int i = 0; i < 5; ++i) {
+    node_id syn = s.add_node(synth_node("synth-" + std::to_string(i), 1, 100));
+    REQUIRE(s.schedule().size() == 1);
+    s.remove_node(syn);
+    REQUIRE(s.state(j, 0) == part_state::queued);
+    CHECK(s.attempts(j, 0) == 0);
+    CHECK(s.reserved(syn) == 0);
+  }
+  node_id syn = s.add_node(synth_node("synth-x", 1, 100));
+  REQUIRE(s.schedule().size() == 1);
+  s.failed(j, 0, "bad witness");
+  CHECK(s.state(j, 0) == part_state::queued);
+  CHECK(s.attempts(j, 0) == 1);
+  REQUIRE(s.schedule().size() == 1);
+  s.failed(j, 0, "bad witness");
+  CHECK(s.state(j, 0) == part_state::failed);
+  CHECK(s.reserved(syn) == 0);
+}
+
+TEST_CASE("a partition that takes every node down with it fails after max_losses") {
+  scheduler_policy_t s({false, 1}, 3);
+  s.add_circuit({"c", 10, 0});
+  s.add_node(prover_node("p", 100));
+  job_id j = s.submit("c", priority_t::normal, 1).value();
+  for (unsigned i = 0; i < scheduler_policy_t::max_losses; ++i) {
+    node_id syn = s.add_node(synth_node("synth-" + std::to_string(i), 1, 100));
+    REQUIRE(s.schedule().size() == 1);
+    s.remove_node(syn, "node synth-" + std::to_string(i) + " left the cluster");
+  }
+  CHECK(s.state(j, 0) == part_state::failed);
+  CHECK(s.status(j).error.find("left the cluster (the 20th node lost") != std::string::npos);
+}
+
+TEST_CASE("a job no live node can hold says why, and fail_queued ends it") {
+  scheduler_policy_t s({false, 1});
+  s.add_circuit({"c", 10, 0});
+  job_id j = s.submit("c", priority_t::normal, 2).value();
+  CHECK(s.waiting_reason(j) == "no synthesis node and no prover is in the cluster");
+  node_id syn = s.add_node(synth_node("s", 1, 100));
+  CHECK(s.waiting_reason(j) == "no prover is in the cluster");
+  node_id prv = s.add_node(prover_node("p", 100));
+  CHECK_FALSE(s.waiting_reason(j));
+  REQUIRE(s.schedule().size() == 1);  // one core: the second partition waits for it, not a node
+  CHECK_FALSE(s.waiting_reason(j));
+  s.remove_node(prv);
+  CHECK(s.waiting_reason(j) == "no prover is in the cluster");
+  CHECK(s.fail_queued(j, "no prover joined within 10m"));
+  CHECK(s.status(j).finished());
+  CHECK(s.status(j).error == "no prover joined within 10m");
+  CHECK(s.reserved(syn) == 0);
+  CHECK_FALSE(s.fail_queued(j, "again"));
+}
+
+TEST_CASE("a journaled job is restored under its id with its proofs and attempts; ids go on") {
+  scheduler_policy_t s({false, 1}, 3);
+  s.add_circuit({"c", 10, 0});
+  CHECK(s.restore(41, "c", priority_t::high, 3, {true, false, false}, {0, 2, 0}, "open", ""));
+  CHECK(s.restore(7, "c", priority_t::normal, 1, {true}, {0}, "done", ""));
+  CHECK(s.restore(9, "c", priority_t::normal, 2, {false, false}, {3, 0}, "failed", "bad witness"));
+  CHECK(s.restore(10, "c", priority_t::normal, 1, {false}, {0}, "cancelled", ""));
+  CHECK_FALSE(s.restore(41, "c", priority_t::high, 1, {}, {}, "open", ""));     // id taken
+  CHECK_FALSE(s.restore(50, "gone", priority_t::high, 1, {}, {}, "open", ""));  // no circuit
+  CHECK(s.state(41, 0) == part_state::done);
+  CHECK(s.state(41, 1) == part_state::queued);
+  CHECK(s.attempts(41, 1) == 2);
+  CHECK(s.status(41).done == 1);
+  CHECK_FALSE(s.status(41).finished());
+  CHECK(s.status(7).finished());
+  CHECK(s.status(9).failed == 2);
+  CHECK(s.status(9).error == "bad witness");
+  CHECK(s.status(10).cancelled);
+  s.reserve_ids(100);
+  CHECK(s.submit("c", priority_t::normal, 1).value() == 100);
+  s.add_node(synth_node("s", 4, 1000));
+  s.add_node(prover_node("p", 1000));
+  auto d = s.schedule();  // only the open job's queued partitions
+  REQUIRE(d.size() >= 1);
+  CHECK(d[0].job == 41);
+  CHECK(d[0].partition == 1);
+  // One more failure of partition 1 is its third: the job fails.
+  s.failed(41, 1, "bad witness");
+  CHECK(s.state(41, 1) == part_state::failed);
+}
+
+TEST_CASE("a buffer its prover could not take is held on its synthesis node and sent from there") {
+  scheduler_policy_t s({false, 2}, 2);
+  s.add_circuit({"c", 10, 5});
+  const node_id syn1 = s.add_node(synth_node("s1", 1, 100));
+  const node_id syn2 = s.add_node(synth_node("s2", 1, 100));
+  const node_id bad = s.add_node(prover_node("bad", 100, {"c"}));  // hot: preferred
+  const node_id good = s.add_node(prover_node("good", 100));
+  job_id j = s.submit("c", priority_t::normal, 1).value();
+  auto d = s.schedule();
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].prover == bad);
+  const node_id holder = d[0].synth;
+  s.synth_done(j, 0, 0.1);
+  // The send failed, the buffer kept: queued, held (still reserved) on its node, no attempt spent.
+  CHECK(s.send_failed(j, 0, "send_failed: connection refused", true));
+  CHECK(s.state(j, 0) == part_state::queued);
+  CHECK(s.held_on(j, 0) == holder);
+  CHECK(s.attempts(j, 0) == 0);
+  CHECK(s.reserved(holder) == 10);
+  CHECK(s.reserved(bad) == 0);
+  // Paused, the failing prover takes nothing new; the partition goes back to its holder, whose
+  // reservation carries over (10 bytes, not 20), even with its core free or not.
+  s.pause(bad, true);
+  d = s.schedule();
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].synth == holder);
+  CHECK(d[0].prover == good);
+  CHECK(s.held_on(j, 0) == 0);
+  CHECK(s.reserved(holder) == 10);
+  s.synth_done(j, 0, 0.1);
+  s.transfer_done(j, 0, 0.1);
+  CHECK(s.reserved(holder) == 0);
+  s.prove_started(j, 0);
+  s.prove_done(j, 0, 0.2);
+  CHECK(s.status(j).done == 1);
+  CHECK(s.reserved(good) == 0);
+  s.pause(bad, false);
+
+  // Held buffers go with their node, their job's cancel, or unhold; a job holding one is not
+  // forgotten.
+  job_id k = s.submit("c", priority_t::normal, 3).value();
+  CHECK(s.hold(k, 0, syn1));
+  CHECK(s.hold(k, 1, syn2));
+  CHECK_FALSE(s.hold(k, 1, syn1));  // held already
+  CHECK_FALSE(s.hold(k, 5, syn1));  // no such partition
+  CHECK_FALSE(s.hold(k, 2, good));  // not a synthesis node
+  CHECK(s.reserved(syn1) == 10);
+  s.remove_node(syn1);
+  CHECK(s.held_on(k, 0) == 0);
+  CHECK(s.reserved(syn1) == 0);
+  CHECK(s.unhold(k, 1));
+  CHECK_FALSE(s.unhold(k, 1));
+  CHECK(s.reserved(syn2) == 0);
+  CHECK(s.hold(k, 2, syn2));
+  CHECK(s.cancel(k));
+  CHECK(s.reserved(syn2) == 0);
+  CHECK(s.forget(k));
+  // Not kept (the buffer is gone): queued again, nothing held, still no attempt spent.
+  job_id m = s.submit("c", priority_t::normal, 1).value();
+  d = s.schedule();
+  REQUIRE(d.size() == 1);
+  CHECK(s.send_failed(m, 0, "send_failed: the buffer is gone", false));
+  CHECK(s.held_on(m, 0) == 0);
+  CHECK(s.attempts(m, 0) == 0);
+  CHECK(s.reserved(d[0].synth) == 0);
+  CHECK_FALSE(s.send_failed(m, 0, "again", true));  // not in flight
+}
+
 TEST_CASE("a job no live node could ever hold is refused at submit, and never blocks the others") {
   scheduler_policy_t s({false, 1});
   s.add_circuit({"big", 300, 0});

@@ -1,0 +1,406 @@
+#include "node/scheduler/journal.hpp"
+
+#include <doctest/doctest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "tests/test_util.hpp"
+
+using zk::node::journal_stats_t;
+using zk::node::journal_sync_t;
+using zk::node::journal_t;
+using zk::node::journaled_job_t;
+using zk::node::journaled_proof_t;
+
+namespace {
+
+journaled_job_t make_job(uint64_t seq, uint32_t partitions) {
+  journaled_job_t j;
+  j.seq = seq;
+  j.public_id = "job-" + std::to_string(seq);
+  j.owner = "client-a";
+  j.circuit = "porep";
+  j.priority = 1;
+  j.circuit_priority = true;
+  j.partitions = partitions;
+  // Inputs are any bytes: empty, a NUL inside, bytes that are not UTF-8, JSON.
+  j.inputs = {"", std::string("a\0b", 3), "\xff\xfe\x80", R"({"x": [1, 2, 3]})"};
+  j.submitted_ms = 1767225600000 + int64_t(seq);
+  return j;
+}
+
+journaled_proof_t make_proof(uint32_t partition) {
+  journaled_proof_t p;
+  p.partition = partition;
+  p.proof_json = R"({"pi_a": ["1", "2", "1"], "partition": )" + std::to_string(partition) + "}";
+  p.public_signals = {"123456789", std::to_string(partition), ""};
+  p.prove_seconds = 0.25 + partition;
+  p.prover = "prover-" + std::to_string(partition % 2);
+  return p;
+}
+
+void check_same_proof(const journaled_proof_t& got, const journaled_proof_t& want) {
+  CHECK(got.partition == want.partition);
+  CHECK(got.proof_json == want.proof_json);
+  CHECK(got.public_signals == want.public_signals);
+  CHECK(got.prove_seconds == want.prove_seconds);
+  CHECK(got.prover == want.prover);
+}
+
+// `want` as replay returns it: attempts and placement one entry per partition.
+void check_same(const journaled_job_t& got, journaled_job_t want) {
+  want.attempts.resize(want.partitions, 0);
+  want.placement.resize(want.partitions);
+  CHECK(got.seq == want.seq);
+  CHECK(got.public_id == want.public_id);
+  CHECK(got.owner == want.owner);
+  CHECK(got.circuit == want.circuit);
+  CHECK(got.priority == want.priority);
+  CHECK(got.circuit_priority == want.circuit_priority);
+  CHECK(got.partitions == want.partitions);
+  CHECK(got.inputs == want.inputs);
+  CHECK(got.state == want.state);
+  CHECK(got.error == want.error);
+  CHECK(got.submitted_ms == want.submitted_ms);
+  CHECK(got.finished_ms == want.finished_ms);
+  CHECK(got.attempts == want.attempts);
+  CHECK(got.placement == want.placement);
+  REQUIRE(got.proofs.size() == want.proofs.size());
+  for (size_t i = 0; i < got.proofs.size(); ++i) check_same_proof(got.proofs[i], want.proofs[i]);
+}
+
+// The message of what `f` throws as std::runtime_error ("" when it throws nothing).
+template <class F>
+std::string thrown(F&& f) {
+  try {
+    f();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+// Runs SQL on a closed journal file behind the journal's back.
+void sql_on(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db, sql, nullptr, nullptr, &err);
+  const std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  REQUIRE_MESSAGE(rc == SQLITE_OK, msg);
+}
+
+}  // namespace
+
+TEST_CASE("journal: jobs, attempts, placement and proofs survive close and reopen") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  journaled_job_t a = make_job(1, 4), b = make_job(2, 3);
+  b.priority = 0;
+  b.circuit_priority = false;
+  b.inputs.clear();
+  {
+    journal_t j(path, journal_sync_t::full);
+    CHECK(j.path() == path);
+    CHECK(j.sync() == journal_sync_t::full);
+    CHECK(j.next_seq() == 1);  // job numbers start at 1
+    CHECK(j.replay().empty());
+    j.add_job(a);
+    j.add_job(b);
+    CHECK(j.next_seq() == 3);
+    j.note_part(1, 2, 1, "synth-1>prover-1");
+    j.note_part(1, 2, 2, "synth-2>prover-1");  // replaces the first note
+    j.note_part(1, 0, 0, "synth-1>prover-2");
+    a.attempts = {0, 0, 2, 0};
+    a.placement = {"synth-1>prover-2", "", "synth-2>prover-1", ""};
+    // Acceptance order, not partition order.
+    for (uint32_t p : {3u, 0u, 2u}) {
+      j.add_proof(1, make_proof(p));
+      a.proofs.push_back(make_proof(p));
+    }
+    j.add_proof(2, make_proof(1));
+    b.proofs.push_back(make_proof(1));
+    j.finish_job(2, "failed", "partition 0: out of memory on prover-1", 1767225700000);
+    b.state = "failed";
+    b.error = "partition 0: out of memory on prover-1";
+    b.finished_ms = 1767225700000;
+    const journal_stats_t s = j.stats();
+    CHECK(s.jobs == 2);
+    CHECK(s.open_jobs == 1);
+    CHECK(s.proofs == 4);
+    CHECK(s.file_bytes > 0);
+  }
+  CHECK_FALSE(std::filesystem::exists(path + "-shm"));  // exclusive mode: no shared memory
+  // The other sync mode reads the same file.
+  journal_t j(path, journal_sync_t::normal);
+  CHECK(j.sync() == journal_sync_t::normal);
+  CHECK(j.next_seq() == 3);
+  const auto jobs = j.replay();
+  REQUIRE(jobs.size() == 2);
+  check_same(jobs[0], a);
+  check_same(jobs[1], b);
+  // A job may come with what it had already (a migration, a copy): replayed as given.
+  journaled_job_t c = make_job(7, 2);
+  c.attempts = {1, 0};
+  c.placement = {"", "synth-1>prover-1"};
+  c.proofs = {make_proof(1)};
+  j.add_job(c);
+  CHECK(j.next_seq() == 8);
+  const auto again = j.replay();
+  REQUIRE(again.size() == 3);
+  check_same(again[2], c);
+}
+
+TEST_CASE("journal: next_seq survives forget_job and reopen: job numbers never repeat") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  {
+    journal_t j(path, journal_sync_t::normal);
+    j.add_job(make_job(5, 1));
+    j.add_job(make_job(9, 1));
+    CHECK(j.next_seq() == 10);
+    j.forget_job(9);  // the largest one
+    CHECK(j.next_seq() == 10);
+  }
+  {
+    journal_t j(path, journal_sync_t::normal);
+    CHECK(j.next_seq() == 10);  // from meta: no job row says so any more
+    REQUIRE(j.replay().size() == 1);
+    j.forget_job(5);
+    CHECK(j.replay().empty());
+  }
+  journal_t j(path, journal_sync_t::full);
+  CHECK(j.next_seq() == 10);
+  j.add_job(make_job(10, 1));
+  CHECK(j.next_seq() == 11);
+}
+
+TEST_CASE("journal: a second proof for a partition, or a proof of no partition, is refused") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  journal_t j(path, journal_sync_t::normal);
+  j.add_job(make_job(1, 2));
+  j.add_proof(1, make_proof(0));
+  std::string e = thrown([&] { j.add_proof(1, make_proof(0)); });
+  CHECK(contains(e, path));
+  CHECK(contains(e, "add_proof (seq 1, partition 0)"));
+  CHECK(contains(e, "already has a proof"));
+  CHECK(contains(thrown([&] { j.add_proof(1, make_proof(2)); }), "out of its range"));
+  CHECK(contains(thrown([&] { j.add_proof(3, make_proof(0)); }), "no such job"));
+  CHECK(contains(thrown([&] { j.note_part(1, 2, 1, "x>y"); }), "out of its range"));
+  CHECK(contains(thrown([&] { j.note_part(4, 0, 1, "x>y"); }), "no such job"));
+  journaled_proof_t nan = make_proof(1);
+  nan.prove_seconds = std::nan("");
+  CHECK(contains(thrown([&] { j.add_proof(1, nan); }), "NaN"));
+  // A job already there, a bad state, attempts of the wrong size: refused, nothing written.
+  CHECK(contains(thrown([&] { j.add_job(make_job(1, 2)); }), "already in the journal"));
+  journaled_job_t bad = make_job(2, 2);
+  bad.state = "running";
+  CHECK(contains(thrown([&] { j.add_job(bad); }), "state 'running'"));
+  bad = make_job(2, 2);
+  bad.attempts = {1};
+  CHECK(contains(thrown([&] { j.add_job(bad); }), "1 attempts for 2 partitions"));
+  // A job whose own proofs clash is rolled back whole.
+  bad = make_job(2, 2);
+  bad.proofs = {make_proof(1), make_proof(1)};
+  CHECK(contains(thrown([&] { j.add_job(bad); }), "already has a proof"));
+  const auto jobs = j.replay();
+  REQUIRE(jobs.size() == 1);
+  REQUIRE(jobs[0].proofs.size() == 1);
+  CHECK(j.stats().proofs == 1);
+  CHECK(j.next_seq() == 2);
+  j.add_job(make_job(2, 2));  // the rolled back seq is free
+}
+
+TEST_CASE("journal: a scheduler killed without closing its journal loses no committed call") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // No destructor, no checkpoint: the commits are in the WAL only, and the lock dies with us.
+    auto* j = new journal_t(path, journal_sync_t::normal);
+    j->add_job(make_job(1, 3));
+    j->note_part(1, 1, 2, "synth-1>prover-1");
+    j->add_proof(1, make_proof(2));
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(std::filesystem::exists(path + "-wal"));
+  journal_t j(path, journal_sync_t::normal);
+  const auto jobs = j.replay();
+  REQUIRE(jobs.size() == 1);
+  journaled_job_t want = make_job(1, 3);
+  want.attempts = {0, 2, 0};
+  want.placement = {"", "synth-1>prover-1", ""};
+  want.proofs = {make_proof(2)};
+  check_same(jobs[0], want);
+  CHECK(j.next_seq() == 2);
+}
+
+TEST_CASE("journal: a second journal on the same file is refused until the first is closed") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  {
+    journal_t first(path, journal_sync_t::full);
+    first.add_job(make_job(1, 1));
+    const std::string e = thrown([&] { journal_t second(path, journal_sync_t::full); });
+    CHECK(contains(e, path));
+    CHECK(contains(e, "held by another scheduler"));
+    // The refused opener left the holder's lock and data alone.
+    first.add_proof(1, make_proof(0));
+    CHECK(contains(thrown([&] { journal_t third(path, journal_sync_t::normal); }), "held by"));
+    CHECK(first.replay().size() == 1);
+  }
+  journal_t again(path, journal_sync_t::normal);
+  const auto jobs = again.replay();
+  REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].proofs.size() == 1);
+}
+
+TEST_CASE("journal: a file that is not SQLite is refused, naming the file, and left as it was") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  std::string bytes(8192, '\0');
+  std::mt19937_64 rng(42);
+  for (auto& c : bytes) c = char(rng());
+  { std::ofstream(path, std::ios::binary) << bytes; }
+  std::string e = thrown([&] { journal_t j(path, journal_sync_t::full); });
+  CHECK(contains(e, "journal " + path));
+  CHECK(contains(e, "not an SQLite database"));
+  CHECK(contains(e, "8192 bytes"));
+  std::ifstream in(path, std::ios::binary);
+  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(after == bytes);
+
+  // Shorter than a page: SQLite alone would take it for an empty database and write over it
+  // (a 1-byte file it even reports as empty).
+  for (const std::string small_bytes : {"x", "x\n"}) {
+    const std::string small = dir.file("small.db");
+    { std::ofstream(small, std::ios::binary) << small_bytes; }
+    e = thrown([&] { journal_t j(small, journal_sync_t::normal); });
+    CHECK(contains(e, "journal " + small + ": not an SQLite database"));
+    CHECK(contains(
+        e, small_bytes == "x" ? "(1 byte, beginning \"x\"" : "(2 bytes, beginning \"x\\x0a\""));
+    CHECK(std::filesystem::file_size(small) == small_bytes.size());
+  }
+
+  // SQLite's header with garbage behind it: refused too, still naming the file.
+  const std::string damaged = dir.file("damaged.db");
+  {
+    journal_t j(damaged, journal_sync_t::full);
+    j.add_job(make_job(1, 1));
+  }
+  {
+    std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(16);  // page size and everything after it in the header
+    f.write(bytes.data(), 84);
+  }
+  CHECK(contains(thrown([&] { journal_t j(damaged, journal_sync_t::full); }), damaged));
+}
+
+TEST_CASE("journal: a journal of another schema version, or another SQLite database, is refused") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  { journal_t j(path, journal_sync_t::full); }
+  sql_on(path, "PRAGMA user_version = 7");
+  std::string e = thrown([&] { journal_t j(path, journal_sync_t::full); });
+  CHECK(contains(e, path));
+  CHECK(contains(e, "schema version 7"));
+  CHECK(contains(e, "reads version 1"));
+  sql_on(path, "PRAGMA user_version = 1; DROP TABLE parts");
+  CHECK(contains(thrown([&] { journal_t j(path, journal_sync_t::full); }), "'parts' is missing"));
+
+  const std::string other = dir.file("other.db");
+  sql_on(other, "CREATE TABLE t (x)");
+  e = thrown([&] { journal_t j(other, journal_sync_t::full); });
+  CHECK(contains(e, other));
+  CHECK(contains(e, "not a zkfleet journal"));
+
+  // The directory must exist: named, not made.
+  const std::string missing = dir.file("no/such/dir/journal.db");
+  e = thrown([&] { journal_t j(missing, journal_sync_t::full); });
+  CHECK(contains(e, dir.file("no/such/dir") + " does not exist"));
+  CHECK_FALSE(std::filesystem::exists(dir.file("no")));
+}
+
+TEST_CASE(
+    "journal: finish_job records the end, forget_job drops the job with its parts and proofs") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  journal_t j(path, journal_sync_t::normal);
+  j.add_job(make_job(1, 2));
+  j.add_job(make_job(2, 2));
+  j.note_part(1, 1, 3, "a>b");
+  j.add_proof(1, make_proof(0));
+  j.add_proof(2, make_proof(1));
+  j.finish_job(1, "done", "", 1767225800000);
+  j.finish_job(2, "cancelled", "cancelled by client-a", 1767225900000);
+  CHECK(j.stats().open_jobs == 0);
+  CHECK(contains(thrown([&] { j.finish_job(1, "open", "", 0); }), "state 'open'"));
+  CHECK(contains(thrown([&] { j.finish_job(3, "done", "", 0); }), "no such job"));
+  auto jobs = j.replay();
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].state == "done");
+  CHECK(jobs[0].finished_ms == 1767225800000);
+  CHECK(jobs[1].state == "cancelled");
+  CHECK(jobs[1].error == "cancelled by client-a");
+
+  j.forget_job(1);
+  CHECK(contains(thrown([&] { j.forget_job(1); }), "no such job"));
+  const journal_stats_t s = j.stats();
+  CHECK(s.jobs == 1);
+  CHECK(s.proofs == 1);  // job 1's proof went with it
+  jobs = j.replay();
+  REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].seq == 2);
+  // Its parts went too: a job added under the number again (by hand) starts clean.
+  j.add_job(make_job(1, 2));
+  jobs = j.replay();
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].attempts == std::vector<uint32_t>{0, 0});
+  CHECK(jobs[0].proofs.empty());
+}
+
+TEST_CASE("journal: a job of 1024 partitions: every partition's attempts, placement and proof") {
+  zk::test::temp_dir dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  journaled_job_t want = make_job(3, 1024);
+  want.attempts.resize(1024);
+  want.placement.resize(1024);
+  {
+    journal_t j(path, journal_sync_t::normal);
+    j.add_job(want);
+    for (uint32_t p = 0; p < 1024; ++p) {
+      if (p % 3 == 0) continue;  // a third never noted: 0 and "" on replay
+      want.attempts[p] = p % 4;
+      want.placement[p] = "synth-" + std::to_string(p % 7) + ">prover-" + std::to_string(p % 5);
+      j.note_part(3, p, want.attempts[p], want.placement[p]);
+    }
+    for (uint32_t p = 1024; p-- > 0;) {  // accepted last partition first
+      if (p % 2) continue;
+      j.add_proof(3, make_proof(p));
+      want.proofs.push_back(make_proof(p));
+    }
+  }
+  journal_t j(path, journal_sync_t::normal);
+  const auto jobs = j.replay();
+  REQUIRE(jobs.size() == 1);
+  check_same(jobs[0], want);
+  CHECK(j.stats().proofs == 512);
+}
