@@ -26,6 +26,8 @@ std::string to_string(zk_errc e) {
       return "unauthenticated";
     case zk_errc::forbidden:
       return "forbidden";
+    case zk_errc::send_failed:
+      return "send_failed";
   }
   return "unknown_error";
 }

@@ -32,6 +32,11 @@
 //   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text
 //   any → S      stats_atom token → std::vector<node_usage_msg>; timeline_atom token → the
 //   aggregator
+//   node → Y, P, R  rebind_atom: take the scheduler now in the node's scheduler_slot_t (the node
+//                rejoined); the synthesizer keeps its finished buffers for it
+//                (node_join_msg::held), everything else held for the old one is dropped
+//   S → Y        release_atom buffer id also frees a kept buffer nobody wants (a held_buffer_msg
+//                of a job that finished, or one this scheduler does not know)
 #include <caf/all.hpp>
 #include <cstdint>
 #include <string>
@@ -68,6 +73,7 @@ using ping_atom = caf::atom_constant<caf::atom("clk_ping")>;
 using flush_atom = caf::atom_constant<caf::atom("flush")>;
 using snapshot_atom = caf::atom_constant<caf::atom("snapshot")>;
 using tick_atom = caf::atom_constant<caf::atom("tick")>;
+using rebind_atom = caf::atom_constant<caf::atom("rebind")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
 using timeline_atom = caf::atom_constant<caf::atom("timeline")>;
 using metrics_atom = caf::atom_constant<caf::atom("metrics")>;
@@ -90,6 +96,7 @@ enum class zk_errc : uint8_t {
   unavailable,      // a peer that did not answer in time, or is gone
   unauthenticated,  // no valid session (or its certificate was refused)
   forbidden,        // authenticated, but this identity may not do that
+  send_failed,      // a synthesized buffer could not be delivered to its prover
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
@@ -149,6 +156,9 @@ struct job_status_msg {
   bool cancelled = false, finished = false;
   std::string error;
   std::vector<std::string> part_states;  // part_state_name per partition
+  // Why its queued partitions wait although idle nodes would take them: no live node can hold
+  // them (it fails after scheduler.placement_timeout). Empty otherwise.
+  std::string waiting;
 };
 
 struct job_result_msg {
@@ -191,6 +201,9 @@ struct dispatch_msg {
   std::string prover_endpoint;
   std::string prover_name;  // the prover node (its data-plane certificate must name it)
   std::string ticket_mac;   // 32 bytes: net::ticket_mac with the prover's transfer key
+  // The job's public id: with `job` and `partition` it names a finished buffer a synthesizer kept
+  // (a job number alone may name another job after a restart without a journal).
+  std::string job_key;
   // 128 random bits only this attempt's synthesizer and prover learn: their buffer, proof and
   // failure reports must carry it (CAF takes a remote message's sender on the peer's word).
   std::string report_token;
@@ -226,6 +239,19 @@ struct failure_msg {
   zk_errc code = zk_errc::synth_failed;
   std::string reason;
   std::string report_token;  // dispatch_msg::report_token of this attempt
+  // send_failed: the synthesizer still holds the finished buffer; a dispatch of the same partition
+  // to it sends that one instead of synthesizing again.
+  bool kept = false;
+};
+
+// A finished buffer a synthesizer holds for no live attempt (it outlived its scheduler, or its
+// send failed), named in its (re)join: the scheduler keeps it for the partition, or has it freed.
+struct held_buffer_msg {
+  uint64_t job = 0;
+  std::string job_key;  // dispatch_msg::job_key
+  uint32_t partition = 0;
+  uint64_t buffer_id = 0;
+  uint64_t size = 0;  // payload bytes
 };
 
 // --- timeline --------------------------------------------------------------------------------
@@ -246,7 +272,7 @@ struct track_name_msg {
 // its own timer.
 using reporter_actor =
     caf::typed_actor<caf::reacts_to<tick_atom>, caf::replies_to<ping_atom, int64_t>::with<int64_t>,
-                     caf::replies_to<flush_atom>::with<caf::ok_atom>>;
+                     caf::replies_to<flush_atom>::with<caf::ok_atom>, caf::reacts_to<rebind_atom>>;
 
 struct timeline_join_msg {
   uint16_t node = 0;
@@ -268,22 +294,26 @@ using timeline_actor =
                      caf::replies_to<snapshot_atom>::with<timeline_snapshot_msg>,
                      caf::replies_to<metrics_atom>::with<std::string>>;
 
-// A synthesis node's synthesizer.
+// A synthesis node's synthesizer; rebind_atom answers the buffers it keeps (node_join_msg::held);
+// tick_atom is its own timer (kept buffers expire).
 using synthesizer_actor =
     caf::typed_actor<caf::reacts_to<dispatch_msg>, caf::reacts_to<release_atom, uint64_t>,
-                     caf::reacts_to<cancel_atom, uint64_t>>;
+                     caf::reacts_to<cancel_atom, uint64_t>,
+                     caf::replies_to<rebind_atom>::with<std::vector<held_buffer_msg>>,
+                     caf::reacts_to<tick_atom>>;
 
 // A prover node's prover; loaded_atom: the circuits whose keys it has mapped (its hot circuits,
 // loaded at start-up, answered once they are).
 using prover_actor =
     caf::typed_actor<caf::reacts_to<prove_request>, caf::reacts_to<release_atom, uint64_t>,
-                     caf::reacts_to<cancel_atom, uint64_t>,
+                     caf::reacts_to<cancel_atom, uint64_t>, caf::reacts_to<rebind_atom>,
                      caf::replies_to<loaded_atom>::with<std::vector<std::string>>>;
 
 struct node_join_msg {
   node_resources resources;
-  synthesizer_actor synthesizer;  // invalid when the node does not synthesize
-  prover_actor prover;            // invalid when the node does not prove
+  synthesizer_actor synthesizer;      // invalid when the node does not synthesize
+  prover_actor prover;                // invalid when the node does not prove
+  std::vector<held_buffer_msg> held;  // a rejoin: the synthesizer's kept buffers
 };
 
 // The scheduler: clients' requests, nodes' joins, and the workers' reports.
@@ -329,7 +359,8 @@ typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
   return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.owner, x.circuit, x.priority,
-           x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states);
+           x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states,
+           x.waiting);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
@@ -347,12 +378,13 @@ typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
-  return f(caf::meta::type_name("node_join_msg"), x.resources, x.synthesizer, x.prover);
+  return f(caf::meta::type_name("node_join_msg"), x.resources, x.synthesizer, x.prover, x.held);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
   return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.attempt,
-           x.circuit, x.inputs, x.prover_endpoint, x.prover_name, x.ticket_mac, x.report_token);
+           x.circuit, x.inputs, x.prover_endpoint, x.prover_name, x.ticket_mac, x.job_key,
+           x.report_token);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
@@ -367,7 +399,12 @@ typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, failure_msg& x) {
   return f(caf::meta::type_name("failure_msg"), x.job, x.partition, x.attempt, x.code, x.reason,
-           x.report_token);
+           x.report_token, x.kept);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, held_buffer_msg& x) {
+  return f(caf::meta::type_name("held_buffer_msg"), x.job, x.job_key, x.partition, x.buffer_id,
+           x.size);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, event_batch_msg& x) {
@@ -432,6 +469,8 @@ CAF_ADD_TYPE_ID(zkfleet, (zk::actors::dispatch_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::buffer_ready_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prove_request))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::failure_msg))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::held_buffer_msg))
+CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::held_buffer_msg>))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::event_batch_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::track_name_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::timeline_join_msg))

@@ -97,14 +97,15 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     const std::string local =
         own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
     directory->add(local, n.store);
-    synthesizer_config_t sc{local,  n.store, scheduler,        n.recorder,
-                            tracks, own,     cfg.send_options, cfg.local};
+    synthesizer_config_t sc{local, n.store,          scheduler, n.recorder, tracks,
+                            own,   cfg.send_options, cfg.local, cfg.slot};
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
   }
   if (cfg.prover) {
     prover_config_t pc{directory, endpoint.str(),   scheduler, n.recorder,
-                       tracks,    cfg.accelerators, hot,       {}};
+                       tracks,    cfg.accelerators, hot,       {},
+                       cfg.slot};
     if (n.data_server)
       pc.claim = [server = n.data_server](uint64_t id) { return server->claim(id); };
     n.prover = sys.spawn(prover, pc);
@@ -113,9 +114,10 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   }
   std::vector<track_name_msg> names;
   for (auto& [id, name] : tracks.names(cfg.backend)) names.push_back({id, std::move(name)});
-  n.reporter =
-      sys.spawn(timeline_reporter, reporter_config_t{cfg.timeline_node, cfg.name, std::move(names),
-                                                     n.recorder, aggregator, cfg.report_period});
+  reporter_config_t rc{cfg.timeline_node, cfg.name,   std::move(names),
+                       n.recorder,        aggregator, cfg.report_period};
+  rc.slot = cfg.slot;
+  n.reporter = sys.spawn(timeline_reporter, std::move(rc));
   auto stop_all = [&] {
     if (n.synthesizer) caf::anon_send_exit(n.synthesizer, caf::exit_reason::user_shutdown);
     if (n.prover) caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
@@ -138,6 +140,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
                              " could not join the scheduler: " + describe(id.error()));
   }
   n.id = *id;
+  n.join = join;
   // After the join, so that touching the pages (slow on first touch) does not hold it up; the
   // stores are thread-safe and a reservation of another size takes idle pooled buffers first. A
   // receive store beside a synthesizer is not used for this node's own buffers: not prewarmed.
@@ -163,9 +166,11 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   admin = sessions->add({security::role_t::client, "admin"});
   for (const auto& c : cfg.circuits)
     if (auto why = check_circuit(c)) throw std::runtime_error(*why);
-  scheduler = sys.spawn(actors::scheduler,
-                        scheduler_config_t{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0,
-                                           aggregator, cfg.circuits, sessions, cfg.limits});
+  scheduler_config_t sc{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0,
+                        aggregator,    cfg.circuits,     sessions,           cfg.limits};
+  sc.timing = cfg.timing;
+  sc.journal = cfg.journal;
+  scheduler = sys.spawn(actors::scheduler, std::move(sc));
   scheduler_reporter = sys.spawn(
       timeline_reporter,
       reporter_config_t{

@@ -4,8 +4,12 @@
 // the scheduler with the node's resources. The embedded cluster puts a scheduler, the timeline
 // aggregator and such nodes in one actor_system (`zkfleet demo`, the tests).
 #include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "actors/messages.hpp"
@@ -39,6 +43,9 @@ struct node_role_config_t {
   net::send_options_t send_options;    // the synth role's sends to other processes' provers
   unsigned send_streams = 1;           // the synth role's buffers in flight, each to its own prover
   std::optional<synth_local_t> local;  // synthesizer_config_t::local
+  // A node of its own process that rejoins its scheduler when the connection comes back: its
+  // actors take the scheduler from here on rebind_atom (null: the scheduler given, for good).
+  std::shared_ptr<scheduler_slot_t> slot;
 };
 
 struct node_handles_t {
@@ -51,6 +58,7 @@ struct node_handles_t {
   std::shared_ptr<buffer::buffer_store_t> prover_store;  // prover role on the data plane
   std::shared_ptr<net::data_server_t> data_server;       // receives into prover_store
   uint32_t id = 0;                                       // the scheduler's node id
+  node_join_msg join;  // what it joined with (a rejoin sends it again)
 };
 
 // Spawns the node's actors and joins the scheduler under `token` (a node session of this node's
@@ -76,6 +84,8 @@ struct cluster_config_t {
   std::vector<circuit_def_t> circuits;  // what the scheduler proves (checked: check_circuit)
   // In one process the caller is the only client: file inputs from anywhere it can read.
   scheduler_limits_t limits{1024, 1000, std::chrono::hours(1), {"/"}};
+  scheduler_timing_t timing;
+  std::shared_ptr<node::journal_t> journal;  // the scheduler's (null: none)
 };
 
 // A whole cluster in one actor_system: scheduler (timeline node 0), synthesis nodes synth-0…
@@ -105,15 +115,54 @@ class embedded_cluster_t {
 };
 
 // A request from outside any actor, answered within `timeout`: the reply, or the error
-// (sec::request_timeout when none came).
+// (sec::request_timeout when none came; sec::request_receiver_down as soon as `dest` is gone, e.g.
+// its process died or the connection to it broke: a remote peer's pending request is never
+// answered then, so waiting out the timeout would tell nothing).
 template <class T, class Handle, class... Ts>
 caf::expected<T> ask(caf::actor_system& sys, const Handle& dest, std::chrono::milliseconds timeout,
                      Ts&&... xs) {
-  caf::scoped_actor self{sys};
-  caf::expected<T> out{caf::error{}};
-  self->request(dest, timeout, std::forward<Ts>(xs)...)
-      .receive([&](T& v) { out = std::move(v); }, [&](caf::error& e) { out = std::move(e); });
-  return out;
+  struct answer_t {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::optional<caf::expected<T>> value;
+    void set(caf::expected<T> v) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!value) value = std::move(v);
+      cv.notify_all();
+    }
+  };
+  if (!dest) return caf::make_error(caf::sec::invalid_argument, "no actor to ask");
+  auto answer = std::make_shared<answer_t>();
+  sys.spawn(
+      [answer, dest, timeout, args = std::make_tuple(std::decay_t<Ts>(std::forward<Ts>(xs))...)](
+          caf::event_based_actor* self) {
+        self->monitor(dest);
+        self->set_down_handler([answer, self](caf::down_msg& m) {
+          answer->set(caf::make_error(caf::sec::request_receiver_down,
+                                      "the peer is gone: " + caf::to_string(m.reason)));
+          self->quit();
+        });
+        std::apply(
+            [&](const auto&... a) {
+              self->request(dest, timeout, a...)
+                  .then(
+                      [answer, self](T& v) {
+                        answer->set(std::move(v));
+                        self->quit();
+                      },
+                      [answer, self](caf::error& e) {
+                        answer->set(std::move(e));
+                        self->quit();
+                      });
+            },
+            args);
+      });
+  std::unique_lock<std::mutex> lock(answer->mu);
+  // The request's own timeout answers first; the margin only covers a helper that never ran.
+  if (!answer->cv.wait_for(lock, timeout + std::chrono::seconds(5),
+                           [&] { return answer->value.has_value(); }))
+    return caf::make_error(caf::sec::request_timeout);
+  return std::move(*answer->value);
 }
 
 }  // namespace zk::actors

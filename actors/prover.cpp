@@ -50,20 +50,22 @@ void prover_state::pump() {
   self->send(cfg.scheduler, started_atom::value, b.job, b.partition, b.attempt);
   busy = true;
   prove_request r = w.request;
+  // Unbounded here: a proof takes what it takes; the scheduler's stage deadline (and the node
+  // timeout) bound what the cluster waits for it.
   self->request(worker, caf::infinite, std::move(w))
-      .then([this](const proof_msg& m) { proved(m); },
-            [this, r](const caf::error& e) { failed(r, e); });
+      .then([this, e = epoch](const proof_msg& m) { proved(m, e); },
+            [this, r, e = epoch](const caf::error& err) { failed(r, err, e); });
 }
 
-void prover_state::proved(const proof_msg& m) {
+void prover_state::proved(const proof_msg& m, uint64_t of_epoch) {
   busy = false;
-  if (!cancelled.has(m.job)) self->send(cfg.scheduler, m);
+  if (!cancelled.has(m.job) && of_epoch == epoch) self->send(cfg.scheduler, m);
   pump();
 }
 
-void prover_state::failed(const prove_request& r, const caf::error& e) {
+void prover_state::failed(const prove_request& r, const caf::error& e, uint64_t of_epoch) {
   busy = false;
-  if (!cancelled.has(r.buffer.job)) {
+  if (!cancelled.has(r.buffer.job) && of_epoch == epoch) {
     log::warn(r.buffer.job, r.buffer.partition, "proof failed: " + reason_of(e));
     self->send(cfg.scheduler,
                failure_msg{r.buffer.job, r.buffer.partition, r.buffer.attempt,
@@ -84,6 +86,21 @@ void prover_state::cancel(uint64_t job) {
                         cfg.tracks.queue());
     it = queue.erase(it);
   }
+}
+
+void prover_state::rebind() {
+  if (!cfg.slot) return;
+  auto v = cfg.slot->get();
+  if (v.epoch == epoch) return;  // nothing new (a repeated or stray rebind)
+  log::info("prover: rejoined the scheduler: " + std::to_string(queue.size()) +
+            " queued proofs dropped");
+  cfg.scheduler = v.scheduler;
+  epoch = v.epoch;
+  for (const auto& w : queue)
+    if (cfg.recorder)
+      cfg.recorder->end(w.request.buffer.job, w.request.buffer.partition,
+                        timeline::stage::gpu_pickup, cfg.tracks.queue());
+  queue.clear();
 }
 
 void prover_state::release(uint64_t buffer_id) {
@@ -107,6 +124,7 @@ prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg) {
       [self](release_atom, uint64_t buffer_id) {
         if (from_scheduler(self)) self->state.release(buffer_id);
       },
+      [self](rebind_atom) { self->state.rebind(); },
       [self](
           loaded_atom) -> caf::result<std::vector<std::string>> {  // the worker maps hot keys first
         auto rp = self->make_response_promise<std::vector<std::string>>();

@@ -11,6 +11,8 @@
 //   cancel job ─▶ queued proofs of the job dropped (their pins with them)
 //   A buffer that came over the data plane is in this node's own store: its id is released as
 //   soon as it is pinned (the pin keeps the memory until the proof is done).
+//   rebind (the node rejoined a restarted scheduler, scheduler_slot.hpp) ─▶ queued proofs dropped
+//   (their pins with them); a proof of the old epoch still running is not reported.
 #include <deque>
 #include <functional>
 #include <memory>
@@ -18,6 +20,7 @@
 #include <string>
 
 #include "actors/messages.hpp"
+#include "actors/scheduler_slot.hpp"
 #include "common/timeline/recorder.hpp"
 #include "node/buffer_directory.hpp"
 #include "node/cancelled_jobs.hpp"
@@ -45,6 +48,8 @@ struct prover_config_t {
   // Data plane: claims a received buffer for a prove request (net::data_server_t::claim);
   // false when the server no longer holds it. Empty: buffers are pinned in place (one process).
   std::function<bool(uint64_t)> claim;
+  // Where a rejoining node puts its new scheduler (null: the scheduler above, for good).
+  std::shared_ptr<scheduler_slot_t> slot;
 };
 
 struct prover_state {
@@ -56,13 +61,15 @@ struct prover_state {
   bool busy = false;
   std::deque<prove_work_msg> queue;
   node::cancelled_jobs_t cancelled;
+  uint64_t epoch = 0;  // the slot's epoch of cfg.scheduler; proofs of another are not reported
 
   void init(prover_actor::pointer s, prover_config_t c);
+  void rebind();
   void receive(const prove_request& r);
   void cancel(uint64_t job);
   void release(uint64_t buffer_id);
-  void proved(const proof_msg& m);
-  void failed(const prove_request& r, const caf::error& e);
+  void proved(const proof_msg& m, uint64_t of_epoch);
+  void failed(const prove_request& r, const caf::error& e, uint64_t of_epoch);
 
  private:
   void pump();

@@ -1,9 +1,12 @@
 #include "actors/scheduler.hpp"
 
+#include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
+#include "common/util/clock.hpp"
 #include "common/util/log.hpp"
 #include "node/job_inputs.hpp"
 #include "node/verify_proof.hpp"
@@ -72,6 +75,19 @@ void guarded_void(const char* what, F&& f) {
 
 std::string to_bytes(const net::transfer_key_t& k) { return std::string(k.begin(), k.end()); }
 
+int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The journal's name of a finished job's state.
+const char* finish_state(const job_status_t& s) {
+  return s.cancelled ? "cancelled" : s.failed ? "failed" : "done";
+}
+
+constexpr size_t max_held = 4096;  // kept buffers named in one join
+
 }  // namespace
 
 std::optional<std::string> check_circuit(const circuit_def_t& c) {
@@ -92,14 +108,114 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
   aggregator = cfg.aggregator;
   sessions = cfg.sessions;
   limits = cfg.limits;
+  timing = cfg.timing;
+  journal = cfg.journal;
   if (!sessions) throw std::invalid_argument("the scheduler needs its sessions");
   for (const auto& c : cfg.circuits) {
     if (auto why = check_circuit(c)) throw std::invalid_argument(*why);
     circuits[c.id] = c;
     policy.add_circuit(to_spec(c));
   }
+  // Attempt numbers of an earlier run of this scheduler may still travel (a late report, a
+  // prover's remembered transfer): this run's start elsewhere.
+  const std::string r = security::random_hex(4);
+  last_attempt = uint32_t(std::stoul(r, nullptr, 16) >> 1);
+  if (journal) {
+    size_t open = 0, queued = 0;
+    for (const auto& j : journal->replay()) {
+      restore(j);
+      if (jobs.count(j.seq) && !policy.status(j.seq).finished()) {
+        ++open;
+        queued += j.partitions - policy.status(j.seq).done;
+      }
+    }
+    policy.reserve_ids(journal->next_seq());
+    log::info("scheduler: journal " + journal->path() + " (synchronous " +
+              node::journal_sync_name(journal->sync()) + "): " + std::to_string(jobs.size()) +
+              " jobs replayed, " + std::to_string(open) + " unfinished with " +
+              std::to_string(queued) + " partitions queued again");
+  }
   checker = self->spawn<caf::detached + caf::linked>(scheduler_checker);
-  self->delayed_send(self, std::chrono::seconds(5), tick_atom::value);
+  self->delayed_send(self, timing.tick, tick_atom::value);
+}
+
+void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
+  const bool open = jj.state == "open";
+  if (!circuits.count(jj.circuit)) {
+    log::warn("scheduler: journaled job " + std::to_string(jj.seq) + " is of circuit '" +
+              jj.circuit + "', which this config no longer has: dropped");
+    if (open)
+      guarded_void("the journal", [&] {
+        journal->finish_job(jj.seq, "failed", "circuit '" + jj.circuit + "' left the config",
+                            unix_ms());
+      });
+    return;
+  }
+  std::vector<bool> done(jj.partitions, false);
+  for (const auto& p : jj.proofs)
+    if (p.partition < jj.partitions) done[p.partition] = true;
+  if (!policy.restore(jj.seq, jj.circuit, priority_t(jj.priority), jj.partitions, done, jj.attempts,
+                      open ? "open" : jj.state, jj.error)) {
+    log::warn("scheduler: journaled job " + std::to_string(jj.seq) + " could not be restored");
+    return;
+  }
+  job_ref_t& j = jobs[jj.seq];
+  j.public_id = jj.public_id;
+  j.owner = jj.owner;
+  j.request.circuit = jj.circuit;
+  j.request.priority = priority_t(jj.priority);
+  j.request.circuit_priority = jj.circuit_priority;
+  j.request.partitions = jj.partitions;
+  j.request.inputs = jj.inputs;
+  for (const auto& p : jj.proofs)
+    j.proofs.push_back(
+        {jj.seq, p.partition, 0, p.proof_json, p.public_signals, 0, p.prove_seconds, 0, ""});
+  if (!open) {
+    j.finish_noted = true;
+    const auto age = std::chrono::milliseconds(std::max<int64_t>(0, unix_ms() - jj.finished_ms));
+    j.finished_at = std::chrono::steady_clock::now() - age;
+  } else if (rec) {
+    for (uint32_t k = 0; k < jj.partitions; ++k)
+      if (!done[k]) rec->begin(jj.seq, k, timeline::stage::queued, track);
+  }
+  by_public_id[j.public_id] = jj.seq;
+}
+
+bool scheduler_actor_state::journal_part(job_id job, uint32_t part) {
+  if (!journal) return true;
+  try {
+    std::string where;
+    auto p = parts.find({job, part});
+    if (p != parts.end()) {
+      auto s = nodes.find(p->second.where.synth), v = nodes.find(p->second.where.prover);
+      where = (s != nodes.end() ? s->second.name : "?") + ">" +
+              (v != nodes.end() ? v->second.name : "?");
+    }
+    journal->note_part(job, part, policy.attempts(job, part), where);
+    return true;
+  } catch (const std::exception& e) {
+    log::error(job, part, std::string("the journal could not note the partition: ") + e.what());
+    return false;
+  }
+}
+
+void scheduler_actor_state::note_finish(job_id job) {
+  auto it = jobs.find(job);
+  if (it == jobs.end() || it->second.finish_noted) return;
+  const job_status_t s = policy.status(job);
+  if (!s.finished()) return;
+  it->second.finish_noted = true;
+  // Its queued partitions will never be dispatched: buffers held for them go.
+  for (auto h = held.lower_bound({job, 0}); h != held.end() && h->first.first == job;) {
+    policy.unhold(job, h->first.second);
+    auto n = nodes.find(h->second.first);
+    if (n != nodes.end() && n->second.synthesizer)
+      self->send(n->second.synthesizer, release_atom::value, h->second.second);
+    h = held.erase(h);
+  }
+  if (journal)
+    guarded_void("the journal",
+                 [&] { journal->finish_job(job, finish_state(s), s.error, unix_ms()); });
 }
 
 // --- identities ------------------------------------------------------------------------------
@@ -179,6 +295,25 @@ caf::result<node_id> scheduler_actor_state::join(const std::string& token, const
                r.transfer_key, spec.synth,    spec.prover};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
+  // Finished buffers it kept (it outlived its scheduler, or a send failed): each goes to the
+  // queued partition it is for, held there; any other is freed.
+  size_t kept = 0;
+  for (size_t i = 0; m.synthesizer && i < m.held.size(); ++i) {
+    const held_buffer_msg& h = m.held[i];
+    auto j = jobs.find(h.job);
+    const bool wanted = i < max_held && j != jobs.end() && j->second.public_id == h.job_key &&
+                        h.partition < j->second.request.partitions &&
+                        policy.hold(h.job, h.partition, id);
+    if (wanted) {
+      held[{h.job, h.partition}] = {id, h.buffer_id};
+      ++kept;
+    } else {
+      self->send(m.synthesizer, release_atom::value, h.buffer_id);
+    }
+  }
+  if (!m.held.empty())
+    log::info("node " + spec.name + " holds " + std::to_string(m.held.size()) +
+              " finished buffers: " + std::to_string(kept) + " kept for their partitions");
   schedule();
   return id;
 }
@@ -192,6 +327,8 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
                        to_string(zk_errc::node_lost) + ": node " + n.name + " left the cluster");
     n.synthesizer = nullptr;
     n.prover = nullptr;
+    for (auto h = held.begin(); h != held.end();)  // its buffers went with it
+      h = h->second.first == id ? held.erase(h) : std::next(h);
     // Partitions that were on it are queued again (or failed); forget their old placement (a
     // late report of that attempt is then dropped), and free a buffer a surviving synthesis node
     // still holds for them (as failed() and cancel() do).
@@ -271,8 +408,33 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                 return;
               }
               const job_id id = submitted.value();
+              const std::string public_id = security::random_hex(16);
+              if (journal) {  // journaled before its id is returned
+                node::journaled_job_t jj;
+                jj.seq = id;
+                jj.public_id = public_id;
+                jj.owner = owner;
+                jj.circuit = r.circuit;
+                jj.priority = uint8_t(prio);
+                jj.circuit_priority = r.circuit_priority;
+                jj.partitions = r.partitions;
+                jj.inputs = r.inputs;
+                jj.submitted_ms = unix_ms();
+                try {
+                  journal->add_job(jj);
+                } catch (const std::exception& e) {
+                  log::error(std::string("scheduler: the journal refused a job: ") + e.what());
+                  policy.cancel(id);
+                  policy.forget(id);
+                  rp.deliver(caf::make_error(zk_errc::unavailable,
+                                             std::string("the scheduler could not journal the "
+                                                         "job: ") +
+                                                 e.what()));
+                  return;
+                }
+              }
               job_ref_t& j = jobs[id];
-              j.public_id = security::random_hex(16);
+              j.public_id = public_id;
               j.owner = owner;
               j.request = r;
               by_public_id[j.public_id] = id;
@@ -321,6 +483,7 @@ job_status_msg scheduler_actor_state::make_status(job_id job) const {
   m.error = s.error;
   for (uint32_t k = 0; k < s.partitions; ++k)
     m.part_states.push_back(part_state_name(policy.state(job, k)));
+  if (auto why = policy.waiting_reason(job)) m.waiting = *why;
   return m;
 }
 
@@ -354,6 +517,8 @@ caf::result<bool> scheduler_actor_state::cancel(const std::string& token, const 
     release_buffer(it->second);
     it = parts.erase(it);
   }
+  for (auto h = held.lower_bound({job, 0}); h != held.end() && h->first.first == job;)
+    h = held.erase(h);  // policy.cancel released them; the synthesizers' cancel frees them
   // Work already handed out (a synthesis running, a proof queued) is dropped where it is.
   for (auto& [nid, n] : nodes) {
     if (n.synthesizer) self->send(n.synthesizer, cancel_atom::value, job);
@@ -439,7 +604,9 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   if (m.in_transit) {  // the synthesis slot is free while the data plane moves the buffer
     if (st == part_state::synthesizing) {
       policy.synth_done(m.job, m.partition, m.synth_seconds);
+      note_slowest(m.job, 0, m.synth_seconds);
       p->in_transit = true;
+      p->buffer_id = m.buffer_id;  // the sender's: kept here should its send fail
       schedule();
     }
     return;
@@ -449,7 +616,10 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   p->buffer_id = m.buffer_id;
   p->holds_buffer = !m.moved;  // moved: the data plane's ACK already freed the synthesizer's copy
   p->in_transit = false;
-  if (!announced) policy.synth_done(m.job, m.partition, m.synth_seconds);
+  if (!announced) {
+    policy.synth_done(m.job, m.partition, m.synth_seconds);
+    note_slowest(m.job, 0, m.synth_seconds);
+  }
   jobs[m.job].proofs.reserve(jobs[m.job].request.partitions);
   const auto& prover = nodes.at(p->where.prover).prover;
   self->send(prover, prove_request{m, circuits.at(jobs[m.job].request.circuit)});
@@ -461,6 +631,7 @@ void scheduler_actor_state::acknowledged(uint64_t job, uint32_t part, uint32_t a
   part_ref_t* p = reporter_part(job, part, attempt, false, true, "buffer acknowledgement", nullptr);
   if (!p) return;
   policy.transfer_done(job, part, seconds);
+  note_slowest(job, 1, seconds);
   release_buffer(*p);  // the prover holds it now
   schedule();
 }
@@ -494,6 +665,7 @@ void scheduler_actor_state::proved(const proof_msg& m) {
             log::warn(m.job, m.partition, "refused the proof of node " + prover + ": " + why);
             policy.failed(m.job, m.partition,
                           to_string(zk_errc::prove_failed) + ": node " + prover + ": " + why);
+            journal_part(m.job, m.partition);
             release_buffer(it->second);
             parts.erase(it);
             settle(m.job);
@@ -511,7 +683,29 @@ void scheduler_actor_state::proved(const proof_msg& m) {
 
 void scheduler_actor_state::accept_proof(const proof_msg& m) {
   if (policy.state(m.job, m.partition) != part_state::proving) return;
+  if (journal) {  // journaled before it counts as done
+    auto p = parts.find({m.job, m.partition});
+    const std::string prover = p != parts.end() && nodes.count(p->second.where.prover)
+                                   ? nodes.at(p->second.where.prover).name
+                                   : "";
+    try {
+      journal->add_proof(m.job, {m.partition, m.proof_json, m.public_signals,
+                                 std::isfinite(m.prove_seconds) ? m.prove_seconds : 0, prover});
+    } catch (const std::exception& e) {
+      log::error(m.job, m.partition, std::string("the journal refused the proof: ") + e.what());
+      if (p != parts.end()) release_buffer(p->second);
+      policy.failed(m.job, m.partition,
+                    std::string("the scheduler could not journal the proof: ") + e.what());
+      journal_part(m.job, m.partition);
+      parts.erase({m.job, m.partition});
+      settle(m.job);
+      schedule();
+      return;
+    }
+  }
   policy.prove_done(m.job, m.partition, m.prove_seconds);
+  note_slowest(m.job, 2, m.prove_seconds);
+  log::info(m.job, m.partition, "proof accepted");
   parts.erase({m.job, m.partition});
   jobs[m.job].proofs.push_back(m);
   if (rec) rec->instant(m.job, m.partition, timeline::stage::done, track);
@@ -527,7 +721,27 @@ void scheduler_actor_state::failed(const failure_msg& m) {
   const std::string code =
       to_string(m.code) + ": ";  // once: a relayed error's text may carry it already
   const std::string reason = m.reason.substr(0, 4096);
-  policy.failed(m.job, m.partition, reason.rfind(code, 0) == 0 ? reason : code + reason);
+  const std::string why = reason.rfind(code, 0) == 0 ? reason : code + reason;
+  const node_id synth = p->where.synth;
+  const uint64_t buffer_id = p->buffer_id;
+  // A buffer its prover did not take is the prover's failure, not the partition's: queued again
+  // without an attempt spent, and sent from where it is when its synthesizer kept it.
+  const bool by_synth = nodes.count(synth) && self->current_sender() &&
+                        nodes.at(synth).synthesizer.address() == self->current_sender()->address();
+  if (m.code == zk_errc::send_failed && by_synth &&
+      policy.send_failed(m.job, m.partition, why, m.kept)) {
+    const node_id prover = p->where.prover;
+    if (!paused_until.count(prover) && nodes.count(prover))
+      log::warn("scheduler: prover " + nodes.at(prover).name + " gets no new work for " +
+                util::format_duration(timing.prover_pause) + ": a buffer could not be sent to it");
+    policy.pause(prover, true);
+    paused_until[prover] = std::chrono::steady_clock::now() + timing.prover_pause;
+  } else {
+    policy.failed(m.job, m.partition, why);
+  }
+  if (synth && policy.held_on(m.job, m.partition) == synth)
+    held[{m.job, m.partition}] = {synth, buffer_id};
+  journal_part(m.job, m.partition);
   parts.erase({m.job, m.partition});
   if (policy.state(m.job, m.partition) == part_state::failed)
     log::warn(m.job, m.partition,
@@ -538,9 +752,83 @@ void scheduler_actor_state::failed(const failure_msg& m) {
   schedule();
 }
 
+void scheduler_actor_state::note_slowest(job_id job, int stage, double seconds) {
+  auto j = jobs.find(job);
+  if (j == jobs.end() || !std::isfinite(seconds)) return;
+  auto& s = slowest[j->second.request.circuit];
+  s[stage] = std::max(s[stage], seconds);
+}
+
+// Every partition's stage has a deadline: the larger of stage_timeout and four times the slowest
+// that stage has taken for its circuit. One past it is failed (an attempt spent) and queued again;
+// whatever its node still does for that attempt is ignored when it reports.
+void scheduler_actor_state::check_deadlines(std::chrono::steady_clock::time_point now) {
+  std::vector<std::pair<std::pair<job_id, uint32_t>, std::string>> late;
+  for (auto& [key, p] : parts) {
+    const part_state st = policy.state(key.first, key.second);
+    if (st != p.stage) {
+      p.stage = st;
+      p.stage_since = now;
+      continue;
+    }
+    const int which = st == part_state::synthesizing   ? 0
+                      : st == part_state::transferring ? 1
+                      : st == part_state::proving      ? 2
+                                                       : -1;
+    if (which < 0 || p.verifying) continue;
+    const auto& s = slowest[jobs.at(key.first).request.circuit];
+    const auto deadline = std::max<std::chrono::milliseconds>(
+        timing.stage_timeout, std::chrono::milliseconds(int64_t(4000 * s[which])));
+    if (now - p.stage_since > deadline)
+      late.push_back({key, std::string(part_state_name(st)) + " took longer than its deadline (" +
+                               util::format_duration(deadline) + ")"});
+  }
+  for (const auto& [key, why] : late) {
+    auto it = parts.find(key);
+    log::warn(key.first, key.second, why + ": queued again");
+    release_buffer(it->second);
+    policy.failed(key.first, key.second, "deadline: " + why);
+    journal_part(key.first, key.second);
+    parts.erase(it);
+    if (rec && policy.state(key.first, key.second) == part_state::queued)
+      rec->begin(key.first, key.second, timeline::stage::queued, track);
+    settle(key.first);
+  }
+}
+
+// A job whose queued partitions no live node can hold waits (status says why), and fails after
+// placement_timeout.
+void scheduler_actor_state::check_placement(std::chrono::steady_clock::time_point now) {
+  for (auto& [id, j] : jobs) {
+    if (policy.status(id).finished()) continue;
+    auto why = policy.waiting_reason(id);
+    if (!why) {
+      j.unplaceable_since.reset();
+      continue;
+    }
+    if (!j.unplaceable_since) j.unplaceable_since = now;
+    if (now - *j.unplaceable_since < timing.placement_timeout) continue;
+    const std::string reason = "no live node could take it within scheduler.placement_timeout (" +
+                               util::format_duration(timing.placement_timeout) + "): " + *why;
+    log::warn("scheduler: job " + std::to_string(id) + " fails: " + reason);
+    policy.fail_queued(id, reason);
+    settle(id);
+  }
+}
+
 // Finished jobs stay `retention` for status and await, then go (memory stays bounded).
 void scheduler_actor_state::tick() {
   const auto now = std::chrono::steady_clock::now();
+  check_deadlines(now);
+  check_placement(now);
+  for (auto it = paused_until.begin(); it != paused_until.end();) {
+    if (it->second > now) {
+      ++it;
+      continue;
+    }
+    policy.pause(it->first, false);
+    it = paused_until.erase(it);
+  }
   for (auto it = jobs.begin(); it != jobs.end();) {
     job_ref_t& j = it->second;
     if (!policy.status(it->first).finished()) {
@@ -549,13 +837,15 @@ void scheduler_actor_state::tick() {
     }
     if (!j.finished_at) j.finished_at = now;
     if (j.waiters.empty() && now - *j.finished_at >= limits.retention && policy.forget(it->first)) {
+      if (journal) guarded_void("the journal", [&] { journal->forget_job(it->first); });
       by_public_id.erase(j.public_id);
       it = jobs.erase(it);
     } else {
       ++it;
     }
   }
-  self->delayed_send(self, std::chrono::seconds(5), tick_atom::value);
+  schedule();
+  self->delayed_send(self, timing.tick, tick_atom::value);
 }
 
 // --- queries ---------------------------------------------------------------------------------
@@ -605,10 +895,12 @@ void scheduler_actor_state::schedule() {
     part_ref_t& p = parts[{d.job, d.partition}] = part_ref_t{d};
     p.attempt = ++last_attempt;
     p.report_token = security::random_hex(16);
+    held.erase({d.job, d.partition});  // a held buffer goes with the dispatch (the policy sent
+                                       // the partition to its node)
     if (rec) rec->end(d.job, d.partition, timeline::stage::queued, track);
     dispatch_msg m{d.job, d.partition,      j.request.partitions, p.attempt,
                    c,     j.request.inputs, prover.endpoint,      prover.name,
-                   "",    p.report_token};
+                   "",    j.public_id,      p.report_token};
     if (prover.transfer_key.size() == net::transfer_key_t{}.size()) {
       net::transfer_key_t key;
       std::copy(prover.transfer_key.begin(), prover.transfer_key.end(), key.begin());
@@ -616,10 +908,12 @@ void scheduler_actor_state::schedule() {
       m.ticket_mac.assign(mac.begin(), mac.end());
     }
     self->send(nodes.at(d.synth).synthesizer, std::move(m));
+    journal_part(d.job, d.partition);
   }
 }
 
 void scheduler_actor_state::settle(job_id job) {
+  note_finish(job);
   auto it = jobs.find(job);
   if (it == jobs.end() || it->second.waiters.empty()) return;
   job_status_msg s = make_status(job);

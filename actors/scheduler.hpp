@@ -8,13 +8,24 @@
 //   submit ─▶ (inputs checked off the actor) ─▶ policy.submit ─▶ schedule() ─dispatch_msg─▶ synth
 //   buffer_ready ─▶ synth_done ─prove_request─▶ prover ─ack─▶ transfer_done ─release─▶ synthesizer
 //   started ─▶ prove_started;  proof_msg ─▶ pairing check (off the actor) ─▶ prove_done (DONE);
-//   failure_msg ─▶ failed (retry or fail); a node's down message ─▶ remove_node (requeued)
+//   failure_msg ─▶ failed (retry or fail; a send that failed: requeued without an attempt spent,
+//   the buffer held where it is); a node's down message ─▶ remove_node (requeued, no attempt)
 // After every event: schedule() and the dispatches it returns.
+//
+// Durability (docs/durability.md): with a journal, a job is journaled before its id is returned
+// and a proof before it counts as done; each dispatch notes the partition's attempts and
+// placement, each finish the job's state. init() replays the journal: finished proofs are served
+// to await, unfinished partitions are queued again, job numbers never repeat.
+// Liveness (tick, every second): a partition past its stage's deadline (the larger of
+// stage_timeout and four times the slowest that stage has taken for its circuit) is failed and
+// queued again; a job no live node can hold fails after placement_timeout (its reason is in
+// status meanwhile).
 //
 // Trust (docs/security.md): every request names a session (node/scheduler/sessions.hpp); jobs
 // belong to the client that submitted them (or admin); a report about a partition is taken only
 // from the actor its current attempt was dispatched to and only for that attempt; a proof only
 // once it verifies against the circuit's key. Circuits come only from scheduler_config_t.
+#include <array>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -24,6 +35,7 @@
 
 #include "actors/messages.hpp"
 #include "common/timeline/recorder.hpp"
+#include "node/scheduler/journal.hpp"
 #include "node/scheduler/sessions.hpp"
 
 namespace zk::actors {
@@ -35,6 +47,15 @@ struct scheduler_limits_t {
   std::vector<std::string> input_roots;  // where file inputs may be; empty: none may
 };
 
+struct scheduler_timing_t {
+  std::chrono::milliseconds placement_timeout{std::chrono::minutes(10)};
+  std::chrono::milliseconds stage_timeout{std::chrono::minutes(2)};  // the least stage deadline
+  std::chrono::milliseconds tick{std::chrono::seconds(1)};  // deadlines and retention checked
+  // A prover a buffer could not be sent to gets no new work for this long (it may be silent
+  // without the control plane having noticed yet; its node timeout drops it if so).
+  std::chrono::milliseconds prover_pause{std::chrono::seconds(30)};
+};
+
 struct scheduler_config_t {
   lookahead_t lookahead;
   unsigned max_attempts = 3;
@@ -44,6 +65,8 @@ struct scheduler_config_t {
   std::vector<circuit_def_t> circuits;         // every one checked with check_circuit
   std::shared_ptr<node::sessions_t> sessions;  // required
   scheduler_limits_t limits;
+  scheduler_timing_t timing;
+  std::shared_ptr<node::journal_t> journal;  // null: nothing survives a restart
 };
 
 // Why a circuit description cannot be scheduled; nullopt when it can.
@@ -59,6 +82,8 @@ struct scheduler_actor_state {
   timeline_actor aggregator;
   std::shared_ptr<node::sessions_t> sessions;
   scheduler_limits_t limits;
+  scheduler_timing_t timing;
+  std::shared_ptr<node::journal_t> journal;
   caf::actor checker;  // detached: input files and proofs are checked there, never here
 
   struct node_ref_t {
@@ -78,6 +103,8 @@ struct scheduler_actor_state {
     bool in_transit = false;    // synthesis done, the buffer moving to the prover's process
     bool verifying = false;     // its proof is at the checker
     std::string public_digest;  // of the synthesized witness (buffer_ready_msg)
+    node::part_state stage = node::part_state::queued;  // as the last tick saw it, and since when
+    std::chrono::steady_clock::time_point stage_since{};
   };
   struct job_ref_t {
     std::string public_id;
@@ -86,6 +113,8 @@ struct scheduler_actor_state {
     std::vector<proof_msg> proofs;
     std::vector<caf::typed_response_promise<job_result_msg>> waiters;
     std::optional<std::chrono::steady_clock::time_point> finished_at;
+    std::optional<std::chrono::steady_clock::time_point> unplaceable_since;
+    bool finish_noted = false;  // its end is in the journal (and its held buffers freed)
   };
   std::map<std::string, circuit_def_t> circuits;
   std::map<node_id, node_ref_t> nodes;
@@ -93,7 +122,12 @@ struct scheduler_actor_state {
   std::map<std::string, job_id> by_public_id;
   std::map<std::string, uint32_t> pending_submits;          // per client, inputs being checked
   std::map<std::pair<job_id, uint32_t>, part_ref_t> parts;  // dispatched, not yet done
-  uint32_t last_attempt = 0;
+  // Queued partitions whose finished buffer a synthesis node holds: (node, its buffer id).
+  std::map<std::pair<job_id, uint32_t>, std::pair<node_id, uint64_t>> held;
+  // Per circuit, the slowest synthesis, transfer and proof seen (seconds): the stage deadlines.
+  std::map<std::string, std::array<double, 3>> slowest;
+  std::map<node_id, std::chrono::steady_clock::time_point> paused_until;  // timing.prover_pause
+  uint32_t last_attempt = 0;  // starts at random: a restarted scheduler's attempts are new
 
   void init(scheduler_actor::pointer s, const scheduler_config_t& cfg);
   caf::result<hello_msg> hello(const std::string& nonce);
@@ -130,6 +164,13 @@ struct scheduler_actor_state {
                             const char* what, const std::string* token);
   std::string accept_job(const std::string& owner, const job_request& r);
   void accept_proof(const proof_msg& m);
+  void restore(const node::journaled_job_t& j);  // one job replayed from the journal
+  // Journal writes; false (logged) when the journal failed.
+  bool journal_part(job_id job, uint32_t part);
+  void note_finish(job_id job);  // once a job is finished: journaled, its held buffers freed
+  void check_deadlines(std::chrono::steady_clock::time_point now);
+  void check_placement(std::chrono::steady_clock::time_point now);
+  void note_slowest(job_id job, int stage, double seconds);
   void schedule();
   void release_buffer(part_ref_t& p);
   void settle(job_id job);  // answers the waiters once the job is finished

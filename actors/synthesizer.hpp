@@ -14,6 +14,17 @@
 //    freed and a second buffer_ready says moved — or a failure_msg says why not)
 //   release id ─▶ store.release(id)      cancel job ─▶ drop its queued dispatches, release its
 //                                                       buffers, release late results at once
+//   rebind (the node rejoined a restarted scheduler, scheduler_slot.hpp) ─▶ queued dispatches
+//   dropped, buffers pinned by a prover of this process released, the kept buffers answered (the
+//   node's join names them); work of the old epoch still running is never reported: a buffer it
+//   finishes, or one whose send it could not finish, is kept
+//
+// Kept buffers: a finished buffer that no live attempt holds — its send to the prover failed
+// (failure_msg send_failed, kept), or its scheduler went away — stays in the store for
+// kept_for, keyed by (job, partition, job key). A dispatch of that partition sends it as it is
+// instead of synthesizing again (the scheduler sends the partition back to this node: policy
+// hold()); release_atom of its id, a cancel of its job, or kept_for passing frees it.
+#include <chrono>
 #include <deque>
 #include <map>
 #include <memory>
@@ -24,6 +35,7 @@
 #include <vector>
 
 #include "actors/messages.hpp"
+#include "actors/scheduler_slot.hpp"
 #include "common/buffer/buffer_store.hpp"
 #include "common/net/data_client.hpp"
 #include "common/net/endpoint.hpp"
@@ -58,6 +70,8 @@ struct synthesizer_config_t {
   // What the node takes from its own config instead of the dispatch (nullopt: the dispatch's
   // word, in one process: the embedded cluster).
   std::optional<synth_local_t> local;
+  // Where a rejoining node puts its new scheduler (null: the scheduler above, for good).
+  std::shared_ptr<scheduler_slot_t> slot;
 };
 
 struct synthesizer_state {
@@ -66,25 +80,44 @@ struct synthesizer_state {
   synthesizer_actor::pointer self = nullptr;
   synthesizer_config_t cfg;
   std::vector<caf::actor> idle;
-  // The node's data-plane senders (cfg.send_streams at most, spawned as provers appear): each
-  // prover endpoint keeps the stream it was first given, so its buffers go one after another
-  // while buffers for different provers move at once.
+  // The node's data-plane senders, one per prover endpoint (spawned as provers appear): a prover's
+  // buffers go one after another, and a slow or silent prover holds back no other's. Sender k
+  // draws on the timeline track tracks.send(k % tracks.streams).
   std::vector<caf::actor> senders;
-  std::map<std::string, size_t> stream_of;
+  std::map<std::string, size_t> sender_of;
+  // Kept buffers (above), by (job, partition).
+  static constexpr std::chrono::seconds kept_for{120};
+  struct kept_t {
+    std::string job_key;
+    buffer_ready_msg ready;  // as synthesis reported it (attempt and token of that attempt)
+    std::chrono::steady_clock::time_point until;
+  };
+  std::map<std::pair<uint64_t, uint32_t>, kept_t> kept;
+  bool sweep_armed = false;
   std::deque<dispatch_msg> queue;
   std::map<uint64_t, std::set<uint64_t>> buffers;  // job → buffer ids held in the store
   // Jobs cancelled while work was out; the workers read it too.
   std::shared_ptr<cancelled_jobs_t> cancelled = std::make_shared<cancelled_jobs_t>();
+  uint64_t epoch = 0;  // the slot's epoch of cfg.scheduler; work of another is not reported
 
   void init(synthesizer_actor::pointer s, synthesizer_config_t c);
+  std::vector<held_buffer_msg> rebind();
   void dispatch(const dispatch_msg& d);
+  void sweep();  // frees kept buffers past kept_for
   void release(uint64_t buffer_id);
   void cancel(uint64_t job);
-  void done(const caf::actor& worker, const dispatch_msg& d, const buffer_ready_msg& m);
-  void fail(const caf::actor& worker, const dispatch_msg& d, const caf::error& e);
+  void done(const caf::actor& worker, const dispatch_msg& d, const buffer_ready_msg& m,
+            uint64_t of_epoch);
+  void fail(const caf::actor& worker, const dispatch_msg& d, const caf::error& e,
+            uint64_t of_epoch);
 
  private:
   void pump();
+  // A finished buffer of dispatch d: to the scheduler and, for another process's prover, to the
+  // partition's sender.
+  void deliver(const dispatch_msg& d, const buffer_ready_msg& m);
+  void keep(const std::string& job_key, const buffer_ready_msg& m);
+  std::vector<held_buffer_msg> held() const;
 };
 
 using synthesizer_impl = synthesizer_actor::stateful_pointer<synthesizer_state>;
@@ -107,9 +140,10 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<const cancelled_jobs_t> cancelled,
                            std::optional<synth_local_t> local);
 
-// One send stream of the node: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer
-// sent to the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg
-// moved (naming the buffer in the prover's store), or a synth_failed error. One at a time,
+// One prover's sender: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer sent to
+// the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg moved
+// (naming the buffer in the prover's store), or a send_failed error (the buffer is left in the
+// store: the synthesizer keeps it). One at a time,
 // blocking its thread (a data-plane thread, never a synthesis worker's). (cancel_atom, job),
 // sent with high priority so it overtakes the queued sends: that job's buffers still waiting are
 // freed unsent (a job_cancelled error), not moved to a prover that would drop them.

@@ -7,10 +7,23 @@ namespace zk::actors {
 void timeline_reporter_state::init(reporter_actor::pointer s, reporter_config_t c) {
   self = s;
   cfg = std::move(c);
+  join();
+  self->delayed_send(self, cfg.period, tick_atom::value);
+}
+
+void timeline_reporter_state::join() {
   self->send(
       cfg.aggregator, join_atom::value,
       timeline_join_msg{cfg.node, cfg.name, cfg.tracks, caf::actor_cast<reporter_actor>(self)});
-  self->delayed_send(self, cfg.period, tick_atom::value);
+}
+
+void timeline_reporter_state::rebind() {
+  if (!cfg.slot) return;
+  auto v = cfg.slot->get();
+  if (v.epoch == epoch) return;
+  epoch = v.epoch;
+  cfg.aggregator = v.aggregator;
+  join();
 }
 
 void timeline_reporter_state::flush() {
@@ -31,6 +44,7 @@ reporter_actor::behavior_type timeline_reporter(reporter_impl self, reporter_con
         return int64_t(timeline::monotonic_ns()) + self->state.cfg.clock_skew_ns;
       },
       [self](flush_atom) { return self->state.flush(), caf::ok_atom::value; },
+      [self](rebind_atom) { self->state.rebind(); },
   };
 }
 

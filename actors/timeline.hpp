@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "actors/messages.hpp"
+#include "actors/scheduler_slot.hpp"
 #include "common/timeline/aggregator.hpp"
 #include "common/timeline/recorder.hpp"
 
@@ -38,6 +39,8 @@ struct reporter_config_t {
   // this much (added to every shipped event's t_ns and to its answers to clock pings), so the
   // aggregator's offset estimation can be checked against a known skew in one process. 0 in use.
   int64_t clock_skew_ns = 0;
+  // Where a rejoining node puts its scheduler's (new) aggregator (null: the one above, for good).
+  std::shared_ptr<scheduler_slot_t> slot;
 };
 
 struct timeline_reporter_state {
@@ -46,7 +49,11 @@ struct timeline_reporter_state {
   reporter_config_t cfg;
   std::vector<timeline::event_t> scratch;
 
+  uint64_t epoch = 0;
+
   void init(reporter_actor::pointer s, reporter_config_t c);
+  void join();    // announces this node's tracks to cfg.aggregator
+  void rebind();  // the slot's aggregator, joined anew
   void flush();
 };
 using reporter_impl = reporter_actor::stateful_pointer<timeline_reporter_state>;

@@ -49,9 +49,21 @@ tls_identity_t tls_identity(const config::config_t& c, security::role_t role,
   return t;
 }
 
-middleman_system_t::middleman_system_t(tls_identity_t identity) : tls(std::move(identity)) {
+control_timing_t timing_of(const config::config_t& c) {
+  return {c.scheduler.heartbeat, c.scheduler.node_timeout};
+}
+
+middleman_system_t::middleman_system_t(tls_identity_t identity, control_timing_t timing)
+    : tls(std::move(identity)) {
   actors::add_message_types(cfg);
   cfg.load<caf::io::middleman>();
+  // A peer that stops answering without closing its connection (power loss, a partition,
+  // SIGSTOP) is dropped after the timeout: its actors' down messages follow (the scheduler
+  // requeues its work; a node reconnects). Through the TLS tunnels too: they carry the bytes.
+  if (timing.heartbeat.count() > 0) {
+    cfg.set("middleman.heartbeat-interval", caf::timespan(timing.heartbeat));
+    cfg.set("middleman.connection-timeout", caf::timespan(timing.timeout));
+  }
   cfg.set("scheduler.max-threads", 2);
   // Idle workers go to CAF's relaxed polling (sleep 10 ms) after a few empty polls instead of
   // 600: an idle node process then costs ~0.5 % of a core, not ~4 % (bench/idle-cpu).
@@ -62,6 +74,11 @@ middleman_system_t::middleman_system_t(tls_identity_t identity) : tls(std::move(
 
 middleman_system_t::~middleman_system_t() {
   for (auto& t : tunnels) t->stop();  // the connections go before the middleman does
+}
+
+void middleman_system_t::drop_tunnels() {
+  for (auto& t : tunnels) t->stop();
+  tunnels.clear();
 }
 
 net::tls_files_t middleman_system_t::files() const { return {tls.cert, tls.key, tls.ca}; }
@@ -255,6 +272,9 @@ std::string log_in(caf::actor_system& sys, const actors::scheduler_actor& schedu
                    const config::config_t& c, const tls_identity_t& tls) {
   const std::string nonce = security::random_hex(16);
   auto h = actors::ask<actors::hello_msg>(sys, scheduler, 10s, actors::hello_atom::value, nonce);
+  if (!h && h.error() == caf::sec::request_receiver_down)
+    throw scheduler_lost_error("the scheduler went away before it greeted: " +
+                               describe(h.error()));
   if (!h) throw std::runtime_error("the scheduler did not greet: " + describe(h.error()));
   actors::login_msg m;
   m.name = tls.name;
@@ -286,6 +306,9 @@ std::string log_in(caf::actor_system& sys, const actors::scheduler_actor& schedu
         signer.sign(node::login_text(h->challenge, tls.role, tls.name, caf::to_string(sys.node())));
   }
   auto token = actors::ask<std::string>(sys, scheduler, 10s, actors::login_atom::value, m);
+  if (!token && token.error() == caf::sec::request_receiver_down)
+    throw scheduler_lost_error("the scheduler went away during the login of " + tls.name + ": " +
+                               actors::reason_of(token.error()));
   if (!token)
     throw std::runtime_error("the scheduler refused the login of " +
                              std::string(security::role_name(tls.role)) + " " + tls.name + ": " +
@@ -312,7 +335,7 @@ scheduler_link_t connect_node(middleman_system_t& s, const config::config_t& c,
 // -----------------------------------------------------------------------------------
 
 struct cluster_client_t::impl_t {
-  explicit impl_t(tls_identity_t t) : system(std::move(t)) {}
+  impl_t(tls_identity_t t, control_timing_t timing) : system(std::move(t), timing) {}
   middleman_system_t system;
   actors::scheduler_actor scheduler;
   std::string token;
@@ -330,7 +353,8 @@ struct cluster_client_t::impl_t {
 cluster_client_t::cluster_client_t(const config::config_t& c, const std::string& client,
                                    std::chrono::seconds patience,
                                    const std::function<void()>& still_ok)
-    : impl_(std::make_unique<impl_t>(tls_identity(c, security::role_t::client, client))) {
+    : impl_(std::make_unique<impl_t>(tls_identity(c, security::role_t::client, client),
+                                     timing_of(c))) {
   impl_->scheduler = connect_scheduler(impl_->system, c, patience, still_ok);
   impl_->token = log_in(*impl_->system.sys, impl_->scheduler, c, impl_->system.tls);
 }
@@ -352,6 +376,8 @@ std::optional<actors::job_result_msg> cluster_client_t::await(const std::string&
   auto r = actors::ask<actors::job_result_msg>(*impl_->system.sys, impl_->scheduler, timeout,
                                                actors::await_atom::value, impl_->token, job);
   if (!r && r.error() == caf::sec::request_timeout) return std::nullopt;
+  if (!r && r.error().category() != caf::atom("zkfleet"))  // not the scheduler's answer
+    throw scheduler_lost_error(describe(r.error()));
   if (!r) throw std::runtime_error(describe(r.error()));
   return std::move(*r);
 }

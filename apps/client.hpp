@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,13 +37,22 @@ tls_identity_t tls_identity(const config::config_t& c, security::role_t role,
 // An actor system with the middleman (remote actors) and zkfleet's messages. With TLS files its
 // connections to other hosts go through mutual-TLS tunnels (common/net/tls_tunnel.hpp: CAF 0.17's
 // own OpenSSL module loses messages), the peer's certificate verified against the CA.
+// CAF's heartbeats on every control-plane connection of a process, and how long a silent peer
+// is kept (scheduler.heartbeat, scheduler.node_timeout); zero: off (CAF's default).
+struct control_timing_t {
+  std::chrono::milliseconds heartbeat{0}, timeout{0};
+};
+control_timing_t timing_of(const config::config_t& c);
+
 struct middleman_system_t {
   caf::actor_system_config cfg;
   std::unique_ptr<caf::actor_system> sys;
   tls_identity_t tls;
   std::vector<std::unique_ptr<net::tls_tunnel_t>> tunnels;
-  explicit middleman_system_t(tls_identity_t identity = {});
+  explicit middleman_system_t(tls_identity_t identity = {}, control_timing_t timing = {});
   ~middleman_system_t();
+  // Stops the tunnels of earlier connections (a node reconnecting to its scheduler).
+  void drop_tunnels();
   // publish / remote_actor over TLS or plain TCP, as the system was made. remote_scheduler: with
   // TLS the scheduler's certificate must be that of node `scheduler_name` (when not empty).
   caf::expected<uint16_t> publish(const actors::scheduler_actor& a, const config::endpoint_t& at);
@@ -94,6 +104,12 @@ scheduler_link_t connect_node(middleman_system_t& s, const config::config_t& c,
 // A client of a running cluster, logged in as `client` (a client certificate of the config's
 // certs_dir). Every call throws std::runtime_error with the scheduler's reason (or the timeout)
 // when it is refused or unanswered.
+// The connection to the scheduler broke while a request waited (the scheduler restarted, or the
+// network went): the request may be made again on a new connection.
+struct scheduler_lost_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class cluster_client_t {
  public:
   explicit cluster_client_t(const config::config_t& c, const std::string& client = "admin",
@@ -105,7 +121,8 @@ class cluster_client_t {
 
   std::string submit(const actors::job_request& r);
   actors::job_status_msg status(const std::string& job);
-  // The job's proofs once it has finished; nullopt when it has not within `timeout`.
+  // The job's proofs once it has finished; nullopt when it has not within `timeout`. Throws
+  // scheduler_lost_error when the connection broke meanwhile.
   std::optional<actors::job_result_msg> await(const std::string& job, std::chrono::seconds timeout);
   // True when it cancelled the job, false when the job had already finished.
   bool cancel(const std::string& job);

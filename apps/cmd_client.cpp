@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 #include "apps/client.hpp"
@@ -122,6 +123,7 @@ int run_status(const opt_t& config, const opt_t& client_name, const opt_t& job) 
               config::priority_name(st.priority), st.done, st.partitions, st.failed,
               st.cancelled ? ", cancelled" : "", st.finished ? ", finished" : "",
               st.error.empty() ? "" : (": " + st.error).c_str());
+  if (!st.waiting.empty()) std::printf("  waiting: %s\n", st.waiting.c_str());
   for (size_t k = 0; k < st.part_states.size(); ++k)
     std::printf("  partition %zu: %s\n", k, st.part_states[k].c_str());
   return 0;
@@ -138,14 +140,52 @@ int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_op
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))  // before the wait, not after it
     throw std::runtime_error(out + ": --out names a file; it needs a directory for the proofs");
-  cluster_client_t client(c, client_name.one("admin"));
-  auto r = client.await(job, timeout);
-  if (!r) {
-    const auto st = client.status(job);
-    throw std::runtime_error(
-        "job " + job + " is not finished after " + std::to_string(timeout.count()) + " s (" +
-        std::to_string(st.done) + " of " + std::to_string(st.partitions) +
-        " partitions proved): wait longer with --timeout, or see `zkfleet status`");
+  // A scheduler that restarts meanwhile (its journal keeps the job) is reconnected to, with a
+  // backoff, until --timeout; the first connection's failure is reported at once.
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::seconds>(deadline -
+                                                            std::chrono::steady_clock::now());
+  };
+  std::optional<actors::job_result_msg> r;
+  auto backoff = std::chrono::milliseconds(500);
+  auto pause = [&] {
+    std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(backoff, left()));
+    backoff = std::min<std::chrono::milliseconds>(backoff * 2, std::chrono::seconds(5));
+  };
+  for (bool reconnecting = false;;) {
+    std::unique_ptr<cluster_client_t> client;
+    try {
+      client = std::make_unique<cluster_client_t>(c, client_name.one("admin"));
+    } catch (const scheduler_lost_error& e) {  // it was there, and went: not a config error
+      if (left().count() <= 0) throw;
+      std::fprintf(stderr, "zkfleet await: lost the scheduler (%s); reconnecting\n", e.what());
+      reconnecting = true;
+      pause();
+      continue;
+    } catch (const std::exception& e) {
+      if (!reconnecting || left().count() <= 0) throw;
+      std::fprintf(stderr, "zkfleet await: the scheduler is not back yet (%s)\n", e.what());
+      pause();
+      continue;
+    }
+    try {
+      r = client->await(job, std::max(left(), std::chrono::seconds(1)));
+    } catch (const scheduler_lost_error& e) {
+      if (left().count() <= 0) throw;
+      std::fprintf(stderr, "zkfleet await: lost the scheduler (%s); reconnecting\n", e.what());
+      reconnecting = true;
+      pause();
+      continue;
+    }
+    if (!r) {
+      const auto st = client->status(job);
+      throw std::runtime_error(
+          "job " + job + " is not finished after " + std::to_string(timeout.count()) + " s (" +
+          std::to_string(st.done) + " of " + std::to_string(st.partitions) +
+          " partitions proved): wait longer with --timeout, or see `zkfleet status`");
+    }
+    break;
   }
   fs::create_directories(out, ec);
   if (ec)

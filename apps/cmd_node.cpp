@@ -1,10 +1,13 @@
 // zkfleet node --config F [--node NAME] [--log-level LEVEL]: one node of F, its roles' actors.
-// The scheduler role publishes the scheduler on scheduler.endpoint (CAF middleman) and serves
-// scheduler.metrics; the synth and prover roles join it there (remote_actor, retried up to 30 s)
-// with the node's resources (common/config/roles.hpp: the plan of the node's entry). Runs until
-// SIGINT or SIGTERM. Its lines go through the log (common/util/log.hpp), named after the node.
+// The scheduler role opens the journal (scheduler.journal), publishes the scheduler on
+// scheduler.endpoint (CAF middleman) and serves scheduler.metrics; the synth and prover roles join
+// it there (remote_actor, retried up to 30 s) with the node's resources (common/config/roles.hpp:
+// the plan of the node's entry). A node that loses its scheduler keeps running, reconnects with
+// backoff and rejoins (rejoin below). Runs until SIGINT or SIGTERM. Its lines go through the log
+// (common/util/log.hpp), named after the node.
 #include <caf/io/all.hpp>
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -91,42 +94,114 @@ struct own_actors_t {
   }
 };
 
-// Watches the node's own actors and the scheduler it joined: once one of them is gone (an actor
-// that failed, the connection to the scheduler lost) the node no longer serves the cluster and
-// stops, saying why, so that nobody counts it as part of the cluster — `zkfleet up` included,
-// which sees its process exit.
+// Watches the node's own actors and the scheduler it joined. One of its own actors gone (one that
+// failed) means the node no longer serves the cluster: it stops, saying why (`zkfleet up` restarts
+// it). The scheduler gone (restarted, the connection lost, or silent past scheduler.node_timeout)
+// means the node reconnects and rejoins; watch_scheduler then arms the watch on the new one.
 class watch_t {
  public:
-  watch_t(caf::actor_system& sys, std::vector<std::pair<caf::actor, std::string>> targets)
+  watch_t(caf::actor_system& sys, std::vector<std::pair<caf::actor, std::string>> own)
       : state_(std::make_shared<state_t>()) {
     auto st = state_;
-    watcher_ = sys.spawn([st, targets, &sys](caf::event_based_actor* self) -> caf::behavior {
-      for (const auto& t : targets) self->monitor(t.first);
-      self->set_down_handler([st, targets, &sys](caf::down_msg& m) {
-        std::string what = "an actor of the node";
-        for (const auto& t : targets)
-          if (t.first.address() == m.source) what = t.second;
+    watcher_ = sys.spawn([st, own, &sys](caf::event_based_actor* self) -> caf::behavior {
+      for (const auto& t : own) self->monitor(t.first);
+      self->set_down_handler([st, own, &sys](caf::down_msg& m) {
         std::lock_guard<std::mutex> lock(st->mu);
-        if (st->why.empty()) st->why = what + " is gone (" + sys.render(m.reason) + ")";
+        if (m.source == st->scheduler) {
+          if (st->scheduler_why.empty())
+            st->scheduler_why = st->scheduler_what + " is gone (" + sys.render(m.reason) + ")";
+          return;
+        }
+        for (const auto& t : own)
+          if (t.first.address() == m.source && st->own_why.empty())
+            st->own_why = t.second + " is gone (" + sys.render(m.reason) + ")";
       });
-      return {[](const std::string&) {}};  // nothing to answer: it only hears down messages
+      return {[self](const caf::actor& a) { self->monitor(a); }};  // watch_scheduler's
     });
   }
   ~watch_t() { caf::anon_send_exit(watcher_, caf::exit_reason::user_shutdown); }
-  // Why the node cannot go on; empty while everything it watches is there.
-  std::string gone() const {
+
+  void watch_scheduler(const caf::actor& a, const std::string& what) {
+    {
+      std::lock_guard<std::mutex> lock(state_->mu);
+      state_->scheduler = a.address();
+      state_->scheduler_what = what;
+      state_->scheduler_why.clear();
+    }
+    caf::anon_send(watcher_, a);
+  }
+  // Why the node cannot go on; empty while its actors are there.
+  std::string own_gone() const {
     std::lock_guard<std::mutex> lock(state_->mu);
-    return state_->why;
+    return state_->own_why;
+  }
+  // Why the node must rejoin; empty while the scheduler is there.
+  std::string scheduler_gone() const {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    return state_->scheduler_why;
   }
 
  private:
   struct state_t {
     mutable std::mutex mu;
-    std::string why;
+    std::string own_why, scheduler_why, scheduler_what;
+    caf::actor_addr scheduler;
   };
   std::shared_ptr<state_t> state_;
   caf::actor watcher_;
 };
+
+// Sleeps `d` in short steps; false when a stop was requested meanwhile.
+bool pause_unless_stopped(std::chrono::milliseconds d) {
+  for (auto end = std::chrono::steady_clock::now() + d; std::chrono::steady_clock::now() < end;) {
+    if (stop_requested()) return false;
+    std::this_thread::sleep_for(100ms);
+  }
+  return !stop_requested();
+}
+
+// The node's way back to its scheduler once it lost it: reconnect (backoff 1 s, doubling to 30 s),
+// log in again, hand the new scheduler to the node's actors (they drop what they held for the old
+// one: the scheduler has queued it again; the synthesizer answers the finished buffers it keeps)
+// and join again under the node's name, naming those buffers (the scheduler sends their
+// partitions back here instead of synthesizing them again, or has them freed). A join refused
+// because the scheduler still lists the node's old connection is tried again with the backoff
+// (it is dropped at scheduler.node_timeout at the latest). The new link; nullopt when a stop was
+// requested first.
+std::optional<scheduler_link_t> rejoin(middleman_system_t& s, const config::config_t& c,
+                                       const node_handles_t& n, scheduler_slot_t& slot) {
+  auto backoff = std::chrono::milliseconds(1000);
+  for (unsigned attempt = 1; !stop_requested(); ++attempt) {
+    try {
+      s.drop_tunnels();  // the old connection's, if any
+      auto link = connect_node(s, c, 5s, [](const std::string&) {});
+      slot.set(link.scheduler, link.aggregator);
+      node_join_msg join = n.join;
+      if (n.synthesizer) {
+        auto held =
+            ask<std::vector<held_buffer_msg>>(*s.sys, n.synthesizer, 10s, rebind_atom::value);
+        if (!held)
+          throw std::runtime_error("the synthesizer did not rebind: " +
+                                   actors::describe(held.error()));
+        join.held = std::move(*held);
+      }
+      if (n.prover) caf::anon_send(n.prover, rebind_atom::value);
+      if (n.reporter) caf::anon_send(n.reporter, rebind_atom::value);
+      auto id = ask<uint32_t>(*s.sys, link.scheduler, 10s, join_atom::value, link.token, join);
+      if (!id)
+        throw std::runtime_error("the scheduler refused the join: " + actors::describe(id.error()));
+      log::info("zkfleet node " + n.name + " rejoined the scheduler at " +
+                c.scheduler.endpoint.str() + " (attempt " + std::to_string(attempt) + ")");
+      return link;
+    } catch (const std::exception& e) {
+      log::info("rejoin attempt " + std::to_string(attempt) + " failed (" + e.what() +
+                "); next in " + std::to_string(backoff.count() / 1000) + " s");
+    }
+    if (!pause_unless_stopped(backoff)) break;
+    backoff = std::min<std::chrono::milliseconds>(backoff * 2, 30s);
+  }
+  return std::nullopt;
+}
 
 // The scheduler's sessions: with certificates, logins are checked against the CA and the
 // scheduler signs its hellos with its node's key; insecure, they are taken at their word.
@@ -134,6 +209,26 @@ std::shared_ptr<node::sessions_t> make_sessions(const tls_identity_t& tls) {
   if (!tls.enabled()) return std::make_shared<node::sessions_t>(std::nullopt, std::nullopt);
   return std::make_shared<node::sessions_t>(security::verifier_t(tls.ca),
                                             security::signer_t(tls.cert, tls.key));
+}
+
+// The scheduler's journal (scheduler.journal; its folder made, owner-only, when missing), or
+// none with `journal: off`.
+std::shared_ptr<node::journal_t> open_journal(const config::scheduler_t& s) {
+  if (s.journal.empty()) {
+    log::warn("scheduler.journal is off: jobs and proofs do not survive a restart");
+    return nullptr;
+  }
+  const auto dir = std::filesystem::path(s.journal).parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !std::filesystem::exists(dir, ec)) {
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+      throw std::runtime_error("scheduler.journal: cannot make the folder " + dir.string() + ": " +
+                               ec.message());
+    std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);
+  }
+  return std::make_shared<node::journal_t>(
+      s.journal, s.journal_sync_full ? node::journal_sync_t::full : node::journal_sync_t::normal);
 }
 
 scheduler_limits_t limits_of(const config::scheduler_t& s) {
@@ -146,7 +241,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   backend_t backend;
   if (plan.prover)
     backend = choose_backend(config::backend_name(plan.prover_backend), {plan.gpus, plan.vram});
-  middleman_system_t s(tls_identity(c, security::role_t::node, plan.name));
+  middleman_system_t s(tls_identity(c, security::role_t::node, plan.name), timing_of(c));
   if (c.security.insecure) log::warn("security.insecure: no TLS, identities taken at their word");
   auto& sys = *s.sys;
   std::string token;  // this node's session at the scheduler
@@ -164,10 +259,18 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       if (auto why = check_circuit(circuits.back()))
         throw std::runtime_error("circuit " + circuit.id + ": " + *why);
     }
-    scheduler = sys.spawn(
-        actors::scheduler,
-        scheduler_config_t{c.scheduler.lookahead, c.scheduler.max_attempts, rec, 0, aggregator,
-                           std::move(circuits), sessions, limits_of(c.scheduler)});
+    scheduler_config_t sc{c.scheduler.lookahead,
+                          c.scheduler.max_attempts,
+                          rec,
+                          0,
+                          aggregator,
+                          std::move(circuits),
+                          sessions,
+                          limits_of(c.scheduler)};
+    sc.timing.placement_timeout = c.scheduler.placement_timeout;
+    sc.timing.stage_timeout = c.scheduler.stage_timeout;
+    sc.journal = open_journal(c.scheduler);
+    scheduler = sys.spawn(actors::scheduler, std::move(sc));
     token = sessions->add({security::role_t::node, plan.name});
     own.add(scheduler, "its scheduler");
     own.add(aggregator, "its timeline aggregator");
@@ -194,9 +297,13 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
     aggregator = link.aggregator;
     token = link.token;
   }
+  // A node of its own process rejoins its scheduler when it comes back (scheduler_slot.hpp).
+  std::shared_ptr<scheduler_slot_t> slot;
+  if (!plan.scheduler) slot = std::make_shared<scheduler_slot_t>(scheduler, aggregator);
   node_handles_t n;  // holds the node's stores and data server while it runs
   if (plan.joins()) {
     auto rc = role_config(plan, backend, s.tls);
+    rc.slot = slot;
     synth_local_t local{c.scheduler.input_roots, {}};  // from this node's file, not the dispatch
     for (const auto& circuit : c.circuits)
       local.witness_generators[circuit.id] = circuit.witness_generator;
@@ -207,15 +314,32 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
     own.add(n.prover, "its prover");
     own.add(n.reporter, "its timeline reporter");
   }
-  auto watched = own.all;
+  watch_t watch(sys, own.all);
+  const std::string scheduler_what = "the scheduler at " + c.scheduler.endpoint.str();
   if (!plan.scheduler)
-    watched.emplace_back(caf::actor_cast<caf::actor>(scheduler),
-                         "the scheduler at " + c.scheduler.endpoint.str());
-  const watch_t watch(sys, std::move(watched));
+    watch.watch_scheduler(caf::actor_cast<caf::actor>(scheduler), scheduler_what);
   log::info("zkfleet node " + plan.name + " ready (scheduler at " + c.scheduler.endpoint.str() +
             ")");
   std::string why;
-  while (!stop_requested() && (why = watch.gone()).empty()) std::this_thread::sleep_for(100ms);
+  while (!stop_requested()) {
+    if (!(why = watch.own_gone()).empty()) break;
+    const std::string lost = watch.scheduler_gone();
+    if (lost.empty()) {
+      std::this_thread::sleep_for(100ms);
+      continue;
+    }
+    if (!plan.joins()) {  // nothing of it to bring back (a node of no role)
+      why = lost;
+      break;
+    }
+    log::warn("zkfleet node " + plan.name + ": " + lost +
+              "; reconnecting (its queued work is dropped, the scheduler queues it again; finished "
+              "buffers are kept for it)");
+    auto link = rejoin(s, c, n, *slot);
+    if (!link) break;  // told to stop
+    scheduler = link->scheduler;
+    watch.watch_scheduler(caf::actor_cast<caf::actor>(scheduler), scheduler_what);
+  }
   if (stop_requested()) why.clear();  // told to stop: what goes down now is the node's own shutdown
   metrics.reset();
   if (plan.scheduler) sys.middleman().unpublish(scheduler, 0);

@@ -1,10 +1,19 @@
 // zkfleet up --config F [--log-level LEVEL]: every node of F as a child process (`zkfleet node`,
 // the scheduler first; apps/supervisor.hpp), "cluster ready" once every node has joined, then
-// supervised until SIGINT/SIGTERM (`zkfleet down`) or until one of them exits: then all stop.
+// supervised until SIGINT/SIGTERM (`zkfleet down`), which stops them all.
 //
 // Ready means: the scheduler answers, it lists every node of the file that has a synth or prover
 // role as joined with those roles and still there (config::not_joined), and no node process has
-// exited by then — a node that joined and exited does not count.
+// exited by then — a node that joined and exited does not count. A node that exits before the
+// cluster is ready ends `up` with an error naming it (exit 1, the others stopped).
+//
+// After ready, a node process that exits is said on stderr (its name, pid, how it ended, its log's
+// last line) and started again after a backoff of 1 s, 2 s, 4 s … up to 30 s (1 s again once it
+// has run 60 s), as often as it takes; each restart says its attempt number and delay, appends to
+// the node's log after a "--- zkfleet up: restarting ..." line and rewrites the pid file (so that
+// `zkfleet down` still finds every process). A restarted node joins the scheduler again under its
+// name. While it waits, `up` keeps polling every 100 ms: a stop is never held up by a backoff, and
+// nothing is restarted once a stop was requested.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -149,10 +158,23 @@ int run_up(const std::string& config_arg, const std::string& level) {
       c.nodes.size(), c.scheduler.endpoint.str().c_str(), files.log_dir.c_str());
   std::fflush(stdout);
   while (!stop_requested()) {
-    if (auto e = sup.reap()) {
-      std::fprintf(stderr, "zkfleet up: node %s (process %d) exited (%s); stopping the cluster\n",
-                   e->name.c_str(), int(e->pid), e->how.c_str());
-      return stop(1);
+    while (auto e = sup.reap()) {
+      const auto r = sup.restart_later(e->name);
+      std::fprintf(stderr,
+                   "zkfleet up: node %s (process %d) exited (%s); restarting it in %lld s "
+                   "(attempt %u)%s%s\n",
+                   e->name.c_str(), int(e->pid), e->how_named.c_str(), (long long)r.delay.count(),
+                   r.attempt,
+                   e->last_log.empty() ? "" : "; its last log line: ", e->last_log.c_str());
+    }
+    if (stop_requested()) break;
+    for (const auto& r : sup.restart_due()) {
+      if (r.error.empty())
+        std::fprintf(stderr, "zkfleet up: node %s restarted (process %d, attempt %u)\n",
+                     r.name.c_str(), int(r.pid), r.attempt);
+      else
+        std::fprintf(stderr, "zkfleet up: %s; trying again in %lld s (attempt %u)\n",
+                     r.error.c_str(), (long long)r.next.delay.count(), r.next.attempt);
     }
     std::this_thread::sleep_for(100ms);
   }

@@ -25,6 +25,7 @@
 
 #include "common/buffer/checksum.hpp"
 #include "common/formats/error.hpp"
+#include "common/net/socket_options.hpp"
 #include "common/util/le_bytes.hpp"
 #include "common/util/log.hpp"
 
@@ -266,7 +267,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     const auto ep = lowest(stream_).remote_endpoint(ec);
     peer_ = ec ? std::string("unknown peer")
                : ep.address().to_string() + ":" + std::to_string(ep.port());
-    lowest(stream_).set_option(tcp::no_delay(true), ec);
+    tune_socket(lowest(stream_));
     disarm();
     watchdog();
     if constexpr (is_tls) {

@@ -6,6 +6,8 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
+#include "common/net/socket_options.hpp"
+
 namespace zk::net {
 
 namespace asio = boost::asio;
@@ -82,8 +84,7 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
                       [&](const error_code& e, const tcp::endpoint&) { result = e; });
   if (!run_until_done(left())) return asio::error::timed_out;
   if (result) return result;
-  error_code ignored;
-  lowest().set_option(tcp::no_delay(true), ignored);
+  tune_socket(lowest());
   if (!stream_) return result;
   if (left().count() <= 0) {
     close();

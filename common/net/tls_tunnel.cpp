@@ -8,6 +8,7 @@
 #include <map>
 #include <thread>
 
+#include "common/net/socket_options.hpp"
 #include "common/security/certs.hpp"
 
 namespace zk::net {
@@ -153,20 +154,14 @@ struct pipe_t : std::enable_shared_from_this<pipe_t> {
                               [self](const boost::system::error_code& ec2, const tcp::endpoint&) {
                                 self->timer.cancel();
                                 if (ec2) return self->close();
-                                self->keepalive(self->tls.next_layer());
+                                tune_socket(self->tls.next_layer());
                                 self->handshake(asio::ssl::stream_base::client);
                               });
         });
   }
 
-  static void keepalive(tcp::socket& s) {
-    boost::system::error_code ec;
-    s.set_option(asio::socket_base::keep_alive(true), ec);
-    s.set_option(tcp::no_delay(true), ec);
-  }
-
   void pump() {
-    keepalive(plain);
+    tune_socket(plain);
     tls_to_plain();
     plain_to_tls();
   }
@@ -211,7 +206,7 @@ void tls_tunnel_t::impl_t::accept() {
         auto p = std::make_shared<pipe_t>(*this, addr, who);
         if (server) {
           p->tls.next_layer() = std::move(s);
-          pipe_t::keepalive(p->tls.next_layer());
+          tune_socket(p->tls.next_layer());
           p->handshake(asio::ssl::stream_base::server);
         } else {
           p->plain = std::move(s);

@@ -36,6 +36,9 @@ inline void info(uint64_t job, uint32_t part, const std::string& m) {
 inline void warn(uint64_t job, uint32_t part, const std::string& m) {
   write(level_t::warn, job, part, m);
 }
+inline void error(uint64_t job, uint32_t part, const std::string& m) {
+  write(level_t::err, job, part, m);
+}
 inline void debug(uint64_t job, uint32_t part, const std::string& m) {
   write(level_t::debug, job, part, m);
 }

@@ -93,6 +93,7 @@ prover_actor::behavior_type forging_prover(prover_actor::pointer self, scheduler
       },
       [](release_atom, uint64_t) {},
       [](cancel_atom, uint64_t) {},
+      [](rebind_atom) {},
       [](loaded_atom) { return std::vector<std::string>{}; },
   };
 }

@@ -1,6 +1,7 @@
-// A synthesis node's send stream (actors/synthesizer.hpp, synth_sender): a cancel overtakes the
-// sends queued behind it, and the cancelled job's buffers are freed unsent; another job's send
-// still goes out (here to a port nobody listens on: it fails, and its buffer is freed too).
+// A synthesis node's sender (actors/synthesizer.hpp, synth_sender): a cancel overtakes the sends
+// queued behind it, and the cancelled job's buffers are freed unsent; another job's send still
+// goes out (here to a port nobody listens on: it fails with send_failed, and its buffer stays in
+// the store for the synthesizer to keep and send to another prover).
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -56,20 +57,21 @@ TEST_CASE(
   d7.prover_endpoint = d8.prover_endpoint = "tcp:127.0.0.1:1";  // nobody listens there
   caf::anon_send<caf::message_priority::high>(sender, cancel_atom::value, uint64_t(7));
 
-  auto r7 = ask<buffer_ready_msg>(
-      sys, sender, 10s, d7,
-      buffer_ready_msg{7, 0, 0, cancelled_id, cancelled_size, 0, {}, 0, false, false});
+  buffer_ready_msg m7, m8;
+  m7.job = 7, m7.buffer_id = cancelled_id, m7.size = cancelled_size;
+  m8.job = 8, m8.buffer_id = other_id, m8.size = other_size;
+  auto r7 = ask<buffer_ready_msg>(sys, sender, 10s, d7, m7);
   REQUIRE_FALSE(r7);
   CHECK(r7.error() == caf::make_error(zk_errc::job_cancelled));
   CHECK(describe(r7.error()).find("cancelled before this buffer was sent") != std::string::npos);
 
-  auto r8 = ask<buffer_ready_msg>(
-      sys, sender, 10s, d8,
-      buffer_ready_msg{8, 0, 0, other_id, other_size, 0, {}, 0, false, false});
+  auto r8 = ask<buffer_ready_msg>(sys, sender, 10s, d8, m8);
   REQUIRE_FALSE(r8);
-  CHECK(r8.error() == caf::make_error(zk_errc::synth_failed));
+  CHECK(r8.error() == caf::make_error(zk_errc::send_failed));
   CHECK(describe(r8.error()).find("tcp:127.0.0.1:1") != std::string::npos);
 
-  CHECK(store->stats().registered == 0);  // both freed: one unsent, one after its failed send
+  CHECK(store->stats().registered == 1);  // the cancelled one freed, the undelivered one left
+  CHECK(bool(store->find(other_id)));
+  CHECK_FALSE(store->find(cancelled_id));
   caf::anon_send_exit(sender, caf::exit_reason::user_shutdown);
 }
