@@ -12,6 +12,8 @@
 //                login_atom login_msg → session token (the identity its certificate proves)
 //   client → S   submit_atom token job_request → job id  status_atom token id → job_status_msg
 //                await_atom token id → job_result_msg    cancel_atom token id → bool
+//                proofs_atom token id → job_result_msg (the proofs so far, finished or not)
+//                jobs_atom token limit → the newest jobs' job_status_msg (the caller's; admin: all)
 //   node   → S   join_atom token node_join_msg → node id
 //                circuits_atom token → every circuit (a prover loads its hot ones before it joins)
 //   (circuits come only from the scheduler's config: nothing registers one over the network)
@@ -79,6 +81,8 @@ using timeline_atom = caf::atom_constant<caf::atom("timeline")>;
 using metrics_atom = caf::atom_constant<caf::atom("metrics")>;
 using circuits_atom = caf::atom_constant<caf::atom("circuits")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
+using proofs_atom = caf::atom_constant<caf::atom("proofs")>;
+using jobs_atom = caf::atom_constant<caf::atom("jobs")>;
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -159,6 +163,10 @@ struct job_status_msg {
   // Why its queued partitions wait although idle nodes would take them: no live node can hold
   // them (it fails after scheduler.placement_timeout). Empty otherwise.
   std::string waiting;
+  // Per partition, the node it is on now (the synthesis node while synthesizing, the prover from
+  // then on, the prover that proved it once done); "" while queued.
+  std::vector<std::string> part_nodes;
+  int64_t submitted_ms = 0;  // unix ms
 };
 
 struct job_result_msg {
@@ -186,6 +194,7 @@ struct node_usage_msg {
   uint64_t peak_reserved = 0;          // the most ever reserved on it (never above budget)
   bool synth = false, prover = false;  // the roles it joined with
   bool alive = true;                   // false once it left (its entry stays for the peak)
+  std::string backend;                 // a prover's: "cpu" or "cuda (<device>)"
 };
 
 // --- work ------------------------------------------------------------------------------------
@@ -204,6 +213,9 @@ struct dispatch_msg {
   // The job's public id: with `job` and `partition` it names a finished buffer a synthesizer kept
   // (a job number alone may name another job after a restart without a journal).
   std::string job_key;
+  // Per input: for an upload (node/scheduler/uploads.hpp) the ticket the synthesis node shows to
+  // fetch it from the scheduler's HTTP endpoint; "" for any other input.
+  std::vector<std::string> input_tickets;
   // 128 random bits only this attempt's synthesizer and prover learn: their buffer, proof and
   // failure reports must carry it (CAF takes a remote message's sender on the peer's word).
   std::string report_token;
@@ -292,6 +304,7 @@ using timeline_actor =
     caf::typed_actor<caf::reacts_to<join_atom, timeline_join_msg>, caf::reacts_to<event_batch_msg>,
                      caf::replies_to<flush_atom>::with<caf::ok_atom>,
                      caf::replies_to<snapshot_atom>::with<timeline_snapshot_msg>,
+                     caf::replies_to<snapshot_atom, int64_t>::with<timeline_snapshot_msg>,
                      caf::replies_to<metrics_atom>::with<std::string>>;
 
 // A synthesis node's synthesizer; rebind_atom answers the buffers it keeps (node_join_msg::held);
@@ -319,22 +332,23 @@ struct node_join_msg {
 // The scheduler: clients' requests, nodes' joins, and the workers' reports.
 // The scheduler: sessions, clients' requests, nodes' joins, and the workers' reports. The first
 // std::string of a request is the caller's session token (login_atom); job ids are strings.
-using scheduler_actor =
-    caf::typed_actor<caf::replies_to<hello_atom, std::string>::with<hello_msg>,
-                     caf::replies_to<login_atom, login_msg>::with<std::string>,
-                     caf::replies_to<join_atom, std::string, node_join_msg>::with<node_id>,
-                     caf::replies_to<circuits_atom, std::string>::with<std::vector<circuit_def_t>>,
-                     caf::replies_to<submit_atom, std::string, job_request>::with<std::string>,
-                     caf::replies_to<status_atom, std::string, std::string>::with<job_status_msg>,
-                     caf::replies_to<await_atom, std::string, std::string>::with<job_result_msg>,
-                     caf::replies_to<cancel_atom, std::string, std::string>::with<bool>,
-                     caf::replies_to<stats_atom, std::string>::with<std::vector<node_usage_msg>>,
-                     caf::replies_to<timeline_atom, std::string>::with<timeline_actor>,
-                     caf::reacts_to<buffer_ready_msg>,
-                     caf::reacts_to<ack_atom, uint64_t, uint32_t, uint32_t, double>,
-                     caf::reacts_to<started_atom, uint64_t, uint32_t, uint32_t>,
-                     caf::reacts_to<proof_msg>, caf::reacts_to<failure_msg>,
-                     caf::reacts_to<tick_atom>>;
+using scheduler_actor = caf::typed_actor<
+    caf::replies_to<hello_atom, std::string>::with<hello_msg>,
+    caf::replies_to<login_atom, login_msg>::with<std::string>,
+    caf::replies_to<join_atom, std::string, node_join_msg>::with<node_id>,
+    caf::replies_to<circuits_atom, std::string>::with<std::vector<circuit_def_t>>,
+    caf::replies_to<submit_atom, std::string, job_request>::with<std::string>,
+    caf::replies_to<status_atom, std::string, std::string>::with<job_status_msg>,
+    caf::replies_to<await_atom, std::string, std::string>::with<job_result_msg>,
+    caf::replies_to<proofs_atom, std::string, std::string>::with<job_result_msg>,
+    caf::replies_to<jobs_atom, std::string, uint32_t>::with<std::vector<job_status_msg>>,
+    caf::replies_to<cancel_atom, std::string, std::string>::with<bool>,
+    caf::replies_to<stats_atom, std::string>::with<std::vector<node_usage_msg>>,
+    caf::replies_to<timeline_atom, std::string>::with<timeline_actor>,
+    caf::reacts_to<buffer_ready_msg>,
+    caf::reacts_to<ack_atom, uint64_t, uint32_t, uint32_t, double>,
+    caf::reacts_to<started_atom, uint64_t, uint32_t, uint32_t>, caf::reacts_to<proof_msg>,
+    caf::reacts_to<failure_msg>, caf::reacts_to<tick_atom>>;
 
 // --- inspect ---------------------------------------------------------------------------------
 
@@ -360,7 +374,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
   return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.owner, x.circuit, x.priority,
            x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states,
-           x.waiting);
+           x.waiting, x.part_nodes, x.submitted_ms);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
@@ -374,7 +388,7 @@ typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
   return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing,
-           x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive);
+           x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive, x.backend);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
@@ -384,7 +398,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
   return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.attempt,
            x.circuit, x.inputs, x.prover_endpoint, x.prover_name, x.ticket_mac, x.job_key,
-           x.report_token);
+           x.input_tickets, x.report_token);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
@@ -461,6 +475,7 @@ CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::proof_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_status_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_result_msg))
+CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::job_status_msg>))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_resources))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_usage_msg))
 CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::node_usage_msg>))

@@ -20,25 +20,46 @@ namespace {
 
 using check_atom = caf::atom_constant<caf::atom("check")>;
 using verify_atom = caf::atom_constant<caf::atom("verify")>;
+using collect_atom = caf::atom_constant<caf::atom("collect")>;
 
 constexpr size_t max_id_length = 128;     // circuit ids, job ids, node names
 constexpr size_t max_path_length = 4096;  // one input
 constexpr auto check_timeout = std::chrono::seconds(60);
 
 // The scheduler's file and proof checks, on a thread of their own (detached): input paths (they
-// may sit on a slow or hung disk) and the pairing check of every proof. Each answers "" when
-// fine, else the reason.
-caf::behavior scheduler_checker(caf::event_based_actor*) {
+// may sit on a slow or hung disk; an upload is checked as the file it was stored as) and the
+// pairing check of every proof. Each answers "" when fine, else the reason.
+caf::behavior scheduler_checker(caf::event_based_actor*,
+                                std::shared_ptr<node::upload_store_t> uploads) {
   return {
-      [](check_atom, const circuit_def_t& c, const std::vector<std::string>& inputs,
-         uint32_t partitions, const std::vector<std::string>& roots) -> std::string {
+      [uploads](check_atom, const circuit_def_t& c, const std::vector<std::string>& inputs,
+                uint32_t partitions, const std::vector<std::string>& roots) -> std::string {
         try {
-          if (auto why = check_input_roots(c, inputs, roots)) return *why;
-          if (auto why = check_job_inputs(c, inputs, partitions)) return *why;
+          std::vector<std::string> paths, files;  // paths: under input_roots; files: all, resolved
+          for (const auto& in : inputs) {
+            if (!node::is_upload(in)) {
+              paths.push_back(in);
+              files.push_back(in);
+              continue;
+            }
+            auto p = uploads ? uploads->path_of(in) : std::nullopt;
+            if (!p)
+              return "input " + in.substr(0, 100) +
+                     " is not an upload this scheduler holds (PUT /v1/uploads first)";
+            files.push_back(*p);
+          }
+          if (auto why = check_input_roots(c, paths, roots)) return *why;
+          if (auto why = check_job_inputs(c, files, partitions)) return *why;
           return "";
         } catch (const std::exception& e) {
           return std::string("checking the inputs failed: ") + e.what();
         }
+      },
+      [uploads](collect_atom, const std::vector<std::string>& in_use) -> size_t {
+        if (!uploads) return 0;
+        const size_t gone = uploads->collect({in_use.begin(), in_use.end()}, std::chrono::hours(1));
+        if (gone) log::info("scheduler: " + std::to_string(gone) + " uploads no job names freed");
+        return gone;
       },
       [](verify_atom, const circuit_def_t& c, const std::string& proof,
          const std::vector<std::string>& pub, const std::string& expected) -> std::string {
@@ -110,6 +131,8 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
   limits = cfg.limits;
   timing = cfg.timing;
   journal = cfg.journal;
+  uploads = cfg.uploads;
+  upload_key = cfg.upload_key;
   if (!sessions) throw std::invalid_argument("the scheduler needs its sessions");
   for (const auto& c : cfg.circuits) {
     if (auto why = check_circuit(c)) throw std::invalid_argument(*why);
@@ -135,7 +158,7 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
               " jobs replayed, " + std::to_string(open) + " unfinished with " +
               std::to_string(queued) + " partitions queued again");
   }
-  checker = self->spawn<caf::detached + caf::linked>(scheduler_checker);
+  checker = self->spawn<caf::detached + caf::linked>(scheduler_checker, uploads);
   self->delayed_send(self, timing.tick, tick_atom::value);
 }
 
@@ -162,14 +185,17 @@ void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
   job_ref_t& j = jobs[jj.seq];
   j.public_id = jj.public_id;
   j.owner = jj.owner;
+  j.submitted_ms = jj.submitted_ms;
   j.request.circuit = jj.circuit;
   j.request.priority = priority_t(jj.priority);
   j.request.circuit_priority = jj.circuit_priority;
   j.request.partitions = jj.partitions;
   j.request.inputs = jj.inputs;
-  for (const auto& p : jj.proofs)
+  for (const auto& p : jj.proofs) {
     j.proofs.push_back(
         {jj.seq, p.partition, 0, p.proof_json, p.public_signals, 0, p.prove_seconds, 0, ""});
+    j.proved_by[p.partition] = p.prover;
+  }
   if (!open) {
     j.finish_noted = true;
     const auto age = std::chrono::milliseconds(std::max<int64_t>(0, unix_ms() - jj.finished_ms));
@@ -291,8 +317,8 @@ caf::result<node_id> scheduler_actor_state::join(const std::string& token, const
   node_id id = policy.add_node(spec);
   log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") +
             (spec.prover ? " (prover)" : ""));
-  nodes[id] = {spec.name,      m.synthesizer, m.prover,   r.data_endpoint,
-               r.transfer_key, spec.synth,    spec.prover};
+  nodes[id] = {spec.name,      m.synthesizer, m.prover,    r.data_endpoint,
+               r.transfer_key, spec.synth,    spec.prover, m.prover ? r.backend : ""};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
   // Finished buffers it kept (it outlived its scheduler, or a send failed): each goes to the
@@ -437,6 +463,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               j.public_id = public_id;
               j.owner = owner;
               j.request = r;
+              j.submitted_ms = unix_ms();
               by_public_id[j.public_id] = id;
               if (rec)
                 for (uint32_t k = 0; k < r.partitions; ++k)
@@ -484,6 +511,21 @@ job_status_msg scheduler_actor_state::make_status(job_id job) const {
   for (uint32_t k = 0; k < s.partitions; ++k)
     m.part_states.push_back(part_state_name(policy.state(job, k)));
   if (auto why = policy.waiting_reason(job)) m.waiting = *why;
+  m.submitted_ms = j.submitted_ms;
+  m.part_nodes.resize(s.partitions);
+  for (uint32_t k = 0; k < s.partitions; ++k) {
+    auto name_of = [&](node_id n) { return nodes.count(n) ? nodes.at(n).name : std::string(); };
+    const part_state st = policy.state(job, k);
+    if (st == part_state::done) {
+      auto it = j.proved_by.find(k);
+      if (it != j.proved_by.end()) m.part_nodes[k] = it->second;
+    } else if (st == part_state::synthesizing) {
+      m.part_nodes[k] = name_of(policy.synth_of(job, k));
+    } else if (st == part_state::transferring || st == part_state::waiting ||
+               st == part_state::proving) {
+      m.part_nodes[k] = name_of(policy.prover_of(job, k));
+    }
+  }
   return m;
 }
 
@@ -502,6 +544,24 @@ caf::result<job_result_msg> scheduler_actor_state::await(const std::string& toke
   jobs.at(id.value()).waiters.push_back(rp);
   settle(id.value());
   return rp;
+}
+
+caf::result<job_result_msg> scheduler_actor_state::proofs(const std::string& token,
+                                                          const std::string& job) const {
+  auto id = owned_job(token, job);
+  if (!id) return id.error();
+  return job_result_msg{make_status(id.value()), jobs.at(id.value()).proofs};
+}
+
+caf::result<std::vector<job_status_msg>> scheduler_actor_state::job_list(const std::string& token,
+                                                                         uint32_t limit) const {
+  auto client = who(token, role_t::client);
+  if (!client) return client.error();
+  std::vector<job_status_msg> out;
+  for (auto it = jobs.rbegin(); it != jobs.rend() && out.size() < std::min(limit, 1000u); ++it)
+    if (client->name == "admin" || it->second.owner == client->name)
+      out.push_back(make_status(it->first));
+  return out;
 }
 
 caf::result<bool> scheduler_actor_state::cancel(const std::string& token, const std::string& pub) {
@@ -683,11 +743,11 @@ void scheduler_actor_state::proved(const proof_msg& m) {
 
 void scheduler_actor_state::accept_proof(const proof_msg& m) {
   if (policy.state(m.job, m.partition) != part_state::proving) return;
+  auto p = parts.find({m.job, m.partition});
+  const std::string prover = p != parts.end() && nodes.count(p->second.where.prover)
+                                 ? nodes.at(p->second.where.prover).name
+                                 : "";
   if (journal) {  // journaled before it counts as done
-    auto p = parts.find({m.job, m.partition});
-    const std::string prover = p != parts.end() && nodes.count(p->second.where.prover)
-                                   ? nodes.at(p->second.where.prover).name
-                                   : "";
     try {
       journal->add_proof(m.job, {m.partition, m.proof_json, m.public_signals,
                                  std::isfinite(m.prove_seconds) ? m.prove_seconds : 0, prover});
@@ -708,6 +768,7 @@ void scheduler_actor_state::accept_proof(const proof_msg& m) {
   log::info(m.job, m.partition, "proof accepted");
   parts.erase({m.job, m.partition});
   jobs[m.job].proofs.push_back(m);
+  jobs[m.job].proved_by[m.partition] = prover;
   if (rec) rec->instant(m.job, m.partition, timeline::stage::done, track);
   settle(m.job);
   schedule();
@@ -821,6 +882,15 @@ void scheduler_actor_state::tick() {
   const auto now = std::chrono::steady_clock::now();
   check_deadlines(now);
   check_placement(now);
+  if (uploads && ++ticks_since_collect * timing.tick >= std::chrono::minutes(1)) {
+    ticks_since_collect = 0;
+    std::vector<std::string> in_use;  // every input of every job still kept (retention included)
+    for (const auto& [id, j] : jobs)
+      in_use.insert(in_use.end(), j.request.inputs.begin(), j.request.inputs.end());
+    // Off the actor (a directory scan); an upload no job names yet keeps an hour's grace.
+    self->request(checker, check_timeout, collect_atom::value, in_use)
+        .then([](size_t) {}, [](caf::error&) {});
+  }
   for (auto it = paused_until.begin(); it != paused_until.end();) {
     if (it->second > now) {
       ++it;
@@ -868,7 +938,7 @@ caf::result<std::vector<node_usage_msg>> scheduler_actor_state::usage(
     const node_ref_t& n = nodes.at(nid);
     out.push_back({n.name, policy.reserved(nid), policy.budget(nid), policy.synthesizing(nid),
                    policy.pipeline(nid), policy.peak_reserved(nid), n.joined_synth, n.joined_prover,
-                   bool(n.synthesizer || n.prover)});
+                   bool(n.synthesizer || n.prover), n.backend});
   }
   return out;
 }
@@ -898,9 +968,14 @@ void scheduler_actor_state::schedule() {
     held.erase({d.job, d.partition});  // a held buffer goes with the dispatch (the policy sent
                                        // the partition to its node)
     if (rec) rec->end(d.job, d.partition, timeline::stage::queued, track);
-    dispatch_msg m{d.job, d.partition,      j.request.partitions, p.attempt,
-                   c,     j.request.inputs, prover.endpoint,      prover.name,
-                   "",    j.public_id,      p.report_token};
+    dispatch_msg m{d.job,           d.partition, j.request.partitions,
+                   p.attempt,       c,           j.request.inputs,
+                   prover.endpoint, prover.name, "",
+                   j.public_id,     {},          p.report_token};
+    for (const auto& in : j.request.inputs)
+      m.input_tickets.push_back(
+          node::is_upload(in) ? node::upload_ticket(upload_key, in, d.job, d.partition, p.attempt)
+                              : "");
     if (prover.transfer_key.size() == net::transfer_key_t{}.size()) {
       net::transfer_key_t key;
       std::copy(prover.transfer_key.begin(), prover.transfer_key.end(), key.begin());
@@ -955,6 +1030,12 @@ scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t
       },
       [self](await_atom, const std::string& t, const std::string& job) {
         return guarded("await", [&] { return self->state.await(t, job); });
+      },
+      [self](proofs_atom, const std::string& t, const std::string& job) {
+        return guarded("proofs", [&] { return self->state.proofs(t, job); });
+      },
+      [self](jobs_atom, const std::string& t, uint32_t limit) {
+        return guarded("jobs", [&] { return self->state.job_list(t, limit); });
       },
       [self](cancel_atom, const std::string& t, const std::string& job) {
         return guarded("cancel", [&] { return self->state.cancel(t, job); });

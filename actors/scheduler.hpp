@@ -37,6 +37,7 @@
 #include "common/timeline/recorder.hpp"
 #include "node/scheduler/journal.hpp"
 #include "node/scheduler/sessions.hpp"
+#include "node/scheduler/uploads.hpp"
 
 namespace zk::actors {
 
@@ -67,6 +68,10 @@ struct scheduler_config_t {
   scheduler_limits_t limits;
   scheduler_timing_t timing;
   std::shared_ptr<node::journal_t> journal;  // null: nothing survives a restart
+  // Inputs uploaded through the HTTP API, and the key of the tickets that let a synthesis node
+  // fetch one for the partition it was dispatched (null / empty: no uploads).
+  std::shared_ptr<node::upload_store_t> uploads;
+  std::string upload_key;
 };
 
 // Why a circuit description cannot be scheduled; nullopt when it can.
@@ -84,6 +89,8 @@ struct scheduler_actor_state {
   scheduler_limits_t limits;
   scheduler_timing_t timing;
   std::shared_ptr<node::journal_t> journal;
+  std::shared_ptr<node::upload_store_t> uploads;
+  std::string upload_key;
   caf::actor checker;  // detached: input files and proofs are checked there, never here
 
   struct node_ref_t {
@@ -93,6 +100,7 @@ struct scheduler_actor_state {
     std::string endpoint;                              // data endpoint
     std::string transfer_key;                          // its data server's ticket key (prover)
     bool joined_synth = false, joined_prover = false;  // the roles it joined with
+    std::string backend;                               // a prover's
   };
   struct part_ref_t {
     node::dispatch_t where{};
@@ -115,6 +123,8 @@ struct scheduler_actor_state {
     std::optional<std::chrono::steady_clock::time_point> finished_at;
     std::optional<std::chrono::steady_clock::time_point> unplaceable_since;
     bool finish_noted = false;  // its end is in the journal (and its held buffers freed)
+    int64_t submitted_ms = 0;   // unix ms
+    std::map<uint32_t, std::string> proved_by;  // partition → the prover whose proof it took
   };
   std::map<std::string, circuit_def_t> circuits;
   std::map<node_id, node_ref_t> nodes;
@@ -127,7 +137,8 @@ struct scheduler_actor_state {
   // Per circuit, the slowest synthesis, transfer and proof seen (seconds): the stage deadlines.
   std::map<std::string, std::array<double, 3>> slowest;
   std::map<node_id, std::chrono::steady_clock::time_point> paused_until;  // timing.prover_pause
-  uint32_t last_attempt = 0;  // starts at random: a restarted scheduler's attempts are new
+  uint32_t last_attempt = 0;         // starts at random: a restarted scheduler's attempts are new
+  unsigned ticks_since_collect = 0;  // uploads no job names are collected once a minute
 
   void init(scheduler_actor::pointer s, const scheduler_config_t& cfg);
   caf::result<hello_msg> hello(const std::string& nonce);
@@ -137,6 +148,8 @@ struct scheduler_actor_state {
   caf::result<std::string> submit(const std::string& token, const job_request& r);
   caf::result<job_status_msg> status(const std::string& token, const std::string& job) const;
   caf::result<job_result_msg> await(const std::string& token, const std::string& job);
+  caf::result<job_result_msg> proofs(const std::string& token, const std::string& job) const;
+  caf::result<std::vector<job_status_msg>> job_list(const std::string& token, uint32_t limit) const;
   caf::result<bool> cancel(const std::string& token, const std::string& job);
   void buffer_ready(const buffer_ready_msg& m);
   void acknowledged(uint64_t job, uint32_t part, uint32_t attempt, double seconds);

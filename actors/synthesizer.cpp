@@ -296,16 +296,36 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
   if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
   try {
     node::circuit_def_t circuit = d.circuit;
+    // Uploaded inputs are fetched from the scheduler (their files stand in for them); paths must
+    // lie under this node's input roots.
+    std::vector<std::string> inputs = d.inputs, paths;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!node::is_upload(inputs[i])) {
+        paths.push_back(inputs[i]);
+        continue;
+      }
+      if (!st.local || !st.local->uploads || !st.local->fetch)
+        throw std::runtime_error("input " + inputs[i] +
+                                 " is an upload, and this node cannot fetch uploads "
+                                 "(its config sets no scheduler.http)");
+      const std::string ticket = std::to_string(d.job) + "." + std::to_string(d.partition) + "." +
+                                 std::to_string(d.attempt) + "." +
+                                 (i < d.input_tickets.size() ? d.input_tickets[i] : "");
+      inputs[i] =
+          st.local->uploads->fetch(inputs[i], [&](const std::string& in, const std::string& path) {
+            return st.local->fetch(in, ticket, path);
+          });
+    }
     if (st.local) {
       auto gen = st.local->witness_generators.find(circuit.id);
       if (gen == st.local->witness_generators.end())
         throw std::runtime_error("circuit '" + circuit.id + "' is not in this node's config");
       circuit.witness_generator = gen->second;  // the node's own, never the message's
-      if (auto why = node::check_input_roots(circuit, d.inputs, st.local->input_roots))
+      if (auto why = node::check_input_roots(circuit, paths, st.local->input_roots))
         throw std::runtime_error(*why);
     }
     node::synth_result_t r =
-        node::synthesize(circuit, d.inputs, d.partitions, d.job, d.partition, store, *st.cache,
+        node::synthesize(circuit, inputs, d.partitions, d.job, d.partition, store, *st.cache,
                          [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
     buffer_ready_msg m{d.job,      d.partition, d.attempt, r.buffer_id, r.payload_bytes,

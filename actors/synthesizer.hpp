@@ -26,6 +26,7 @@
 // hold()); release_atom of its id, a cancel of its job, or kept_for passing frees it.
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -41,6 +42,7 @@
 #include "common/net/endpoint.hpp"
 #include "common/timeline/recorder.hpp"
 #include "node/cancelled_jobs.hpp"
+#include "node/scheduler/uploads.hpp"
 #include "node/synth/csr_cache.hpp"
 #include "node/tracks.hpp"
 
@@ -56,6 +58,13 @@ using node::cancelled_jobs_t;
 struct synth_local_t {
   std::vector<std::string> input_roots;
   std::map<std::string, std::vector<std::string>> witness_generators;  // circuit id → argv
+  // Inputs uploaded through the scheduler's HTTP API (node/scheduler/uploads.hpp): the node's
+  // copies, and how to fetch one (the input, the dispatch's ticket "job.partition.attempt.mac",
+  // the file to write) — "" when fetched, else why not. Empty: this node cannot take uploads.
+  std::shared_ptr<node::fetch_cache_t> uploads;
+  std::function<std::string(const std::string& input, const std::string& ticket,
+                            const std::string& path)>
+      fetch;
 };
 
 struct synthesizer_config_t {

@@ -1,5 +1,7 @@
 #include "actors/timeline.hpp"
 
+#include <limits>
+
 namespace zk::actors {
 
 // --- reporter --------------------------------------------------------------------------------
@@ -115,10 +117,10 @@ caf::result<caf::ok_atom> timeline_aggregator_state::flush_all() {
   return rp;
 }
 
-timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
+timeline_snapshot_msg timeline_aggregator_state::snapshot(int64_t since_ns) const {
   timeline_snapshot_msg s;
   if (held.empty()) {  // the common case: every node synced, no copy of the store needed
-    s.events = agg.events();
+    s.events = agg.events_since(since_ns);
   } else {
     timeline::aggregator_t all = agg;
     for (const auto& [node, batches] :
@@ -126,7 +128,7 @@ timeline_snapshot_msg timeline_aggregator_state::snapshot() const {
       all.set_offset(node, offset_of(node));
       for (const auto& b : batches) all.add(b.events);
     }
-    s.events = all.events();
+    s.events = all.events_since(since_ns);
   }
   for (const auto& [id, n] : nodes) s.nodes.push_back({n.node, n.name, n.tracks, reporter_actor{}});
   for (const auto& [id, off] : offsets) s.offsets.emplace_back(id, off);
@@ -139,7 +141,8 @@ timeline_actor::behavior_type timeline_aggregator(timeline_impl self) {
       [self](join_atom, const timeline_join_msg& m) { self->state.join(m); },
       [self](const event_batch_msg& m) { self->state.batch(m); },
       [self](flush_atom) { return self->state.flush_all(); },
-      [self](snapshot_atom) { return self->state.snapshot(); },
+      [self](snapshot_atom) { return self->state.snapshot(std::numeric_limits<int64_t>::min()); },
+      [self](snapshot_atom, int64_t since_ns) { return self->state.snapshot(since_ns); },
       [self](metrics_atom) { return self->state.agg.metrics().render_prometheus(); },
   };
 }

@@ -74,7 +74,8 @@ struct timeline_aggregator_state {
   void join(const timeline_join_msg& m);
   void batch(const event_batch_msg& m);
   caf::result<caf::ok_atom> flush_all();
-  timeline_snapshot_msg snapshot() const;
+  // The events later than since_ns (every one: the lowest int64), clock-corrected, sorted.
+  timeline_snapshot_msg snapshot(int64_t since_ns) const;
 
  private:
   void ping(uint16_t node);

@@ -201,16 +201,25 @@ greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
   return g;
 }
 
-namespace {
-
-// The config's scheduler node: whose certificate the scheduler must show.
 std::string scheduler_node_name(const config::config_t& c) {
   for (const auto& n : c.nodes)
     if (n.has(config::role_t::scheduler)) return n.name;
   return "";
 }
 
-}  // namespace
+net::http_answer_t call_scheduler_http(const config::config_t& c, const tls_identity_t& tls,
+                                       net::http_call_t call) {
+  if (!c.scheduler.http)
+    throw std::runtime_error("scheduler.http is not set in " + c.source +
+                             ": the scheduler serves no HTTP to send or fetch inputs through");
+  call.host = c.scheduler.http->host;
+  call.port = c.scheduler.http->port;
+  if (tls.enabled()) {
+    call.tls = {tls.cert, tls.key, tls.ca};
+    call.expected_server = scheduler_node_name(c);
+  }
+  return net::http_call(call);
+}
 
 actors::scheduler_actor connect_scheduler(middleman_system_t& s, const config::config_t& c,
                                           std::chrono::seconds patience,
@@ -273,8 +282,7 @@ std::string log_in(caf::actor_system& sys, const actors::scheduler_actor& schedu
   const std::string nonce = security::random_hex(16);
   auto h = actors::ask<actors::hello_msg>(sys, scheduler, 10s, actors::hello_atom::value, nonce);
   if (!h && h.error() == caf::sec::request_receiver_down)
-    throw scheduler_lost_error("the scheduler went away before it greeted: " +
-                               describe(h.error()));
+    throw scheduler_lost_error("the scheduler went away before it greeted: " + describe(h.error()));
   if (!h) throw std::runtime_error("the scheduler did not greet: " + describe(h.error()));
   actors::login_msg m;
   m.name = tls.name;

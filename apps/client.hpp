@@ -16,6 +16,7 @@
 
 #include "actors/messages.hpp"
 #include "common/config/config.hpp"
+#include "common/net/http_client.hpp"
 #include "common/net/tls_tunnel.hpp"
 #include "common/security/identity.hpp"
 #include "common/timeline/aggregator.hpp"
@@ -104,6 +105,15 @@ scheduler_link_t connect_node(middleman_system_t& s, const config::config_t& c,
 // A client of a running cluster, logged in as `client` (a client certificate of the config's
 // certs_dir). Every call throws std::runtime_error with the scheduler's reason (or the timeout)
 // when it is refused or unanswered.
+// The config's scheduler node: whose certificate the scheduler must show.
+std::string scheduler_node_name(const config::config_t& c);
+
+// One request to the scheduler's HTTP endpoint (scheduler.http; docs/api.md) as `tls`'s identity:
+// HTTPS with its certificate when the cluster has certificates, the scheduler node's certificate
+// required of the server. Throws when the config sets no scheduler.http.
+net::http_answer_t call_scheduler_http(const config::config_t& c, const tls_identity_t& tls,
+                                       net::http_call_t call);
+
 // The connection to the scheduler broke while a request waited (the scheduler restarted, or the
 // network went): the request may be made again on a new connection.
 struct scheduler_lost_error : std::runtime_error {

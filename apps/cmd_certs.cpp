@@ -15,6 +15,7 @@
 
 #include "apps/commands.hpp"
 #include "common/security/certs.hpp"
+#include "common/security/tokens.hpp"
 
 namespace zk::apps {
 namespace {
@@ -91,6 +92,23 @@ int run_create_leaf(const certs_opts_t& o, role_t role) {
   return 0;
 }
 
+// A bearer token for the HTTP API (docs/api.md): shown once here, stored hashed in DIR/tokens.
+int run_create_token(const certs_opts_t& o) {
+  const std::string name = o.name.one();
+  if (name.empty())
+    throw usage_error("certs create-token needs a NAME (" + std::string(security::name_rule) + ")");
+  if (!security::valid_name(name))
+    throw usage_error("invalid client name '" + name + "': a name is " + security::name_rule);
+  const std::string dir = certs_dir(o);
+  const std::string token = security::create_token(dir, name);
+  std::printf("%s\n", token.c_str());
+  std::fprintf(stderr,
+               "zkfleet certs: the bearer token of client %s (stored hashed in %s/tokens; it "
+               "replaces an earlier one of %s). It is shown once: keep it now.\n",
+               name.c_str(), dir.c_str(), name.c_str());
+  return 0;
+}
+
 // The table: file, role, name, expiry date (UTC) and state, columns as wide as their widest cell.
 int run_list(const certs_opts_t& o) {
   const std::string dir = certs_dir(o);
@@ -150,12 +168,15 @@ int run_certs(const std::vector<certs_opts_t>& subs) {
         return run_create_leaf(o, role_t::node);
       case 2:
         return run_create_leaf(o, role_t::client);
-      default:
+      case 3:
         return run_list(o);
+      default:
+        return run_create_token(o);
     }
   }
   throw usage_error(
-      "certs needs a command: create-ca, create-node NAME, create-client NAME or list");
+      "certs needs a command: create-ca, create-node NAME, create-client NAME, list or "
+      "create-token NAME");
 }
 
 }  // namespace
@@ -171,6 +192,7 @@ void add_certs_command(CLI::App& root, commands_t& out) {
       "[--overwrite]\n"
       "       zkfleet certs create-client NAME --certs-dir DIR [--days N] [--overwrite]\n"
       "       zkfleet certs list --certs-dir DIR\n"
+      "       zkfleet certs create-token NAME --certs-dir DIR\n"
       "Files: DIR/ca.crt|key, DIR/node.NAME.crt|key, DIR/client.NAME.crt|key; keys are mode "
       "0600.\n"
       "NAME: " +
@@ -182,10 +204,13 @@ void add_certs_command(CLI::App& root, commands_t& out) {
       add_sub(app, "create-client", "make client.NAME.crt|key, signed by the CA (TLS client)", true,
               true, false),
       add_sub(app, "list", "list the directory's certificates and when each expires", false, false,
-              false)};
+              false),
+      add_sub(app, "create-token",
+              "make a bearer token of client NAME for the HTTP API (printed once, kept hashed)",
+              false, true, false)};
   command_t c;
   c.app = app;
-  c.takes = "certs takes a command: create-ca, create-node, create-client or list";
+  c.takes = "certs takes a command: create-ca, create-node, create-client, list or create-token";
   c.run = [subs] { return run_certs(subs); };
   out.push_back(std::move(c));
 }

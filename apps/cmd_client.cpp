@@ -11,10 +11,14 @@
 // config's certs_dir); a job is seen and cancelled only by the client that submitted it, or admin.
 #include <signal.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "apps/client.hpp"
@@ -79,8 +83,35 @@ int run_down(const opt_t& config) {
   return 0;
 }
 
+// An input file uploaded through the scheduler's HTTP endpoint (PUT /v1/uploads): the cluster
+// reads it from there, wherever this client runs. Its reference, or an error naming the file.
+std::string upload(const config::config_t& c, const tls_identity_t& who, const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    throw std::runtime_error(file + ": cannot read the input (" + std::strerror(errno) + ")");
+  net::http_call_t call;
+  call.method = "PUT";
+  call.target = "/v1/uploads";
+  call.body.assign(std::istreambuf_iterator<char>(in), {});
+  const bool json = file.size() >= 5 && file.substr(file.size() - 5) == ".json";
+  call.headers = {{"Content-Type", json ? "application/json" : "application/octet-stream"}};
+  call.timeout = std::chrono::minutes(10);
+  const auto a = call_scheduler_http(c, who, call);
+  if (!a.error.empty()) throw std::runtime_error(file + ": the upload failed: " + a.error);
+  std::string why = a.body;
+  try {
+    const auto j = nlohmann::json::parse(a.body);
+    if (a.status == 201) return j.at("input").get<std::string>();
+    why = j.value("error", a.body);
+  } catch (const std::exception&) {
+  }
+  throw std::runtime_error(file + ": the scheduler refused the upload (" +
+                           std::to_string(a.status) + "): " + why);
+}
+
 int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circuit,
-               const opt_t& inputs, const opt_t& partitions, const opt_t& priority) {
+               const opt_t& inputs, const opt_t& input_paths, const opt_t& partitions,
+               const opt_t& priority) {
   const std::string path = config_path(config);
   actors::job_request r;
   r.circuit = circuit.one();
@@ -95,9 +126,34 @@ int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circu
                         "')");
     r.priority = *p;
   }
-  for (const auto& in : inputs.all())  // files are read by the synthesis nodes: absolute paths
-    r.inputs.push_back(in.find('=') != std::string::npos ? in : fs::absolute(in).string());
-  cluster_client_t client(client_config(path), client_name.one("admin"));
+  if (inputs.given() && input_paths.given())
+    throw usage_error(
+        "--input and --input-path do not mix: a job's inputs are all uploaded or all "
+        "on the cluster's hosts");
+  const auto c = client_config(path);
+  const std::string who = client_name.one("admin");
+  for (const auto& in : inputs.all()) {
+    if (in.rfind("seed=", 0) == 0 && !fs::exists(in)) {
+      r.inputs.push_back(in);  // a native circuit's input, not a file
+      continue;
+    }
+    if (!c.scheduler.http || c.scheduler.http->port == 0) {
+      // No HTTP endpoint to upload through (none, or port 0: any free port, unknown here): the
+      // cluster reads the file where it runs, as with --input-path (a loopback cluster, or hosts
+      // sharing a filesystem).
+      std::fprintf(stderr,
+                   "zkfleet submit: scheduler.http is %s in %s: %s is sent as a path the "
+                   "synthesis nodes read (under scheduler.input_roots), not uploaded\n",
+                   c.scheduler.http ? "port 0 (any free port)" : "not set", c.source.c_str(),
+                   in.c_str());
+      r.inputs.push_back(fs::absolute(in).string());
+      continue;
+    }
+    r.inputs.push_back(upload(c, tls_identity(c, security::role_t::client, who), in));
+  }
+  for (const auto& in : input_paths.all())  // read by the synthesis nodes: absolute paths
+    r.inputs.push_back(fs::absolute(in).string());
+  cluster_client_t client(c, who);
   std::printf("%s\n", client.submit(r).c_str());
   return 0;
 }
@@ -229,8 +285,14 @@ void add_client_commands(CLI::App& root, commands_t& out) {
     const opt_t circuit = add_value(app, "--circuit", "ID", "a circuit of the config (required)");
     const opt_t inputs =
         add_values(app, "--input", "FILE",
-                   "a .wtns, an input.json (circuits with a witness_generator) or seed=N (native "
-                   "circuits); one for every partition, or one per partition: --input A --input B");
+                   "a .wtns or an input.json (circuits with a witness_generator), uploaded "
+                   "through scheduler.http (without it, read by the cluster where it runs, "
+                   "as --input-path), or seed=N (native circuits); one for every "
+                   "partition, or one per partition: --input A --input B");
+    const opt_t input_paths =
+        add_values(app, "--input-path", "PATH",
+                   "instead of --input: a file the synthesis nodes read where they run (under "
+                   "scheduler.input_roots), not uploaded");
     const opt_t partitions =
         add_value(app, "--partitions", "N", "partitions of the job (default 1)");
     const opt_t priority =
@@ -240,7 +302,9 @@ void add_client_commands(CLI::App& root, commands_t& out) {
     const opt_t client = add_client(app);
     command_t c;
     c.app = app;
-    c.run = [=] { return run_submit(config, client, circuit, inputs, partitions, priority); };
+    c.run = [=] {
+      return run_submit(config, client, circuit, inputs, input_paths, partitions, priority);
+    };
     c.stray_hint = [=] {
       return inputs.given() ? std::string(" (each input file needs its own --input)")
                             : std::string();

@@ -1,6 +1,6 @@
 // zkfleet node --config F [--node NAME] [--log-level LEVEL]: one node of F, its roles' actors.
 // The scheduler role opens the journal (scheduler.journal), publishes the scheduler on
-// scheduler.endpoint (CAF middleman) and serves scheduler.metrics; the synth and prover roles join
+// scheduler.endpoint (CAF middleman) and serves scheduler.http; the synth and prover roles join
 // it there (remote_actor, retried up to 30 s) with the node's resources (common/config/roles.hpp:
 // the plan of the node's entry). A node that loses its scheduler keeps running, reconnects with
 // backoff and rejoins (rejoin below). Runs until SIGINT or SIGTERM. Its lines go through the log
@@ -8,12 +8,13 @@
 #include <caf/io/all.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
 
-#include "actors/metrics_http.hpp"
+#include "actors/api_http.hpp"
 #include "actors/node.hpp"
 #include "apps/backend.hpp"
 #include "apps/client.hpp"
@@ -246,7 +247,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   auto& sys = *s.sys;
   std::string token;  // this node's session at the scheduler
   own_actors_t own;
-  std::unique_ptr<metrics_server_t> metrics;  // destroyed before the actor system
+  std::unique_ptr<api_server_t> http;  // destroyed before the actor system
   scheduler_actor scheduler;
   timeline_actor aggregator;
   if (plan.scheduler) {
@@ -259,37 +260,52 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       if (auto why = check_circuit(circuits.back()))
         throw std::runtime_error("circuit " + circuit.id + ": " + *why);
     }
-    scheduler_config_t sc{c.scheduler.lookahead,
-                          c.scheduler.max_attempts,
-                          rec,
-                          0,
-                          aggregator,
-                          std::move(circuits),
-                          sessions,
-                          limits_of(c.scheduler)};
+    scheduler_config_t sc;
+    sc.lookahead = c.scheduler.lookahead;
+    sc.max_attempts = c.scheduler.max_attempts;
+    sc.recorder = rec;
+    sc.aggregator = aggregator;
+    sc.circuits = std::move(circuits);
+    sc.sessions = sessions;
+    sc.limits = limits_of(c.scheduler);
     sc.timing.placement_timeout = c.scheduler.placement_timeout;
     sc.timing.stage_timeout = c.scheduler.stage_timeout;
     sc.journal = open_journal(c.scheduler);
+    std::shared_ptr<node::upload_store_t> uploads;  // only where the HTTP API can take them
+    if (c.scheduler.http) {
+      uploads = std::make_shared<node::upload_store_t>(c.scheduler.uploads, c.scheduler.max_upload);
+      sc.uploads = uploads;
+      sc.upload_key = security::random_hex(32);  // this run's: its tickets are its dispatches'
+    }
+    const std::string upload_key = sc.upload_key;
     scheduler = sys.spawn(actors::scheduler, std::move(sc));
     token = sessions->add({security::role_t::node, plan.name});
     own.add(scheduler, "its scheduler");
     own.add(aggregator, "its timeline aggregator");
-    own.add(
-        sys.spawn(
-            timeline_reporter,
-            reporter_config_t{
-                plan.scheduler_timeline, plan.scheduler_name, {{0, "scheduler"}}, rec, aggregator}),
-        "its scheduler's timeline reporter");
+    own.add(sys.spawn(timeline_reporter, reporter_config_t{.node = plan.scheduler_timeline,
+                                                           .name = plan.scheduler_name,
+                                                           .tracks = {{0, "scheduler"}},
+                                                           .recorder = rec,
+                                                           .aggregator = aggregator,
+                                                           .slot = nullptr}),
+            "its scheduler's timeline reporter");
     auto port = s.publish(scheduler, plan.publish);
     if (!port)
       throw std::runtime_error("cannot publish the scheduler on " + plan.publish.str() + ": " +
                                sys.render(port.error()));
-    if (c.scheduler.metrics) {
-      metrics = std::make_unique<metrics_server_t>(
-          sys, scheduler, sessions->add({security::role_t::client, "admin"}), aggregator,
-          c.scheduler.metrics->host, c.scheduler.metrics->port);
-      log::info("zkfleet node " + plan.name + ": metrics at http://" + c.scheduler.metrics->host +
-                ":" + std::to_string(metrics->port()) + "/metrics");
+    if (c.scheduler.http) {
+      api_options_t o;
+      o.host = c.scheduler.http->host;
+      o.port = c.scheduler.http->port;
+      if (s.tls.enabled()) {
+        o.tls = {s.tls.cert, s.tls.key, s.tls.ca};
+        o.tokens = std::make_shared<security::token_store_t>(c.security.certs_dir);
+      }
+      o.uploads = uploads;
+      o.upload_key = upload_key;
+      http = std::make_unique<api_server_t>(sys, scheduler, aggregator, sessions, std::move(o));
+      log::info("zkfleet node " + plan.name + ": HTTP API and dashboard at " + http->url() +
+                "/ (metrics at " + http->url() + "/metrics)");
     }
   } else {
     auto link = connect_node(s, c, 30s, [](const std::string& why) { log::info(why); });
@@ -304,9 +320,29 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   if (plan.joins()) {
     auto rc = role_config(plan, backend, s.tls);
     rc.slot = slot;
-    synth_local_t local{c.scheduler.input_roots, {}};  // from this node's file, not the dispatch
+    synth_local_t local{c.scheduler.input_roots, {}, {}, {}};  // this node's file, not the dispatch
     for (const auto& circuit : c.circuits)
       local.witness_generators[circuit.id] = circuit.witness_generator;
+    if (plan.synth && c.scheduler.http) {  // uploads come from the scheduler's HTTP endpoint
+      local.uploads = std::make_shared<node::fetch_cache_t>(
+          (std::filesystem::temp_directory_path() / ("zkfleet-inputs-" + plan.name)).string());
+      local.fetch = [&c, tls = s.tls](const std::string& input, const std::string& ticket,
+                                      const std::string& path) -> std::string {
+        net::http_call_t call;
+        call.target = "/v1/uploads/" + input.substr(std::string("upload:").size());
+        call.headers = {{"X-Zkfleet-Ticket", ticket}};
+        call.timeout = std::chrono::minutes(10);
+        const auto a = call_scheduler_http(c, tls, call);
+        if (!a.error.empty()) return a.error;
+        if (a.status != 200)
+          return "the scheduler answered " + std::to_string(a.status) + ": " +
+                 a.body.substr(0, 300);
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(a.body.data(), std::streamsize(a.body.size()));
+        out.close();
+        return out ? "" : path + ": cannot write";
+      };
+    }
     rc.local = std::move(local);
     n = spawn_node(sys, rc, scheduler, aggregator, std::make_shared<node::buffer_directory_t>(),
                    token);
@@ -341,7 +377,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
     watch.watch_scheduler(caf::actor_cast<caf::actor>(scheduler), scheduler_what);
   }
   if (stop_requested()) why.clear();  // told to stop: what goes down now is the node's own shutdown
-  metrics.reset();
+  http.reset();
   if (plan.scheduler) sys.middleman().unpublish(scheduler, 0);
   if (!why.empty()) {
     log::error("zkfleet node " + plan.name + " stops: " + why);

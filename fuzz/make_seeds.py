@@ -300,7 +300,7 @@ scheduler:
   lookahead_max: 4
   max_attempts: 2
   default_priority: high
-  metrics: localhost:0
+  http: localhost:0
   max_partitions: 16
   max_queued_jobs: 3
   retention: 30m

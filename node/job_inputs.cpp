@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "common/circuit/porep.hpp"
+#include "common/formats/wtns.hpp"
 #include "node/synth/witness_generator.hpp"
 
 namespace zk::node {
@@ -28,6 +29,18 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
         continue;
       }
       if (!std::filesystem::is_regular_file(path)) return path + ": no such witness file";
+      // The witness must be of this circuit: its field, and one value per wire.
+      try {
+        formats::wtns_file w(path);
+        if (w.curve() != c.curve)
+          return path + ": the witness is over another field than circuit '" + c.id + "' (" +
+                 formats::curve_name(c.curve) + ")";
+        if (w.n_witness() != c.n_vars)
+          return path + ": the witness has " + std::to_string(w.n_witness()) +
+                 " values, circuit '" + c.id + "' has " + std::to_string(c.n_vars) + " wires";
+      } catch (const std::exception& e) {
+        return e.what();  // names the file and what is wrong with it, never its content
+      }
     }
     return std::nullopt;
   }

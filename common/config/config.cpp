@@ -220,8 +220,8 @@ void refuse_open_listeners(const ctx_t& c, const map_t& m, const config_t& cfg) 
   };
   if (!is_loopback(cfg.scheduler.endpoint.host))
     refuse("scheduler.endpoint", cfg.scheduler.endpoint);
-  if (cfg.scheduler.metrics && !is_loopback(cfg.scheduler.metrics->host))
-    refuse("scheduler.metrics", *cfg.scheduler.metrics);
+  if (cfg.scheduler.http && !is_loopback(cfg.scheduler.http->host))
+    refuse("scheduler.http", *cfg.scheduler.http);
   for (const node_t& nd : cfg.nodes)
     for (const auto* e : {&nd.control, &nd.data})
       if (*e && !is_loopback((*e)->host)) refuse("node " + nd.name, **e);

@@ -105,7 +105,9 @@ struct scheduler_t {
   lookahead_t lookahead;
   unsigned max_attempts = 3;  // a partition failing this often fails its job
   priority_t default_priority = priority_t::normal;
-  std::optional<endpoint_t> metrics;  // where the scheduler node serves GET /metrics (Prometheus)
+  // Where the scheduler node serves HTTP (docs/api.md: the job API, the dashboard, /healthz,
+  // /readyz, /metrics); HTTPS with security.certs_dir.
+  std::optional<endpoint_t> http;
   // Limits on what one request may ask (docs/security.md): partitions (and inputs) per job,
   // jobs a client may have unfinished, how long a finished job is kept for status/await.
   uint32_t max_partitions = 1024;
@@ -119,6 +121,10 @@ struct scheduler_t {
   // restart). journal_sync: full (a proof reported done survives a power loss) or normal (it
   // survives a crash of the process; the last commits may be lost to a power loss).
   std::string journal;
+  // Inputs uploaded through the HTTP API (node/scheduler/uploads.hpp), by default
+  // <config dir>/<config name>.state/uploads; the largest one accepted.
+  std::string uploads;
+  uint64_t max_upload = uint64_t(1) << 30;
   bool journal_sync_full = true;
   // Liveness: CAF heartbeats between every process and the scheduler every `heartbeat`; a peer
   // silent for `node_timeout` is dropped (its partitions go elsewhere). A job no live node can

@@ -30,19 +30,19 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
   }
   if (m.has("max_attempts"))
     s.max_attempts = unsigned(as_uint(c, m.get("max_attempts"), m.path("max_attempts"), 1, 100));
-  if (m.has("metrics")) {  // port 0: any free port (the node prints the one bound)
-    const YAML::Node v = m.get("metrics");
+  if (m.has("http")) {  // port 0: any free port (the node prints the one bound)
+    const YAML::Node v = m.get("http");
     static const std::regex zero("^(.*):0$");
     std::smatch z;
     const std::string text = v.IsScalar() ? v.Scalar() : "";
     if (std::regex_match(text, z, zero)) {
-      s.metrics = parse_endpoint(z[1].str() + ":1");
-      if (!s.metrics)
-        fail(c, v, m.path("metrics"),
+      s.http = parse_endpoint(z[1].str() + ":1");
+      if (!s.http)
+        fail(c, v, m.path("http"),
              quoted(v) + " is not host:port (e.g. 127.0.0.1:9410; port 0: any free port)");
-      s.metrics->port = 0;
+      s.http->port = 0;
     } else {
-      s.metrics = as_endpoint(c, v, m.path("metrics"));
+      s.http = as_endpoint(c, v, m.path("http"));
     }
   }
   if (m.has("default_priority")) {
@@ -68,6 +68,9 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
     }
   }
   s.journal = resolve(c, fs::path(c.source).stem().string() + ".state/journal.db");
+  s.uploads = resolve(c, fs::path(c.source).stem().string() + ".state/uploads");
+  if (m.has("uploads")) s.uploads = resolve(c, as_string(c, m.get("uploads"), m.path("uploads")));
+  if (m.has("max_upload")) s.max_upload = as_size(c, m.get("max_upload"), m.path("max_upload"));
   if (m.has("journal")) {
     const YAML::Node v = m.get("journal");
     const std::string p = as_string(c, v, m.path("journal"));

@@ -43,9 +43,10 @@ const std::vector<schema_section_t>& schema_table() {
   static const std::vector<schema_section_t> table = {
       {"", {"version", "scheduler", "security", "circuits", "node", "nodes", "simulation"}},
       {"scheduler",
-       {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority", "metrics",
-        "max_partitions", "max_queued_jobs", "retention", "input_roots", "journal", "journal_sync",
-        "heartbeat", "node_timeout", "placement_timeout", "stage_timeout"}},
+       {"endpoint", "lookahead", "lookahead_max", "max_attempts", "default_priority", "http",
+        "max_partitions", "max_queued_jobs", "retention", "input_roots", "journal", "uploads",
+        "max_upload", "journal_sync", "heartbeat", "node_timeout", "placement_timeout",
+        "stage_timeout"}},
       {"security", {"certs_dir", "insecure"}},
       {"circuits.<id>",
        {"native", "params", "key_dir", "zkey", "r1cs", "witness_generator", "shape", "priority"}},

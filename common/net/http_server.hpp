@@ -1,25 +1,50 @@
 #pragma once
-// A small HTTP/1.1 server (Boost.Beast) for a node's HTTP face: one io_context on a thread of
-// its own, one request per connection (Connection: close), each connection with a deadline for
-// reading the request and writing the answer, requests over max_request_bytes (header or body)
-// answered 400. The handler runs on the server's thread, one request at a time; an exception
-// from it is answered 500 with its message, and the server keeps serving. HEAD is answered with
-// the headers GET would have.
+// A small HTTP/1.1 server (Boost.Beast) for a node's HTTP face, plain or HTTPS:
+//
+//   - one io_context on a thread of its own for the sockets; handlers run on a small pool of
+//     their own threads (a handler may wait on the cluster without stalling other connections)
+//     and answer through their reply, from any thread, once;
+//   - one request per connection (Connection: close); a deadline on reading the header, on the
+//     body (io_timeout plus the time its length takes at min_body_rate), and on each write;
+//   - bounds: the header (max_header_bytes), the body (body_limit(method, path): larger ones are
+//     answered 413 before they are read), connections at once (more are closed at accept), and
+//     requests per client address (a token bucket: rate_per_s, burst; over it, 429);
+//   - HTTPS (tls.enabled()): the node's certificate; a client certificate of the same CA is asked
+//     for but optional, and when one verifies the request carries its subject (client_cert);
+//   - a reply may be a stream (text/event-stream and the like): headers at once, then whatever
+//     the handler writes, until either side closes or the handler's writes outrun the peer by
+//     more than max_stream_backlog bytes (the stream is then dropped, not buffered without bound).
+// An exception from a handler is answered 500 with its message, and the server keeps serving.
+// HEAD is answered with the headers GET would have.
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/net/tls.hpp"
+
 namespace zk::net {
 
 struct http_request_t {
-  std::string method;  // "GET", "HEAD", ...
-  std::string target;  // as sent: path and query
-  std::string path;    // target up to '?'
+  std::string method;                                        // "GET", "HEAD", ...
+  std::string target;                                        // as sent: path and query
+  std::string path;                                          // target up to '?'
+  std::string query;                                         // after '?', raw
+  std::vector<std::pair<std::string, std::string>> headers;  // names lower-case
   std::string body;
+  std::string peer;  // the client's address (no port)
+  // With HTTPS, the verified client certificate's subject: "O=zkfleet, OU=client, CN=alice" as
+  // role "client" and name "alice" (empty role: none, or not a zkfleet certificate).
+  std::string cert_role, cert_name;
+
+  // The first header of that (lower-case) name; "" when absent.
+  std::string header(const std::string& name) const;
+  // A query parameter, percent-decoded; nullopt when absent.
+  std::optional<std::string> param(const std::string& name) const;
 };
 
 struct http_response_t {
@@ -29,32 +54,67 @@ struct http_response_t {
   std::vector<std::pair<std::string, std::string>> headers;  // more fields, e.g. {"Allow", "GET"}
 };
 
-using http_handler_t = std::function<http_response_t(const http_request_t&)>;
+// An open streamed reply. write() queues bytes for the peer, from any thread; false once the
+// stream has ended (the peer left, the server stops, or the backlog bound was passed).
+class http_stream_t {
+ public:
+  virtual ~http_stream_t() = default;
+  virtual bool write(std::string bytes) = 0;
+  virtual bool open() const = 0;
+  virtual void close() = 0;
+};
+
+// Handed to the handler with each request; exactly one of respond() or stream(), once, from any
+// thread. A reply dropped unanswered is answered 500.
+class http_reply_t {
+ public:
+  virtual ~http_reply_t() = default;
+  virtual void respond(http_response_t r) = 0;
+  virtual std::shared_ptr<http_stream_t> stream(
+      std::string content_type, std::vector<std::pair<std::string, std::string>> headers = {}) = 0;
+};
+
+using http_handler_t = std::function<void(http_request_t, std::shared_ptr<http_reply_t>)>;
 
 struct http_options_t {
-  std::chrono::milliseconds io_timeout{5000};  // reading a request, writing an answer
-  uint32_t max_request_bytes = 8192;           // header, and body
+  std::chrono::milliseconds io_timeout{10000};  // the header, each write, and the body's base
+  uint64_t min_body_rate = uint64_t(1) << 20;   // bytes/s a body may take on top of io_timeout
+  uint32_t max_header_bytes = 16384;
+  // The largest body a request to (method, path) may carry; empty: 64 KiB for every request.
+  std::function<uint64_t(const std::string& method, const std::string& path)> body_limit;
+  unsigned max_connections = 128;
+  double rate_per_s = 50, burst = 100;  // requests per client address
+  unsigned handler_threads = 4;
+  size_t max_stream_backlog = size_t(4) << 20;
+  tls_files_t tls;  // empty: plain HTTP
+  // The body of the answers the server makes itself (400, 413, 429, 500, 503): a JSON object
+  // {"error": why} when set to json, else the plain sentence.
+  bool json_errors = false;
 };
 
 class http_server_t {
  public:
   // Binds host:port at once (port 0: an ephemeral port; port() says which) and serves. host: an
   // address or a name. Throws std::runtime_error "<what>: cannot listen on host:port: ..." when
-  // it cannot bind.
+  // it cannot bind, or naming the TLS file that is wrong.
   http_server_t(std::string what, std::string host, uint16_t port, http_handler_t handler,
                 http_options_t options = {});
-  // Stops accepting, drops open connections and joins the thread (after an answer in progress).
+  // Stops accepting, ends open connections and streams, joins the threads.
   ~http_server_t();
   http_server_t(const http_server_t&) = delete;
   http_server_t& operator=(const http_server_t&) = delete;
 
   uint16_t port() const;
   const std::string& host() const;
+  bool tls() const;
 
   struct core_t;
 
  private:
-  std::unique_ptr<core_t> core_;
+  std::shared_ptr<core_t> core_;
 };
+
+// The answer a handler gives for an error, in the server's error format.
+http_response_t http_error(unsigned status, const std::string& why, bool json);
 
 }  // namespace zk::net

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -54,7 +55,13 @@ void aggregator_t::add(const std::vector<event_t>& batch) {
 }
 
 std::vector<event_t> aggregator_t::events() const {
-  std::vector<event_t> v(events_.begin(), events_.end());
+  return events_since(std::numeric_limits<int64_t>::min());
+}
+
+std::vector<event_t> aggregator_t::events_since(int64_t since_ns) const {
+  std::vector<event_t> v;
+  for (const auto& e : events_)
+    if (e.t_ns > since_ns) v.push_back(e);
   std::stable_sort(v.begin(), v.end(),
                    [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
   return v;

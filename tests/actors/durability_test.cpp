@@ -129,7 +129,7 @@ TEST_CASE(
 
 TEST_CASE(
     "a buffer that could not be sent is kept by its synthesis node and proven through another "
-    "prover without a second synthesis; the failing prover gets no new work") {
+    "prover without a second synthesis, the failing prover gets no new work") {
   cluster_config_t cc;
   cc.synth_nodes = 1;
   cc.prover_data_listen = "127.0.0.1:0";  // the live prover receives over the data plane
@@ -160,7 +160,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a partition stuck past its stage deadline is queued again (an attempt spent); a job no live "
+    "a partition stuck past its stage deadline is queued again (an attempt spent), a job no live "
     "node can take says why, then fails after the placement timeout") {
   cluster_config_t cc;
   cc.synth_nodes = 0;

@@ -39,7 +39,7 @@ version: 1
 scheduler:
   endpoint: 127.0.0.1:$BASE
   lookahead: 1
-  metrics: 127.0.0.1:0
+  http: 127.0.0.1:0
   default_priority: high
   input_roots: [$FIX]
 security:
@@ -212,10 +212,14 @@ timeout 60 "$ZK" timeline --config "$CFG" --format stats >"$WORK/stats.txt" 2>&1
   ok "stats of the running cluster: $(grep '^bottleneck:' "$WORK/stats.txt" | cut -d';' -f1)" || bad "timeline stats: $(cat "$WORK/stats.txt")"
 
 # Prometheus at the scheduler: counters and stage histograms of the merged timeline, node gauges.
-MURL=$(grep -o 'metrics at http://[^ ]*' "/tmp/zkfleet-up-$BASE.logs/scheduler.log" | cut -d' ' -f3 || true)
-if [ -n "$MURL" ] && python3 - "$MURL" >"$WORK/metrics.check" 2>&1 <<'PY'
-import sys, urllib.request
-r = urllib.request.urlopen(sys.argv[1], timeout=20)
+# HTTPS with mutual TLS (security.certs_dir): this client shows client.admin's certificate.
+MURL=$(grep -o 'metrics at https\?://[^ )]*' "/tmp/zkfleet-up-$BASE.logs/scheduler.log" | cut -d' ' -f3 || true)
+if [ -n "$MURL" ] && python3 - "$MURL" "$WORK/certs" >"$WORK/metrics.check" 2>&1 <<'PY'
+import ssl, sys, urllib.request
+ctx = ssl.create_default_context(cafile=f"{sys.argv[2]}/ca.crt")
+ctx.check_hostname = False  # the certificate names the node (scheduler), not 127.0.0.1
+ctx.load_cert_chain(f"{sys.argv[2]}/client.admin.crt", f"{sys.argv[2]}/client.admin.key")
+r = urllib.request.urlopen(sys.argv[1], timeout=20, context=ctx)
 body = r.read().decode()
 assert r.status == 200 and r.headers["Content-Type"].startswith("text/plain; version=0.0.4"), r.headers["Content-Type"]
 lines = body.splitlines()

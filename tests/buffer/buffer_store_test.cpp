@@ -84,7 +84,7 @@ TEST_CASE("a reservation beyond the budget is refused and allocates nothing") {
   CHECK(store.accounted_bytes() == before.accounted);
 }
 
-TEST_CASE("idle pooled buffers of another class make room; accounted never exceeds the budget") {
+TEST_CASE("idle pooled buffers of another class make room, accounted never exceeds the budget") {
   buffer_store_t store(10 * mib);
   {
     auto a = store.reserve(6 * mib);  // filled then dropped uncommitted: back to the pool
@@ -154,7 +154,7 @@ TEST_CASE("handles outlive the store object") {
   CHECK(pin->data()[999] == 42);
 }
 
-TEST_CASE("prewarm fills the pool up to the budget; reservations then reuse it") {
+TEST_CASE("prewarm fills the pool up to the budget, reservations then reuse it") {
   buffer_store_t store(8 * mib);
   CHECK(store.prewarm(3 * mib, 5) == 2);  // 2 × 3 MiB fit in 8 MiB, a third does not
   auto st = store.stats();

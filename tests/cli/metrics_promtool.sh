@@ -35,13 +35,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Loopback without certificates: the metrics listener is plain HTTP on a port of its own (0: any
+# Loopback without certificates: the HTTP endpoint is plain HTTP on a port of its own (0: any
 # free one; the scheduler's log names it).
 cat >"$CFG" <<EOF
 version: 1
 scheduler:
   endpoint: 127.0.0.1:$BASE
-  metrics: 127.0.0.1:0
+  http: 127.0.0.1:0
   input_roots: [$FIX]
 security: {insecure: true}
 circuits:

@@ -46,7 +46,7 @@ wait_for() {
 
 # --- 1. configs/single-host.yaml ---------------------------------------------------------------
 CFG1="$T/single-host.yaml"
-sed -e "s#127.0.0.1:7400#127.0.0.1:$BASE#g" -e "s#127.0.0.1:7500#127.0.0.1:$((BASE + 1))#g" \
+sed -e "s#127.0.0.1:7400#127.0.0.1:$BASE#g" -e "s#127.0.0.1:7500#127.0.0.1:$((BASE + 1))#g" -e "s#127.0.0.1:7410#127.0.0.1:$((BASE + 2))#g" \
   -e "s#\.\./tests/fixtures#$ROOT/tests/fixtures#g" \
   -e "s#certs_dir: .*#certs_dir: $T/certs#" "$ROOT/configs/single-host.yaml" >"$CFG1"  # its own CA
 "$ZK" up --config "$CFG1" --log-level debug >"$T/up1.log" 2>&1 &

@@ -270,17 +270,28 @@ TEST_CASE("each kind of error names the key path (and the line)") {
                        doctest::Contains("cannot open the file"), config_error);
 }
 
-TEST_CASE("scheduler.metrics: an endpoint, port 0 for any free port") {
-  CHECK_FALSE(parse(base).scheduler.metrics);
-  auto c = parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: 127.0.0.1:9410\n"));
-  REQUIRE(c.scheduler.metrics);
-  CHECK(c.scheduler.metrics->str() == "127.0.0.1:9410");
-  auto z = parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: \"[::1]:0\"\n"));
-  REQUIRE(z.scheduler.metrics);
-  CHECK(z.scheduler.metrics->host == "::1");
-  CHECK(z.scheduler.metrics->port == 0);
-  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: 9410\n"))
-            .find("scheduler.metrics: \"9410\" is not host:port") != std::string::npos);
+TEST_CASE("scheduler.http: an endpoint, port 0 for any free port, uploads beside the journal") {
+  CHECK_FALSE(parse(base).scheduler.http);
+  auto c = parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  http: 127.0.0.1:9410\n"));
+  REQUIRE(c.scheduler.http);
+  CHECK(c.scheduler.http->str() == "127.0.0.1:9410");
+  auto z = parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  http: \"[::1]:0\"\n"));
+  REQUIRE(z.scheduler.http);
+  CHECK(z.scheduler.http->host == "::1");
+  CHECK(z.scheduler.http->port == 0);
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  http: 9410\n"))
+            .find("scheduler.http: \"9410\" is not host:port") != std::string::npos);
+  CHECK(c.scheduler.uploads == src + "/t.state/uploads");
+  CHECK(c.scheduler.max_upload == uint64_t(1) << 30);
+  auto u = parse(
+      replace(base, "  lookahead: 2\n", "  lookahead: 2\n  uploads: up\n  max_upload: 64MiB\n"));
+  CHECK(u.scheduler.uploads == src + "/up");
+  CHECK(u.scheduler.max_upload == uint64_t(64) << 20);
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  max_upload: 0\n"))
+            .find("scheduler.max_upload") != std::string::npos);
+  // metrics is gone: http serves /metrics.
+  CHECK(error_of(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  metrics: 127.0.0.1:1\n"))
+            .find("metrics") != std::string::npos);
 }
 
 TEST_CASE("native circuits: porep-lite with its shape parameters") {

@@ -130,7 +130,7 @@ TEST_CASE("reader: overruns and trailing bytes name file, section and offset") {
               "(section at offset 0x18)");
 }
 
-TEST_CASE("mapped_file: errors name the path and errno text; move keeps the mapping") {
+TEST_CASE("mapped_file: errors name the path and errno text, move keeps the mapping") {
   temp_dir dir;
   CHECK_ERROR(mapped_file(dir.file("missing.zkey")), "missing.zkey", "cannot open",
               "No such file or directory");

@@ -261,7 +261,7 @@ TEST_CASE(
   CHECK(store.stats().fresh_allocations == 1);
 }
 
-TEST_CASE("a stalled peer times out; the server drops it and keeps serving") {
+TEST_CASE("a stalled peer times out, the server drops it and keeps serving") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::server_options_t opts;

@@ -177,7 +177,7 @@ TEST_CASE("TLS and plaintext do not mix: each side fails cleanly, later transfer
 
 TEST_CASE(
     "TLS: a sender without a certificate, of another CA, or with a client certificate is "
-    "refused; so is a receiver of another CA") {
+    "refused, so is a receiver of another CA") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::data_server_t server(store, tls_server(), col.on_received(), col.on_rejected());
@@ -253,7 +253,7 @@ TEST_CASE("TLS: expected_peer other than the receiver's node name ends the send 
   CHECK_MESSAGE(ok.ok, ok.error);
 }
 
-TEST_CASE("TLS: bad files are named; a silent connection is dropped at the handshake deadline") {
+TEST_CASE("TLS: bad files are named, a silent connection is dropped at the handshake deadline") {
   buffer::buffer_store_t store(16 * mib);
   auto o = tls_server();
   o.tls.key_file = certs().path("node.n2.key");  // not node.n1's key
@@ -286,7 +286,7 @@ TEST_CASE("TLS: bad files are named; a silent connection is dropped at the hands
   check_serves(server);
 }
 
-TEST_CASE("ticket frames round-trip; the MAC covers every field and the digest") {
+TEST_CASE("ticket frames round-trip, the MAC covers every field and the digest") {
   const auto key = net::make_transfer_key();
   CHECK(key != net::make_transfer_key());
   CHECK(net::transfer_key_from_hex(net::transfer_key_hex(key)) == key);
@@ -493,7 +493,7 @@ TEST_CASE("the duplicate memory is bounded: keys of released buffers age out") {
   CHECK_FALSE(b2.duplicate);
 }
 
-TEST_CASE("an unclaimed buffer is released after unclaimed_timeout; a claimed one stays") {
+TEST_CASE("an unclaimed buffer is released after unclaimed_timeout, a claimed one stays") {
   buffer::buffer_store_t store(16 * mib);
   collector_t col;
   net::server_options_t o;
@@ -526,7 +526,7 @@ TEST_CASE("an unclaimed buffer is released after unclaimed_timeout; a claimed on
   check_serves(server);
 }
 
-TEST_CASE("connection caps: per peer address and in all; over a cap, closed at accept") {
+TEST_CASE("connection caps: per peer address and in all, over a cap, closed at accept") {
   using tcp = boost::asio::ip::tcp;
   boost::asio::io_context io;
   auto open_from = [&](const char* source, uint16_t port) {

@@ -134,7 +134,7 @@ TEST_CASE("priorities: CRITICAL > HIGH > NORMAL > LOW, oldest first within a cla
   CHECK(order == std::vector<job_id>{crit, normal1, normal2, low, low});
 }
 
-TEST_CASE("cancellation frees every reservation; late reports are ignored; other jobs finish") {
+TEST_CASE("cancellation frees every reservation, late reports are ignored, other jobs finish") {
   scheduler_policy_t s({false, 2});
   s.add_circuit({"c", 100, 100});
   node_id syn = s.add_node(synth_node("s", 2, 1000));
@@ -158,7 +158,7 @@ TEST_CASE("cancellation frees every reservation; late reports are ignored; other
   CHECK(d2[0].job == b);
 }
 
-TEST_CASE("a lost node re-queues its partitions; repeated failures fail the job with the reason") {
+TEST_CASE("a lost node re-queues its partitions, repeated failures fail the job with the reason") {
   scheduler_policy_t s({false, 1}, 2);
   s.add_circuit({"c", 10, 0});
   node_id syn = s.add_node(synth_node("synth-7", 1, 100));
@@ -170,13 +170,16 @@ TEST_CASE("a lost node re-queues its partitions; repeated failures fail the job 
   CHECK(s.schedule().empty());  // no synthesis node left
   node_id syn2 = s.add_node(synth_node("synth-8", 1, 100));
   REQUIRE(s.schedule().size() == 1);
-  s.failed(j, 0, "synthesis crashed on synth-8");
+  s.failed(j, 0, "synthesis crashed on synth-8");  // its first own failure: the loss was free
+  CHECK(s.state(j, 0) == part_state::queued);
+  REQUIRE(s.schedule().size() == 1);
+  s.failed(j, 0, "synthesis crashed on synth-8");  // its second: max_attempts 2
   CHECK(s.state(j, 0) == part_state::failed);
   CHECK(s.status(j).error == "synthesis crashed on synth-8");
   CHECK(s.reserved(syn2) == 0);
 }
 
-TEST_CASE("a node loss spends no attempt; only a partition's own failures do") {
+TEST_CASE("a node loss spends no attempt, only a partition's own failures do") {
   scheduler_policy_t s({false, 1}, 2);
   s.add_circuit({"c", 10, 0});
   s.add_node(prover_node("p", 100));
@@ -235,7 +238,7 @@ TEST_CASE("a job no live node can hold says why, and fail_queued ends it") {
   CHECK_FALSE(s.fail_queued(j, "again"));
 }
 
-TEST_CASE("a journaled job is restored under its id with its proofs and attempts; ids go on") {
+TEST_CASE("a journaled job is restored under its id with its proofs and attempts, ids go on") {
   scheduler_policy_t s({false, 1}, 3);
   s.add_circuit({"c", 10, 0});
   CHECK(s.restore(41, "c", priority_t::high, 3, {true, false, false}, {0, 2, 0}, "open", ""));
@@ -386,7 +389,7 @@ TEST_CASE("auto lookahead follows measured synthesis, transfer and prove times")
   CHECK(s.lookahead(p) == 4);  // ceil((3 + 0.5) / 1)
 }
 
-TEST_CASE("SIMULATED: lookahead keeps the prover busy; lookahead is never exceeded") {
+TEST_CASE("SIMULATED: lookahead keeps the prover busy, lookahead is never exceeded") {
   // Synthesis 1 s on 2 cores, proving 1 s: with lookahead 0 synthesis and proving alternate.
   auto r0 = run_simulation(farm(1, 2, 1.0, 1.0, 10000, 0));
   auto r1 = run_simulation(farm(1, 2, 1.0, 1.0, 10000, 1));
@@ -468,7 +471,7 @@ TEST_CASE("SIMULATED: two synthesis nodes feed one prover ~2x faster when synthe
   CHECK(two.proofs_per_minute >= 1.8 * one.proofs_per_minute);
 }
 
-TEST_CASE("SIMULATED: cancelling a job mid-way frees it; the others finish") {
+TEST_CASE("SIMULATED: cancelling a job mid-way frees it, the others finish") {
   auto c = farm(1, 2, 1.0, 1.0, 10000, 1, 6);
   c.jobs.push_back({0.5, "porep", priority_t::high, 6, 2.5});
   auto r = run_simulation(c);

@@ -1,7 +1,9 @@
-// The scheduler's metrics endpoint (actors/metrics_http): an embedded cluster proves a job, then
-// a plain Beast client scrapes GET /metrics and checks the exposition against what happened
-// (proofs, stage counts, each node's budget), the other answers (HEAD, 404, 405, 400), 503 when the
-// scheduler or the aggregator cannot answer, a stalled client, and a bind clash. Every wait is
+// The scheduler's HTTP face (actors/api_http) in one process, plain HTTP (an insecure loopback
+// cluster: every request is admin's): an embedded cluster proves a job, then a plain Beast client
+// scrapes GET /metrics and checks the exposition against what happened (proofs, stage counts,
+// each node's budget), the probes, the API's own answers (HEAD, 404, 405, 400, 413, 429), 503 when
+// the scheduler or the aggregator cannot answer, a stalled client, and a bind clash. The routes
+// with certificates, tokens and uploads across processes: tests/cli/http_api.sh. Every wait is
 // bounded.
 #include <doctest/doctest.h>
 
@@ -14,7 +16,7 @@
 #include <map>
 #include <sstream>
 
-#include "actors/metrics_http.hpp"
+#include "actors/api_http.hpp"
 #include "actors/node.hpp"
 #include "tests/test_util.hpp"
 
@@ -121,7 +123,7 @@ struct system_t {
 }  // namespace
 
 TEST_CASE(
-    "metrics endpoint: GET /metrics after a 2-partition job shows the proofs, the stages and every "
+    "HTTP: GET /metrics after a 2-partition job shows the proofs, the stages and every "
     "node") {
   system_t s;
   cluster_config_t cc;
@@ -140,9 +142,14 @@ TEST_CASE(
   // Every reporter's events at the aggregator before the scrape (the server does not flush).
   REQUIRE(ask<caf::ok_atom>(*s.sys, cluster->aggregator, 10s, flush_atom::value));
   {
-    metrics_server_t server(*s.sys, cluster->scheduler, cluster->admin, cluster->aggregator,
-                            "127.0.0.1", 0);
+    api_server_t server(*s.sys, cluster->scheduler, cluster->aggregator, cluster->sessions, {});
     REQUIRE(server.port() != 0);
+    CHECK(server.url() == "http://127.0.0.1:" + std::to_string(server.port()));
+    auto hz = fetch(server.port(), http::verb::get, "/healthz");
+    CHECK(hz.status == 200);
+    CHECK(hz.body == "ok\n");
+    auto rz = fetch(server.port(), http::verb::get, "/readyz");
+    CHECK_MESSAGE(rz.status == 200, rz.body);
 
     auto r = fetch(server.port(), http::verb::get, "/metrics");
     REQUIRE_MESSAGE(r.status == 200, r.body);
@@ -196,17 +203,32 @@ TEST_CASE(
 
     auto nf = fetch(server.port(), http::verb::get, "/nope");
     CHECK(nf.status == 404);
-    CHECK(nf.body.find("/nope") != std::string::npos);
+    CHECK(nf.content_type == "application/json");
+    CHECK(nf.body.find("\"error\":\"no route /nope") != std::string::npos);
     auto post = fetch(server.port(), http::verb::post, "/metrics", "x=1");
     CHECK(post.status == 405);
     CHECK(post.allow == "GET, HEAD");
+    // No dashboard compiled into this server: said so. A body over the JSON bound: 413 unread.
+    CHECK(fetch(server.port(), http::verb::get, "/").status == 404);
+    auto big = fetch(server.port(), http::verb::post, "/v1/nodes", std::string(70000, 'x'));
+    CHECK(big.status == 413);
+    // The job routes answer for the embedded cluster's job, in the API's JSON.
+    auto st = fetch(server.port(), http::verb::get, "/v1/jobs/" + *job);
+    CHECK(st.status == 200);
+    CHECK(st.body.find("\"state\":\"done\"") != std::string::npos);
+    auto pr = fetch(server.port(), http::verb::get, "/v1/jobs/" + *job + "/proofs");
+    CHECK(pr.status == 200);
+    CHECK(pr.body.find("\"pi_a\"") != std::string::npos);
+    CHECK(
+        fetch(server.port(), http::verb::get, "/v1/jobs/0123456789abcdef0123456789abcdef").status ==
+        404);
   }
   cluster->stop();
   cluster.reset();
 }
 
 TEST_CASE(
-    "metrics endpoint: 503 naming the actor that does not answer; a taken port is refused by "
+    "HTTP: 503 naming the actor that does not answer, a taken port is refused by "
     "name") {
   system_t s;
   // An aggregator that never answers for its metrics (the promise is never delivered), and a
@@ -224,15 +246,17 @@ TEST_CASE(
     return {[](stats_atom, const std::string&) { return std::vector<node_usage_msg>{}; }};
   });
   caf::anon_send_exit(gone, caf::exit_reason::user_shutdown);
+  auto sessions = std::make_shared<sessions_t>(std::nullopt, std::nullopt);
   {
-    metrics_options_t o;
+    api_options_t o;
     o.ask_timeout = 300ms;
     o.io_timeout = 300ms;
-    metrics_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched), "",
-                            caf::actor_cast<timeline_actor>(silent), "127.0.0.1", 0, o);
+    api_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+                        caf::actor_cast<timeline_actor>(silent), sessions, o);
     auto r = fetch(server.port(), http::verb::get, "/metrics");
     CHECK(r.status == 503);
-    CHECK_MESSAGE(r.body == "the timeline aggregator did not answer within 300 ms\n", r.body);
+    CHECK_MESSAGE(
+        r.body == "{\"error\":\"the timeline aggregator did not answer within 300 ms\"}\n", r.body);
 
     // A connection that sends nothing is dropped after io_timeout and does not hold up others.
     {
@@ -252,17 +276,23 @@ TEST_CASE(
         0);
     CHECK(closed);
 
-    metrics_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone), "",
-                          caf::actor_cast<timeline_actor>(silent), "127.0.0.1", 0, o);
+    api_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone),
+                      caf::actor_cast<timeline_actor>(silent), sessions, o);
     auto d = fetch(down.port(), http::verb::get, "/metrics");
     CHECK(d.status == 503);
-    CHECK_MESSAGE(d.body.rfind("the scheduler ", 0) == 0, d.body);
+    CHECK_MESSAGE(d.body.rfind("{\"error\":\"the scheduler ", 0) == 0, d.body);
+    // Over the request rate of one address (burst 100, then 50 a second): 429, said in JSON.
+    unsigned refused = 0;
+    for (int i = 0; i < 150; ++i)
+      refused += fetch(server.port(), http::verb::get, "/healthz").status == 429;
+    CHECK(refused > 0);
 
     const std::string where = "127.0.0.1:" + std::to_string(server.port());
     try {
-      metrics_server_t clash(*s.sys, caf::actor_cast<scheduler_actor>(sched), "",
-                             caf::actor_cast<timeline_actor>(silent), "127.0.0.1", server.port(),
-                             o);
+      api_options_t taken = o;
+      taken.port = server.port();
+      api_server_t clash(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+                         caf::actor_cast<timeline_actor>(silent), sessions, taken);
       FAIL("bound a port already taken");
     } catch (const std::runtime_error& e) {
       CHECK_MESSAGE(std::string(e.what()).find(where) != std::string::npos, e.what());

@@ -1,0 +1,84 @@
+#pragma once
+// The scheduler node's HTTP face (docs/api.md): the job API, uploads, the cluster's state, the
+// merged timeline (also live, as server-sent events), the dashboard's files, health probes and
+// Prometheus metrics, on the HTTP server of common/net (plain, or HTTPS with the node's
+// certificate). It runs beside the scheduler in the scheduler node's process and talks to the
+// scheduler and the timeline aggregator as any client does: each request with the session of its
+// caller's identity (a client certificate, a bearer token, or admin on an insecure loopback
+// cluster), each answer awaited for at most ask_timeout (503 past it).
+//
+//   GET  /healthz /readyz /metrics          probes (open) and Prometheus text
+//   GET  / /index.html /app.js /style.css   the dashboard (files from `assets`)
+//   POST /v1/jobs    GET /v1/jobs[?limit]   GET|DELETE /v1/jobs/ID   GET /v1/jobs/ID/proofs
+//   PUT  /v1/uploads                        GET /v1/uploads/REF (synthesis nodes, with a ticket)
+//   GET  /v1/nodes /v1/stats /v1/timeline[?since=NS] /v1/events (text/event-stream)
+//
+// Destroy it before the actor_system it asks.
+#include <caf/all.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "actors/messages.hpp"
+#include "common/net/http_server.hpp"
+#include "common/security/tokens.hpp"
+#include "node/scheduler/sessions.hpp"
+#include "node/scheduler/uploads.hpp"
+
+namespace zk::actors {
+
+// The per-node gauges in exposition format (with # HELP and # TYPE), one sample per node.
+std::string render_node_gauges(const std::vector<node_usage_msg>& nodes);
+// A label value escaped per the exposition format: backslash, double quote and newline.
+std::string escape_label_value(const std::string& v);
+
+struct api_asset_t {
+  std::string content_type;
+  std::string_view bytes;
+};
+
+struct api_options_t {
+  std::string host = "127.0.0.1";
+  uint16_t port = 0;  // 0: any free port (port() says which)
+  // HTTPS with these files (the scheduler node's certificate, its key, the CA); empty: plain HTTP,
+  // where every request acts as admin (the config allows that on loopback only).
+  net::tls_files_t tls;
+  std::shared_ptr<security::token_store_t> tokens;  // bearer tokens (HTTPS); null: none
+  std::shared_ptr<node::upload_store_t> uploads;    // null: no uploads
+  std::string upload_key;                           // the scheduler's, for the fetch tickets
+  // The dashboard's file at a path ("/" → "/index.html"); empty function or nullopt: none.
+  std::function<std::optional<api_asset_t>(std::string_view path)> assets;
+  std::chrono::milliseconds ask_timeout{10000};
+  std::chrono::milliseconds event_period{1000};  // /v1/events
+  std::chrono::milliseconds io_timeout{10000};
+  unsigned max_streams = 32;
+};
+
+class api_server_t {
+ public:
+  // Binds at once and serves on threads of its own. Throws std::runtime_error naming host:port
+  // (or a TLS file) when it cannot.
+  api_server_t(caf::actor_system& sys, scheduler_actor scheduler, timeline_actor aggregator,
+               std::shared_ptr<node::sessions_t> sessions, api_options_t options);
+  ~api_server_t();
+  api_server_t(const api_server_t&) = delete;
+  api_server_t& operator=(const api_server_t&) = delete;
+
+  uint16_t port() const;
+  bool tls() const;
+  // "http://127.0.0.1:9410" or "https://…": where it serves.
+  std::string url() const;
+
+  struct impl_t;
+
+ private:
+  std::shared_ptr<impl_t> impl_;
+  std::unique_ptr<net::http_server_t> server_;
+};
+
+}  // namespace zk::actors

@@ -1,0 +1,47 @@
+#pragma once
+// Bearer tokens for the HTTP API (docs/api.md): an identity for clients that cannot present a
+// client certificate (scripts, dashboards behind a proxy). `zkfleet certs create-token NAME`
+// makes one: 32 random bytes, shown once as "zkf_<64 hex>", stored only as its SHA-256 in
+// <certs_dir>/tokens ("NAME SHA256HEX CREATED" lines, mode 0600; a new token for NAME replaces
+// NAME's line). The HTTP server keeps the file's entries and reads it again when it changes; a
+// presented token is compared with every entry's hash in constant time. A token names a client
+// identity (NAME), never a node.
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zk::security {
+
+// Lowercase hex of the SHA-256 of `bytes`; of HMAC-SHA256(key, message).
+std::string sha256_hex(std::string_view bytes);
+std::string hmac_sha256_hex(std::string_view key, std::string_view message);
+
+// Makes NAME's token in dir/tokens (replacing an earlier one of NAME) and returns it. Throws
+// naming the file, or the name when it is not a valid name.
+std::string create_token(const std::string& dir, const std::string& name);
+
+// The tokens file of `dir`, read when it changes (by size and mtime, at most once a second).
+class token_store_t {
+ public:
+  explicit token_store_t(std::string dir);
+  // The client name a presented token belongs to; nullopt for an unknown or malformed token.
+  std::optional<std::string> identify(std::string_view token);
+  std::string path() const { return path_; }
+
+ private:
+  struct entry_t {
+    std::string name, hash;
+  };
+  void reload_if_changed();
+  std::string path_;
+  std::mutex mu_;
+  std::vector<entry_t> entries_;
+  std::chrono::steady_clock::time_point checked_{};
+  int64_t seen_mtime_ = -1;
+  int64_t seen_size_ = -1;
+};
+
+}  // namespace zk::security
