@@ -26,7 +26,7 @@ const MAX_ROWS = 300;           // rows drawn at most (the most recent)
 // ---- state ----------------------------------------------------------------------------------
 const S = {
   nodes: [], jobs: [], stats: null,
-  tl: { nodes: {}, tracks: {}, events: new Map(), nowNs: null, nowAt: 0, dirty: true },
+  tl: { nodes: {}, tracks: {}, events: new Map(), nowNs: null, nowAt: 0, dirty: true, fresh: false },
   intervals: [], marks: [],      // derived from tl.events
   view: { live: true, span: 0, end: 0 },  // span 0: fit the recent activity
 };
@@ -147,6 +147,7 @@ async function follow() {
       if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
       refused = false;
       setConn('live', 'live');
+      S.tl.fresh = true;  // this stream's first timeline message holds every event: start over
       // One message a second is promised: ten silent seconds mean a dead connection.
       let last = performance.now();
       watchdog = setInterval(() => { if (performance.now() - last > 10000) ctl.abort(); }, 1000);
@@ -168,6 +169,7 @@ async function follow() {
 // ---- the timeline: events kept by identity, paired into intervals ---------------------------
 function mergeTimeline(m) {
   const tl = S.tl;
+  if (tl.fresh) tl.events.clear(), tl.nodes = {}, tl.tracks = {}, tl.fresh = false;
   if (m.nodes) Object.assign(tl.nodes, m.nodes);
   for (const t of m.tracks || []) tl.tracks[`${t.node}/${t.track}`] = t.name;
   for (const e of m.events || []) {
@@ -247,8 +249,16 @@ function nodeBusy(name) {
   };
 }
 
+// Nodes grouped by role (scheduler, synthesis, provers), then by name (synth-2 before synth-10).
+const ROLE_ORDER = ['scheduler', 'synth', 'prover'];
+function nodeOrder(a, b) {
+  const rank = (role) => { const k = ROLE_ORDER.indexOf(role); return k < 0 ? 3 : k; };
+  const r = (n) => Math.min(3, ...(n.roles || []).map(rank));
+  return r(a) - r(b) || a.name.localeCompare(b.name, undefined, { numeric: true });
+}
+
 function renderNodes() {
-  const rows = S.nodes.map((n) => {
+  const rows = [...S.nodes].sort(nodeOrder).map((n) => {
     const budget = n.budget_bytes || 0;
     const w = (x) => (budget ? Math.min(100, (100 * x) / budget) : 0);
     const busy = nodeBusy(n.name);
@@ -258,7 +268,7 @@ function renderNodes() {
       <td>${esc(n.backend || '–')}</td>
       <td class="mem" title="reserved ${bytes(n.reserved_bytes)}, peak ${bytes(n.peak_bytes)}, budget ${bytes(budget)}">
         ${budget ? `<span class="membar"><i style="width:${w(n.reserved_bytes)}%"></i><b style="left:${w(n.peak_bytes)}%"></b></span>` : ''}
-        <span class="memtxt">${bytes(n.reserved_bytes)} / ${bytes(n.peak_bytes)} / ${budget ? bytes(budget) : '–'}</span></td>
+        <span class="memtxt">${budget || n.peak_bytes ? `${bytes(n.reserved_bytes)} / ${bytes(n.peak_bytes)} / ${budget ? bytes(budget) : '–'}` : '–'}</span></td>
       <td class="num">${n.synthesizing ?? ''}</td><td class="num">${n.pipeline ?? ''}</td>
       <td class="num" title="${busy ? esc(busy.detail) : 'no busy time in the timeline yet'}">${busy ? pct(busy.busy) : '–'}</td></tr>`;
   });
@@ -295,6 +305,7 @@ function renderJobs() {
   $('jobs').tBodies[0].innerHTML = rows.join('') || '<tr><td colspan="8" class="empty">no job yet</td></tr>';
   const active = S.jobs.filter((j) => j.state === 'queued' || j.state === 'running').length;
   $('jobs-count').textContent = `${active} active, ${S.jobs.length} listed`;
+  document.title = active ? `zkfleet · ${active} active` : 'zkfleet';
 }
 
 // ---- the waterfall --------------------------------------------------------------------------
@@ -503,7 +514,9 @@ function setupWaterfall() {
     let left = ev.clientX - box.left + 14;
     if (left + tip.offsetWidth > box.width) left = ev.clientX - box.left - tip.offsetWidth - 14;
     tip.style.left = `${left}px`;
-    tip.style.top = `${ev.clientY - box.top + 14}px`;
+    let top = ev.clientY - box.top + 14;
+    if (top + tip.offsetHeight > box.height) top = ev.clientY - box.top - tip.offsetHeight - 10;
+    tip.style.top = `${top}px`;
   });
   svg.addEventListener('mouseleave', () => { tip.hidden = true; });
 }
