@@ -20,7 +20,8 @@ const LABEL = {
 };
 
 const WINDOW_NS = 120e9;        // the live view: the last 2 minutes
-const KEEP_NS = 15 * 60e9;      // events older than this (behind now) are forgotten
+const KEEP_NS = 10 * 60e9;      // events older than this (behind now) are forgotten ...
+const MAX_EVENTS = 200000;      // ... and the oldest beyond this many
 const MAX_ROWS = 300;           // rows drawn at most (the most recent)
 
 // ---- state ----------------------------------------------------------------------------------
@@ -150,7 +151,9 @@ async function follow() {
       S.tl.fresh = true;  // this stream's first timeline message holds every event: start over
       // One message a second is promised: ten silent seconds mean a dead connection.
       let last = performance.now();
-      watchdog = setInterval(() => { if (performance.now() - last > 10000) ctl.abort(); }, 1000);
+      watchdog = setInterval(() => {
+        if (performance.now() - last > 10000) ctl.abort(new Error('no message for 10 s'));
+      }, 1000);
       await readSSE(res.body, (ev, data) => { last = performance.now(); onMessage(ev, data); });
       throw new Error('the stream ended');
     } catch (e) {
@@ -178,9 +181,7 @@ function mergeTimeline(m) {
   }
   if (typeof m.now_ns === 'number') tl.nowNs = m.now_ns, tl.nowAt = performance.now();
   const old = nowNs() - KEEP_NS;
-  if (tl.events.size > 50000 || (m.events || []).length) {
-    for (const [k, e] of tl.events) if (e.t_ns < old) tl.events.delete(k);
-  }
+  for (const [k, e] of tl.events) if (e.t_ns < old) tl.events.delete(k);
   tl.dirty = true;
 }
 
@@ -195,7 +196,12 @@ function derive() {
   const tl = S.tl;
   if (!tl.dirty) return;
   tl.dirty = false;
-  const evs = [...tl.events.values()].sort((a, b) => a.t_ns - b.t_ns);
+  let evs = [...tl.events.entries()].sort((a, b) => a[1].t_ns - b[1].t_ns);
+  if (evs.length > MAX_EVENTS) {  // a busy farm: the oldest go first
+    for (const [k] of evs.slice(0, evs.length - MAX_EVENTS)) tl.events.delete(k);
+    evs = evs.slice(evs.length - MAX_EVENTS);
+  }
+  evs = evs.map((kv) => kv[1]);
   const open = new Map();
   const iv = [], marks = [];
   for (const e of evs) {
