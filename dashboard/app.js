@@ -14,6 +14,7 @@ const COLOUR = {
   msm_b2: '#35c2b5', msm_c: '#58d2c8', msm_h: '#8fe3d0', assemble: '#b5e8a1', VERIFY: '#e6e27a',
   DONE: '#f2f4f8',
 };
+const STAGE_ROLE = { QUEUED: 'scheduler', DONE: 'scheduler', SYNTH: 'synth', GPU: 'prover' };
 const LABEL = {
   QUEUED: 'queued', SYNTH: 'synthesis', CHAN_SEND: 'send', XFER: 'transfer', GPU_PICKUP: 'prover queue',
   GPU: 'prove', VERIFY: 'verify', DONE: 'done',
@@ -125,7 +126,7 @@ function onMessage(ev, text) {
   if (ev === 'nodes') S.nodes = m.nodes || [], renderNodes();
   else if (ev === 'jobs') S.jobs = m.jobs || [], renderJobs(), schedule();
   else if (ev === 'stats') S.stats = m, renderStats(), renderNodes();
-  else if (ev === 'timeline') mergeTimeline(m), schedule();
+  else if (ev === 'timeline') mergeTimeline(m), renderNodes(), schedule();
 }
 
 async function follow() {
@@ -204,7 +205,14 @@ function derive() {
   evs = evs.map((kv) => kv[1]);
   const open = new Map();
   const iv = [], marks = [];
+  const roles = new Map();  // node name → the roles its events show (for nodes /v1/nodes omits)
   for (const e of evs) {
+    const role = STAGE_ROLE[e.stage];
+    if (role) {
+      const name = tl.nodes[String(e.node)] || `node ${e.node}`;
+      if (!roles.has(name)) roles.set(name, new Set());
+      roles.get(name).add(role);
+    }
     const k = `${e.job}|${e.partition}|${e.stage}|${e.node}|${e.track}`;
     if (e.phase === 'begin') open.set(k, e);
     else if (e.phase === 'end') {
@@ -216,6 +224,7 @@ function derive() {
   }
   for (const b of open.values()) iv.push(interval(b, null, b.bytes || 0));
   S.intervals = iv;
+  S.tlRoles = roles;
   // Drawing order: top-level stages in stage order (later ones on top), then the prover's.
   S.top = iv.filter((i) => i.rank >= 0).sort((a, b) => a.rank - b.rank);
   S.children = iv.filter((i) => i.rank < 0 && CHILD.includes(i.e.stage));
@@ -263,8 +272,15 @@ function nodeOrder(a, b) {
   return r(a) - r(b) || a.name.localeCompare(b.name, undefined, { numeric: true });
 }
 
+// The nodes of /v1/nodes, and any other node the timeline names (the scheduler node: /v1/nodes
+// lists the nodes that synthesize or prove), with the roles its events show.
 function renderNodes() {
-  const rows = [...S.nodes].sort(nodeOrder).map((n) => {
+  derive();
+  const listed = new Set(S.nodes.map((n) => n.name));
+  const seen = [...(S.tlRoles || new Map())].filter(([name]) => !listed.has(name))
+    .map(([name, roles]) => ({ name, roles: [...roles], timelineOnly: true }));
+  const rows = [...S.nodes, ...seen].sort(nodeOrder).map((n) => {
+    if (n.timelineOnly) return nodeSeen(n);
     const budget = n.budget_bytes || 0;
     const w = (x) => (budget ? Math.min(100, (100 * x) / budget) : 0);
     const busy = nodeBusy(n.name);
@@ -281,6 +297,15 @@ function renderNodes() {
   $('nodes').tBodies[0].innerHTML = rows.join('') ||
     '<tr><td colspan="7" class="empty">no node has joined</td></tr>';
   $('nodes-count').textContent = `${S.nodes.filter((n) => n.alive !== false).length}/${S.nodes.length}`;
+}
+
+function nodeSeen(n) {
+  const busy = nodeBusy(n.name);
+  return `<tr data-node="${esc(n.name)}" title="from the timeline: not in /v1/nodes">
+      <td class="name"><span class="dot seen"></span>${esc(n.name)}</td>
+      <td>${n.roles.map((r) => `<span class="chip ${esc(r)}">${esc(r)}</span>`).join('')}</td>
+      <td>–</td><td class="mem"><span class="memtxt">–</span></td><td class="num"></td><td class="num"></td>
+      <td class="num" title="${busy ? esc(busy.detail) : ''}">${busy ? pct(busy.busy) : '–'}</td></tr>`;
 }
 
 // Partitions of each job seen in the timeline (the job list carries no partition count).
