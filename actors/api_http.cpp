@@ -294,6 +294,7 @@ struct api_server_t::impl_t {
               const std::shared_ptr<net::http_reply_t>& reply);
   void publish();  // the /v1/events thread
   std::optional<json> timeline_since(int64_t since, int64_t& now_ns);
+  std::optional<json> node_list(caf::error* why);  // /v1/nodes's list; null: the ask failed
 };
 
 void api_server_t::impl_t::handle(http_request_t r,
@@ -559,12 +560,37 @@ http_response_t api_server_t::impl_t::upload_get(const http_request_t& r, const 
   return out;
 }
 
-http_response_t api_server_t::impl_t::nodes() {
+std::optional<json> api_server_t::impl_t::node_list(caf::error* why) {
   auto u = ask_scheduler<std::vector<node_usage_msg>>(stats_atom::value, session("admin"));
-  if (!u) return from_error(u.error());
+  if (!u) {
+    if (why) *why = u.error();
+    return std::nullopt;
+  }
   json list = json::array();
-  for (const auto& n : *u) list.push_back(node_json(n));
-  return json_response(200, {{"nodes", list}});
+  bool scheduler_listed = false;
+  for (const auto& n : *u) {
+    list.push_back(node_json(n));
+    if (n.name == o.scheduler_node) {  // the scheduler's own node also synthesizes or proves
+      list.back()["roles"].insert(list.back()["roles"].begin(), "scheduler");
+      scheduler_listed = true;
+    }
+  }
+  if (!o.scheduler_node.empty() && !scheduler_listed) {
+    node_usage_msg self;
+    self.name = o.scheduler_node;
+    self.alive = true;
+    json j = node_json(self);
+    j["roles"] = json::array({"scheduler"});
+    list.insert(list.begin(), std::move(j));
+  }
+  return list;
+}
+
+http_response_t api_server_t::impl_t::nodes() {
+  caf::error why;
+  auto list = node_list(&why);
+  if (!list) return from_error(why);
+  return json_response(200, {{"nodes", *list}});
 }
 
 http_response_t api_server_t::impl_t::stats(const http_request_t& r) {
@@ -653,11 +679,7 @@ void api_server_t::impl_t::publish() {
       return std::string("event: ") + event + "\ndata: " + data.dump() + "\n\n";
     };
     std::string shared;
-    if (auto u = ask_scheduler<std::vector<node_usage_msg>>(stats_atom::value, session("admin"))) {
-      json list = json::array();
-      for (const auto& n : *u) list.push_back(node_json(n));
-      shared += message("nodes", {{"nodes", list}});
-    }
+    if (auto list = node_list(nullptr)) shared += message("nodes", {{"nodes", *list}});
     http_request_t window;
     auto st = stats(window);
     if (st.status == 200)

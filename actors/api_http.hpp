@@ -51,6 +51,9 @@ struct api_options_t {
   std::shared_ptr<security::token_store_t> tokens;  // bearer tokens (HTTPS); null: none
   std::shared_ptr<node::upload_store_t> uploads;    // null: no uploads
   std::string upload_key;                           // the scheduler's, for the fetch tickets
+  // The node that runs the scheduler: listed in /v1/nodes with the scheduler role (the other
+  // nodes are listed as they joined); empty: not listed.
+  std::string scheduler_node;
   // The dashboard's file at a path ("/" → "/index.html"); empty function or nullopt: none.
   std::function<std::optional<api_asset_t>(std::string_view path)> assets;
   std::chrono::milliseconds ask_timeout{10000};

@@ -22,6 +22,7 @@
 #include "apps/commands.hpp"
 #include "common/circuit/api.hpp"
 #include "common/config/roles.hpp"
+#include "dashboard/assets.hpp"
 #include "node/scheduler/sessions.hpp"
 
 namespace zk::apps {
@@ -303,6 +304,12 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       }
       o.uploads = uploads;
       o.upload_key = upload_key;
+      o.scheduler_node = plan.name;
+      o.assets = [](std::string_view path) -> std::optional<api_asset_t> {
+        if (const auto* a = dashboard::find(path))
+          return api_asset_t{std::string(a->content_type), a->bytes};
+        return std::nullopt;
+      };
       http = std::make_unique<api_server_t>(sys, scheduler, aggregator, sessions, std::move(o));
       log::info("zkfleet node " + plan.name + ": HTTP API and dashboard at " + http->url() +
                 "/ (metrics at " + http->url() + "/metrics)");

@@ -377,6 +377,7 @@ function render() {
   const svg = $('waterfall'), box = $('wf-box');
   const width = Math.max(400, box.clientWidth);
   const [t0, t1] = viewRange();
+  S.drawnRange = [t0, t1];  // what the reader sees: the wheel and a drag start from it
   const now = nowNs();
   const plotW = width - LEFT - RIGHT;
   const x = (t) => LEFT + ((t - t0) / (t1 - t0)) * plotW;
@@ -499,7 +500,7 @@ function setupWaterfall() {
   const svg = $('waterfall');
   svg.addEventListener('wheel', (ev) => {
     ev.preventDefault();
-    const [t0, t1] = viewRange();
+    const [t0, t1] = S.drawnRange || viewRange();  // the drawn window, not one moved on since
     const f = Math.min(Math.max(plotX(ev), 0), 1);
     const at = t0 + f * (t1 - t0);
     const span = (t1 - t0) * Math.exp(ev.deltaY * 0.0015);
@@ -508,7 +509,7 @@ function setupWaterfall() {
   let drag = null;
   svg.addEventListener('mousedown', (ev) => {
     if (ev.button !== 0) return;
-    const [t0, t1] = viewRange();
+    const [t0, t1] = S.drawnRange || viewRange();
     drag = { x: ev.clientX, t0, t1 };
     svg.classList.add('dragging');
     ev.preventDefault();

@@ -120,6 +120,18 @@ struct system_t {
   }
 };
 
+// A node whose name needs escaping in every format: 7 bytes reserved of 9, 1 synthesizing, 2 in
+// its pipeline.
+node_usage_msg weird_node() {
+  node_usage_msg n;
+  n.name = "we\"ird\\node\n";
+  n.reserved = 7;
+  n.budget = 9;
+  n.synthesizing = 1;
+  n.pipeline = 2;
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -237,9 +249,8 @@ TEST_CASE(
     return {[self](metrics_atom) { return self->make_response_promise<std::string>(); }};
   });
   auto sched = s.sys->spawn([]() -> caf::behavior {
-    return {[](stats_atom, const std::string&) {
-      return std::vector<node_usage_msg>{{"we\"ird\\node\n", 7, 9, 1, 2}};
-    }};
+    return {
+        [](stats_atom, const std::string&) { return std::vector<node_usage_msg>{weird_node()}; }};
   });
   // A scheduler that has exited.
   auto gone = s.sys->spawn([]() -> caf::behavior {
@@ -298,7 +309,7 @@ TEST_CASE(
       CHECK_MESSAGE(std::string(e.what()).find(where) != std::string::npos, e.what());
     }
   }
-  CHECK(render_node_gauges({{"we\"ird\\node\n", 7, 9, 1, 2}})
+  CHECK(render_node_gauges({weird_node()})
             .find("zkfleet_node_reserved_bytes{node=\"we\\\"ird\\\\node\\n\"} 7\n") !=
         std::string::npos);
   CHECK(escape_label_value("plain-1") == "plain-1");
