@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/ec/curves.hpp"
+#include "common/msm/ifma_buckets.hpp"
 #include "common/util/thread_pool.hpp"
 
 namespace zk::msm {
@@ -59,6 +60,7 @@ class batch_affine_buckets {
     prefix_.resize(batch);
   }
 
+  void add(uint32_t k, const aff* p, bool neg) { add(k, neg ? -*p : *p); }
   // bucket[k] += p
   void add(uint32_t k, const aff& p) {
     if (stamp_[k] == epoch_) {  // already pending in this batch
@@ -184,7 +186,9 @@ class xyzz_buckets {
  public:
   using xyzz = ec::xyzz_t<G>;
   explicit xyzz_buckets(size_t nb) : buckets_(nb, xyzz::infinity()) {}
-  void add(uint32_t k, const ec::affine_t<G>& p) { buckets_[k] = buckets_[k].add_mixed(p); }
+  void add(uint32_t k, const ec::affine_t<G>* p, bool neg) {
+    buckets_[k] = buckets_[k].add_mixed(neg ? -*p : *p);
+  }
   xyzz reduce() const {
     xyzz running = xyzz::infinity(), total = xyzz::infinity();
     for (size_t k = buckets_.size(); k-- > 0;) {
@@ -218,6 +222,7 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride)
     else
       p.idx.push_back(uint32_t(i));
   }
+  p.bits = bits;
   p.c = choose_window(p.idx.size(), bits);
   p.windows = signed_digit_windows(bits, p.c, p.offset);
   return p;
@@ -252,16 +257,37 @@ unsigned signed_digit_windows(unsigned bits, unsigned c, uint64_t offset[5]) {
 
 namespace {
 
+// The largest digit of the top window over all k < 2^bits (see msm()).
+size_t top_window_digit_bound(unsigned bits, unsigned c, unsigned W, const uint64_t offset[5]) {
+  uint64_t s[5];
+  unsigned __int128 carry = 0;
+  for (unsigned l = 0; l < 5; ++l) {  // 2^bits − 1 + H
+    const uint64_t kmax = l < bits / 64    ? ~uint64_t(0)
+                          : l == bits / 64 ? (uint64_t(1) << (bits % 64)) - 1
+                                           : 0;
+    carry += (unsigned __int128)kmax + offset[l];
+    s[l] = uint64_t(carry);
+    carry >>= 64;
+  }
+  const unsigned pos = c * (W - 1), limb = pos / 64, off = pos % 64;
+  unsigned __int128 t = s[limb] >> off;
+  if (off && limb + 1 < 5) t |= (unsigned __int128)s[limb + 1] << (64 - off);
+  if (limb + 2 < 5 && off) t |= (unsigned __int128)s[limb + 2] << (128 - off);
+  const unsigned __int128 half = (unsigned __int128)1 << (c - 1);
+  return t > half ? size_t(std::min<unsigned __int128>(t - half, ~size_t(0))) : 0;
+}
+
 // d_w = ((k + H) >> c·w mod 2^c) − 2^{c−1}, for the plan's scalar j.
 struct digit_reader {
   const plan_t& p;
+  const uint64_t* offset;  // H of the window width in use
   // k + H over five limbs (k < 2^255, H < 2^(c·W) ≤ 2^271).
   void shifted(size_t i, uint64_t out[5]) const {
     uint64_t k[4];
     load_scalar(p.scalars + i * p.stride, k);
     unsigned __int128 c = 0;
     for (int l = 0; l < 5; ++l) {
-      c += (unsigned __int128)(l < 4 ? k[l] : 0) + p.offset[l];
+      c += (unsigned __int128)(l < 4 ? k[l] : 0) + offset[l];
       out[l] = uint64_t(c);
       c >>= 64;
     }
@@ -277,12 +303,23 @@ struct digit_reader {
 }  // namespace
 
 template <class G>
-ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
+ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const options_t& opt) {
   using jac = ec::jacobian_t<G>;
   using xyzz = ec::xyzz_t<G>;
   const size_t m = plan.idx.size();
-  const unsigned W = plan.windows, c = plan.c;
+  unsigned W = plan.windows, c = plan.c;
+  uint64_t offset_override[5];
+  const uint64_t* offset = plan.offset;
+  if (opt.window && opt.window != plan.c) {
+    if (opt.window < 2 || opt.window > 20) throw std::invalid_argument("msm: window out of range");
+    c = opt.window;
+    W = signed_digit_windows(plan.bits, c, offset_override);
+    offset = offset_override;
+  }
   const size_t nb = size_t(1) << (c - 1);
+  // The top window's digits are ((k + H) >> c·(W−1)) − 2^(c−1) ≥ 0 (H sets bit c−1 there) and at
+  // most ((2^bits − 1 + H) >> c·(W−1)) − 2^(c−1): it needs only that many buckets.
+  const size_t top_buckets = std::min<size_t>(nb, top_window_digit_bound(plan.bits, c, W, offset));
 
   std::vector<jac> window_sum(W, jac::infinity());
   // Scalars equal to one: a plain sum, split across threads.
@@ -301,7 +338,7 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
         }
         const unsigned w = unsigned(task);
         if (m == 0) return;
-        const digit_reader rd{plan};
+        const digit_reader rd{plan, offset};
         auto accumulate = [&](auto& acc) {
           for (size_t j = 0; j < m; ++j) {
             const uint32_t i = plan.idx[j];
@@ -309,22 +346,29 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
             rd.shifted(i, sh);
             int32_t dj = digit_reader::digit(sh, w * c, c);
             if (dj == 0) continue;
-            const auto& P = bases[i];
             if (dj > 0)
-              acc.add(uint32_t(dj - 1), P);
+              acc.add(uint32_t(dj - 1), bases + i, false);
             else
-              acc.add(uint32_t(-dj - 1), -P);
+              acc.add(uint32_t(-dj - 1), bases + i, true);
           }
           window_sum[w] = acc.reduce().to_jacobian();
         };
         // A batch must be large enough to amortise its inversion (~1.5·bits multiplications);
-        // with few buckets (small MSMs) plain XYZZ buckets are cheaper.
-        const size_t batch = std::min<size_t>(nb / 8, 2048);
+        // with few buckets (small MSMs, the top window) plain XYZZ buckets are cheaper.
+        const size_t nbw = w + 1 == W ? top_buckets : nb;
+        const size_t batch = std::min<size_t>(nbw / 8, 2048);
         if (batch >= kMinBatch) {
-          batch_affine_buckets<G> acc(nb, batch);
+#ifdef ZK_FF_IFMA
+          if (opt.simd && ff::ifma::available()) {
+            ifma_buckets<G> acc(nbw, batch);
+            accumulate(acc);
+            return;
+          }
+#endif
+          batch_affine_buckets<G> acc(nbw, batch);
           accumulate(acc);
         } else {
-          xyzz_buckets<G> acc(nb);
+          xyzz_buckets<G> acc(nbw);
           accumulate(acc);
         }
       },
@@ -340,12 +384,12 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan) {
 }
 
 template ec::jacobian_t<curves::bn254::g1> msm<curves::bn254::g1>(
-    const ec::affine_t<curves::bn254::g1>*, const plan_t&);
+    const ec::affine_t<curves::bn254::g1>*, const plan_t&, const options_t&);
 template ec::jacobian_t<curves::bn254::g2> msm<curves::bn254::g2>(
-    const ec::affine_t<curves::bn254::g2>*, const plan_t&);
+    const ec::affine_t<curves::bn254::g2>*, const plan_t&, const options_t&);
 template ec::jacobian_t<curves::bls12_381::g1> msm<curves::bls12_381::g1>(
-    const ec::affine_t<curves::bls12_381::g1>*, const plan_t&);
+    const ec::affine_t<curves::bls12_381::g1>*, const plan_t&, const options_t&);
 template ec::jacobian_t<curves::bls12_381::g2> msm<curves::bls12_381::g2>(
-    const ec::affine_t<curves::bls12_381::g2>*, const plan_t&);
+    const ec::affine_t<curves::bls12_381::g2>*, const plan_t&, const options_t&);
 
 }  // namespace zk::msm

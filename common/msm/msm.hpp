@@ -25,6 +25,7 @@ struct plan_t {
   const uint8_t* scalars = nullptr;  // the scalar vector (not owned: it must outlive the plan)
   size_t stride = 32;                // bytes from one scalar to the next
   size_t n = 0;                      // length of the scalar vector
+  unsigned bits = 0;                 // every scalar is below 2^bits
   unsigned c = 0;                    // window width in bits
   unsigned windows = 0;              // number of signed-digit windows
   uint64_t offset[5] = {};           // H = Σ_w 2^{c−1}·2^{c·w}
@@ -40,9 +41,16 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride 
 // Shared with the CUDA MSM, so both read the same digits.
 unsigned signed_digit_windows(unsigned bits, unsigned c, uint64_t offset[5]);
 
+// Which kernels an MSM may use. The defaults pick the fastest this CPU runs; tests and
+// bench_micro turn paths off to compare them (every path gives the same sum).
+struct options_t {
+  bool simd = true;     // AVX-512 IFMA bucket additions (ifma_buckets.hpp) when the CPU has them
+  unsigned window = 0;  // window width in bits; 0: the plan's (the cost model's choice)
+};
+
 // Σ k_i·P_i over the plan's scalars. bases[i] for i < plan.n; (0,0) bases are the identity.
 template <class G>
-ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan);
+ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const options_t& opt = {});
 
 // Convenience: plan and run in one call.
 template <class G>

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "tests/test_util.hpp"
 
@@ -74,4 +75,60 @@ TEST_CASE("MSM with all-zero and all-one scalars") {
   for (size_t i = 0; i < bases.size(); ++i) ones[32 * i] = 1, sum = sum.add_mixed(bases[i]);
   CHECK(msm::msm<C::g1>(bases.data(), zeros.data(), bases.size(), 254).is_infinity());
   CHECK(msm::msm<C::g1>(bases.data(), ones.data(), bases.size(), 254) == sum);
+}
+
+template <class C, class G>
+ec::affine_t<G> random_point() {
+  if constexpr (std::is_same_v<G, typename C::g1>)
+    return test::random_g1<C>();
+  else
+    return test::random_g2<C>();
+}
+
+// Every kernel path against the portable one, on the same inputs: sizes that use the
+// batch-affine buckets (2^12 and up, batch ≥ 128 buckets), scalars with zero, one, r − 1,
+// repeated bases (doublings and P + (−P) in one bucket) and infinity bases.
+template <class G, class C>
+void check_paths(size_t n) {
+  using fr = typename C::fr_t;
+  std::vector<ec::affine_t<G>> bases(n);
+  std::vector<uint8_t> scalars(32 * n);
+  const auto g = ec::jacobian_t<G>::from_affine(random_point<C, G>());
+  auto acc = g;
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 64 == 0) acc = ec::jacobian_t<G>::from_affine(random_point<C, G>());
+    acc = acc.add_mixed(g.to_affine());
+    bases[i] = acc.to_affine();
+    if (i % 97 == 5) bases[i] = bases[i - 1];                  // same point twice
+    if (i % 97 == 6) bases[i] = -bases[i - 2];                 // its negation
+    if (i % 211 == 7) bases[i] = ec::affine_t<G>::infinity();  // the identity
+    typename fr::big_t k = test::random_field<fr>().to_canonical();
+    if (i % 13 == 0) k = typename fr::big_t{};
+    if (i % 13 == 1) k = typename fr::big_t{{1}};
+    if (i % 13 == 2) k = (-fr::one()).to_canonical();
+    if (i % 97 == 6) std::memcpy(k.l, &scalars[32 * (i - 2)], 32);  // −P with P's scalar
+    std::memcpy(&scalars[32 * i], k.l, 32);
+  }
+  const auto plan = msm::make_plan(scalars.data(), n, fr::bits);
+  msm::options_t portable;
+  portable.simd = false;
+  const auto want = msm::msm<G>(bases.data(), plan, portable);
+  CHECK(msm::msm<G>(bases.data(), plan) == want);
+  // Wide windows: the batch-affine buckets (every path) also at these sizes.
+  for (unsigned c : {11u, 13u}) {
+    msm::options_t wide, wide_portable = portable;
+    wide.window = wide_portable.window = c;
+    CHECK(msm::msm<G>(bases.data(), plan, wide_portable) == want);
+    CHECK(msm::msm<G>(bases.data(), plan, wide) == want);
+  }
+}
+
+TEST_CASE("MSM kernel paths agree (IFMA against portable), both curves, G1 and G2") {
+  for (size_t n : {size_t(700), size_t(1) << 12, size_t(5000)}) {
+    CAPTURE(n);
+    check_paths<curves::bn254::g1, curves::bn254>(n);
+    check_paths<curves::bls12_381::g1, curves::bls12_381>(n);
+  }
+  check_paths<curves::bn254::g2, curves::bn254>(size_t(1) << 12);
+  check_paths<curves::bls12_381::g2, curves::bls12_381>(size_t(1) << 12);
 }
