@@ -71,28 +71,29 @@ struct aligned_words_t {
 };
 
 // In-place transpose of an 8×8 matrix of 64-bit words held as eight rows: three rounds of
-// unpack / 128-bit-block shuffles.
+// unpack / 128-bit-block shuffles (the all-lanes maskz forms: the plain intrinsics trip GCC 12's
+// -Wmaybe-uninitialized, bug 105593; the instructions are the same).
 ZK_IFMA_INLINE void transpose8(__m512i v[8]) {
   __m512i a[8], b[8];
   for (int i = 0; i < 4; ++i) {
-    a[2 * i] = _mm512_unpacklo_epi64(v[2 * i], v[2 * i + 1]);
-    a[2 * i + 1] = _mm512_unpackhi_epi64(v[2 * i], v[2 * i + 1]);
+    a[2 * i] = _mm512_maskz_unpacklo_epi64(0xFF, v[2 * i], v[2 * i + 1]);
+    a[2 * i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, v[2 * i], v[2 * i + 1]);
   }
   // b0: columns 0,4 of rows 0-3; b1: 2,6; b2: 1,5; b3: 3,7; b4..b7 the same for rows 4-7.
   for (int h = 0; h < 2; ++h) {
-    b[4 * h + 0] = _mm512_shuffle_i64x2(a[4 * h + 0], a[4 * h + 2], 0x88);
-    b[4 * h + 1] = _mm512_shuffle_i64x2(a[4 * h + 0], a[4 * h + 2], 0xDD);
-    b[4 * h + 2] = _mm512_shuffle_i64x2(a[4 * h + 1], a[4 * h + 3], 0x88);
-    b[4 * h + 3] = _mm512_shuffle_i64x2(a[4 * h + 1], a[4 * h + 3], 0xDD);
+    b[4 * h + 0] = _mm512_maskz_shuffle_i64x2(0xFF, a[4 * h + 0], a[4 * h + 2], 0x88);
+    b[4 * h + 1] = _mm512_maskz_shuffle_i64x2(0xFF, a[4 * h + 0], a[4 * h + 2], 0xDD);
+    b[4 * h + 2] = _mm512_maskz_shuffle_i64x2(0xFF, a[4 * h + 1], a[4 * h + 3], 0x88);
+    b[4 * h + 3] = _mm512_maskz_shuffle_i64x2(0xFF, a[4 * h + 1], a[4 * h + 3], 0xDD);
   }
-  v[0] = _mm512_shuffle_i64x2(b[0], b[4], 0x88);
-  v[4] = _mm512_shuffle_i64x2(b[0], b[4], 0xDD);
-  v[2] = _mm512_shuffle_i64x2(b[1], b[5], 0x88);
-  v[6] = _mm512_shuffle_i64x2(b[1], b[5], 0xDD);
-  v[1] = _mm512_shuffle_i64x2(b[2], b[6], 0x88);
-  v[5] = _mm512_shuffle_i64x2(b[2], b[6], 0xDD);
-  v[3] = _mm512_shuffle_i64x2(b[3], b[7], 0x88);
-  v[7] = _mm512_shuffle_i64x2(b[3], b[7], 0xDD);
+  v[0] = _mm512_maskz_shuffle_i64x2(0xFF, b[0], b[4], 0x88);
+  v[4] = _mm512_maskz_shuffle_i64x2(0xFF, b[0], b[4], 0xDD);
+  v[2] = _mm512_maskz_shuffle_i64x2(0xFF, b[1], b[5], 0x88);
+  v[6] = _mm512_maskz_shuffle_i64x2(0xFF, b[1], b[5], 0xDD);
+  v[1] = _mm512_maskz_shuffle_i64x2(0xFF, b[2], b[6], 0x88);
+  v[5] = _mm512_maskz_shuffle_i64x2(0xFF, b[2], b[6], 0xDD);
+  v[3] = _mm512_maskz_shuffle_i64x2(0xFF, b[3], b[7], 0x88);
+  v[7] = _mm512_maskz_shuffle_i64x2(0xFF, b[3], b[7], 0xDD);
 }
 
 }  // namespace ifma_detail
