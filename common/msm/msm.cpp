@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/ec/curves.hpp"
+#include "common/ec/endomorphism.hpp"
 #include "common/msm/ifma_buckets.hpp"
 #include "common/util/thread_pool.hpp"
 
@@ -277,94 +278,155 @@ size_t top_window_digit_bound(unsigned bits, unsigned c, unsigned W, const uint6
   return t > half ? size_t(std::min<unsigned __int128>(t - half, ~size_t(0))) : 0;
 }
 
-// d_w = ((k + H) >> c·w mod 2^c) − 2^{c−1}, for the plan's scalar j.
-struct digit_reader {
-  const plan_t& p;
-  const uint64_t* offset;  // H of the window width in use
-  // k + H over five limbs (k < 2^255, H < 2^(c·W) ≤ 2^271).
-  void shifted(size_t i, uint64_t out[5]) const {
-    uint64_t k[4];
-    load_scalar(p.scalars + i * p.stride, k);
-    unsigned __int128 c = 0;
-    for (int l = 0; l < 5; ++l) {
-      c += (unsigned __int128)(l < 4 ? k[l] : 0) + offset[l];
-      out[l] = uint64_t(c);
-      c >>= 64;
-    }
+// d_w = ((x + H) >> c·w mod 2^c) − 2^{c−1} for a scalar x, given x + H over five limbs
+// (x < 2^255, H < 2^(c·W) ≤ 2^271).
+inline int32_t digit_at(const uint64_t s[5], unsigned pos, unsigned c) {
+  unsigned limb = pos / 64, off = pos % 64;
+  uint64_t v = s[limb] >> off;
+  if (off + c > 64 && limb + 1 < 5) v |= s[limb + 1] << (64 - off);
+  return int32_t(v & ((uint64_t(1) << c) - 1)) - (int32_t(1) << (c - 1));
+}
+inline void add_offset(const uint64_t x[4], const uint64_t* offset, uint64_t out[5]) {
+  unsigned __int128 c = 0;
+  for (int l = 0; l < 5; ++l) {
+    c += (unsigned __int128)(l < 4 ? x[l] : 0) + offset[l];
+    out[l] = uint64_t(c);
+    c >>= 64;
   }
-  static int32_t digit(const uint64_t s[5], unsigned pos, unsigned c) {
-    unsigned limb = pos / 64, off = pos % 64;
-    uint64_t v = s[limb] >> off;
-    if (off + c > 64 && limb + 1 < 5) v |= s[limb + 1] << (64 - off);
-    return int32_t(v & ((uint64_t(1) << c) - 1)) - (int32_t(1) << (c - 1));
+}
+
+// The plan's scalars as they are: one virtual point per scalar, the base itself.
+template <class G>
+struct plain_reader_t {
+  const ec::affine_t<G>* bases;
+  const plan_t& plan;
+  static constexpr unsigned virtuals = 1;
+  // x_v + H of entry j's virtual point v, its base and its sign.
+  void read(size_t j, unsigned, const uint64_t* offset, uint64_t sh[5],
+            const ec::affine_t<G>*& base, bool& neg) const {
+    const uint32_t i = plan.idx[j];
+    uint64_t k[4];
+    load_scalar(plan.scalars + i * plan.stride, k);
+    add_offset(k, offset, sh);
+    base = bases + i;
+    neg = false;
   }
 };
 
-}  // namespace
-
+// Scalars split by the endomorphism (dims parts, signs apart) and each part cut into factor
+// chunks of s bits; virtual point v = e·factor + j has base 2^{s·j}·E^e(P_i) (the table's copy
+// v) and scalar chunk j of |k_e|, negated when k_e < 0.
 template <class G>
-ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const options_t& opt) {
+struct table_reader_t {
+  const table_t<G>& table;
+  const plan_t& plan;
+  const std::vector<unsigned __int128>& mags;  // dims per entry (dims > 1), |k_e|
+  const std::vector<uint8_t>& negs;            // bit e: k_e < 0
+  unsigned virtuals;
+  void read(size_t j, unsigned v, const uint64_t* offset, uint64_t sh[5],
+            const ec::affine_t<G>*& base, bool& neg) const {
+    const uint32_t i = plan.idx[j];
+    const unsigned e = v / table.factor, chunk = v % table.factor, s = table.chunk_bits;
+    uint64_t x[4] = {};
+    if (table.dims == 1) {
+      uint64_t k[4];
+      load_scalar(plan.scalars + i * plan.stride, k);
+      // bits [s·chunk, s·chunk + s) of k
+      const unsigned pos = s * chunk;
+      for (int l = 0; l < 4; ++l) {
+        const unsigned bit = pos + 64 * l, q = bit / 64, r = bit % 64;
+        uint64_t w = q < 4 ? k[q] >> r : 0;
+        if (r && q + 1 < 4) w |= k[q + 1] << (64 - r);
+        x[l] = w;
+      }
+      neg = false;
+    } else {
+      const unsigned __int128 m = mags[j * table.dims + e] >> (s * chunk);
+      x[0] = uint64_t(m);
+      x[1] = uint64_t(m >> 64);
+      neg = (negs[j] >> e) & 1;
+    }
+    // keep s bits
+    for (int l = 0; l < 4; ++l) {
+      const unsigned lo = 64 * l;
+      if (lo >= s)
+        x[l] = 0;
+      else if (s - lo < 64)
+        x[l] &= (uint64_t(1) << (s - lo)) - 1;
+    }
+    add_offset(x, offset, sh);
+    base = table.copy(v) + i;
+  }
+};
+
+// Pippenger over m entries of Reader::virtuals virtual points each, scalars < 2^bits, c-bit
+// windows; tasks are (window, part of the entries), each with its own buckets, so that few
+// windows (short scalars) still keep every thread busy.
+template <class G, class Reader>
+ec::jacobian_t<G> pippenger(const Reader& rd, size_t m, unsigned virtuals, unsigned bits,
+                            unsigned c, const ec::affine_t<G>* ones_bases,
+                            const std::vector<uint32_t>& ones, const options_t& opt) {
   using jac = ec::jacobian_t<G>;
   using xyzz = ec::xyzz_t<G>;
-  const size_t m = plan.idx.size();
-  unsigned W = plan.windows, c = plan.c;
-  uint64_t offset_override[5];
-  const uint64_t* offset = plan.offset;
-  if (opt.window && opt.window != plan.c) {
-    if (opt.window < 2 || opt.window > 20) throw std::invalid_argument("msm: window out of range");
-    c = opt.window;
-    W = signed_digit_windows(plan.bits, c, offset_override);
-    offset = offset_override;
-  }
+  uint64_t offset[5];
+  const unsigned W = signed_digit_windows(bits, c, offset);
   const size_t nb = size_t(1) << (c - 1);
-  // The top window's digits are ((k + H) >> c·(W−1)) − 2^(c−1) ≥ 0 (H sets bit c−1 there) and at
+  // The top window's digits are ((x + H) >> c·(W−1)) − 2^(c−1) ≥ 0 (H sets bit c−1 there) and at
   // most ((2^bits − 1 + H) >> c·(W−1)) − 2^(c−1): it needs only that many buckets.
-  const size_t top_buckets = std::min<size_t>(nb, top_window_digit_bound(plan.bits, c, W, offset));
+  const size_t top_buckets = std::min<size_t>(nb, top_window_digit_bound(bits, c, W, offset));
+  const size_t threads = util::compute_threads();
+  size_t parts = 1;
+  if (W < 4 * threads && m * virtuals >= 4096)
+    while ((W * parts) % threads != 0 || W * parts < 2 * threads) ++parts;
 
-  std::vector<jac> window_sum(W, jac::infinity());
+  std::vector<jac> partial(size_t(W) * parts, jac::infinity());
   // Scalars equal to one: a plain sum, split across threads.
-  const size_t ones_chunks = plan.ones.size() > 4096 ? util::compute_threads() : 1;
+  const size_t ones_chunks = ones.size() > 4096 ? threads : 1;
   std::vector<xyzz> ones_sum(ones_chunks, xyzz::infinity());
+  const size_t tasks = size_t(W) * parts;
 
   util::run_parallel(
       [&](size_t task) {
-        if (task >= W) {
-          size_t t = task - W, n1 = plan.ones.size();
+        if (task >= tasks) {
+          size_t t = task - tasks, n1 = ones.size();
           size_t b = n1 * t / ones_chunks, e = n1 * (t + 1) / ones_chunks;
           xyzz acc = xyzz::infinity();
-          for (size_t i = b; i < e; ++i) acc = acc.add_mixed(bases[plan.ones[i]]);
+          for (size_t i = b; i < e; ++i) acc = acc.add_mixed(ones_bases[ones[i]]);
           ones_sum[t] = acc;
           return;
         }
-        const unsigned w = unsigned(task);
         if (m == 0) return;
-        const digit_reader rd{plan, offset};
+        const unsigned w = unsigned(task / parts);
+        const size_t part = task % parts, lo = m * part / parts, hi = m * (part + 1) / parts;
         auto accumulate = [&](auto& acc) {
-          for (size_t j = 0; j < m; ++j) {
-            const uint32_t i = plan.idx[j];
-            uint64_t sh[5];
-            rd.shifted(i, sh);
-            int32_t dj = digit_reader::digit(sh, w * c, c);
-            if (dj == 0) continue;
-            if (dj > 0)
-              acc.add(uint32_t(dj - 1), bases + i, false);
-            else
-              acc.add(uint32_t(-dj - 1), bases + i, true);
-          }
-          window_sum[w] = acc.reduce().to_jacobian();
+          for (size_t j = lo; j < hi; ++j)
+            for (unsigned v = 0; v < virtuals; ++v) {
+              uint64_t sh[5];
+              const ec::affine_t<G>* base;
+              bool neg;
+              rd.read(j, v, offset, sh, base, neg);
+              const int32_t dj = digit_at(sh, w * c, c);
+              if (dj > 0)
+                acc.add(uint32_t(dj - 1), base, neg);
+              else if (dj < 0)
+                acc.add(uint32_t(-dj - 1), base, !neg);
+            }
+          partial[task] = acc.reduce().to_jacobian();
         };
         // A batch must be large enough to amortise its inversion (~1.5·bits multiplications);
-        // with few buckets (small MSMs, the top window) plain XYZZ buckets are cheaper.
+        // with few buckets (small MSMs, the top window) plain XYZZ buckets are cheaper. The IFMA
+        // buckets take a quarter of the buckets per batch (a point whose bucket is taken waits
+        // for the next batch); the portable ones an eighth (such a point costs an XYZZ addition).
         const size_t nbw = w + 1 == W ? top_buckets : nb;
+#ifdef ZK_FF_IFMA
+        if (opt.simd && ff::ifma::available() && nbw / 4 >= kMinBatch) {
+          ifma_buckets<G> acc(nbw, std::min<size_t>(nbw / 4, 2048));
+          accumulate(acc);
+          return;
+        }
+#endif
         const size_t batch = std::min<size_t>(nbw / 8, 2048);
         if (batch >= kMinBatch) {
-#ifdef ZK_FF_IFMA
-          if (opt.simd && ff::ifma::available()) {
-            ifma_buckets<G> acc(nbw, batch);
-            accumulate(acc);
-            return;
-          }
-#endif
           batch_affine_buckets<G> acc(nbw, batch);
           accumulate(acc);
         } else {
@@ -372,24 +434,159 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const op
           accumulate(acc);
         }
       },
-      W + ones_chunks);
+      tasks + ones_chunks);
 
   jac r = jac::infinity();
   for (unsigned w = W; w-- > 0;) {
     for (unsigned i = 0; i < c && !r.is_infinity(); ++i) r = r.dbl();
-    r += window_sum[w];
+    for (size_t p = 0; p < parts; ++p) r += partial[size_t(w) * parts + p];
   }
   for (const auto& s : ones_sum) r += s.to_jacobian();
   return r;
 }
 
-template ec::jacobian_t<curves::bn254::g1> msm<curves::bn254::g1>(
-    const ec::affine_t<curves::bn254::g1>*, const plan_t&, const options_t&);
-template ec::jacobian_t<curves::bn254::g2> msm<curves::bn254::g2>(
-    const ec::affine_t<curves::bn254::g2>*, const plan_t&, const options_t&);
-template ec::jacobian_t<curves::bls12_381::g1> msm<curves::bls12_381::g1>(
-    const ec::affine_t<curves::bls12_381::g1>*, const plan_t&, const options_t&);
-template ec::jacobian_t<curves::bls12_381::g2> msm<curves::bls12_381::g2>(
-    const ec::affine_t<curves::bls12_381::g2>*, const plan_t&, const options_t&);
+// Which curve a group belongs to, and whether it is G2 (for the endomorphism).
+template <class G>
+struct group_of;
+template <>
+struct group_of<curves::bn254::g1> {
+  using curve = curves::bn254;
+  static constexpr bool g2 = false;
+};
+template <>
+struct group_of<curves::bn254::g2> {
+  using curve = curves::bn254;
+  static constexpr bool g2 = true;
+};
+template <>
+struct group_of<curves::bls12_381::g1> {
+  using curve = curves::bls12_381;
+  static constexpr bool g2 = false;
+};
+template <>
+struct group_of<curves::bls12_381::g2> {
+  using curve = curves::bls12_381;
+  static constexpr bool g2 = true;
+};
+
+}  // namespace
+
+template <class G>
+unsigned endomorphism_dims() {
+  return group_of<G>::g2 ? 4 : 2;
+}
+
+template <class G>
+unsigned endomorphism_bits() {
+  using E = ec::endomorphisms<typename group_of<G>::curve>;
+  return group_of<G>::g2 ? E::g2_lattice.max_bits : E::g1_lattice.max_bits;
+}
+
+template <class G>
+ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const options_t& opt) {
+  unsigned c = plan.c;
+  if (opt.window && opt.window != plan.c) {
+    if (opt.window < 2 || opt.window > 20) throw std::invalid_argument("msm: window out of range");
+    c = opt.window;
+  }
+  const plain_reader_t<G> rd{bases, plan};
+  return pippenger<G>(rd, plan.idx.size(), 1, plan.bits, c, bases, plan.ones, opt);
+}
+
+template <class G>
+table_t<G> make_table(const ec::affine_t<G>* bases, size_t n, unsigned dims, unsigned factor,
+                      unsigned bits) {
+  using C = typename group_of<G>::curve;
+  using aff = ec::affine_t<G>;
+  using jac = ec::jacobian_t<G>;
+  if (dims != 1 && dims != endomorphism_dims<G>())
+    throw std::invalid_argument("msm table: dims must be 1 or " +
+                                std::to_string(endomorphism_dims<G>()));
+  if (factor < 1 || factor > 16) throw std::invalid_argument("msm table: factor must be 1..16");
+  table_t<G> t;
+  t.bases = bases;
+  t.n = n;
+  t.dims = dims;
+  t.factor = factor;
+  const unsigned part_bits = dims == 1 ? bits : endomorphism_bits<G>();
+  t.chunk_bits = (part_bits + factor - 1) / factor;
+  const size_t copies = size_t(dims) * factor;
+  t.extra.resize((copies - 1) * n);
+  // Copy v = e·factor + j is 2^{s·j}·E^e(P): endomorphism images first (affine, cheap), then
+  // s doublings per further chunk, normalised with one inversion per block of points.
+  util::parallel_for(n, [&](size_t lo, size_t hi) {
+    std::vector<jac> block;
+    std::vector<typename G::field_t> scratch;
+    for (unsigned e = 0; e < dims; ++e) {
+      aff* img = e == 0 ? nullptr : t.extra.data() + (size_t(e) * factor - 1) * n;
+      for (size_t i = lo; i < hi; ++i) {
+        if (e == 0) break;
+        if constexpr (group_of<G>::g2)
+          img[i] = ec::psi_pow<C>(bases[i], e);
+        else
+          img[i] = ec::phi<C>(bases[i]);
+      }
+      const aff* prev = e == 0 ? bases : img;
+      for (unsigned j = 1; j < factor; ++j) {
+        aff* out = t.extra.data() + (size_t(e) * factor + j - 1) * n;
+        block.resize(hi - lo);
+        scratch.resize(hi - lo);
+        for (size_t i = lo; i < hi; ++i) {
+          jac x = jac::from_affine(prev[i]);
+          for (unsigned d = 0; d < t.chunk_bits; ++d) x = x.dbl();
+          block[i - lo] = x;
+        }
+        ec::batch_to_affine(block.data(), out + lo, scratch.data(), hi - lo);
+        prev = out;
+      }
+    }
+  });
+  return t;
+}
+
+template <class G>
+ec::jacobian_t<G> msm(const table_t<G>& table, const plan_t& plan, const options_t& opt) {
+  using C = typename group_of<G>::curve;
+  using E = ec::endomorphisms<C>;
+  if (table.n < plan.n) throw std::invalid_argument("msm: table shorter than the scalars");
+  const size_t m = plan.idx.size();
+  std::vector<unsigned __int128> mags;
+  std::vector<uint8_t> negs;
+  if (table.dims > 1) {
+    mags.resize(m * table.dims);
+    negs.resize(m);
+    util::parallel_for(m, [&](size_t lo, size_t hi) {
+      for (size_t j = lo; j < hi; ++j) {
+        uint64_t k[4];
+        load_scalar(plan.scalars + plan.idx[j] * plan.stride, k);
+        uint8_t ng = 0;
+        if constexpr (group_of<G>::g2) {
+          const auto sp = E::g2_lattice.split(k);
+          for (int e = 0; e < 4; ++e) mags[j * 4 + e] = sp.mag[e], ng |= uint8_t(sp.neg[e] << e);
+        } else {
+          const auto sp = E::g1_lattice.split(k);
+          for (int e = 0; e < 2; ++e) mags[j * 2 + e] = sp.mag[e], ng |= uint8_t(sp.neg[e] << e);
+        }
+        negs[j] = ng;
+      }
+    });
+  }
+  const unsigned virtuals = table.dims * table.factor;
+  const unsigned bits = table.chunk_bits;
+  unsigned c = opt.window ? opt.window : choose_window(m * virtuals, bits);
+  const table_reader_t<G> rd{table, plan, mags, negs, virtuals};
+  return pippenger<G>(rd, m, virtuals, bits, c, table.bases, plan.ones, opt);
+}
+
+#define ZK_MSM_INSTANTIATE(G)                                                                      \
+  template ec::jacobian_t<G> msm<G>(const ec::affine_t<G>*, const plan_t&, const options_t&);      \
+  template ec::jacobian_t<G> msm<G>(const table_t<G>&, const plan_t&, const options_t&);           \
+  template table_t<G> make_table<G>(const ec::affine_t<G>*, size_t, unsigned, unsigned, unsigned); \
+  template unsigned endomorphism_dims<G>();
+ZK_MSM_INSTANTIATE(curves::bn254::g1)
+ZK_MSM_INSTANTIATE(curves::bn254::g2)
+ZK_MSM_INSTANTIATE(curves::bls12_381::g1)
+ZK_MSM_INSTANTIATE(curves::bls12_381::g2)
+#undef ZK_MSM_INSTANTIATE
 
 }  // namespace zk::msm

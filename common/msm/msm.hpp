@@ -52,6 +52,39 @@ struct options_t {
 template <class G>
 ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const options_t& opt = {});
 
+// Precomputed bases for a point set that many MSMs use (a prover node's resident key): for every
+// base P_i the points 2^{s·j}·E^e(P_i), e < dims (E: the endomorphism, φ on G1 and ψ on G2,
+// common/ec/endomorphism.hpp; dims 1 = none, 2 on G1, 4 on G2), j < factor (the precompute
+// factor, as in sppark and ICICLE). An MSM over a table splits every scalar into dims parts of
+// at most endomorphism_bits, cuts each into factor chunks of s bits, and runs dims·factor times
+// as many points with scalars that many times shorter: fewer windows and bucket sums for memory.
+template <class G>
+struct table_t {
+  const ec::affine_t<G>* bases = nullptr;  // copy 0: the points themselves (not owned)
+  size_t n = 0;
+  unsigned dims = 1, factor = 1;
+  unsigned chunk_bits = 0;             // s
+  std::vector<ec::affine_t<G>> extra;  // copies 1 … dims·factor − 1, n points each
+  // Copy v = e·factor + j.
+  const ec::affine_t<G>* copy(unsigned v) const {
+    return v == 0 ? bases : extra.data() + size_t(v - 1) * n;
+  }
+  size_t bytes() const { return extra.size() * sizeof(ec::affine_t<G>); }
+};
+
+// The endomorphism's dimension for G (2 on G1, 4 on G2).
+template <class G>
+unsigned endomorphism_dims();
+
+// Builds the table of n bases for scalars below 2^bits (multithreaded).
+template <class G>
+table_t<G> make_table(const ec::affine_t<G>* bases, size_t n, unsigned dims, unsigned factor,
+                      unsigned bits);
+
+// Σ k_i·P_i over a table (same result as over the bases).
+template <class G>
+ec::jacobian_t<G> msm(const table_t<G>& table, const plan_t& plan, const options_t& opt = {});
+
 // Convenience: plan and run in one call.
 template <class G>
 ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const uint8_t* scalars, size_t n,

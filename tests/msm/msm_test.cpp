@@ -114,6 +114,16 @@ void check_paths(size_t n) {
   portable.simd = false;
   const auto want = msm::msm<G>(bases.data(), plan, portable);
   CHECK(msm::msm<G>(bases.data(), plan) == want);
+  // Base tables (endomorphism images, precompute factor), with and without IFMA.
+  for (unsigned dims : {1u, msm::endomorphism_dims<G>()})
+    for (unsigned factor : {1u, 2u, 3u}) {
+      if (dims == 1 && factor == 1) continue;
+      CAPTURE(dims);
+      CAPTURE(factor);
+      const auto table = msm::make_table<G>(bases.data(), n, dims, factor, fr::bits);
+      CHECK(msm::msm<G>(table, plan) == want);
+      CHECK(msm::msm<G>(table, plan, portable) == want);
+    }
   // Wide windows: the batch-affine buckets (every path) also at these sizes.
   for (unsigned c : {11u, 13u}) {
     msm::options_t wide, wide_portable = portable;
