@@ -18,6 +18,23 @@ inline void load_scalar(const uint8_t* p, uint64_t out[4]) { std::memcpy(out, p,
 inline bool is_zero(const uint64_t k[4]) { return (k[0] | k[1] | k[2] | k[3]) == 0; }
 inline bool is_one(const uint64_t k[4]) { return k[0] == 1 && (k[1] | k[2] | k[3]) == 0; }
 
+// d_w = ((x + H) >> c·w mod 2^c) − 2^{c−1} for a scalar x, given x + H over five limbs
+// (x < 2^255, H < 2^(c·W) ≤ 2^271).
+inline int32_t digit_at(const uint64_t s[5], unsigned pos, unsigned c) {
+  unsigned limb = pos / 64, off = pos % 64;
+  uint64_t v = s[limb] >> off;
+  if (off + c > 64 && limb + 1 < 5) v |= s[limb + 1] << (64 - off);
+  return int32_t(v & ((uint64_t(1) << c) - 1)) - (int32_t(1) << (c - 1));
+}
+inline void add_offset(const uint64_t x[4], const uint64_t* offset, uint64_t out[5]) {
+  unsigned __int128 c = 0;
+  for (int l = 0; l < 5; ++l) {
+    c += (unsigned __int128)(l < 4 ? x[l] : 0) + offset[l];
+    out[l] = uint64_t(c);
+    c >>= 64;
+  }
+}
+
 // Pippenger cost model: windows·(points + buckets to reduce).
 unsigned choose_window(size_t m, unsigned bits) {
   if (m < 32) return 3;
@@ -226,6 +243,17 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride)
   p.bits = bits;
   p.c = choose_window(p.idx.size(), bits);
   p.windows = signed_digit_windows(bits, p.c, p.offset);
+  const size_t m = p.idx.size();
+  p.digits.resize(size_t(p.windows) * m);
+  util::parallel_for(m, [&](size_t lo, size_t hi) {
+    for (size_t j = lo; j < hi; ++j) {
+      uint64_t k[4], sh[5];
+      load_scalar(scalars + size_t(p.idx[j]) * stride, k);
+      add_offset(k, p.offset, sh);
+      for (unsigned w = 0; w < p.windows; ++w)
+        p.digits[size_t(w) * m + j] = int16_t(digit_at(sh, w * p.c, p.c));
+    }
+  });
   return p;
 }
 
@@ -278,38 +306,24 @@ size_t top_window_digit_bound(unsigned bits, unsigned c, unsigned W, const uint6
   return t > half ? size_t(std::min<unsigned __int128>(t - half, ~size_t(0))) : 0;
 }
 
-// d_w = ((x + H) >> c·w mod 2^c) − 2^{c−1} for a scalar x, given x + H over five limbs
-// (x < 2^255, H < 2^(c·W) ≤ 2^271).
-inline int32_t digit_at(const uint64_t s[5], unsigned pos, unsigned c) {
-  unsigned limb = pos / 64, off = pos % 64;
-  uint64_t v = s[limb] >> off;
-  if (off + c > 64 && limb + 1 < 5) v |= s[limb + 1] << (64 - off);
-  return int32_t(v & ((uint64_t(1) << c) - 1)) - (int32_t(1) << (c - 1));
-}
-inline void add_offset(const uint64_t x[4], const uint64_t* offset, uint64_t out[5]) {
-  unsigned __int128 c = 0;
-  for (int l = 0; l < 5; ++l) {
-    c += (unsigned __int128)(l < 4 ? x[l] : 0) + offset[l];
-    out[l] = uint64_t(c);
-    c >>= 64;
-  }
-}
-
 // The plan's scalars as they are: one virtual point per scalar, the base itself.
 template <class G>
 struct plain_reader_t {
   const ec::affine_t<G>* bases;
   const plan_t& plan;
-  static constexpr unsigned virtuals = 1;
-  // x_v + H of entry j's virtual point v, its base and its sign.
-  void read(size_t j, unsigned, const uint64_t* offset, uint64_t sh[5],
-            const ec::affine_t<G>*& base, bool& neg) const {
+  const uint64_t* offset;  // H of the window width in use
+  unsigned c;
+  bool use_table;  // the plan's digits are those of this window width
+  // Digit of window w of entry j's virtual point v, its base and its sign.
+  int32_t digit(size_t j, unsigned, unsigned w, const ec::affine_t<G>*& base, bool& neg) const {
     const uint32_t i = plan.idx[j];
-    uint64_t k[4];
-    load_scalar(plan.scalars + i * plan.stride, k);
-    add_offset(k, offset, sh);
     base = bases + i;
     neg = false;
+    if (use_table) return plan.digits[size_t(w) * plan.idx.size() + j];
+    uint64_t k[4], sh[5];
+    load_scalar(plan.scalars + i * plan.stride, k);
+    add_offset(k, offset, sh);
+    return digit_at(sh, w * c, c);
   }
 };
 
@@ -323,8 +337,9 @@ struct table_reader_t {
   const std::vector<unsigned __int128>& mags;  // dims per entry (dims > 1), |k_e|
   const std::vector<uint8_t>& negs;            // bit e: k_e < 0
   unsigned virtuals;
-  void read(size_t j, unsigned v, const uint64_t* offset, uint64_t sh[5],
-            const ec::affine_t<G>*& base, bool& neg) const {
+  const uint64_t* offset;
+  unsigned c;
+  int32_t digit(size_t j, unsigned v, unsigned w, const ec::affine_t<G>*& base, bool& neg) const {
     const uint32_t i = plan.idx[j];
     const unsigned e = v / table.factor, chunk = v % table.factor, s = table.chunk_bits;
     uint64_t x[4] = {};
@@ -354,22 +369,25 @@ struct table_reader_t {
       else if (s - lo < 64)
         x[l] &= (uint64_t(1) << (s - lo)) - 1;
     }
+    uint64_t sh[5];
     add_offset(x, offset, sh);
     base = table.copy(v) + i;
+    return digit_at(sh, w * c, c);
   }
 };
 
 // Pippenger over m entries of Reader::virtuals virtual points each, scalars < 2^bits, c-bit
 // windows; tasks are (window, part of the entries), each with its own buckets, so that few
 // windows (short scalars) still keep every thread busy.
-template <class G, class Reader>
-ec::jacobian_t<G> pippenger(const Reader& rd, size_t m, unsigned virtuals, unsigned bits,
-                            unsigned c, const ec::affine_t<G>* ones_bases,
+template <class G, class MakeReader>
+ec::jacobian_t<G> pippenger(const MakeReader& make_reader, size_t m, unsigned virtuals,
+                            unsigned bits, unsigned c, const ec::affine_t<G>* ones_bases,
                             const std::vector<uint32_t>& ones, const options_t& opt) {
   using jac = ec::jacobian_t<G>;
   using xyzz = ec::xyzz_t<G>;
   uint64_t offset[5];
   const unsigned W = signed_digit_windows(bits, c, offset);
+  const auto rd = make_reader(offset);
   const size_t nb = size_t(1) << (c - 1);
   // The top window's digits are ((x + H) >> c·(W−1)) − 2^(c−1) ≥ 0 (H sets bit c−1 there) and at
   // most ((2^bits − 1 + H) >> c·(W−1)) − 2^(c−1): it needs only that many buckets.
@@ -401,11 +419,9 @@ ec::jacobian_t<G> pippenger(const Reader& rd, size_t m, unsigned virtuals, unsig
         auto accumulate = [&](auto& acc) {
           for (size_t j = lo; j < hi; ++j)
             for (unsigned v = 0; v < virtuals; ++v) {
-              uint64_t sh[5];
               const ec::affine_t<G>* base;
               bool neg;
-              rd.read(j, v, offset, sh, base, neg);
-              const int32_t dj = digit_at(sh, w * c, c);
+              const int32_t dj = rd.digit(j, v, w, base, neg);
               if (dj > 0)
                 acc.add(uint32_t(dj - 1), base, neg);
               else if (dj < 0)
@@ -489,8 +505,12 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const op
     if (opt.window < 2 || opt.window > 20) throw std::invalid_argument("msm: window out of range");
     c = opt.window;
   }
-  const plain_reader_t<G> rd{bases, plan};
-  return pippenger<G>(rd, plan.idx.size(), 1, plan.bits, c, bases, plan.ones, opt);
+  const bool use_table =
+      c == plan.c && plan.digits.size() == size_t(plan.windows) * plan.idx.size();
+  const auto make_reader = [&](const uint64_t* offset) {
+    return plain_reader_t<G>{bases, plan, offset, c, use_table};
+  };
+  return pippenger<G>(make_reader, plan.idx.size(), 1, plan.bits, c, bases, plan.ones, opt);
 }
 
 template <class G>
@@ -574,8 +594,10 @@ ec::jacobian_t<G> msm(const table_t<G>& table, const plan_t& plan, const options
   const unsigned virtuals = table.dims * table.factor;
   const unsigned bits = table.chunk_bits;
   unsigned c = opt.window ? opt.window : choose_window(m * virtuals, bits);
-  const table_reader_t<G> rd{table, plan, mags, negs, virtuals};
-  return pippenger<G>(rd, m, virtuals, bits, c, table.bases, plan.ones, opt);
+  const auto make_reader = [&](const uint64_t* offset) {
+    return table_reader_t<G>{table, plan, mags, negs, virtuals, offset, c};
+  };
+  return pippenger<G>(make_reader, m, virtuals, bits, c, table.bases, plan.ones, opt);
 }
 
 #define ZK_MSM_INSTANTIATE(G)                                                                      \

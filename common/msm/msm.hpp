@@ -31,6 +31,9 @@ struct plan_t {
   uint64_t offset[5] = {};           // H = Σ_w 2^{c−1}·2^{c·w}
   std::vector<uint32_t> idx;         // positions of scalars > 1
   std::vector<uint32_t> ones;        // positions of scalars == 1
+  // The signed digits of the scalars > 1, window-major: digits[w·idx.size() + j] is window w of
+  // scalar idx[j]. Read once here (not once per window and MSM: the witness plan serves three).
+  std::vector<int16_t> digits;
 };
 
 // scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits.
