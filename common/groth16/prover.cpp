@@ -1,5 +1,10 @@
 #include "common/groth16/prover.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <random>
@@ -63,6 +68,14 @@ F load_raw(const uint8_t* p) {
 }
 
 constexpr size_t kScalarBytes = 32;  // n8r for both curves
+
+// The whole pages inside [p, p + bytes) go back to the OS; they read as zeros afterwards.
+void drop_pages(void* p, size_t bytes) {
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  const uintptr_t lo = (uintptr_t(p) + page - 1) & ~(page - 1);
+  const uintptr_t hi = (uintptr_t(p) + bytes) & ~(page - 1);
+  if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+}
 
 }  // namespace
 
@@ -257,33 +270,94 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
   compute_h();
   mark(stage::compute_h);
   msm_results_t<C> m;
-  m.h = msm_h();
-  release(sec::points_h);
-  mark(stage::msm_h);
-  // The witness plan serves the CPU's MSMs; the accelerator reads the scalars as they are.
-  const bool cpu_msm = !(acc_ && acc_->msm_g1 && acc_->msm_g2);
-  msm::plan_t plan;
+  const bool cpu_msm = !(acc_ && (acc_->msm_g1 || acc_->msm_g2));
   if (cpu_msm) {
-    plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+    m = cpu_msms(witness, timed);
+    t0 = now_ns();
   } else {
-    plan.scalars = witness;
-    plan.n = pk_.n_vars;
+    m.h = msm_h();
+    release(sec::points_h);
+    mark(stage::msm_h);
+    // The accelerator reads the scalars as they are; a hook left empty runs on the CPU.
+    msm::plan_t plan;
+    if (!(acc_->msm_g1 && acc_->msm_g2)) {
+      plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+    } else {
+      plan.scalars = witness;
+      plan.n = pk_.n_vars;
+    }
+    m.a = msm_a(plan);
+    release(sec::points_a);
+    mark(stage::msm_a);
+    m.b1 = msm_b1(plan);
+    release(sec::points_b1);
+    mark(stage::msm_b1);
+    m.b2 = msm_b2(plan);
+    release(sec::points_b2);
+    mark(stage::msm_b2);
+    m.c = msm_c(witness);
+    release(sec::points_c);
+    mark(stage::msm_c);
   }
-  m.a = msm_a(plan);
-  release(sec::points_a);
-  mark(stage::msm_a);
-  m.b1 = msm_b1(plan);
-  release(sec::points_b1);
-  mark(stage::msm_b1);
-  m.b2 = msm_b2(plan);
-  release(sec::points_b2);
-  mark(stage::msm_b2);
-  m.c = msm_c(witness);
-  release(sec::points_c);
-  mark(stage::msm_c);
   proof_t<C> proof = assemble(m, r, s);
   mark(stage::assemble);
   return proof;
+}
+
+// The five MSMs on the CPU as one set of tasks (msm::run_jobs), so that no thread waits at the end
+// of one MSM for the other to finish its last window: H, A, B1, B2, C in that order, each key
+// section released as soon as its last window is summed. The witness plan (signed digits read
+// once) serves A, B1, B2 and C (C from the first private wire on). Each stage is reported with
+// the span from its first task's start to its last task's end (they overlap at the seams), from
+// the calling thread once all are done.
+template <class C>
+msm_results_t<C> prover_t<C>::cpu_msms(const uint8_t* witness, const stage_observer& observe) {
+  namespace sec = formats::zkey_section;
+  msm_results_t<C> m;
+  const msm::plan_t plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+  // The H plan serves one MSM: no digit table (one-shot proving counts its memory). b and c are
+  // not read again until the next proof rewrites them, nor a once H is summed: one-shot proving
+  // gives their pages back (they come back zeroed, and are rewritten before they are read).
+  const msm::plan_t h_plan =
+      msm::make_plan(reinterpret_cast<const uint8_t*>(a_.data()), a_.size(), fr_t::bits, 32, false);
+  if (release_pages_) {
+    drop_pages(b_.data(), b_.size() * sizeof(fr_t));
+    drop_pages(c_.data(), c_.size() * sizeof(fr_t));
+  }
+  const size_t first = size_t(pk_.n_public) + 1;
+  std::vector<msm::job_t> jobs;
+  jobs.push_back(msm::msm_job<typename C::g1>(pk_.h, h_plan, 0, m.h));
+  jobs.push_back(msm::msm_job<typename C::g1>(pk_.a, plan, 0, m.a));
+  jobs.push_back(msm::msm_job<typename C::g1>(pk_.b1, plan, 0, m.b1));
+  jobs.push_back(msm::msm_job<typename C::g2>(pk_.b2, plan, 0, m.b2));
+  jobs.push_back(msm::msm_job<typename C::g1>(pk_.c, plan, first, m.c));
+  const stage stages[] = {stage::msm_h, stage::msm_a, stage::msm_b1, stage::msm_b2, stage::msm_c};
+  const uint32_t sections[] = {sec::points_h, sec::points_a, sec::points_b1, sec::points_b2,
+                               sec::points_c};
+  constexpr size_t kJobs = 5;
+  std::atomic<uint64_t> begin[kJobs], end[kJobs];
+  for (size_t k = 0; k < kJobs; ++k) {
+    begin[k] = 0;
+    end[k] = 0;
+    auto run = std::move(jobs[k].run);
+    jobs[k].run = [run = std::move(run), &b = begin[k]](size_t t) {
+      uint64_t zero = 0;
+      b.compare_exchange_strong(zero, now_ns());
+      run(t);
+    };
+  }
+  const uint64_t t0 = now_ns();
+  msm::run_jobs(jobs, [&](size_t k) {
+    release(sections[k]);
+    if (k == 0 && release_pages_) drop_pages(a_.data(), a_.size() * sizeof(fr_t));
+    end[k] = now_ns();
+  });
+  if (observe)
+    for (size_t k = 0; k < kJobs; ++k) {
+      const uint64_t b = begin[k] ? begin[k].load() : t0, e = end[k].load();
+      observe(stages[k], b, std::max(b, e));
+    }
+  return m;
 }
 
 template class prover_t<curves::bn254>;

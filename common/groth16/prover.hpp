@@ -10,9 +10,10 @@
 //              (§3.6); the secret r, s multiply in constant time (ec::ct_mul)
 //
 // The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
-// place). Work buffers are allocated once per prover and reused across proofs. prove() runs the
-// stages that need the a/b/c buffers first (build_ab, compute_h, msm_h), then the four MSMs over
-// the witness, so each key section is touched in one stretch.
+// place). Work buffers are allocated once per prover and reused across proofs. prove() runs
+// build_ab and compute_h, then on the CPU the five MSMs as one set of tasks (H, A, B1, B2, C in
+// that order, each key section touched in one stretch and released when its MSM is summed; no
+// thread idles at the seams), or one after another on an accelerator.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -130,6 +131,7 @@ class prover_t {
   void release(uint32_t section) const;
   proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
                           const stage_observer& observe, uint64_t t0);
+  msm_results_t<C> cpu_msms(const uint8_t* witness, const stage_observer& observe);
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
   bool release_pages_ = false;

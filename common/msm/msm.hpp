@@ -15,6 +15,7 @@
 // Buckets accumulate in batch-affine form (msm.cpp).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "common/ec/point.hpp"
@@ -36,8 +37,11 @@ struct plan_t {
   std::vector<int16_t> digits;
 };
 
-// scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits.
-plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride = 32);
+// scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits. Without
+// `digits` the plan keeps no digit table (2·windows bytes a scalar; MSMs then read the digits
+// off the scalars): for a plan that serves one MSM and memory that counts.
+plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride = 32,
+                 bool digits = true);
 
 // The signed-digit recoding for c-bit windows: returns the window count W and writes
 // H = Σ_w 2^{c−1}·2^{c·w} (five limbs), W the smallest with k + H < 2^{c·W} for all k < 2^bits.
@@ -87,6 +91,29 @@ table_t<G> make_table(const ec::affine_t<G>* bases, size_t n, unsigned dims, uns
 // Σ k_i·P_i over a table (same result as over the bases).
 template <class G>
 ec::jacobian_t<G> msm(const table_t<G>& table, const plan_t& plan, const options_t& opt = {});
+
+// One MSM as independent tasks, so that several MSMs share the threads without idling between
+// them (run_jobs): run(t) for every t < tasks, on any thread, in any order; then finish(), which
+// writes the sum. The inputs must outlive the job.
+struct job_t {
+  size_t tasks = 0;
+  std::function<void(size_t)> run;
+  std::function<void()> finish;
+};
+
+// Σ k_i·P_i over the plan's scalars at positions i ≥ first, with bases[i − first] (a suffix of
+// the plan: Groth16's C points start at the first private wire).
+template <class G>
+job_t msm_job(const ec::affine_t<G>* bases, const plan_t& plan, size_t first,
+              ec::jacobian_t<G>& out, const options_t& opt = {});
+template <class G>
+job_t msm_job(const table_t<G>& table, const plan_t& plan, ec::jacobian_t<G>& out,
+              const options_t& opt = {});
+
+// Runs the jobs' tasks on the compute pool, job after job in order (a job's bases are read in one
+// stretch), and returns when all are done. Each job's finish() and then on_done(its index) run
+// on the thread that ran its last task, as soon as it has.
+void run_jobs(std::vector<job_t>& jobs, const std::function<void(size_t job)>& on_done = {});
 
 // Convenience: plan and run in one call.
 template <class G>

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 #include "tests/test_util.hpp"
@@ -141,4 +142,48 @@ TEST_CASE("MSM kernel paths agree (IFMA against portable), both curves, G1 and G
   }
   check_paths<curves::bn254::g2, curves::bn254>(size_t(1) << 12);
   check_paths<curves::bls12_381::g2, curves::bls12_381>(size_t(1) << 12);
+}
+
+// Jobs: several MSMs (G1 and G2, one over a suffix of the plan) as one set of tasks equal the
+// MSMs run alone; every job finishes exactly once.
+TEST_CASE("MSM jobs: run together, suffixes of a plan, each finished once") {
+  using C = curves::bn254;
+  using fr = C::fr_t;
+  const size_t n = 3000, first = 1234;
+  std::vector<C::g1_affine> b1(n);
+  std::vector<C::g2_affine> b2(n);
+  std::vector<uint8_t> sc(32 * n);
+  for (size_t i = 0; i < n; ++i) {
+    b1[i] = test::random_g1<C>();
+    b2[i] = i % 5 ? b2[i - 1] : test::random_g2<C>();
+    typename fr::big_t k = test::random_field<fr>().to_canonical();
+    if (i % 9 == 0) k = typename fr::big_t{{1}};
+    if (i % 9 == 1) k = typename fr::big_t{};
+    std::memcpy(&sc[32 * i], k.l, 32);
+  }
+  const auto plan = msm::make_plan(sc.data(), n, fr::bits);
+  const auto suffix_plan = msm::make_plan(sc.data() + 32 * first, n - first, fr::bits);
+  C::g1_jacobian r1, r3;
+  C::g2_jacobian r2;
+  std::vector<msm::job_t> jobs;
+  jobs.push_back(msm::msm_job<C::g1>(b1.data(), plan, 0, r1));
+  jobs.push_back(msm::msm_job<C::g2>(b2.data(), plan, 0, r2));
+  jobs.push_back(msm::msm_job<C::g1>(b1.data() + first, plan, first, r3));
+  std::vector<int> done(jobs.size(), 0);
+  std::mutex mu;
+  msm::run_jobs(jobs, [&](size_t k) {
+    std::lock_guard<std::mutex> lk(mu);
+    ++done[k];
+  });
+  CHECK(done == std::vector<int>{1, 1, 1});
+  CHECK(r1 == msm::msm<C::g1>(b1.data(), plan));
+  CHECK(r2 == msm::msm<C::g2>(b2.data(), plan));
+  CHECK(r3 == msm::msm<C::g1>(b1.data() + first, suffix_plan));
+  // A suffix past every scalar, and no jobs at all.
+  C::g1_jacobian none;
+  std::vector<msm::job_t> empty{msm::msm_job<C::g1>(b1.data(), plan, n, none)};
+  msm::run_jobs(empty);
+  CHECK(none.is_infinity());
+  std::vector<msm::job_t> no_jobs;
+  msm::run_jobs(no_jobs);
 }
