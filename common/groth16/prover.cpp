@@ -326,11 +326,19 @@ msm_results_t<C> prover_t<C>::cpu_msms(const uint8_t* witness, const stage_obser
   }
   const size_t first = size_t(pk_.n_public) + 1;
   std::vector<msm::job_t> jobs;
-  jobs.push_back(msm::msm_job<typename C::g1>(pk_.h, h_plan, 0, m.h));
-  jobs.push_back(msm::msm_job<typename C::g1>(pk_.a, plan, 0, m.a));
-  jobs.push_back(msm::msm_job<typename C::g1>(pk_.b1, plan, 0, m.b1));
-  jobs.push_back(msm::msm_job<typename C::g2>(pk_.b2, plan, 0, m.b2));
-  jobs.push_back(msm::msm_job<typename C::g1>(pk_.c, plan, first, m.c));
+  if (tables_) {
+    jobs.push_back(msm::msm_job<typename C::g1>(tables_->h, h_plan, 0, m.h));
+    jobs.push_back(msm::msm_job<typename C::g1>(tables_->a, plan, 0, m.a));
+    jobs.push_back(msm::msm_job<typename C::g1>(tables_->b1, plan, 0, m.b1));
+    jobs.push_back(msm::msm_job<typename C::g2>(tables_->b2, plan, 0, m.b2));
+    jobs.push_back(msm::msm_job<typename C::g1>(tables_->c, plan, first, m.c));
+  } else {
+    jobs.push_back(msm::msm_job<typename C::g1>(pk_.h, h_plan, 0, m.h));
+    jobs.push_back(msm::msm_job<typename C::g1>(pk_.a, plan, 0, m.a));
+    jobs.push_back(msm::msm_job<typename C::g1>(pk_.b1, plan, 0, m.b1));
+    jobs.push_back(msm::msm_job<typename C::g2>(pk_.b2, plan, 0, m.b2));
+    jobs.push_back(msm::msm_job<typename C::g1>(pk_.c, plan, first, m.c));
+  }
   const stage stages[] = {stage::msm_h, stage::msm_a, stage::msm_b1, stage::msm_b2, stage::msm_c};
   const uint32_t sections[] = {sec::points_h, sec::points_a, sec::points_b1, sec::points_b2,
                                sec::points_c};
@@ -360,6 +368,40 @@ msm_results_t<C> prover_t<C>::cpu_msms(const uint8_t* witness, const stage_obser
   return m;
 }
 
+namespace {
+unsigned copies(const precompute_t& p, unsigned endo_dims) {
+  return (p.endomorphism ? endo_dims : 1) * std::max(1u, p.factor);
+}
+}  // namespace
+
+template <class C>
+uint64_t key_tables_t<C>::bytes_for(const proving_key_t<C>& pk, const precompute_t& p) {
+  if (!p.enabled()) return 0;
+  const uint64_t c1 = copies(p, msm::endomorphism_dims<typename C::g1>()) - 1;
+  const uint64_t c2 = copies(p, msm::endomorphism_dims<typename C::g2>()) - 1;
+  const uint64_t g1 = sizeof(typename C::g1_affine), g2 = sizeof(typename C::g2_affine);
+  const uint64_t n_c = pk.n_vars - pk.n_public - 1;
+  return c1 * g1 * (uint64_t(pk.domain_size) + 2ull * pk.n_vars + n_c) + c2 * g2 * pk.n_vars;
+}
+
+template <class C>
+key_tables_t<C> key_tables_t<C>::build(const proving_key_t<C>& pk, const precompute_t& p) {
+  key_tables_t t;
+  const unsigned bits = C::fr_t::bits;
+  const unsigned d1 = p.endomorphism ? msm::endomorphism_dims<typename C::g1>() : 1;
+  const unsigned d2 = p.endomorphism ? msm::endomorphism_dims<typename C::g2>() : 1;
+  const unsigned f = std::max(1u, p.factor);
+  const size_t n_c = size_t(pk.n_vars) - pk.n_public - 1;
+  t.h = msm::make_table<typename C::g1>(pk.h, pk.domain_size, d1, f, bits);
+  t.a = msm::make_table<typename C::g1>(pk.a, pk.n_vars, d1, f, bits);
+  t.b1 = msm::make_table<typename C::g1>(pk.b1, pk.n_vars, d1, f, bits);
+  t.b2 = msm::make_table<typename C::g2>(pk.b2, pk.n_vars, d2, f, bits);
+  t.c = msm::make_table<typename C::g1>(pk.c, n_c, d1, f, bits);
+  return t;
+}
+
+template struct key_tables_t<curves::bn254>;
+template struct key_tables_t<curves::bls12_381>;
 template class prover_t<curves::bn254>;
 template class prover_t<curves::bls12_381>;
 template bn254::fr_t random_scalar<bn254::fr_t>();

@@ -364,6 +364,7 @@ template <class G>
 struct table_reader_t {
   const table_t<G>& table;
   const plan_t& plan;
+  size_t first;                         // bases indexed from the plan's position first
   std::vector<unsigned __int128> mags;  // dims per entry (dims > 1), |k_e|
   std::vector<uint8_t> negs;            // bit e: k_e < 0
   const uint64_t* offset;
@@ -399,7 +400,7 @@ struct table_reader_t {
     }
     uint64_t sh[5];
     add_offset(x, offset, sh);
-    base = table.copy(v) + i;
+    base = table.copy(v) + (i - first);
     return digit_at(sh, w * c, c);
   }
 };
@@ -619,17 +620,22 @@ table_t<G> make_table(const ec::affine_t<G>* bases, size_t n, unsigned dims, uns
 }
 
 template <class G>
-job_t msm_job(const table_t<G>& table, const plan_t& plan, ec::jacobian_t<G>& out,
+job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jacobian_t<G>& out,
               const options_t& opt) {
   using C = typename group_of<G>::curve;
   using E = ec::endomorphisms<C>;
-  if (table.n < plan.n) throw std::invalid_argument("msm: table shorter than the scalars");
+  if (table.n + first < plan.n) throw std::invalid_argument("msm: table shorter than the scalars");
   const size_t m = plan.idx.size();
-  table_reader_t<G> rd{table, plan, {}, {}, nullptr, 0};
+  const size_t j0 =
+      size_t(std::lower_bound(plan.idx.begin(), plan.idx.end(), first) - plan.idx.begin());
+  const size_t o0 =
+      size_t(std::lower_bound(plan.ones.begin(), plan.ones.end(), first) - plan.ones.begin());
+  table_reader_t<G> rd{table, plan, first, {}, {}, nullptr, 0};
   if (table.dims > 1) {
     rd.mags.resize(m * table.dims);
     rd.negs.resize(m);
-    util::parallel_for(m, [&](size_t lo, size_t hi) {
+    util::parallel_for(m - j0, [&](size_t lo, size_t hi) {
+      lo += j0, hi += j0;
       for (size_t j = lo; j < hi; ++j) {
         uint64_t k[4];
         load_scalar(plan.scalars + plan.idx[j] * plan.stride, k);
@@ -647,17 +653,17 @@ job_t msm_job(const table_t<G>& table, const plan_t& plan, ec::jacobian_t<G>& ou
   }
   const unsigned virtuals = table.dims * table.factor;
   const unsigned bits = table.chunk_bits;
-  const unsigned c = checked_window(opt.window, choose_window(m * virtuals, bits));
+  const unsigned c = checked_window(opt.window, choose_window((m - j0) * virtuals, bits));
   using state = pippenger_t<G, table_reader_t<G>>;
-  auto st = std::make_shared<state>(std::move(rd), 0, m, virtuals, bits, c, table.bases,
-                                    plan.ones.data(), plan.ones.size(), 0, opt);
+  auto st = std::make_shared<state>(std::move(rd), j0, m, virtuals, bits, c, table.bases,
+                                    plan.ones.data() + o0, plan.ones.size() - o0, first, opt);
   return job_of(st, &out);
 }
 
 template <class G>
 ec::jacobian_t<G> msm(const table_t<G>& table, const plan_t& plan, const options_t& opt) {
   ec::jacobian_t<G> r;
-  std::vector<job_t> jobs{msm_job<G>(table, plan, r, opt)};
+  std::vector<job_t> jobs{msm_job<G>(table, plan, 0, r, opt)};
   run_jobs(jobs);
   return r;
 }
@@ -690,7 +696,7 @@ void run_jobs(std::vector<job_t>& jobs, const std::function<void(size_t)>& on_do
   template ec::jacobian_t<G> msm<G>(const table_t<G>&, const plan_t&, const options_t&);           \
   template job_t msm_job<G>(const ec::affine_t<G>*, const plan_t&, size_t, ec::jacobian_t<G>&,     \
                             const options_t&);                                                     \
-  template job_t msm_job<G>(const table_t<G>&, const plan_t&, ec::jacobian_t<G>&,                  \
+  template job_t msm_job<G>(const table_t<G>&, const plan_t&, size_t, ec::jacobian_t<G>&,          \
                             const options_t&);                                                     \
   template table_t<G> make_table<G>(const ec::affine_t<G>*, size_t, unsigned, unsigned, unsigned); \
   template unsigned endomorphism_dims<G>();

@@ -107,7 +107,7 @@ template <class G>
 job_t msm_job(const ec::affine_t<G>* bases, const plan_t& plan, size_t first,
               ec::jacobian_t<G>& out, const options_t& opt = {});
 template <class G>
-job_t msm_job(const table_t<G>& table, const plan_t& plan, ec::jacobian_t<G>& out,
+job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jacobian_t<G>& out,
               const options_t& opt = {});
 
 // Runs the jobs' tasks on the compute pool, job after job in order (a job's bases are read in one

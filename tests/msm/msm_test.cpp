@@ -179,6 +179,17 @@ TEST_CASE("MSM jobs: run together, suffixes of a plan, each finished once") {
   CHECK(r1 == msm::msm<C::g1>(b1.data(), plan));
   CHECK(r2 == msm::msm<C::g2>(b2.data(), plan));
   CHECK(r3 == msm::msm<C::g1>(b1.data() + first, suffix_plan));
+  // The same suffix over base tables (GLV images, two shifted copies).
+  const auto t1 = msm::make_table<C::g1>(b1.data() + first, n - first, 2, 2, fr::bits);
+  const auto t2 = msm::make_table<C::g2>(b2.data(), n, 4, 1, fr::bits);
+  C::g1_jacobian r4;
+  C::g2_jacobian r5;
+  std::vector<msm::job_t> tjobs;
+  tjobs.push_back(msm::msm_job<C::g1>(t1, plan, first, r4));
+  tjobs.push_back(msm::msm_job<C::g2>(t2, plan, 0, r5));
+  msm::run_jobs(tjobs);
+  CHECK(r4 == r3);
+  CHECK(r5 == r2);
   // A suffix past every scalar, and no jobs at all.
   C::g1_jacobian none;
   std::vector<msm::job_t> empty{msm::msm_job<C::g1>(b1.data(), plan, n, none)};
