@@ -144,6 +144,19 @@ void prover_t<C>::load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t r
   });
 }
 
+// compute_h's CPU work on the calling thread alone (a task beside the MSMs' tasks).
+template <class C>
+void prover_t<C>::compute_h_on_this_thread() {
+  auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
+  domain->to_odd_coset(a_.data(), false);
+  domain->to_odd_coset(b_.data(), false);
+  domain->to_odd_coset(c_.data(), false);
+  for (size_t i = 0; i < a_.size(); ++i) {
+    auto p = (a_[i] * b_[i] - c_[i]).to_canonical();
+    std::memcpy(a_[i].l, p.l, sizeof(p.l));
+  }
+}
+
 template <class C>
 void prover_t<C>::compute_h() {
   if (acc_ && acc_->compute_h) {
@@ -267,14 +280,14 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
     t0 = t1;
   };
   namespace sec = formats::zkey_section;
-  compute_h();
-  mark(stage::compute_h);
   msm_results_t<C> m;
-  const bool cpu_msm = !(acc_ && (acc_->msm_g1 || acc_->msm_g2));
-  if (cpu_msm) {
-    m = cpu_msms(witness, timed);
+  const bool all_cpu = !(acc_ && (acc_->compute_h || acc_->msm_g1 || acc_->msm_g2));
+  if (all_cpu) {
+    m = cpu_h_and_msms(witness, timed);
     t0 = now_ns();
   } else {
+    compute_h();
+    mark(stage::compute_h);
     m.h = msm_h();
     release(sec::points_h);
     mark(stage::msm_h);
@@ -304,65 +317,80 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
   return proof;
 }
 
-// The five MSMs on the CPU as one set of tasks (msm::run_jobs), so that no thread waits at the end
-// of one MSM for the other to finish its last window: H, A, B1, B2, C in that order, each key
-// section released as soon as its last window is summed. The witness plan (signed digits read
-// once) serves A, B1, B2 and C (C from the first private wire on). Each stage is reported with
-// the span from its first task's start to its last task's end (they overlap at the seams), from
-// the calling thread once all are done.
+// compute_h and the five MSMs on the CPU with no thread idle between them (msm::run_jobs): first
+// compute_h as one task on one thread (its transforms serial) beside the windows of the A, B1, B2
+// and C MSMs (they need only the witness), then the H MSM, which needs compute_h's scalars. The
+// witness plan (signed digits read once) serves A, B1, B2 and C (C from the first private wire
+// on); tasks go in that order, each key section is touched in one stretch and released as soon as
+// its MSM is summed. Each stage is reported with the span from its first task's start to its last
+// task's end (they overlap: that is the point), from the calling thread once all are done.
 template <class C>
-msm_results_t<C> prover_t<C>::cpu_msms(const uint8_t* witness, const stage_observer& observe) {
+msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
+                                             const stage_observer& observe) {
   namespace sec = formats::zkey_section;
   msm_results_t<C> m;
   const msm::plan_t plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
-  // The H plan serves one MSM: no digit table (one-shot proving counts its memory). b and c are
-  // not read again until the next proof rewrites them, nor a once H is summed: one-shot proving
-  // gives their pages back (they come back zeroed, and are rewritten before they are read).
-  const msm::plan_t h_plan =
-      msm::make_plan(reinterpret_cast<const uint8_t*>(a_.data()), a_.size(), fr_t::bits, 32, false);
-  if (release_pages_) {
-    drop_pages(b_.data(), b_.size() * sizeof(fr_t));
-    drop_pages(c_.data(), c_.size() * sizeof(fr_t));
-  }
   const size_t first = size_t(pk_.n_public) + 1;
-  std::vector<msm::job_t> jobs;
+  // The domain's twiddles are built (once per size, on the whole pool) before compute_h becomes
+  // a task: nothing in that task may wait for the pool.
+  (void)ntt::domain_t<fr_t>::get(pk_.log_domain);
+  struct span_t {
+    std::atomic<uint64_t> begin{0}, end{0};
+  };
+  span_t spans[6];  // compute_h, msm_a, msm_b1, msm_b2, msm_c, msm_h
+  const stage stages[6] = {stage::compute_h, stage::msm_a, stage::msm_b1,
+                           stage::msm_b2,    stage::msm_c, stage::msm_h};
+  const uint32_t sections[6] = {
+      0, sec::points_a, sec::points_b1, sec::points_b2, sec::points_c, sec::points_h};
+  auto timed_run = [](msm::job_t& j, span_t& sp) {
+    auto run = std::move(j.run);
+    j.run = [run = std::move(run), &sp](size_t t) {
+      uint64_t zero = 0;
+      sp.begin.compare_exchange_strong(zero, now_ns());
+      run(t);
+    };
+  };
+  std::vector<msm::job_t> jobs(1);
+  jobs[0].tasks = 1;
+  jobs[0].run = [this](size_t) {
+    compute_h_on_this_thread();
+    if (release_pages_) {  // b and c are not read again until the next proof rewrites them
+      drop_pages(b_.data(), b_.size() * sizeof(fr_t));
+      drop_pages(c_.data(), c_.size() * sizeof(fr_t));
+    }
+  };
   if (tables_) {
-    jobs.push_back(msm::msm_job<typename C::g1>(tables_->h, h_plan, 0, m.h));
     jobs.push_back(msm::msm_job<typename C::g1>(tables_->a, plan, 0, m.a));
     jobs.push_back(msm::msm_job<typename C::g1>(tables_->b1, plan, 0, m.b1));
     jobs.push_back(msm::msm_job<typename C::g2>(tables_->b2, plan, 0, m.b2));
     jobs.push_back(msm::msm_job<typename C::g1>(tables_->c, plan, first, m.c));
   } else {
-    jobs.push_back(msm::msm_job<typename C::g1>(pk_.h, h_plan, 0, m.h));
     jobs.push_back(msm::msm_job<typename C::g1>(pk_.a, plan, 0, m.a));
     jobs.push_back(msm::msm_job<typename C::g1>(pk_.b1, plan, 0, m.b1));
     jobs.push_back(msm::msm_job<typename C::g2>(pk_.b2, plan, 0, m.b2));
     jobs.push_back(msm::msm_job<typename C::g1>(pk_.c, plan, first, m.c));
   }
-  const stage stages[] = {stage::msm_h, stage::msm_a, stage::msm_b1, stage::msm_b2, stage::msm_c};
-  const uint32_t sections[] = {sec::points_h, sec::points_a, sec::points_b1, sec::points_b2,
-                               sec::points_c};
-  constexpr size_t kJobs = 5;
-  std::atomic<uint64_t> begin[kJobs], end[kJobs];
-  for (size_t k = 0; k < kJobs; ++k) {
-    begin[k] = 0;
-    end[k] = 0;
-    auto run = std::move(jobs[k].run);
-    jobs[k].run = [run = std::move(run), &b = begin[k]](size_t t) {
-      uint64_t zero = 0;
-      b.compare_exchange_strong(zero, now_ns());
-      run(t);
-    };
-  }
+  for (size_t k = 0; k < jobs.size(); ++k) timed_run(jobs[k], spans[k]);
   const uint64_t t0 = now_ns();
-  msm::run_jobs(jobs, [&](size_t k) {
-    release(sections[k]);
-    if (k == 0 && release_pages_) drop_pages(a_.data(), a_.size() * sizeof(fr_t));
-    end[k] = now_ns();
-  });
+  auto done = [&](size_t offset) {
+    return [&, offset](size_t k) {
+      if (sections[offset + k]) release(sections[offset + k]);
+      spans[offset + k].end = now_ns();
+    };
+  };
+  msm::run_jobs(jobs, done(0));
+  // H: its plan keeps no digit table (it serves one MSM; one-shot proving counts its memory).
+  const msm::plan_t h_plan =
+      msm::make_plan(reinterpret_cast<const uint8_t*>(a_.data()), a_.size(), fr_t::bits, 32, false);
+  std::vector<msm::job_t> h_job;
+  h_job.push_back(tables_ ? msm::msm_job<typename C::g1>(tables_->h, h_plan, 0, m.h)
+                          : msm::msm_job<typename C::g1>(pk_.h, h_plan, 0, m.h));
+  timed_run(h_job[0], spans[5]);
+  msm::run_jobs(h_job, done(5));
+  if (release_pages_) drop_pages(a_.data(), a_.size() * sizeof(fr_t));
   if (observe)
-    for (size_t k = 0; k < kJobs; ++k) {
-      const uint64_t b = begin[k] ? begin[k].load() : t0, e = end[k].load();
+    for (size_t k = 0; k < 6; ++k) {
+      const uint64_t b = spans[k].begin ? spans[k].begin.load() : t0, e = spans[k].end.load();
       observe(stages[k], b, std::max(b, e));
     }
   return m;

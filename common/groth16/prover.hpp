@@ -11,9 +11,9 @@
 //
 // The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
 // place). Work buffers are allocated once per prover and reused across proofs. prove() runs
-// build_ab and compute_h, then on the CPU the five MSMs as one set of tasks (H, A, B1, B2, C in
-// that order, each key section touched in one stretch and released when its MSM is summed; no
-// thread idles at the seams), or one after another on an accelerator.
+// build_ab, then on the CPU compute_h beside the A, B1, B2, C MSMs and then the H MSM, all as
+// tasks on the compute pool (each key section touched in one stretch and released when its MSM
+// is summed; no thread idles at the seams), or stage after stage on an accelerator.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -154,7 +154,8 @@ class prover_t {
   void release(uint32_t section) const;
   proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
                           const stage_observer& observe, uint64_t t0);
-  msm_results_t<C> cpu_msms(const uint8_t* witness, const stage_observer& observe);
+  msm_results_t<C> cpu_h_and_msms(const uint8_t* witness, const stage_observer& observe);
+  void compute_h_on_this_thread();
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
   bool release_pages_ = false;
