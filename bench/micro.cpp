@@ -83,8 +83,8 @@ ZK_IFMA_TARGET double ifma_mul_ns(int iters) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < iters / 4; ++i)
       for (int c = 0; c < 4; ++c) x[c] = V::mul(x[c], b);
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
+    t.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(t.begin(), t.end());
   const double ms = t[1];
