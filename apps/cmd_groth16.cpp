@@ -23,11 +23,18 @@ void print_stage_table(const std::vector<std::pair<groth16::stage, double>>& sta
 namespace {
 
 int run_prove(const opt_t& zkey, const opt_t& wtns, const opt_t& proof, const opt_t& pub,
-              const opt_t& verbose, const opt_t& no_verify, const opt_t& backend_mode) {
+              const opt_t& verbose, const opt_t& no_verify, const opt_t& backend_mode,
+              const opt_t& precompute, const opt_t& endomorphism) {
   const bool verbosely = verbose.given();
   std::vector<std::pair<groth16::stage, double>> stages;
   groth16::prove_options opt;
   opt.self_verify = !no_verify.given();
+  opt.precompute.endomorphism = endomorphism.given();
+  if (precompute.given()) {
+    const uint64_t f = parse_uint_arg("--precompute", precompute.one());
+    if (f < 1 || f > 16) throw std::runtime_error("--precompute: the factor must be 1..16");
+    opt.precompute.factor = unsigned(f);
+  }
   const backend_t backend = choose_backend(backend_mode.one("auto"));
   backend.apply(opt);
   if (verbosely)
@@ -94,9 +101,18 @@ void add_groth16_commands(CLI::App& root, commands_t& out) {
         add_flag(app, "--no-verify", "skip verifying the proof with the key before writing it");
     const opt_t backend = add_value(app, "--backend", "cpu|cuda|auto",
                                     "the prover backend (default auto: CUDA when usable)");
+    const opt_t precompute =
+        add_value(app, "--precompute", "F",
+                  "CPU: build F shifted copies of every base before proving (off: 1); pays "
+                  "off for keys kept across proofs, not for one proof");
+    const opt_t endomorphism = add_flag(
+        app, "--endomorphism", "CPU: also build the GLV (G1) and GLS (G2) images of the bases");
     command_t c;
     c.app = app;
-    c.run = [=] { return run_prove(zkey, wtns, proof, pub, verbose, no_verify, backend); };
+    c.run = [=] {
+      return run_prove(zkey, wtns, proof, pub, verbose, no_verify, backend, precompute,
+                       endomorphism);
+    };
     c.takes = "prove takes <circuit.zkey> <witness.wtns> <proof.json> <public.json>";
     out.push_back(std::move(c));
   }

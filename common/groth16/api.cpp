@@ -21,6 +21,11 @@ void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
   prover_t<C> prover(pk);
   prover.set_release_key_pages(options.release_key_pages);
   prover.set_accelerator(options.accelerators.of<C>());
+  key_tables_t<C> tables;
+  if (options.precompute.enabled()) {
+    tables = key_tables_t<C>::build(pk, options.precompute);
+    prover.set_tables(&tables);
+  }
   prove_call_t call;
   call.observe = options.observe;
   call.self_verify = options.self_verify;

@@ -28,6 +28,7 @@ struct prove_options {
   stage_observer observe;         // per-stage timings (also called for stage::verify)
   bool release_key_pages = true;  // one-shot proving: drop key sections from RSS after use
   accelerators_t accelerators;    // the CUDA backend's hooks; none: the CPU
+  precompute_t precompute;        // base tables built after loading (off: one-shot proving)
 };
 
 struct prove_report {

@@ -1,5 +1,10 @@
 #include "common/groth16/prover.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <random>
@@ -63,6 +68,14 @@ F load_raw(const uint8_t* p) {
 }
 
 constexpr size_t kScalarBytes = 32;  // n8r for both curves
+
+// The whole pages inside [p, p + bytes) go back to the OS; they read as zeros afterwards.
+void drop_pages(void* p, size_t bytes) {
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  const uintptr_t lo = (uintptr_t(p) + page - 1) & ~(page - 1);
+  const uintptr_t hi = (uintptr_t(p) + bytes) & ~(page - 1);
+  if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+}
 
 }  // namespace
 
@@ -129,6 +142,19 @@ void prover_t<C>::load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t r
       }
     }
   });
+}
+
+// compute_h's CPU work on the calling thread alone (a task beside the MSMs' tasks).
+template <class C>
+void prover_t<C>::compute_h_on_this_thread() {
+  auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain);
+  domain->to_odd_coset(a_.data(), false);
+  domain->to_odd_coset(b_.data(), false);
+  domain->to_odd_coset(c_.data(), false);
+  for (size_t i = 0; i < a_.size(); ++i) {
+    auto p = (a_[i] * b_[i] - c_[i]).to_canonical();
+    std::memcpy(a_[i].l, p.l, sizeof(p.l));
+  }
 }
 
 template <class C>
@@ -254,38 +280,156 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
     t0 = t1;
   };
   namespace sec = formats::zkey_section;
-  compute_h();
-  mark(stage::compute_h);
   msm_results_t<C> m;
-  m.h = msm_h();
-  release(sec::points_h);
-  mark(stage::msm_h);
-  // The witness plan serves the CPU's MSMs; the accelerator reads the scalars as they are.
-  const bool cpu_msm = !(acc_ && acc_->msm_g1 && acc_->msm_g2);
-  msm::plan_t plan;
-  if (cpu_msm) {
-    plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+  const bool all_cpu = !(acc_ && (acc_->compute_h || acc_->msm_g1 || acc_->msm_g2));
+  if (all_cpu) {
+    m = cpu_h_and_msms(witness, timed);
+    t0 = now_ns();
   } else {
-    plan.scalars = witness;
-    plan.n = pk_.n_vars;
+    compute_h();
+    mark(stage::compute_h);
+    m.h = msm_h();
+    release(sec::points_h);
+    mark(stage::msm_h);
+    // The accelerator reads the scalars as they are; a hook left empty runs on the CPU.
+    msm::plan_t plan;
+    if (!(acc_->msm_g1 && acc_->msm_g2)) {
+      plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+    } else {
+      plan.scalars = witness;
+      plan.n = pk_.n_vars;
+    }
+    m.a = msm_a(plan);
+    release(sec::points_a);
+    mark(stage::msm_a);
+    m.b1 = msm_b1(plan);
+    release(sec::points_b1);
+    mark(stage::msm_b1);
+    m.b2 = msm_b2(plan);
+    release(sec::points_b2);
+    mark(stage::msm_b2);
+    m.c = msm_c(witness);
+    release(sec::points_c);
+    mark(stage::msm_c);
   }
-  m.a = msm_a(plan);
-  release(sec::points_a);
-  mark(stage::msm_a);
-  m.b1 = msm_b1(plan);
-  release(sec::points_b1);
-  mark(stage::msm_b1);
-  m.b2 = msm_b2(plan);
-  release(sec::points_b2);
-  mark(stage::msm_b2);
-  m.c = msm_c(witness);
-  release(sec::points_c);
-  mark(stage::msm_c);
   proof_t<C> proof = assemble(m, r, s);
   mark(stage::assemble);
   return proof;
 }
 
+// compute_h and the five MSMs on the CPU with no thread idle between them (msm::run_jobs): first
+// compute_h as one task on one thread (its transforms serial) beside the windows of the A, B1, B2
+// and C MSMs (they need only the witness), then the H MSM, which needs compute_h's scalars. The
+// witness plan (signed digits read once) serves A, B1, B2 and C (C from the first private wire
+// on); tasks go in that order, each key section is touched in one stretch and released as soon as
+// its MSM is summed. Each stage is reported with the span from its first task's start to its last
+// task's end (they overlap: that is the point), from the calling thread once all are done.
+template <class C>
+msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
+                                             const stage_observer& observe) {
+  namespace sec = formats::zkey_section;
+  msm_results_t<C> m;
+  const msm::plan_t plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
+  const size_t first = size_t(pk_.n_public) + 1;
+  // The domain's twiddles are built (once per size, on the whole pool) before compute_h becomes
+  // a task: nothing in that task may wait for the pool.
+  (void)ntt::domain_t<fr_t>::get(pk_.log_domain);
+  struct span_t {
+    std::atomic<uint64_t> begin{0}, end{0};
+  };
+  span_t spans[6];  // compute_h, msm_a, msm_b1, msm_b2, msm_c, msm_h
+  const stage stages[6] = {stage::compute_h, stage::msm_a, stage::msm_b1,
+                           stage::msm_b2,    stage::msm_c, stage::msm_h};
+  const uint32_t sections[6] = {
+      0, sec::points_a, sec::points_b1, sec::points_b2, sec::points_c, sec::points_h};
+  auto timed_run = [](msm::job_t& j, span_t& sp) {
+    auto run = std::move(j.run);
+    j.run = [run = std::move(run), &sp](size_t t) {
+      uint64_t zero = 0;
+      sp.begin.compare_exchange_strong(zero, now_ns());
+      run(t);
+    };
+  };
+  std::vector<msm::job_t> jobs(1);
+  jobs[0].tasks = 1;
+  jobs[0].run = [this](size_t) {
+    compute_h_on_this_thread();
+    if (release_pages_) {  // b and c are not read again until the next proof rewrites them
+      drop_pages(b_.data(), b_.size() * sizeof(fr_t));
+      drop_pages(c_.data(), c_.size() * sizeof(fr_t));
+    }
+  };
+  if (tables_) {
+    jobs.push_back(msm::msm_job<typename C::g1>(tables_->a, plan, 0, m.a));
+    jobs.push_back(msm::msm_job<typename C::g1>(tables_->b1, plan, 0, m.b1));
+    jobs.push_back(msm::msm_job<typename C::g2>(tables_->b2, plan, 0, m.b2));
+    jobs.push_back(msm::msm_job<typename C::g1>(tables_->c, plan, first, m.c));
+  } else {
+    jobs.push_back(msm::msm_job<typename C::g1>(pk_.a, plan, 0, m.a));
+    jobs.push_back(msm::msm_job<typename C::g1>(pk_.b1, plan, 0, m.b1));
+    jobs.push_back(msm::msm_job<typename C::g2>(pk_.b2, plan, 0, m.b2));
+    jobs.push_back(msm::msm_job<typename C::g1>(pk_.c, plan, first, m.c));
+  }
+  for (size_t k = 0; k < jobs.size(); ++k) timed_run(jobs[k], spans[k]);
+  const uint64_t t0 = now_ns();
+  auto done = [&](size_t offset) {
+    return [&, offset](size_t k) {
+      if (sections[offset + k]) release(sections[offset + k]);
+      spans[offset + k].end = now_ns();
+    };
+  };
+  msm::run_jobs(jobs, done(0));
+  // H: its plan keeps no digit table (it serves one MSM; one-shot proving counts its memory).
+  const msm::plan_t h_plan =
+      msm::make_plan(reinterpret_cast<const uint8_t*>(a_.data()), a_.size(), fr_t::bits, 32, false);
+  std::vector<msm::job_t> h_job;
+  h_job.push_back(tables_ ? msm::msm_job<typename C::g1>(tables_->h, h_plan, 0, m.h)
+                          : msm::msm_job<typename C::g1>(pk_.h, h_plan, 0, m.h));
+  timed_run(h_job[0], spans[5]);
+  msm::run_jobs(h_job, done(5));
+  if (release_pages_) drop_pages(a_.data(), a_.size() * sizeof(fr_t));
+  if (observe)
+    for (size_t k = 0; k < 6; ++k) {
+      const uint64_t b = spans[k].begin ? spans[k].begin.load() : t0, e = spans[k].end.load();
+      observe(stages[k], b, std::max(b, e));
+    }
+  return m;
+}
+
+namespace {
+unsigned copies(const precompute_t& p, unsigned endo_dims) {
+  return (p.endomorphism ? endo_dims : 1) * std::max(1u, p.factor);
+}
+}  // namespace
+
+template <class C>
+uint64_t key_tables_t<C>::bytes_for(const proving_key_t<C>& pk, const precompute_t& p) {
+  if (!p.enabled()) return 0;
+  const uint64_t c1 = copies(p, msm::endomorphism_dims<typename C::g1>()) - 1;
+  const uint64_t c2 = copies(p, msm::endomorphism_dims<typename C::g2>()) - 1;
+  const uint64_t g1 = sizeof(typename C::g1_affine), g2 = sizeof(typename C::g2_affine);
+  const uint64_t n_c = pk.n_vars - pk.n_public - 1;
+  return c1 * g1 * (uint64_t(pk.domain_size) + 2ull * pk.n_vars + n_c) + c2 * g2 * pk.n_vars;
+}
+
+template <class C>
+key_tables_t<C> key_tables_t<C>::build(const proving_key_t<C>& pk, const precompute_t& p) {
+  key_tables_t t;
+  const unsigned bits = C::fr_t::bits;
+  const unsigned d1 = p.endomorphism ? msm::endomorphism_dims<typename C::g1>() : 1;
+  const unsigned d2 = p.endomorphism ? msm::endomorphism_dims<typename C::g2>() : 1;
+  const unsigned f = std::max(1u, p.factor);
+  const size_t n_c = size_t(pk.n_vars) - pk.n_public - 1;
+  t.h = msm::make_table<typename C::g1>(pk.h, pk.domain_size, d1, f, bits);
+  t.a = msm::make_table<typename C::g1>(pk.a, pk.n_vars, d1, f, bits);
+  t.b1 = msm::make_table<typename C::g1>(pk.b1, pk.n_vars, d1, f, bits);
+  t.b2 = msm::make_table<typename C::g2>(pk.b2, pk.n_vars, d2, f, bits);
+  t.c = msm::make_table<typename C::g1>(pk.c, n_c, d1, f, bits);
+  return t;
+}
+
+template struct key_tables_t<curves::bn254>;
+template struct key_tables_t<curves::bls12_381>;
 template class prover_t<curves::bn254>;
 template class prover_t<curves::bls12_381>;
 template bn254::fr_t random_scalar<bn254::fr_t>();

@@ -10,9 +10,10 @@
 //              (§3.6); the secret r, s multiply in constant time (ec::ct_mul)
 //
 // The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
-// place). Work buffers are allocated once per prover and reused across proofs. prove() runs the
-// stages that need the a/b/c buffers first (build_ab, compute_h, msm_h), then the four MSMs over
-// the witness, so each key section is touched in one stretch.
+// place). Work buffers are allocated once per prover and reused across proofs. prove() runs
+// build_ab, then on the CPU compute_h beside the A, B1, B2, C MSMs and then the H MSM, all as
+// tasks on the compute pool (each key section touched in one stretch and released when its MSM
+// is summed; no thread idles at the seams), or stage after stage on an accelerator.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -83,6 +84,26 @@ stage_observer device_timed_observer(const accelerator_t<C>* acc, stage_observer
   };
 }
 
+// Precomputed bases for a key that stays loaded across proofs (a prover node's resident keys;
+// `zkfleet prove` only when asked): every point section gets extra copies of its bases
+// (msm::table_t), so its MSM runs more points with shorter scalars, fewer windows and fewer
+// bucket sums. Copies per base: (endomorphism ? 2 on G1, 4 on G2 : 1) × factor.
+struct precompute_t {
+  bool endomorphism = false;  // GLV images φ(P) on G1, GLS images ψ^e(Q) on G2
+  unsigned factor = 1;        // shifted copies 2^{s·j}·P, j < factor (sppark's, ICICLE's factor)
+  bool enabled() const { return endomorphism || factor > 1; }
+};
+
+template <class C>
+struct key_tables_t {
+  msm::table_t<typename C::g1> h, a, b1, c;
+  msm::table_t<typename C::g2> b2;
+  uint64_t bytes() const { return h.bytes() + a.bytes() + b1.bytes() + c.bytes() + b2.bytes(); }
+  // The memory build() would take for this key, without building anything.
+  static uint64_t bytes_for(const proving_key_t<C>& pk, const precompute_t& p);
+  static key_tables_t build(const proving_key_t<C>& pk, const precompute_t& p);
+};
+
 template <class C>
 class prover_t {
  public:
@@ -112,6 +133,9 @@ class prover_t {
   void set_release_key_pages(bool on) { release_pages_ = on; }
   // Runs the MSMs and compute_h's transforms on the accelerator (null: the CPU).
   void set_accelerator(const accelerator_t<C>* acc) { acc_ = acc; }
+  // The CPU MSMs read these tables of the key's bases (null: the bases alone). Not owned: they
+  // must outlive the prover's proofs.
+  void set_tables(const key_tables_t<C>* t) { tables_ = t; }
 
   // The whole proof with fresh randomizers r, s (or the given ones).
   proof_t<C> prove(const uint8_t* witness, const stage_observer& observe = {});
@@ -130,10 +154,13 @@ class prover_t {
   void release(uint32_t section) const;
   proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
                           const stage_observer& observe, uint64_t t0);
+  msm_results_t<C> cpu_h_and_msms(const uint8_t* witness, const stage_observer& observe);
+  void compute_h_on_this_thread();
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
   bool release_pages_ = false;
   const accelerator_t<C>* acc_ = nullptr;
+  const key_tables_t<C>* tables_ = nullptr;
   typename C::g1_jacobian g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars,
                                  size_t n) const;
 };

@@ -65,46 +65,56 @@ domain_t<Fr>::domain_t(unsigned log_n) : log_n_(log_n) {
 
 template <class Fr>
 template <bool Inverse>
-void domain_t<Fr>::dif(Fr* a) const {
+void domain_t<Fr>::dif(Fr* a, size_t chunks) const {
   const size_t n = size();
   if (n < 2) return;
   unsigned big_stages = log_n_ > kBlockLog ? log_n_ - kBlockLog : 0;
   // Large stages: len = n/2 … 2^kBlockLog, each split across threads.
   for (unsigned s = 0; s < big_stages; ++s) {
     size_t len = n >> (s + 1), stride = size_t(1) << s;
-    util::parallel_for(n / 2, [&](size_t k0, size_t k1) {
-      dif_butterflies<Inverse>(a, len, stride, tw_.data(), n / 2, k0, k1);
-    });
+    util::parallel_for(
+        n / 2,
+        [&](size_t k0, size_t k1) {
+          dif_butterflies<Inverse>(a, len, stride, tw_.data(), n / 2, k0, k1);
+        },
+        chunks);
   }
   // Remaining stages inside blocks of 2^kBlockLog elements (or the whole array).
   size_t block = n >> big_stages;
-  util::parallel_for(n / block, [&](size_t b0, size_t b1) {
-    for (size_t b = b0; b < b1; ++b) {
-      Fr* x = a + b * block;
-      for (size_t len = block / 2, stride = size_t(1) << big_stages; len >= 1;
-           len /= 2, stride *= 2)
-        dif_butterflies<Inverse>(x, len, stride, tw_.data(), n / 2, 0, block / 2);
-    }
-  });
+  util::parallel_for(
+      n / block,
+      [&](size_t b0, size_t b1) {
+        for (size_t b = b0; b < b1; ++b) {
+          Fr* x = a + b * block;
+          for (size_t len = block / 2, stride = size_t(1) << big_stages; len >= 1;
+               len /= 2, stride *= 2)
+            dif_butterflies<Inverse>(x, len, stride, tw_.data(), n / 2, 0, block / 2);
+        }
+      },
+      chunks);
 }
 
 template <class Fr>
-void domain_t<Fr>::dit(Fr* a) const {
+void domain_t<Fr>::dit(Fr* a, size_t chunks) const {
   const size_t n = size();
   if (n < 2) return;
   unsigned big_stages = log_n_ > kBlockLog ? log_n_ - kBlockLog : 0;
   size_t block = n >> big_stages;
-  util::parallel_for(n / block, [&](size_t b0, size_t b1) {
-    for (size_t b = b0; b < b1; ++b) {
-      Fr* x = a + b * block;
-      for (size_t len = 1, stride = n / 2; len < block; len *= 2, stride /= 2)
-        dit_butterflies(x, len, stride, tw_.data(), 0, block / 2);
-    }
-  });
+  util::parallel_for(
+      n / block,
+      [&](size_t b0, size_t b1) {
+        for (size_t b = b0; b < b1; ++b) {
+          Fr* x = a + b * block;
+          for (size_t len = 1, stride = n / 2; len < block; len *= 2, stride /= 2)
+            dit_butterflies(x, len, stride, tw_.data(), 0, block / 2);
+        }
+      },
+      chunks);
   for (unsigned s = big_stages; s-- > 0;) {
     size_t len = n >> (s + 1), stride = size_t(1) << s;
     util::parallel_for(
-        n / 2, [&](size_t k0, size_t k1) { dit_butterflies(a, len, stride, tw_.data(), k0, k1); });
+        n / 2, [&](size_t k0, size_t k1) { dit_butterflies(a, len, stride, tw_.data(), k0, k1); },
+        chunks);
   }
 }
 
@@ -135,14 +145,18 @@ void domain_t<Fr>::inverse(Fr* a) const {
 
 // The bit-reversed coefficients scaled by ω_2n^j / n (coset_scale_at, butterfly.hpp).
 template <class Fr>
-void domain_t<Fr>::to_odd_coset(Fr* a) const {
-  dif<true>(a);  // n·coefficients, bit-reversed
+void domain_t<Fr>::to_odd_coset(Fr* a, bool parallel) const {
+  const size_t chunks = parallel ? 0 : 1;
+  dif<true>(a, chunks);  // n·coefficients, bit-reversed
   const size_t n = size();
-  util::parallel_for(n, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i)
-      a[i] = coset_scale_at(a[i], i, n, log_n_, tw_.data(), n_inv_, coset_gen_n_inv_);
-  });
-  dit(a);  // evaluations at ω_2n·ω_n^i, natural order
+  util::parallel_for(
+      n,
+      [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i)
+          a[i] = coset_scale_at(a[i], i, n, log_n_, tw_.data(), n_inv_, coset_gen_n_inv_);
+      },
+      chunks);
+  dit(a, chunks);  // evaluations at ω_2n·ω_n^i, natural order
 }
 
 template <class Fr>

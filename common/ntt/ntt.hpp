@@ -32,15 +32,17 @@ class domain_t {
 
   void forward(Fr* a) const;
   void inverse(Fr* a) const;
-  void to_odd_coset(Fr* a) const;
+  // parallel = false: on the calling thread alone (a task beside others on the compute pool).
+  void to_odd_coset(Fr* a, bool parallel = true) const;
 
   // A shared, lazily built domain per size (the prover reuses twiddles across proofs).
   static std::shared_ptr<const domain_t> get(unsigned log_n);
 
  private:
+  // chunks: parallel_for's (0: one per compute thread, 1: the calling thread only).
   template <bool Inverse>
-  void dif(Fr* a) const;  // natural → bit-reversed, with ω (or ω⁻¹)
-  void dit(Fr* a) const;  // bit-reversed → natural, with ω
+  void dif(Fr* a, size_t chunks = 0) const;  // natural → bit-reversed, with ω (or ω⁻¹)
+  void dit(Fr* a, size_t chunks = 0) const;  // bit-reversed → natural, with ω
   void bit_reverse(Fr* a) const;
   unsigned log_n_;
   Fr omega_;

@@ -8,13 +8,15 @@
 #include "common/formats/zkey.hpp"
 #include "common/groth16/prove_verified.hpp"
 #include "common/util/fingerprint.hpp"
+#include "common/util/log.hpp"
 #include "node/prover/key_file.hpp"
 
 namespace zk::node {
 
 struct prover_engine_t::key_t {
-  file_id_t loaded;     // the zkey file as it was when mapped
-  uint64_t sample = 0;  // util::sampled_fingerprint of its bytes when mapped
+  file_id_t loaded;          // the zkey file as it was when mapped
+  uint64_t sample = 0;       // util::sampled_fingerprint of its bytes when mapped
+  uint64_t table_bytes = 0;  // its precomputed tables (0: none)
   virtual ~key_t() = default;
   virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                                const groth16::stage_observer& observe) = 0;
@@ -28,14 +30,30 @@ struct typed_key_t final : prover_engine_t::key_t {
   groth16::proving_key_t<C> pk;
   groth16::prover_t<C> prover;
   groth16::verifying_key_t<C> vk;
+  groth16::key_tables_t<C> tables;
 
-  typed_key_t(const std::string& path, const groth16::accelerator_t<C>* acc)
-      : file(path),
+  // room: the precompute budget not yet taken by other keys' tables.
+  typed_key_t(const circuit_def_t& c, const groth16::accelerator_t<C>* acc,
+              const groth16::precompute_t& pre, uint64_t room)
+      : file(c.zkey),
         pk(groth16::proving_key_t<C>::view(file)),
         prover(pk),
         vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
     prover.set_accelerator(acc);
     sample = util::sampled_fingerprint(file.file().data(), file.file().size());
+    if (!pre.enabled()) return;
+    const uint64_t need = groth16::key_tables_t<C>::bytes_for(pk, pre);
+    if (need > room) {
+      log::warn("circuit '" + c.id + "': precomputed tables need " + std::to_string(need) +
+                " bytes, " + std::to_string(room) +
+                " left of the precompute budget: proving without");
+      return;
+    }
+    tables = groth16::key_tables_t<C>::build(pk, pre);
+    prover.set_tables(&tables);
+    table_bytes = tables.bytes();
+    log::info("circuit '" + c.id + "': precomputed tables, " + std::to_string(table_bytes) +
+              " bytes");
   }
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
@@ -66,13 +84,13 @@ struct typed_key_t final : prover_engine_t::key_t {
   }
 };
 
-std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c,
-                                                 const accelerators_t& acc) {
+std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const accelerators_t& acc,
+                                                 const groth16::precompute_t& pre, uint64_t room) {
   const auto before = file_id_of(c.zkey);
   std::unique_ptr<prover_engine_t::key_t> k = curves::with_curve(c.curve, [&](auto tag) {
     using C = decltype(tag);
     return std::unique_ptr<prover_engine_t::key_t>(
-        std::make_unique<typed_key_t<C>>(c.zkey, acc.of<C>()));
+        std::make_unique<typed_key_t<C>>(c, acc.of<C>(), pre, room));
   });
   if (before) k->loaded = *before;
   return k;
@@ -97,7 +115,9 @@ prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
     }
   }
   if (it == keys_.end()) {
-    auto k = load_key(c, acc_);  // a truncated or damaged file throws here, naming it
+    const uint64_t used = precompute_bytes();
+    const uint64_t room = precompute_budget_ > used ? precompute_budget_ - used : 0;
+    auto k = load_key(c, acc_, precompute_, room);  // a damaged file throws here, naming it
     auto [first, fresh] = first_sample_.emplace(c.id, k->sample);
     if (!fresh && first->second != k->sample)
       throw std::runtime_error(
@@ -111,6 +131,12 @@ prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
 }
 
 void prover_engine_t::load(const circuit_def_t& c) { key(c); }
+
+uint64_t prover_engine_t::precompute_bytes() const {
+  uint64_t sum = 0;
+  for (const auto& [id, k] : keys_) sum += k->table_bytes;
+  return sum;
+}
 
 std::vector<std::string> prover_engine_t::loaded() const {
   std::vector<std::string> out;

@@ -31,6 +31,16 @@ class prover_engine_t {
   ~prover_engine_t();
   // Keys mapped later prove on these (set before the first proof).
   void set_accelerators(const accelerators_t& acc) { acc_ = acc; }
+  // Keys mapped later get precomputed base tables (groth16::key_tables_t: endomorphism images,
+  // shifted copies) built right after mapping, as long as all tables together stay within
+  // budget_bytes (the part of the node's memory budget given to them); a key whose tables would
+  // not fit proves without, and says so in the log. Off by default. Only CPU proofs read them.
+  void set_precompute(const groth16::precompute_t& p, uint64_t budget_bytes) {
+    precompute_ = p;
+    precompute_budget_ = budget_bytes;
+  }
+  // Bytes of precomputed tables held now, over all mapped keys.
+  uint64_t precompute_bytes() const;
   // Maps c's key now (a node's hot circuits, at start-up) instead of at its first proof.
   // Throws naming the file when it cannot be read.
   void load(const circuit_def_t& c);
@@ -51,6 +61,8 @@ class prover_engine_t {
   std::map<std::string, uint64_t>
       first_sample_;  // each circuit's key bytes when first mapped (sampled)
   accelerators_t acc_;
+  groth16::precompute_t precompute_;
+  uint64_t precompute_budget_ = 0;
 };
 
 }  // namespace zk::node

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <mutex>
+#include <type_traits>
 
 #include "tests/test_util.hpp"
 
@@ -74,4 +76,125 @@ TEST_CASE("MSM with all-zero and all-one scalars") {
   for (size_t i = 0; i < bases.size(); ++i) ones[32 * i] = 1, sum = sum.add_mixed(bases[i]);
   CHECK(msm::msm<C::g1>(bases.data(), zeros.data(), bases.size(), 254).is_infinity());
   CHECK(msm::msm<C::g1>(bases.data(), ones.data(), bases.size(), 254) == sum);
+}
+
+template <class C, class G>
+ec::affine_t<G> random_point() {
+  if constexpr (std::is_same_v<G, typename C::g1>)
+    return test::random_g1<C>();
+  else
+    return test::random_g2<C>();
+}
+
+// Every kernel path against the portable one, on the same inputs: sizes that use the
+// batch-affine buckets (2^12 and up, batch ≥ 128 buckets), scalars with zero, one, r − 1,
+// repeated bases (doublings and P + (−P) in one bucket) and infinity bases.
+template <class G, class C>
+void check_paths(size_t n) {
+  using fr = typename C::fr_t;
+  std::vector<ec::affine_t<G>> bases(n);
+  std::vector<uint8_t> scalars(32 * n);
+  const auto g = ec::jacobian_t<G>::from_affine(random_point<C, G>());
+  auto acc = g;
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 64 == 0) acc = ec::jacobian_t<G>::from_affine(random_point<C, G>());
+    acc = acc.add_mixed(g.to_affine());
+    bases[i] = acc.to_affine();
+    if (i % 97 == 5) bases[i] = bases[i - 1];                  // same point twice
+    if (i % 97 == 6) bases[i] = -bases[i - 2];                 // its negation
+    if (i % 211 == 7) bases[i] = ec::affine_t<G>::infinity();  // the identity
+    typename fr::big_t k = test::random_field<fr>().to_canonical();
+    if (i % 13 == 0) k = typename fr::big_t{};
+    if (i % 13 == 1) k = typename fr::big_t{{1}};
+    if (i % 13 == 2) k = (-fr::one()).to_canonical();
+    if (i % 97 == 6) std::memcpy(k.l, &scalars[32 * (i - 2)], 32);  // −P with P's scalar
+    std::memcpy(&scalars[32 * i], k.l, 32);
+  }
+  const auto plan = msm::make_plan(scalars.data(), n, fr::bits);
+  msm::options_t portable;
+  portable.simd = false;
+  const auto want = msm::msm<G>(bases.data(), plan, portable);
+  CHECK(msm::msm<G>(bases.data(), plan) == want);
+  // Base tables (endomorphism images, precompute factor), with and without IFMA.
+  for (unsigned dims : {1u, msm::endomorphism_dims<G>()})
+    for (unsigned factor : {1u, 2u, 3u}) {
+      if (dims == 1 && factor == 1) continue;
+      CAPTURE(dims);
+      CAPTURE(factor);
+      const auto table = msm::make_table<G>(bases.data(), n, dims, factor, fr::bits);
+      CHECK(msm::msm<G>(table, plan) == want);
+      CHECK(msm::msm<G>(table, plan, portable) == want);
+    }
+  // Wide windows: the batch-affine buckets (every path) also at these sizes.
+  for (unsigned c : {11u, 13u}) {
+    msm::options_t wide, wide_portable = portable;
+    wide.window = wide_portable.window = c;
+    CHECK(msm::msm<G>(bases.data(), plan, wide_portable) == want);
+    CHECK(msm::msm<G>(bases.data(), plan, wide) == want);
+  }
+}
+
+TEST_CASE("MSM kernel paths agree (IFMA against portable), both curves, G1 and G2") {
+  for (size_t n : {size_t(700), size_t(1) << 12, size_t(5000)}) {
+    CAPTURE(n);
+    check_paths<curves::bn254::g1, curves::bn254>(n);
+    check_paths<curves::bls12_381::g1, curves::bls12_381>(n);
+  }
+  check_paths<curves::bn254::g2, curves::bn254>(size_t(1) << 12);
+  check_paths<curves::bls12_381::g2, curves::bls12_381>(size_t(1) << 12);
+}
+
+// Jobs: several MSMs (G1 and G2, one over a suffix of the plan) as one set of tasks equal the
+// MSMs run alone; every job finishes exactly once.
+TEST_CASE("MSM jobs: run together, suffixes of a plan, each finished once") {
+  using C = curves::bn254;
+  using fr = C::fr_t;
+  const size_t n = 3000, first = 1234;
+  std::vector<C::g1_affine> b1(n);
+  std::vector<C::g2_affine> b2(n);
+  std::vector<uint8_t> sc(32 * n);
+  for (size_t i = 0; i < n; ++i) {
+    b1[i] = test::random_g1<C>();
+    b2[i] = i % 5 ? b2[i - 1] : test::random_g2<C>();
+    typename fr::big_t k = test::random_field<fr>().to_canonical();
+    if (i % 9 == 0) k = typename fr::big_t{{1}};
+    if (i % 9 == 1) k = typename fr::big_t{};
+    std::memcpy(&sc[32 * i], k.l, 32);
+  }
+  const auto plan = msm::make_plan(sc.data(), n, fr::bits);
+  const auto suffix_plan = msm::make_plan(sc.data() + 32 * first, n - first, fr::bits);
+  C::g1_jacobian r1, r3;
+  C::g2_jacobian r2;
+  std::vector<msm::job_t> jobs;
+  jobs.push_back(msm::msm_job<C::g1>(b1.data(), plan, 0, r1));
+  jobs.push_back(msm::msm_job<C::g2>(b2.data(), plan, 0, r2));
+  jobs.push_back(msm::msm_job<C::g1>(b1.data() + first, plan, first, r3));
+  std::vector<int> done(jobs.size(), 0);
+  std::mutex mu;
+  msm::run_jobs(jobs, [&](size_t k) {
+    std::lock_guard<std::mutex> lk(mu);
+    ++done[k];
+  });
+  CHECK(done == std::vector<int>{1, 1, 1});
+  CHECK(r1 == msm::msm<C::g1>(b1.data(), plan));
+  CHECK(r2 == msm::msm<C::g2>(b2.data(), plan));
+  CHECK(r3 == msm::msm<C::g1>(b1.data() + first, suffix_plan));
+  // The same suffix over base tables (GLV images, two shifted copies).
+  const auto t1 = msm::make_table<C::g1>(b1.data() + first, n - first, 2, 2, fr::bits);
+  const auto t2 = msm::make_table<C::g2>(b2.data(), n, 4, 1, fr::bits);
+  C::g1_jacobian r4;
+  C::g2_jacobian r5;
+  std::vector<msm::job_t> tjobs;
+  tjobs.push_back(msm::msm_job<C::g1>(t1, plan, first, r4));
+  tjobs.push_back(msm::msm_job<C::g2>(t2, plan, 0, r5));
+  msm::run_jobs(tjobs);
+  CHECK(r4 == r3);
+  CHECK(r5 == r2);
+  // A suffix past every scalar, and no jobs at all.
+  C::g1_jacobian none;
+  std::vector<msm::job_t> empty{msm::msm_job<C::g1>(b1.data(), plan, n, none)};
+  msm::run_jobs(empty);
+  CHECK(none.is_infinity());
+  std::vector<msm::job_t> no_jobs;
+  msm::run_jobs(no_jobs);
 }
