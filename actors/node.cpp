@@ -114,9 +114,13 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   }
   std::vector<track_name_msg> names;
   for (auto& [id, name] : tracks.names(cfg.backend)) names.push_back({id, std::move(name)});
-  reporter_config_t rc{cfg.timeline_node, cfg.name,   std::move(names),
-                       n.recorder,        aggregator, cfg.report_period};
-  rc.slot = cfg.slot;
+  reporter_config_t rc{.node = cfg.timeline_node,
+                       .name = cfg.name,
+                       .tracks = std::move(names),
+                       .recorder = n.recorder,
+                       .aggregator = aggregator,
+                       .period = cfg.report_period,
+                       .slot = cfg.slot};
   n.reporter = sys.spawn(timeline_reporter, std::move(rc));
   auto stop_all = [&] {
     if (n.synthesizer) caf::anon_send_exit(n.synthesizer, caf::exit_reason::user_shutdown);
@@ -166,15 +170,25 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   admin = sessions->add({security::role_t::client, "admin"});
   for (const auto& c : cfg.circuits)
     if (auto why = check_circuit(c)) throw std::runtime_error(*why);
-  scheduler_config_t sc{cfg.lookahead, cfg.max_attempts, scheduler_recorder, 0,
-                        aggregator,    cfg.circuits,     sessions,           cfg.limits};
+  scheduler_config_t sc;
+  sc.lookahead = cfg.lookahead;
+  sc.max_attempts = cfg.max_attempts;
+  sc.recorder = scheduler_recorder;
+  sc.aggregator = aggregator;
+  sc.circuits = cfg.circuits;
+  sc.sessions = sessions;
+  sc.limits = cfg.limits;
   sc.timing = cfg.timing;
   sc.journal = cfg.journal;
   scheduler = sys.spawn(actors::scheduler, std::move(sc));
-  scheduler_reporter = sys.spawn(
-      timeline_reporter,
-      reporter_config_t{
-          0, "scheduler", {{0, "scheduler"}}, scheduler_recorder, aggregator, cfg.report_period});
+  scheduler_reporter =
+      sys.spawn(timeline_reporter, reporter_config_t{.node = 0,
+                                                     .name = "scheduler",
+                                                     .tracks = {{0, "scheduler"}},
+                                                     .recorder = scheduler_recorder,
+                                                     .aggregator = aggregator,
+                                                     .period = cfg.report_period,
+                                                     .slot = nullptr});
   for (unsigned i = 0; i < cfg.synth_nodes; ++i) {
     node_role_config_t n;
     n.name = "synth-" + std::to_string(i);

@@ -72,7 +72,8 @@ int run_cluster_demo(const demo_options_t& o) {
         describe_native_circuit("porep-lite", "porep-lite", o.porep_params,
                                 circuit::default_key_dir("porep-lite", o.porep_params)));
     for (unsigned k = 0; k < o.porep_jobs; ++k)
-      jobs.push_back({"porep-lite", o.porep_partitions, {"seed=" + std::to_string(2026 + k)}});
+      jobs.push_back(
+          {"porep-lite", o.porep_partitions, {"seed=" + std::to_string(2026 + k)}, "", 0});
   }
   if (o.circom) {
     if (!fs::is_directory(o.fixtures))
@@ -89,7 +90,7 @@ int run_cluster_demo(const demo_options_t& o) {
     for (const auto& d : dirs) {
       std::string id = d.parent_path().filename().string() + "/" + d.filename().string();
       circuits.push_back(describe_zkey_circuit(id, (d / "circuit.zkey").string()));
-      jobs.push_back({id, 2, {(d / "witness.wtns").string()}});
+      jobs.push_back({id, 2, {(d / "witness.wtns").string()}, "", 0});
     }
   }
   if (jobs.empty()) throw std::runtime_error("nothing to prove: --porep-jobs 0 and --no-circom");

@@ -84,7 +84,7 @@ prover_actor::behavior_type forging_prover(prover_actor::pointer self, scheduler
         const auto& b = r.buffer;
         self->send(sched, ack_atom::value, b.job, b.partition, b.attempt, 0.0);
         self->send(sched, started_atom::value, b.job, b.partition, b.attempt);
-        proof_msg late{b.job, b.partition, b.attempt - 1, text, pub};
+        proof_msg late{b.job, b.partition, b.attempt - 1, text, pub, 0, 0, 0, ""};
         late.report_token = b.report_token;  // a certified forger knows its attempt's token
         self->send(sched, late);
         proof_msg forged = late;
@@ -226,7 +226,7 @@ TEST_CASE("a prover's late replies and forged proofs are not accepted, nor proof
     auto st = ask<job_status_msg>(sys, sched, 10s, status_atom::value, cluster.admin, *id);
     REQUIRE(st);
     for (uint32_t attempt = 0; attempt < 8; ++attempt)
-      caf::anon_send(sched, proof_msg{st->seq, 0, attempt, "{}", {"1", "2"}});
+      caf::anon_send(sched, proof_msg{st->seq, 0, attempt, "{}", {"1", "2"}, 0, 0, 0, ""});
     // Each attempt's forgery is refused: the job fails after max_attempts naming why and the
     // node, and no proof is ever accepted.
     auto r = ask<job_result_msg>(sys, sched, 120s, await_atom::value, cluster.admin, *id);

@@ -105,6 +105,19 @@ async function checkNodes(page, label) {
   try {
     // 1. Before any job: the page fills from the stream.
     const p1 = await open(browser, 'page 1');
+    // Every state page 1's DOM ever shows (job rows, running bars), recorded by the page itself
+    // on each change: the run may be over between two of this script's looks.
+    await p1.evaluate(() => {
+      window.zkSeen = [];
+      const rec = () => {
+        for (const r of document.querySelectorAll('#jobs tr[data-seq]')) {
+          if (r.dataset.state === 'running' || r.dataset.state === 'queued') window.zkSeen.push(`job #${r.dataset.seq} ${r.dataset.state}`);
+        }
+        for (const b of document.querySelectorAll('[data-job][data-partition].open')) window.zkSeen.push(`a running bar (${b.dataset.job}/${b.dataset.partition}/${b.dataset.stage})`);
+        if (window.zkSeen.length > 1000) window.zkSeen.splice(1, window.zkSeen.length - 1);
+      };
+      new MutationObserver(rec).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await checkNodes(p1, 'page 1 (idle cluster)');
     fs.writeFileSync(path.join(spec.dir, 'ready'), '');
 
@@ -119,10 +132,9 @@ async function checkNodes(page, label) {
     const live = await until('pages 1 and 2 (live): every job done, every partition with SYNTH, GPU and DONE', async () => {
       const [a, b] = [await snapshot(p1), await snapshot(p2)];
       if (!sawRunning) {
-        const open1 = a.bars.find((x) => x.endsWith('/open'));
-        const job1 = jobs.find((j) => a.jobs[j.seq] === 'running' || a.jobs[j.seq] === 'queued');
-        if (open1) sawRunning = `a running bar (${open1})`;
-        else if (job1) sawRunning = `job #${job1.seq} ${a.jobs[job1.seq]}`;
+        const seqs = new Set(jobs.map((j) => `#${j.seq} `));
+        const seen = await p1.evaluate(() => window.zkSeen || []);
+        sawRunning = seen.find((x) => [...seqs].some((q) => x.includes(q) || x.includes(`(${q.slice(1, -1)}/`))) || '';
       }
       const m = missing(a, jobs) || missing(b, jobs);
       return m;
@@ -166,6 +178,8 @@ async function checkNodes(page, label) {
     const sel = `rect[data-job="${seq}"][data-partition="0"][data-stage="GPU"]`;
     const geo = () => p3.$eval(sel, (r) => ({ x: +r.getAttribute('x'), w: +r.getAttribute('width'), box: r.getBoundingClientRect().toJSON() }));
     const pressed = () => p3.$eval('#live', (b) => b.getAttribute('aria-pressed'));
+    await p3.$eval(sel, (r) => r.scrollIntoView({ block: 'center' }));  // rows follow the newest: bring it up
+    await sleep(200);
     const g0 = await geo();
     await p3.mouse.move(g0.box.x + 0.5, g0.box.y + g0.box.height / 2);
     await p3.mouse.wheel({ deltaY: -600 });  // app.js: a factor of exp(-600 * 0.0015) = 0.41

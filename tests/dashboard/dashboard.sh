@@ -146,7 +146,7 @@ fi
 # The jobs, while page 1 is open; their seq numbers (the timeline's job numbers) from status.
 declare -A PARTS=()
 JOBS=()
-for c in "mulchain 8" "poseidon 8" "mulchain 8"; do
+for c in "mulchain 16" "poseidon 8" "mulchain 16"; do  # 40 proofs: a few seconds of work
   set -- $c
   id=$(timeout 30 "$ZK" submit --config "$CFG" --circuit "$1" --input "$FIX/$1/witness.wtns" --partitions "$2")
   [ -n "$id" ] || { bad "submit $1"; continue; }
@@ -178,7 +178,7 @@ for id in "${JOBS[@]}"; do
     bad "await $id: $(cat "$T/await.log")"
   fi
 done
-[ "$n" = 24 ] && [ "$total" = 24 ] && ok "24 of 24 proofs valid (zkfleet verify)" || bad "$n of $total proofs valid (24 submitted)"
+[ "$n" = 40 ] && [ "$total" = 40 ] && ok "40 of 40 proofs valid (zkfleet verify)" || bad "$n of $total proofs valid (40 submitted)"
 touch "$T/awaited"
 browser_done
 [ -z "$SHOT" ] || [ -s "$SHOT" ] || bad "no screenshot at $SHOT"

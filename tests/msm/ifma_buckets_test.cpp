@@ -71,7 +71,7 @@ void check_curve() {
 
 }  // namespace
 
-TEST_CASE("IFMA buckets: Σ (k+1)·bucket_k equals plain sums (BN254, BLS12-381; G1, G2)") {
+TEST_CASE("IFMA buckets: Σ (k+1)·bucket_k equals plain sums (BN254, BLS12-381, G1, G2)") {
   if (!ff::ifma::cpu_has_ifma()) {
     MESSAGE("skipped: this CPU has no AVX-512 IFMA");
     return;
