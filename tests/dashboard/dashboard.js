@@ -190,22 +190,29 @@ async function checkNodes(page, label) {
       ok(`wheel zoom: job #${seq} partition 0's GPU bar from ${g0.w.toFixed(1)} to ${g1.w.toFixed(1)} px wide, in place; live off`);
     } else bad(`wheel zoom: GPU bar ${JSON.stringify([g0.x, g0.w])} → ${JSON.stringify([g1.x, g1.w])}, live ${await pressed()}`);
     for (let k = 0; k < 6 && (await geo()).w < 40; k++) await p3.mouse.wheel({ deltaY: -600 }), await sleep(200);
-    const g2 = await geo();
-    await p3.mouse.move(g2.box.x + g2.box.width / 2, g2.box.y + g2.box.height / 2);
-    await sleep(100);
-    const tip = await p3.evaluate(() => { const t = document.getElementById('tip'); return t.hidden ? '' : t.innerText; });
+    // Hover: the pointer on the bar's middle (again, a pixel apart, while a loaded machine has not
+    // drawn yet), up to 3 s.
+    let g2 = await geo(), tip = '';
+    for (let k = 0; k < 15 && !tip; k++) {
+      g2 = await geo();
+      await p3.mouse.move(g2.box.x + g2.box.width / 2 + (k % 2), g2.box.y + g2.box.height / 2);
+      await sleep(200);
+      tip = await p3.evaluate(() => { const t = document.getElementById('tip'); return t.hidden ? '' : t.innerText; });
+    }
     if (/GPU/.test(tip) && /node prover-\d/.test(tip) && /duration \d/.test(tip) && new RegExp(`#${seq}\\b`).test(tip)) ok(`hover on that bar: ${tip.replace(/\s+/g, ' ')}`);
     else bad(`hover tooltip: '${tip}'`);
+    // Drag along the bar's own row (the waterfall's top may be scrolled out of its box).
     const wf = await (await p3.$('#waterfall')).boundingBox();
-    await p3.mouse.move(g2.box.x + 2, wf.y + 5);
+    const y = g2.box.y + g2.box.height / 2;
+    await p3.mouse.move(g2.box.x + 2, y);
     await p3.mouse.down();
-    await p3.mouse.move(g2.box.x + 152, wf.y + 5, { steps: 5 });
+    await p3.mouse.move(g2.box.x + 152, y, { steps: 5 });
     await p3.mouse.up();
-    await sleep(300);
-    const g3 = await geo();
+    let g3 = await geo();
+    for (let k = 0; k < 10 && Math.abs(g3.x - g2.x - 150) >= 3; k++) await sleep(200), g3 = await geo();
     if (Math.abs(g3.x - g2.x - 150) < 3) ok(`drag: the bar moved ${(g3.x - g2.x).toFixed(1)} px with a 150 px drag`);
     else bad(`drag: the bar moved ${g3.x - g2.x} px with a 150 px drag`);
-    await p3.mouse.click(wf.x + wf.width / 2, wf.y + 5, { clickCount: 2 });
+    await p3.mouse.click(wf.x + wf.width / 2, y, { clickCount: 2 });
     await sleep(300);
     const g4 = await geo();
     if ((await pressed()) === 'true' && Math.abs(g4.w / g0.w - 1) < 0.35) ok(`double-click: the live window again (bar ${g4.w.toFixed(1)} px wide)`);
