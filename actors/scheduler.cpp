@@ -94,8 +94,6 @@ void guarded_void(const char* what, F&& f) {
   }
 }
 
-std::string to_bytes(const net::transfer_key_t& k) { return std::string(k.begin(), k.end()); }
-
 int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -962,7 +960,8 @@ void scheduler_actor_state::schedule() {
     job_ref_t& j = jobs.at(d.job);
     const circuit_def_t& c = circuits.at(j.request.circuit);
     const node_ref_t& prover = nodes.at(d.prover);
-    part_ref_t& p = parts[{d.job, d.partition}] = part_ref_t{d};
+    part_ref_t& p = parts[{d.job, d.partition}] = part_ref_t{};
+    p.where = d;
     p.attempt = ++last_attempt;
     p.report_token = security::random_hex(16);
     held.erase({d.job, d.partition});  // a held buffer goes with the dispatch (the policy sent

@@ -328,8 +328,15 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
         node::synthesize(circuit, inputs, d.partitions, d.job, d.partition, store, *st.cache,
                          [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
     if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
-    buffer_ready_msg m{d.job,      d.partition, d.attempt, r.buffer_id, r.payload_bytes,
-                       r.checksum, endpoint,    r.seconds, false};
+    buffer_ready_msg m;
+    m.job = d.job;
+    m.partition = d.partition;
+    m.attempt = d.attempt;
+    m.buffer_id = r.buffer_id;
+    m.size = r.payload_bytes;
+    m.checksum = r.checksum;
+    m.endpoint = endpoint;
+    m.synth_seconds = r.seconds;
     auto pin = store.find(r.buffer_id);  // the public signals the proof must be of
     if (!pin) throw std::runtime_error("the buffer just made is gone from the store");
     m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);

@@ -142,7 +142,8 @@ int main(int argc, char** argv) {
   std::unique_ptr<test::test_certs_t> certs;
   std::vector<mode_t> modes;
   if (plain) {
-    modes.push_back({"plain", std::make_unique<net::data_server_t>(store, opts, nullptr), nullptr});
+    modes.push_back(
+        {"plain", std::make_unique<net::data_server_t>(store, opts, nullptr), nullptr, {}, {}, {}});
     modes.back().client =
         std::make_unique<net::data_client_t>("127.0.0.1", modes.back().server->port(), send_opts);
   }
@@ -153,7 +154,8 @@ int main(int argc, char** argv) {
     net::send_options_t so = send_opts;
     so.tls = certs->files("node.n2");
     so.expected_peer = "n1";
-    modes.push_back({"TLS  ", std::make_unique<net::data_server_t>(store, o, nullptr), nullptr});
+    modes.push_back(
+        {"TLS  ", std::make_unique<net::data_server_t>(store, o, nullptr), nullptr, {}, {}, {}});
     modes.back().client =
         std::make_unique<net::data_client_t>("127.0.0.1", modes.back().server->port(), so);
   }
