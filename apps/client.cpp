@@ -110,6 +110,9 @@ caf::expected<actors::scheduler_actor> middleman_system_t::remote_scheduler(
 }
 
 namespace {
+// A handshake the peer closed without a TLS alert: a process dying or restarting (a scheduler
+// killed mid-handshake), not a refused certificate (that comes with the alert's reason).
+constexpr const char* handshake_cut = "the connection closed during the TLS handshake";
 
 // A TLS handshake on a connected non-blocking socket within `wait`: "" when it completed, else
 // what the server or this side said.
@@ -152,7 +155,7 @@ std::string tls_handshake(int fd, const tls_identity_t& tls, std::chrono::millis
     if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) return "silent";
     const unsigned long err = ERR_get_error();
     const char* why = err ? ERR_reason_error_string(err) : nullptr;
-    return why ? why : "the connection closed during the TLS handshake";
+    return why ? why : handshake_cut;
   }
 }
 
@@ -239,6 +242,12 @@ actors::scheduler_actor connect_scheduler(middleman_system_t& s, const config::c
     std::string why;
     const greeting_t g = probe(ep, 5s, s.tls, &why);
     if (g == greeting_t::foreign) throw not_a_scheduler("did not greet as CAF does");
+    if (g == greeting_t::tls_refused && why == handshake_cut &&
+        std::chrono::steady_clock::now() < end && !stop_requested()) {
+      if (still_ok) still_ok();
+      std::this_thread::sleep_for(200ms);  // the scheduler restarting: try again
+      continue;
+    }
     if (g == greeting_t::tls_refused) {
       if (why.find("wrong version number") != std::string::npos ||
           why.find("packet length too long") != std::string::npos)
