@@ -620,7 +620,7 @@ std::optional<json> api_server_t::impl_t::timeline_since(int64_t since, int64_t&
       ask<timeline_snapshot_msg>(sys, aggregator, o.ask_timeout, snapshot_atom::value, since);
   if (!snap) return std::nullopt;
   const auto agg = to_aggregator(*snap);
-  json j = json::parse(timeline::render_json(agg.events(), agg.names()));
+  json j = timeline::timeline_json(agg.events(), agg.names());
   j["now_ns"] = std::max(now_ns, since);
   now_ns = j["now_ns"];
   return j;

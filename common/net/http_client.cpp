@@ -2,20 +2,12 @@
 
 #include <algorithm>
 #include <boost/asio/error.hpp>
-#include <cctype>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
 
 #include "common/net/timed_socket.hpp"
 
 namespace zk::net {
-
-namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-}  // namespace
 
 http_answer_t http_call(const http_call_t& call) {
   using clock = std::chrono::steady_clock;
@@ -56,27 +48,27 @@ http_answer_t http_call(const http_call_t& call) {
       return a;
     }
   }
-  const size_t end = in.find("\r\n\r\n");
-  if (in.rfind("HTTP/1.", 0) != 0 || end == std::string::npos || in.size() < 12) {
-    a.error = where + " did not answer HTTP";
+  // Beast's parser on what came (the connection closed at the end): status, headers, the body by
+  // its Content-Length or chunks; a body cut short is an error, not a shorter answer.
+  namespace http = boost::beast::http;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(in.size());
+  boost::beast::error_code ec;
+  size_t used = 0;
+  while (used < in.size() && !parser.is_done()) {
+    const size_t n = parser.put(boost::asio::buffer(in.data() + used, in.size() - used), ec);
+    if (ec || n == 0) break;
+    used += n;
+  }
+  if (!ec && !parser.is_done()) parser.put_eof(ec);
+  if (ec || !parser.is_done()) {
+    a.error = where + " did not answer HTTP" + (ec ? " (" + ec.message() + ")" : std::string());
     return a;
   }
-  a.status = unsigned(std::stoul(in.substr(9, 3)));
-  size_t length = in.size() - end - 4;
-  for (size_t p = in.find("\r\n") + 2; p < end;) {
-    const size_t e = in.find("\r\n", p);
-    const std::string line = in.substr(p, e - p);
-    const size_t colon = line.find(':');
-    if (colon != std::string::npos) {
-      const std::string k = lower(line.substr(0, colon));
-      std::string v = line.substr(colon + 1);
-      v.erase(0, v.find_first_not_of(' '));
-      if (k == "content-type") a.content_type = v;
-      if (k == "content-length") length = std::min<size_t>(length, std::stoull(v));
-    }
-    p = e + 2;
-  }
-  a.body = in.substr(end + 4, length);
+  const auto& res = parser.get();
+  a.status = res.result_int();
+  a.content_type = std::string(res[http::field::content_type]);
+  a.body = res.body();
   return a;
 }
 

@@ -147,6 +147,10 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& /*na
 }
 
 std::string render_json(const std::vector<event_t>& events, const names_t& names) {
+  return timeline_json(events, names).dump() + "\n";
+}
+
+nlohmann::json timeline_json(const std::vector<event_t>& events, const names_t& names) {
   nlohmann::json nodes = nlohmann::json::object(), tracks = nlohmann::json::array(),
                  list = nlohmann::json::array();
   for (const auto& [id, name] : names.nodes) nodes[std::to_string(id)] = name;
@@ -163,7 +167,7 @@ std::string render_json(const std::vector<event_t>& events, const names_t& names
                     {"track", e.actor},
                     {"t_ns", e.t_ns},
                     {"bytes", e.bytes}});
-  return nlohmann::json{{"nodes", nodes}, {"tracks", tracks}, {"events", list}}.dump() + "\n";
+  return nlohmann::json{{"nodes", nodes}, {"tracks", tracks}, {"events", list}};
 }
 
 std::string render_chrome(const std::vector<event_t>& events, const names_t& names) {

@@ -2,6 +2,7 @@
 // What the timeline shows: the ASCII waterfall (a row per job/partition, a glyph per stage),
 // the Chrome trace-event JSON (Perfetto, chrome://tracing: a process per node, a track per
 // actor or resource), the stats that name the stage bounding throughput, and Prometheus text.
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ std::string render_chrome(const std::vector<event_t>& events, const names_t& nam
 // [{node, track, name}], "events": [{job, partition, stage, phase, node, track, t_ns, bytes}]}
 // with times in the common base (ns), sorted.
 std::string render_json(const std::vector<event_t>& events, const names_t& names);
+// The same as a JSON value (the HTTP API adds its fields before it sends it).
+nlohmann::json timeline_json(const std::vector<event_t>& events, const names_t& names);
 
 struct track_stats_t {
   std::string name;  // "node/track"

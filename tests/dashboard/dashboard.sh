@@ -155,7 +155,11 @@ for c in "mulchain 16" "poseidon 8" "mulchain 16"; do  # 40 proofs: a few second
 done
 list=""
 for id in "${JOBS[@]}"; do
-  seq=$(timeout 30 "$ZK" status --config "$CFG" "$id" | sed -n '1s/^job [0-9a-f]* (#\([0-9]*\),.*/\1/p')
+  seq=""
+  for _ in 1 2 3; do  # a loaded machine may time the greeting out: ask again
+    seq=$(timeout 30 "$ZK" status --config "$CFG" "$id" | sed -n '1s/^job [0-9a-f]* (#\([0-9]*\),.*/\1/p')
+    [ -n "$seq" ] && break
+  done
   [ -n "$seq" ] || bad "no seq number for job $id in zkfleet status"
   set -- ${PARTS[$id]}
   list="$list${list:+, }{\"seq\": ${seq:-0}, \"partitions\": $1}"
