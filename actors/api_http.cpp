@@ -16,9 +16,9 @@
 
 #include "actors/node.hpp"  // ask
 #include "actors/timeline.hpp"
-#include "common/formats/json.hpp"
 #include "common/timeline/render.hpp"
 #include "common/util/log.hpp"
+#include "zk/formats/json.hpp"
 
 namespace zk::actors {
 

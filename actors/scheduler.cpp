@@ -6,10 +6,10 @@
 
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
-#include "common/util/clock.hpp"
 #include "common/util/log.hpp"
 #include "node/job_inputs.hpp"
 #include "node/verify_proof.hpp"
+#include "zk/base/clock.hpp"
 
 namespace zk::actors {
 
@@ -792,7 +792,7 @@ void scheduler_actor_state::failed(const failure_msg& m) {
     const node_id prover = p->where.prover;
     if (!paused_until.count(prover) && nodes.count(prover))
       log::warn("scheduler: prover " + nodes.at(prover).name + " gets no new work for " +
-                util::format_duration(timing.prover_pause) + ": a buffer could not be sent to it");
+                format_duration(timing.prover_pause) + ": a buffer could not be sent to it");
     policy.pause(prover, true);
     paused_until[prover] = std::chrono::steady_clock::now() + timing.prover_pause;
   } else {
@@ -840,7 +840,7 @@ void scheduler_actor_state::check_deadlines(std::chrono::steady_clock::time_poin
         timing.stage_timeout, std::chrono::milliseconds(int64_t(4000 * s[which])));
     if (now - p.stage_since > deadline)
       late.push_back({key, std::string(part_state_name(st)) + " took longer than its deadline (" +
-                               util::format_duration(deadline) + ")"});
+                               format_duration(deadline) + ")"});
   }
   for (const auto& [key, why] : late) {
     auto it = parts.find(key);
@@ -868,7 +868,7 @@ void scheduler_actor_state::check_placement(std::chrono::steady_clock::time_poin
     if (!j.unplaceable_since) j.unplaceable_since = now;
     if (now - *j.unplaceable_since < timing.placement_timeout) continue;
     const std::string reason = "no live node could take it within scheduler.placement_timeout (" +
-                               util::format_duration(timing.placement_timeout) + "): " + *why;
+                               format_duration(timing.placement_timeout) + "): " + *why;
     log::warn("scheduler: job " + std::to_string(id) + " fails: " + reason);
     policy.fail_queued(id, reason);
     settle(id);

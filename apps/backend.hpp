@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "common/groth16/api.hpp"
+#include "zk/groth16/api.hpp"
 
 namespace zk::apps {
 

@@ -1,5 +1,5 @@
 // zkfleet setup --circuit … | zkfleet prove --circuit …: keys and proofs for native circuits
-// (common/circuit/api.hpp). The --circuit flag tells these forms apart from the r1cs/zkey ones.
+// (zk/circuit/api.hpp). The --circuit flag tells these forms apart from the r1cs/zkey ones.
 #include <cstdio>
 #include <map>
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "apps/backend.hpp"
 #include "apps/commands.hpp"
-#include "common/circuit/api.hpp"
+#include "zk/circuit/api.hpp"
 
 namespace zk::apps {
 namespace {

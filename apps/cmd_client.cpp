@@ -25,7 +25,7 @@
 #include "apps/commands.hpp"
 #include "apps/supervisor.hpp"
 #include "common/buffer/buffer_store.hpp"
-#include "common/formats/json.hpp"
+#include "zk/formats/json.hpp"
 
 namespace zk::apps {
 namespace {

@@ -15,10 +15,10 @@
 
 #include "actors/node.hpp"
 #include "apps/commands.hpp"
-#include "common/circuit/api.hpp"
-#include "common/formats/json.hpp"
 #include "common/timeline/render.hpp"
 #include "node/verify_proof.hpp"
+#include "zk/circuit/api.hpp"
+#include "zk/formats/json.hpp"
 
 #ifndef ZK_FIXTURES_DIR
 #define ZK_FIXTURES_DIR "tests/fixtures"
@@ -109,7 +109,7 @@ int run_cluster_demo(const demo_options_t& o) {
     std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
                 c.kind == circuit_kind::circom ? "circom" : "native",
                 c.shape == buffer::synth_shape::witness_only ? "witness-only" : "abc+witness",
-                formats::curve_name(c.curve), "2^", __builtin_ctzll(c.domain_size),
+                curve_name(c.curve), "2^", __builtin_ctzll(c.domain_size),
                 (unsigned long long)c.n_vars, buffer::format_bytes(c.buffer_bytes).c_str());
   }
 

@@ -7,8 +7,8 @@
 
 #include "apps/backend.hpp"
 #include "apps/commands.hpp"
-#include "common/groth16/api.hpp"
-#include "common/groth16/setup.hpp"
+#include "zk/groth16/api.hpp"
+#include "zk/groth16/setup.hpp"
 
 namespace zk::apps {
 namespace {
@@ -74,7 +74,7 @@ int run_setup(const opt_t& r1cs, const opt_t& zkey, const opt_t& vk, const opt_t
   auto r = groth16::dev_setup(r1cs.one(), zkey.one(), vk.one(), opt);
   std::printf(
       "%s: %s, %u constraints, %u wires (%u public), domain 2^%d, written to %s and %s in %.2f s\n",
-      r1cs.one().c_str(), formats::curve_name(r.curve), r.n_constraints, r.n_vars, r.n_public,
+      r1cs.one().c_str(), curve_name(r.curve), r.n_constraints, r.n_vars, r.n_public,
       __builtin_ctz(r.domain_size), zkey.one().c_str(), vk.one().c_str(), r.total_seconds());
   return 0;
 }

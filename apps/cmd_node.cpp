@@ -20,10 +20,10 @@
 #include "apps/client.hpp"
 #include "apps/cluster.hpp"
 #include "apps/commands.hpp"
-#include "common/circuit/api.hpp"
 #include "common/config/roles.hpp"
 #include "dashboard/assets.hpp"
 #include "node/scheduler/sessions.hpp"
+#include "zk/circuit/api.hpp"
 
 namespace zk::apps {
 namespace {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "bench/bench_util.hpp"
-#include "common/circuit/porep.hpp"
+#include "zk/circuit/porep.hpp"
 
 using namespace zk;
 using namespace zk::circuit;
@@ -110,10 +110,10 @@ int main(int argc, char** argv) {
       pct(mix.merkle), (unsigned long long)mix.leaf_poseidon, pct(mix.leaf_poseidon),
       (unsigned long long)(mix.replica_bits + mix.index_and_data_bits),
       pct(mix.replica_bits + mix.index_and_data_bits));
-  p.curve = formats::curve_id::bn254;
+  p.curve = curve_id_t::bn254;
   bench_porep<bn254::fr_t>("bn254", p, repeats);
   bench_gadgets<bn254::fr_t>(repeats);
-  p.curve = formats::curve_id::bls12_381;
+  p.curve = curve_id_t::bls12_381;
   bench_porep<bls12_381::fr_t>("bls12-381", p, repeats);
   bench_gadgets<bls12_381::fr_t>(repeats);
   return 0;

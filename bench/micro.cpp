@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "bench/bench_util.hpp"
-#include "common/ec/curves.hpp"
-#include "common/ff/ifma.hpp"
-#include "common/msm/msm.hpp"
-#include "common/ntt/ntt.hpp"
-#include "common/util/thread_pool.hpp"
+#include "zk/base/thread_pool.hpp"
+#include "zk/ec/curves.hpp"
+#include "zk/ff/ifma.hpp"
+#include "zk/msm/msm.hpp"
+#include "zk/ntt/ntt.hpp"
 
 using namespace zk;
 using zk::bench::median_ms;
@@ -119,7 +119,7 @@ void field(const char* name) {
 int main(int argc, char** argv) {
   unsigned logn = argc > 1 ? std::atoi(argv[1]) : 16;
   int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
-  std::printf("threads: %u\n", util::compute_threads());
+  std::printf("threads: %u\n", compute_threads());
   field<bn254::fq_t>("bn254 fq");
   field<bls12_381::fq_t>("bls fq");
   run<curves::bn254>("bn254", logn, repeats);

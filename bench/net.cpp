@@ -33,8 +33,8 @@
 #include "common/buffer/checksum.hpp"
 #include "common/net/data_client.hpp"
 #include "common/net/data_server.hpp"
-#include "common/util/clock.hpp"
 #include "tests/net/test_certs.hpp"
+#include "zk/base/clock.hpp"
 
 using namespace zk;
 
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
                                                {c.data(), c.size()}};
   auto t0 = std::chrono::steady_clock::now();
   const auto header = buffer::make_header(p, spans);
-  const double t_hash = util::seconds_since(t0);
+  const double t_hash = seconds_since(t0);
   const double bytes = double(header.payload_bytes);
 
   std::vector<uint8_t> copy(header.payload_bytes);
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   size_t at = 0;
   for (auto* v : {&witness, &a, &b, &c})
     std::memcpy(copy.data() + at, v->data(), v->size()), at += v->size();
-  const double t_copy = util::seconds_since(t0);
+  const double t_copy = seconds_since(t0);
 
   buffer::buffer_store_t store(3 * header.payload_bytes);
   net::server_options_t opts;
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
   if (prewarm) {
     t0 = std::chrono::steady_clock::now();
     store.prewarm(header.payload_bytes, 1);
-    t_prewarm = util::seconds_since(t0);
+    t_prewarm = seconds_since(t0);
   }
   // The modes of this run: a server and a client each, the same options but for TLS.
   struct mode_t {

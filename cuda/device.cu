@@ -8,8 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/util/fingerprint.hpp"
 #include "cuda/context.cuh"
+#include "zk/base/fingerprint.hpp"
 
 namespace zk::cuda {
 
@@ -156,7 +156,7 @@ const void* context_t::find(const void* host, size_t bytes) {
   for (size_t i = 0; i < entries_.size(); ++i) {
     cache_entry_t& e = entries_[i];
     if (!e.valid || e.host != host || e.bytes != bytes) continue;
-    if (util::sampled_fingerprint(host, bytes) !=
+    if (sampled_fingerprint(host, bytes) !=
         e.fingerprint) {  // other bytes at the same address: stale
       CUDA_OK(cudaFree(e.dev));
       entries_.erase(entries_.begin() + ptrdiff_t(i));
@@ -177,7 +177,7 @@ void* context_t::admit(const void* host, size_t bytes, size_t workspace_bytes) {
   if (!workspace(workspace_bytes, nullptr)) return nullptr;
   void* p = device_alloc(bytes, nullptr);
   if (!p) return nullptr;
-  entries_.push_back({host, bytes, p, util::sampled_fingerprint(host, bytes), ++tick_, false});
+  entries_.push_back({host, bytes, p, sampled_fingerprint(host, bytes), ++tick_, false});
   return p;
 }
 

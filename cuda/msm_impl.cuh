@@ -22,9 +22,9 @@
 #include <mutex>
 #include <vector>
 
-#include "common/msm/msm.hpp"
 #include "cuda/context.cuh"
 #include "cuda/msm_steps.hpp"
+#include "zk/msm/msm.hpp"
 
 namespace zk::cuda {
 namespace msm_detail {

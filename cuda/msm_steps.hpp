@@ -6,7 +6,7 @@
 // or not; what only a GPU can test (launches, streams, memory) is left to tests/gpu.
 //
 //   1. digits     one thread per scalar: for every window w the key (w·2^{c−1} + |d|−1) and the
-//                 value (point index | sign bit), the CPU's signed digits (common/msm); a zero
+//                 value (point index | sign bit), the CPU's signed digits (zk/msm); a zero
 //                 digit gets the key `none` = windows·2^{c−1} and sorts to the end.
 //   2. sort       (CUB radix sort, stable) groups every bucket's entries.
 //   3. levels     load-balanced accumulation: the sorted entries are cut into equal ranges, one
@@ -31,8 +31,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "common/ec/point.hpp"
-#include "common/ff/zk_hd.hpp"
+#include "zk/ec/point.hpp"
+#include "zk/ff/zk_hd.hpp"
 
 namespace zk::cuda::msm_steps {
 

@@ -1,8 +1,8 @@
 // NTT kernels: the odd-coset transform of compute_h (docs/formats.md §3.3) with snarkjs's
-// roots, as a few passes of shared-memory tiles (common/ntt/butterfly.hpp: each pass runs up to
+// roots, as a few passes of shared-memory tiles (zk/ntt/butterfly.hpp: each pass runs up to
 // kTileLog radix-2 stages on independent 2^S-element tiles, one per thread block), the coset
 // scaling fused into the store of the last inverse-DIF pass — the same butterflies and the same
-// order of stages as the CPU domain (common/ntt), so the two agree bit for bit. A 2^24 transform
+// order of stages as the CPU domain (zk/ntt), so the two agree bit for bit. A 2^24 transform
 // reads and writes memory 6 times (3 + 3 passes) instead of 49. The pass schedule and the tile
 // arithmetic run on the host in tests/ntt. compute_h runs whole here (its three transforms and
 // h = a·b − c), so a proof moves each vector up once and only h down. Copies go through the
@@ -11,9 +11,9 @@
 #include <mutex>
 #include <vector>
 
-#include "common/ntt/butterfly.hpp"
-#include "common/ntt/ntt.hpp"
 #include "cuda/context.cuh"
+#include "zk/ntt/butterfly.hpp"
+#include "zk/ntt/ntt.hpp"
 
 namespace zk::cuda {
 namespace {

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <string>
 
-#include "common/ec/curves.hpp"
-#include "common/groth16/prover.hpp"
+#include "zk/ec/curves.hpp"
+#include "zk/groth16/prover.hpp"
 
 namespace zk::cuda {
 

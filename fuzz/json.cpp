@@ -1,10 +1,10 @@
-// snarkjs JSON readers (common/formats/json.hpp): parse_proof_json, parse_public_json and
+// snarkjs JSON readers (zk/formats/json.hpp): parse_proof_json, parse_public_json and
 // parse_vkey_json, each on every input, and the number helpers on every number they accept.
-// Expected for bad input: formats::format_error. Properties: what a reader accepts, its writer
+// Expected for bad input: format_error. Properties: what a reader accepts, its writer
 // writes back as text the reader reads to the same values (for a verification key, when it has
 // vk_alphabeta_12: without it the fields stay "" and the writer's output is not a valid key);
 // decimal_to_le and le_to_decimal agree on every accepted number.
-#include "common/formats/json.hpp"
+#include "zk/formats/json.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -12,12 +12,13 @@
 #include <string_view>
 #include <vector>
 
-#include "common/formats/curve_id.hpp"
-#include "common/formats/error.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "zk/base/curve_id.hpp"
+#include "zk/base/error.hpp"
 
 namespace {
 
+using namespace zk;
 using namespace zk::formats;
 
 // A number string the readers accepted: its value survives le → decimal → le.

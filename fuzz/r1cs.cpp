@@ -1,19 +1,20 @@
-// .r1cs reader: zk::formats::r1cs_file(path) (common/formats/r1cs.hpp), then everything a caller
+// .r1cs reader: zk::formats::r1cs_file(path) (zk/formats/r1cs.hpp), then everything a caller
 // does with an accepted file without further checks: the constraint iterator and build_csr.
-// Expected for bad input: formats::format_error. Properties of an accepted file: iteration visits
+// Expected for bad input: format_error. Properties of an accepted file: iteration visits
 // exactly nConstraints constraints, ends at the end of the section, sees only wires < nWires and
 // coefficients < prime, and agrees with nnz() and with the CSR matrices.
-#include "common/formats/r1cs.hpp"
+#include "zk/formats/r1cs.hpp"
 
 #include <cstdint>
 #include <cstring>
 
-#include "common/formats/error.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "zk/base/error.hpp"
 
 namespace {
 
 void check_accepted(const zk::formats::r1cs_file& f) {
+  using namespace zk;
   using namespace zk::formats;
   const r1cs_header& h = f.header();
   (void)f.curve();
@@ -62,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const zk::formats::r1cs_file f(path);
     check_accepted(f);
-  } catch (const zk::formats::format_error&) {
+  } catch (const zk::format_error&) {
     // bad input, rejected with a message: expected
   }
   return 0;

@@ -11,8 +11,8 @@
 
 #include "common/buffer/checksum.hpp"
 #include "common/net/frame.hpp"
-#include "common/util/le_bytes.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "zk/base/le_bytes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace zk::net;
@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   reply_bytes_t in;
   std::memcpy(in.data(), data, reply_size);
   if (size > reply_size && (data[reply_size] & 1) != 0)
-    zk::util::le_put<uint64_t>(in.data(), 56, zk::buffer::xxh64(in.data(), 56));
+    zk::le_put<uint64_t>(in.data(), 56, zk::buffer::xxh64(in.data(), 56));
 
   const auto r = decode_reply(in.data());
   if (!r) {

@@ -13,8 +13,8 @@
 
 #include "common/buffer/synth_buffer.hpp"
 #include "common/net/frame.hpp"
-#include "common/util/le_bytes.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "zk/base/le_bytes.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace zk::buffer;
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const bool reseal = size > synth_header_size && (data[synth_header_size] & 1) != 0;
   uint64_t max_payload = UINT64_MAX;
-  if (size >= synth_header_size + 9) max_payload = zk::util::le_get<uint64_t>(data, 129);
+  if (size >= synth_header_size + 9) max_payload = zk::le_get<uint64_t>(data, 129);
   if (reseal) h.header_checksum = compute_header_checksum(h);
 
   const auto err = validate_header(h, max_payload);

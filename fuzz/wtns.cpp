@@ -1,14 +1,15 @@
-// .wtns reader: zk::formats::wtns_file(path) (common/formats/wtns.hpp).
-// Expected for bad input: formats::format_error. Properties of an accepted file: nWitness ≥ 1,
+// .wtns reader: zk::formats::wtns_file(path) (zk/formats/wtns.hpp).
+// Expected for bad input: format_error. Properties of an accepted file: nWitness ≥ 1,
 // witness[0] = 1, every value < prime, the values lie inside the mapping.
-#include "common/formats/wtns.hpp"
+#include "zk/formats/wtns.hpp"
 
 #include <cstdint>
 
-#include "common/formats/error.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "zk/base/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace zk;
   using namespace zk::formats;
   const std::string& path = zk::fuzz::input_file().write(data, size);
   try {

@@ -1,10 +1,10 @@
-// Groth16 .zkey reader: zk::formats::zkey_file(path) (common/formats/zkey.hpp).
-// Expected for bad input: formats::format_error. Properties of an accepted file: every point
+// Groth16 .zkey reader: zk::formats::zkey_file(path) (zk/formats/zkey.hpp).
+// Expected for bad input: format_error. Properties of an accepted file: every point
 // span and the coefficient records lie inside the mapping with the sizes the header fixes, every
 // coefficient record passes zkey_coefficient_problem, coefficients_sorted_by_constraint() tells
 // the truth, and — when the records are sorted, as the writer requires — write_zkey accepts the
 // key and the reader reads back the same header and sections (reader and writer agree).
-#include "common/formats/zkey.hpp"
+#include "zk/formats/zkey.hpp"
 
 #include <unistd.h>
 
@@ -13,12 +13,13 @@
 #include <cstring>
 #include <string>
 
-#include "common/formats/error.hpp"
-#include "common/formats/zkey_writer.hpp"
 #include "fuzz/fuzz_util.hpp"
+#include "zk/base/error.hpp"
+#include "zk/formats/zkey_writer.hpp"
 
 namespace {
 
+using namespace zk;
 using namespace zk::formats;
 
 bool inside(const binfile& f, const uint8_t* p, uint64_t n) {

@@ -3,11 +3,11 @@
 #include <stdexcept>
 
 #include "common/buffer/buffer_store.hpp"
-#include "common/circuit/api.hpp"
-#include "common/circuit/porep.hpp"
-#include "common/circuit/sha256.hpp"
-#include "common/formats/r1cs.hpp"
-#include "common/formats/zkey.hpp"
+#include "zk/circuit/api.hpp"
+#include "zk/circuit/porep.hpp"
+#include "zk/circuit/sha256.hpp"
+#include "zk/formats/r1cs.hpp"
+#include "zk/formats/zkey.hpp"
 
 namespace zk::node {
 namespace {

@@ -15,8 +15,8 @@
 
 #include "common/buffer/synth_buffer.hpp"
 #include "common/config/config.hpp"
-#include "common/formats/curve_id.hpp"
 #include "node/scheduler/policy.hpp"
+#include "zk/base/curve_id.hpp"
 
 namespace zk::node {
 
@@ -30,7 +30,7 @@ struct circuit_def_t {
   std::string native_name;    // native: "porep-lite"
   std::string native_params;  // native: what the R1CS depends on (curve, challenges, depth)
   buffer::synth_shape shape = buffer::synth_shape::witness_only;
-  formats::curve_id curve = formats::curve_id::bn254;
+  curve_id_t curve = curve_id_t::bn254;
   std::string digest;  // hex SHA-256: of the .zkey (circom) or of the .r1cs (native)
   uint64_t n_vars = 0, n_public = 0, domain_size = 0;
   uint64_t domain_rows = 0;        // rows of a/b/c in the buffer (abc+witness)

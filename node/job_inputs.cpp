@@ -2,9 +2,9 @@
 
 #include <filesystem>
 
-#include "common/circuit/porep.hpp"
-#include "common/formats/wtns.hpp"
 #include "node/synth/witness_generator.hpp"
+#include "zk/circuit/porep.hpp"
+#include "zk/formats/wtns.hpp"
 
 namespace zk::node {
 
@@ -34,7 +34,7 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
         formats::wtns_file w(path);
         if (w.curve() != c.curve)
           return path + ": the witness is over another field than circuit '" + c.id + "' (" +
-                 formats::curve_name(c.curve) + ")";
+                 curve_name(c.curve) + ")";
         if (w.n_witness() != c.n_vars)
           return path + ": the witness has " + std::to_string(w.n_witness()) +
                  " values, circuit '" + c.id + "' has " + std::to_string(c.n_vars) + " wires";

@@ -2,9 +2,9 @@
 
 #include <openssl/sha.h>
 
-#include "common/ec/with_curve.hpp"
-#include "common/formats/json.hpp"
-#include "common/formats/zkey.hpp"
+#include "zk/ec/with_curve.hpp"
+#include "zk/formats/json.hpp"
+#include "zk/formats/zkey.hpp"
 
 namespace zk::node {
 

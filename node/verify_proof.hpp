@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "common/groth16/verifier.hpp"
 #include "node/circuit.hpp"
+#include "zk/groth16/verifier.hpp"
 
 namespace zk::node {
 
-// Malformed proof text throws (formats::format_error); a wrong proof is a verdict.
+// Malformed proof text throws (format_error); a wrong proof is a verdict.
 groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
                                 const std::vector<std::string>& public_signals);
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/ec/curves.hpp"
+#include "zk/ec/curves.hpp"
 
 namespace zk::test {
 

@@ -5,8 +5,8 @@
 #include <type_traits>
 
 #include "common/buffer/checksum.hpp"
-#include "common/formats/error.hpp"
-#include "common/util/le_bytes.hpp"
+#include "zk/base/error.hpp"
+#include "zk/base/le_bytes.hpp"
 
 namespace zk::buffer {
 namespace {
@@ -18,9 +18,6 @@ constexpr size_t magic = 0, version = 4, header_size = 6, curve = 8, flags = 10,
                  n_public = 72, domain_rows = 80, payload_bytes = 88, payload_checksum = 96,
                  reserved1 = 104, header_checksum = 120;
 }  // namespace off
-
-using util::le_get;
-using util::le_put;
 
 std::string msg(header_field f, const std::string& what) {
   return std::string("synth header: ") + field_name(f) + ": " + what;
@@ -163,7 +160,7 @@ std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t 
   };
   using std::to_string;
   if (h.magic != synth_magic) {
-    return fail(header_field::magic, formats::hex(h.magic) + " is not \"ZKSB\" (0x42534b5a)");
+    return fail(header_field::magic, hex(h.magic) + " is not \"ZKSB\" (0x42534b5a)");
   }
   if (h.version != synth_version) {
     return fail(header_field::version, to_string(h.version) + " is not supported (expected " +
@@ -175,17 +172,17 @@ std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t 
   }
   const uint64_t want = compute_header_checksum(h);
   if (h.header_checksum != want) {
-    return fail(header_field::header_checksum, formats::hex(h.header_checksum) +
+    return fail(header_field::header_checksum, hex(h.header_checksum) +
                                                    " does not match the header bytes (" +
-                                                   formats::hex(want) + "): corrupted header");
+                                                   hex(want) + "): corrupted header");
   }
-  if (!formats::curve_from_code(h.curve)) {
+  if (!curve_from_code(h.curve)) {
     return fail(header_field::curve,
                 to_string(h.curve) + " is not a known curve (1 = BN254, 2 = BLS12-381)");
   }
   if ((h.flags & ~flag_abc) != 0) {
     return fail(header_field::flags,
-                formats::hex(h.flags) + " has unknown bits (only bit 0, abc+witness, is defined)");
+                hex(h.flags) + " has unknown bits (only bit 0, abc+witness, is defined)");
   }
   if (h.fr_bytes != fr_bytes) {
     return fail(header_field::fr_bytes, to_string(h.fr_bytes) + " (expected 32)");

@@ -38,7 +38,7 @@
 #include <string>
 #include <vector>
 
-#include "common/formats/curve_id.hpp"
+#include "zk/base/curve_id.hpp"
 
 namespace zk::buffer {
 
@@ -51,8 +51,8 @@ inline constexpr uint64_t max_count = uint64_t(1) << 32;  // n_vars, domain_rows
 enum class synth_shape { witness_only, abc_witness };
 inline constexpr uint16_t flag_abc = 1;
 
-// Curves in the header: formats::curve_id's value is the code (formats::curve_from_code reads it).
-inline constexpr uint16_t curve_code(formats::curve_id c) { return uint16_t(c); }
+// Curves in the header: curve_id_t's value is the code (curve_from_code reads it).
+inline constexpr uint16_t curve_code(curve_id_t c) { return uint16_t(c); }
 
 using digest_t = std::array<uint8_t, 32>;
 using header_bytes_t = std::array<uint8_t, synth_header_size>;
@@ -63,7 +63,7 @@ struct synth_header_t {
   uint32_t magic = synth_magic;
   uint16_t version = synth_version;
   uint16_t header_size = synth_header_size;
-  uint16_t curve = curve_code(formats::curve_id::bn254);
+  uint16_t curve = curve_code(curve_id_t::bn254);
   uint16_t flags = 0;
   uint32_t fr_bytes = buffer::fr_bytes;
   digest_t circuit_digest{};
@@ -105,7 +105,7 @@ struct byte_span_t {
 
 // What the synthesizer knows; make_header adds sizes and checksums.
 struct synth_params_t {
-  formats::curve_id curve = formats::curve_id::bn254;
+  curve_id_t curve = curve_id_t::bn254;
   digest_t circuit_digest{};
   uint64_t job_id = 0;
   uint32_t partition = 0;

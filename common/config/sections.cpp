@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <regex>
 
-#include "common/circuit/porep.hpp"
 #include "common/config/yaml_reader.hpp"
+#include "zk/circuit/porep.hpp"
 
 namespace zk::config::detail {
 

@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "common/buffer/checksum.hpp"
-#include "common/formats/error.hpp"
 #include "common/net/socket_options.hpp"
-#include "common/util/le_bytes.hpp"
 #include "common/util/log.hpp"
+#include "zk/base/error.hpp"
+#include "zk/base/le_bytes.hpp"
 
 namespace zk::net {
 
@@ -333,7 +333,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
         return;
       }
       if (!pe && n == first.size()) {
-        const uint32_t magic = util::le_get<uint32_t>(first.data(), 0);
+        const uint32_t magic = le_get<uint32_t>(first.data(), 0);
         if (magic == buffer::synth_magic || magic == ticket_magic) {
           self->close();
           self->core_->reject(reject_reason::tls, self->peer_,
@@ -444,8 +444,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
 
   // The frame's first 64 bytes: a ticket, or the first half of a synth header.
   void on_head(const error_code& ec) {
-    const bool is_ticket =
-        head_got_ >= 4 && util::le_get<uint32_t>(head_.data(), 0) == ticket_magic;
+    const bool is_ticket = head_got_ >= 4 && le_get<uint32_t>(head_.data(), 0) == ticket_magic;
     if (ec) {
       if (is_ticket)
         truncated_head(ec, head_got_, ticket_size, "ticket");
@@ -453,7 +452,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
         truncated_head(ec, head_got_, buffer::synth_header_size, "header");
       return;
     }
-    const uint32_t magic = util::le_get<uint32_t>(head_.data(), 0);
+    const uint32_t magic = le_get<uint32_t>(head_.data(), 0);
     if (magic == ticket_magic) {
       auto t = decode_ticket(head_.data());
       if (!t) {
@@ -465,7 +464,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       return;
     }
     if (magic != buffer::synth_magic) {
-      refuse(reply_status::bad_magic, "not a data-plane frame: magic " + formats::hex(magic) +
+      refuse(reply_status::bad_magic, "not a data-plane frame: magic " + hex(magic) +
                                           " is neither \"ZKTT\" (ticket) nor \"ZKSB\" (header)");
       return;
     }
@@ -626,8 +625,8 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     if (got != header_.payload_checksum) {
       pending_ = buffer::writable_buffer_t();  // back to the pool; the sender re-sends
       core_->reject(reject_reason::bad_checksum, peer_,
-                    "payload checksum " + formats::hex(got) + " does not match the header's " +
-                        formats::hex(header_.payload_checksum) + " (" + frame_name() +
+                    "payload checksum " + hex(got) + " does not match the header's " +
+                        hex(header_.payload_checksum) + " (" + frame_name() +
                         "): corrupted in transit");
       reply(reply_status::bad_checksum, 0, /*then_close=*/false);
       return;

@@ -1,13 +1,11 @@
 #include "common/net/frame.hpp"
 
 #include "common/buffer/checksum.hpp"
-#include "common/util/le_bytes.hpp"
+#include "zk/base/le_bytes.hpp"
 
 namespace zk::net {
 namespace {
 
-using util::le_get;
-using util::le_put;
 constexpr size_t checksum_at = 56;
 
 }  // namespace

@@ -7,15 +7,10 @@
 
 #include <stdexcept>
 
-#include "common/util/le_bytes.hpp"
+#include "zk/base/le_bytes.hpp"
 
 namespace zk::net {
-namespace {
-
-using util::le_get;
-using util::le_put;
-
-}  // namespace
+namespace {}  // namespace
 
 transfer_key_t make_transfer_key() {
   transfer_key_t key{};

@@ -2,20 +2,20 @@
 
 #include <stdexcept>
 
-#include "common/circuit/sha256.hpp"
-#include "common/ec/with_curve.hpp"
-#include "common/formats/json.hpp"
-#include "common/formats/zkey.hpp"
-#include "common/groth16/prove_verified.hpp"
-#include "common/util/fingerprint.hpp"
 #include "common/util/log.hpp"
 #include "node/prover/key_file.hpp"
+#include "zk/base/fingerprint.hpp"
+#include "zk/circuit/sha256.hpp"
+#include "zk/ec/with_curve.hpp"
+#include "zk/formats/json.hpp"
+#include "zk/formats/zkey.hpp"
+#include "zk/groth16/prove_verified.hpp"
 
 namespace zk::node {
 
 struct prover_engine_t::key_t {
   file_id_t loaded;          // the zkey file as it was when mapped
-  uint64_t sample = 0;       // util::sampled_fingerprint of its bytes when mapped
+  uint64_t sample = 0;       // sampled_fingerprint of its bytes when mapped
   uint64_t table_bytes = 0;  // its precomputed tables (0: none)
   virtual ~key_t() = default;
   virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
@@ -40,7 +40,7 @@ struct typed_key_t final : prover_engine_t::key_t {
         prover(pk),
         vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
     prover.set_accelerator(acc);
-    sample = util::sampled_fingerprint(file.file().data(), file.file().size());
+    sample = sampled_fingerprint(file.file().data(), file.file().size());
     if (!pre.enabled()) return;
     const uint64_t need = groth16::key_tables_t<C>::bytes_for(pk, pre);
     if (need > room) {

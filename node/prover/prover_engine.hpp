@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "common/buffer/buffer_store.hpp"
-#include "common/groth16/api.hpp"
 #include "node/circuit.hpp"
+#include "zk/groth16/api.hpp"
 
 namespace zk::node {
 

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/ec/with_curve.hpp"
-#include "common/formats/r1cs.hpp"
+#include "zk/ec/with_curve.hpp"
+#include "zk/formats/r1cs.hpp"
 
 namespace zk::node {
 namespace {

@@ -5,12 +5,12 @@
 #include <optional>
 #include <stdexcept>
 
-#include "common/circuit/porep.hpp"
-#include "common/ec/with_curve.hpp"
-#include "common/formats/wtns.hpp"
-#include "common/util/clock.hpp"
 #include "node/job_inputs.hpp"
 #include "node/synth/witness_generator.hpp"
+#include "zk/base/clock.hpp"
+#include "zk/circuit/porep.hpp"
+#include "zk/ec/with_curve.hpp"
+#include "zk/formats/wtns.hpp"
 
 namespace zk::node {
 namespace {
@@ -175,7 +175,7 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
       return synth_porep<decltype(tag)>(c, data, partitions, job, part, store);
     });
   }
-  r.seconds = util::seconds_since(t0);
+  r.seconds = seconds_since(t0);
   return r;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates common/ff/mont_mul_x86.hpp: Montgomery multiplication for N = 4 and N = 6 limbs
+"""Generates zk/ff/mont_mul_x86.hpp: Montgomery multiplication for N = 4 and N = 6 limbs
 with BMI2 mulx and the two ADX carry chains (adcx on CF, adox on OF).
 
 Algorithm: CIOS, "no-carry" variant (valid when the modulus leaves the top bit of its top
@@ -8,7 +8,7 @@ limb clear; Botrel & El Housni, gnark-crypto 2020). Per outer step i:
     m  = T[0] * (-p^-1) mod 2^64
     t  = (T + m * p) / 2^64       (fits in N words by the spare-bit argument)
 The result is reduced to [0, p) by one conditional subtraction at the end.
-Run: python3 scripts/gen/mont_asm.py > common/ff/mont_mul_x86.hpp
+Run: python3 scripts/gen/mont_asm.py > zk/ff/mont_mul_x86.hpp
 """
 
 def gen(n):

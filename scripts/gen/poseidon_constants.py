@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates common/circuit/poseidon_constants.hpp: Poseidon round constants and MDS matrices.
+"""Generates zk/circuit/poseidon_constants.hpp: Poseidon round constants and MDS matrices.
 
 BN254 (circomlib's Poseidon, the one circomlibjs's `poseidon` computes):
   Read from circomlibjs's src/poseidon_constants.json, the constants of its reference
@@ -19,7 +19,7 @@ BLS12-381 (zkfleet's own instance; no circom reference exists):
   (the construction of the Poseidon paper, eprint 2019/458 section 2.3; all x_i + y_j are
   distinct and non-zero, so every square submatrix is invertible).
 
-Run: python3 scripts/gen/poseidon_constants.py [poseidon_constants.json] > common/circuit/poseidon_constants.hpp
+Run: python3 scripts/gen/poseidon_constants.py [poseidon_constants.json] > zk/circuit/poseidon_constants.hpp
 (default: .tools/node/node_modules/circomlibjs/src/poseidon_constants.json, from
 `npm install --no-save --prefix .tools/node circomlibjs@0.1.7`)
 """

@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "actors/node.hpp"
-#include "common/formats/json.hpp"
 #include "tests/test_util.hpp"
+#include "zk/formats/json.hpp"
 
 using namespace zk::actors;
 using namespace zk::node;

@@ -29,7 +29,7 @@ struct sample_t {
 
 sample_t sample(synth_shape shape, uint64_t n_vars = 10, uint64_t rows = 16) {
   sample_t s;
-  s.params.curve = zk::formats::curve_id::bls12_381;
+  s.params.curve = zk::curve_id_t::bls12_381;
   for (size_t i = 0; i < 32; ++i) s.params.circuit_digest[i] = uint8_t(i + 1);
   s.params.job_id = 0x1122334455667788ULL;
   s.params.partition = 3;
@@ -80,7 +80,7 @@ TEST_CASE("make_header seals a valid header that round-trips through its bytes")
     CHECK(back.job_id == 0x1122334455667788ULL);
     CHECK(back.partition == 3);
     CHECK(back.shape() == shape);
-    CHECK(zk::formats::curve_from_code(back.curve) == zk::formats::curve_id::bls12_381);
+    CHECK(zk::curve_from_code(back.curve) == zk::curve_id_t::bls12_381);
     const auto l = payload_layout(back);
     CHECK(l.a == 320);
     CHECK(l.end == back.payload_bytes);

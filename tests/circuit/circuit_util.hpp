@@ -2,8 +2,8 @@
 // Helpers for the circuit tests: both scalar fields, and the satisfaction check of a shape.
 #include <doctest/doctest.h>
 
-#include "common/circuit/cs.hpp"
-#include "common/ec/curves.hpp"
+#include "zk/circuit/cs.hpp"
+#include "zk/ec/curves.hpp"
 
 namespace zk::test {
 

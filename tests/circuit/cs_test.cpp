@@ -5,10 +5,10 @@
 
 #include <filesystem>
 
-#include "common/circuit/gadgets_bits.hpp"
-#include "common/circuit/r1cs_writer.hpp"
-#include "common/formats/r1cs.hpp"
 #include "tests/circuit/circuit_util.hpp"
+#include "zk/circuit/gadgets_bits.hpp"
+#include "zk/circuit/r1cs_writer.hpp"
+#include "zk/formats/r1cs.hpp"
 
 using namespace zk;
 using namespace zk::circuit;
@@ -112,7 +112,7 @@ TEST_CASE_TEMPLATE("the .r1cs writer is read back by formats::r1cs_file", Fr, ZK
   CHECK(f.nnz()[1] == shape.b.nnz());
   CHECK(f.nnz()[2] == shape.c.nnz());
   REQUIRE(f.curve().has_value());
-  CHECK(*f.curve() == (Fr::bits == 254 ? formats::curve_id::bn254 : formats::curve_id::bls12_381));
+  CHECK(*f.curve() == (Fr::bits == 254 ? curve_id_t::bn254 : curve_id_t::bls12_381));
   // Coefficients round-trip: the last constraint's A is x3 + x + 5 (terms wire 0 = 5, …).
   auto csr = formats::build_csr(f);
   const uint64_t last = csr.a.n_rows() - 1;

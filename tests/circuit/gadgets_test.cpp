@@ -2,8 +2,8 @@
 // output (or input bit) is tampered with.
 #include <doctest/doctest.h>
 
-#include "common/circuit/gadgets_bits.hpp"
 #include "tests/circuit/circuit_util.hpp"
+#include "zk/circuit/gadgets_bits.hpp"
 
 using namespace zk;
 using namespace zk::circuit;

@@ -1,17 +1,17 @@
 // porep-lite: parameters, the constraint formula, satisfaction and tampering, prove mode equal
 // to shape mode for every partition, and a proof on both curves through setup_circuit /
 // prove_circuit (dev_setup, load_abc, prove_loaded), verified from the written files.
-#include "common/circuit/porep.hpp"
+#include "zk/circuit/porep.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <filesystem>
 
-#include "common/circuit/api.hpp"
-#include "common/formats/r1cs.hpp"
-#include "common/groth16/api.hpp"
 #include "tests/circuit/circuit_util.hpp"
+#include "zk/circuit/api.hpp"
+#include "zk/formats/r1cs.hpp"
+#include "zk/groth16/api.hpp"
 
 using namespace zk;
 using namespace zk::circuit;
@@ -32,7 +32,7 @@ std::string error_of(const std::string& params) {
 
 TEST_CASE("porep-lite params") {
   auto p = porep_params_t::parse("curve=bls12-381,partitions=3,challenges=2,depth=5,seed=9");
-  CHECK(p.curve == formats::curve_id::bls12_381);
+  CHECK(p.curve == curve_id_t::bls12_381);
   CHECK(p.partitions == 3);
   CHECK(p.challenges == 2);
   CHECK(p.depth == 5);

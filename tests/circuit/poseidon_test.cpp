@@ -4,9 +4,9 @@
 // documented recipe.
 #include <doctest/doctest.h>
 
-#include "common/circuit/merkle.hpp"
-#include "common/circuit/sha256.hpp"
 #include "tests/circuit/circuit_util.hpp"
+#include "zk/circuit/merkle.hpp"
+#include "zk/circuit/sha256.hpp"
 
 using namespace zk;
 using namespace zk::circuit;

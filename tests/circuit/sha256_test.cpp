@@ -1,14 +1,14 @@
 // SHA-256, native and as constraints, on the FIPS 180-4 example vectors (NIST "SHA256.pdf"
 // examples: "abc", the 448-bit two-block message; the empty string's well-known digest).
-#include "common/circuit/sha256.hpp"
+#include "zk/circuit/sha256.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <string>
 
-#include "common/circuit/porep.hpp"
 #include "tests/circuit/circuit_util.hpp"
+#include "zk/circuit/porep.hpp"
 
 using namespace zk;
 using namespace zk::circuit;

@@ -2,14 +2,14 @@
 // on both curves and both groups: random scalars, the edge scalars 0, 1, 2, r − 1, r and the
 // all-ones 2^bits − 1, every window digit, the point at infinity; and the complete projective
 // formulas against the Jacobian ones, including their exceptional cases.
-#include "common/ec/ct_mul.hpp"
+#include "zk/ec/ct_mul.hpp"
 
 #include <doctest/doctest.h>
 
 #include <vector>
 
-#include "common/ec/curves.hpp"
 #include "tests/test_util.hpp"
+#include "zk/ec/curves.hpp"
 
 using namespace zk;
 

@@ -1,9 +1,9 @@
-// GLV on G1 and GLS on G2 (common/ec/endomorphism.hpp): the constants' defining properties (β a
+// GLV on G1 and GLS on G2 (zk/ec/endomorphism.hpp): the constants' defining properties (β a
 // primitive cube root of unity, λ its eigenvalue, ψ's eigenvalue p mod r, each basis vector in
 // the lattice, det = ±r), and the decompositions: Σ k_i·λ^i ≡ k and |k_i| < 2^max_bits on random
 // scalars and on the edges (0, 1, r − 1, λ, multiples of basis vectors, 2^255 − 1), and at point
 // level Σ ±k_i·E^i(P) = k·P.
-#include "common/ec/endomorphism.hpp"
+#include "zk/ec/endomorphism.hpp"
 
 #include <doctest/doctest.h>
 

@@ -2,8 +2,8 @@
 // XYZZ and affine formulas (including their special cases) on both curves and both groups.
 #include <doctest/doctest.h>
 
-#include "common/ec/curves.hpp"
 #include "tests/test_util.hpp"
+#include "zk/ec/curves.hpp"
 
 using namespace zk;
 

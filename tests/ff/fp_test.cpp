@@ -2,9 +2,9 @@
 #include <doctest/doctest.h>
 #include <gmp.h>
 
-#include "common/ff/bls12_381.hpp"
-#include "common/ff/bn254.hpp"
 #include "tests/test_util.hpp"
+#include "zk/ff/bls12_381.hpp"
+#include "zk/ff/bn254.hpp"
 
 using namespace zk;
 

@@ -1,13 +1,13 @@
-// The AVX-512 IFMA field arithmetic (common/ff/ifma.hpp) against fp_t, lane by lane: random
+// The AVX-512 IFMA field arithmetic (zk/ff/ifma.hpp) against fp_t, lane by lane: random
 // elements and the edges (0, 1, p − 1, R mod p); the radix-2^52 round trip. Skipped (with a
 // message) on a CPU without IFMA.
-#include "common/ff/ifma.hpp"
+#include "zk/ff/ifma.hpp"
 
 #include <doctest/doctest.h>
 
-#include "common/ff/bls12_381.hpp"
-#include "common/ff/bn254.hpp"
 #include "tests/test_util.hpp"
+#include "zk/ff/bls12_381.hpp"
+#include "zk/ff/bn254.hpp"
 
 using namespace zk;
 

@@ -1,11 +1,12 @@
-#include "common/formats/binfile.hpp"
+#include "zk/formats/binfile.hpp"
 
 #include <doctest/doctest.h>
 
-#include "common/formats/error.hpp"
-#include "common/formats/mapped_file.hpp"
 #include "tests/formats/test_util.hpp"
+#include "zk/base/error.hpp"
+#include "zk/formats/mapped_file.hpp"
 
+using namespace zk;
 using namespace zk::formats;
 using namespace zk::formats::test;
 

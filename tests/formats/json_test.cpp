@@ -1,14 +1,15 @@
-#include "common/formats/json.hpp"
+#include "zk/formats/json.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cstring>
 
-#include "common/formats/curve_id.hpp"
-#include "common/formats/wtns.hpp"
-#include "common/formats/zkey.hpp"
 #include "tests/formats/test_util.hpp"
+#include "zk/base/curve_id.hpp"
+#include "zk/formats/wtns.hpp"
+#include "zk/formats/zkey.hpp"
 
+using namespace zk;
 using namespace zk::formats;
 using namespace zk::formats::test;
 
@@ -201,11 +202,11 @@ TEST_CASE("json: number strings and LE <-> decimal conversion") {
   CHECK_FALSE(is_number_string("0X1f"));
   CHECK_FALSE(is_number_string(" 1"));
 
-  const bytes r = prime_r(curve_id::bn254);
+  const bytes r = prime_r(curve_id_t::bn254);
   const char* r_dec =
       "21888242871839275222246405745257275088548364400416034343698204186575808495617";
   CHECK(le_to_decimal(r.data(), r.size()) == r_dec);
-  CHECK(le_to_decimal(prime_q(curve_id::bls12_381).data(), 48) ==
+  CHECK(le_to_decimal(prime_q(curve_id_t::bls12_381).data(), 48) ==
         "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687"
         "629129015664037894272559787");
   CHECK(le_to_decimal(le(0, 32).data(), 32) == "0");
@@ -238,13 +239,13 @@ TEST_CASE("json: number strings and LE <-> decimal conversion") {
 }
 
 TEST_CASE("curve names as snarkjs spells and accepts them") {
-  CHECK(std::string(curve_name(curve_id::bn254)) == "bn128");
-  CHECK(std::string(curve_name(curve_id::bls12_381)) == "bls12381");
-  CHECK(parse_curve_name("bn128") == curve_id::bn254);
-  CHECK(parse_curve_name("BN254") == curve_id::bn254);
-  CHECK(parse_curve_name("alt_bn128") == curve_id::bn254);
-  CHECK(parse_curve_name("bls12-381") == curve_id::bls12_381);
-  CHECK(parse_curve_name("BLS12_381") == curve_id::bls12_381);
+  CHECK(std::string(curve_name(curve_id_t::bn254)) == "bn128");
+  CHECK(std::string(curve_name(curve_id_t::bls12_381)) == "bls12381");
+  CHECK(parse_curve_name("bn128") == curve_id_t::bn254);
+  CHECK(parse_curve_name("BN254") == curve_id_t::bn254);
+  CHECK(parse_curve_name("alt_bn128") == curve_id_t::bn254);
+  CHECK(parse_curve_name("bls12-381") == curve_id_t::bls12_381);
+  CHECK(parse_curve_name("BLS12_381") == curve_id_t::bls12_381);
   CHECK_FALSE(parse_curve_name("bn256").has_value());
   CHECK_FALSE(parse_curve_name("").has_value());
 }

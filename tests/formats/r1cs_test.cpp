@@ -1,4 +1,4 @@
-#include "common/formats/r1cs.hpp"
+#include "zk/formats/r1cs.hpp"
 
 #include <doctest/doctest.h>
 
@@ -6,6 +6,7 @@
 
 #include "tests/formats/test_util.hpp"
 
+using namespace zk;
 using namespace zk::formats;
 using namespace zk::formats::test;
 
@@ -40,7 +41,7 @@ TEST_CASE("r1cs: parses circom's layout (header after constraints)") {
   CHECK(h.n_labels == 9);
   CHECK(h.n_constraints == 3);
   CHECK(h.n_public() == 2);
-  CHECK(f.curve() == curve_id::bn254);
+  CHECK(f.curve() == curve_id_t::bn254);
   CHECK(f.nnz() == std::array<uint64_t, 3>{3, 2, 5});
 
   std::vector<r1cs_constraint> cons(f.constraints().begin(), f.constraints().end());
@@ -187,9 +188,9 @@ TEST_CASE("r1cs: truncated file") {
 TEST_CASE("r1cs: curve identification") {
   temp_dir dir;
   r1cs_spec spec;
-  spec.prime = prime_r(curve_id::bls12_381);
+  spec.prime = prime_r(curve_id_t::bls12_381);
   spec.constraints.clear();
-  CHECK(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))).curve() == curve_id::bls12_381);
+  CHECK(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))).curve() == curve_id_t::bls12_381);
   spec.prime = le(97, 32);
   CHECK_FALSE(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))).curve().has_value());
 }

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "common/formats/curve_id.hpp"
-#include "common/formats/error.hpp"
 #include "tests/test_util.hpp"
+#include "zk/base/curve_id.hpp"
+#include "zk/base/error.hpp"
 
 namespace zk::formats::test {
 
@@ -64,11 +64,11 @@ inline bytes modulus_le(const detail::modulus_limbs& m) {
   for (size_t i = 0; i < b.size(); ++i) b[i] = uint8_t(m.limb[i / 8] >> (8 * (i % 8)));
   return b;
 }
-inline bytes prime_r(curve_id c) {
-  return modulus_le(c == curve_id::bn254 ? detail::bn254_r : detail::bls12_381_r);
+inline bytes prime_r(curve_id_t c) {
+  return modulus_le(c == curve_id_t::bn254 ? detail::bn254_r : detail::bls12_381_r);
 }
-inline bytes prime_q(curve_id c) {
-  return modulus_le(c == curve_id::bn254 ? detail::bn254_q : detail::bls12_381_q);
+inline bytes prime_q(curve_id_t c) {
+  return modulus_le(c == curve_id_t::bn254 ? detail::bn254_q : detail::bls12_381_q);
 }
 
 // ---- binfile container ----
@@ -109,7 +109,7 @@ using r1cs_lc = std::vector<r1cs_term>;
 
 struct r1cs_spec {
   uint32_t fs = 32;
-  bytes prime = prime_r(curve_id::bn254);
+  bytes prime = prime_r(curve_id_t::bn254);
   uint32_t n_wires = 6, n_pub_out = 1, n_pub_in = 1, n_prv_in = 1;
   uint64_t n_labels = 9;
   // Each constraint: A, B, C. The default exercises multi-term and empty LCs, an r-1
@@ -190,7 +190,7 @@ struct zkey_coef {
 };
 
 struct zkey_spec {
-  curve_id curve = curve_id::bn254;
+  curve_id_t curve = curve_id_t::bn254;
   uint32_t protocol = 1;
   uint32_t n_vars = 6, n_public = 2, domain_size = 8;
   // Three r1cs constraints (rows 0..2) then the nPublic+1 input rows 3..5 (§2.4).
@@ -201,7 +201,7 @@ struct zkey_spec {
   };
   bool with_mpc_params = true;
 
-  uint32_t n8q() const { return curve == curve_id::bn254 ? 32 : 48; }
+  uint32_t n8q() const { return curve == curve_id_t::bn254 ? 32 : 48; }
   uint32_t g1() const { return 2 * n8q(); }
   uint32_t g2() const { return 4 * n8q(); }
 };
@@ -256,7 +256,7 @@ inline std::vector<section> make_zkey_sections(const zkey_spec& s) {
 
 struct fixture {
   const char* curve_dir;
-  curve_id curve;
+  curve_id_t curve;
   const char* circuit;
 
   std::string path(const char* file) const {
@@ -265,10 +265,10 @@ struct fixture {
 };
 
 inline const std::vector<fixture>& all_fixtures() {
-  static const std::vector<fixture> f = {{"bn254", curve_id::bn254, "mulchain"},
-                                         {"bn254", curve_id::bn254, "poseidon"},
-                                         {"bls12_381", curve_id::bls12_381, "mulchain"},
-                                         {"bls12_381", curve_id::bls12_381, "poseidon"}};
+  static const std::vector<fixture> f = {{"bn254", curve_id_t::bn254, "mulchain"},
+                                         {"bn254", curve_id_t::bn254, "poseidon"},
+                                         {"bls12_381", curve_id_t::bls12_381, "mulchain"},
+                                         {"bls12_381", curve_id_t::bls12_381, "poseidon"}};
   return f;
 }
 

@@ -1,4 +1,4 @@
-#include "common/formats/wtns.hpp"
+#include "zk/formats/wtns.hpp"
 
 #include <doctest/doctest.h>
 
@@ -6,6 +6,7 @@
 
 #include "tests/formats/test_util.hpp"
 
+using namespace zk;
 using namespace zk::formats;
 using namespace zk::formats::test;
 
@@ -22,12 +23,12 @@ std::string write_wtns(const temp_dir& dir, const std::vector<section>& sections
 
 TEST_CASE("wtns: parses header and values in place") {
   temp_dir dir;
-  const bytes r = prime_r(curve_id::bn254);
+  const bytes r = prime_r(curve_id_t::bn254);
   wtns_file w(write_wtns(dir, make_wtns_sections(r, witness_values(5))));
   CHECK(w.n8() == 32);
   CHECK(std::memcmp(w.prime(), r.data(), 32) == 0);
   CHECK(w.n_witness() == 5);
-  CHECK(w.curve() == curve_id::bn254);
+  CHECK(w.curve() == curve_id_t::bn254);
   CHECK(w.value(3)[0] == 4);
   CHECK(w.values() + 3 * 32 == w.value(3));
   // Values point into the mapping: header 12, section 1 record 12 + 40, section 2 record head 12.
@@ -36,16 +37,16 @@ TEST_CASE("wtns: parses header and values in place") {
 
 TEST_CASE("wtns: sections out of order, BLS12-381 prime") {
   temp_dir dir;
-  auto secs = make_wtns_sections(prime_r(curve_id::bls12_381), witness_values(3));
+  auto secs = make_wtns_sections(prime_r(curve_id_t::bls12_381), witness_values(3));
   std::swap(secs[0], secs[1]);
   wtns_file w(write_wtns(dir, secs));
-  CHECK(w.curve() == curve_id::bls12_381);
+  CHECK(w.curve() == curve_id_t::bls12_381);
   CHECK(w.n_witness() == 3);
 }
 
 TEST_CASE("wtns: value >= prime names the index") {
   temp_dir dir;
-  const bytes r = prime_r(curve_id::bn254);
+  const bytes r = prime_r(curve_id_t::bn254);
   auto vals = witness_values(5);
   vals[3] = r;
   CHECK_ERROR(wtns_file(write_wtns(dir, make_wtns_sections(r, vals))), "witness.wtns",
@@ -55,7 +56,7 @@ TEST_CASE("wtns: value >= prime names the index") {
 
 TEST_CASE("wtns: witness[0] must be 1") {
   temp_dir dir;
-  const bytes r = prime_r(curve_id::bn254);
+  const bytes r = prime_r(curve_id_t::bn254);
   auto vals = witness_values(4);
   vals[0] = le(2, 32);
   CHECK_ERROR(wtns_file(write_wtns(dir, make_wtns_sections(r, vals))), "witness.wtns",
@@ -69,7 +70,7 @@ TEST_CASE("wtns: witness[0] must be 1") {
 
 TEST_CASE("wtns: section lengths, duplicates, version, truncation") {
   temp_dir dir;
-  const bytes r = prime_r(curve_id::bn254);
+  const bytes r = prime_r(curve_id_t::bn254);
 
   auto secs = make_wtns_sections(r, witness_values(4));
   secs[1].payload.resize(3 * 32);

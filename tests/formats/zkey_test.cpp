@@ -1,4 +1,4 @@
-#include "common/formats/zkey.hpp"
+#include "zk/formats/zkey.hpp"
 
 #include <doctest/doctest.h>
 
@@ -7,11 +7,12 @@
 #include <filesystem>
 #include <functional>
 
-#include "common/formats/r1cs.hpp"
-#include "common/formats/wtns.hpp"
-#include "common/formats/zkey_writer.hpp"
 #include "tests/formats/test_util.hpp"
+#include "zk/formats/r1cs.hpp"
+#include "zk/formats/wtns.hpp"
+#include "zk/formats/zkey_writer.hpp"
 
+using namespace zk;
 using namespace zk::formats;
 using namespace zk::formats::test;
 
@@ -46,11 +47,11 @@ TEST_CASE("zkey: parses a BN254 key written in zkey_new's section order") {
   zkey_spec spec;
   zkey_file z(write_zkey_file(dir, make_zkey_sections(spec)));
   const zkey_header& h = z.header();
-  CHECK(h.curve == curve_id::bn254);
+  CHECK(h.curve == curve_id_t::bn254);
   CHECK(h.n8q == 32);
   CHECK(h.n8r == 32);
-  CHECK(same(h.q, prime_q(curve_id::bn254)));
-  CHECK(same(h.r, prime_r(curve_id::bn254)));
+  CHECK(same(h.q, prime_q(curve_id_t::bn254)));
+  CHECK(same(h.r, prime_r(curve_id_t::bn254)));
   CHECK(h.n_vars == 6);
   CHECK(h.n_public == 2);
   CHECK(h.domain_size == 8);
@@ -99,12 +100,12 @@ TEST_CASE("zkey: parses a BN254 key written in zkey_new's section order") {
 TEST_CASE("zkey: BLS12-381 (n8q = 48) and sections in id order") {
   temp_dir dir;
   zkey_spec spec;
-  spec.curve = curve_id::bls12_381;
+  spec.curve = curve_id_t::bls12_381;
   auto secs = make_zkey_sections(spec);
   std::sort(secs.begin(), secs.end(),
             [](const section& a, const section& b) { return a.id < b.id; });
   zkey_file z(write_zkey_file(dir, secs));
-  CHECK(z.header().curve == curve_id::bls12_381);
+  CHECK(z.header().curve == curve_id_t::bls12_381);
   CHECK(z.header().n8q == 48);
   CHECK(z.header().g1_size() == 96);
   CHECK(z.header().g2_size() == 192);
@@ -190,7 +191,7 @@ TEST_CASE("zkey: coefficient records are validated") {
   CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "section 4 (coefficients)",
               "coefficient 4: signal 6 >= nVars = 6", at4.c_str());
   spec = zkey_spec();
-  spec.coefs[4].value = prime_r(curve_id::bn254);
+  spec.coefs[4].value = prime_r(curve_id_t::bn254);
   CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "section 4 (coefficients)",
               "coefficient 4: value 0x30644e72", ">= r", at4.c_str());
 
@@ -227,7 +228,7 @@ TEST_CASE("zkey: unknown curve primes") {
 
   // BN254 q with BLS12-381 r.
   secs = make_zkey_sections(zkey_spec());
-  const bytes bls_r = prime_r(curve_id::bls12_381);
+  const bytes bls_r = prime_r(curve_id_t::bls12_381);
   std::copy(bls_r.begin(), bls_r.end(), find_section(secs, 2)->payload.begin() + 4 + 32 + 4);
   CHECK_ERROR(
       zkey_file(write_zkey_file(dir, secs)), "circuit.zkey",
@@ -252,18 +253,20 @@ TEST_CASE("zkey: check_witness_matches") {
   zkey_file z(write_zkey_file(dir, make_zkey_sections(zkey_spec())));
   const std::string wpath = dir.file("witness.wtns");
 
-  write_file(wpath, make_binfile("wtns", 2,
-                                 make_wtns_sections(prime_r(curve_id::bn254), witness_values(6))));
+  write_file(
+      wpath,
+      make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id_t::bn254), witness_values(6))));
   check_witness_matches(z, wtns_file(wpath));
-
-  write_file(wpath, make_binfile("wtns", 2,
-                                 make_wtns_sections(prime_r(curve_id::bn254), witness_values(5))));
-  CHECK_ERROR(check_witness_matches(z, wtns_file(wpath)), "witness.wtns", "circuit.zkey",
-              "nWitness = 5", "nVars = 6");
 
   write_file(
       wpath,
-      make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id::bls12_381), witness_values(6))));
+      make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id_t::bn254), witness_values(5))));
+  CHECK_ERROR(check_witness_matches(z, wtns_file(wpath)), "witness.wtns", "circuit.zkey",
+              "nWitness = 5", "nVars = 6");
+
+  write_file(wpath,
+             make_binfile("wtns", 2,
+                          make_wtns_sections(prime_r(curve_id_t::bls12_381), witness_values(6))));
   CHECK_ERROR(check_witness_matches(z, wtns_file(wpath)), "witness.wtns", "circuit.zkey",
               "witness prime 0x73eda753", "r = 0x30644e72");
 }
@@ -281,7 +284,7 @@ TEST_CASE("corrupted r1cs, wtns and zkey files parse or throw format_error, neve
       {"c.r1cs", make_binfile("r1cs", 1, make_r1cs_sections(r1cs_spec())),
        [](const std::string& p) { build_csr(r1cs_file(p)); }},
       {"w.wtns",
-       make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id::bn254), witness_values(8))),
+       make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id_t::bn254), witness_values(8))),
        [](const std::string& p) { wtns_file w(p); }},
   };
   uint32_t rng = 12345;
@@ -305,7 +308,7 @@ TEST_CASE("corrupted r1cs, wtns and zkey files parse or throw format_error, neve
 // ---- writer ----
 
 TEST_CASE("zkey_writer: round trip of synthetic keys, sections written 1..10") {
-  for (curve_id curve : {curve_id::bn254, curve_id::bls12_381}) {
+  for (curve_id_t curve : {curve_id_t::bn254, curve_id_t::bls12_381}) {
     CAPTURE(curve_name(curve));
     temp_dir dir;
     zkey_spec spec;
@@ -426,7 +429,7 @@ TEST_CASE("zkey: snarkjs fixtures agree with their r1cs and witness") {
     const zkey_header& h = z.header();
 
     CHECK(h.curve == fx.curve);
-    CHECK(h.n8q == (fx.curve == curve_id::bn254 ? 32u : 48u));
+    CHECK(h.n8q == (fx.curve == curve_id_t::bn254 ? 32u : 48u));
     CHECK(h.n8r == 32);
     CHECK(std::memcmp(h.r, r.header().prime, 32) == 0);
     check_witness_matches(z, w);

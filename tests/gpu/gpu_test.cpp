@@ -18,12 +18,12 @@
 #include <set>
 #include <utility>
 
-#include "common/formats/wtns.hpp"
-#include "common/groth16/api.hpp"
-#include "common/groth16/verifier.hpp"
-#include "common/msm/msm.hpp"
-#include "common/ntt/ntt.hpp"
 #include "cuda/zkcuda.hpp"
+#include "zk/formats/wtns.hpp"
+#include "zk/groth16/api.hpp"
+#include "zk/groth16/verifier.hpp"
+#include "zk/msm/msm.hpp"
+#include "zk/ntt/ntt.hpp"
 
 using namespace zk;
 

@@ -2,9 +2,9 @@
 // variable-time Jacobian arithmetic, on random and degenerate MSM results and randomizers.
 #include <doctest/doctest.h>
 
-#include "common/formats/zkey.hpp"
-#include "common/groth16/prover.hpp"
 #include "tests/test_util.hpp"
+#include "zk/formats/zkey.hpp"
+#include "zk/groth16/prover.hpp"
 
 using namespace zk;
 

@@ -4,10 +4,10 @@
 
 #include <filesystem>
 
-#include "common/formats/wtns.hpp"
-#include "common/groth16/api.hpp"
-#include "common/groth16/verifier.hpp"
 #include "tests/test_util.hpp"
+#include "zk/formats/wtns.hpp"
+#include "zk/groth16/api.hpp"
+#include "zk/groth16/verifier.hpp"
 
 using namespace zk;
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 // Development key generation: the fixed-base multiplier against double-and-add, and dev_setup on
 // the committed fixtures — file structure, the key's points recomputed from the seed's toxic
 // waste with naive Lagrange products, and a proof made with the key that must verify.
-#include "common/groth16/setup.hpp"
+#include "zk/groth16/setup.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -13,17 +13,17 @@
 #include <string>
 #include <vector>
 
-#include "common/ec/curves.hpp"
-#include "common/ec/fixed_base.hpp"
-#include "common/formats/error.hpp"
-#include "common/formats/json.hpp"
-#include "common/formats/r1cs.hpp"
-#include "common/formats/zkey.hpp"
-#include "common/groth16/api.hpp"
-#include "common/groth16/keys.hpp"
-#include "common/ntt/ntt.hpp"
-#include "common/pairing/pairing.hpp"
 #include "tests/test_util.hpp"
+#include "zk/base/error.hpp"
+#include "zk/ec/curves.hpp"
+#include "zk/ec/fixed_base.hpp"
+#include "zk/formats/json.hpp"
+#include "zk/formats/r1cs.hpp"
+#include "zk/formats/zkey.hpp"
+#include "zk/groth16/api.hpp"
+#include "zk/groth16/keys.hpp"
+#include "zk/ntt/ntt.hpp"
+#include "zk/pairing/pairing.hpp"
 
 namespace {
 
@@ -337,7 +337,7 @@ TEST_CASE("dev_setup: an r1cs over an unknown prime is rejected, naming the file
   try {
     groth16::dev_setup(bad, tmp.file("x.zkey"), tmp.file("x.json"));
     FAIL("no error");
-  } catch (const formats::format_error& e) {
+  } catch (const format_error& e) {
     CHECK(std::string(e.what()).find(bad) != std::string::npos);
   }
   CHECK_FALSE(std::filesystem::exists(tmp.file("x.zkey")));

@@ -9,9 +9,9 @@
 #include <numeric>
 #include <vector>
 
-#include "common/msm/msm.hpp"
 #include "cuda/msm_steps.hpp"
 #include "tests/test_util.hpp"
+#include "zk/msm/msm.hpp"
 
 using namespace zk;
 namespace steps = zk::cuda::msm_steps;

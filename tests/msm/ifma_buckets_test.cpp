@@ -1,8 +1,8 @@
-// The IFMA bucket accumulator alone (common/msm/ifma_buckets.hpp) against plain Jacobian sums:
+// The IFMA bucket accumulator alone (zk/msm/ifma_buckets.hpp) against plain Jacobian sums:
 // Σ_k (k+1)·bucket_k after many additions, with few buckets (conflicts that fill the queue and
 // spill), repeated and negated points (doublings, P + (−P) in the batch), infinity points, and
 // bucket counts on both sides of the segmented reduction. Skipped without AVX-512 IFMA.
-#include "common/msm/ifma_buckets.hpp"
+#include "zk/msm/ifma_buckets.hpp"
 
 #include <doctest/doctest.h>
 

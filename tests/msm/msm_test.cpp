@@ -1,6 +1,6 @@
 // MSM against naive sums: random scalars, zero and one scalars, infinity bases, tiny sizes, and
 // scalars at the top of the field (signed-digit carries), for G1 and G2 on both curves.
-#include "common/msm/msm.hpp"
+#include "zk/msm/msm.hpp"
 
 #include <doctest/doctest.h>
 

@@ -62,7 +62,7 @@ inline sample_buffer_t make_sample(uint64_t n_vars, uint64_t rows, bool abc, uin
     fill(s.c, rows * 32);
   }
   buffer::synth_params_t p;
-  p.curve = formats::curve_id::bn254;
+  p.curve = curve_id_t::bn254;
   p.circuit_digest.fill(0xcd);
   p.job_id = job;
   p.partition = 1;

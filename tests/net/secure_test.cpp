@@ -18,9 +18,9 @@
 #include "common/net/ticket.hpp"
 #include "common/net/timed_socket.hpp"
 #include "common/net/tls.hpp"
-#include "common/util/le_bytes.hpp"
 #include "tests/net/net_test_util.hpp"
 #include "tests/net/test_certs.hpp"
+#include "zk/base/le_bytes.hpp"
 
 using namespace zk;
 using namespace std::chrono_literals;
@@ -300,9 +300,9 @@ TEST_CASE("ticket frames round-trip, the MAC covers every field and the digest")
   std::vector<uint8_t> msg(net::ticket_mac_label.begin(), net::ticket_mac_label.end());
   REQUIRE(msg.size() == 19);
   uint8_t le[16];
-  util::le_put<uint64_t>(le, 0, t.job);
-  util::le_put<uint32_t>(le, 8, 7);
-  util::le_put<uint32_t>(le, 12, 3);
+  le_put<uint64_t>(le, 0, t.job);
+  le_put<uint32_t>(le, 8, 7);
+  le_put<uint32_t>(le, 12, 3);
   msg.insert(msg.end(), le, le + 16);
   msg.insert(msg.end(), digest.begin(), digest.end());
   unsigned char want[32];
@@ -313,10 +313,10 @@ TEST_CASE("ticket frames round-trip, the MAC covers every field and the digest")
 
   const auto bytes = net::encode_ticket(t);
   CHECK(std::memcmp(bytes.data(), "ZKTT", 4) == 0);
-  CHECK(util::le_get<uint16_t>(bytes.data(), 4) == 1);
-  CHECK(util::le_get<uint64_t>(bytes.data(), 8) == t.job);
-  CHECK(util::le_get<uint32_t>(bytes.data(), 16) == 7);
-  CHECK(util::le_get<uint32_t>(bytes.data(), 20) == 3);
+  CHECK(le_get<uint16_t>(bytes.data(), 4) == 1);
+  CHECK(le_get<uint64_t>(bytes.data(), 8) == t.job);
+  CHECK(le_get<uint32_t>(bytes.data(), 16) == 7);
+  CHECK(le_get<uint32_t>(bytes.data(), 20) == 3);
   CHECK(std::memcmp(bytes.data() + 24, t.mac.data(), 32) == 0);
   auto back = net::decode_ticket(bytes.data());
   REQUIRE(back.ok());

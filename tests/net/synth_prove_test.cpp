@@ -9,21 +9,21 @@
 #include <filesystem>
 
 #include "common/buffer/buffer_store.hpp"
-#include "common/formats/wtns.hpp"
-#include "common/formats/zkey.hpp"
-#include "common/groth16/keys.hpp"
-#include "common/groth16/prover.hpp"
-#include "common/groth16/verifier.hpp"
 #include "common/net/data_client.hpp"
 #include "common/net/data_server.hpp"
 #include "tests/test_util.hpp"
+#include "zk/formats/wtns.hpp"
+#include "zk/formats/zkey.hpp"
+#include "zk/groth16/keys.hpp"
+#include "zk/groth16/prover.hpp"
+#include "zk/groth16/verifier.hpp"
 
 using namespace zk;
 
 namespace {
 
 template <class C>
-void prove_across(const std::string& curve, const std::string& name, formats::curve_id id) {
+void prove_across(const std::string& curve, const std::string& name, curve_id_t id) {
   using fr_t = typename C::fr_t;
   static_assert(sizeof(fr_t) == buffer::fr_bytes, "an Fr element is 32 bytes in a synth buffer");
   const auto dir = test::fixture_dir(curve, name);
@@ -79,7 +79,7 @@ void prove_across(const std::string& curve, const std::string& name, formats::cu
     auto ref = store.find(sent.buffer_id);
     REQUIRE(ref.has_value());
     const auto& h = ref->header();
-    CHECK(formats::curve_from_code(h.curve) == id);
+    CHECK(curve_from_code(h.curve) == id);
     const auto lay = buffer::payload_layout(h);
     groth16::prover_t<C> prover(pk);
     groth16::proof_t<C> proof;
@@ -102,9 +102,9 @@ void prove_across(const std::string& curve, const std::string& name, formats::cu
 }  // namespace
 
 TEST_CASE("a synth buffer of a real circuit crosses the data plane and proves (BN254)") {
-  prove_across<curves::bn254>("bn254", "mulchain", formats::curve_id::bn254);
+  prove_across<curves::bn254>("bn254", "mulchain", curve_id_t::bn254);
 }
 
 TEST_CASE("a synth buffer of a real circuit crosses the data plane and proves (BLS12-381)") {
-  prove_across<curves::bls12_381>("bls12_381", "mulchain", formats::curve_id::bls12_381);
+  prove_across<curves::bls12_381>("bls12_381", "mulchain", curve_id_t::bls12_381);
 }

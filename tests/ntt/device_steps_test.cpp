@@ -1,16 +1,16 @@
 // The CUDA NTT's order of work (cuda/ntt.cu) run on the host: the odd-coset schedule of tile
 // passes, each tile loaded, transformed stage by stage and stored (scaled on the last inverse
-// pass) with the shared functions of common/ntt/butterfly.hpp — against the CPU domain's
+// pass) with the shared functions of zk/ntt/butterfly.hpp — against the CPU domain's
 // to_odd_coset, for every size up to 2^14 and tile limits down to one stage per pass.
 #include <doctest/doctest.h>
 
 #include <vector>
 
-#include "common/ff/bls12_381.hpp"
-#include "common/ff/bn254.hpp"
-#include "common/ntt/butterfly.hpp"
-#include "common/ntt/ntt.hpp"
 #include "tests/test_util.hpp"
+#include "zk/ff/bls12_381.hpp"
+#include "zk/ff/bn254.hpp"
+#include "zk/ntt/butterfly.hpp"
+#include "zk/ntt/ntt.hpp"
 
 using namespace zk;
 

@@ -1,12 +1,12 @@
 // NTT with snarkjs's roots: known root values, round trips, agreement with a naive DFT, and the
 // odd-coset evaluation of compute_h against direct polynomial evaluation.
-#include "common/ntt/ntt.hpp"
+#include "zk/ntt/ntt.hpp"
 
 #include <doctest/doctest.h>
 
-#include "common/ff/bls12_381.hpp"
-#include "common/ff/bn254.hpp"
 #include "tests/test_util.hpp"
+#include "zk/ff/bls12_381.hpp"
+#include "zk/ff/bn254.hpp"
 
 using namespace zk;
 

@@ -1,7 +1,7 @@
 // Fq6/Fq12 tower arithmetic and the optimal ate pairing on BN254 and BLS12-381:
 // field axioms on random elements, Frobenius against a^q, cyclotomic squaring, bilinearity,
 // order r, multi-pairing products, and known answers from snarkjs (ffjavascript/wasmcurves).
-#include "common/pairing/pairing.hpp"
+#include "zk/pairing/pairing.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/ec/curves.hpp"
 #include "tests/test_util.hpp"
+#include "zk/ec/curves.hpp"
 
 namespace {
 
@@ -46,7 +46,7 @@ F6 pow6(const F6& a, const Big& e) {
   return r;
 }
 
-// Per-curve bundle: point types and generators from common/ec, pairing parameters.
+// Per-curve bundle: point types and generators from zk/ec, pairing parameters.
 template <class Curve>
 struct suite {
   using curve = Curve;

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The layering of docs/design.md ("Layers"), checked two ways:
+#  1. by the build: each probe target includes a header of a layer its library may not see and
+#     must fail with "No such file" for exactly that header; the control probe, which includes
+#     only what the actors' layer may, must build;
+#  2. by the sources: no library includes a third-party header its layer does not allow
+#     (the include roots cannot hide /usr/include).
+# Usage: layering.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+BUILD=$1
+SRC=$2
+fails=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+refused() {  # target header
+  local out
+  if out=$(cmake --build "$BUILD" --target "layering_$1" 2>&1); then
+    bad "$1 compiled: the layering lets it include $2"
+  elif grep -q "$2: No such file" <<<"$out"; then
+    ok "$1 refused ($2: No such file)"
+  else
+    bad "$1 failed for another reason:"; echo "$out" | tail -20
+  fi
+}
+refused zk_includes_common common/util/log.hpp
+refused common_includes_node node/circuit.hpp
+refused node_includes_actors actors/messages.hpp
+refused cuda_includes_common common/util/log.hpp
+if out=$(cmake --build "$BUILD" --target layering_allowed 2>&1); then
+  ok "the control probe (every allowed layer) compiles"
+else
+  bad "the control probe does not compile:"; echo "$out" | tail -20
+fi
+
+# third-party headers per layer: folder, forbidden pattern
+forbid() {
+  local hits
+  hits=$(cd "$SRC" && grep -rnE "#include <($2)" $1 --include='*.hpp' --include='*.cpp' --include='*.cuh' --include='*.cu' || true)
+  if [ -n "$hits" ]; then bad "$1 includes what its layer may not:"; echo "$hits"; else ok "$1: no <${2//|/, }> includes"; fi
+}
+forbid zk 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/|cuda'
+forbid common 'caf/|cuda|sqlite3|CLI/'
+forbid node 'caf/|cuda|CLI/'
+forbid actors 'cuda|CLI/'
+forbid cuda 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/'
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]

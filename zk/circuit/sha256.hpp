@@ -1,0 +1,163 @@
+#pragma once
+// SHA-256 (FIPS 180-4), natively and as constraints over bits.
+//
+// Native: sha256() in plain C++ (key digests, synthetic data, the reference for the gadget).
+//
+// Gadget: bits are wires (or constants), messages and digests in stream order (byte 0 first,
+// most significant bit of each byte first); inside the compression a 32-bit word is 32 bits,
+// least significant first, so that rotations and shifts are re-indexings (free) and
+// Σ 2^i x_i is the word's value. Per compression (FIPS 180-4 §6.2.2):
+//   message schedule, t = 16..63   W_t = σ1(W_{t−2}) + W_{t−7} + σ0(W_{t−15}) + W_{t−16}
+//   64 rounds                       T1 = h + Σ1(e) + Ch(e,f,g) + K_t + W_t,  T2 = Σ0(a) +
+//   Maj(a,b,c)
+//                                   e' = d + T1,  a' = T1 + T2
+//   output                          H_k + working word k
+// with σ/Σ as XORs of rotations/shifts (three-input XOR: 2 constraints a bit, 1 where a shift
+// brings in a zero), Ch 1 and Maj 2 constraints a bit (gadgets_bits.hpp), and each modular sum
+// done as one linear combination of its words' bits, decomposed into 32 + ⌈log2 terms⌉ bits of
+// which the low 32 are the result (n + 1 constraints, gadgets_bits.hpp to_bits).
+// The count per compression is porep_sha256_block_constraints (porep.hpp; checked by
+// tests/circuit).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "zk/circuit/gadgets_bits.hpp"
+
+namespace zk::circuit {
+
+using sha256_digest_t = std::array<uint8_t, 32>;
+
+sha256_digest_t sha256(const uint8_t* data, size_t n);
+inline sha256_digest_t sha256(const std::vector<uint8_t>& v) { return sha256(v.data(), v.size()); }
+std::string to_hex(const uint8_t* data, size_t n);
+inline std::string to_hex(const sha256_digest_t& d) { return to_hex(d.data(), d.size()); }
+
+namespace sha256_constants {
+// FIPS 180-4 §4.2.2 (first 32 bits of the fractional parts of the cube roots of the first 64
+// primes) and §5.3.3 (square roots of the first 8 primes).
+inline constexpr uint32_t k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+inline constexpr uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+}  // namespace sha256_constants
+
+template <class CS>
+using sha_word_t = std::array<lc_of<CS>, 32>;  // least significant bit first
+
+namespace detail {
+
+template <class CS>
+sha_word_t<CS> constant_word(const CS& cs, uint32_t v) {
+  sha_word_t<CS> w;
+  for (unsigned i = 0; i < 32; ++i) w[i] = constant_bit(cs, (v >> i) & 1);
+  return w;
+}
+
+// r[i] = x[(i+r1)%32] ⊕ x[(i+r2)%32] ⊕ (third), third = x[(i+r3)%32] (rotation) or, when
+// shift is true, x[i+r3] for i + r3 < 32 and nothing above.
+template <class CS>
+sha_word_t<CS> sigma(CS& cs, const sha_word_t<CS>& x, unsigned r1, unsigned r2, unsigned r3,
+                     bool shift) {
+  sha_word_t<CS> r;
+  for (unsigned i = 0; i < 32; ++i) {
+    auto t = xor2(cs, x[(i + r1) % 32], x[(i + r2) % 32]);
+    if (!shift)
+      r[i] = xor2(cs, t, x[(i + r3) % 32]);
+    else if (i + r3 < 32)
+      r[i] = xor2(cs, t, x[i + r3]);
+    else
+      r[i] = t;
+  }
+  return r;
+}
+
+// (Σ words[j] + k) mod 2^32.
+template <class CS>
+sha_word_t<CS> add_words(CS& cs, std::initializer_list<const sha_word_t<CS>*> words, uint32_t k) {
+  using Fr = typename CS::fr_t;
+  lc_of<CS> sum = cs.constant(Fr::from_u64(k));
+  for (const auto* w : words) sum += pack_bits<CS>(w->data(), 32);
+  const uint64_t max = uint64_t(words.size()) * 0xffffffffULL + k;
+  const unsigned n = 64 - __builtin_clzll(max);
+  std::array<lc_of<CS>, 40> bits;
+  to_bits(cs, sum, n, bits.data());
+  sha_word_t<CS> r;
+  for (unsigned i = 0; i < 32; ++i) r[i] = std::move(bits[i]);
+  return r;
+}
+
+}  // namespace detail
+
+// One compression: state (8 words) ← compress(state, block), block = 512 bits in stream order.
+template <class CS>
+void sha256_compress(CS& cs, std::array<sha_word_t<CS>, 8>& state, const lc_of<CS>* block) {
+  namespace k = sha256_constants;
+  std::vector<sha_word_t<CS>> w(64);
+  for (unsigned t = 0; t < 16; ++t)
+    for (unsigned i = 0; i < 32; ++i) w[t][i] = block[32 * t + 31 - i];
+  for (unsigned t = 16; t < 64; ++t) {
+    auto s0 = detail::sigma(cs, w[t - 15], 7, 18, 3, true);
+    auto s1 = detail::sigma(cs, w[t - 2], 17, 19, 10, true);
+    w[t] = detail::add_words(cs, {&s1, &w[t - 7], &s0, &w[t - 16]}, 0);
+  }
+  // Working variables as pointers into `made` (no copies of words per round).
+  std::vector<sha_word_t<CS>> made;
+  made.reserve(2 * 64);
+  const sha_word_t<CS>* v[8];
+  for (unsigned j = 0; j < 8; ++j) v[j] = &state[j];
+  for (unsigned t = 0; t < 64; ++t) {
+    const auto &a = *v[0], &b = *v[1], &c = *v[2], &d = *v[3], &e = *v[4], &f = *v[5], &g = *v[6],
+               &h = *v[7];
+    auto S1 = detail::sigma(cs, e, 6, 11, 25, false);
+    sha_word_t<CS> chv;
+    for (unsigned i = 0; i < 32; ++i) chv[i] = ch(cs, e[i], f[i], g[i]);
+    auto S0 = detail::sigma(cs, a, 2, 13, 22, false);
+    sha_word_t<CS> mj;
+    for (unsigned i = 0; i < 32; ++i) mj[i] = maj(cs, a[i], b[i], c[i]);
+    made.push_back(detail::add_words(cs, {&d, &h, &S1, &chv, &w[t]}, k::k[t]));        // e'
+    made.push_back(detail::add_words(cs, {&h, &S1, &chv, &w[t], &S0, &mj}, k::k[t]));  // a'
+    const sha_word_t<CS>* ne = &made[made.size() - 2];
+    const sha_word_t<CS>* na = &made[made.size() - 1];
+    v[7] = v[6];
+    v[6] = v[5];
+    v[5] = v[4];
+    v[4] = ne;
+    v[3] = v[2];
+    v[2] = v[1];
+    v[1] = v[0];
+    v[0] = na;
+  }
+  std::array<sha_word_t<CS>, 8> out;
+  for (unsigned j = 0; j < 8; ++j) out[j] = detail::add_words(cs, {&state[j], v[j]}, 0);
+  state = std::move(out);
+}
+
+// SHA-256 of an n_bits-bit message (stream order bits) into digest[0..256) (stream order).
+// Padding (FIPS 180-4 §5.1.1) is constants; the block count is fixed by n_bits.
+template <class CS>
+void sha256_bits(CS& cs, const lc_of<CS>* msg, uint64_t n_bits, lc_of<CS>* digest) {
+  const uint64_t padded = (n_bits + 1 + 64 + 511) / 512 * 512;
+  std::vector<lc_of<CS>> block(padded);
+  for (uint64_t i = 0; i < n_bits; ++i) block[i] = msg[i];
+  block[n_bits] = cs.one();
+  for (uint64_t i = n_bits + 1; i < padded - 64; ++i) block[i] = lc_of<CS>{};
+  for (unsigned i = 0; i < 64; ++i) block[padded - 1 - i] = constant_bit(cs, (n_bits >> i) & 1);
+  std::array<sha_word_t<CS>, 8> state;
+  for (unsigned j = 0; j < 8; ++j) state[j] = detail::constant_word(cs, sha256_constants::iv[j]);
+  for (uint64_t off = 0; off < padded; off += 512) sha256_compress(cs, state, block.data() + off);
+  for (unsigned j = 0; j < 8; ++j)
+    for (unsigned i = 0; i < 32; ++i) digest[32 * j + 31 - i] = state[j][i];
+}
+
+}  // namespace zk::circuit

@@ -1,0 +1,90 @@
+#pragma once
+// The one path from a witness to a proof that leaves the process: prove, take the public inputs
+// from the witness, verify the proof with the key's own verification key (stage::verify on the
+// observer), and refuse a proof that fails. `zkfleet prove`, native circuits and the prover
+// engine of the cluster all go through it.
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "zk/formats/json.hpp"
+#include "zk/groth16/prover.hpp"
+#include "zk/groth16/verifier.hpp"
+
+namespace zk::groth16 {
+
+template <class C>
+struct verified_proof_t {
+  proof_t<C> proof;
+  std::vector<std::string> public_signals;  // decimal, snarkjs public.json order
+  double prove_seconds = 0, verify_seconds = 0;
+};
+
+// The n_public public inputs of a witness (canonical little-endian 32-byte values, as in a
+// .wtns: value 0 is the constant one, the public signals follow).
+template <class C>
+std::vector<typename C::fr_t> public_inputs(const uint8_t* witness, uint64_t n_public) {
+  std::vector<typename C::fr_t> pub(n_public);
+  for (uint64_t i = 0; i < n_public; ++i) {
+    typename C::fr_t::big_t v;
+    std::memcpy(v.l, witness + (i + 1) * 32, 32);
+    pub[i] = C::fr_t::from_canonical(v);
+  }
+  return pub;
+}
+
+// How the prover gets a, b, c: from the key's coefficients and the witness (build_ab), or
+// already loaded from a synthesis with prover_t::load_abc.
+enum class abc_source { build, loaded };
+
+struct prove_call_t {
+  abc_source abc = abc_source::build;
+  stage_observer observe;  // the prover's stages, then stage::verify
+  std::string what;        // names the input in the error ("w.wtns", "buffer of job 3 partition 1")
+  std::string hint;        // appended to the error: what may be wrong
+  // false only for `zkfleet prove --no-verify` (timing against provers that do not verify):
+  // the proof is returned unchecked.
+  bool self_verify = true;
+};
+
+// Proves `witness` (n_vars canonical 32-byte values) with `prover`, verifies against `vk`.
+// Throws std::runtime_error("<what>: the proof fails verification (<reason>)<hint>") when it does
+// not verify.
+template <class C>
+verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>& vk,
+                                   const uint8_t* witness, const prove_call_t& call) {
+  using Fr = typename C::fr_t;
+  verified_proof_t<C> out;
+  uint64_t t0 = now_ns();
+  out.proof =
+      call.abc == abc_source::build
+          ? prover.prove(witness, call.observe)
+          : prover.prove_loaded(witness, random_scalar<Fr>(), random_scalar<Fr>(), call.observe);
+  uint64_t t1 = now_ns();
+  const auto pub = public_inputs<C>(witness, prover.key().n_public);
+  uint64_t t2 = t1;
+  if (call.self_verify) {
+    const verdict_t v = verify(vk, pub, out.proof);
+    t2 = now_ns();
+    if (call.observe) call.observe(stage::verify, t1, t2);
+    if (!v.valid)
+      throw std::runtime_error(call.what + ": the proof fails verification (" + v.reason + ")" +
+                               call.hint);
+  }
+  out.public_signals.reserve(pub.size());
+  for (const Fr& x : pub) out.public_signals.push_back(x.to_string());
+  out.prove_seconds = double(t1 - t0) * 1e-9;
+  out.verify_seconds = double(t2 - t1) * 1e-9;
+  return out;
+}
+
+// proof.json and public.json as snarkjs writes them.
+template <class C>
+void write_proof_files(const verified_proof_t<C>& p, const std::string& proof_path,
+                       const std::string& public_path) {
+  formats::write_proof_json(proof_path, p.proof.to_json());
+  formats::write_public_json(public_path, p.public_signals);
+}
+
+}  // namespace zk::groth16
