@@ -319,8 +319,8 @@ stop_bg() {
 
 # --- waits --------------------------------------------------------------------------------------
 
-# wait_until SECONDS WHAT CMD...: until CMD succeeds, polled every 0.1 s; on timeout prints
-# "timeout: WHAT not within SECONDS s" and returns 1.
+# wait_until SECONDS WHAT CMD...: until CMD succeeds, polled every POLL seconds (0.1 unless the
+# caller sets POLL); on timeout prints "timeout: WHAT not within SECONDS s" and returns 1.
 wait_until() {
   local secs="$1" what="$2" end
   shift 2
@@ -328,7 +328,7 @@ wait_until() {
   while :; do
     "$@" && return 0
     [ "$(date +%s%N)" -lt "$end" ] || break
-    sleep 0.1
+    sleep "${POLL:-0.1}"
   done
   echo "timeout: $what not within $secs s"
   return 1
