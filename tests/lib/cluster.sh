@@ -95,7 +95,7 @@ finish() {
 }
 
 # dump_logs: the output of every process the test started and every node log of its clusters
-# (the last 60 lines of each), once.
+# (the last 60 lines of each, less the lines matching LOG_SKIP when the test sets it), once.
 dump_logs() {
   [ "$_H_DUMPED" = 0 ] || return 0
   _H_DUMPED=1
@@ -103,7 +103,7 @@ dump_logs() {
   for f in "${_H_LOGS[@]}" "$TMPDIR"/zkfleet-up-*.logs/*.log; do
     [ -f "$f" ] || continue
     echo "--- $f:"
-    tail -n 60 "$f"
+    if [ -n "${LOG_SKIP:-}" ]; then grep -Ev -- "$LOG_SKIP" "$f" | tail -n 60; else tail -n 60 "$f"; fi
   done
 }
 
