@@ -18,75 +18,22 @@
 #   tests/cli/http_api.sh <path-to-zkfleet>
 #
 # Ends with "N passed, M failed"; exits non-zero if M > 0. Every wait is bounded.
-set -uo pipefail
-ZK="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-FIX="$ROOT/tests/fixtures/bn254"
-SNARKJS="$ROOT/.tools/node/node_modules/.bin/snarkjs"
-command -v curl >/dev/null || { echo "SKIP: curl is not installed"; exit 77; }
-T="$(mktemp -d /tmp/zk_http_api_XXXXXX)"
-B=$((20000 + RANDOM % 20000))  # ports B..B+3
-CFG="$T/api.yaml"
-CERTS="$T/certs"
-U="https://127.0.0.1:$((B + 3))"
-export XDG_CACHE_HOME="$T/cache"
-pass=0
-fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-UP=""
-cleanup() {
-  if [ -n "$UP" ] && kill -0 "$UP" 2>/dev/null; then
-    timeout 30 "$ZK" down --config "$CFG" >/dev/null 2>&1 || kill "$UP" 2>/dev/null
-    wait "$UP" 2>/dev/null
-  fi
-  rm -rf "$T" "/tmp/zkfleet-up-$B".*
-}
-trap cleanup EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+harness_init http_api "${1:-}"
+command -v curl >/dev/null || skip "curl is not installed"
 
-cat >"$CFG" <<EOF
-version: 1
-scheduler:
-  endpoint: 127.0.0.1:$B
-  http: 127.0.0.1:$((B + 3))
-  max_upload: 64KiB
-security:
-  certs_dir: $CERTS
-circuits:
-  mulchain:
-    zkey: $FIX/mulchain/circuit.zkey
-    r1cs: $FIX/mulchain/circuit.r1cs
-    shape: abc_witness
-  porep:
-    native: porep-lite
-    params: curve=bn254,challenges=1,depth=8
-    key_dir: $T/keys/porep
-nodes:
-  - name: scheduler
-    roles: [scheduler]
-    listen: {control: 127.0.0.1:$B}
-  - name: synth-1
-    roles: [synth]
-    listen: {data: 127.0.0.1:$((B + 1))}
-    resources: {cores: 1, memory_budget: 64MiB}
-  - name: prover-1
-    roles: [prover]
-    listen: {data: 127.0.0.1:$((B + 2))}
-    resources: {cores: 1, memory_budget: 512MiB, prover_backend: cpu}
-EOF
+cluster_new api tls
+take_port HTTP
+U="https://127.0.0.1:$HTTP"
+yaml_head "http: 127.0.0.1:$HTTP" "max_upload: 64KiB"
+yaml_circuit mulchain mulchain "shape: abc_witness"
+yaml_porep porep "curve=bn254,challenges=1,depth=8"
+yaml_node scheduler scheduler
+yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 64MiB}"
+yaml_node prover-1 prover "resources: {cores: 1, memory_budget: 512MiB, prover_backend: cpu}"
 
-"$ZK" up --config "$CFG" >"$T/up.log" 2>&1 &
-UP=$!
-for _ in $(seq 1 600); do
-  grep -q "cluster ready" "$T/up.log" && break
-  kill -0 "$UP" 2>/dev/null || break
-  sleep 0.1
-done
-if ! grep -q "cluster ready" "$T/up.log"; then
-  bad "zkfleet up: $(cat "$T/up.log")"
-  echo "$pass passed, $fail failed"
-  exit 1
-fi
+cluster_up
+wait_ready 60 || die "zkfleet up did not report ready"
 "$ZK" certs create-client alice --certs-dir "$CERTS" >/dev/null
 
 ADMIN=(--cacert "$CERTS/ca.crt" --cert "$CERTS/client.admin.crt" --key "$CERTS/client.admin.key")
@@ -105,7 +52,7 @@ expect() {
   if [ "$(code "$1")" = "$2" ] && grep -qF -- "$3" "$T/$1.body"; then
     ok "$1: $2 $(head -c 160 "$T/$1.body" | tr '\n' ' ')"
   else
-    bad "$1: wanted $2 with '$3', got $(code "$1"): $(head -c 300 "$T/$1.body") $(cat "$T/$1.err")"
+    fail "$1: wanted $2 with '$3', got $(code "$1"): $(head -c 300 "$T/$1.body") $(cat "$T/$1.err")"
   fi
 }
 json() { python3 -c "import json,sys; d=json.load(open('$T/$1.body')); print($2)"; }
@@ -113,8 +60,8 @@ json() { python3 -c "import json,sys; d=json.load(open('$T/$1.body')); print($2)
 # --- probes, authentication ------------------------------------------------------------------
 call healthz --cacert "$CERTS/ca.crt" "$U/healthz" && expect healthz 200 ok
 call readyz --cacert "$CERTS/ca.crt" "$U/readyz" && expect readyz 200 ready
-call plain-http "http://127.0.0.1:$((B + 3))/healthz"
-[ "$(code plain-http)" != 200 ] && ok "plain HTTP is not served on the HTTPS port" || bad "plain HTTP answered 200"
+call plain-http "http://127.0.0.1:$HTTP/healthz"
+[ "$(code plain-http)" != 200 ] && ok "plain HTTP is not served on the HTTPS port" || fail "plain HTTP answered 200"
 call noauth --cacert "$CERTS/ca.crt" "$U/v1/nodes" && expect noauth 401 '"error":"unauthenticated'
 TOKEN=$("$ZK" certs create-token carol --certs-dir "$CERTS" 2>/dev/null)
 call token --cacert "$CERTS/ca.crt" -H "Authorization: Bearer $TOKEN" "$U/v1/nodes" && expect token 200 '"name":"synth-1"'
@@ -128,29 +75,23 @@ C=$(json circom 'd["id"]')
 call native "${ALICE[@]}" -H 'Content-Type: application/json' \
   -d '{"circuit": "porep", "partitions": 2, "input": {"seed": 7}}' "$U/v1/jobs" && expect native 201 '"id":'
 N=$(json native 'd["id"]')
-done_state() {
-  for _ in $(seq 1 300); do
-    call "st-$1" "${ALICE[@]}" "$U/v1/jobs/$1"
-    grep -q '"state":"done"' "$T/st-$1.body" && return 0
-    grep -q '"state":"failed"' "$T/st-$1.body" && return 1
-    sleep 0.2
-  done
-  return 1
+settled() {  # settled ID: the job's state is done or failed
+  call "st-$1" "${ALICE[@]}" "$U/v1/jobs/$1"
+  grep -Eq '"state":"(done|failed)"' "$T/st-$1.body"
 }
-done_state "$C" && ok "circom job $C done: $(head -c 200 "$T/st-$C.body")" || bad "circom job: $(body "st-$C")"
-done_state "$N" && ok "native job $N done" || bad "native job: $(body "st-$N")"
+done_state() { wait_until 60 "job $1 done or failed" settled "$1" && grep -q '"state":"done"' "$T/st-$1.body"; }
+done_state "$C" && ok "circom job $C done: $(head -c 200 "$T/st-$C.body")" || fail "circom job: $(body "st-$C")"
+done_state "$N" && ok "native job $N done" || fail "native job: $(body "st-$N")"
 [ "$(json "st-$C" 'd["priority"] + " " + str(len(d["partitions"])) + " " + d["partitions"][0]["node"]')" = "high 2 prover-1" ] &&
-  ok "status: priority, partitions, the prover that proved each" || bad "status fields: $(body "st-$C")"
+  ok "status: priority, partitions, the prover that proved each" || fail "status fields: $(body "st-$C")"
 call list "${ALICE[@]}" "$U/v1/jobs?limit=10"
-[ "$(json list 'len(d["jobs"])')" = 2 ] && ok "alice's job list: her 2 jobs" || bad "job list: $(body list)"
+[ "$(json list 'len(d["jobs"])')" = 2 ] && ok "alice's job list: her 2 jobs" || fail "job list: $(body list)"
 call carol-list --cacert "$CERTS/ca.crt" -H "Authorization: Bearer $TOKEN" "$U/v1/jobs"
-[ "$(json carol-list 'len(d["jobs"])')" = 0 ] && ok "carol (token) sees none of alice's jobs" || bad "carol's list: $(body carol-list)"
+[ "$(json carol-list 'len(d["jobs"])')" = 0 ] && ok "carol (token) sees none of alice's jobs" || fail "carol's list: $(body carol-list)"
 call carol-job --cacert "$CERTS/ca.crt" -H "Authorization: Bearer $TOKEN" "$U/v1/jobs/$C" && expect carol-job 404 "unknown job"
 call admin-job "${ADMIN[@]}" "$U/v1/jobs/$C" && expect admin-job 200 '"owner":"alice"'
 
 # The proofs, through snarkjs (zkfleet verify where snarkjs is not installed, said so).
-checker=snarkjs
-[ -x "$SNARKJS" ] || checker="zkfleet verify (snarkjs not installed: scripts/deps --npm)"
 good=0
 for J in "$C" "$N"; do
   call "proofs-$J" "${ALICE[@]}" "$U/v1/jobs/$J/proofs"
@@ -158,14 +99,10 @@ for J in "$C" "$N"; do
   [ "$J" = "$N" ] && vk="$T/keys/porep/verification_key.json"
   for k in 0 1; do
     python3 -c "import json; d=json.load(open('$T/proofs-$J.body'))[$k]; json.dump(d['proof'], open('$T/p.json','w')); json.dump(d['public'], open('$T/pub.json','w'))" || continue
-    if [ -x "$SNARKJS" ]; then
-      timeout 120 "$SNARKJS" groth16 verify "$vk" "$T/pub.json" "$T/p.json" 2>&1 | grep -q OK && good=$((good + 1))
-    else
-      "$ZK" verify "$vk" "$T/pub.json" "$T/p.json" >/dev/null && good=$((good + 1))
-    fi
+    verify_proof "$vk" "$T/pub.json" "$T/p.json" && good=$((good + 1))
   done
 done
-[ "$good" = 4 ] && ok "4 of 4 proofs from /v1/jobs/ID/proofs accepted by $checker" || bad "$good of 4 proofs accepted by $checker"
+[ "$good" = 4 ] && ok "4 of 4 proofs from /v1/jobs/ID/proofs accepted by $CHECKER" || fail "$good of 4 proofs accepted by $CHECKER"
 call cancel-done "${ALICE[@]}" -X DELETE "$U/v1/jobs/$C" && expect cancel-done 409 "already finished"
 
 # zkfleet submit --input FILE uploads through the same endpoint (no input_roots in this config).
@@ -173,11 +110,11 @@ J=$(timeout 60 "$ZK" submit --config "$CFG" --client alice --circuit mulchain --
 if [ -n "$J" ] && timeout 120 "$ZK" await --config "$CFG" --client alice "$J" --out "$T/out" >"$T/await.log" 2>&1; then
   ok "zkfleet submit --input uploaded the .wtns; job $J proven"
 else
-  bad "zkfleet submit --input: $(cat "$T/submit.err" "$T/await.log" 2>/dev/null)"
+  fail "zkfleet submit --input: $(cat "$T/submit.err" "$T/await.log" 2>/dev/null)"
 fi
 J2=$(timeout 60 "$ZK" submit --config "$CFG" --circuit mulchain --input-path "$FIX/mulchain/witness.wtns" 2>"$T/submit2.err")
 [ -z "$J2" ] && grep -q "input_roots" "$T/submit2.err" && ok "--input-path outside scheduler.input_roots refused: $(cat "$T/submit2.err")" ||
-  bad "--input-path: $J2 $(cat "$T/submit2.err")"
+  fail "--input-path: $J2 $(cat "$T/submit2.err")"
 
 # --- the cluster's state ---------------------------------------------------------------------------
 call nodes "${ADMIN[@]}" "$U/v1/nodes" && expect nodes 200 '"backend":"cpu"'
@@ -186,10 +123,10 @@ call timeline "${ADMIN[@]}" "$U/v1/timeline" && expect timeline 200 '"stage":"SY
 NOW=$(json timeline 'd["now_ns"]')
 call timeline-since "${ADMIN[@]}" "$U/v1/timeline?since=$NOW" && expect timeline-since 200 '"now_ns":'
 [ "$(json timeline-since "all(e['t_ns'] > $NOW for e in d['events'])")" = True ] &&
-  ok "timeline?since=now_ns: only the events after it" || bad "since: $(head -c 300 "$T/timeline-since.body")"
+  ok "timeline?since=now_ns: only the events after it" || fail "since: $(head -c 300 "$T/timeline-since.body")"
 curl -s -N -m 3 "${ADMIN[@]}" "$U/v1/events" >"$T/events.txt" 2>/dev/null
 for e in nodes stats jobs timeline; do
-  grep -q "^event: $e$" "$T/events.txt" && ok "/v1/events streams '$e'" || bad "/v1/events has no '$e': $(head -c 300 "$T/events.txt")"
+  grep -q "^event: $e$" "$T/events.txt" && ok "/v1/events streams '$e'" || fail "/v1/events has no '$e': $(head -c 300 "$T/events.txt")"
 done
 call metrics "${ADMIN[@]}" "$U/metrics" && expect metrics 200 'zkfleet_proofs_total 5'
 
@@ -216,9 +153,7 @@ call no-route "${ALICE[@]}" "$U/v1/nothing" && expect no-route 404 "no route /v1
 call no-job "${ALICE[@]}" "$U/v1/jobs/0123456789abcdef0123456789abcdef" && expect no-job 404 "unknown job"
 call bad-method "${ALICE[@]}" -X PATCH "$U/v1/jobs/$C"
 [ "$(code bad-method)" = 405 ] && curl -s -i -m 20 "${ALICE[@]}" -X PATCH "$U/v1/jobs/$C" | grep -qi '^allow: GET, DELETE' &&
-  ok "bad-method: 405 with Allow: GET, DELETE" || bad "bad-method: $(code bad-method) $(body bad-method)"
+  ok "bad-method: 405 with Allow: GET, DELETE" || fail "bad-method: $(code bad-method) $(body bad-method)"
 
 timeout 60 "$ZK" down --config "$CFG" >/dev/null 2>&1 && wait "$UP" 2>/dev/null
-UP=""
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
