@@ -9,63 +9,24 @@
 #
 # promtool: on PATH, else .tools/prometheus/promtool (scripts/deps puts it there). Without it the
 # test says so and exits 77, which CTest reports as skipped. Ends with "N passed, M failed".
-set -uo pipefail
-ZK="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-FIX="$ROOT/tests/fixtures/bn254"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+harness_init metrics_promtool "${1:-}"
 PROMTOOL="$(command -v promtool || echo "$ROOT/.tools/prometheus/promtool")"
-if [ ! -x "$PROMTOOL" ]; then
-  echo "SKIP: promtool not found (on PATH or in .tools/prometheus; scripts/deps installs it)"
-  exit 77
-fi
-T="$(mktemp -d /tmp/zk_metrics_promtool_XXXXXX)"
-BASE=$((20000 + RANDOM % 20000))  # ports BASE..BASE+2
-CFG="$T/cluster.yaml"
-UP=""
-pass=0
-fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-cleanup() {
-  if [ -n "$UP" ] && kill -0 "$UP" 2>/dev/null; then
-    timeout 30 "$ZK" down --config "$CFG" >/dev/null 2>&1 || kill "$UP" 2>/dev/null
-    wait "$UP" 2>/dev/null
-  fi
-  rm -rf "$T" "/tmp/zkfleet-up-$BASE".*
-}
-trap cleanup EXIT
+[ -x "$PROMTOOL" ] || skip "promtool not found (on PATH or in .tools/prometheus; scripts/deps installs it)"
 
 # Loopback without certificates: the HTTP endpoint is plain HTTP on a port of its own (0: any
 # free one; the scheduler's log names it).
-cat >"$CFG" <<EOF
-version: 1
-scheduler:
-  endpoint: 127.0.0.1:$BASE
-  http: 127.0.0.1:0
-  input_roots: [$FIX]
-security: {insecure: true}
-circuits:
-  mulchain: {zkey: $FIX/mulchain/circuit.zkey, r1cs: $FIX/mulchain/circuit.r1cs, shape: abc_witness}
-nodes:
-  - {name: scheduler, roles: [scheduler], listen: {control: 127.0.0.1:$BASE}}
-  - {name: synth-1, roles: [synth], listen: {data: 127.0.0.1:$((BASE + 1))}, resources: {cores: 1, memory_budget: 16MiB}}
-  - {name: prover-1, roles: [prover], listen: {data: 127.0.0.1:$((BASE + 2))}, resources: {cores: 1, memory_budget: 256MiB, prover_backend: cpu}, hot_circuits: [mulchain]}
-EOF
+cluster_new cluster insecure
+yaml_head "http: 127.0.0.1:0" "input_roots: [$FIX]"
+yaml_circuit mulchain mulchain "shape: abc_witness"
+yaml_node scheduler scheduler
+yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 16MiB}"
+yaml_node prover-1 prover "resources: {cores: 1, memory_budget: 256MiB, prover_backend: cpu}, hot_circuits: [mulchain]"
 
-"$ZK" up --config "$CFG" >"$T/up.log" 2>&1 &
-UP=$!
-for _ in $(seq 1 600); do
-  grep -q "cluster ready" "$T/up.log" && break
-  kill -0 "$UP" 2>/dev/null || break
-  sleep 0.1
-done
-if ! grep -q "cluster ready: 3 nodes" "$T/up.log"; then
-  bad "zkfleet up did not report ready: $(cat "$T/up.log" "/tmp/zkfleet-up-$BASE.logs/"*.log 2>/dev/null)"
-  echo "$pass passed, $fail failed"
-  exit 1
-fi
-URL="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "/tmp/zkfleet-up-$BASE.logs/scheduler.log" | head -n1)/metrics"
-[ "$URL" != /metrics ] && ok "cluster ready, metrics at $URL" || bad "no metrics address in the scheduler's log"
+cluster_up
+wait_ready 60 3 || die "zkfleet up did not report ready"
+URL="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$LOGS/scheduler.log" | head -n1)/metrics"
+[ "$URL" != /metrics ] && ok "cluster ready, metrics at $URL" || fail "no metrics address in the scheduler's log"
 
 # fetch <file>: GET the metrics into file (python3: no curl needed).
 fetch() {
@@ -84,25 +45,23 @@ check() {
   if "$PROMTOOL" check metrics <"$2" >"$T/promtool.out" 2>&1; then
     ok "$1: promtool check metrics passes ($(grep -c '^[a-z]' "$2") samples, $(grep -c '^# TYPE' "$2") metrics)"
   else
-    bad "$1: promtool check metrics: $(cat "$T/promtool.out")"
+    fail "$1: promtool check metrics: $(cat "$T/promtool.out")"
     sed 's/^/  | /' "$2"
   fi
 }
 
-if fetch "$T/idle.txt" 2>"$T/fetch.err"; then check "before any job" "$T/idle.txt"; else bad "GET $URL: $(cat "$T/fetch.err")"; fi
+if fetch "$T/idle.txt" 2>"$T/fetch.err"; then check "before any job" "$T/idle.txt"; else fail "GET $URL: $(cat "$T/fetch.err")"; fi
 
 J=$(timeout 30 "$ZK" submit --config "$CFG" --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 2 2>"$T/submit.err")
 if [ -n "$J" ] && timeout 120 "$ZK" await --config "$CFG" "$J" --out "$T/proofs" --timeout 100 >"$T/await.log" 2>&1; then
   ok "job $J: 2 partitions proven"
 else
-  bad "job: $(cat "$T/submit.err" "$T/await.log" 2>/dev/null)"
+  fail "job: $(cat "$T/submit.err" "$T/await.log" 2>/dev/null)"
 fi
 
 # The proofs reach the aggregator's counter with the nodes' next timeline report: poll briefly.
-for _ in $(seq 1 50); do
-  fetch "$T/busy.txt" 2>"$T/fetch.err" && grep -q '^zkfleet_proofs_total 2$' "$T/busy.txt" && break
-  sleep 0.2
-done
+counted() { fetch "$T/busy.txt" 2>"$T/fetch.err" && grep -q '^zkfleet_proofs_total 2$' "$T/busy.txt"; }
+wait_until 10 "zkfleet_proofs_total 2 at $URL" counted
 if [ -s "$T/busy.txt" ]; then
   check "after a job" "$T/busy.txt"
   if python3 - "$T/busy.txt" >"$T/values.txt" 2>&1 <<'PY'
@@ -123,14 +82,12 @@ for node in ("synth-1", "prover-1"):
         assert 'zkfleet_node_%s{node="%s"}' % (m, node) in samples, "zkfleet_node_%s of %s" % (m, node)
 print("zkfleet_proofs_total 2; SYNTH and GPU histograms; 5 gauges for each of synth-1 and prover-1")
 PY
-  then ok "values: $(cat "$T/values.txt")"; else bad "values: $(cat "$T/values.txt")"; sed 's/^/  | /' "$T/busy.txt"; fi
+  then ok "values: $(cat "$T/values.txt")"; else fail "values: $(cat "$T/values.txt")"; sed 's/^/  | /' "$T/busy.txt"; fi
 else
-  bad "GET $URL after the job: $(cat "$T/fetch.err")"
+  fail "GET $URL after the job: $(cat "$T/fetch.err")"
 fi
 
-timeout 60 "$ZK" down --config "$CFG" >"$T/down.log" 2>&1 && ok "zkfleet down" || bad "zkfleet down: $(cat "$T/down.log")"
+timeout 60 "$ZK" down --config "$CFG" >"$T/down.log" 2>&1 && ok "zkfleet down" || fail "zkfleet down: $(cat "$T/down.log")"
 wait "$UP" 2>/dev/null
-UP=""
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
