@@ -15,7 +15,7 @@
 //   node dashboard.js '{"url": …, "chromium": …, "dir": …, "nodes": [names],
 //                       "screenshot": path, "timeout_s": N}'
 //
-// DIR/submitted: {"jobs": [{"seq": N, "partitions": P}, …]}. Prints "ok …" / "FAIL …" lines; exit
+// DIR/submitted: {"jobs": [{"seq": N, "partitions": P}, …]}. Prints "ok: …" / "FAIL: …" lines; exit
 // status 1 when a check failed or a wait ran out.
 'use strict';
 const fs = require('fs');
@@ -25,8 +25,8 @@ const spec = JSON.parse(process.argv[2]);
 const puppeteer = require(spec.puppeteer || 'puppeteer-core');
 const T = (spec.timeout_s || 90) * 1000;
 let fails = 0;
-const ok = (m) => console.log(`ok   ${m}`);
-const bad = (m) => { console.log(`FAIL ${m}`); fails++; };
+const ok = (m) => console.log(`ok: ${m}`);
+const bad = (m) => { console.log(`FAIL: ${m}`); fails++; };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFile(name) {

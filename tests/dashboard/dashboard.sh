@@ -16,131 +16,54 @@
 # chromium (CHROMIUM, else chromium on PATH), node and puppeteer-core (.tools/node, scripts/deps)
 # are needed; without one the test says which and exits 77 (CTest: skipped). Every wait is
 # bounded; about 30 s on 2 cores. Ends with "N passed, M failed".
-set -uo pipefail
-ZK="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+harness_init dashboard "${1:-}"
 SHOT="${2:-}"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-FIX="$ROOT/tests/fixtures/bn254"
 PUPPETEER="$ROOT/.tools/node/node_modules/puppeteer-core"
 CHROMIUM="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
 if [ -z "$CHROMIUM" ] || [ ! -x "$CHROMIUM" ]; then
-  echo "SKIP: chromium not found (Debian's chromium package; scripts/deps installs it, or set CHROMIUM)"
-  exit 77
+  skip "chromium not found (Debian's chromium package; scripts/deps installs it, or set CHROMIUM)"
 fi
-if ! command -v node >/dev/null 2>&1; then echo "SKIP: node not found (scripts/deps installs it)"; exit 77; fi
-if [ ! -d "$PUPPETEER" ]; then
-  echo "SKIP: puppeteer-core not installed in .tools/node (scripts/deps --npm installs it)"
-  exit 77
-fi
+command -v node >/dev/null 2>&1 || skip "node not found (scripts/deps installs it)"
+[ -d "$PUPPETEER" ] || skip "puppeteer-core not installed in .tools/node (scripts/deps --npm installs it)"
 
-T="$(mktemp -d /tmp/zk_dashboard_XXXXXX)"
-B=$((20000 + RANDOM % 20000))  # ports B..B+5
-CFG="$T/cluster.yaml"
-URL="http://127.0.0.1:$((B + 5))/"
-UP=""
-BROWSER=""
-pass=0
-fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-cleanup() {
-  [ -n "$BROWSER" ] && kill "$BROWSER" 2>/dev/null
-  if [ -n "$UP" ] && kill -0 "$UP" 2>/dev/null; then
-    timeout 30 "$ZK" down --config "$CFG" >/dev/null 2>&1 || kill "$UP" 2>/dev/null
-    wait "$UP" 2>/dev/null
-  fi
-  rm -rf "$T" "/tmp/zkfleet-up-$B".*
-}
-trap cleanup EXIT
-finish() {
-  echo "$pass passed, $fail failed"
-  [ "$fail" = 0 ]
-  exit
-}
-logs() {
-  echo "--- up:"; tail -n 20 "$T/up.log"
-  for f in "/tmp/zkfleet-up-$B.logs"/*.log; do [ -f "$f" ] && { echo "--- $f:"; tail -n 15 "$f"; }; done
-}
-
-cat >"$CFG" <<EOF
-version: 1
-scheduler:
-  endpoint: 127.0.0.1:$B
-  http: 127.0.0.1:$((B + 5))
-  lookahead: 1
-  input_roots: [$FIX]
-security:
-  insecure: true                  # loopback only: plain HTTP, every request acts as admin
-circuits:
-  mulchain:
-    zkey: $FIX/mulchain/circuit.zkey
-    r1cs: $FIX/mulchain/circuit.r1cs
-    shape: abc_witness
-  poseidon:
-    zkey: $FIX/poseidon/circuit.zkey
-    r1cs: $FIX/poseidon/circuit.r1cs
-    shape: witness_only
-nodes:
-  - name: scheduler
-    roles: [scheduler]
-    listen: {control: 127.0.0.1:$B}
-  - name: synth-1
-    roles: [synth]
-    listen: {data: 127.0.0.1:$((B + 1))}
-    resources: {cores: 1, memory_budget: 16MiB}
-  - name: synth-2
-    roles: [synth]
-    listen: {data: 127.0.0.1:$((B + 2))}
-    resources: {cores: 1, memory_budget: 16MiB}
-  - name: prover-1
-    roles: [prover]
-    listen: {data: 127.0.0.1:$((B + 3))}
-    resources: {cores: 1, memory_budget: 256MiB, prover_backend: cpu}
-    hot_circuits: [mulchain, poseidon]
-  - name: prover-2
-    roles: [prover]
-    listen: {data: 127.0.0.1:$((B + 4))}
-    resources: {cores: 1, memory_budget: 256MiB, prover_backend: cpu}
-    hot_circuits: [mulchain, poseidon]
-EOF
+cluster_new cluster insecure  # loopback only: plain HTTP, every request acts as admin
+take_port HTTP
+URL="http://127.0.0.1:$HTTP/"
+yaml_head "http: 127.0.0.1:$HTTP" "lookahead: 1" "input_roots: [$FIX]"
+yaml_circuit mulchain mulchain "shape: abc_witness"
+yaml_circuit poseidon poseidon "shape: witness_only"
+yaml_node scheduler scheduler
+for s in synth-1 synth-2; do yaml_node "$s" synth "resources: {cores: 1, memory_budget: 16MiB}"; done
+for p in prover-1 prover-2; do
+  yaml_node "$p" prover "resources: {cores: 1, memory_budget: 256MiB, prover_backend: cpu}, hot_circuits: [mulchain, poseidon]"
+done
 
 start=$(date +%s)
-"$ZK" up --config "$CFG" >"$T/up.log" 2>&1 &
-UP=$!
-for _ in $(seq 1 300); do
-  grep -q "cluster ready" "$T/up.log" && break
-  kill -0 "$UP" 2>/dev/null || break
-  sleep 0.2
-done
-if grep -q "cluster ready: 5 nodes" "$T/up.log"; then ok "zkfleet up: 5 nodes, HTTP at $URL"; else
-  bad "zkfleet up did not report ready"; logs; finish
-fi
+cluster_up
+wait_ready 60 5 || die "zkfleet up did not report ready"
+ok "zkfleet up: 5 nodes, HTTP at $URL"
 
 # The browser, with its own timeline of the run (dashboard.js says what each step checks).
 SPEC=$(printf '{"url": "%s", "chromium": "%s", "puppeteer": "%s", "dir": "%s", "timeout_s": 90,
   "nodes": ["scheduler", "synth-1", "synth-2", "prover-1", "prover-2"], "screenshot": "%s"}' \
   "$URL" "$CHROMIUM" "$PUPPETEER" "$T" "${SHOT:-$T/dashboard.png}")
-timeout 300 node "$ROOT/tests/dashboard/dashboard.js" "$SPEC" >"$T/browser.log" 2>&1 &
-BROWSER=$!
-wait_file() {  # wait_file NAME SECONDS: until the browser writes $T/NAME (or exits)
-  for _ in $(seq 1 $(($2 * 10))); do
-    [ -e "$T/$1" ] && return 0
-    kill -0 "$BROWSER" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
+start_bg browser timeout 300 node "$ROOT/tests/dashboard/dashboard.js" "$SPEC"
+BROWSER=$BG
+written_or_gone() { [ -e "$T/$1" ] || ! kill -0 "$BROWSER" 2>/dev/null; }
+wait_file() {  # wait_file NAME SECONDS: until the browser writes $T/NAME (false if it exits first)
+  wait_until "$2" "$1 from dashboard.js" written_or_gone "$1" && [ -e "$T/$1" ]
 }
 browser_done() {
   wait "$BROWSER"
   local rc=$?
-  BROWSER=""
   cat "$T/browser.log"
-  pass=$((pass + $(grep -c '^ok ' "$T/browser.log")))
-  fail=$((fail + $(grep -c '^FAIL ' "$T/browser.log")))
-  [ "$rc" = 0 ] || grep -q '^FAIL ' "$T/browser.log" || bad "dashboard.js exited with status $rc"
+  H_PASSED=$((H_PASSED + $(grep -c '^ok: ' "$T/browser.log")))
+  H_FAILED=$((H_FAILED + $(grep -c '^FAIL: ' "$T/browser.log")))
+  [ "$rc" = 0 ] || grep -q '^FAIL: ' "$T/browser.log" || fail "dashboard.js exited with status $rc"
 }
 if ! wait_file ready 90; then
-  bad "the first page did not fill"; browser_done; logs; finish
+  fail "the first page did not fill"; browser_done; finish
 fi
 
 # The jobs, while page 1 is open; their seq numbers (the timeline's job numbers) from status.
@@ -149,7 +72,7 @@ JOBS=()
 for c in "mulchain 16" "poseidon 8" "mulchain 16"; do  # 40 proofs: a few seconds of work
   set -- $c
   id=$(timeout 30 "$ZK" submit --config "$CFG" --circuit "$1" --input "$FIX/$1/witness.wtns" --partitions "$2")
-  [ -n "$id" ] || { bad "submit $1"; continue; }
+  [ -n "$id" ] || { fail "submit $1"; continue; }
   JOBS+=("$id")
   PARTS[$id]="$2 $1"
 done
@@ -160,14 +83,14 @@ for id in "${JOBS[@]}"; do
     seq=$(timeout 30 "$ZK" status --config "$CFG" "$id" | sed -n '1s/^job [0-9a-f]* (#\([0-9]*\),.*/\1/p')
     [ -n "$seq" ] && break
   done
-  [ -n "$seq" ] || bad "no seq number for job $id in zkfleet status"
+  [ -n "$seq" ] || fail "no seq number for job $id in zkfleet status"
   set -- ${PARTS[$id]}
   list="$list${list:+, }{\"seq\": ${seq:-0}, \"partitions\": $1}"
 done
 echo "{\"jobs\": [$list]}" >"$T/submitted.tmp" && mv "$T/submitted.tmp" "$T/submitted"
 ok "submitted ${#JOBS[@]} jobs while the page was open: $list"
 
-wait_file live 120 || bad "the pages did not follow the run"
+wait_file live 120 || fail "the pages did not follow the run"
 n=0
 total=0
 for id in "${JOBS[@]}"; do
@@ -179,17 +102,15 @@ for id in "${JOBS[@]}"; do
       "$ZK" verify "$FIX/$2/verification_key.json" "$p-public.json" "$p-proof.json" >/dev/null 2>&1 && n=$((n + 1))
     done
   else
-    bad "await $id: $(cat "$T/await.log")"
+    fail "await $id: $(cat "$T/await.log")"
   fi
 done
-[ "$n" = 40 ] && [ "$total" = 40 ] && ok "40 of 40 proofs valid (zkfleet verify)" || bad "$n of $total proofs valid (40 submitted)"
+[ "$n" = 40 ] && [ "$total" = 40 ] && ok "40 of 40 proofs valid (zkfleet verify)" || fail "$n of $total proofs valid (40 submitted)"
 touch "$T/awaited"
 browser_done
-[ -z "$SHOT" ] || [ -s "$SHOT" ] || bad "no screenshot at $SHOT"
+[ -z "$SHOT" ] || [ -s "$SHOT" ] || fail "no screenshot at $SHOT"
 
-timeout 60 "$ZK" down --config "$CFG" >"$T/down.log" 2>&1 && ok "zkfleet down" || bad "zkfleet down: $(cat "$T/down.log")"
+timeout 60 "$ZK" down --config "$CFG" >"$T/down.log" 2>&1 && ok "zkfleet down" || fail "zkfleet down: $(cat "$T/down.log")"
 wait "$UP" 2>/dev/null
-UP=""
 echo "$(($(date +%s) - start)) s"
-[ "$fail" = 0 ] || logs
 finish
