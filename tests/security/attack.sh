@@ -14,62 +14,27 @@
 # actor). Every wait is bounded.
 #
 #   tests/security/attack.sh path/to/zkfleet
-set -uo pipefail
-ZK="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-FIX="$ROOT/tests/fixtures/bn254"
-W="$(mktemp -d /tmp/zk_attack_XXXXXX)"
-B=$((10000 + RANDOM % 20000))  # below the kernel's ephemeral ports (32768-)
-CFG="$W/cluster.yaml"
-pass=0
-fail=0
-ok() { echo "PASS: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-cleanup() {
-  timeout 30 "$ZK" down --config "$CFG" >/dev/null 2>&1 || true
-  rm -rf "$W" "/tmp/zkfleet-up-$B.logs"
-}
-trap cleanup EXIT
-LOGS="/tmp/zkfleet-up-$B.logs"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+harness_init attack "${1:-}"
 
-cat >"$CFG" <<EOF
-version: 1
-scheduler:
-  endpoint: 127.0.0.1:$B
-  lookahead: 1
-  input_roots: [$FIX]
-security:
-  certs_dir: $W/certs
-circuits:
-  mulchain: {zkey: $FIX/mulchain/circuit.zkey, r1cs: $FIX/mulchain/circuit.r1cs, shape: abc_witness}
-nodes:
-  - {name: scheduler, roles: [scheduler], listen: {control: 127.0.0.1:$B}}
-  - {name: synth-1, roles: [synth], listen: {data: 127.0.0.1:$((B + 1))}, resources: {cores: 1, memory_budget: 64MiB}}
-  - name: prover-1
-    roles: [prover]
-    listen: {data: 127.0.0.1:$((B + 2))}
-    resources: {memory_budget: 256MiB, prover_backend: cpu}
-    data_plane: {idle_timeout: 3s, frame_timeout: 2s}
-EOF
+cluster_new cluster tls
+yaml_head "lookahead: 1" "input_roots: [$FIX]"
+yaml_circuit mulchain mulchain "shape: abc_witness"
+yaml_node scheduler scheduler
+yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 64MiB}"
+yaml_node prover-1 prover "resources: {memory_budget: 256MiB, prover_backend: cpu}, data_plane: {idle_timeout: 3s, frame_timeout: 2s}"
 
-timeout 120 "$ZK" up --config "$CFG" >"$W/up.log" 2>&1 &
-for _ in $(seq 1 600); do
-  grep -q "cluster ready" "$W/up.log" && break
-  sleep 0.1
-done
-if grep -q "cluster ready" "$W/up.log"; then ok "zkfleet up with mutual TLS: $(grep -c 'made the' "$W/up.log") development certificates made"; else
-  bad "zkfleet up: $(cat "$W/up.log")"
-  echo "$pass passed, $fail failed"
-  exit 1
-fi
+cluster_up
+wait_ready 60 || die "zkfleet up did not report ready"
+ok "zkfleet up with mutual TLS: $(grep -c 'made the' "$UP_LOG") development certificates made"
 
 # Another CA, with a node and a client of its own (the attacker's).
-"$ZK" certs create-ca --certs-dir "$W/evil" >/dev/null
-"$ZK" certs create-node scheduler --certs-dir "$W/evil" >/dev/null
-"$ZK" certs create-client admin --certs-dir "$W/evil" >/dev/null
+"$ZK" certs create-ca --certs-dir "$T/evil" >/dev/null
+"$ZK" certs create-node scheduler --certs-dir "$T/evil" >/dev/null
+"$ZK" certs create-client admin --certs-dir "$T/evil" >/dev/null
 
 # --- the control port from outside --------------------------------------------------------------
-python3 - "$B" "$W/certs" "$W/evil" >"$W/tls.log" 2>&1 <<'PY'
+python3 - "$SCHED_PORT" "$CERTS" "$T/evil" >"$T/tls.log" 2>&1 <<'PY'
 import socket, ssl, sys
 port, good, evil = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 def conn(cert=None, ca=good):
@@ -97,42 +62,40 @@ try:  # a server of another CA is refused by a client of ours
 except ssl.SSLError as e:
     print("ours refuses the other CA:", e)
 PY
-if [ $? = 0 ]; then ok "control port: $(tr '\n' ';' <"$W/tls.log")"; else bad "control port: $(cat "$W/tls.log")"; fi
-sleep 0.5
-grep -q "control plane: refused .*peer did not return a certificate" "$LOGS/scheduler.log" &&
-  grep -q "control plane: refused .*certificate refused" "$LOGS/scheduler.log" &&
-  ok "the scheduler logged both refusals" || bad "scheduler log: $(grep refused "$LOGS/scheduler.log")"
+if [ $? = 0 ]; then ok "control port: $(tr '\n' ';' <"$T/tls.log")"; else fail "control port: $(cat "$T/tls.log")"; fi
+wait_log 10 "$LOGS/scheduler.log" "control plane: refused .*peer did not return a certificate" &&
+  wait_log 10 "$LOGS/scheduler.log" "control plane: refused .*certificate refused" &&
+  ok "the scheduler logged both refusals" || fail "scheduler log: $(grep refused "$LOGS/scheduler.log")"
 
 # --- identities: a client certificate used to join, a node certificate used to submit -----------
-mkdir -p "$W/stolen"
-cp "$W/certs/ca.crt" "$W/stolen/"
-cp "$W/certs/client.admin.crt" "$W/stolen/node.intruder.crt"
-cp "$W/certs/client.admin.key" "$W/stolen/node.intruder.key"
-cp "$W/certs/node.synth-1.crt" "$W/stolen/client.mallory.crt"
-cp "$W/certs/node.synth-1.key" "$W/stolen/client.mallory.key"
-sed -e "s#certs_dir: $W/certs#certs_dir: $W/stolen#" "$CFG" >"$W/intruder.yaml"
-cat >>"$W/intruder.yaml" <<EOF
-  - {name: intruder, roles: [synth], listen: {data: 127.0.0.1:$((B + 3))}, resources: {cores: 1, memory_budget: 64MiB}}
-EOF
-if timeout 60 "$ZK" node --config "$W/intruder.yaml" --node intruder >"$W/intruder.log" 2>&1; then
-  bad "a client certificate joined as a node"
+mkdir -p "$T/stolen"
+cp "$T/certs/ca.crt" "$T/stolen/"
+cp "$T/certs/client.admin.crt" "$T/stolen/node.intruder.crt"
+cp "$T/certs/client.admin.key" "$T/stolen/node.intruder.key"
+cp "$T/certs/node.synth-1.crt" "$T/stolen/client.mallory.crt"
+cp "$T/certs/node.synth-1.key" "$T/stolen/client.mallory.key"
+take_port INTRUDER
+sed -e "s#certs_dir: $T/certs#certs_dir: $T/stolen#" "$CFG" >"$T/intruder.yaml"
+echo "  - {name: intruder, roles: [synth], listen: {data: 127.0.0.1:$INTRUDER}, resources: {cores: 1, memory_budget: 64MiB}}" >>"$T/intruder.yaml"
+if timeout 60 "$ZK" node --config "$T/intruder.yaml" --node intruder >"$T/intruder.log" 2>&1; then
+  fail "a client certificate joined as a node"
 else
-  grep -q "refused the login of node intruder: .*the certificate is for client admin" "$W/intruder.log" &&
-    ok "a client certificate cannot join: $(grep -o 'refused the login.*' "$W/intruder.log" | head -1)" ||
-    bad "intruder: $(cat "$W/intruder.log")"
+  grep -q "refused the login of node intruder: .*the certificate is for client admin" "$T/intruder.log" &&
+    ok "a client certificate cannot join: $(grep -o 'refused the login.*' "$T/intruder.log" | head -1)" ||
+    fail "intruder: $(cat "$T/intruder.log")"
 fi
-if timeout 60 "$ZK" submit --config "$W/intruder.yaml" --client mallory --circuit mulchain --input "$FIX/mulchain/witness.wtns" >"$W/mallory.log" 2>&1; then
-  bad "a node certificate submitted a job"
+if timeout 60 "$ZK" submit --config "$T/intruder.yaml" --client mallory --circuit mulchain --input "$FIX/mulchain/witness.wtns" >"$T/mallory.log" 2>&1; then
+  fail "a node certificate submitted a job"
 else
-  grep -q "refused the login of client mallory: .*the certificate is for node synth-1" "$W/mallory.log" &&
-    ok "a node certificate cannot submit: $(grep -o 'refused the login.*' "$W/mallory.log")" || bad "mallory: $(cat "$W/mallory.log")"
+  grep -q "refused the login of client mallory: .*the certificate is for node synth-1" "$T/mallory.log" &&
+    ok "a node certificate cannot submit: $(grep -o 'refused the login.*' "$T/mallory.log")" || fail "mallory: $(cat "$T/mallory.log")"
 fi
 grep -q "refused a login .*certificate is for client admin" "$LOGS/scheduler.log" &&
   grep -q "refused a login .*certificate is for node synth-1" "$LOGS/scheduler.log" &&
-  ok "the scheduler logged both" || bad "scheduler log: $(grep 'refused a login' "$LOGS/scheduler.log")"
+  ok "the scheduler logged both" || fail "scheduler log: $(grep 'refused a login' "$LOGS/scheduler.log")"
 
 # --- the data port ------------------------------------------------------------------------------
-python3 - "$((B + 2))" "$W/certs" >"$W/data.log" 2>&1 <<'PY'
+python3 - "${NODE_PORT[prover-1]}" "$CERTS" >"$T/data.log" 2>&1 <<'PY'
 import socket, ssl, struct, sys, time
 port, certs = int(sys.argv[1]), sys.argv[2]
 def ctx(cert):
@@ -165,29 +128,28 @@ except (ssl.SSLError, ConnectionError) as e:
 assert not d, d  # closed, not answered
 print(f"a trickling peer dropped by the receiver after {time.time() - t0:.1f} s")
 PY
-if [ $? = 0 ]; then ok "data port: $(tr '\n' ';' <"$W/data.log")"; else bad "data port: $(cat "$W/data.log")"; fi
+if [ $? = 0 ]; then ok "data port: $(tr '\n' ';' <"$T/data.log")"; else fail "data port: $(cat "$T/data.log")"; fi
 grep -q "data plane" "$LOGS/prover-1.log" && ok "the prover logged: $(grep 'data plane' "$LOGS/prover-1.log" | head -2 | cut -c 40- | tr '\n' ';')" ||
-  bad "prover log: $(tail -5 "$LOGS/prover-1.log")"
+  fail "prover log: $(tail -5 "$LOGS/prover-1.log")"
 
 # --- requests -----------------------------------------------------------------------------------
 submit() { timeout 60 "$ZK" submit --config "$CFG" --circuit mulchain "$@"; }
-if submit --input "$FIX/mulchain/witness.wtns" --partitions 4294967295 >"$W/huge.log" 2>&1; then bad "4294967295 partitions accepted"; else
-  grep -q "4294967295 partitions: a job may have at most 1024 (scheduler.max_partitions)" "$W/huge.log" && ok "--partitions 4294967295 refused" || bad "$(cat "$W/huge.log")"
+if submit --input "$FIX/mulchain/witness.wtns" --partitions 4294967295 >"$T/huge.log" 2>&1; then fail "4294967295 partitions accepted"; else
+  grep -q "4294967295 partitions: a job may have at most 1024 (scheduler.max_partitions)" "$T/huge.log" && ok "--partitions 4294967295 refused" || fail "$(cat "$T/huge.log")"
 fi
-if submit --input /etc/hostname >"$W/root.log" 2>&1; then bad "a path outside input_roots accepted"; else
-  grep -q "input /etc/hostname: not under any of scheduler.input_roots" "$W/root.log" && ok "a path outside input_roots refused" || bad "$(cat "$W/root.log")"
+if submit --input /etc/hostname >"$T/root.log" 2>&1; then fail "a path outside input_roots accepted"; else
+  grep -q "input /etc/hostname: not under any of scheduler.input_roots" "$T/root.log" && ok "a path outside input_roots refused" || fail "$(cat "$T/root.log")"
 fi
 
 # --- the cluster still proves ------------------------------------------------------------------
 J=$(submit --input "$FIX/mulchain/witness.wtns" --partitions 2)
-if timeout 120 "$ZK" await --config "$CFG" "$J" --out "$W/proofs" --timeout 100 >"$W/await.log" 2>&1; then
+if timeout 120 "$ZK" await --config "$CFG" "$J" --out "$T/proofs" --timeout 100 >"$T/await.log" 2>&1; then
   n=0
   for k in 0 1; do
-    "$ZK" verify "$FIX/mulchain/verification_key.json" "$W/proofs/job$J-p$k-public.json" "$W/proofs/job$J-p$k-proof.json" >/dev/null && n=$((n + 1))
+    "$ZK" verify "$FIX/mulchain/verification_key.json" "$T/proofs/job$J-p$k-public.json" "$T/proofs/job$J-p$k-proof.json" >/dev/null && n=$((n + 1))
   done
-  [ $n = 2 ] && ok "afterwards the cluster proves: 2 proofs of job $J verify" || bad "$n of 2 proofs verify"
+  [ $n = 2 ] && ok "afterwards the cluster proves: 2 proofs of job $J verify" || fail "$n of 2 proofs verify"
 else
-  bad "await after the attacks: $(cat "$W/await.log")"
+  fail "await after the attacks: $(cat "$T/await.log")"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish
