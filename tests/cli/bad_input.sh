@@ -5,26 +5,21 @@
 #   tests/cli/bad_input.sh <path-to-zkfleet>
 #
 # Ends with "N passed, M failed"; exits non-zero if M > 0.
-set -uo pipefail
-ZK="$1"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+harness_init bad_input "${1:-}"
 FX="$ROOT/tests/fixtures"
-T="$(mktemp -d)"
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
 
 # expect_fail <label> <regex the message must match> -- <command...>
 expect_fail() {
   local label="$1" re="$2"; shift 3
   local out rc
   out="$(timeout 60 "$@" 2>&1)"; rc=$?
-  if [ $rc -eq 124 ]; then echo "FAIL $label: hung (timeout)"; fail=$((fail+1)); return; fi
-  if [ $rc -eq 0 ]; then echo "FAIL $label: exit 0"; fail=$((fail+1)); return; fi
-  if [ $rc -ge 128 ]; then echo "FAIL $label: crashed (exit $rc)"; fail=$((fail+1)); return; fi
-  if ! grep -Eq -- "$re" <<<"$out"; then echo "FAIL $label: message does not match /$re/: $out"; fail=$((fail+1)); return; fi
-  if [ -e "$T/proof.json" ]; then echo "FAIL $label: a proof was written"; rm -f "$T/proof.json"; fail=$((fail+1)); return; fi
-  echo "ok   $label: $(head -c 200 <<<"$out" | tr '\n' ' ')"
-  pass=$((pass+1))
+  if [ $rc -eq 124 ]; then fail "$label: hung (timeout)"; return; fi
+  if [ $rc -eq 0 ]; then fail "$label: exit 0"; return; fi
+  if [ $rc -ge 128 ]; then fail "$label: crashed (exit $rc)"; return; fi
+  if ! grep -Eq -- "$re" <<<"$out"; then fail "$label: message does not match /$re/: $out"; return; fi
+  if [ -e "$T/proof.json" ]; then rm -f "$T/proof.json"; fail "$label: a proof was written"; return; fi
+  ok "$label: $(head -c 200 <<<"$out" | tr '\n' ' ')"
 }
 
 BN="$FX/bn254/mulchain"; BNP="$FX/bn254/poseidon"; BLS="$FX/bls12_381/mulchain"
@@ -122,36 +117,31 @@ expect_fail "submit: a second file after --input" "unexpected argument 'b\.wtns'
 expect_fail "down: a stray argument" "unexpected argument 'extra'" -- "$ZK" down --config "$T/none.yaml" extra
 expect_fail "a short option" "unknown option -v \(options are spelt --name\)" -- "$ZK" prove "$T/c.zkey" "$T/w.wtns" "$T/proof.json" "$T/public.json" -v
 if out="$("$ZK" prove "$T/c.zkey" "$T/w.wtns" /dev/null /dev/null --backend cpu 2>&1)"; then
-  echo "ok   prove to /dev/null twice: devices never clash"; pass=$((pass+1))
-else echo "FAIL prove to /dev/null twice: $out"; fail=$((fail+1)); fi
+  ok "prove to /dev/null twice: devices never clash"
+else fail "prove to /dev/null twice: $out"; fi
 for f in circuit.r1cs:c.r1cs circuit.zkey:c.zkey witness.wtns:w.wtns; do
-  if cmp -s "$BN/${f%%:*}" "$T/${f##*:}"; then echo "ok   ${f##*:} intact after the refusals"; pass=$((pass+1))
-  else echo "FAIL ${f##*:} was changed by a refused command"; fail=$((fail+1)); fi
+  if cmp -s "$BN/${f%%:*}" "$T/${f##*:}"; then ok "${f##*:} intact after the refusals"
+  else fail "${f##*:} was changed by a refused command"; fi
 done
-[ ! -e "$T/k.zkey" ] && [ ! -e "$T/vk.json" ] && { echo "ok   nothing written by the refused setups"; pass=$((pass+1)); } \
-  || { echo "FAIL a refused setup wrote a file"; fail=$((fail+1)); }
+[ ! -e "$T/k.zkey" ] && [ ! -e "$T/vk.json" ] && { ok "nothing written by the refused setups"; } \
+  || { fail "a refused setup wrote a file"; }
 
 # A circuit the scheduler refuses at start-up (its r1cs is another curve's): the node says why and
 # exits (it used to hang in the actor system's shutdown, printing nothing); so does `up`, at once.
-cat >"$T/badcircuit.yaml" <<YAML
-version: 1
-scheduler: {endpoint: 127.0.0.1:7797}
-security: {insecure: true}
-circuits:
-  mixed: {zkey: $BLS/circuit.zkey, r1cs: $BN/circuit.r1cs, shape: abc_witness}
-nodes:
-  - {name: scheduler, roles: [scheduler], listen: {control: 127.0.0.1:7797}}
-  - {name: prover, roles: [prover], listen: {data: 127.0.0.1:7798}, resources: {memory_budget: 1GiB, prover_backend: cpu}}
-YAML
-expect_fail "node: a circuit refused at start-up" "circuit\.r1cs: does not match .*circuit\.zkey" -- "$ZK" node --config "$T/badcircuit.yaml" --node scheduler
-expect_fail "up: the scheduler exits at start-up" "node scheduler exited \(status 1\) before the cluster was ready: .*does not match" -- "$ZK" up --config "$T/badcircuit.yaml"
+cluster_new badcircuit insecure
+yaml_head
+yaml_line "circuits:" "  mixed: {zkey: $BLS/circuit.zkey, r1cs: $BN/circuit.r1cs, shape: abc_witness}"
+yaml_node scheduler scheduler
+yaml_node prover prover "resources: {memory_budget: 1GiB, prover_backend: cpu}"
+expect_fail "node: a circuit refused at start-up" "circuit\.r1cs: does not match .*circuit\.zkey" -- "$ZK" node --config "$CFG" --node scheduler
+expect_fail "up: the scheduler exits at start-up" "node scheduler exited \(status 1\) before the cluster was ready: .*does not match" -- "$ZK" up --config "$CFG"
 
 # --help: the command's own usage, options and positionals on stdout, exit 0; the root's lists the commands.
 expect_help() {  # expect_help <label> <regex> -- <command...>
   local label="$1" re="$2"; shift 3
   local out rc
   out="$("$@" 2>/dev/null)"; rc=$?
-  if [ $rc -eq 0 ] && grep -Eq -- "$re" <<<"$out"; then echo "ok   $label"; pass=$((pass+1)); else echo "FAIL $label (exit $rc): $out"; fail=$((fail+1)); fi
+  if [ $rc -eq 0 ] && grep -Eq -- "$re" <<<"$out"; then ok "$label"; else fail "$label (exit $rc): $out"; fi
 }
 expect_help "prove --help: its usage and options" "usage: zkfleet prove \[OPTIONS\] circuit\.zkey witness\.wtns proof\.json public\.json" -- "$ZK" prove --help
 expect_help "prove --help names --backend" "--backend cpu\|cuda\|auto" -- "$ZK" prove --help
@@ -167,9 +157,9 @@ expect_usage() {  # expect_usage <label> <regex> -- <command...>
   local label="$1" re="$2"; shift 3
   local out rc
   out="$(timeout 60 "$@" 2>&1)"; rc=$?
-  if [ $rc -ne 2 ]; then echo "FAIL $label: exit $rc, not 2: $out"; fail=$((fail+1)); return; fi
-  if ! grep -Eq -- "$re" <<<"$out" || ! grep -q "^usage: zkfleet " <<<"$out"; then echo "FAIL $label: $out"; fail=$((fail+1)); return; fi
-  echo "ok   $label: $(head -1 <<<"$out")"; pass=$((pass+1))
+  if [ $rc -ne 2 ]; then fail "$label: exit $rc, not 2: $out"; return; fi
+  if ! grep -Eq -- "$re" <<<"$out" || ! grep -q "^usage: zkfleet " <<<"$out"; then fail "$label: $out"; return; fi
+  ok "$label: $(head -1 <<<"$out")"
 }
 expect_usage "no command" "^usage: zkfleet \[OPTIONS\] COMMAND" -- "$ZK"
 expect_usage "an option given twice" "--seed is given 2 times; it takes one value" -- "$ZK" setup "$T/c.r1cs" "$T/k.zkey" "$T/vk.json" --seed 1 --seed 2
@@ -183,31 +173,29 @@ expect_usage "a job id that is not one" "'-3' is not a job id \(32 hex digits, a
 
 # A client whose scheduler.endpoint answers but is not a scheduler (a data port: silent) is told
 # so in 5 s instead of waiting on CAF's handshake for minutes.
-cat >"$T/silent.yaml" <<'YAML'
-version: 1
-scheduler: {endpoint: 127.0.0.1:7796}
-security: {insecure: true}
-nodes: [{name: scheduler, roles: [scheduler], listen: {control: 127.0.0.1:7796}}]
-YAML
-python3 -c "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', 7796)); s.listen(5); time.sleep(30)" &
-listener=$!
-sleep 0.5
-expect_fail "status against a silent listener" "127\.0\.0\.1:7796 accepted the connection but said nothing within 5 s: it is not a zkfleet scheduler" -- "$ZK" status --config "$T/silent.yaml"
-kill "$listener" 2>/dev/null; wait "$listener" 2>/dev/null
+cluster_new silent insecure
+yaml_head
+yaml_node scheduler scheduler
+start_bg listener python3 -c "import socket, time; s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('127.0.0.1', $SCHED_PORT)); s.listen(5); time.sleep(30)"
+listener=$BG
+wait_port 10 "$SCHED_PORT" || fail "the silent listener on $SCHED_PORT did not start: $(cat "$T/listener.log")"
+expect_fail "status against a silent listener" "127\.0\.0\.1:$SCHED_PORT accepted the connection but said nothing within 5 s: it is not a zkfleet scheduler" -- "$ZK" status --config "$CFG"
+stop_bg "$listener"
 
 expect_fail "porep-lite past the largest domain" "challenges=20000, depth=32 make 691960253 rows per partition, past the 2\^27 domain" -- "$ZK" setup --circuit porep-lite --params depth=32,challenges=20000 --out "$T/keys"
 expect_fail "porep-lite params: a key twice" "'depth' is given twice" -- "$ZK" setup --circuit porep-lite --params depth=8,depth=9 --out "$T/keys"
 mkdir -p "$T/adir"
 expect_fail "verify: a directory for the verification key" "adir: is a directory, not a JSON file" -- "$ZK" verify "$T/adir" "$T/adir" "$T/adir"
 expect_fail "status: a directory for --config" "adir: is a directory, not a config file" -- "$ZK" status --config "$T/adir"
-expect_fail "timeline: an events file and --config" "an events file or --config F, not both" -- "$ZK" timeline --config "$T/silent.yaml" "$T/events"
+expect_fail "timeline: an events file and --config" "an events file or --config F, not both" -- "$ZK" timeline --config "$CFG" "$T/events"
 
 # A file marked as a model (simulation.enabled) is refused by the commands that start real nodes.
-cat >"$T/model.yaml" <<'YAML'
+take_port MODEL
+cat >"$T/model.yaml" <<YAML
 version: 1
-scheduler: {endpoint: 127.0.0.1:7799}
+scheduler: {endpoint: 127.0.0.1:$MODEL}
 security: {insecure: true}
-node: {name: n, roles: [scheduler], listen: {control: 127.0.0.1:7799}}
+node: {name: n, roles: [scheduler], listen: {control: 127.0.0.1:$MODEL}}
 simulation:
   enabled: true
   circuits: [{id: c, buffer_size: 1MiB, synth_seconds: 1, prove_seconds: 1}]
@@ -217,5 +205,4 @@ YAML
 expect_fail "zkfleet up on a model" "simulation.enabled is true: this file is a simulated workload, run it with .zkfleet simulate" -- "$ZK" up --config "$T/model.yaml"
 expect_fail "zkfleet node on a model" "simulation.enabled is true" -- "$ZK" node --config "$T/model.yaml"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
