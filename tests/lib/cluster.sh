@@ -71,6 +71,16 @@ check() {
   if [ "$rc" = 0 ]; then ok "$label"; else fail "$label (exit $rc)"; fi
   return "$rc"
 }
+# report LABEL STATUS [LOG]: ok LABEL when STATUS is 0, else fail LABEL and the LOG's last lines.
+report() {
+  if [ "$2" = 0 ]; then
+    ok "$1"
+  else
+    fail "$1"
+    [ -n "${3:-}" ] && show "$3"
+  fi
+  return "$2"
+}
 # show FILE [LINES]: a file's last lines, indented, for a failure's details.
 show() {
   [ -s "$1" ] && tail -n "${2:-20}" "$1" | sed 's/^/    | /'
