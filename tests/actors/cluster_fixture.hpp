@@ -98,15 +98,10 @@ struct fixture_t {
     for (const auto& s : cluster->synth_nodes) n += s.store->stats().registered;
     return n;
   }
-  // Polls `cond` every 20 ms for at most `limit`.
+  // zk::test::eventually, polling every 20 ms for at most `limit` (a cluster's waits are long).
   template <class F>
   bool eventually(F cond, std::chrono::milliseconds limit = 30s) {
-    auto end = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < end) {
-      if (cond()) return true;
-      std::this_thread::sleep_for(20ms);
-    }
-    return cond();
+    return zk::test::eventually(cond, limit, 20ms);
   }
 };
 

@@ -5,18 +5,17 @@
 
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
+#include <filesystem>
 #include <string>
+
+#include "tests/test_util.hpp"
 
 namespace {
 
 std::string read_source(const std::string& name) {
-  std::ifstream f(std::string(ZK_SOURCE_DIR) + "/dashboard/" + name, std::ios::binary);
-  REQUIRE(f);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+  const std::string path = std::string(ZK_SOURCE_DIR) + "/dashboard/" + name;
+  REQUIRE_MESSAGE(std::filesystem::is_regular_file(path), path);
+  return zk::test::read_text(path);
 }
 
 }  // namespace

@@ -29,12 +29,8 @@ namespace {
 
 using namespace zk;
 
+using zk::test::read_text;
 using zk::test::temp_dir;
-
-std::vector<char> slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 template <class C>
 std::string curve_dir();
@@ -312,10 +308,10 @@ TEST_CASE("dev_setup: a seed fixes the key, no seed draws a fresh one") {
   groth16::dev_setup(r1cs, tmp.file("a.zkey"), tmp.file("a.json"), seeded);
   groth16::dev_setup(r1cs, tmp.file("b.zkey"), tmp.file("b.json"), seeded);
   groth16::dev_setup(r1cs, tmp.file("c.zkey"), tmp.file("c.json"), {});
-  CHECK(slurp(tmp.file("a.zkey")) == slurp(tmp.file("b.zkey")));
-  CHECK(slurp(tmp.file("a.json")) == slurp(tmp.file("b.json")));
-  CHECK(slurp(tmp.file("a.zkey")) != slurp(tmp.file("c.zkey")));
-  CHECK(slurp(tmp.file("a.zkey")).size() == slurp(tmp.file("c.zkey")).size());
+  CHECK(read_text(tmp.file("a.zkey")) == read_text(tmp.file("b.zkey")));
+  CHECK(read_text(tmp.file("a.json")) == read_text(tmp.file("b.json")));
+  CHECK(read_text(tmp.file("a.zkey")) != read_text(tmp.file("c.zkey")));
+  CHECK(read_text(tmp.file("a.zkey")).size() == read_text(tmp.file("c.zkey")).size());
 }
 
 TEST_CASE("dev_setup: an r1cs over an unknown prime is rejected, naming the file") {

@@ -23,6 +23,7 @@
 #include "common/buffer/checksum.hpp"
 #include "common/buffer/synth_buffer.hpp"
 #include "common/net/data_server.hpp"
+#include "tests/test_util.hpp"
 
 namespace zk::test {
 

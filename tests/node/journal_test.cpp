@@ -18,6 +18,12 @@ using zk::node::journal_sync_t;
 using zk::node::journal_t;
 using zk::node::journaled_job_t;
 using zk::node::journaled_proof_t;
+using zk::test::contains;
+// The message of what `f` throws as std::runtime_error ("" when it throws nothing).
+template <class F>
+std::string thrown(F&& f) {
+  return zk::test::thrown<std::runtime_error>(std::forward<F>(f));
+}
 
 namespace {
 
@@ -74,21 +80,6 @@ void check_same(const journaled_job_t& got, journaled_job_t want) {
   CHECK(got.placement == want.placement);
   REQUIRE(got.proofs.size() == want.proofs.size());
   for (size_t i = 0; i < got.proofs.size(); ++i) check_same_proof(got.proofs[i], want.proofs[i]);
-}
-
-// The message of what `f` throws as std::runtime_error ("" when it throws nothing).
-template <class F>
-std::string thrown(F&& f) {
-  try {
-    f();
-  } catch (const std::runtime_error& e) {
-    return e.what();
-  }
-  return "";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
 }
 
 // Runs SQL on a closed journal file behind the journal's back.

@@ -17,6 +17,7 @@
 #include "tests/test_util.hpp"
 
 using namespace zk::node;
+using zk::test::contains;
 namespace fs = std::filesystem;
 
 namespace {
@@ -32,10 +33,6 @@ std::string synth_error(const circuit_def_t& c, const std::vector<std::string>& 
     return e.what();
   }
   return "";
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
 }
 
 }  // namespace

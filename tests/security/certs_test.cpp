@@ -26,6 +26,9 @@
 using namespace zk::security;
 using std::chrono::hours;
 using std::chrono::system_clock;
+using zk::test::read_text;
+using zk::test::thrown;
+using zk::test::write_text;
 
 namespace {
 
@@ -35,35 +38,13 @@ unsigned mode_of(const std::string& path) {
   return st.st_mode & 0777;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-// The message of what `f` throws ("" when it does not throw).
-template <class F>
-std::string thrown(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 struct x509_deleter {
   void operator()(X509* x) const { X509_free(x); }
 };
 using x509_ptr = std::unique_ptr<X509, x509_deleter>;
 
 x509_ptr load_x509(const std::string& path) {
-  const std::string pem = read_file(path);
+  const std::string pem = read_text(path);
   BIO* b = BIO_new_mem_buf(pem.data(), int(pem.size()));
   x509_ptr x(PEM_read_bio_X509(b, nullptr, nullptr, nullptr));
   BIO_free(b);
@@ -72,7 +53,7 @@ x509_ptr load_x509(const std::string& path) {
 }
 
 EVP_PKEY* load_key(const std::string& path) {
-  const std::string pem = read_file(path);
+  const std::string pem = read_text(path);
   BIO* b = BIO_new_mem_buf(pem.data(), int(pem.size()));
   EVP_PKEY* k = PEM_read_bio_PrivateKey(b, nullptr, nullptr, nullptr);
   BIO_free(b);
@@ -211,7 +192,7 @@ TEST_CASE("certs: list_certs reports each file's role, name, validity and finger
   CHECK(s[1].not_after == s[0].not_after);
 
   // A file that does not parse is an error naming it.
-  write_file(c.dir + "/junk.crt", "not a certificate\n");
+  write_text(c.dir + "/junk.crt", "not a certificate\n");
   const std::string e = thrown([&] { list_certs(c.dir); });
   CHECK(e.find("junk.crt") != std::string::npos);
   CHECK(thrown([&] { list_certs(c.dir + "/absent"); }).find("absent") != std::string::npos);
@@ -330,7 +311,7 @@ TEST_CASE("identity: refuses another CA's certificates, the CA, tampering and wr
   r = v.verify_signed(foreign.cert_pem(), m, foreign.sign(m));
   CHECK(r.error().find("not signed by this cluster's CA") != std::string::npos);
 
-  r = v.verify(read_file(c.crt(role_t::ca)));
+  r = v.verify(read_text(c.crt(role_t::ca)));
   REQUIRE_FALSE(r.ok());
   CHECK(r.error().find("not a node or client certificate") == 0);
 
