@@ -912,6 +912,7 @@ server_stats_t data_server_t::stats() const {
   std::lock_guard<std::mutex> g(core_->mu);
   auto s = core_->stats;
   s.unclaimed = core_->unclaimed.size();
+  s.open = core_->active;
   return s;
 }
 

@@ -122,6 +122,7 @@ struct rejected_t {
 
 struct server_stats_t {
   uint64_t connections = 0;  // accepted and served (the capped ones are rejections)
+  uint64_t open = 0;         // being served now (closed ones, by either side, are not)
   uint64_t frames_accepted = 0;
   uint64_t bytes_accepted = 0;
   uint64_t duplicates = 0;  // frames answered with an existing buffer's id

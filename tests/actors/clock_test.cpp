@@ -20,6 +20,7 @@
 #include <tuple>
 
 #include "actors/node.hpp"
+#include "tests/test_util.hpp"
 
 using namespace zk::actors;
 using namespace zk::node;
@@ -89,15 +90,16 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
   auto snapshot = [&] {
     return ask<timeline_snapshot_msg>(*a.sys, aggregator, 5s, snapshot_atom::value);
   };
-  auto deadline = std::chrono::steady_clock::now() + 15s;
-  for (;;) {
-    auto s = snapshot();
-    REQUIRE_MESSAGE(s, describe(s.error()));
-    if (s->nodes.size() == 3 && s->offsets.size() == 3) break;
-    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "nodes joined: ", s->nodes.size(),
-                    ", synced: ", s->offsets.size());
-    std::this_thread::sleep_for(20ms);
-  }
+  size_t joined = 0, synced = 0;
+  REQUIRE_MESSAGE(zk::test::eventually(
+                      [&] {
+                        auto s = snapshot();
+                        REQUIRE_MESSAGE(s, describe(s.error()));
+                        joined = s->nodes.size(), synced = s->offsets.size();
+                        return joined == 3 && synced == 3;
+                      },
+                      15s, 20ms),
+                  "nodes joined: ", joined, ", synced: ", synced);
 
   // A pipelined causal sequence over four partitions: B synthesizes, C receives the buffer,
   // A proves; the next partition's synthesis overlaps the previous one's transfer and proof.
@@ -133,18 +135,20 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
     nodes[s.node].recorder->record(e);
     truth_order.push_back(key(e));
     truth_time[key(e)] = e.t_ns;
-    std::this_thread::sleep_for(3ms);
+    std::this_thread::sleep_for(3ms);  // steps apart in real time: the order to be recovered
   }
 
   REQUIRE(ask<caf::ok_atom>(*a.sys, aggregator, 10s, flush_atom::value));
   caf::expected<timeline_snapshot_msg> snap{caf::error{}};
-  deadline = std::chrono::steady_clock::now() + 10s;
-  for (;;) {  // the remote batches travel ahead of the flush answers; this only bounds the wait
-    snap = snapshot();
-    REQUIRE_MESSAGE(snap, describe(snap.error()));
-    if (snap->events.size() >= steps.size() || std::chrono::steady_clock::now() >= deadline) break;
-    std::this_thread::sleep_for(20ms);
-  }
+  // The remote batches travel ahead of the flush answers; this only bounds the wait (the checks
+  // below say what is missing).
+  zk::test::eventually(
+      [&] {
+        snap = snapshot();
+        REQUIRE_MESSAGE(snap, describe(snap.error()));
+        return snap->events.size() >= steps.size();
+      },
+      10s, 20ms);
 
   // The estimated offsets: within 1 ms of the injected skews (node clock − aggregator clock).
   std::map<uint16_t, int64_t> expected{{0, 0}, {1, skew_b}, {2, skew_c}};

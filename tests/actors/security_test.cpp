@@ -18,6 +18,9 @@ using namespace zk::actors;
 using namespace zk::node;
 using namespace std::chrono_literals;
 using zk::security::role_t;
+using zk::test::contains;
+using zk::test::eventually;
+using zk::test::read_text;
 
 namespace {
 
@@ -55,13 +58,15 @@ std::string refusal(caf::actor_system& sys, const scheduler_actor& s, Ts&&... xs
   return describe(r.error());
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+// Whether the scheduler counts node `name` as in the cluster now (it keeps the entry of a node
+// that left, not alive).
+bool alive(caf::actor_system& sys, const scheduler_actor& s, const std::string& admin,
+           const std::string& name) {
+  auto u = ask<std::vector<node_usage_msg>>(sys, s, 10s, stats_atom::value, admin);
+  REQUIRE_MESSAGE(u, describe(u.error()));
+  for (const auto& n : *u)
+    if (n.name == name) return n.alive;
+  return false;
 }
 
 // A prover that claims to prove. For each request it answers first with a late reply (an earlier
@@ -70,9 +75,9 @@ std::string read(const std::string& path) {
 // with a proof that fails the pairing check (the fixture's, pi_a and pi_c swapped).
 prover_actor::behavior_type forging_prover(prover_actor::pointer self, scheduler_actor sched,
                                            bool wrong_statement) {
-  auto proof = zk::formats::parse_proof_json(read(mc + "/proof.json"), "proof");
+  auto proof = zk::formats::parse_proof_json(read_text(mc + "/proof.json"), "proof");
   std::vector<std::string> pub =
-      zk::formats::parse_public_json(read(mc + "/public.json"), "public");
+      zk::formats::parse_public_json(read_text(mc + "/public.json"), "public");
   if (wrong_statement) {
     pub = {"1", "2"};
   } else {
@@ -207,9 +212,9 @@ TEST_CASE("a prover's late replies and forged proofs are not accepted, nor proof
   embedded_cluster_t cluster(*s.sys, config());
   auto& sys = *s.sys;
   const auto sched = cluster.scheduler;
-  // The honest prover leaves; forging ones join in its place.
+  // The honest prover leaves (the scheduler has dropped it); forging ones join in its place.
   caf::anon_send_exit(cluster.prover_node.prover, caf::exit_reason::kill);
-  std::this_thread::sleep_for(200ms);
+  REQUIRE(eventually([&] { return !alive(sys, sched, cluster.admin, cluster.prover_node.name); }));
   for (bool wrong_statement : {true, false}) {
     const std::string name = wrong_statement ? "forger-statement" : "forger-pairing";
     auto forger = sys.spawn(forging_prover, sched, wrong_statement);
@@ -241,6 +246,6 @@ TEST_CASE("a prover's late replies and forged proofs are not accepted, nor proof
     REQUIRE(after);
     CHECK(after->done == 0);
     caf::anon_send_exit(forger, caf::exit_reason::kill);
-    std::this_thread::sleep_for(200ms);
+    REQUIRE(eventually([&] { return !alive(sys, sched, cluster.admin, name); }));
   }
 }

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/test_util.hpp"
+
 using zk::util::run_subprocess;
 using zk::util::subprocess_options_t;
 using namespace std::chrono_literals;
@@ -38,20 +40,17 @@ bool no_children() {
 
 // `pid` is gone or a zombie waiting for its new parent (not running), within `patience`.
 bool process_gone(pid_t pid, std::chrono::milliseconds patience = 3000ms) {
-  auto end = std::chrono::steady_clock::now() + patience;
-  for (;;) {
-    if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (std::getline(stat, line)) {
-      auto close = line.rfind(')');
-      if (close != std::string::npos && close + 2 < line.size() &&
-          (line[close + 2] == 'Z' || line[close + 2] == 'X'))
-        return true;
-    }
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(20ms);
-  }
+  return zk::test::eventually(
+      [&] {
+        if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        if (!std::getline(stat, line)) return false;
+        const auto close = line.rfind(')');
+        return close != std::string::npos && close + 2 < line.size() &&
+               (line[close + 2] == 'Z' || line[close + 2] == 'X');
+      },
+      patience, 20ms);
 }
 
 }  // namespace
