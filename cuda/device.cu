@@ -18,8 +18,23 @@ status_t device_status() {
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();  // clear the sticky error
-    return {int(e), std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e) + " (" +
-                        cudaGetErrorName(e) + ")"};
+    std::string why = std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e) + " (" +
+                      cudaGetErrorName(e) + ")";
+    if (e == cudaErrorInsufficientDriver) {
+      // The runtime says "insufficient" for a missing driver too; cudaDriverGetVersion tells them
+      // apart (0: no libcuda.so.1 on this machine).
+      int driver = 0, runtime = 0;
+      cudaDriverGetVersion(&driver);
+      cudaRuntimeGetVersion(&runtime);
+      const auto version = [](int v) {
+        return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+      };
+      why = (driver == 0 ? std::string("no NVIDIA driver on this machine (libcuda.so.1 not found)")
+                         : "the NVIDIA driver supports CUDA " + version(driver) +
+                               ", older than this build's runtime, CUDA " + version(runtime)) +
+            "; " + why;
+    }
+    return {int(e), why};
   }
   if (count == 0) return {-1, "no CUDA device"};
   cudaDeviceProp prop{};
