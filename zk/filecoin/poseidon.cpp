@@ -1,5 +1,7 @@
 #include "zk/filecoin/poseidon.hpp"
 
+#include "zk/filecoin/registry.hpp"
+
 #include <array>
 #include <cmath>
 #include <memory>

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
-#include <string_view>
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -83,13 +82,6 @@ ZK_SHANI_TARGET void compress_shani(uint32_t state[8], const uint8_t* data, size
 bool env_disables_shani() {
   const char* e = std::getenv("ZK_NO_SHANI");
   return e && *e && std::strcmp(e, "0") != 0;
-}
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 }  // namespace
@@ -236,32 +228,6 @@ bytes32_t sha256_trunc2(const bytes32_t& a, const bytes32_t& b) {
   bytes32_t d = sha256_state_bytes(st);
   trim_to_fr32(d);
   return d;
-}
-
-std::string to_hex(const uint8_t* p, size_t n) {
-  static const char digits[] = "0123456789abcdef";
-  std::string s(2 * n, '0');
-  for (size_t i = 0; i < n; ++i) {
-    s[2 * i] = digits[p[i] >> 4];
-    s[2 * i + 1] = digits[p[i] & 15];
-  }
-  return s;
-}
-
-bytes32_t bytes32_from_hex(const std::string& hex) {
-  std::string_view s = hex;
-  if (s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-  if (s.size() != 64)
-    throw std::invalid_argument("expected 64 hex digits (32 bytes), got " +
-                                std::to_string(s.size()) + " characters");
-  bytes32_t v;
-  for (size_t i = 0; i < 32; ++i) {
-    const int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-    if (hi < 0 || lo < 0)
-      throw std::invalid_argument("not a hex digit at position " + std::to_string(2 * i));
-    v[i] = uint8_t(hi * 16 + lo);
-  }
-  return v;
 }
 
 }  // namespace zk::filecoin

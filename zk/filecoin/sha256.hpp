@@ -13,12 +13,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace zk::filecoin {
 
 // A 32-byte value as Filecoin stores it: a SHA-256 digest, a label, a Merkle node, a commitment
-// (for Poseidon nodes: the canonical little-endian encoding of an Fr element).
+// (for Poseidon nodes: the canonical little-endian encoding of an Fr element). The same alias as
+// registry.hpp's (hex helpers: registry.hpp to_hex, parse_hex32).
 using bytes32_t = std::array<uint8_t, 32>;
 
 inline constexpr uint32_t sha256_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -64,11 +64,5 @@ inline void trim_to_fr32(bytes32_t& v) { v[31] &= 0x3f; }
 bytes32_t sha256_trunc(const void* data, size_t n);
 // sha256(a ‖ b) truncated: Sha256Function::hash2 and the binary tree's node(left, right).
 bytes32_t sha256_trunc2(const bytes32_t& a, const bytes32_t& b);
-
-// Lowercase hex of bytes, and back (64 digits for 32 bytes; an optional 0x; throws
-// std::invalid_argument naming what was wrong).
-std::string to_hex(const uint8_t* p, size_t n);
-inline std::string to_hex(const bytes32_t& v) { return to_hex(v.data(), v.size()); }
-bytes32_t bytes32_from_hex(const std::string& hex);
 
 }  // namespace zk::filecoin
