@@ -100,16 +100,3 @@ TEST_CASE("poseidon: optimised equals plain on random inputs") {
   CHECK_THROWS_AS(poseidon_constants(0), std::invalid_argument);
   CHECK_THROWS_AS(poseidon_constants(37), std::invalid_argument);
 }
-
-TEST_CASE("poseidon: field elements as 32 little-endian bytes") {
-  const fr_t x = from_limbs(0x0102030405060708, 0, 0, 0x1122334455667788);
-  const bytes32_t b = fr_to_bytes(x);
-  CHECK(b[0] == 0x08);
-  CHECK(b[31] == 0x11);
-  CHECK(fr_from_bytes(b) == x);
-  bytes32_t r{};  // r itself is not canonical
-  const auto m = fr_t::modulus;
-  for (int i = 0; i < 32; ++i) r[i] = uint8_t(m.l[i / 8] >> (8 * (i % 8)));
-  CHECK_FALSE(fr_bytes_canonical(r.data()));
-  CHECK_THROWS_AS(fr_from_bytes(r), std::invalid_argument);
-}

@@ -1,7 +1,6 @@
 // SHA-256 for sealing: FIPS 180-4's example digests (csrc.nist.gov SHA256.pdf / the NIST example
 // values), the SHA-NI compression equal to the portable one block for block on random input, the
 // streaming hasher cut anywhere equal to the one-shot digest, and Filecoin's truncation.
-#include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/sha256.hpp"
 
 #include <doctest/doctest.h>
@@ -11,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "zk/filecoin/registry.hpp"
 
 using namespace zk::filecoin;
 

@@ -1,7 +1,5 @@
 #include "zk/filecoin/poseidon.hpp"
 
-#include "zk/filecoin/registry.hpp"
-
 #include <array>
 #include <cmath>
 #include <memory>
@@ -378,32 +376,5 @@ fr_t poseidon_hash_reference(const poseidon_constants_t& c, const fr_t* in) {
   }
   return s[1];
 }
-
-bytes32_t fr_to_bytes(const fr_t& x) {
-  const ff::bigint_t<4> v = x.to_canonical();
-  bytes32_t b;
-  for (int i = 0; i < 32; ++i) b[i] = uint8_t(v.l[i / 8] >> (8 * (i % 8)));
-  return b;
-}
-
-namespace {
-ff::bigint_t<4> le_bigint(const uint8_t* p) {
-  ff::bigint_t<4> v{};
-  for (int i = 0; i < 32; ++i) v.l[i / 8] |= uint64_t(p[i]) << (8 * (i % 8));
-  return v;
-}
-}  // namespace
-
-bool fr_bytes_canonical(const uint8_t* p) { return ff::big_lt(le_bigint(p), fr_t::modulus); }
-
-fr_t fr_from_bytes(const uint8_t* p) {
-  const ff::bigint_t<4> v = le_bigint(p);
-  if (!ff::big_lt(v, fr_t::modulus))
-    throw std::invalid_argument("32 bytes " + to_hex(p, 32) +
-                                " are not a canonical BLS12-381 scalar (not below r)");
-  return fr_t::from_canonical(v);
-}
-
-fr_t fr_from_bytes(const bytes32_t& b) { return fr_from_bytes(b.data()); }
 
 }  // namespace zk::filecoin

@@ -34,7 +34,6 @@
 #include <vector>
 
 #include "zk/ff/bls12_381.hpp"
-#include "zk/filecoin/sha256.hpp"
 
 namespace zk::filecoin {
 
@@ -88,14 +87,5 @@ inline fr_t poseidon2(const fr_t& a, const fr_t& b) {
   const fr_t in[2] = {a, b};
   return poseidon_hash(2, in);
 }
-
-// Field elements as Filecoin stores them (PoseidonDomain, Fr::to_repr): 32 bytes, canonical,
-// little-endian.
-bytes32_t fr_to_bytes(const fr_t& x);
-// Throws std::invalid_argument when the bytes are not below r (from_repr_vartime fails).
-fr_t fr_from_bytes(const bytes32_t& b);
-fr_t fr_from_bytes(const uint8_t* p);
-// Whether 32 little-endian bytes are a canonical field element.
-bool fr_bytes_canonical(const uint8_t* p);
 
 }  // namespace zk::filecoin

@@ -1,0 +1,269 @@
+#include "zk/filecoin/merkle.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/derive.hpp"
+
+namespace zk::filecoin {
+
+namespace {
+
+bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+bool poseidon_arity_supported(size_t a) { return a == 2 || a == 4 || a == 8 || a == 11 || a == 16; }
+
+fr_t checked_fr(const bytes32_t& b, const char* what, size_t level) {
+  const std::optional<fr_t> x = fr_from_bytes(b);
+  if (!x)
+    throw std::invalid_argument(std::string(what) + " at level " + std::to_string(level) +
+                                " is not a canonical field element (" + to_hex(b) + ")");
+  return *x;
+}
+
+// One part of a path (InclusionPath::root): fold the elements from `h` upwards.
+bytes32_t fold(const std::vector<merkle_path_element_t>& path, bytes32_t h, merkle_hasher_t kind,
+               size_t& level) {
+  for (const merkle_path_element_t& e : path) {
+    const size_t arity = e.hashes.size() + 1;
+    if (e.index >= arity)
+      throw std::invalid_argument("path level " + std::to_string(level) + ": index " +
+                                  std::to_string(e.index) + " outside a group of " +
+                                  std::to_string(arity));
+    if (kind == merkle_hasher_t::sha256) {
+      if (arity != 2)
+        throw std::invalid_argument("path level " + std::to_string(level) + ": " +
+                                    std::to_string(e.hashes.size()) +
+                                    " siblings in a binary SHA-256 tree");
+      h = e.index == 0 ? sha256_trunc2(h, e.hashes[0]) : sha256_trunc2(e.hashes[0], h);
+    } else {
+      if (!poseidon_arity_supported(arity))
+        throw std::invalid_argument(
+            "path level " + std::to_string(level) + ": " + std::to_string(e.hashes.size()) +
+            " siblings (a Poseidon arity of " + std::to_string(arity) + " is not supported)");
+      std::vector<fr_t> in(arity);
+      size_t s = 0;
+      for (size_t i = 0; i < arity; ++i)
+        in[i] = i == e.index ? checked_fr(h, "node", level)
+                             : checked_fr(e.hashes[s++], "sibling", level);
+      h = fr_to_bytes(poseidon_hash(unsigned(arity), in.data()));
+    }
+    ++level;
+  }
+  return h;
+}
+
+// Digits read base-first: Σ index_l · Π_{m<l} arity_m.
+uint64_t digits(const std::vector<merkle_path_element_t>& path, uint64_t& weight) {
+  uint64_t v = 0;
+  for (const merkle_path_element_t& e : path) {
+    v += weight * e.index;
+    weight *= e.hashes.size() + 1;
+  }
+  return v;
+}
+
+}  // namespace
+
+bytes32_t merkle_path_root(const merkle_proof_t& p, merkle_hasher_t h) {
+  size_t level = 0;
+  bytes32_t x = fold(p.base_path, p.leaf, h, level);
+  x = fold(p.sub_path, x, h, level);
+  return fold(p.top_path, x, h, level);
+}
+
+uint64_t merkle_path_index(const merkle_proof_t& p) {
+  // SubProof/TopProof::path_index: sub·base_leaves + top·(base_leaves·sub_arity) + base.
+  uint64_t weight = 1;
+  uint64_t v = digits(p.base_path, weight);
+  v += digits(p.sub_path, weight);
+  v += digits(p.top_path, weight);
+  return v;
+}
+
+merkle_shape_t merkle_shape(merkle_hasher_t h, const tree_shape_t& shape, uint64_t leaves) {
+  merkle_shape_t s;
+  if (h == merkle_hasher_t::sha256) {
+    s.base_arity = 2;
+  } else {
+    s.base_arity = shape.base_arity;
+    s.sub_arity = shape.sub_arity;
+    s.top_arity = shape.top_arity;
+  }
+  uint64_t base_leaves =
+      leaves / std::max<uint64_t>(s.sub_arity, 1) / std::max<uint64_t>(s.top_arity, 1);
+  while (base_leaves > 1) {
+    base_leaves /= s.base_arity;
+    ++s.base_levels;
+  }
+  return s;
+}
+
+std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_hasher_t h,
+                                              const merkle_shape_t& shape, uint64_t index,
+                                              const bytes32_t* expected_root) {
+  if (p.base_path.size() != shape.base_levels)
+    return "the path has " + std::to_string(p.base_path.size()) + " base levels, expected " +
+           std::to_string(shape.base_levels);
+  for (size_t l = 0; l < p.base_path.size(); ++l)
+    if (p.base_path[l].hashes.size() + 1 != shape.base_arity)
+      return "base level " + std::to_string(l) + " has " +
+             std::to_string(p.base_path[l].hashes.size()) + " siblings, expected " +
+             std::to_string(shape.base_arity - 1);
+  auto check_part = [&](const std::vector<merkle_path_element_t>& part, uint32_t arity,
+                        const char* name) -> std::optional<std::string> {
+    const size_t want = arity ? 1 : 0;
+    if (part.size() != want)
+      return std::string("the ") + name + " path has " + std::to_string(part.size()) +
+             " elements, expected " + std::to_string(want);
+    if (arity && part[0].hashes.size() + 1 != arity)
+      return std::string("the ") + name + " level has " + std::to_string(part[0].hashes.size()) +
+             " siblings, expected " + std::to_string(arity - 1);
+    return std::nullopt;
+  };
+  if (auto e = check_part(p.sub_path, shape.sub_arity, "sub")) return e;
+  if (auto e = check_part(p.top_path, shape.top_arity, "top")) return e;
+  if (expected_root && p.root != *expected_root)
+    return "its root " + to_hex(p.root) + " is not the expected " + to_hex(*expected_root);
+  bytes32_t computed;
+  try {
+    computed = merkle_path_root(p, h);
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+  if (computed != p.root)
+    return "the path from leaf " + to_hex(p.leaf) + " computes root " + to_hex(computed) +
+           ", not " + to_hex(p.root);
+  const uint64_t at = merkle_path_index(p);
+  if (at != index) return "it proves leaf " + std::to_string(at) + ", not " + std::to_string(index);
+  return std::nullopt;
+}
+
+// --- tree_d --------------------------------------------------------------------------------
+
+sha256_tree_t::sha256_tree_t(std::vector<bytes32_t> leaves) {
+  if (leaves.size() < 2 || !is_pow2(leaves.size()))
+    throw std::invalid_argument("sha256 tree: " + std::to_string(leaves.size()) +
+                                " leaves is not a power of two of at least 2");
+  levels_.push_back(std::move(leaves));
+  while (levels_.back().size() > 1) {
+    const std::vector<bytes32_t>& below = levels_.back();
+    std::vector<bytes32_t> up(below.size() / 2);
+    parallel_for(up.size(), [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) up[i] = sha256_trunc2(below[2 * i], below[2 * i + 1]);
+    });
+    levels_.push_back(std::move(up));
+  }
+}
+
+std::vector<bytes32_t> sha256_tree_t::take_leaves() {
+  std::vector<bytes32_t> l = std::move(levels_[0]);
+  levels_.clear();
+  return l;
+}
+
+merkle_proof_t sha256_tree_t::prove(uint64_t i) const {
+  if (levels_.empty() || i >= leaf_count())
+    throw std::out_of_range("sha256 tree: leaf " + std::to_string(i) + " out of range");
+  merkle_proof_t p;
+  p.leaf = levels_[0][i];
+  p.root = root();
+  for (size_t l = 0; l + 1 < levels_.size(); ++l) {
+    merkle_path_element_t e;
+    e.index = uint32_t(i & 1);
+    e.hashes.push_back(levels_[l][i ^ 1]);
+    p.base_path.push_back(std::move(e));
+    i >>= 1;
+  }
+  return p;
+}
+
+bytes32_t sha256_tree_root(const uint8_t* padded, uint64_t bytes) {
+  if (bytes % 32 != 0 || !is_pow2(bytes / 32) || bytes < 64)
+    throw std::invalid_argument("comm_d: " + std::to_string(bytes) +
+                                " bytes are not a power of two of 32-byte leaves (at least 2)");
+  const uint64_t n = bytes / 32;
+  std::vector<bytes32_t> level(n / 2);
+  parallel_for(level.size(), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) {
+      bytes32_t l, r;
+      std::memcpy(l.data(), padded + 64 * i, 32);
+      std::memcpy(r.data(), padded + 64 * i + 32, 32);
+      level[i] = sha256_trunc2(l, r);
+    }
+  });
+  while (level.size() > 1) {
+    std::vector<bytes32_t> up(level.size() / 2);
+    parallel_for(up.size(), [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) up[i] = sha256_trunc2(level[2 * i], level[2 * i + 1]);
+    });
+    level = std::move(up);
+  }
+  return level[0];
+}
+
+// --- tree_c / tree_r_last ------------------------------------------------------------------
+
+poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> leaves)
+    : shape_(shape) {
+  const uint64_t n = leaves.size();
+  const uint64_t trees =
+      uint64_t(std::max<uint32_t>(shape.sub_arity, 1)) * std::max<uint32_t>(shape.top_arity, 1);
+  uint64_t base = trees ? n / trees : 0;
+  auto bad = [&] {
+    throw std::invalid_argument("poseidon tree: " + std::to_string(n) + " leaves do not fill " +
+                                std::to_string(trees) + " full base trees of arity " +
+                                std::to_string(shape.base_arity) + " (shape " +
+                                tree_shape_name(shape) + ")");
+  };
+  if (n == 0 || base * trees != n || base < shape.base_arity) bad();
+  while (base > 1) {
+    if (base % shape.base_arity != 0) bad();
+    base /= shape.base_arity;
+    arities_.push_back(shape.base_arity);
+  }
+  if (shape.sub_arity) arities_.push_back(shape.sub_arity);
+  if (shape.top_arity) arities_.push_back(shape.top_arity);
+  for (unsigned a : arities_)
+    if (!poseidon_arity_supported(a)) bad();
+
+  levels_.push_back(std::move(leaves));
+  for (unsigned a : arities_) {
+    const std::vector<fr_t>& below = levels_.back();
+    std::vector<fr_t> up(below.size() / a);
+    const poseidon_constants_t& c = poseidon_constants(a);
+    parallel_for(up.size(), [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) up[i] = poseidon_hash(c, &below[a * i]);
+    });
+    levels_.push_back(std::move(up));
+  }
+}
+
+merkle_proof_t poseidon_tree_t::prove(uint64_t i) const {
+  if (i >= leaf_count())
+    throw std::out_of_range("poseidon tree: leaf " + std::to_string(i) + " out of range");
+  merkle_proof_t p;
+  p.leaf = fr_to_bytes(levels_[0][i]);
+  p.root = fr_to_bytes(root());
+  const size_t base_levels =
+      arities_.size() - (shape_.sub_arity ? 1 : 0) - (shape_.top_arity ? 1 : 0);
+  for (size_t l = 0; l < arities_.size(); ++l) {
+    const unsigned a = arities_[l];
+    merkle_path_element_t e;
+    e.index = uint32_t(i % a);
+    const uint64_t first = i - e.index;
+    for (unsigned k = 0; k < a; ++k)
+      if (k != e.index) e.hashes.push_back(fr_to_bytes(levels_[l][first + k]));
+    std::vector<merkle_path_element_t>& part =
+        l < base_levels ? p.base_path
+                        : (l == base_levels && shape_.sub_arity ? p.sub_path : p.top_path);
+    part.push_back(std::move(e));
+    i /= a;
+  }
+  return p;
+}
+
+}  // namespace zk::filecoin

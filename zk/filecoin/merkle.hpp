@@ -1,0 +1,117 @@
+#pragma once
+// Filecoin's Merkle trees and inclusion proofs (storage-proofs-core 19.1.0 src/merkle/,
+// merkletree 0.23.0, filecoin-hashers 14.1.0).
+//
+// tree_d (comm_d): a binary tree over the fr32-padded sector, its leaves the 32-byte elements
+// themselves (Algorithm::leaf returns the leaf unchanged), each node sha256(left ‖ right) with
+// the top two bits of byte 31 cleared (Sha256Function::node, trim_to_fr32).
+//
+// tree_c and tree_r_last: Poseidon trees of the sector's shape (LCTree<PoseidonHasher, U8, sub,
+// top>, filecoin-proofs constants.rs): the nodes are split into base_trees = max(sub, 1) ·
+// max(top, 1) consecutive ranges, each the leaves of a full 8-ary tree (node = Poseidon-8 of its
+// children, PoseidonFunction::multi_node); the sub level hashes groups of `sub` base roots with
+// Poseidon-sub, the top level groups of `top` sub roots with Poseidon-top. Seen level by level it
+// is one forest: each level hashes consecutive groups of its arity, never across a base tree.
+//
+// Inclusion proofs (src/merkle/proof.rs MerkleProof, serialised in the C1 JSON as the variants
+// Single {root, leaf, path}, Sub {base_proof, sub_proof, root, leaf}, Top {base_proof, sub_proof,
+// top_proof, root, leaf}): each path element is the arity − 1 siblings in order and the position
+// `index` of the node within its group; the root is recomputed by inserting the running hash at
+// `index` and hashing the group (InclusionPath::root); the leaf index is the positions read as
+// digits, base digits least significant (path_index).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "zk/filecoin/poseidon.hpp"
+#include "zk/filecoin/registry.hpp"
+#include "zk/filecoin/sha256.hpp"
+
+namespace zk::filecoin {
+
+struct merkle_path_element_t {
+  std::vector<bytes32_t> hashes;  // the siblings (arity − 1)
+  uint32_t index = 0;             // the node's position within its group of `arity`
+  friend bool operator==(const merkle_path_element_t& a, const merkle_path_element_t& b) {
+    return a.index == b.index && a.hashes == b.hashes;
+  }
+};
+
+// One MerkleProof: the base path (leaf level first); sub_path and top_path hold one element
+// each when the tree has those levels (the Sub and Top variants), else they are empty (Single).
+struct merkle_proof_t {
+  bytes32_t root{};
+  bytes32_t leaf{};
+  std::vector<merkle_path_element_t> base_path, sub_path, top_path;
+  friend bool operator==(const merkle_proof_t& a, const merkle_proof_t& b) {
+    return a.root == b.root && a.leaf == b.leaf && a.base_path == b.base_path &&
+           a.sub_path == b.sub_path && a.top_path == b.top_path;
+  }
+};
+
+enum class merkle_hasher_t { sha256, poseidon };
+
+// The root recomputed from the leaf up the path (InclusionPath::root for each part in turn).
+// Throws std::invalid_argument naming the level when an element's size is not a supported arity
+// (2 for SHA-256; 2, 4, 8, 11, 16 for Poseidon as filecoin-hashers' shared_hash_frs allows 2, 4,
+// 8, 16 and the column hash 11), when an index is outside its group, or when a Poseidon value is
+// not a canonical field element.
+bytes32_t merkle_path_root(const merkle_proof_t& p, merkle_hasher_t h);
+// The leaf index the path proves (MerkleProofTrait::path_index).
+uint64_t merkle_path_index(const merkle_proof_t& p);
+
+// The expected shape of a proof for a tree of `leaves` nodes (compound_path_length): base
+// levels of base_arity, then one sub and one top element when the shape has them.
+struct merkle_shape_t {
+  uint32_t base_arity = 2, sub_arity = 0, top_arity = 0;
+  uint32_t base_levels = 0;
+};
+merkle_shape_t merkle_shape(merkle_hasher_t h, const tree_shape_t& shape, uint64_t leaves);
+
+// Checks a proof completely: its shape (numbers of levels and siblings), that the path recomputes
+// `root` from the leaf, that the stated root is `expected_root` when given, and that it proves
+// leaf `index`. Returns the first failure in words, or nullopt.
+std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_hasher_t h,
+                                              const merkle_shape_t& shape, uint64_t index,
+                                              const bytes32_t* expected_root = nullptr);
+
+// tree_d: the binary SHA-256 tree. Leaves: a power of two ≥ 2 of 32-byte elements
+// (std::invalid_argument otherwise). Levels are built in parallel on the compute pool.
+class sha256_tree_t {
+ public:
+  explicit sha256_tree_t(std::vector<bytes32_t> leaves);
+  uint64_t leaf_count() const { return levels_[0].size(); }
+  const bytes32_t& root() const { return levels_.back()[0]; }
+  const std::vector<bytes32_t>& leaves() const { return levels_[0]; }
+  // The leaves, moved out; the tree is empty afterwards.
+  std::vector<bytes32_t> take_leaves();
+  // std::out_of_range for i ≥ leaf_count().
+  merkle_proof_t prove(uint64_t i) const;
+
+ private:
+  std::vector<std::vector<bytes32_t>> levels_;
+};
+
+// comm_d of a padded sector (the root of its sha256_tree_t) without keeping the tree.
+bytes32_t sha256_tree_root(const uint8_t* padded, uint64_t bytes);
+
+// tree_c / tree_r_last: a Poseidon tree of the given shape over field elements.
+class poseidon_tree_t {
+ public:
+  // leaves: nodes of the sector, a count the shape divides into full 8-ary base trees
+  // (std::invalid_argument naming the count and shape otherwise).
+  poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> leaves);
+  uint64_t leaf_count() const { return levels_[0].size(); }
+  const fr_t& root() const { return levels_.back()[0]; }
+  const std::vector<fr_t>& leaves() const { return levels_[0]; }
+  const tree_shape_t& shape() const { return shape_; }
+  merkle_proof_t prove(uint64_t i) const;
+
+ private:
+  tree_shape_t shape_;
+  std::vector<unsigned> arities_;  // per level above the leaves
+  std::vector<std::vector<fr_t>> levels_;
+};
+
+}  // namespace zk::filecoin
