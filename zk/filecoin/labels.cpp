@@ -128,7 +128,7 @@ bytes32_t sdr_label_from_parents(const bytes32_t& replica_id, uint32_t layer, ui
                                  const bytes32_t* parents, size_t count) {
   alignas(16) uint8_t hdr[64];
   header_block(hdr, replica_id, layer, node);
-  sha256_t h;
+  sha256_hasher_t h;
   h.update(hdr, 64);
   for (size_t i = 0; i < count; ++i) h.update(parents[i].data(), 32);
   bytes32_t out = h.finish();

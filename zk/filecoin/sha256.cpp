@@ -170,9 +170,9 @@ bytes32_t sha256_state_bytes(const uint32_t state[8]) {
   return out;
 }
 
-sha256_t::sha256_t() { std::memcpy(state_, sha256_iv, sizeof state_); }
+sha256_hasher_t::sha256_hasher_t() { std::memcpy(state_, sha256_iv, sizeof state_); }
 
-sha256_t& sha256_t::update(const void* data, size_t n) {
+sha256_hasher_t& sha256_hasher_t::update(const void* data, size_t n) {
   const uint8_t* p = static_cast<const uint8_t*>(data);
   total_ += n;
   if (buffered_ > 0) {
@@ -195,7 +195,7 @@ sha256_t& sha256_t::update(const void* data, size_t n) {
   return *this;
 }
 
-bytes32_t sha256_t::finish() {
+bytes32_t sha256_hasher_t::finish() {
   // FIPS 180-4 §5.1.1: 0x80, zeros to 56 mod 64, the bit length as a big-endian u64.
   const uint64_t bits = total_ * 8;
   uint8_t pad[128] = {0x80};
@@ -207,7 +207,7 @@ bytes32_t sha256_t::finish() {
   return sha256_state_bytes(state_);
 }
 
-bytes32_t sha256(const void* data, size_t n) { return sha256_t().update(data, n).finish(); }
+bytes32_t sha256(const void* data, size_t n) { return sha256_hasher_t().update(data, n).finish(); }
 
 bytes32_t sha256_trunc(const void* data, size_t n) {
   bytes32_t d = sha256(data, n);

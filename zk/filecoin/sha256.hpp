@@ -41,10 +41,10 @@ void sha256_compress_shani(uint32_t state[8], const uint8_t* blocks, size_t n);
 bytes32_t sha256_state_bytes(const uint32_t state[8]);
 
 // Streaming SHA-256 of any number of bytes.
-class sha256_t {
+class sha256_hasher_t {
  public:
-  sha256_t();
-  sha256_t& update(const void* data, size_t n);
+  sha256_hasher_t();
+  sha256_hasher_t& update(const void* data, size_t n);
   bytes32_t finish();  // the hasher is spent afterwards
 
  private:

@@ -1,0 +1,177 @@
+#include "zk/filecoin/seal.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/derive.hpp"
+#include "zk/filecoin/fr32.hpp"
+#include "zk/filecoin/labels.hpp"
+#include "zk/filecoin/merkle.hpp"
+#include "zk/filecoin/poseidon.hpp"
+
+namespace zk::filecoin {
+
+namespace {
+
+using clock_t_ = std::chrono::steady_clock;
+
+double since(clock_t_::time_point t) {
+  return std::chrono::duration<double>(clock_t_::now() - t).count();
+}
+
+column_proof_t column_proof(const std::vector<std::vector<bytes32_t>>& layers,
+                            const poseidon_tree_t& tree_c, uint64_t node) {
+  column_proof_t cp;
+  cp.column.index = uint32_t(node);
+  for (const auto& layer : layers) cp.column.rows.push_back(layer[node]);
+  cp.inclusion_proof = tree_c.prove(node);
+  return cp;
+}
+
+}  // namespace
+
+std::vector<uint8_t> random_piece(uint64_t seed, size_t len) {
+  std::vector<uint8_t> out;
+  out.reserve(len + 32);
+  for (uint64_t i = 0; out.size() < len; ++i) {
+    uint8_t msg[16];
+    for (int b = 0; b < 8; ++b) {
+      msg[b] = uint8_t(seed >> (8 * b));
+      msg[8 + b] = uint8_t(i >> (8 * b));
+    }
+    const bytes32_t h = sha256(msg, sizeof msg);
+    out.insert(out.end(), h.begin(), h.end());
+  }
+  out.resize(len);
+  return out;
+}
+
+seal_result_t seal_sector(const seal_request_t& req,
+                          const std::function<void(const std::string&)>& progress) {
+  const porep_config_t& c = req.config;
+  auto stage = [&](const std::string& s) {
+    if (progress) progress(s);
+  };
+  const uint64_t unpadded = fr32_unpadded_size(c.sector_size);
+  if (req.piece.size() != unpadded)
+    throw std::invalid_argument("the piece must be exactly " + std::to_string(unpadded) +
+                                " bytes (sector size " + std::to_string(c.sector_size) +
+                                " × 127/128), got " + std::to_string(req.piece.size()));
+  const uint64_t n = c.nodes;
+  seal_result_t r;
+  const auto t_total = clock_t_::now();
+
+  // PC1: pad, tree_d, replica_id.
+  stage("fr32 padding and tree_d");
+  auto t = clock_t_::now();
+  std::vector<bytes32_t> data(n);
+  fr32_pad(req.piece.data(), req.piece.size(), data[0].data());
+  const sha256_tree_t tree_d(std::move(data));
+  r.comm_d = tree_d.root();
+  r.replica_id = replica_id(req.prover_id, req.sector, req.ticket, r.comm_d, c.porep_id);
+  r.seconds.pad_and_tree_d = since(t);
+
+  // PC1: labels.
+  stage("parent table");
+  t = clock_t_::now();
+  const graph_t g(c);
+  std::vector<std::vector<bytes32_t>> layers(c.layers);
+  {
+    const parent_table_t parents(g);
+    r.parent_table_bytes = parents.bytes();
+    r.seconds.parents = since(t);
+    t = clock_t_::now();
+    for (uint32_t l = 1; l <= c.layers; ++l) {
+      stage("labels of layer " + std::to_string(l));
+      layers[l - 1].resize(n);
+      sdr_label_layer(parents, r.replica_id, l, l > 1 ? layers[l - 2].data() : nullptr,
+                      layers[l - 1].data());
+    }
+    r.seconds.labels = since(t);
+  }
+
+  // PC2: tree_c over the column hashes.
+  stage("tree_c");
+  t = clock_t_::now();
+  std::vector<fr_t> leaves(n);
+  {
+    const poseidon_constants_t& pc = poseidon_constants(c.layers);
+    parallel_for(n, [&](size_t b, size_t e) {
+      std::vector<fr_t> col(c.layers);
+      for (size_t i = b; i < e; ++i) {
+        for (uint32_t l = 0; l < c.layers; ++l) col[l] = *fr_from_bytes(layers[l][i]);
+        leaves[i] = poseidon_hash(pc, col.data());
+      }
+    });
+  }
+  const poseidon_tree_t tree_c(c.shape, std::move(leaves));
+  r.comm_c = fr_to_bytes(tree_c.root());
+  r.seconds.tree_c = since(t);
+
+  // PC2: the replica and tree_r_last.
+  stage("replica and tree_r_last");
+  t = clock_t_::now();
+  leaves.assign(n, fr_t::zero());
+  {
+    const std::vector<bytes32_t>& d = tree_d.leaves();
+    const std::vector<bytes32_t>& last = layers.back();
+    parallel_for(n, [&](size_t b, size_t e) {
+      for (size_t i = b; i < e; ++i) leaves[i] = *fr_from_bytes(last[i]) + *fr_from_bytes(d[i]);
+    });
+  }
+  const poseidon_tree_t tree_r(c.shape, std::move(leaves));
+  r.comm_r_last = fr_to_bytes(tree_r.root());
+  r.comm_r = fr_to_bytes(poseidon2(tree_c.root(), tree_r.root()));
+  r.seconds.tree_r_last = since(t);
+
+  // C1: the vanilla proofs of every partition's challenges.
+  stage("vanilla proofs");
+  t = clock_t_::now();
+  for (uint32_t k = 0; k < c.partitions; ++k) {
+    r.challenges.push_back(porep_challenges(c, r.replica_id, req.seed, r.comm_r, k));
+    std::vector<vanilla_proof_t> part;
+    for (uint64_t ch : r.challenges.back()) {
+      vanilla_proof_t p;
+      p.comm_d_proofs = tree_d.prove(ch);
+      p.comm_r_last_proof = tree_r.prove(ch);
+      replica_column_proofs_t& rc = p.replica_column_proofs;
+      rc.c_x = column_proof(layers, tree_c, ch);
+      uint32_t ps[graph_degree];
+      g.parents(ch, ps);
+      for (unsigned i = 0; i < drg_degree; ++i)
+        rc.drg_parents.push_back(column_proof(layers, tree_c, ps[i]));
+      for (unsigned i = 0; i < exp_degree; ++i)
+        rc.exp_parents.push_back(column_proof(layers, tree_c, ps[drg_degree + i]));
+      // Proof::from_parts: layer 1 cycles the DRG parents' layer-1 labels; layer L the DRG
+      // parents' layer-L labels then the expander parents' layer-(L − 1) labels.
+      for (uint32_t l = 1; l <= c.layers; ++l) {
+        labeling_proof_t lp;
+        lp.layer_index = l;
+        lp.node = ch;
+        const unsigned distinct = l == 1 ? drg_degree : graph_degree;
+        for (unsigned i = 0; i < label_parents; ++i) {
+          const unsigned kk = i % distinct;
+          lp.parents.push_back(kk < drg_degree ? layers[l - 1][ps[kk]] : layers[l - 2][ps[kk]]);
+        }
+        p.labeling_proofs.push_back(std::move(lp));
+      }
+      p.encoding_proof = p.labeling_proofs.back();
+      part.push_back(std::move(p));
+    }
+    r.vanilla_proofs.push_back(std::move(part));
+  }
+  r.seconds.proofs = since(t);
+
+  if (req.keep_replica) {
+    r.replica.resize(n);
+    for (uint64_t i = 0; i < n; ++i) r.replica[i] = fr_to_bytes(tree_r.leaves()[i]);
+  }
+  if (req.keep_layers) r.layers = std::move(layers);
+  r.seconds.total = since(t_total);
+  return r;
+}
+
+}  // namespace zk::filecoin
