@@ -54,7 +54,7 @@ TEST_CASE("sha256: streaming in pieces equals one shot") {
     for (auto& b : msg) b = uint8_t(rng());
     const bytes32_t whole = sha256(msg.data(), msg.size());
     for (size_t cut = 0; cut <= len; cut += 1 + len / 7) {
-      sha256_t h;
+      sha256_hasher_t h;
       h.update(msg.data(), cut).update(msg.data() + cut, len - cut);
       CHECK(h.finish() == whole);
     }
