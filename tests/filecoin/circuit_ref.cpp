@@ -5,13 +5,19 @@
 //
 //   filecoin_circuit_ref counts CIRCUIT
 //   filecoin_circuit_ref compare-dump CIRCUIT --dump FILE [--sample N]
+//   filecoin_circuit_ref compare-witness --registered-proof NAME --prover-id HEX --sector N
+//       --ticket HEX --seed HEX --random SEED --witness FILE.bin [--partition K]
 //   CIRCUIT = --registered-proof NAME | --test-config 2|8|8-4|8-4-2
 //
 // counts prints the shape's counts, densities and digest as JSON. compare-dump reads the
 // reference's dump (a file or a FIFO, streamed) and compares every constraint (or, with
 // --sample N, every N-th and the last ones) term by term: the same variables (input/aux and
 // index) in the same order with equal coefficients; then the numbers of inputs, aux variables and
-// constraints. Exit 0 equal, 1 different, 2 usage or I/O error.
+// constraints. compare-witness seals the sector the reference sealed (`seal ... --random SEED`)
+// with zkfleet's sealer (zk/filecoin/seal.hpp), synthesizes partition K in prove mode and
+// compares every input and aux value with the reference's witness of that C1 (`count --c1
+// ... --witness FILE.bin`: 32-byte little-endian values, inputs then aux); it also checks that
+// every constraint holds. Exit 0 equal, 1 different, 2 usage or I/O error.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -24,6 +30,9 @@
 #include <vector>
 
 #include "zk/filecoin/circuit.hpp"
+#include "zk/filecoin/derive.hpp"
+#include "zk/filecoin/fr32.hpp"
+#include "zk/filecoin/seal.hpp"
 
 using namespace zk;
 using namespace zk::filecoin;
@@ -51,10 +60,17 @@ struct args_t {
   bool have_config = false;
   std::string dump;
   uint64_t sample = 1;
+  // compare-witness
+  const registered_proof_t* proof = nullptr;
+  bytes32_t prover_id{}, ticket{}, seed{};
+  uint64_t sector = 0, random = 0;
+  bool have_random = false;
+  std::string witness;
+  uint32_t partition = 0;
 };
 
 args_t parse(int argc, char** argv) {
-  if (argc < 2) throw usage_error("missing subcommand (counts, compare-dump)");
+  if (argc < 2) throw usage_error("missing subcommand (counts, compare-dump, compare-witness)");
   args_t a;
   a.cmd = argv[1];
   for (int i = 2; i < argc; ++i) {
@@ -64,8 +80,24 @@ args_t parse(int argc, char** argv) {
       return argv[++i];
     };
     if (k == "--registered-proof") {
-      a.config = circuit_config(porep_config(registered_proof(value())));
+      a.proof = &registered_proof(value());
+      a.config = circuit_config(porep_config(*a.proof));
       a.have_config = true;
+    } else if (k == "--prover-id") {
+      a.prover_id = parse_hex32(value(), "--prover-id");
+    } else if (k == "--ticket") {
+      a.ticket = parse_hex32(value(), "--ticket");
+    } else if (k == "--seed") {
+      a.seed = parse_hex32(value(), "--seed");
+    } else if (k == "--sector") {
+      a.sector = std::stoull(value());
+    } else if (k == "--random") {
+      a.random = std::stoull(value());
+      a.have_random = true;
+    } else if (k == "--witness") {
+      a.witness = value();
+    } else if (k == "--partition") {
+      a.partition = uint32_t(std::stoul(value()));
     } else if (k == "--test-config") {
       a.config = test_circuit_config(parse_test_shape(value()));
       a.have_config = true;
@@ -144,30 +176,71 @@ std::string fmt_row(const r1cs_shape_t& s, const r1cs_matrix_t& m, uint64_t row)
   return out;
 }
 
-// Whether the reference's text of one linear combination equals row `row` of m.
-bool same_lc(std::string_view text, const r1cs_shape_t& s, const r1cs_matrix_t& m, uint64_t row,
-             coeff_parser_t& cp) {
-  uint64_t k = m.row_ptr[row];
-  const uint64_t end = m.row_ptr[row + 1];
-  if (text == "-") return k == end;
+struct parsed_term_t {
+  var_t var;
+  fr_t coeff;
+};
+
+// The reference's text of one linear combination ("-" or "i<k>*<c> a<k>*<c> ...").
+void parse_lc(std::string_view text, coeff_parser_t& cp, std::vector<parsed_term_t>& out) {
+  out.clear();
+  if (text == "-") return;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t sp = text.find(' ', pos);
     if (sp == std::string_view::npos) sp = text.size();
     const std::string_view term = text.substr(pos, sp - pos);
     pos = sp + 1;
-    if (k == end) return false;
     const size_t star = term.find('*');
-    if (star == std::string_view::npos || star < 2) return false;
-    const bool input = term[0] == 'i';
+    if (star == std::string_view::npos || star < 2 || (term[0] != 'i' && term[0] != 'a'))
+      throw std::runtime_error("dump: bad term '" + std::string(term) + "'");
     const uint32_t idx = uint32_t(std::stoul(std::string(term.substr(1, star - 1))));
-    const var_t v = input ? var_t::input(idx) : var_t::aux(idx);
-    if (m.var[k] != v.raw) return false;
-    if (cp.parse(term.substr(star + 1)) != s.coeffs[m.coeff[k]]) return false;
-    ++k;
+    out.push_back(
+        {term[0] == 'i' ? var_t::input(idx) : var_t::aux(idx), cp.parse(term.substr(star + 1))});
   }
-  return k == end;
 }
+
+bool same_lc(const std::vector<parsed_term_t>& ref, const r1cs_shape_t& s, const r1cs_matrix_t& m,
+             uint64_t row) {
+  if (m.row_ptr[row + 1] - m.row_ptr[row] != ref.size()) return false;
+  for (size_t k = 0; k < ref.size(); ++k) {
+    const uint64_t j = m.row_ptr[row] + k;
+    if (m.var[j] != ref[k].var.raw || s.coeffs[m.coeff[j]] != ref[k].coeff) return false;
+  }
+  return true;
+}
+
+// The shape digest of r1cs_shape_t (zk/bellperson/cs.hpp), computed from the reference's terms.
+class ref_digest_t {
+ public:
+  ref_digest_t() {
+    static const char tag[] = "zkfleet/bellperson-r1cs/v1";
+    h_.update(tag, sizeof(tag) - 1);
+  }
+  void add(const std::vector<parsed_term_t>& lc) {
+    put(uint32_t(lc.size()));
+    for (const auto& t : lc) {
+      put(t.var.raw);
+      const auto v = t.coeff.to_canonical();
+      uint8_t b[32];
+      for (int i = 0; i < 32; ++i) b[i] = uint8_t(v.l[i / 8] >> (8 * (i % 8)));
+      h_.update(b, 32);
+    }
+  }
+  bytes32_t finish(uint32_t inputs, uint32_t aux, uint32_t constraints) {
+    put(inputs);
+    put(aux);
+    put(constraints);
+    return h_.finish();
+  }
+
+ private:
+  void put(uint32_t v) {
+    const uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+    h_.update(b, 4);
+  }
+  sha256_hasher_t h_;
+};
 
 int cmd_compare_dump(const args_t& a) {
   if (a.dump.empty()) throw usage_error("compare-dump needs --dump FILE");
@@ -183,6 +256,9 @@ int cmd_compare_dump(const args_t& a) {
   std::string line;
   uint64_t inputs = 0, aux = 0, constraints = 0, compared = 0;
   const uint64_t n = s->counts.constraints;
+  const bool full = a.sample == 1;  // every constraint: the reference's digest too
+  ref_digest_t digest;
+  std::vector<parsed_term_t> ta, tb, tc;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     if (line[0] == 'I') {
@@ -196,7 +272,8 @@ int cmd_compare_dump(const args_t& a) {
     if (line[0] != 'C') throw std::runtime_error("dump: unexpected line: " + line.substr(0, 80));
     const uint64_t i = constraints++;
     if (i >= n) continue;  // counted below
-    if (a.sample > 1 && i % a.sample != 0 && i + 64 < n) continue;
+    const bool sampled = a.sample == 1 || i % a.sample == 0 || i + 64 >= n;
+    if (!full && !sampled) continue;
     // C <n>\t<path>\t<A>\t<B>\t<C>
     std::string_view v(line);
     size_t t[4];
@@ -209,8 +286,17 @@ int cmd_compare_dump(const args_t& a) {
     const std::string_view la = v.substr(t[1] + 1, t[2] - t[1] - 1);
     const std::string_view lb = v.substr(t[2] + 1, t[3] - t[2] - 1);
     const std::string_view lc = v.substr(t[3] + 1);
-    const bool ok = same_lc(la, *s, s->a, i, cp) && same_lc(lb, *s, s->b, i, cp) &&
-                    same_lc(lc, *s, s->c, i, cp);
+    parse_lc(la, cp, ta);
+    parse_lc(lb, cp, tb);
+    parse_lc(lc, cp, tc);
+    if (full) {
+      digest.add(ta);
+      digest.add(tb);
+      digest.add(tc);
+    }
+    if (!sampled) continue;
+    const bool ok =
+        same_lc(ta, *s, s->a, i) && same_lc(tb, *s, s->b, i) && same_lc(tc, *s, s->c, i);
     ++compared;
     if (!ok) {
       std::printf("constraint %llu differs (%s)\n", (unsigned long long)i,
@@ -225,17 +311,82 @@ int cmd_compare_dump(const args_t& a) {
     }
   }
   const bool counts_ok = inputs == s->counts.inputs && aux == s->counts.aux && constraints == n;
+  std::string ref_digest = "(sampled)";
+  if (full)
+    ref_digest = to_hex(digest.finish(uint32_t(inputs), uint32_t(aux), uint32_t(constraints)));
+  const bool ok = counts_ok && (!full || ref_digest == s->digest_hex());
   std::printf(
       "{\n  \"config\": \"%s\",\n  \"reference\": {\"inputs\": %llu, \"aux\": %llu, "
-      "\"constraints\": %llu},\n  \"zkfleet\": {\"inputs\": %u, \"aux\": %u, \"constraints\": "
-      "%u},\n"
-      "  \"constraints_compared\": %llu,\n  \"equal\": %s,\n  \"digest\": \"%s\",\n"
-      "  \"seconds\": %.1f\n}\n",
+      "\"constraints\": %llu, \"digest\": \"%s\"},\n  \"zkfleet\": {\"inputs\": %u, \"aux\": %u, "
+      "\"constraints\": %u, \"digest\": \"%s\"},\n  \"constraints_compared\": %llu,\n"
+      "  \"equal\": %s,\n  \"seconds\": %.1f\n}\n",
       a.config.key().c_str(), (unsigned long long)inputs, (unsigned long long)aux,
-      (unsigned long long)constraints, s->counts.inputs, s->counts.aux, s->counts.constraints,
-      (unsigned long long)compared, counts_ok ? "true" : "false", s->digest_hex().c_str(),
-      seconds_since(t0));
-  return counts_ok ? 0 : 1;
+      (unsigned long long)constraints, ref_digest.c_str(), s->counts.inputs, s->counts.aux,
+      s->counts.constraints, s->digest_hex().c_str(), (unsigned long long)compared,
+      ok ? "true" : "false", seconds_since(t0));
+  return ok ? 0 : 1;
+}
+
+int cmd_compare_witness(const args_t& a) {
+  if (!a.proof || !a.have_random || a.witness.empty())
+    throw usage_error("compare-witness needs --registered-proof, --random and --witness");
+  const auto t0 = std::chrono::steady_clock::now();
+  seal_request_t req;
+  req.config = porep_config(*a.proof);
+  req.prover_id = a.prover_id;
+  req.sector = a.sector;
+  req.ticket = a.ticket;
+  req.seed = a.seed;
+  req.piece = random_piece(a.random, fr32_unpadded_size(req.config.sector_size));
+  const seal_result_t res = seal_sector(req);
+  if (a.partition >= res.vanilla_proofs.size())
+    throw usage_error("the sector has " + std::to_string(res.vanilla_proofs.size()) +
+                      " partitions");
+  const partition_witness_t w = witness_from_vanilla(
+      {res.replica_id, res.comm_d, res.comm_r, req.seed}, res.vanilla_proofs[a.partition]);
+  const double seal_s = seconds_since(t0);
+  const auto t1 = std::chrono::steady_clock::now();
+  partition_assignment_t asg = synthesize_partition(a.config, w);
+  const double synth_s = seconds_since(t1);
+  const auto bad = first_unsatisfied(a.config, asg.view());
+
+  std::ifstream in(a.witness, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + a.witness);
+  in.seekg(0, std::ios::end);
+  const uint64_t bytes = uint64_t(in.tellg());
+  in.seekg(0);
+  const uint64_t expected = 32 * (uint64_t(asg.inputs.size()) + asg.aux.size());
+  if (bytes != expected) {
+    std::printf("witness %s holds %llu values, zkfleet's %zu inputs + %zu aux\n", a.witness.c_str(),
+                (unsigned long long)(bytes / 32), asg.inputs.size(), asg.aux.size());
+    return 1;
+  }
+  uint64_t differ = 0, first = ~uint64_t(0);
+  uint8_t buf[32];
+  auto check = [&](const fr_t& mine, uint64_t i) {
+    in.read(reinterpret_cast<char*>(buf), 32);
+    bytes32_t ref;
+    std::memcpy(ref.data(), buf, 32);
+    if (fr_to_bytes(mine) != ref) {
+      if (differ++ == 0) first = i;
+    }
+  };
+  for (size_t i = 0; i < asg.inputs.size(); ++i) check(asg.inputs[i], i);
+  for (size_t i = 0; i < asg.aux.size(); ++i) check(asg.aux[i], asg.inputs.size() + i);
+  const bool ok = differ == 0 && !bad;
+  std::printf(
+      "{\n  \"registered_proof\": \"%s\",\n  \"partition\": %u,\n  \"comm_r\": \"%s\",\n"
+      "  \"inputs\": %zu,\n  \"aux\": %zu,\n  \"values_differing\": %llu,\n"
+      "  \"first_differing\": %lld,\n  \"satisfied\": %s,\n  \"equal\": %s,\n"
+      "  \"seal_seconds\": %.2f,\n  \"synthesis_seconds\": %.3f\n}\n",
+      std::string(a.proof->name).c_str(), a.partition, to_hex(res.comm_r).c_str(),
+      asg.inputs.size(), asg.aux.size(), (unsigned long long)differ,
+      differ ? (long long)first : -1LL, bad ? "false" : "true", ok ? "true" : "false", seal_s,
+      synth_s);
+  if (bad)
+    std::printf("unsatisfied: constraint %llu (%s)\n", (unsigned long long)bad->constraint,
+                bad->where.c_str());
+  return ok ? 0 : 1;
 }
 
 }  // namespace
@@ -245,6 +396,7 @@ int main(int argc, char** argv) {
     const args_t a = parse(argc, argv);
     if (a.cmd == "counts") return cmd_counts(a);
     if (a.cmd == "compare-dump") return cmd_compare_dump(a);
+    if (a.cmd == "compare-witness") return cmd_compare_witness(a);
     throw usage_error("unknown subcommand " + a.cmd);
   } catch (const usage_error& e) {
     std::fprintf(stderr, "filecoin_circuit_ref: %s\n", e.what());

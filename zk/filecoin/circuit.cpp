@@ -272,14 +272,14 @@ template <class CS>
 num_t create_label(CS& cs, const boolean_t* replica_id, const boolean_t* const* parents,
                    uint32_t layer, const boolean_t* node_le) {
   std::vector<boolean_t> msg;
-  msg.reserve((2 + total_parents) * 256);
+  msg.reserve((2 + label_parents) * 256);
   msg.insert(msg.end(), replica_id, replica_id + 256);
   boolean_t layer_be[32];
   bellperson::uint32_g::constant(layer).into_bits_be(layer_be);
   msg.insert(msg.end(), layer_be, layer_be + 32);
   for (unsigned i = 0; i < 64; ++i) msg.push_back(node_le[63 - i]);
   msg.resize(512, boolean_t::constant(false));
-  for (uint32_t k = 0; k < total_parents; ++k) msg.insert(msg.end(), parents[k], parents[k] + 256);
+  for (uint32_t k = 0; k < label_parents; ++k) msg.insert(msg.end(), parents[k], parents[k] + 256);
   boolean_t digest[256];
   bellperson::sha256_bits(cs, msg.data(), msg.size(), digest);
   boolean_t le[256];
@@ -361,8 +361,8 @@ void synthesize_challenge(CS& cs, const circuit_config_t& c, const challenge_pro
       }
     // 37 slots: layer 1 repeats its 6 DRG parents six times and the first once more; later
     // layers their 14 parents twice and the first 9 once more.
-    const boolean_t* slots[total_parents];
-    for (uint32_t k = 0; k < total_parents; ++k) slots[k] = parents[k % parents.size()].data();
+    const boolean_t* slots[label_parents];
+    for (uint32_t k = 0; k < label_parents; ++k) slots[k] = parents[k % parents.size()].data();
     labels.push_back(create_label(cs, s.replica_id_bits, slots, layer, node));
   }
 

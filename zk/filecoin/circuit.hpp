@@ -27,14 +27,12 @@
 
 #include "zk/bellperson/cs.hpp"
 #include "zk/filecoin/circuit_gadgets.hpp"
+#include "zk/filecoin/graph.hpp"
+#include "zk/filecoin/labels.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/vanilla.hpp"
 
 namespace zk::filecoin {
-
-inline constexpr uint32_t drg_degree = 6;      // BASE_DEGREE
-inline constexpr uint32_t exp_degree = 8;      // EXP_DEGREE
-inline constexpr uint32_t total_parents = 37;  // TOTAL_PARENTS: the label's parent slots
 
 // What the R1CS depends on: the graph size, the layers, the challenges per partition and the
 // tree shape of tree C and tree R (porep_id, api version and the sector's data do not change it).
