@@ -259,34 +259,6 @@ namespace {
 
 using namespace circuit_detail;
 
-// hash.rs hash_single_column: Poseidon of arity = the column's length (2 or 11).
-template <class CS>
-num_t hash_column(CS& cs, const std::vector<num_t>& rows) {
-  return bellperson::poseidon_hash(cs, rows.data(), poseidon_constants(unsigned(rows.size())));
-}
-
-// create_label.rs create_label_circuit: SHA-256 of replica_id (256 bits) ‖ layer (u32 BE) ‖
-// node (u64 BE) ‖ zeros to 64 bytes ‖ 37 parents of 256 bits, the digest's bytes bit-reversed,
-// its first 254 bits packed.
-template <class CS>
-num_t create_label(CS& cs, const boolean_t* replica_id, const boolean_t* const* parents,
-                   uint32_t layer, const boolean_t* node_le) {
-  std::vector<boolean_t> msg;
-  msg.reserve((2 + label_parents) * 256);
-  msg.insert(msg.end(), replica_id, replica_id + 256);
-  boolean_t layer_be[32];
-  bellperson::uint32_g::constant(layer).into_bits_be(layer_be);
-  msg.insert(msg.end(), layer_be, layer_be + 32);
-  for (unsigned i = 0; i < 64; ++i) msg.push_back(node_le[63 - i]);
-  msg.resize(512, boolean_t::constant(false));
-  for (uint32_t k = 0; k < label_parents; ++k) msg.insert(msg.end(), parents[k], parents[k] + 256);
-  boolean_t digest[256];
-  bellperson::sha256_bits(cs, msg.data(), msg.size(), digest);
-  boolean_t le[256];
-  reverse_bit_numbering(digest, 256, le);
-  return bellperson::pack_bits(cs, le, bellperson::fr_capacity);
-}
-
 }  // namespace
 
 template <class CS>
@@ -363,7 +335,7 @@ void synthesize_challenge(CS& cs, const circuit_config_t& c, const challenge_pro
     // layers their 14 parents twice and the first 9 once more.
     const boolean_t* slots[label_parents];
     for (uint32_t k = 0; k < label_parents; ++k) slots[k] = parents[k % parents.size()].data();
-    labels.push_back(create_label(cs, s.replica_id_bits, slots, layer, node));
+    labels.push_back(create_label(cs, s.replica_id_bits, slots, label_parents, layer, node));
   }
 
   cs.region(named("encoding, inclusion in tree R"));

@@ -8,7 +8,7 @@
 //   add(a, b) (encode)          s = a + b, (a + b)·1 = s                         1
 //   pick(cond, a, b)            c = cond ? a : b, (b − a)·cond = b − c           1
 //   insert(x, bits, elements)   x placed among arity − 1 siblings at the index the bits give:
-//                               arity 2: 2 picks; 4: 8 picks; 8: nor + and + 22 picks (24)
+//                               arity 2: 2 picks; 4: 8 picks; 8: nor + and + 20 picks (22)
 //   uint64 alloc                64 AllocatedBits, least significant first        64
 //   sha256 leaf hash            bits of each leaf (255 + 1 for the sum), each leaf's bytes
 //                               bit-reversed, SHA-256, the digest's first 254 bits (bytes
@@ -17,6 +17,7 @@
 //   inclusion (PoR, private)    per path element: log2(arity) index bits, the arity − 1 siblings
 //                               allocated, insert, hash; then the index bits of the whole path
 //                               packed into one public input, and computed root·1 = root
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -215,6 +216,35 @@ void enforce_inclusion(CS& cs, hasher_t h, const std::vector<uint32_t>& arities,
   }
   bellperson::pack_into_inputs(cs, path_bits.data(), path_bits.size());
   enforce_equal(cs, cur, root);
+}
+
+// stacked/circuit/hash.rs hash_single_column: Poseidon of arity = the column's length (2 or 11).
+template <class CS>
+num_t hash_column(CS& cs, const std::vector<num_t>& rows) {
+  return bellperson::poseidon_hash(cs, rows.data(), poseidon_constants(unsigned(rows.size())));
+}
+
+// stacked/circuit/create_label.rs create_label_circuit: SHA-256 of replica_id (256 bits) ‖ layer
+// (u32 BE) ‖ node (u64 BE, from its 64 Booleans least significant first) ‖ zeros to 64 bytes ‖
+// the parents (256 bits each; Filecoin passes 37), the digest's bytes bit-reversed, its first
+// 254 bits packed into a number.
+template <class CS>
+num_t create_label(CS& cs, const boolean_t* replica_id, const boolean_t* const* parents,
+                   size_t parents_n, uint32_t layer, const boolean_t* node_le) {
+  std::vector<boolean_t> msg;
+  msg.reserve((2 + parents_n) * 256);
+  msg.insert(msg.end(), replica_id, replica_id + 256);
+  boolean_t layer_be[32];
+  bellperson::uint32_g::constant(layer).into_bits_be(layer_be);
+  msg.insert(msg.end(), layer_be, layer_be + 32);
+  for (unsigned i = 0; i < 64; ++i) msg.push_back(node_le[63 - i]);
+  msg.resize(512, boolean_t::constant(false));
+  for (uint32_t k = 0; k < parents_n; ++k) msg.insert(msg.end(), parents[k], parents[k] + 256);
+  boolean_t digest[256];
+  bellperson::sha256_bits(cs, msg.data(), msg.size(), digest);
+  boolean_t le[256];
+  reverse_bit_numbering(digest, 256, le);
+  return bellperson::pack_bits(cs, le, bellperson::fr_capacity);
 }
 
 }  // namespace circuit_detail
