@@ -148,3 +148,29 @@ TEST_CASE("Poseidon trees of every Filecoin shape") {
   CHECK_THROWS_AS(poseidon_tree_t(tree_shape_t{8, 0, 0}, std::vector<fr_t>(48)),
                   std::invalid_argument);
 }
+
+TEST_CASE("trees without their lowest levels prove the same paths") {
+  std::mt19937_64 rng(13);
+  std::vector<bytes32_t> leaves(256);
+  for (auto& l : leaves)
+    for (auto& b : l) b = uint8_t(rng() & 0xff);
+  const sha256_tree_t full(leaves);
+  for (unsigned discard : {1u, 4u, 8u, 20u}) {
+    const sha256_tree_t lean(leaves.data(), leaves.size(), discard);
+    CHECK(lean.root() == full.root());
+    CHECK(lean.bytes() < full.bytes());
+    for (uint64_t i : {0u, 77u, 255u}) CHECK(lean.prove(i, leaves.data()) == full.prove(i));
+    CHECK_THROWS_AS(lean.prove(0), std::logic_error);
+  }
+  std::vector<fr_t> fr_leaves(512);
+  for (auto& l : fr_leaves) l = fr_t::from_u64(rng());
+  const tree_shape_t shape{8, 8, 0};
+  const poseidon_tree_t pfull(shape, fr_leaves);
+  const poseidon_tree_t::leaf_fn_t fn = [&](uint64_t first, uint64_t count, fr_t* out) {
+    for (uint64_t k = 0; k < count; ++k) out[k] = fr_leaves[first + k];
+  };
+  const poseidon_tree_t plean(shape, fr_leaves.size(), fn);
+  CHECK(plean.root() == pfull.root());
+  for (uint64_t i : {0u, 100u, 511u}) CHECK(plean.prove(i, fn) == pfull.prove(i));
+  CHECK_THROWS_AS(plean.prove(3), std::logic_error);
+}

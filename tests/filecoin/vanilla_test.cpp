@@ -9,8 +9,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "zk/base/error.hpp"
 #include "zk/filecoin/fr32.hpp"
 #include "zk/filecoin/seal.hpp"
+#include "zk/filecoin/vanilla_json.hpp"
 
 using namespace zk::filecoin;
 
@@ -133,4 +135,36 @@ TEST_CASE("seal: random_piece is the reference's generator") {
   msg[8] = 1;
   const bytes32_t h1 = sha256(msg, 16);
   CHECK(std::equal(h1.begin(), h1.begin() + 8, p.begin() + 32));
+}
+
+TEST_CASE("vanilla: the C1 JSON round trip and its readers' errors") {
+  const sealed_t s = seal_2k("StackedDrg2KiBV1_1");
+  c1_fields_t c1;
+  c1.proof = s.req.config.proof;
+  c1.comm_r = s.res.comm_r;
+  c1.comm_d = s.res.comm_d;
+  c1.replica_id = s.res.replica_id;
+  c1.seed = s.req.seed;
+  c1.ticket = s.req.ticket;
+  c1.vanilla_proofs = s.res.vanilla_proofs;
+  const std::string text = c1_json(c1).dump();
+  CHECK(text.rfind("{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":{"
+                   "\"StackedDrg2KiBV1\":[[{\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[",
+                   0) == 0);
+  const c1_fields_t back = c1_from_json(nlohmann::json::parse(text), "c1.json");
+  CHECK(back.vanilla_proofs == s.res.vanilla_proofs);
+  CHECK(back.comm_r == c1.comm_r);
+  CHECK(c1_json(back).dump() == text);
+  nlohmann::json j = nlohmann::json::parse(text);
+  j["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]["labeling_proofs"][0]["parents"][3].erase(0);
+  CHECK_THROWS_WITH_AS(c1_from_json(j, "c1.json"),
+                       "c1.json: /vanilla_proofs/StackedDrg2KiBV1/0/1/labeling_proofs/0/parents/3: "
+                       "expected 32 bytes, got 31",
+                       zk::format_error);
+  j = nlohmann::json::parse(text);
+  j["vanilla_proofs"]["StackedDrg2KiBV1"][0][0]["comm_r_last_proof"]["data"] = {{"Wide", 1}};
+  CHECK_THROWS_WITH_AS(c1_from_json(j, "c1.json"),
+                       "c1.json: /vanilla_proofs/StackedDrg2KiBV1/0/0/comm_r_last_proof/data: "
+                       "unknown variant \"Wide\" (expected Single, Sub or Top)",
+                       zk::format_error);
 }

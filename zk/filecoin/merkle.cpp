@@ -144,37 +144,82 @@ std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_ha
 
 // --- tree_d --------------------------------------------------------------------------------
 
-sha256_tree_t::sha256_tree_t(std::vector<bytes32_t> leaves) {
-  if (leaves.size() < 2 || !is_pow2(leaves.size()))
-    throw std::invalid_argument("sha256 tree: " + std::to_string(leaves.size()) +
+namespace {
+
+std::vector<bytes32_t> hash_pairs(const bytes32_t* below, uint64_t count) {
+  std::vector<bytes32_t> up(count / 2);
+  parallel_for(up.size(), [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) up[i] = sha256_trunc2(below[2 * i], below[2 * i + 1]);
+  });
+  return up;
+}
+
+void check_binary_leaves(uint64_t n) {
+  if (n < 2 || !is_pow2(n))
+    throw std::invalid_argument("sha256 tree: " + std::to_string(n) +
                                 " leaves is not a power of two of at least 2");
+}
+
+}  // namespace
+
+sha256_tree_t::sha256_tree_t(std::vector<bytes32_t> leaves) : n_(leaves.size()) {
+  check_binary_leaves(n_);
   levels_.push_back(std::move(leaves));
   while (levels_.back().size() > 1) {
-    const std::vector<bytes32_t>& below = levels_.back();
-    std::vector<bytes32_t> up(below.size() / 2);
-    parallel_for(up.size(), [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) up[i] = sha256_trunc2(below[2 * i], below[2 * i + 1]);
-    });
+    std::vector<bytes32_t> up = hash_pairs(levels_.back().data(), levels_.back().size());
     levels_.push_back(std::move(up));
   }
 }
 
-std::vector<bytes32_t> sha256_tree_t::take_leaves() {
-  std::vector<bytes32_t> l = std::move(levels_[0]);
-  levels_.clear();
-  return l;
+sha256_tree_t::sha256_tree_t(const bytes32_t* leaves, uint64_t n, unsigned discard) : n_(n) {
+  check_binary_leaves(n_);
+  unsigned height = 0;
+  while ((uint64_t(1) << height) < n) ++height;
+  first_ = std::max(1u, std::min(discard, height));
+  levels_.emplace_back();  // the leaves: not kept
+  std::vector<bytes32_t> cur = hash_pairs(leaves, n);
+  for (unsigned l = 1; l < first_; ++l) cur = hash_pairs(cur.data(), cur.size());
+  levels_.push_back(std::move(cur));
+  while (levels_.back().size() > 1) {
+    std::vector<bytes32_t> up = hash_pairs(levels_.back().data(), levels_.back().size());
+    levels_.push_back(std::move(up));
+  }
+}
+
+size_t sha256_tree_t::bytes() const {
+  size_t b = 0;
+  for (const auto& l : levels_) b += l.size() * sizeof(bytes32_t);
+  return b;
 }
 
 merkle_proof_t sha256_tree_t::prove(uint64_t i) const {
-  if (levels_.empty() || i >= leaf_count())
-    throw std::out_of_range("sha256 tree: leaf " + std::to_string(i) + " out of range");
+  if (first_ > 0) throw std::logic_error("sha256 tree: the leaves were not kept");
+  return prove(i, levels_[0].data());
+}
+
+merkle_proof_t sha256_tree_t::prove(uint64_t i, const bytes32_t* leaves) const {
+  if (i >= n_) throw std::out_of_range("sha256 tree: leaf " + std::to_string(i) + " out of range");
   merkle_proof_t p;
-  p.leaf = levels_[0][i];
+  p.leaf = leaves[i];
   p.root = root();
-  for (size_t l = 0; l + 1 < levels_.size(); ++l) {
+  // The discarded levels: rehash the block of 2^first_ leaves under the path.
+  const uint64_t block = uint64_t(1) << first_, start = i & ~(block - 1);
+  std::vector<bytes32_t> sub(leaves + start, leaves + start + block);
+  uint64_t j = i - start;
+  for (unsigned l = 0; l < first_; ++l) {
+    merkle_path_element_t e;
+    e.index = uint32_t(j & 1);
+    e.hashes.push_back(sub[j ^ 1]);
+    p.base_path.push_back(std::move(e));
+    sub = hash_pairs(sub.data(), sub.size());
+    j >>= 1;
+  }
+  i >>= first_;
+  // levels_[0] is level 0 when kept; otherwise levels_[1] is level first_.
+  for (size_t k = first_ == 0 ? 0 : 1; k + 1 < levels_.size(); ++k) {
     merkle_path_element_t e;
     e.index = uint32_t(i & 1);
-    e.hashes.push_back(levels_[l][i ^ 1]);
+    e.hashes.push_back(levels_[k][i ^ 1]);
     p.base_path.push_back(std::move(e));
     i >>= 1;
   }
@@ -207,9 +252,9 @@ bytes32_t sha256_tree_root(const uint8_t* padded, uint64_t bytes) {
 
 // --- tree_c / tree_r_last ------------------------------------------------------------------
 
-poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> leaves)
-    : shape_(shape) {
-  const uint64_t n = leaves.size();
+void poseidon_tree_t::plan(const tree_shape_t& shape, uint64_t n) {
+  n_ = n;
+  shape_ = shape;
   const uint64_t trees =
       uint64_t(std::max<uint32_t>(shape.sub_arity, 1)) * std::max<uint32_t>(shape.top_arity, 1);
   uint64_t base = trees ? n / trees : 0;
@@ -229,9 +274,11 @@ poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> le
   if (shape.top_arity) arities_.push_back(shape.top_arity);
   for (unsigned a : arities_)
     if (!poseidon_arity_supported(a)) bad();
+}
 
-  levels_.push_back(std::move(leaves));
-  for (unsigned a : arities_) {
+void poseidon_tree_t::build_up() {
+  for (size_t l = levels_.size() - 1; l < arities_.size(); ++l) {
+    const unsigned a = arities_[l];
     const std::vector<fr_t>& below = levels_.back();
     std::vector<fr_t> up(below.size() / a);
     const poseidon_constants_t& c = poseidon_constants(a);
@@ -242,21 +289,63 @@ poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> le
   }
 }
 
-merkle_proof_t poseidon_tree_t::prove(uint64_t i) const {
+poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> leaves) {
+  plan(shape, leaves.size());
+  levels_.push_back(std::move(leaves));
+  build_up();
+}
+
+poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, uint64_t n, const leaf_fn_t& leaf) {
+  plan(shape, n);
+  const unsigned a = arities_[0];
+  const poseidon_constants_t& c = poseidon_constants(a);
+  levels_.emplace_back();  // the leaves: not kept
+  std::vector<fr_t> first(n / a);
+  parallel_for(first.size(), [&](size_t b, size_t e) {
+    std::vector<fr_t> buf(size_t(a) * 256);
+    for (size_t i = b; i < e;) {
+      const size_t m = std::min<size_t>(256, e - i);
+      leaf(uint64_t(i) * a, uint64_t(m) * a, buf.data());
+      for (size_t k = 0; k < m; ++k) first[i + k] = poseidon_hash(c, &buf[a * k]);
+      i += m;
+    }
+  });
+  levels_.push_back(std::move(first));
+  build_up();
+}
+
+size_t poseidon_tree_t::bytes() const {
+  size_t b = 0;
+  for (const auto& l : levels_) b += l.size() * sizeof(fr_t);
+  return b;
+}
+
+merkle_proof_t poseidon_tree_t::prove(uint64_t i, const leaf_fn_t& leaf) const {
   if (i >= leaf_count())
     throw std::out_of_range("poseidon tree: leaf " + std::to_string(i) + " out of range");
+  const bool kept = !levels_[0].empty();
+  if (!kept && !leaf) throw std::logic_error("poseidon tree: the leaves were not kept");
   merkle_proof_t p;
-  p.leaf = fr_to_bytes(levels_[0][i]);
   p.root = fr_to_bytes(root());
   const size_t base_levels =
       arities_.size() - (shape_.sub_arity ? 1 : 0) - (shape_.top_arity ? 1 : 0);
+  std::vector<fr_t> group;
   for (size_t l = 0; l < arities_.size(); ++l) {
     const unsigned a = arities_[l];
     merkle_path_element_t e;
     e.index = uint32_t(i % a);
     const uint64_t first = i - e.index;
+    const fr_t* g = nullptr;
+    if (l == 0 && !kept) {
+      group.resize(a);
+      leaf(first, a, group.data());
+      g = group.data();
+    } else {
+      g = &levels_[l][first];
+    }
+    if (l == 0) p.leaf = fr_to_bytes(g[e.index]);
     for (unsigned k = 0; k < a; ++k)
-      if (k != e.index) e.hashes.push_back(fr_to_bytes(levels_[l][first + k]));
+      if (k != e.index) e.hashes.push_back(fr_to_bytes(g[k]));
     std::vector<merkle_path_element_t>& part =
         l < base_levels ? p.base_path
                         : (l == base_levels && shape_.sub_arity ? p.sub_path : p.top_path);

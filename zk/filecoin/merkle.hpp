@@ -20,6 +20,7 @@
 // `index` and hashing the group (InclusionPath::root); the leaf index is the positions read as
 // digits, base digits least significant (path_index).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,16 +81,23 @@ std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_ha
 // (std::invalid_argument otherwise). Levels are built in parallel on the compute pool.
 class sha256_tree_t {
  public:
+  // Keeps every level, the leaves included.
   explicit sha256_tree_t(std::vector<bytes32_t> leaves);
-  uint64_t leaf_count() const { return levels_[0].size(); }
+  // Keeps only the levels from `discard` up (as Filecoin's rows_to_discard): the leaves stay the
+  // caller's and are passed again to prove(), which rehashes the 2^discard leaves below a path.
+  sha256_tree_t(const bytes32_t* leaves, uint64_t n, unsigned discard);
+  uint64_t leaf_count() const { return n_; }
   const bytes32_t& root() const { return levels_.back()[0]; }
+  // The leaves when kept (empty otherwise).
   const std::vector<bytes32_t>& leaves() const { return levels_[0]; }
-  // The leaves, moved out; the tree is empty afterwards.
-  std::vector<bytes32_t> take_leaves();
-  // std::out_of_range for i ≥ leaf_count().
+  size_t bytes() const;
+  // std::out_of_range for i ≥ leaf_count(); std::logic_error when the leaves were not kept.
   merkle_proof_t prove(uint64_t i) const;
+  merkle_proof_t prove(uint64_t i, const bytes32_t* leaves) const;
 
  private:
+  uint64_t n_ = 0;
+  unsigned first_ = 0;  // levels_[k] is level first_ + k (levels_[0] empty when first_ > 0)
   std::vector<std::vector<bytes32_t>> levels_;
 };
 
@@ -99,16 +107,29 @@ bytes32_t sha256_tree_root(const uint8_t* padded, uint64_t bytes);
 // tree_c / tree_r_last: a Poseidon tree of the given shape over field elements.
 class poseidon_tree_t {
  public:
+  // Writes leaves [first, first + count) to out; called concurrently on disjoint ranges.
+  using leaf_fn_t = std::function<void(uint64_t first, uint64_t count, fr_t* out)>;
+
   // leaves: nodes of the sector, a count the shape divides into full 8-ary base trees
   // (std::invalid_argument naming the count and shape otherwise).
   poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> leaves);
-  uint64_t leaf_count() const { return levels_[0].size(); }
+  // The leaves made by `leaf` and not kept: prove() asks for the 8 of a path again.
+  poseidon_tree_t(const tree_shape_t& shape, uint64_t n, const leaf_fn_t& leaf);
+  uint64_t leaf_count() const { return n_; }
   const fr_t& root() const { return levels_.back()[0]; }
+  // The leaves when kept (empty otherwise).
   const std::vector<fr_t>& leaves() const { return levels_[0]; }
   const tree_shape_t& shape() const { return shape_; }
-  merkle_proof_t prove(uint64_t i) const;
+  size_t bytes() const;
+  // std::out_of_range for i ≥ leaf_count(); std::logic_error when the leaves were not kept and
+  // no leaf function is given.
+  merkle_proof_t prove(uint64_t i, const leaf_fn_t& leaf = {}) const;
 
  private:
+  void plan(const tree_shape_t& shape, uint64_t n);
+  void build_up();
+
+  uint64_t n_ = 0;
   tree_shape_t shape_;
   std::vector<unsigned> arities_;  // per level above the leaves
   std::vector<std::vector<fr_t>> levels_;

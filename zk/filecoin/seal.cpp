@@ -22,12 +22,18 @@ double since(clock_t_::time_point t) {
   return std::chrono::duration<double>(clock_t_::now() - t).count();
 }
 
+// Levels of tree_d not kept: a path rehashes 2^4 = 16 leaves; the kept levels are 1/16 of the
+// sector.
+constexpr unsigned tree_d_discarded_levels = 4;
+constexpr uint32_t max_layers = 11;
+
 column_proof_t column_proof(const std::vector<std::vector<bytes32_t>>& layers,
-                            const poseidon_tree_t& tree_c, uint64_t node) {
+                            const poseidon_tree_t& tree_c, const poseidon_tree_t::leaf_fn_t& leaves,
+                            uint64_t node) {
   column_proof_t cp;
   cp.column.index = uint32_t(node);
   for (const auto& layer : layers) cp.column.rows.push_back(layer[node]);
-  cp.inclusion_proof = tree_c.prove(node);
+  cp.inclusion_proof = tree_c.prove(node, leaves);
   return cp;
 }
 
@@ -60,16 +66,20 @@ seal_result_t seal_sector(const seal_request_t& req,
     throw std::invalid_argument("the piece must be exactly " + std::to_string(unpadded) +
                                 " bytes (sector size " + std::to_string(c.sector_size) +
                                 " × 127/128), got " + std::to_string(req.piece.size()));
+  if (c.layers > max_layers)
+    throw std::invalid_argument(std::to_string(c.layers) + " layers (at most " +
+                                std::to_string(max_layers) + ")");
   const uint64_t n = c.nodes;
   seal_result_t r;
   const auto t_total = clock_t_::now();
 
-  // PC1: pad, tree_d, replica_id.
+  // PC1: pad, tree_d (its lowest levels rehashed from the data when a path needs them),
+  // replica_id.
   stage("fr32 padding and tree_d");
   auto t = clock_t_::now();
   std::vector<bytes32_t> data(n);
   fr32_pad(req.piece.data(), req.piece.size(), data[0].data());
-  const sha256_tree_t tree_d(std::move(data));
+  const sha256_tree_t tree_d(data.data(), n, tree_d_discarded_levels);
   r.comm_d = tree_d.root();
   r.replica_id = replica_id(req.prover_id, req.sector, req.ticket, r.comm_d, c.porep_id);
   r.seconds.pad_and_tree_d = since(t);
@@ -93,39 +103,34 @@ seal_result_t seal_sector(const seal_request_t& req,
     r.seconds.labels = since(t);
   }
 
-  // PC2: tree_c over the column hashes.
+  // PC2: tree_c over the column hashes, which are recomputed from the layers for the paths.
   stage("tree_c");
   t = clock_t_::now();
-  std::vector<fr_t> leaves(n);
-  {
-    const poseidon_constants_t& pc = poseidon_constants(c.layers);
-    parallel_for(n, [&](size_t b, size_t e) {
-      std::vector<fr_t> col(c.layers);
-      for (size_t i = b; i < e; ++i) {
-        for (uint32_t l = 0; l < c.layers; ++l) col[l] = *fr_from_bytes(layers[l][i]);
-        leaves[i] = poseidon_hash(pc, col.data());
-      }
-    });
-  }
-  const poseidon_tree_t tree_c(c.shape, std::move(leaves));
+  const poseidon_constants_t& column_constants = poseidon_constants(c.layers);
+  const poseidon_tree_t::leaf_fn_t column_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
+    fr_t col[max_layers];
+    for (uint64_t i = 0; i < count; ++i) {
+      for (uint32_t l = 0; l < c.layers; ++l) col[l] = *fr_from_bytes(layers[l][first + i]);
+      out[i] = poseidon_hash(column_constants, col);
+    }
+  };
+  const poseidon_tree_t tree_c(c.shape, n, column_leaves);
   r.comm_c = fr_to_bytes(tree_c.root());
   r.seconds.tree_c = since(t);
 
-  // PC2: the replica and tree_r_last.
+  // PC2: the replica (encode.rs: label + data in the field) and tree_r_last over it.
   stage("replica and tree_r_last");
   t = clock_t_::now();
-  leaves.assign(n, fr_t::zero());
-  {
-    const std::vector<bytes32_t>& d = tree_d.leaves();
-    const std::vector<bytes32_t>& last = layers.back();
-    parallel_for(n, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) leaves[i] = *fr_from_bytes(last[i]) + *fr_from_bytes(d[i]);
-    });
-  }
-  const poseidon_tree_t tree_r(c.shape, std::move(leaves));
+  const std::vector<bytes32_t>& last = layers.back();
+  const poseidon_tree_t::leaf_fn_t replica_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
+    for (uint64_t i = 0; i < count; ++i)
+      out[i] = *fr_from_bytes(last[first + i]) + *fr_from_bytes(data[first + i]);
+  };
+  const poseidon_tree_t tree_r(c.shape, n, replica_leaves);
   r.comm_r_last = fr_to_bytes(tree_r.root());
   r.comm_r = fr_to_bytes(poseidon2(tree_c.root(), tree_r.root()));
   r.seconds.tree_r_last = since(t);
+  r.tree_bytes = tree_d.bytes() + tree_c.bytes() + tree_r.bytes();
 
   // C1: the vanilla proofs of every partition's challenges.
   stage("vanilla proofs");
@@ -135,16 +140,16 @@ seal_result_t seal_sector(const seal_request_t& req,
     std::vector<vanilla_proof_t> part;
     for (uint64_t ch : r.challenges.back()) {
       vanilla_proof_t p;
-      p.comm_d_proofs = tree_d.prove(ch);
-      p.comm_r_last_proof = tree_r.prove(ch);
+      p.comm_d_proofs = tree_d.prove(ch, data.data());
+      p.comm_r_last_proof = tree_r.prove(ch, replica_leaves);
       replica_column_proofs_t& rc = p.replica_column_proofs;
-      rc.c_x = column_proof(layers, tree_c, ch);
+      rc.c_x = column_proof(layers, tree_c, column_leaves, ch);
       uint32_t ps[graph_degree];
       g.parents(ch, ps);
       for (unsigned i = 0; i < drg_degree; ++i)
-        rc.drg_parents.push_back(column_proof(layers, tree_c, ps[i]));
+        rc.drg_parents.push_back(column_proof(layers, tree_c, column_leaves, ps[i]));
       for (unsigned i = 0; i < exp_degree; ++i)
-        rc.exp_parents.push_back(column_proof(layers, tree_c, ps[drg_degree + i]));
+        rc.exp_parents.push_back(column_proof(layers, tree_c, column_leaves, ps[drg_degree + i]));
       // Proof::from_parts: layer 1 cycles the DRG parents' layer-1 labels; layer L the DRG
       // parents' layer-L labels then the expander parents' layer-(L − 1) labels.
       for (uint32_t l = 1; l <= c.layers; ++l) {
@@ -167,7 +172,13 @@ seal_result_t seal_sector(const seal_request_t& req,
 
   if (req.keep_replica) {
     r.replica.resize(n);
-    for (uint64_t i = 0; i < n; ++i) r.replica[i] = fr_to_bytes(tree_r.leaves()[i]);
+    parallel_for(n, [&](size_t b, size_t e) {
+      fr_t x;
+      for (size_t i = b; i < e; ++i) {
+        replica_leaves(i, 1, &x);
+        r.replica[i] = fr_to_bytes(x);
+      }
+    });
   }
   if (req.keep_layers) r.layers = std::move(layers);
   r.seconds.total = since(t_total);

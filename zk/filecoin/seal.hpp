@@ -12,8 +12,11 @@
 //   comm_r = Poseidon2(comm_c, comm_r_last)
 //   challenges of each partition from the seed (derive.hpp) and one vanilla proof per challenge
 //
-// Memory: the padded sector, tree_d, every layer's labels, the parent table (56 bytes a node)
-// while labeling, and both Poseidon trees (bench/README.md has the measured peak at 512 MiB).
+// Memory (nodes = sector size / 32): the padded sector and every layer's labels (32 bytes a node
+// each), the parent table while labeling (56 bytes a node), and the trees without their leaves
+// (tree_d keeps its levels from 4 up, 1/16 of the sector; tree_c and tree_r_last their levels from
+// 1 up, 1/7 each): a path's leaves are recomputed from the data and the layers. With 2 layers the
+// peak is about 4.8 × the sector size, while labeling (bench/README.md has the measured peak).
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -48,6 +51,7 @@ struct seal_result_t {
   std::vector<bytes32_t> replica;              // when keep_replica
   seal_timings_t seconds;
   size_t parent_table_bytes = 0;
+  size_t tree_bytes = 0;  // the levels the three trees keep
 };
 
 // Seals the piece. Throws std::invalid_argument for a piece of the wrong size (naming both
