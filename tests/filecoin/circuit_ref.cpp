@@ -5,19 +5,18 @@
 //
 //   filecoin_circuit_ref counts CIRCUIT
 //   filecoin_circuit_ref compare-dump CIRCUIT --dump FILE [--sample N]
-//   filecoin_circuit_ref compare-witness --registered-proof NAME --prover-id HEX --sector N
-//       --ticket HEX --seed HEX --random SEED --witness FILE.bin [--partition K]
+//   filecoin_circuit_ref compare-witness --c1 FILE --witness FILE.bin [--partition K]
 //   CIRCUIT = --registered-proof NAME | --test-config 2|8|8-4|8-4-2
 //
 // counts prints the shape's counts, densities and digest as JSON. compare-dump reads the
 // reference's dump (a file or a FIFO, streamed) and compares every constraint (or, with
 // --sample N, every N-th and the last ones) term by term: the same variables (input/aux and
 // index) in the same order with equal coefficients; then the numbers of inputs, aux variables and
-// constraints. compare-witness seals the sector the reference sealed (`seal ... --random SEED`)
-// with zkfleet's sealer (zk/filecoin/seal.hpp), synthesizes partition K in prove mode and
-// compares every input and aux value with the reference's witness of that C1 (`count --c1
-// ... --witness FILE.bin`: 32-byte little-endian values, inputs then aux); it also checks that
-// every constraint holds. Exit 0 equal, 1 different, 2 usage or I/O error.
+// constraints. compare-witness reads a C1 (the API's JSON, zk/filecoin/vanilla_json.hpp),
+// synthesizes partition K in prove mode and compares every input and aux value with the
+// reference's witness of that C1 (`count --c1 ... --witness FILE.bin`: 32-byte little-endian
+// values, inputs then aux); it also checks that every constraint holds. Exit 0 equal, 1
+// different, 2 usage or I/O error.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -31,8 +30,7 @@
 
 #include "zk/filecoin/circuit.hpp"
 #include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/fr32.hpp"
-#include "zk/filecoin/seal.hpp"
+#include "zk/filecoin/vanilla_json.hpp"
 
 using namespace zk;
 using namespace zk::filecoin;
@@ -61,11 +59,7 @@ struct args_t {
   std::string dump;
   uint64_t sample = 1;
   // compare-witness
-  const registered_proof_t* proof = nullptr;
-  bytes32_t prover_id{}, ticket{}, seed{};
-  uint64_t sector = 0, random = 0;
-  bool have_random = false;
-  std::string witness;
+  std::string c1, witness;
   uint32_t partition = 0;
 };
 
@@ -80,20 +74,10 @@ args_t parse(int argc, char** argv) {
       return argv[++i];
     };
     if (k == "--registered-proof") {
-      a.proof = &registered_proof(value());
-      a.config = circuit_config(porep_config(*a.proof));
+      a.config = circuit_config(porep_config(registered_proof(value())));
       a.have_config = true;
-    } else if (k == "--prover-id") {
-      a.prover_id = parse_hex32(value(), "--prover-id");
-    } else if (k == "--ticket") {
-      a.ticket = parse_hex32(value(), "--ticket");
-    } else if (k == "--seed") {
-      a.seed = parse_hex32(value(), "--seed");
-    } else if (k == "--sector") {
-      a.sector = std::stoull(value());
-    } else if (k == "--random") {
-      a.random = std::stoull(value());
-      a.have_random = true;
+    } else if (k == "--c1") {
+      a.c1 = value();
     } else if (k == "--witness") {
       a.witness = value();
     } else if (k == "--partition") {
@@ -110,7 +94,8 @@ args_t parse(int argc, char** argv) {
       throw usage_error("unknown argument " + k);
     }
   }
-  if (!a.have_config) throw usage_error("give --registered-proof NAME or --test-config SHAPE");
+  if (!a.have_config && a.cmd != "compare-witness")
+    throw usage_error("give --registered-proof NAME or --test-config SHAPE");
   return a;
 }
 
@@ -328,27 +313,20 @@ int cmd_compare_dump(const args_t& a) {
 }
 
 int cmd_compare_witness(const args_t& a) {
-  if (!a.proof || !a.have_random || a.witness.empty())
-    throw usage_error("compare-witness needs --registered-proof, --random and --witness");
-  const auto t0 = std::chrono::steady_clock::now();
-  seal_request_t req;
-  req.config = porep_config(*a.proof);
-  req.prover_id = a.prover_id;
-  req.sector = a.sector;
-  req.ticket = a.ticket;
-  req.seed = a.seed;
-  req.piece = random_piece(a.random, fr32_unpadded_size(req.config.sector_size));
-  const seal_result_t res = seal_sector(req);
-  if (a.partition >= res.vanilla_proofs.size())
-    throw usage_error("the sector has " + std::to_string(res.vanilla_proofs.size()) +
-                      " partitions");
-  const partition_witness_t w = witness_from_vanilla(
-      {res.replica_id, res.comm_d, res.comm_r, req.seed}, res.vanilla_proofs[a.partition]);
-  const double seal_s = seconds_since(t0);
+  if (a.c1.empty() || a.witness.empty())
+    throw usage_error("compare-witness needs --c1 and --witness");
+  std::ifstream jf(a.c1);
+  if (!jf) throw std::runtime_error("cannot open " + a.c1);
+  const c1_fields_t c1 = c1_from_json(nlohmann::json::parse(jf), a.c1);
+  const circuit_config_t config = circuit_config(porep_config(*c1.proof));
+  if (a.partition >= c1.vanilla_proofs.size())
+    throw usage_error("the C1 has " + std::to_string(c1.vanilla_proofs.size()) + " partitions");
+  const partition_witness_t w = witness_from_vanilla({c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
+                                                     c1.vanilla_proofs[a.partition]);
   const auto t1 = std::chrono::steady_clock::now();
-  partition_assignment_t asg = synthesize_partition(a.config, w);
+  partition_assignment_t asg = synthesize_partition(config, w);
   const double synth_s = seconds_since(t1);
-  const auto bad = first_unsatisfied(a.config, asg.view());
+  const auto bad = first_unsatisfied(config, asg.view());
 
   std::ifstream in(a.witness, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + a.witness);
@@ -375,14 +353,12 @@ int cmd_compare_witness(const args_t& a) {
   for (size_t i = 0; i < asg.aux.size(); ++i) check(asg.aux[i], asg.inputs.size() + i);
   const bool ok = differ == 0 && !bad;
   std::printf(
-      "{\n  \"registered_proof\": \"%s\",\n  \"partition\": %u,\n  \"comm_r\": \"%s\",\n"
-      "  \"inputs\": %zu,\n  \"aux\": %zu,\n  \"values_differing\": %llu,\n"
-      "  \"first_differing\": %lld,\n  \"satisfied\": %s,\n  \"equal\": %s,\n"
-      "  \"seal_seconds\": %.2f,\n  \"synthesis_seconds\": %.3f\n}\n",
-      std::string(a.proof->name).c_str(), a.partition, to_hex(res.comm_r).c_str(),
-      asg.inputs.size(), asg.aux.size(), (unsigned long long)differ,
-      differ ? (long long)first : -1LL, bad ? "false" : "true", ok ? "true" : "false", seal_s,
-      synth_s);
+      "{\n  \"registered_proof\": \"%s\",\n  \"partition\": %u,\n  \"inputs\": %zu,\n"
+      "  \"aux\": %zu,\n  \"values_differing\": %llu,\n  \"first_differing\": %lld,\n"
+      "  \"satisfied\": %s,\n  \"equal\": %s,\n  \"synthesis_seconds\": %.3f\n}\n",
+      std::string(c1.proof->name).c_str(), a.partition, asg.inputs.size(), asg.aux.size(),
+      (unsigned long long)differ, differ ? (long long)first : -1LL, bad ? "false" : "true",
+      ok ? "true" : "false", synth_s);
   if (bad)
     std::printf("unsatisfied: constraint %llu (%s)\n", (unsigned long long)bad->constraint,
                 bad->where.c_str());
