@@ -1,14 +1,19 @@
 // zkfleet filecoin: Filecoin PoRep (zk/filecoin, docs/filecoin.md).
 //
+//   zkfleet filecoin verify --vk FILE --proof FILE --registered-proof NAME --prover-id HEX
+//       --sector N --ticket HEX --seed HEX --comm-r HEX --comm-d HEX
+//       [--porep-id HEX] [--api-version V1_0_0|V1_1_0|V1_2_0] [--print-public-inputs]
+//   zkfleet filecoin derive --registered-proof NAME [--prover-id HEX --sector N --ticket HEX
+//       --seed HEX --comm-d HEX --comm-r HEX] [--porep-id HEX] [--api-version V] [--parents-all]
+//   zkfleet filecoin c1 --c1 FILE [--out FILE]
 //   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
 //       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
 //       [--api-version V] [--write-layers] [--write-replica]
-//   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N
+//   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N [--registered-proof NAME]
 //       [--porep-id HEX] [--api-version V]
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
-// declares its options on the group and returns what to run. (fc-b's part; fc-a's verify, derive
-// and c1 join the same table.)
+// declares its options on the group and returns what to run.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +32,7 @@
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/seal.hpp"
 #include "zk/filecoin/vanilla_json.hpp"
+#include "zk/filecoin/verify.hpp"
 
 namespace zk::apps {
 namespace {
@@ -42,18 +48,21 @@ struct filecoin_sub_t {
   std::string takes;
 };
 
+// --- shared options --------------------------------------------------------------------------
+
 // --registered-proof, --api-version, --porep-id.
-struct seal_porep_opts_t {
+struct porep_opts_t {
   opt_t proof, api_version, porep_id;
 
   void declare(CLI::App* app) {
     proof = add_value(app, "--registered-proof", "NAME",
-                      "the RegisteredSealProof, e.g. StackedDrg2KiBV1_1 (required)");
+                      "the RegisteredSealProof, e.g. StackedDrg32GiBV1_1 (required)");
     api_version = add_value(app, "--api-version", "V1_0_0|V1_1_0|V1_2_0",
                             "override the proof's ApiVersion (it changes the graphs)");
     porep_id = add_value(app, "--porep-id", "HEX",
                          "override the porep_id (32 bytes; default: the proof's id, nonce 0)");
   }
+  // Bad values are input errors (exit 1) naming the option.
   // `fallback`: the proof when --registered-proof is not given (check-c1: the C1's own).
   fc::porep_config_t config(const fc::registered_proof_t* fallback = nullptr) const {
     if (!proof.given() && !fallback) throw usage_error("--registered-proof NAME is required");
@@ -65,6 +74,193 @@ struct seal_porep_opts_t {
     return fc::porep_config(p, v, id);
   }
 };
+
+// --prover-id, --sector, --ticket, --seed, --comm-d, --comm-r.
+struct sector_opts_t {
+  opt_t prover_id, sector, ticket, seed, comm_d, comm_r;
+
+  void declare(CLI::App* app) {
+    prover_id = add_value(app, "--prover-id", "HEX", "the miner's prover id (32 bytes)");
+    sector = add_value(app, "--sector", "N", "the sector number");
+    ticket = add_value(app, "--ticket", "HEX", "the sealing ticket (32 bytes)");
+    seed = add_value(app, "--seed", "HEX", "the interactive seed (32 bytes)");
+    comm_r = add_value(app, "--comm-r", "HEX", "the sector's comm_r (32 bytes, as on chain)");
+    comm_d = add_value(app, "--comm-d", "HEX", "the sector's comm_d (32 bytes, as on chain)");
+  }
+  bool any_given() const {
+    return prover_id.given() || sector.given() || ticket.given() || seed.given() ||
+           comm_d.given() || comm_r.given();
+  }
+  fc::sector_ids_t ids() const {
+    const std::pair<const opt_t*, const char*> required[] = {
+        {&prover_id, "--prover-id HEX"}, {&sector, "--sector N"},   {&ticket, "--ticket HEX"},
+        {&seed, "--seed HEX"},           {&comm_r, "--comm-r HEX"}, {&comm_d, "--comm-d HEX"}};
+    for (const auto& [o, what] : required)
+      if (!o->given()) throw usage_error(std::string(what) + " is required");
+    fc::sector_ids_t s;
+    s.prover_id = fc::parse_hex32(prover_id.one(), "--prover-id");
+    s.sector = parse_uint_arg("--sector", sector.one());
+    s.ticket = fc::parse_hex32(ticket.one(), "--ticket");
+    s.seed = fc::parse_hex32(seed.one(), "--seed");
+    s.comm_r = fc::parse_hex32(comm_r.one(), "--comm-r");
+    s.comm_d = fc::parse_hex32(comm_d.one(), "--comm-d");
+    return s;
+  }
+};
+
+// --- verify ----------------------------------------------------------------------------------
+
+int run_verify(const opt_t& vk_file, const opt_t& proof_file, const porep_opts_t& po,
+               const sector_opts_t& so, const opt_t& print_inputs) {
+  if (!vk_file.given()) throw usage_error("--vk FILE is required");
+  if (!proof_file.given()) throw usage_error("--proof FILE is required");
+  const fc::porep_config_t c = po.config();
+  const fc::sector_ids_t s = so.ids();
+  // Bad files are bad input: the reason names the file, the part and the offset.
+  fc::vk_read_t vk;
+  std::vector<fc::proof_t> proofs;
+  try {
+    vk = fc::read_vk_file(vk_file.one());
+    proofs = fc::read_proof_file(proof_file.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const fc::seal_verification_t r = fc::verify_seal(vk.vk, proofs, c, s);
+  if (print_inputs.given())
+    for (const auto& p : r.partitions)
+      for (const auto& x : p.inputs) std::printf("%s\n", x.to_string().c_str());
+  if (r.verdict.valid) {
+    std::fprintf(print_inputs.given() ? stderr : stdout,
+                 "OK: the proof is valid (%s, %u partition%s, %s key)\n",
+                 std::string(c.proof->name).c_str(), c.partitions, c.partitions == 1 ? "" : "s",
+                 vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed");
+    return 0;
+  }
+  std::fprintf(print_inputs.given() ? stderr : stdout, "INVALID: %s\n", r.verdict.reason.c_str());
+  return 1;
+}
+
+filecoin_sub_t add_verify(CLI::App* group) {
+  CLI::App* app = add_command(*group, "verify",
+                              "verify a sector's PoRep proof (one 192-byte Groth16 proof a "
+                              "partition) with a bellperson verifying key; exit 0 when valid");
+  const opt_t vk = add_value(app, "--vk", "FILE",
+                             "the verifying key (bellperson .vk, uncompressed or compressed)");
+  const opt_t proof =
+      add_value(app, "--proof", "FILE", "the proof bytes (192 a partition, partition 0 first)");
+  auto po = std::make_shared<porep_opts_t>();
+  auto so = std::make_shared<sector_opts_t>();
+  po->declare(app);
+  so->declare(app);
+  const opt_t print_inputs = add_flag(
+      app, "--print-public-inputs",
+      "print the public inputs in decimal, one a line, in circuit order (the verdict goes to "
+      "stderr)");
+  app->footer(
+      "HEX: 32 bytes as 64 hex digits, in the order of the C1 JSON and the chain. Exit status: "
+      "0 valid; 1 invalid or bad input (the message says which and why); 2 usage error.");
+  return {
+      app,
+      [vk, proof, po, so, print_inputs] { return run_verify(vk, proof, *po, *so, print_inputs); },
+      "filecoin verify takes options only"};
+}
+
+// --- derive ----------------------------------------------------------------------------------
+
+// The fields of the reference's `derive` (tests/filecoin-ref), with the same names and values.
+ojson describe(const fc::porep_config_t& c, const fc::graph_t& g) {
+  ojson j;
+  j["registered_proof"] = std::string(c.proof->name);
+  j["api_version"] = std::string(fc::api_version_name(c.api_version));
+  j["api_version_is_default"] = c.api_version_is_default;
+  j["porep_id"] = fc::to_hex(c.porep_id);
+  j["porep_id_is_default"] = c.porep_id_is_default;
+  j["sector_size"] = c.sector_size;
+  j["partitions"] = c.partitions;
+  j["challenge_kind"] = std::string(fc::challenge_kind_name(c.challenge_kind));
+  j["nodes"] = c.nodes;
+  j["layers"] = c.layers;
+  j["challenges_per_partition"] = c.challenges_per_partition;
+  j["minimum_challenges"] = c.minimum_challenges;
+  j["drg_degree"] = fc::drg_degree;
+  j["exp_degree"] = fc::exp_degree;
+  j["drg_seed"] = fc::to_hex(g.drg_seed().data(), g.drg_seed().size());
+  j["feistel_keys"] = g.feistel_keys();
+  j["tree_shape"] = fc::tree_shape_name(c.shape);
+  return j;
+}
+
+// Largest graph --parents-all prints (the reference's limit).
+constexpr uint64_t max_parents_all_nodes = uint64_t(1) << 20;
+
+int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& parents_all) {
+  const fc::porep_config_t c = po.config();
+  const fc::graph_t g(c);
+  ojson j = describe(c, g);
+  if (so.any_given() || !parents_all.given()) {
+    const fc::sector_ids_t s = so.ids();
+    const fc::bytes32_t rid = fc::replica_id(s.prover_id, s.sector, s.ticket, s.comm_d, c.porep_id);
+    j["prover_id"] = fc::to_hex(s.prover_id);
+    j["sector"] = s.sector;
+    j["ticket"] = fc::to_hex(s.ticket);
+    j["seed"] = fc::to_hex(s.seed);
+    j["comm_d"] = fc::to_hex(s.comm_d);
+    j["comm_r"] = fc::to_hex(s.comm_r);
+    j["replica_id"] = fc::to_hex(rid);
+    j["replica_id_decimal"] = fc::fr_from_bytes(rid)->to_string();
+    ojson parts = ojson::array();
+    for (uint32_t k = 0; k < c.partitions; ++k) {
+      const fc::partition_inputs_t p = fc::partition_inputs(c, g, s, k);
+      ojson chs = ojson::array();
+      for (const auto& ch : p.challenges)
+        chs.push_back({{"challenge", ch.node},
+                       {"drg_parents", std::vector<uint32_t>(ch.drg, ch.drg + fc::drg_degree)},
+                       {"exp_parents", std::vector<uint32_t>(ch.exp, ch.exp + fc::exp_degree)}});
+      ojson inputs = ojson::array();
+      for (const auto& x : p.inputs) inputs.push_back(x.to_string());
+      parts.push_back({{"k", k},
+                       {"challenges", chs},
+                       {"public_inputs", inputs},
+                       {"num_public_inputs", p.inputs.size()}});
+    }
+    j["partition_data"] = parts;
+  }
+  if (parents_all.given()) {
+    if (c.nodes > max_parents_all_nodes)
+      throw std::invalid_argument("--parents-all is limited to " +
+                                  std::to_string(max_parents_all_nodes) +
+                                  " nodes (this graph has " + std::to_string(c.nodes) + ")");
+    ojson all = ojson::array();
+    uint32_t buf[fc::graph_degree];
+    for (uint64_t node = 0; node < c.nodes; ++node) {
+      g.parents(node, buf);
+      all.push_back(std::vector<uint32_t>(buf, buf + fc::graph_degree));
+    }
+    j["parents_all"] = all;
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_derive(CLI::App* group) {
+  CLI::App* app = add_command(*group, "derive",
+                              "print porep_id, replica_id, the challenges with their parents and "
+                              "the circuit's public inputs of every partition (JSON)");
+  auto po = std::make_shared<porep_opts_t>();
+  auto so = std::make_shared<sector_opts_t>();
+  po->declare(app);
+  so->declare(app);
+  const opt_t parents_all = add_flag(
+      app, "--parents-all", "also print the 14 parents of every node (graphs up to 2^20 nodes)");
+  app->footer(
+      "Without the sector options, --parents-all prints the graph alone. The fields and values "
+      "are those of tests/filecoin-ref's derive (Filecoin's own functions).");
+  return {app, [po, so, parents_all] { return run_derive(*po, *so, parents_all); },
+          "filecoin derive takes options only"};
+}
+
+// --- seal and check-c1 (the sealing side) -----------------------------------------------
 
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -86,7 +282,7 @@ ojson hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
 
 // --- seal ------------------------------------------------------------------------------------
 
-int run_seal(const seal_porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
+int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
              const opt_t& ticket, const opt_t& seed, const opt_t& data, const opt_t& zeros,
              const opt_t& random, const opt_t& out, const opt_t& write_layers,
              const opt_t& write_replica) {
@@ -198,7 +394,7 @@ filecoin_sub_t add_seal(CLI::App* group) {
   CLI::App* app = add_command(*group, "seal",
                               "seal a sector (PC1, PC2, C1): write DIR/c1.json (the API's C1 "
                               "JSON) and DIR/commit.json (commitments, replica_id, challenges)");
-  auto po = std::make_shared<seal_porep_opts_t>();
+  auto po = std::make_shared<porep_opts_t>();
   po->declare(app);
   const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
   const opt_t sector = add_value(app, "--sector", "N", "the sector number");
@@ -225,7 +421,7 @@ filecoin_sub_t add_seal(CLI::App* group) {
 
 // --- check-c1 --------------------------------------------------------------------------------
 
-int run_check_c1(const seal_porep_opts_t& po, const opt_t& c1_file, const opt_t& prover_id,
+int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prover_id,
                  const opt_t& sector) {
   if (!c1_file.given()) throw usage_error("--c1 FILE is required");
   if (!prover_id.given()) throw usage_error("--prover-id HEX is required");
@@ -278,7 +474,7 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
                               "check a C1's vanilla proofs (every path, column, label and the "
                               "encoding) and its replica_id; exit 0 when valid (the proof: the "
                               "C1's unless --registered-proof names it)");
-  auto po = std::make_shared<seal_porep_opts_t>();
+  auto po = std::make_shared<porep_opts_t>();
   po->declare(app);
   const opt_t c1 = add_value(app, "--c1", "FILE", "the C1 output (the API's JSON)");
   const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
@@ -289,8 +485,10 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
   return s;
 }
 
+// --- the group -------------------------------------------------------------------------------
+
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_seal, add_check_c1};
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_seal, add_check_c1};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
@@ -314,8 +512,10 @@ int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
 }  // namespace
 
 void add_filecoin_command(CLI::App& root, commands_t& out) {
-  CLI::App* app =
-      add_command(root, "filecoin", "Filecoin PoRep: seal a sector and check C1 vanilla proofs");
+  CLI::App* app = add_command(
+      root, "filecoin",
+      "Filecoin PoRep: seal a sector, check C1 vanilla proofs, verify a sector's proof, "
+      "derive its challenges and public inputs");
   std::vector<filecoin_sub_t> subs;
   for (sub_factory_t f : k_subcommands) subs.push_back(f(app));
   std::string names;

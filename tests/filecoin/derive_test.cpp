@@ -18,7 +18,7 @@ bytes32_t filled(uint8_t v) {
 }
 }  // namespace
 
-TEST_CASE("graph: DRG parents precede their node; the predecessor's place depends on the version") {
+TEST_CASE("graph: DRG parents precede their node, the predecessor's place depends on the version") {
   const bytes32_t porep_id = registered_proof("StackedDrg2KiBV1_1").porep_id();
   const graph_t legacy(64, porep_id, api_version_t::v1_0_0),
       current(64, porep_id, api_version_t::v1_1_0);
@@ -40,7 +40,7 @@ TEST_CASE("graph: DRG parents precede their node; the predecessor's place depend
   CHECK_THROWS_AS(current.drg_parents(64, a), std::out_of_range);
 }
 
-TEST_CASE("graph: the Feistel permutation is a bijection of [0, 8·nodes)") {
+TEST_CASE("graph: the Feistel permutation is a bijection of 0 … 8·nodes − 1") {
   const graph_t g(64, filled(3), api_version_t::v1_2_0);
   std::set<uint64_t> seen;
   for (uint64_t i = 0; i < 512; ++i) {

@@ -131,7 +131,7 @@ std::string_view challenge_kind_name(challenge_kind_t k) {
     case challenge_kind_t::synthetic:
       return "synthetic";
     case challenge_kind_t::non_interactive:
-      return "non_interactive";
+      return "non-interactive";
   }
   return "?";
 }

@@ -38,7 +38,8 @@ std::string_view api_version_name(api_version_t v);
 api_version_t parse_api_version(std::string_view s);
 // "", "SyntheticPoRep", "NonInteractivePoRep" (ApiFeature's serde names).
 std::string_view feature_name(feature_t f);
-std::string_view challenge_kind_name(challenge_kind_t k);  // "interactive", "synthetic", ...
+std::string_view challenge_kind_name(
+    challenge_kind_t k);  // "interactive", "synthetic", "non-interactive"
 
 // The Merkle tree of tree_c and tree_r_last (filecoin-proofs constants.rs, LCTree<Poseidon,
 // U8, sub, top>): base arity 8; sub 0 (none), 2 or 8; top 0 (none) or 2.
