@@ -206,16 +206,22 @@ class ref_digest_t {
     put(uint32_t(lc.size()));
     for (const auto& t : lc) {
       put(t.var.raw);
-      const auto v = t.coeff.to_canonical();
-      uint8_t b[32];
-      for (int i = 0; i < 32; ++i) b[i] = uint8_t(v.l[i / 8] >> (8 * (i % 8)));
-      h_.update(b, 32);
+      auto [it, inserted] = ids_.try_emplace(t.coeff.to_string(), uint32_t(coeffs_.size()));
+      if (inserted) coeffs_.push_back(t.coeff);
+      put(it->second);
     }
   }
   bytes32_t finish(uint32_t inputs, uint32_t aux, uint32_t constraints) {
     put(inputs);
     put(aux);
     put(constraints);
+    put(uint32_t(coeffs_.size()));
+    for (const fr_t& k : coeffs_) {
+      const auto v = k.to_canonical();
+      uint8_t b[32];
+      for (int i = 0; i < 32; ++i) b[i] = uint8_t(v.l[i / 8] >> (8 * (i % 8)));
+      h_.update(b, 32);
+    }
     return h_.finish();
   }
 
@@ -225,6 +231,8 @@ class ref_digest_t {
     h_.update(b, 4);
   }
   sha256_hasher_t h_;
+  std::unordered_map<std::string, uint32_t> ids_;  // by canonical decimal
+  std::vector<fr_t> coeffs_;
 };
 
 int cmd_compare_dump(const args_t& a) {

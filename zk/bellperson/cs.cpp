@@ -9,20 +9,6 @@ namespace zk::bellperson {
 
 namespace {
 
-constexpr int64_t small_table_bound = 64;
-
-const std::array<fr_t, 2 * small_table_bound + 1>& small_table() {
-  static const auto table = [] {
-    std::array<fr_t, 2 * small_table_bound + 1> t{};
-    for (int64_t v = -small_table_bound; v <= small_table_bound; ++v) {
-      const fr_t m = fr_t::from_u64(uint64_t(v < 0 ? -v : v));
-      t[size_t(v + small_table_bound)] = v < 0 ? -m : m;
-    }
-    return t;
-  }();
-  return table;
-}
-
 void put_u32(std::vector<uint8_t>& b, uint32_t v) {
   for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
 }
@@ -41,9 +27,7 @@ const fr_t& pow2_fr(unsigned i) {
   return table[i];
 }
 
-fr_t fr_from_i64(int64_t v) {
-  if (v >= -small_table_bound && v <= small_table_bound)
-    return small_table()[size_t(v + small_table_bound)];
+fr_t detail::fr_from_i64_large(int64_t v) {
   const fr_t m = fr_t::from_u64(v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v));
   return v < 0 ? -m : m;
 }
@@ -92,14 +76,14 @@ shape_cs_t::shape_cs_t(bool store_matrices) {
 }
 
 uint32_t shape_cs_t::coeff_id(const fr_t& k) {
+  // A small direct-mapped cache in front of the map: most terms carry one of a few coefficients.
+  const size_t slot = fr_hash_t{}(k) % coeff_cache_.size();
+  auto& c = coeff_cache_[slot];
+  if (c.id != ~uint32_t(0) && c.value == k) return c.id;
   auto [it, inserted] = coeff_ids_.try_emplace(k, uint32_t(shape_.coeffs.size()));
-  if (inserted) {
-    shape_.coeffs.push_back(k);
-    std::array<uint8_t, 32> bytes{};
-    const auto v = k.to_canonical();
-    for (int i = 0; i < 4; ++i) le_put(bytes.data(), 8 * size_t(i), v.l[i]);
-    coeff_bytes_.push_back(bytes);
-  }
+  if (inserted) shape_.coeffs.push_back(k);
+  c.value = k;
+  c.id = it->second;
   return it->second;
 }
 
@@ -108,7 +92,7 @@ void shape_cs_t::record(r1cs_matrix_t* m, const lc_t& lc) {
   for (const auto& t : lc.terms()) {
     const uint32_t id = coeff_id(t.coeff);
     put_u32(digest_buf_, t.var.raw);
-    digest_buf_.insert(digest_buf_.end(), coeff_bytes_[id].begin(), coeff_bytes_[id].end());
+    put_u32(digest_buf_, id);
     if (m) {
       m->var.push_back(t.var.raw);
       m->coeff.push_back(id);
@@ -153,10 +137,16 @@ r1cs_shape_t shape_cs_t::finish() {
   put_u32(tail, shape_.counts.inputs);
   put_u32(tail, shape_.counts.aux);
   put_u32(tail, shape_.counts.constraints);
+  put_u32(tail, uint32_t(shape_.coeffs.size()));
+  for (const fr_t& k : shape_.coeffs) {
+    const auto v = k.to_canonical();
+    uint8_t bytes[32];
+    for (int i = 0; i < 4; ++i) le_put(bytes, 8 * size_t(i), v.l[i]);
+    tail.insert(tail.end(), bytes, bytes + 32);
+  }
   digest_.update(tail.data(), tail.size());
   shape_.digest = digest_.finish();
   coeff_ids_.clear();
-  coeff_bytes_.clear();
   return std::move(shape_);
 }
 

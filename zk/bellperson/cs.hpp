@@ -77,8 +77,28 @@ inline constexpr var_t one_var = var_t::input(0);  // CS::one()
 
 // 2^i in Fr for i < 256, built once.
 const fr_t& pow2_fr(unsigned i);
+
+namespace detail {
+inline constexpr int64_t small_fr_bound = 64;
+constexpr std::array<fr_t, 2 * small_fr_bound + 1> make_small_fr_table() {
+  std::array<fr_t, 2 * small_fr_bound + 1> t{};
+  for (int64_t v = -small_fr_bound; v <= small_fr_bound; ++v) {
+    const fr_t m = fr_t::from_u64(uint64_t(v < 0 ? -v : v));
+    t[size_t(v + small_fr_bound)] = v < 0 ? fr_t::zero() - m : m;
+  }
+  return t;
+}
+// −64 … 64 in Montgomery form, computed at compile time (no guard on the hot path).
+inline constexpr std::array<fr_t, 2 * small_fr_bound + 1> small_fr_table = make_small_fr_table();
+fr_t fr_from_i64_large(int64_t v);
+}  // namespace detail
+
 // A signed 64-bit integer as an element of Fr (small magnitudes from a table).
-fr_t fr_from_i64(int64_t v);
+inline fr_t fr_from_i64(int64_t v) {
+  if (v >= -detail::small_fr_bound && v <= detail::small_fr_bound)
+    return detail::small_fr_table[size_t(v + detail::small_fr_bound)];
+  return detail::fr_from_i64_large(v);
+}
 
 // Numbers of variables and constraints at some point of a synthesis.
 struct counts_t {
@@ -115,21 +135,17 @@ class term_lc_t {
   term_lc_t& sub_bit(const fr_t& k, var_t x, bool) { return insert(x, -k); }
   term_lc_t& add_bit_pow2(unsigned i, var_t x, bool) { return insert(x, pow2_fr(i)); }
   term_lc_t& add_lc(const term_lc_t& o) {
-    for (const auto& t : o.terms_) insert(t.var, t.coeff);
-    return *this;
+    return merge(o, [](const fr_t& c) { return c; });
   }
   term_lc_t& sub_lc(const term_lc_t& o) {
-    for (const auto& t : o.terms_) insert(t.var, -t.coeff);
-    return *this;
+    return merge(o, [](const fr_t& c) { return -c; });
   }
   // bellpepper: `lc + (k, &o)` adds val·k for each term of o.
   term_lc_t& add_lc(const fr_t& k, const term_lc_t& o) {
-    for (const auto& t : o.terms_) insert(t.var, t.coeff * k);
-    return *this;
+    return merge(o, [&k](const fr_t& c) { return c * k; });
   }
   term_lc_t& sub_lc(const fr_t& k, const term_lc_t& o) {
-    for (const auto& t : o.terms_) insert(t.var, -(t.coeff * k));
-    return *this;
+    return merge(o, [&k](const fr_t& c) { return -(c * k); });
   }
   term_lc_t& scale(const fr_t& k) {
     for (auto& t : terms_) t.coeff = t.coeff * k;
@@ -141,6 +157,7 @@ class term_lc_t {
 
  private:
   term_lc_t& insert(var_t x, const fr_t& k) {
+    if (terms_.empty()) terms_.reserve(4);
     if (terms_.empty() || terms_.back().var.raw < x.raw) {
       terms_.push_back({x, k});
       return *this;
@@ -159,6 +176,33 @@ class term_lc_t {
       terms_.insert(terms_.begin() + std::ptrdiff_t(lo), term_t{x, k});
     return *this;
   }
+  // Adds f(coefficient) of every term of o: the same result as inserting them one by one, in
+  // one pass over both sorted lists.
+  template <class F>
+  term_lc_t& merge(const term_lc_t& o, F f) {
+    if (o.terms_.empty()) return *this;
+    if (terms_.empty() || terms_.back().var.raw < o.terms_.front().var.raw) {
+      terms_.reserve(terms_.size() + o.terms_.size());
+      for (const auto& t : o.terms_) terms_.push_back({t.var, f(t.coeff)});
+      return *this;
+    }
+    std::vector<term_t> out;
+    out.reserve(terms_.size() + o.terms_.size());
+    size_t i = 0, j = 0;
+    while (i < terms_.size() || j < o.terms_.size()) {
+      if (j == o.terms_.size() || (i < terms_.size() && terms_[i].var.raw < o.terms_[j].var.raw)) {
+        out.push_back(terms_[i++]);
+      } else if (i == terms_.size() || o.terms_[j].var.raw < terms_[i].var.raw) {
+        out.push_back({o.terms_[j].var, f(o.terms_[j].coeff)});
+        ++j;
+      } else {
+        out.push_back({terms_[i].var, terms_[i].coeff + f(o.terms_[j].coeff)});
+        ++i, ++j;
+      }
+    }
+    terms_ = std::move(out);
+    return *this;
+  }
   std::vector<term_t> terms_;
 };
 
@@ -168,44 +212,61 @@ class term_lc_t {
 class value_lc_t {
  public:
   value_lc_t& add_one() { return small_ += 1, *this; }
-  value_lc_t& add_one(const fr_t& k) { return big_ += k, *this; }
-  value_lc_t& sub_one(const fr_t& k) { return big_ -= k, *this; }
-  value_lc_t& add_var(var_t, const fr_t& v) { return big_ += v, *this; }
-  value_lc_t& sub_var(var_t, const fr_t& v) { return big_ -= v, *this; }
-  value_lc_t& add_var(const fr_t& k, var_t, const fr_t& v) { return big_ += k * v, *this; }
+  value_lc_t& add_one(const fr_t& k) { return big() += k, *this; }
+  value_lc_t& sub_one(const fr_t& k) { return big() -= k, *this; }
+  value_lc_t& add_var(var_t, const fr_t& v) { return big() += v, *this; }
+  value_lc_t& sub_var(var_t, const fr_t& v) { return big() -= v, *this; }
+  value_lc_t& add_var(const fr_t& k, var_t, const fr_t& v) { return big() += k * v, *this; }
   value_lc_t& add_bit(var_t, bool b) { return small_ += b, *this; }
   value_lc_t& sub_bit(var_t, bool b) { return small_ -= b, *this; }
   value_lc_t& add_bit(const fr_t& k, var_t, bool b) {
-    if (b) big_ += k;
+    if (b) big() += k;
     return *this;
   }
   value_lc_t& sub_bit(const fr_t& k, var_t, bool b) {
-    if (b) big_ -= k;
+    if (b) big() -= k;
     return *this;
   }
   value_lc_t& add_bit_pow2(unsigned i, var_t, bool b) {
     if (i < 40)
       small_ += int64_t(b) << i;
     else if (b)
-      big_ += pow2_fr(i);
+      big() += pow2_fr(i);
     return *this;
   }
-  value_lc_t& add_lc(const value_lc_t& o) { return small_ += o.small_, big_ += o.big_, *this; }
-  value_lc_t& sub_lc(const value_lc_t& o) { return small_ -= o.small_, big_ -= o.big_, *this; }
-  value_lc_t& add_lc(const fr_t& k, const value_lc_t& o) { return big_ += k * o.value(), *this; }
-  value_lc_t& sub_lc(const fr_t& k, const value_lc_t& o) { return big_ -= k * o.value(), *this; }
+  value_lc_t& add_lc(const value_lc_t& o) {
+    small_ += o.small_;
+    if (o.has_big_) big() += o.big_;
+    return *this;
+  }
+  value_lc_t& sub_lc(const value_lc_t& o) {
+    small_ -= o.small_;
+    if (o.has_big_) big() -= o.big_;
+    return *this;
+  }
+  value_lc_t& add_lc(const fr_t& k, const value_lc_t& o) { return big() += k * o.value(), *this; }
+  value_lc_t& sub_lc(const fr_t& k, const value_lc_t& o) { return big() -= k * o.value(), *this; }
   value_lc_t& scale(const fr_t& k) {
-    big_ = value() * k;
+    const fr_t v = value() * k;
+    big() = v;
     small_ = 0;
     return *this;
   }
   // An integer added as a whole (the prove-mode fast path of the SHA-256 gadget's sums).
   value_lc_t& add_integer(int64_t v) { return small_ += v, *this; }
 
-  fr_t value() const { return big_ + fr_from_i64(small_); }
+  fr_t value() const {
+    const fr_t s = fr_from_i64(small_);
+    return has_big_ ? big_ + s : s;
+  }
 
  private:
+  fr_t& big() {
+    has_big_ = true;
+    return big_;
+  }
   int64_t small_ = 0;
+  bool has_big_ = false;  // big_ holds something (else it is zero: bit-only combinations)
   fr_t big_{};
 };
 
@@ -280,8 +341,10 @@ struct r1cs_shape_t {
   density_t a_aux, b_input, b_aux;
   // SHA-256 of the term stream (docs/filecoin.md, "the circuit's hash"):
   //   "zkfleet/bellperson-r1cs/v1" ‖ for each constraint, for A, B, C: u32le n_terms ‖
-  //   n_terms × (u32le var.raw ‖ coefficient as 32 bytes canonical little-endian) ‖
-  //   u32le inputs ‖ u32le aux ‖ u32le constraints
+  //   n_terms × (u32le var.raw ‖ u32le coefficient index) ‖ u32le inputs ‖ u32le aux ‖
+  //   u32le constraints ‖ u32le n_coeffs ‖ the coefficients (32 bytes canonical little-endian
+  //   each) in index order — the index of a coefficient being the order of its first appearance
+  //   in the term stream (coeffs above), so the digest depends on the terms alone
   filecoin::bytes32_t digest{};
   std::vector<region_t> regions;
 
@@ -341,7 +404,11 @@ class shape_cs_t {
   };
   r1cs_shape_t shape_;
   std::unordered_map<fr_t, uint32_t, fr_hash_t> coeff_ids_;
-  std::vector<std::array<uint8_t, 32>> coeff_bytes_;  // canonical LE bytes of shape_.coeffs
+  struct cached_coeff_t {
+    fr_t value;
+    uint32_t id = ~uint32_t(0);
+  };
+  std::array<cached_coeff_t, 4096> coeff_cache_{};
   filecoin::sha256_hasher_t digest_;
   std::vector<uint8_t> digest_buf_;
   bool finished_ = false;
@@ -366,6 +433,7 @@ class prove_cs_t {
   // Synthesizes into `out` from `start` (ONE not allocated here: a whole circuit starts with
   // alloc_input(1), as bellperson's prover does; a part starts where the shape says it does) up
   // to `limit` (exclusive): going past it throws std::length_error, naming what overflowed.
+  // (Non-temporal stores were tried for the arrays, far larger than the caches: slower here.)
   prove_cs_t(const assignment_view_t& out, counts_t start, counts_t limit)
       : out_(out), at_(start), limit_(limit) {}
   explicit prove_cs_t(const assignment_view_t& out) : prove_cs_t(out, counts_t{}, out.capacity) {}
