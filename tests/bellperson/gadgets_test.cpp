@@ -315,7 +315,7 @@ TEST_CASE("bellperson num: to_bits_le and inputize") {
   CHECK(p.first_unsatisfied() == -1);
 }
 
-TEST_CASE("neptune poseidon circuit: equals the native hash; 311 and 598 constraints (hash.rs)") {
+TEST_CASE("neptune poseidon circuit: equals the native hash, 311 and 598 constraints (hash.rs)") {
   for (unsigned arity : {2u, 4u, 8u, 11u}) {
     const auto& k = zk::filecoin::poseidon_constants(arity);
     prover_t p;
