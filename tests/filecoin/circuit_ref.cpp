@@ -327,12 +327,8 @@ int cmd_compare_witness(const args_t& a) {
   if (!jf) throw std::runtime_error("cannot open " + a.c1);
   const c1_fields_t c1 = c1_from_json(nlohmann::json::parse(jf), a.c1);
   const circuit_config_t config = circuit_config(porep_config(*c1.proof));
-  if (a.partition >= c1.vanilla_proofs.size())
-    throw usage_error("the C1 has " + std::to_string(c1.vanilla_proofs.size()) + " partitions");
-  const partition_witness_t w = witness_from_vanilla({c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                                     c1.vanilla_proofs[a.partition]);
   const auto t1 = std::chrono::steady_clock::now();
-  partition_assignment_t asg = synthesize_partition(config, w);
+  partition_assignment_t asg = synthesize_partition(c1, a.partition);
   const double synth_s = seconds_since(t1);
   const auto bad = first_unsatisfied(config, asg.view());
 

@@ -145,6 +145,24 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("circuit: a partition straight from a C1 (its JSON written and read back)") {
+  const sealed_t& s = sealed_2k();
+  c1_fields_t c1;
+  c1.proof = s.req.config.proof;
+  c1.comm_r = s.res.comm_r;
+  c1.comm_d = s.res.comm_d;
+  c1.replica_id = s.res.replica_id;
+  c1.seed = s.req.seed;
+  c1.ticket = s.req.ticket;
+  c1.vanilla_proofs = s.res.vanilla_proofs;
+  const c1_fields_t back = c1_from_json(nlohmann::json::parse(c1_json(c1).dump()), "c1.json");
+  partition_assignment_t a = synthesize_partition(back, 0);
+  CHECK(!first_unsatisfied(circuit_config(s.req.config), a.view()));
+  CHECK(a.aux == synthesize_partition(circuit_config(s.req.config), witness_2k()).aux);
+  CHECK_THROWS_WITH_AS(synthesize_partition(back, 1), "C1: partition 1 of 1",
+                       std::invalid_argument);
+}
+
 TEST_CASE("circuit: a tampered witness fails at the constraint that checks it, named") {
   const sealed_t& s = sealed_2k();
   const circuit_config_t c = circuit_config(s.req.config);

@@ -494,6 +494,19 @@ partition_assignment_t synthesize_partition(const circuit_config_t& c, const par
   return a;
 }
 
+partition_assignment_t synthesize_partition(const c1_fields_t& c1, uint32_t partition,
+                                            bool parallel) {
+  if (!c1.proof) throw std::invalid_argument("C1: no registered proof");
+  if (partition >= c1.vanilla_proofs.size())
+    throw std::invalid_argument("C1: partition " + std::to_string(partition) + " of " +
+                                std::to_string(c1.vanilla_proofs.size()));
+  const circuit_config_t c = circuit_config(porep_config(*c1.proof));
+  return synthesize_partition(c,
+                              witness_from_vanilla({c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
+                                                   c1.vanilla_proofs[partition]),
+                              parallel);
+}
+
 std::optional<unsatisfied_t> first_unsatisfied(const circuit_config_t& c,
                                                const bellperson::assignment_view_t& v) {
   const layout_entry_t& e = layout_entry(c);

@@ -31,6 +31,7 @@
 #include "zk/filecoin/labels.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/vanilla.hpp"
+#include "zk/filecoin/vanilla_json.hpp"
 
 namespace zk::filecoin {
 
@@ -155,6 +156,12 @@ struct partition_assignment_t {
 void synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
                           const bellperson::assignment_view_t& out, bool parallel = true);
 partition_assignment_t synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
+                                            bool parallel = true);
+
+// Partition k of a C1 (the API's JSON as zk/filecoin/vanilla_json.hpp reads it) in one call: the
+// circuit of its registered proof, the witness of its vanilla_proofs[k], prove mode. Throws
+// std::invalid_argument for a partition the C1 does not have and as witness_from_vanilla does.
+partition_assignment_t synthesize_partition(const c1_fields_t& c1, uint32_t partition,
                                             bool parallel = true);
 
 // The first constraint with a_i·b_i ≠ c_i (circuit constraints and input constraints), where
