@@ -88,6 +88,35 @@ TEST_CASE("circuit: 2 KiB and 8 MiB counts and the 2 KiB densities") {
   CHECK(circuit_config(porep_config(registered_proof("StackedDrg2KiBV1"))) == c2);
 }
 
+TEST_CASE("circuit: the cached shape (one challenge repeated) is the full synthesis's") {
+  for (const circuit_config_t& c :
+       {circuit_config(porep_config(registered_proof("StackedDrg2KiBV1_1"))),
+        test_circuit_config({8, 4, 2})}) {
+    INFO(c.key());
+    zk::bellperson::shape_cs_t cs(true);
+    synthesize_circuit(cs, c, blank_witness(c));
+    const zk::bellperson::r1cs_shape_t full = cs.finish();
+    const auto fast = circuit_shape(c, true);
+    CHECK(fast->counts == full.counts);
+    CHECK(fast->digest == full.digest);
+    CHECK(fast->terms == full.terms);
+    CHECK(fast->coeffs == full.coeffs);
+    CHECK(fast->a.row_ptr == full.a.row_ptr);
+    CHECK(fast->a.var == full.a.var);
+    CHECK(fast->b.var == full.b.var);
+    CHECK(fast->c.var == full.c.var);
+    CHECK(fast->c.coeff == full.c.coeff);
+    CHECK(fast->a_aux.words() == full.a_aux.words());
+    CHECK(fast->b_aux.words() == full.b_aux.words());
+    CHECK(fast->b_input.words() == full.b_input.words());
+    REQUIRE(fast->regions.size() == full.regions.size());
+    for (size_t i = 0; i < full.regions.size(); ++i) {
+      CHECK(fast->regions[i].name == full.regions[i].name);
+      CHECK(fast->regions[i].start == full.regions[i].start);
+    }
+  }
+}
+
 TEST_CASE(
     "circuit: a sealed 2 KiB partition satisfies the circuit with the derived public inputs") {
   const sealed_t& s = sealed_2k();

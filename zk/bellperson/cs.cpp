@@ -87,40 +87,120 @@ uint32_t shape_cs_t::coeff_id(const fr_t& k) {
   return it->second;
 }
 
-void shape_cs_t::record(r1cs_matrix_t* m, const lc_t& lc) {
-  put_u32(digest_buf_, uint32_t(lc.size()));
+namespace {
+void append_row(r1cs_matrix_t& m, const std::vector<uint32_t>& var,
+                const std::vector<uint32_t>& id) {
+  m.var.insert(m.var.end(), var.begin(), var.end());
+  m.coeff.insert(m.coeff.end(), id.begin(), id.end());
+  m.row_ptr.push_back(m.var.size());
+}
+}  // namespace
+
+void shape_cs_t::to_row(const lc_t& lc, row_t& r) {
+  r.var.clear();
+  r.id.clear();
   for (const auto& t : lc.terms()) {
-    const uint32_t id = coeff_id(t.coeff);
-    put_u32(digest_buf_, t.var.raw);
-    put_u32(digest_buf_, id);
-    if (m) {
-      m->var.push_back(t.var.raw);
-      m->coeff.push_back(id);
-    }
+    r.var.push_back(t.var.raw);
+    r.id.push_back(coeff_id(t.coeff));
   }
-  if (m) m->row_ptr.push_back(m->var.size());
-  shape_.terms += lc.size();
+}
+
+void shape_cs_t::emit_lc(r1cs_matrix_t* m, const row_t& r) {
+  put_u32(digest_buf_, uint32_t(r.var.size()));
+  for (size_t k = 0; k < r.var.size(); ++k) {
+    put_u32(digest_buf_, r.var[k]);
+    put_u32(digest_buf_, r.id[k]);
+  }
+  if (m) append_row(*m, r.var, r.id);
+  shape_.terms += r.var.size();
+}
+
+void shape_cs_t::emit(const row_t& a, const row_t& b, const row_t& c) {
+  const bool store = shape_.has_matrices;
+  emit_lc(store ? &shape_.a : nullptr, a);
+  emit_lc(store ? &shape_.b : nullptr, b);
+  emit_lc(store ? &shape_.c : nullptr, c);
+  // bellperson's prover: A tracks aux variables only (inputs have full density through their
+  // input constraints), B tracks both; terms with a zero coefficient do not count.
+  for (size_t k = 0; k < a.var.size(); ++k) {
+    const var_t x{a.var[k]};
+    if (!x.is_input() && !shape_.coeffs[a.id[k]].is_zero()) shape_.a_aux.set(x.index());
+  }
+  for (size_t k = 0; k < b.var.size(); ++k) {
+    const var_t x{b.var[k]};
+    if (shape_.coeffs[b.id[k]].is_zero()) continue;
+    if (x.is_input())
+      shape_.b_input.set(x.index());
+    else
+      shape_.b_aux.set(x.index());
+  }
+  ++shape_.counts.constraints;
+  if (digest_buf_.size() >= digest_flush_bytes) flush_digest();
 }
 
 void shape_cs_t::enforce(const lc_t& a, const lc_t& b, const lc_t& c) {
   if (finished_) throw std::logic_error("shape_cs_t: enforce after finish");
-  const bool store = shape_.has_matrices;
-  record(store ? &shape_.a : nullptr, a);
-  record(store ? &shape_.b : nullptr, b);
-  record(store ? &shape_.c : nullptr, c);
-  // bellperson's prover: A tracks aux variables only (inputs have full density through their
-  // input constraints), B tracks both; terms with a zero coefficient do not count.
-  for (const auto& t : a.terms())
-    if (!t.var.is_input() && !t.coeff.is_zero()) shape_.a_aux.set(t.var.index());
-  for (const auto& t : b.terms()) {
-    if (t.coeff.is_zero()) continue;
-    if (t.var.is_input())
-      shape_.b_input.set(t.var.index());
-    else
-      shape_.b_aux.set(t.var.index());
+  to_row(a, ra_);
+  to_row(b, rb_);
+  to_row(c, rc_);
+  emit(ra_, rb_, rc_);
+  if (recording_) {
+    append_row(part_a_, ra_.var, ra_.id);
+    append_row(part_b_, rb_.var, rb_.id);
+    append_row(part_c_, rc_.var, rc_.id);
   }
-  ++shape_.counts.constraints;
-  if (digest_buf_.size() >= digest_flush_bytes) flush_digest();
+}
+
+void shape_cs_t::start_part() {
+  recording_ = true;
+  part_start_ = shape_.counts;
+  part_regions_ = shape_.regions.size();
+  part_a_ = part_b_ = part_c_ = r1cs_matrix_t{};
+}
+
+void shape_cs_t::repeat_part(
+    uint32_t n, const std::function<std::string(const std::string&, uint32_t)>& rename) {
+  if (!recording_) throw std::logic_error("shape_cs_t: repeat_part without start_part");
+  recording_ = false;
+  const counts_t d{shape_.counts.inputs - part_start_.inputs, shape_.counts.aux - part_start_.aux,
+                   shape_.counts.constraints - part_start_.constraints};
+  const size_t regions_end = shape_.regions.size();
+  row_t a, b, c;
+  for (uint32_t k = 1; k <= n; ++k) {
+    const counts_t copy_start = shape_.counts;
+    const uint32_t shift_in = copy_start.inputs - part_start_.inputs;
+    const uint32_t shift_aux = copy_start.aux - part_start_.aux;
+    const uint32_t shift_c = copy_start.constraints - part_start_.constraints;
+    for (size_t r = part_regions_; r < regions_end; ++r) {
+      const region_t src = shape_.regions[r];
+      const counts_t at{src.start.inputs + shift_in, src.start.aux + shift_aux,
+                        src.start.constraints + shift_c};
+      shape_.regions.push_back({at, rename(src.name, k)});
+    }
+    for (uint32_t i = 0; i < d.aux; ++i) alloc(fr_t{});
+    for (uint32_t i = 0; i < d.inputs; ++i) alloc_input(fr_t{});
+    auto relocate = [&](const r1cs_matrix_t& m, uint64_t row, row_t& out) {
+      out.var.clear();
+      out.id.clear();
+      for (uint64_t t = m.row_ptr[row]; t < m.row_ptr[row + 1]; ++t) {
+        var_t x{m.var[t]};
+        if (x.is_input()) {
+          if (x.index() >= part_start_.inputs) x = var_t::input(x.index() + shift_in);
+        } else if (x.index() >= part_start_.aux) {
+          x = var_t::aux(x.index() + shift_aux);
+        }
+        out.var.push_back(x.raw);
+        out.id.push_back(m.coeff[t]);
+      }
+    };
+    for (uint64_t row = 0; row < d.constraints; ++row) {
+      relocate(part_a_, row, a);
+      relocate(part_b_, row, b);
+      relocate(part_c_, row, c);
+      emit(a, b, c);
+    }
+  }
+  part_a_ = part_b_ = part_c_ = r1cs_matrix_t{};
 }
 
 void shape_cs_t::flush_digest() {

@@ -47,6 +47,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -389,11 +390,27 @@ class shape_cs_t {
   }
   counts_t counts() const { return shape_.counts; }
 
+  // Circuits made of identical parts (the Filecoin circuit's challenges): start_part() marks
+  // where a part begins; after synthesizing one part, repeat_part(n, rename) appends n more copies
+  // of everything recorded since the mark — variables allocated since the mark moved by the part's
+  // own counts for each copy, the others (shared ones, ONE) unchanged — exactly what n more
+  // syntheses of a part that allocates the same way would record, at the cost of copying. Region
+  // names of copy k (1 … n) are rename(name, k).
+  void start_part();
+  void repeat_part(uint32_t n,
+                   const std::function<std::string(const std::string&, uint32_t)>& rename);
+
   // The recorded shape (the digest finished); the system is spent afterwards.
   r1cs_shape_t finish();
 
  private:
-  void record(r1cs_matrix_t* m, const lc_t& lc);
+  // One linear combination as (var.raw, coefficient id) pairs.
+  struct row_t {
+    std::vector<uint32_t> var, id;
+  };
+  void to_row(const lc_t& lc, row_t& r);
+  void emit(const row_t& a, const row_t& b, const row_t& c);
+  void emit_lc(r1cs_matrix_t* m, const row_t& r);
   uint32_t coeff_id(const fr_t& k);
   void flush_digest();
 
@@ -412,6 +429,12 @@ class shape_cs_t {
   filecoin::sha256_hasher_t digest_;
   std::vector<uint8_t> digest_buf_;
   bool finished_ = false;
+  row_t ra_, rb_, rc_;  // scratch
+  // The part being recorded (start_part): its start, its regions' index and its rows.
+  bool recording_ = false;
+  counts_t part_start_;
+  size_t part_regions_ = 0;
+  r1cs_matrix_t part_a_, part_b_, part_c_;
 };
 
 // Where a prove-mode synthesis writes: caller-owned arrays (Montgomery form) sized for the whole

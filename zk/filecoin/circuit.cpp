@@ -428,8 +428,20 @@ std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_conf
     if (it != cache.end() && it->second) return slot = it->second;
   }
   check_config(c);
+  // The shared part, challenge 0, then challenge 0 repeated with its own variables moved (the
+  // challenges are identical in structure; tests/filecoin/circuit_test.cpp checks the result
+  // against a full synthesis).
   bellperson::shape_cs_t cs(matrices);
-  synthesize_circuit(cs, c, blank_witness(c));
+  const partition_witness_t w = blank_witness(c);
+  const circuit_shared_t s = synthesize_prefix(cs, c, w);
+  cs.start_part();
+  synthesize_challenge(cs, c, w.challenges[0], s, 0);
+  const std::string prefix0 = challenge_prefix(0);
+  cs.repeat_part(c.challenges - 1, [&prefix0](const std::string& name, uint32_t k) {
+    return name.compare(0, prefix0.size(), prefix0) == 0
+               ? challenge_prefix(k) + name.substr(prefix0.size())
+               : name;
+  });
   slot = std::make_shared<const bellperson::r1cs_shape_t>(cs.finish());
   return slot;
 }

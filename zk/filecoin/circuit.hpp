@@ -136,7 +136,9 @@ struct circuit_layout_t {
 const circuit_layout_t& circuit_layout(const circuit_config_t& c);
 
 // The R1CS of the circuit: counts, densities, digest, regions and (with matrices) A, B, C.
-// Synthesized once per config and kept for the process (thread-safe).
+// Synthesized once per config and kept for the process (thread-safe): the shared part and one
+// challenge, the other challenges as relocated copies (shape_cs_t::repeat_part; the same R1CS as
+// synthesize_circuit into a shape_cs_t, tested).
 std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_config_t& c,
                                                               bool matrices = true);
 
