@@ -415,18 +415,7 @@ const layout_entry_t& layout_entry(const circuit_config_t& c) {
 
 const circuit_layout_t& circuit_layout(const circuit_config_t& c) { return layout_entry(c).layout; }
 
-std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_config_t& c,
-                                                              bool matrices) {
-  static std::map<std::pair<std::string, bool>, std::shared_ptr<const bellperson::r1cs_shape_t>>
-      cache;
-  static std::mutex mu;
-  std::lock_guard<std::mutex> lk(mu);
-  auto& slot = cache[{c.key(), matrices}];
-  if (slot) return slot;
-  if (!matrices) {
-    auto it = cache.find({c.key(), true});
-    if (it != cache.end() && it->second) return slot = it->second;
-  }
+bellperson::r1cs_shape_t synthesize_shape(const circuit_config_t& c, bool matrices) {
   check_config(c);
   // The shared part, challenge 0, then challenge 0 repeated with its own variables moved (the
   // challenges are identical in structure; tests/filecoin/circuit_test.cpp checks the result
@@ -442,7 +431,22 @@ std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_conf
                ? challenge_prefix(k) + name.substr(prefix0.size())
                : name;
   });
-  slot = std::make_shared<const bellperson::r1cs_shape_t>(cs.finish());
+  return cs.finish();
+}
+
+std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_config_t& c,
+                                                              bool matrices) {
+  static std::map<std::pair<std::string, bool>, std::shared_ptr<const bellperson::r1cs_shape_t>>
+      cache;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lk(mu);
+  auto& slot = cache[{c.key(), matrices}];
+  if (slot) return slot;
+  if (!matrices) {
+    auto it = cache.find({c.key(), true});
+    if (it != cache.end() && it->second) return slot = it->second;
+  }
+  slot = std::make_shared<const bellperson::r1cs_shape_t>(synthesize_shape(c, matrices));
   return slot;
 }
 

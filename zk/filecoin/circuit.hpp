@@ -141,6 +141,8 @@ const circuit_layout_t& circuit_layout(const circuit_config_t& c);
 // synthesize_circuit into a shape_cs_t, tested).
 std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_config_t& c,
                                                               bool matrices = true);
+// The same, synthesized now and not kept.
+bellperson::r1cs_shape_t synthesize_shape(const circuit_config_t& c, bool matrices);
 
 // A partition's assignment, as bellperson's prover holds it after synthesis (Montgomery form):
 // inputs (ONE first), aux, and a, b, c of every constraint with the input constraints appended
