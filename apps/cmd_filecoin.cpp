@@ -8,7 +8,7 @@
 //   zkfleet filecoin c1 --c1 FILE [--out FILE]
 //   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
 //       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
-//       [--api-version V] [--write-layers] [--write-replica]
+//       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
 //   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N [--registered-proof NAME]
 //       [--porep-id HEX] [--api-version V]
 //
@@ -285,7 +285,7 @@ ojson hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
 int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
              const opt_t& ticket, const opt_t& seed, const opt_t& data, const opt_t& zeros,
              const opt_t& random, const opt_t& out, const opt_t& write_layers,
-             const opt_t& write_replica) {
+             const opt_t& write_replica, const opt_t& parent_cache) {
   const std::pair<const opt_t*, const char*> required[] = {{&prover_id, "--prover-id HEX"},
                                                            {&sector, "--sector N"},
                                                            {&ticket, "--ticket HEX"},
@@ -326,6 +326,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   }
   req.keep_layers = write_layers.given();
   req.keep_replica = write_replica.given();
+  req.parent_cache = parent_cache.one();
   const std::string dir = out.one();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -373,6 +374,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   commit["files"] = {{"c1", "c1.json"},
                      {"labels", layer_files},
                      {"replica", r.replica.empty() ? ojson() : ojson("replica.bin")}};
+  commit["parent_table"] = r.parent_table_loaded ? "read from --parent-cache" : "computed";
   commit["memory_bytes"] = {{"parent_table", r.parent_table_bytes},
                             {"trees", r.tree_bytes},
                             {"layers", uint64_t(req.config.layers) * req.config.sector_size},
@@ -410,11 +412,14 @@ filecoin_sub_t add_seal(CLI::App* group) {
   const opt_t write_layers =
       add_flag(app, "--write-layers", "also write every layer's labels (labels-layer-L.bin)");
   const opt_t write_replica = add_flag(app, "--write-replica", "also write the replica");
+  const opt_t parent_cache =
+      add_value(app, "--parent-cache", "DIR",
+                "keep the graph's parent table (56 bytes a node) in DIR and reuse it next time");
   filecoin_sub_t s;
   s.app = app;
   s.run = [=] {
     return run_seal(*po, prover_id, sector, ticket, seed, data, zeros, random, out, write_layers,
-                    write_replica);
+                    write_replica, parent_cache);
   };
   return s;
 }

@@ -36,6 +36,7 @@ struct seal_request_t {
   std::vector<uint8_t> piece;  // exactly fr32_unpadded_size(sector_size) bytes
   bool keep_layers = false;    // keep every layer's labels in the result
   bool keep_replica = false;   // keep the replica in the result
+  std::string parent_cache;    // a folder for the parent table (parent_table_t::cached), or ""
 };
 
 struct seal_timings_t {
@@ -51,7 +52,8 @@ struct seal_result_t {
   std::vector<bytes32_t> replica;              // when keep_replica
   seal_timings_t seconds;
   size_t parent_table_bytes = 0;
-  size_t tree_bytes = 0;  // the levels the three trees keep
+  bool parent_table_loaded = false;  // read from parent_cache rather than computed
+  size_t tree_bytes = 0;             // the levels the three trees keep
 };
 
 // Seals the piece. Throws std::invalid_argument for a piece of the wrong size (naming both
