@@ -7,7 +7,9 @@
 #   * the reference's `labels` for zkfleet's replica_id equals zkfleet's layers;
 #   * the reference's check-c1 accepts zkfleet's C1 and zkfleet's check-c1 accepts the
 #     reference's; a C1 with one bit changed in a label, a tree_c path or a parent's column, or
-#     checked with the wrong sector, is refused by both.
+#     checked with the wrong sector, is refused by both; one with a changed comm_d or comm_r_last
+#     path sibling is accepted by the reference (its vanilla check leaves that to the circuit) and
+#     refused by zkfleet.
 # 8 MiB: bench/filecoin-seal --compare (about a minute on 2 idle cores, longer on a loaded one).
 #
 #   tests/filecoin/seal_ref.sh <path-to-zkfleet>
@@ -106,6 +108,24 @@ tamper label-bit 'v[1]["replica_column_proofs"]["c_x"]["column"]["rows"][1][4] ^
 tamper tree_c-path 'v[0]["replica_column_proofs"]["drg_parents"][3]["inclusion_proof"]["data"]["Single"]["path"]["path"][0]["hashes"][2][0] ^= 1'
 tamper parent-column 'v[0]["replica_column_proofs"]["exp_parents"][5]["column"]["rows"][0][9] ^= 2'
 tamper labeling-parent 'v[1]["labeling_proofs"][0]["parents"][11][0] ^= 1'
+
+# Where the Rust vanilla verifier is laxer: it compares only the index and the root of the comm_d
+# and comm_r_last paths (params.rs Proof::verify), the circuit checks the hashing; zkfleet's check
+# hashes the paths, so a changed sibling is refused before proving.
+lax() {
+  local label="$1" expr="$2" out="$T/lax-$1.json"
+  python3 - "$RC1" "$out" "$expr" <<'EOF'
+import json, sys
+c1 = json.load(open(sys.argv[1]))
+v = c1["vanilla_proofs"]["StackedDrg2KiBV1"][0]
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(c1, separators=(",", ":")))
+EOF
+  expect_rc "changed $label: the reference's check-c1 accepts it" 0 "$REF" check-c1 --c1 "$out" --prover-id $P --sector 7
+  expect_rc "changed $label: zkfleet check-c1 refuses it" 1 "$ZK" filecoin check-c1 --c1 "$out" --prover-id $P --sector 7
+}
+lax comm_d-path 'v[0]["comm_d_proofs"]["data"]["Single"]["path"]["path"][2]["hashes"][0][5] ^= 1'
+lax comm_r_last-path 'v[0]["comm_r_last_proof"]["data"]["Single"]["path"]["path"][0]["hashes"][1][5] ^= 1'
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
