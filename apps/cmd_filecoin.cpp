@@ -19,6 +19,7 @@
 
 #include "apps/commands.hpp"
 #include "zk/base/error.hpp"
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/verify.hpp"
@@ -248,10 +249,82 @@ filecoin_sub_t add_derive(CLI::App* group) {
           "filecoin derive takes options only"};
 }
 
+// --- c1 --------------------------------------------------------------------------------------
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error(path + ": cannot create");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error(path + ": write failed");
+}
+
+int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& sector) {
+  if (!in.given()) throw usage_error("--c1 FILE is required");
+  const std::string f = form.one("same");
+  if (f != "same" && f != "api" && f != "wrapper")
+    throw usage_error("--form needs same, api or wrapper, got '" + f + "'");
+  if (!out.given() && (form.given() || sector.given()))
+    throw usage_error("--form and --sector apply to --out");
+  fc::c1_read_t r;
+  try {
+    r = fc::read_c1_file(in.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const fc::c1_output_t& c1 = r.c1;
+  const fc::c1_shape_t shape = fc::c1_shape(*c1.registered_proof);
+  ojson j;
+  j["file"] = in.one();
+  j["form"] = r.wrapper ? "wrapper" : "api";
+  if (r.wrapper) {
+    j["sector_num"] = r.wrapper->sector_num;
+    j["sector_size"] = r.wrapper->sector_size;
+  }
+  j["registered_proof"] = std::string(c1.registered_proof->name);
+  j["partitions"] = c1.vanilla_proofs.size();
+  j["challenges_per_partition"] = shape.challenges;
+  j["layers"] = shape.layers;
+  j["tree_shape"] = fc::tree_shape_name(shape.tree);
+  j["comm_r"] = fc::to_hex(c1.comm_r);
+  j["comm_d"] = fc::to_hex(c1.comm_d);
+  j["replica_id"] = fc::to_hex(c1.replica_id);
+  j["seed"] = fc::to_hex(c1.seed);
+  j["ticket"] = fc::to_hex(c1.ticket);
+  if (out.given()) {
+    const bool wrap = f == "wrapper" || (f == "same" && r.wrapper);
+    int64_t num = r.wrapper ? r.wrapper->sector_num : 0;
+    if (sector.given()) num = int64_t(parse_uint_arg("--sector", sector.one(), 0, INT64_MAX));
+    if (wrap && !r.wrapper && !sector.given())
+      throw usage_error("--form wrapper needs --sector N (the wrapper's SectorNum)");
+    write_text_file(out.one(), wrap ? fc::write_c1_wrapper_json(c1, num) : fc::write_c1_json(c1));
+    j["written"] = out.one();
+    j["written_form"] = wrap ? "wrapper" : "api";
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_c1(CLI::App* group) {
+  CLI::App* app = add_command(*group, "c1",
+                              "read and validate a C1 output (the API's JSON or the lotus-bench / "
+                              "curio wrapper), print its summary, write it back");
+  const opt_t in = add_value(app, "--c1", "FILE", "the C1 output (required)");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "write it again (serde_json's bytes; the same form unless --form)");
+  const opt_t form =
+      add_value(app, "--form", "same|api|wrapper", "the form --out writes (default: the input's)");
+  const opt_t sector =
+      add_value(app, "--sector", "N", "the wrapper's SectorNum (--form wrapper from the API form)");
+  app->footer("Exit status: 0 valid; 1 invalid (the message names the JSON path); 2 usage error.");
+  return {app, [in, out, form, sector] { return run_c1(in, out, form, sector); },
+          "filecoin c1 takes options only"};
+}
+
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive};
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
