@@ -27,11 +27,12 @@
 
 #include "apps/commands.hpp"
 #include "zk/base/error.hpp"
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/fr32.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/seal.hpp"
-#include "zk/filecoin/vanilla_json.hpp"
+#include "zk/filecoin/vanilla.hpp"
 #include "zk/filecoin/verify.hpp"
 
 namespace zk::apps {
@@ -260,6 +261,78 @@ filecoin_sub_t add_derive(CLI::App* group) {
           "filecoin derive takes options only"};
 }
 
+// --- c1 --------------------------------------------------------------------------------------
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error(path + ": cannot create");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error(path + ": write failed");
+}
+
+int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& sector) {
+  if (!in.given()) throw usage_error("--c1 FILE is required");
+  const std::string f = form.one("same");
+  if (f != "same" && f != "api" && f != "wrapper")
+    throw usage_error("--form needs same, api or wrapper, got '" + f + "'");
+  if (!out.given() && (form.given() || sector.given()))
+    throw usage_error("--form and --sector apply to --out");
+  fc::c1_read_t r;
+  try {
+    r = fc::read_c1_file(in.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const fc::c1_output_t& c1 = r.c1;
+  const fc::c1_shape_t shape = fc::c1_shape(*c1.registered_proof);
+  ojson j;
+  j["file"] = in.one();
+  j["form"] = r.wrapper ? "wrapper" : "api";
+  if (r.wrapper) {
+    j["sector_num"] = r.wrapper->sector_num;
+    j["sector_size"] = r.wrapper->sector_size;
+  }
+  j["registered_proof"] = std::string(c1.registered_proof->name);
+  j["partitions"] = c1.vanilla_proofs.size();
+  j["challenges_per_partition"] = shape.challenges;
+  j["layers"] = shape.layers;
+  j["tree_shape"] = fc::tree_shape_name(shape.tree);
+  j["comm_r"] = fc::to_hex(c1.comm_r);
+  j["comm_d"] = fc::to_hex(c1.comm_d);
+  j["replica_id"] = fc::to_hex(c1.replica_id);
+  j["seed"] = fc::to_hex(c1.seed);
+  j["ticket"] = fc::to_hex(c1.ticket);
+  if (out.given()) {
+    const bool wrap = f == "wrapper" || (f == "same" && r.wrapper);
+    int64_t num = r.wrapper ? r.wrapper->sector_num : 0;
+    if (sector.given()) num = int64_t(parse_uint_arg("--sector", sector.one(), 0, INT64_MAX));
+    if (wrap && !r.wrapper && !sector.given())
+      throw usage_error("--form wrapper needs --sector N (the wrapper's SectorNum)");
+    write_text_file(out.one(), wrap ? fc::write_c1_wrapper_json(c1, num) : fc::write_c1_json(c1));
+    j["written"] = out.one();
+    j["written_form"] = wrap ? "wrapper" : "api";
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_c1(CLI::App* group) {
+  CLI::App* app = add_command(*group, "c1",
+                              "read and validate a C1 output (the API's JSON or the lotus-bench / "
+                              "curio wrapper), print its summary, write it back");
+  const opt_t in = add_value(app, "--c1", "FILE", "the C1 output (required)");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "write it again (serde_json's bytes; the same form unless --form)");
+  const opt_t form =
+      add_value(app, "--form", "same|api|wrapper", "the form --out writes (default: the input's)");
+  const opt_t sector =
+      add_value(app, "--sector", "N", "the wrapper's SectorNum (--form wrapper from the API form)");
+  app->footer("Exit status: 0 valid; 1 invalid (the message names the JSON path); 2 usage error.");
+  return {app, [in, out, form, sector] { return run_c1(in, out, form, sector); },
+          "filecoin c1 takes options only"};
+}
+
 // --- seal and check-c1 (the sealing side) -----------------------------------------------
 
 std::vector<uint8_t> read_file(const std::string& path) {
@@ -335,15 +408,17 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   const fc::seal_result_t r = fc::seal_sector(
       req, [](const std::string& s) { std::fprintf(stderr, "seal: %s\n", s.c_str()); });
 
-  fc::c1_fields_t c1;
-  c1.proof = req.config.proof;
+  // The C1 through fc-a's writer (c1.hpp), checked by its reader's rules first.
+  fc::c1_output_t c1;
+  c1.registered_proof = req.config.proof;
   c1.comm_r = r.comm_r;
   c1.comm_d = r.comm_d;
   c1.replica_id = r.replica_id;
   c1.seed = req.seed;
   c1.ticket = req.ticket;
   c1.vanilla_proofs = r.vanilla_proofs;
-  write_text(dir + "/c1.json", fc::c1_json(c1).dump());
+  fc::validate_c1(c1);
+  write_text(dir + "/c1.json", fc::write_c1_json(c1));
 
   std::vector<std::string> layer_files;
   for (size_t l = 0; l < r.layers.size(); ++l) {
@@ -433,25 +508,18 @@ int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prov
   if (!sector.given()) throw usage_error("--sector N is required");
   const fc::bytes32_t prover = fc::parse_hex32(prover_id.one(), "--prover-id");
   const uint64_t sector_no = parse_uint_arg("--sector", sector.one());
-  fc::c1_fields_t c1;
+  fc::c1_read_t read;
   try {
-    std::ifstream f(c1_file.one());
-    if (!f) throw std::invalid_argument("cannot read " + c1_file.one());
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(f);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw zk::format_error(c1_file.one() + ": not JSON (" + e.what() + ")");
-    }
-    c1 = fc::c1_from_json(j, c1_file.one());
+    read = fc::read_c1_file(c1_file.one());
   } catch (const zk::format_error& e) {
     std::printf("INVALID: %s\n", e.what());
     return 1;
   }
-  const fc::porep_config_t c = po.config(c1.proof);
-  if (c.proof != c1.proof) {
-    std::printf("INVALID: the C1 is for %s, not %s\n", std::string(c1.proof->name).c_str(),
-                std::string(c.proof->name).c_str());
+  const fc::c1_output_t& c1 = read.c1;
+  const fc::porep_config_t c = po.config(c1.registered_proof);
+  if (c.proof != c1.registered_proof) {
+    std::printf("INVALID: the C1 is for %s, not %s\n",
+                std::string(c1.registered_proof->name).c_str(), std::string(c.proof->name).c_str());
     return 1;
   }
   const fc::bytes32_t rid = fc::replica_id(prover, sector_no, c1.ticket, c1.comm_d, c.porep_id);
@@ -481,7 +549,8 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
                               "C1's unless --registered-proof names it)");
   auto po = std::make_shared<porep_opts_t>();
   po->declare(app);
-  const opt_t c1 = add_value(app, "--c1", "FILE", "the C1 output (the API's JSON)");
+  const opt_t c1 = add_value(app, "--c1", "FILE",
+                             "the C1 output (the API's JSON or the lotus-bench / curio wrapper)");
   const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
   const opt_t sector = add_value(app, "--sector", "N", "the sector number");
   filecoin_sub_t s;
@@ -493,7 +562,7 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_seal, add_check_c1};
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1, add_seal, add_check_c1};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
@@ -517,10 +586,10 @@ int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
 }  // namespace
 
 void add_filecoin_command(CLI::App& root, commands_t& out) {
-  CLI::App* app = add_command(
-      root, "filecoin",
-      "Filecoin PoRep: seal a sector, check C1 vanilla proofs, verify a sector's proof, "
-      "derive its challenges and public inputs");
+  CLI::App* app =
+      add_command(root, "filecoin",
+                  "Filecoin PoRep: seal a sector, check and rewrite C1 outputs, verify a "
+                  "sector's proof, derive its challenges and public inputs");
   std::vector<filecoin_sub_t> subs;
   for (sub_factory_t f : k_subcommands) subs.push_back(f(app));
   std::string names;

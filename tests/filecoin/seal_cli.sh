@@ -44,7 +44,7 @@ EOF
 expect "check-c1 refuses a changed comm_d path (Rust's vanilla check would not)" 1 \
   "INVALID: partition 0, challenge 0 \(node [0-9]+\): comm_d proof: the path" -- filecoin check-c1 --c1 "$T/bad.json" --prover-id $P --sector 7
 printf '{"registered_proof": "StackedDrg2KiBV1_1", "vanilla_proofs": {"StackedDrg2KiBV1": [[{}]]}}' >"$T/short.json"
-expect "check-c1 names the JSON path of a malformed C1" 1 'short.json: /vanilla_proofs/StackedDrg2KiBV1/0/0: missing "comm_d_proofs"' -- \
+expect "check-c1 names the JSON path of a malformed C1 (fc-a's reader)" 1 'short.json: vanilla_proofs.StackedDrg2KiBV1\[0\]\[0\]: missing key "comm_d_proofs"' -- \
   filecoin check-c1 --c1 "$T/short.json" --prover-id $P --sector 7
 head -c 2048 /dev/zero >"$T/piece2048"
 expect "seal refuses a piece of the wrong size" 1 "has 2048 bytes; the unpadded piece of a 2048-byte sector is 2032 bytes" -- \

@@ -156,7 +156,7 @@ seal_result_t seal_sector(const seal_request_t& req,
       vanilla_proof_t p;
       p.comm_d_proofs = tree_d.prove(ch, data.data());
       p.comm_r_last_proof = tree_r.prove(ch, replica_leaves);
-      replica_column_proofs_t& rc = p.replica_column_proofs;
+      replica_column_proof_t& rc = p.replica_column_proofs;
       rc.c_x = column_proof(layers, tree_c, column_leaves, ch);
       uint32_t ps[graph_degree];
       g.parents(ch, ps);
