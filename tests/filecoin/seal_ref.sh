@@ -3,7 +3,8 @@
 #   * the same piece and ids sealed by both give byte-identical c1.json, every layer's labels and
 #     the replica, and the same comm_d, comm_c, comm_r_last, comm_r and replica_id
 #     (2 KiB: StackedDrg2KiBV1_1 with the reference's --random piece, StackedDrg2KiBV1 with an
-#     all-zero piece, StackedDrg2KiBV1_1 with a --data file and porep_id/api-version overrides);
+#     all-zero piece, StackedDrg2KiBV1_1 with a --data file and porep_id/api-version overrides,
+#     synthetic PoRep and non-interactive PoRep);
 #   * the reference's `labels` for zkfleet's replica_id equals zkfleet's layers;
 #   * the reference's check-c1 accepts zkfleet's C1 and zkfleet's check-c1 accepts the
 #     reference's; a C1 with one bit changed in a label, a tree_c path or a parent's column, or
@@ -68,6 +69,10 @@ compare data-overrides --registered-proof StackedDrg2KiBV1_1 --api-version V1_2_
     --prover-id $S --sector 77 --ticket $P --seed $TK --data "$T/piece.bin" \
   -- --registered-proof StackedDrg2KiBV1_1 --api-version V1_2_0 --porep-id $(printf "2c%.0s" {1..32}) \
     --prover-id $S --sector 77 --ticket $P --seed $TK --data "$T/piece.bin"
+for rp in StackedDrg2KiBV1_1_Feat_SyntheticPoRep StackedDrg2KiBV1_2_Feat_NonInteractivePoRep; do
+  compare "$rp" --registered-proof $rp --prover-id $P --sector 7 --ticket $TK --seed $S --random 6 \
+    -- --registered-proof $rp --prover-id $P --sector 7 --ticket $TK --seed $S --random 6
+done
 check "zero 2 KiB sector: comm_d is lotus's zero commitment" \
   [ "$(field "$T/v1-zeros-zk/commit.json" comm_d)" = fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833 ]
 
@@ -88,6 +93,10 @@ expect_rc "zkfleet check-c1 accepts the reference's C1" 0 "$ZK" filecoin check-c
 expect_rc "zkfleet check-c1 accepts the reference's V1 C1" 0 "$ZK" filecoin check-c1 --c1 "$T/v1-zeros-ref/c1.json" --prover-id $TK --sector 1234567
 expect_rc "zkfleet check-c1 accepts the reference's overridden C1" 0 "$ZK" filecoin check-c1 --c1 "$T/data-overrides-ref/c1.json" \
   --prover-id $S --sector 77 --api-version V1_2_0 --porep-id $(printf "2c%.0s" {1..32})
+for rp in StackedDrg2KiBV1_1_Feat_SyntheticPoRep StackedDrg2KiBV1_2_Feat_NonInteractivePoRep; do
+  expect_rc "zkfleet check-c1 accepts the reference's $rp C1" 0 "$ZK" filecoin check-c1 --c1 "$T/$rp-ref/c1.json" --prover-id $P --sector 7
+  expect_rc "reference check-c1 accepts zkfleet's $rp C1" 0 "$REF" check-c1 --c1 "$T/$rp-zk/c1.json" --prover-id $P --sector 7
+done
 expect_rc "zkfleet check-c1 refuses the wrong sector" 1 "$ZK" filecoin check-c1 --c1 "$RC1" --prover-id $P --sector 8
 expect_rc "reference check-c1 refuses the wrong sector" 1 "$REF" check-c1 --c1 "$ZC1" --prover-id $P --sector 8
 
