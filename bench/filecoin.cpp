@@ -133,17 +133,19 @@ int main(int argc, char** argv) {
   std::filesystem::remove(path);
   std::printf(".params of %.1f MiB (%zu G1 + %zu G2 points), %u threads:\n", mb, n1, n2,
               compute_threads());
-  std::printf("  open checked (every point on the curve and in its subgroup): %.0f ms = %.0f "
-              "points/s\n",
-              open_checked, (n1 + n2) / open_checked * 1e3);
+  std::printf(
+      "  open checked (every point on the curve and in its subgroup): %.0f ms = %.0f "
+      "points/s\n",
+      open_checked, (n1 + n2) / open_checked * 1e3);
   std::printf("  open unchecked + read every point: %.0f ms = %.0f points/s\n", open_unchecked,
               (n1 + n2) / open_unchecked * 1e3);
   // The official 2 KiB parameters (tests/filecoin-ref README: 10,325,694 G1 + 685,522 G2
   // points, 1.1 GB) at these rates.
   const double g1_rate = m1 / t1 * 1e3, g2_rate = m2 / t2 * 1e3;
-  std::printf("  2 KiB .params (10,325,694 G1 + 685,522 G2) checked, estimated: %.0f s on one "
-              "thread, %.0f s on %u\n",
-              10325694 / g1_rate + 685522 / g2_rate,
-              (10325694 / g1_rate + 685522 / g2_rate) / compute_threads(), compute_threads());
+  std::printf(
+      "  2 KiB .params (10,325,694 G1 + 685,522 G2) checked, estimated: %.0f s on one "
+      "thread, %.0f s on %u\n",
+      10325694 / g1_rate + 685522 / g2_rate,
+      (10325694 / g1_rate + 685522 / g2_rate) / compute_threads(), compute_threads());
   return 0;
 }
