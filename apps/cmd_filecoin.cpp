@@ -5,7 +5,8 @@
 //       [--porep-id HEX] [--api-version V1_0_0|V1_1_0|V1_2_0] [--print-public-inputs]
 //   zkfleet filecoin derive --registered-proof NAME [--prover-id HEX --sector N --ticket HEX
 //       --seed HEX --comm-d HEX --comm-r HEX] [--porep-id HEX] [--api-version V] [--parents-all]
-//   zkfleet filecoin c1 --c1 FILE [--out FILE]
+//   zkfleet filecoin c1 --c1 FILE [--out FILE] [--form same|api|wrapper] [--sector N]
+//   zkfleet filecoin vk --vk FILE [--out FILE] [--compressed]
 //   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
 //       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
 //       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
@@ -100,7 +101,11 @@ struct sector_opts_t {
       if (!o->given()) throw usage_error(std::string(what) + " is required");
     fc::sector_ids_t s;
     s.prover_id = fc::parse_hex32(prover_id.one(), "--prover-id");
-    s.sector = parse_uint_arg("--sector", sector.one());
+    try {
+      s.sector = parse_uint_arg("--sector", sector.one());
+    } catch (const usage_error& e) {  // a bad value, not a bad command line: exit 1
+      throw std::invalid_argument(e.what());
+    }
     s.ticket = fc::parse_hex32(ticket.one(), "--ticket");
     s.seed = fc::parse_hex32(seed.one(), "--seed");
     s.comm_r = fc::parse_hex32(comm_r.one(), "--comm-r");
@@ -333,6 +338,48 @@ filecoin_sub_t add_c1(CLI::App* group) {
           "filecoin c1 takes options only"};
 }
 
+// --- vk ----------------------------------------------------------------------------------------
+
+int run_vk(const opt_t& in, const opt_t& out, const opt_t& compressed) {
+  if (!in.given()) throw usage_error("--vk FILE is required");
+  fc::vk_read_t vk;
+  try {
+    vk = fc::read_vk_file(in.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  ojson j;
+  j["file"] = in.one();
+  j["encoding"] = vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+  j["bytes"] = vk.size;
+  j["ic_points"] = vk.vk.ic.size();
+  j["public_inputs"] = vk.vk.ic.size() - 1;
+  if (out.given()) {
+    const auto e =
+        compressed.given() ? fc::vk_encoding_t::compressed : fc::vk_encoding_t::uncompressed;
+    fc::write_vk_file(out.one(), vk.vk, e);
+    j["written"] = out.one();
+    j["written_encoding"] = e == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+  } else if (compressed.given()) {
+    throw usage_error("--compressed applies to --out");
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_vk(CLI::App* group) {
+  CLI::App* app = add_command(*group, "vk",
+                              "read a bellperson verifying key (either encoding, every point "
+                              "checked) and write it in bellperson's .vk layout");
+  const opt_t in = add_value(app, "--vk", "FILE", "the verifying key (required)");
+  const opt_t out = add_value(
+      app, "--out", "FILE", "write it (uncompressed, as VerifyingKey::write, unless --compressed)");
+  const opt_t compressed = add_flag(app, "--compressed", "write compressed points");
+  return {app, [in, out, compressed] { return run_vk(in, out, compressed); },
+          "filecoin vk takes options only"};
+}
+
 // --- seal and check-c1 (the sealing side) -----------------------------------------------
 
 std::vector<uint8_t> read_file(const std::string& path) {
@@ -562,7 +609,8 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1, add_seal, add_check_c1};
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1,
+                                           add_vk,     add_seal,   add_check_c1};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
@@ -589,7 +637,7 @@ void add_filecoin_command(CLI::App& root, commands_t& out) {
   CLI::App* app =
       add_command(root, "filecoin",
                   "Filecoin PoRep: seal a sector, check and rewrite C1 outputs, verify a "
-                  "sector's proof, derive its challenges and public inputs");
+                  "sector's proof, derive its challenges and public inputs, convert keys");
   std::vector<filecoin_sub_t> subs;
   for (sub_factory_t f : k_subcommands) subs.push_back(f(app));
   std::string names;

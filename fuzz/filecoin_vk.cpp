@@ -39,8 +39,7 @@ void check_proofs(const uint8_t* data, size_t size, const std::vector<proof_t>& 
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
-    check_vk(data, size,
-             parse_vk(data, size, "fuzz.vk", true, vk_encoding_t::uncompressed, true));
+    check_vk(data, size, parse_vk(data, size, "fuzz.vk", true, vk_encoding_t::uncompressed, true));
   } catch (const zk::format_error&) {
   }
   try {
