@@ -452,8 +452,9 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::invalid_argument("cannot create --out " + dir + ": " + ec.message());
 
+  // The rvalue form takes only the piece (freed once padded); req's other fields stay.
   const fc::seal_result_t r = fc::seal_sector(
-      req, [](const std::string& s) { std::fprintf(stderr, "seal: %s\n", s.c_str()); });
+      std::move(req), [](const std::string& s) { std::fprintf(stderr, "seal: %s\n", s.c_str()); });
 
   // The C1 through fc-a's writer (c1.hpp), checked by its reader's rules first.
   fc::c1_output_t c1;

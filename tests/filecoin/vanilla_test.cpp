@@ -155,3 +155,16 @@ TEST_CASE("vanilla: the sealer's C1 is valid for fc-a's reader and round-trips")
                               {back.c1.replica_id, back.c1.comm_d, back.c1.comm_r, back.c1.seed},
                               back.c1.vanilla_proofs));
 }
+
+TEST_CASE("seal: the rvalue form gives the piece away and the same result") {
+  sealed_t s = seal_2k("StackedDrg2KiBV1_1");
+  seal_request_t moved = s.req;
+  const seal_result_t r = seal_sector(std::move(moved));
+  CHECK(moved.piece.empty());
+  CHECK(moved.seed == s.req.seed);
+  CHECK(r.comm_r == s.res.comm_r);
+  CHECK(write_c1_json({s.req.config.proof, r.vanilla_proofs, r.comm_r, r.comm_d, r.replica_id,
+                       s.req.seed, s.req.ticket}) ==
+        write_c1_json({s.req.config.proof, s.res.vanilla_proofs, s.res.comm_r, s.res.comm_d,
+                       s.res.replica_id, s.req.seed, s.req.ticket}));
+}

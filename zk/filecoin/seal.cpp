@@ -56,17 +56,21 @@ std::vector<uint8_t> random_piece(uint64_t seed, size_t len) {
   return out;
 }
 
-seal_result_t seal_sector(const seal_request_t& req,
-                          const std::function<void(const std::string&)>& progress) {
+namespace {
+
+// owned: the piece when the caller gave it away (freed once padded), else null.
+seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
+                        const std::function<void(const std::string&)>& progress) {
+  const std::vector<uint8_t>& piece = owned ? *owned : req.piece;
   const porep_config_t& c = req.config;
   auto stage = [&](const std::string& s) {
     if (progress) progress(s);
   };
   const uint64_t unpadded = fr32_unpadded_size(c.sector_size);
-  if (req.piece.size() != unpadded)
+  if (piece.size() != unpadded)
     throw std::invalid_argument("the piece must be exactly " + std::to_string(unpadded) +
                                 " bytes (sector size " + std::to_string(c.sector_size) +
-                                " × 127/128), got " + std::to_string(req.piece.size()));
+                                " × 127/128), got " + std::to_string(piece.size()));
   if (c.layers > max_layers)
     throw std::invalid_argument(std::to_string(c.layers) + " layers (at most " +
                                 std::to_string(max_layers) + ")");
@@ -79,7 +83,8 @@ seal_result_t seal_sector(const seal_request_t& req,
   stage("fr32 padding and tree_d");
   auto t = clock_t_::now();
   std::vector<bytes32_t> data(n);
-  fr32_pad(req.piece.data(), req.piece.size(), data[0].data());
+  fr32_pad(piece.data(), piece.size(), data[0].data());
+  if (owned) std::vector<uint8_t>().swap(*owned);
   const sha256_tree_t tree_d(data.data(), n, tree_d_discarded_levels);
   r.comm_d = tree_d.root();
   r.replica_id = replica_id(req.prover_id, req.sector, req.ticket, r.comm_d, c.porep_id);
@@ -197,6 +202,20 @@ seal_result_t seal_sector(const seal_request_t& req,
   if (req.keep_layers) r.layers = std::move(layers);
   r.seconds.total = since(t_total);
   return r;
+}
+
+}  // namespace
+
+seal_result_t seal_sector(const seal_request_t& req,
+                          const std::function<void(const std::string&)>& progress) {
+  return seal_impl(req, nullptr, progress);
+}
+
+seal_result_t seal_sector(seal_request_t&& req,
+                          const std::function<void(const std::string&)>& progress) {
+  std::vector<uint8_t> piece = std::move(req.piece);
+  req.piece.clear();
+  return seal_impl(req, &piece, progress);
 }
 
 }  // namespace zk::filecoin

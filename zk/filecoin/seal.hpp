@@ -60,6 +60,10 @@ struct seal_result_t {
 // sizes). `progress`, when given, is told each stage as it starts.
 seal_result_t seal_sector(const seal_request_t& req,
                           const std::function<void(const std::string&)>& progress = {});
+// The same, taking the piece out of the request and freeing it once it is padded (a sector's
+// worth of memory less at the peak); the request's other fields are left as they were.
+seal_result_t seal_sector(seal_request_t&& req,
+                          const std::function<void(const std::string&)>& progress = {});
 
 // The piece the Rust reference's `seal --random SEED` seals (tests/filecoin-ref src/cmd_seal.rs
 // random_piece): SHA-256(seed u64 LE ‖ i u64 LE) for i = 0, 1, …, concatenated, cut to len bytes.
