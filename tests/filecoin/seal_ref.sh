@@ -11,9 +11,11 @@
 #     checked with the wrong sector, is refused by both; one with a changed comm_d or comm_r_last
 #     path sibling is accepted by the reference (its vanilla check leaves that to the circuit) and
 #     refused by zkfleet.
-# 8 MiB: bench/filecoin-seal --compare (about a minute on 2 idle cores, longer on a loaded one).
+# With `8MiB` as the second argument (CTest filecoin/seal-vs-ref-8mib): the same comparison and
+# cross-checks for one StackedDrg8MiBV1_1 sector instead (about 25 s on 2 idle cores; minutes on a
+# loaded machine).
 #
-#   tests/filecoin/seal_ref.sh <path-to-zkfleet>
+#   tests/filecoin/seal_ref.sh <path-to-zkfleet> [8MiB]
 #
 # Exit 77 (skipped) when cargo is absent. Ends with "N passed, M failed".
 set -uo pipefail
@@ -32,6 +34,7 @@ bad() { echo "FAIL $1"; fail=$((fail+1)); }
 check() { local label="$1"; shift; if "$@"; then ok "$label"; else bad "$label"; fi; }
 
 P=$(printf '01%.0s' {1..32}); TK=$(printf '02%.0s' {1..32}); S=$(printf '03%.0s' {1..32})
+MODE="${2:-2KiB}"
 
 # field <commit.json> <key>
 field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"; }
@@ -60,6 +63,19 @@ compare() {
   check "$label: replica.bin" cmp -s "$z/replica.bin" "$r/replica.bin"
 }
 
+expect_rc() { local label="$1" want="$2"; shift 2; "$@" >"$T/out.log" 2>&1; local rc=$?
+  if [ $rc -eq "$want" ]; then ok "$label (exit $rc: $(head -c 160 "$T/out.log" | tr '\n' ' '))"; else bad "$label: exit $rc, expected $want: $(head -c 300 "$T/out.log")"; fi; }
+
+if [ "$MODE" = 8MiB ]; then
+  compare 8mib --registered-proof StackedDrg8MiBV1_1 --prover-id $P --sector 7 --ticket $TK --seed $S --random 9 \
+    -- --registered-proof StackedDrg8MiBV1_1 --prover-id $P --sector 7 --ticket $TK --seed $S --random 9
+  expect_rc "8 MiB: reference check-c1 accepts zkfleet's C1" 0 "$REF" check-c1 --c1 "$T/8mib-zk/c1.json" --prover-id $P --sector 7
+  expect_rc "8 MiB: zkfleet check-c1 accepts the reference's C1" 0 "$ZK" filecoin check-c1 --c1 "$T/8mib-ref/c1.json" --prover-id $P --sector 7
+  echo "$pass passed, $fail failed"
+  [ "$fail" -eq 0 ]
+  exit
+fi
+
 compare v1_1-random --registered-proof StackedDrg2KiBV1_1 --prover-id $P --sector 7 --ticket $TK --seed $S --random 5 \
   -- --registered-proof StackedDrg2KiBV1_1 --prover-id $P --sector 7 --ticket $TK --seed $S --random 5
 compare v1-zeros --registered-proof StackedDrg2KiBV1 --prover-id $TK --sector 1234567 --ticket $S --seed $P --zeros \
@@ -86,8 +102,6 @@ fi
 
 # Cross-checks of the C1s.
 ZC1="$T/v1_1-random-zk/c1.json"; RC1="$T/v1_1-random-ref/c1.json"
-expect_rc() { local label="$1" want="$2"; shift 2; "$@" >"$T/out.log" 2>&1; local rc=$?
-  if [ $rc -eq "$want" ]; then ok "$label (exit $rc: $(head -c 160 "$T/out.log" | tr '\n' ' '))"; else bad "$label: exit $rc, expected $want: $(head -c 300 "$T/out.log")"; fi; }
 expect_rc "reference check-c1 accepts zkfleet's C1" 0 "$REF" check-c1 --c1 "$ZC1" --prover-id $P --sector 7
 expect_rc "zkfleet check-c1 accepts the reference's C1" 0 "$ZK" filecoin check-c1 --c1 "$RC1" --prover-id $P --sector 7
 expect_rc "zkfleet check-c1 accepts the reference's V1 C1" 0 "$ZK" filecoin check-c1 --c1 "$T/v1-zeros-ref/c1.json" --prover-id $TK --sector 1234567
