@@ -7,9 +7,12 @@
 //       --seed HEX --comm-d HEX --comm-r HEX] [--porep-id HEX] [--api-version V] [--parents-all]
 //   zkfleet filecoin c1 --c1 FILE [--out FILE] [--form same|api|wrapper] [--sector N]
 //   zkfleet filecoin vk --vk FILE [--out FILE] [--compressed]
+//   zkfleet filecoin params --params FILE [--unchecked] [--out FILE]
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
 // declares its options on the group and returns what to run.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -20,6 +23,8 @@
 
 #include "apps/commands.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/bellperson.hpp"
 #include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/registry.hpp"
@@ -368,10 +373,87 @@ filecoin_sub_t add_vk(CLI::App* group) {
           "filecoin vk takes options only"};
 }
 
+// --- params ------------------------------------------------------------------------------------
+
+int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
+  if (!in.given()) throw usage_error("--params FILE is required");
+  const auto mode =
+      unchecked.given() ? fc::params_file_t::mode_t::unchecked : fc::params_file_t::mode_t::checked;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<fc::params_file_t> p;
+  try {
+    p.emplace(in.one(), mode);
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const double open_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ojson j;
+  j["file"] = in.one();
+  j["bytes"] = p->file_size();
+  j["mode"] = unchecked.given() ? "unchecked" : "checked";
+  j["ic_points"] = p->vk().ic.size();
+  uint64_t points = 0;
+  for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+    j["sections"][p->section(i).name] = p->section(i).count;
+    points += p->section(i).count;
+  }
+  j["points"] = points;
+  j["open_seconds"] = open_s;
+  if (!unchecked.given()) j["checked_points_per_second"] = open_s > 0 ? points / open_s : 0.0;
+  j["threads"] = zk::compute_threads();
+  if (out.given()) {
+    // Every point read back into memory and written again (the writer's own check).
+    const auto t1 = std::chrono::steady_clock::now();
+    fc::params_writer_t w(out.one(), p->vk());
+    constexpr uint64_t batch = 1 << 20;
+    uint64_t most_g1 = 0;
+    for (size_t i = 0; i + 1 < fc::params_file_t::section_count; ++i)
+      most_g1 = std::max(most_g1, p->section(i).count);
+    std::vector<fc::g1_affine_t> g1(std::min(batch, most_g1));
+    std::vector<fc::g2_affine_t> g2(std::min(batch / 2, p->b_g2().count));
+    for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+      const auto& s = p->section(i);
+      w.begin_section(s.count);
+      const uint64_t step = s.g2 ? batch / 2 : batch;
+      for (uint64_t at = 0; at < s.count; at += step) {
+        const uint64_t n = std::min(step, s.count - at);
+        if (s.g2) {
+          p->read_g2(s, at, n, g2.data());
+          w.append_g2(g2.data(), n);
+        } else {
+          p->read_g1(s, at, n, g1.data());
+          w.append_g1(g1.data(), n);
+        }
+      }
+    }
+    w.finish();
+    j["written"] = out.one();
+    j["write_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_params(CLI::App* group) {
+  CLI::App* app = add_command(*group, "params",
+                              "open a bellperson .params file (mapped; checked: every point on "
+                              "the curve and in its subgroup, in parallel) and print its layout");
+  const opt_t in = add_value(app, "--params", "FILE", "the parameters (required)");
+  const opt_t unchecked =
+      add_flag(app, "--unchecked", "trust the points: check the layout and counts only");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "read every point and write the file again (Parameters::write)");
+  return {app, [in, unchecked, out] { return run_params(in, unchecked, out); },
+          "filecoin params takes options only"};
+}
+
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1, add_vk};
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1, add_vk, add_params};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
