@@ -34,7 +34,7 @@ namespace zk::apps {
 namespace {
 
 namespace fc = zk::filecoin;
-using ojson = nlohmann::ordered_json;
+using ojson_t = nlohmann::ordered_json;
 
 // One subcommand of `filecoin`: its app, what it runs once its line is parsed, and its usage
 // sentence for a stray word.
@@ -168,8 +168,8 @@ filecoin_sub_t add_verify(CLI::App* group) {
 // --- derive ----------------------------------------------------------------------------------
 
 // The fields of the reference's `derive` (tests/filecoin-ref), with the same names and values.
-ojson describe(const fc::porep_config_t& c, const fc::graph_t& g) {
-  ojson j;
+ojson_t describe(const fc::porep_config_t& c, const fc::graph_t& g) {
+  ojson_t j;
   j["registered_proof"] = std::string(c.proof->name);
   j["api_version"] = std::string(fc::api_version_name(c.api_version));
   j["api_version_is_default"] = c.api_version_is_default;
@@ -196,7 +196,7 @@ constexpr uint64_t max_parents_all_nodes = uint64_t(1) << 20;
 int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& parents_all) {
   const fc::porep_config_t c = po.config();
   const fc::graph_t g(c);
-  ojson j = describe(c, g);
+  ojson_t j = describe(c, g);
   if (so.any_given() || !parents_all.given()) {
     const fc::sector_ids_t s = so.ids();
     const fc::bytes32_t rid = fc::replica_id(s.prover_id, s.sector, s.ticket, s.comm_d, c.porep_id);
@@ -208,15 +208,15 @@ int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& par
     j["comm_r"] = fc::to_hex(s.comm_r);
     j["replica_id"] = fc::to_hex(rid);
     j["replica_id_decimal"] = fc::fr_from_bytes(rid)->to_string();
-    ojson parts = ojson::array();
+    ojson_t parts = ojson_t::array();
     for (uint32_t k = 0; k < c.partitions; ++k) {
       const fc::partition_inputs_t p = fc::partition_inputs(c, g, s, k);
-      ojson chs = ojson::array();
+      ojson_t chs = ojson_t::array();
       for (const auto& ch : p.challenges)
         chs.push_back({{"challenge", ch.node},
                        {"drg_parents", std::vector<uint32_t>(ch.drg, ch.drg + fc::drg_degree)},
                        {"exp_parents", std::vector<uint32_t>(ch.exp, ch.exp + fc::exp_degree)}});
-      ojson inputs = ojson::array();
+      ojson_t inputs = ojson_t::array();
       for (const auto& x : p.inputs) inputs.push_back(x.to_string());
       parts.push_back({{"k", k},
                        {"challenges", chs},
@@ -230,7 +230,7 @@ int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& par
       throw std::invalid_argument("--parents-all is limited to " +
                                   std::to_string(max_parents_all_nodes) +
                                   " nodes (this graph has " + std::to_string(c.nodes) + ")");
-    ojson all = ojson::array();
+    ojson_t all = ojson_t::array();
     uint32_t buf[fc::graph_degree];
     for (uint64_t node = 0; node < c.nodes; ++node) {
       g.parents(node, buf);
@@ -284,7 +284,7 @@ int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& se
   }
   const fc::c1_output_t& c1 = r.c1;
   const fc::c1_shape_t shape = fc::c1_shape(*c1.registered_proof);
-  ojson j;
+  ojson_t j;
   j["file"] = in.one();
   j["form"] = r.wrapper ? "wrapper" : "api";
   if (r.wrapper) {
@@ -342,7 +342,7 @@ int run_vk(const opt_t& in, const opt_t& out, const opt_t& compressed) {
     std::printf("INVALID: %s\n", e.what());
     return 1;
   }
-  ojson j;
+  ojson_t j;
   j["file"] = in.one();
   j["encoding"] = vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
   j["bytes"] = vk.size;
@@ -389,7 +389,7 @@ int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
   }
   const double open_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  ojson j;
+  ojson_t j;
   j["file"] = in.one();
   j["bytes"] = p->file_size();
   j["mode"] = unchecked.given() ? "unchecked" : "checked";
