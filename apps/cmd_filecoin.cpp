@@ -7,6 +7,7 @@
 //       --seed HEX --comm-d HEX --comm-r HEX] [--porep-id HEX] [--api-version V] [--parents-all]
 //   zkfleet filecoin c1 --c1 FILE [--out FILE] [--form same|api|wrapper] [--sector N]
 //   zkfleet filecoin vk --vk FILE [--out FILE] [--compressed]
+//   zkfleet filecoin params --params FILE [--unchecked] [--out FILE]
 //   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
 //       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
 //       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
@@ -15,6 +16,8 @@
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
 // declares its options on the group and returns what to run.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -28,6 +31,8 @@
 
 #include "apps/commands.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/bellperson.hpp"
 #include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/fr32.hpp"
@@ -40,7 +45,7 @@ namespace zk::apps {
 namespace {
 
 namespace fc = zk::filecoin;
-using ojson = nlohmann::ordered_json;
+using ojson_t = nlohmann::ordered_json;
 
 // One subcommand of `filecoin`: its app, what it runs once its line is parsed, and its usage
 // sentence for a stray word.
@@ -175,8 +180,8 @@ filecoin_sub_t add_verify(CLI::App* group) {
 // --- derive ----------------------------------------------------------------------------------
 
 // The fields of the reference's `derive` (tests/filecoin-ref), with the same names and values.
-ojson describe(const fc::porep_config_t& c, const fc::graph_t& g) {
-  ojson j;
+ojson_t describe(const fc::porep_config_t& c, const fc::graph_t& g) {
+  ojson_t j;
   j["registered_proof"] = std::string(c.proof->name);
   j["api_version"] = std::string(fc::api_version_name(c.api_version));
   j["api_version_is_default"] = c.api_version_is_default;
@@ -203,7 +208,7 @@ constexpr uint64_t max_parents_all_nodes = uint64_t(1) << 20;
 int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& parents_all) {
   const fc::porep_config_t c = po.config();
   const fc::graph_t g(c);
-  ojson j = describe(c, g);
+  ojson_t j = describe(c, g);
   if (so.any_given() || !parents_all.given()) {
     const fc::sector_ids_t s = so.ids();
     const fc::bytes32_t rid = fc::replica_id(s.prover_id, s.sector, s.ticket, s.comm_d, c.porep_id);
@@ -215,15 +220,15 @@ int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& par
     j["comm_r"] = fc::to_hex(s.comm_r);
     j["replica_id"] = fc::to_hex(rid);
     j["replica_id_decimal"] = fc::fr_from_bytes(rid)->to_string();
-    ojson parts = ojson::array();
+    ojson_t parts = ojson_t::array();
     for (uint32_t k = 0; k < c.partitions; ++k) {
       const fc::partition_inputs_t p = fc::partition_inputs(c, g, s, k);
-      ojson chs = ojson::array();
+      ojson_t chs = ojson_t::array();
       for (const auto& ch : p.challenges)
         chs.push_back({{"challenge", ch.node},
                        {"drg_parents", std::vector<uint32_t>(ch.drg, ch.drg + fc::drg_degree)},
                        {"exp_parents", std::vector<uint32_t>(ch.exp, ch.exp + fc::exp_degree)}});
-      ojson inputs = ojson::array();
+      ojson_t inputs = ojson_t::array();
       for (const auto& x : p.inputs) inputs.push_back(x.to_string());
       parts.push_back({{"k", k},
                        {"challenges", chs},
@@ -237,7 +242,7 @@ int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& par
       throw std::invalid_argument("--parents-all is limited to " +
                                   std::to_string(max_parents_all_nodes) +
                                   " nodes (this graph has " + std::to_string(c.nodes) + ")");
-    ojson all = ojson::array();
+    ojson_t all = ojson_t::array();
     uint32_t buf[fc::graph_degree];
     for (uint64_t node = 0; node < c.nodes; ++node) {
       g.parents(node, buf);
@@ -291,7 +296,7 @@ int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& se
   }
   const fc::c1_output_t& c1 = r.c1;
   const fc::c1_shape_t shape = fc::c1_shape(*c1.registered_proof);
-  ojson j;
+  ojson_t j;
   j["file"] = in.one();
   j["form"] = r.wrapper ? "wrapper" : "api";
   if (r.wrapper) {
@@ -349,7 +354,7 @@ int run_vk(const opt_t& in, const opt_t& out, const opt_t& compressed) {
     std::printf("INVALID: %s\n", e.what());
     return 1;
   }
-  ojson j;
+  ojson_t j;
   j["file"] = in.one();
   j["encoding"] = vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
   j["bytes"] = vk.size;
@@ -380,6 +385,83 @@ filecoin_sub_t add_vk(CLI::App* group) {
           "filecoin vk takes options only"};
 }
 
+// --- params ------------------------------------------------------------------------------------
+
+int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
+  if (!in.given()) throw usage_error("--params FILE is required");
+  const auto mode =
+      unchecked.given() ? fc::params_file_t::mode_t::unchecked : fc::params_file_t::mode_t::checked;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<fc::params_file_t> p;
+  try {
+    p.emplace(in.one(), mode);
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const double open_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ojson_t j;
+  j["file"] = in.one();
+  j["bytes"] = p->file_size();
+  j["mode"] = unchecked.given() ? "unchecked" : "checked";
+  j["ic_points"] = p->vk().ic.size();
+  uint64_t points = 0;
+  for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+    j["sections"][p->section(i).name] = p->section(i).count;
+    points += p->section(i).count;
+  }
+  j["points"] = points;
+  j["open_seconds"] = open_s;
+  if (!unchecked.given()) j["checked_points_per_second"] = open_s > 0 ? points / open_s : 0.0;
+  j["threads"] = zk::compute_threads();
+  if (out.given()) {
+    // Every point read back into memory and written again (the writer's own check).
+    const auto t1 = std::chrono::steady_clock::now();
+    fc::params_writer_t w(out.one(), p->vk());
+    constexpr uint64_t batch = 1 << 20;
+    uint64_t most_g1 = 0;
+    for (size_t i = 0; i + 1 < fc::params_file_t::section_count; ++i)
+      most_g1 = std::max(most_g1, p->section(i).count);
+    std::vector<fc::g1_affine_t> g1(std::min(batch, most_g1));
+    std::vector<fc::g2_affine_t> g2(std::min(batch / 2, p->b_g2().count));
+    for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+      const auto& s = p->section(i);
+      w.begin_section(s.count);
+      const uint64_t step = s.g2 ? batch / 2 : batch;
+      for (uint64_t at = 0; at < s.count; at += step) {
+        const uint64_t n = std::min(step, s.count - at);
+        if (s.g2) {
+          p->read_g2(s, at, n, g2.data());
+          w.append_g2(g2.data(), n);
+        } else {
+          p->read_g1(s, at, n, g1.data());
+          w.append_g1(g1.data(), n);
+        }
+      }
+    }
+    w.finish();
+    j["written"] = out.one();
+    j["write_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_params(CLI::App* group) {
+  CLI::App* app = add_command(*group, "params",
+                              "open a bellperson .params file (mapped; checked: every point on "
+                              "the curve and in its subgroup, in parallel) and print its layout");
+  const opt_t in = add_value(app, "--params", "FILE", "the parameters (required)");
+  const opt_t unchecked =
+      add_flag(app, "--unchecked", "trust the points: check the layout and counts only");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "read every point and write the file again (Parameters::write)");
+  return {app, [in, unchecked, out] { return run_params(in, unchecked, out); },
+          "filecoin params takes options only"};
+}
+
 // --- seal and check-c1 (the sealing side) -----------------------------------------------
 
 std::vector<uint8_t> read_file(const std::string& path) {
@@ -398,7 +480,7 @@ void write_text(const std::string& path, const std::string& text) {
   write_file(path, text.data(), text.size());
 }
 
-ojson hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
+ojson_t hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
 
 // --- seal ------------------------------------------------------------------------------------
 
@@ -423,7 +505,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   req.ticket = fc::parse_hex32(ticket.one(), "--ticket");
   req.seed = fc::parse_hex32(seed.one(), "--seed");
   const uint64_t unpadded = fc::fr32_unpadded_size(req.config.sector_size);
-  ojson source;
+  ojson_t source;
   if (data.given()) {
     req.piece = read_file(data.one());
     if (req.piece.size() != unpadded)
@@ -476,7 +558,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   }
   if (!r.replica.empty()) write_file(dir + "/replica.bin", r.replica.data(), r.replica.size() * 32);
 
-  ojson commit;
+  ojson_t commit;
   commit["registered_proof"] = std::string(req.config.proof->name);
   commit["sector_size"] = req.config.sector_size;
   commit["api_version"] = std::string(fc::api_version_name(req.config.api_version));
@@ -496,7 +578,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   commit["piece_source"] = source;
   commit["files"] = {{"c1", "c1.json"},
                      {"labels", layer_files},
-                     {"replica", r.replica.empty() ? ojson() : ojson("replica.bin")}};
+                     {"replica", r.replica.empty() ? ojson_t() : ojson_t("replica.bin")}};
   commit["parent_table"] = r.parent_table_loaded ? "read from --parent-cache" : "computed";
   commit["memory_bytes"] = {{"parent_table", r.parent_table_bytes},
                             {"trees", r.tree_bytes},
@@ -610,8 +692,8 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1,
-                                           add_vk,     add_seal,   add_check_c1};
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1,      add_vk,
+                                           add_params, add_seal,   add_check_c1};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
@@ -638,7 +720,8 @@ void add_filecoin_command(CLI::App& root, commands_t& out) {
   CLI::App* app =
       add_command(root, "filecoin",
                   "Filecoin PoRep: seal a sector, check and rewrite C1 outputs, verify a "
-                  "sector's proof, derive its challenges and public inputs, convert keys");
+                  "sector's proof, derive its challenges and public inputs, read keys and "
+                  "parameters");
   std::vector<filecoin_sub_t> subs;
   for (sub_factory_t f : k_subcommands) subs.push_back(f(app));
   std::string names;

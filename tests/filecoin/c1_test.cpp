@@ -14,7 +14,7 @@
 #include "zk/base/error.hpp"
 
 using namespace zk::filecoin;
-using ojson = nlohmann::ordered_json;
+using ojson_t = nlohmann::ordered_json;
 
 namespace {
 
@@ -95,14 +95,14 @@ std::string error_of(const std::string& text) {
 }
 
 // The error for the valid 2 KiB C1 with one change made to its JSON tree.
-std::string error_after(const std::function<void(ojson&)>& change) {
+std::string error_after(const std::function<void(ojson_t&)>& change) {
   static const std::string good = write_c1_json(make_c1(registered_proof("StackedDrg2KiBV1_1")));
-  ojson j = ojson::parse(good);
+  ojson_t j = ojson_t::parse(good);
   change(j);
   return error_of(j.dump());
 }
 
-ojson& proof0(ojson& j, size_t i = 1) { return j["vanilla_proofs"]["StackedDrg2KiBV1"][0][i]; }
+ojson_t& proof0(ojson_t& j, size_t i = 1) { return j["vanilla_proofs"]["StackedDrg2KiBV1"][0][i]; }
 
 const std::string r_bytes =  // r, little-endian, as JSON numbers
     "[1,0,0,0,255,255,255,255,254,91,254,255,2,164,189,83,5,216,161,9,8,216,57,51,72,125,157,41,"
@@ -146,7 +146,7 @@ TEST_CASE("c1: write then read gives the same bytes, every tree shape, both form
     CHECK(write_c1_json(back.c1) == text);
     CHECK(back.c1.vanilla_proofs.size() == c1.vanilla_proofs.size());
     // nlohmann's compact dump of the same tree is the same text (serde_json's layout).
-    if (text.size() < (8u << 20)) CHECK(ojson::parse(text).dump() == text);
+    if (text.size() < (8u << 20)) CHECK(ojson_t::parse(text).dump() == text);
     const std::string wrapped = write_c1_wrapper_json(c1, 1234);
     const c1_read_t w = parse_c1(wrapped, "w.json");
     REQUIRE(w.wrapper);
@@ -157,57 +157,59 @@ TEST_CASE("c1: write then read gives the same bytes, every tree shape, both form
 }
 
 TEST_CASE("c1: refusals name the JSON path") {
-  CHECK(error_after([](ojson& j) {
+  CHECK(error_after([](ojson_t& j) {
           proof0(j)["replica_column_proofs"]["drg_parents"][3]["column"]["rows"][1] =
-              ojson::parse(r_bytes);
+              ojson_t::parse(r_bytes);
         }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs."
         "drg_parents[3].column.rows[1]: value not below the field modulus");
-  CHECK(error_after([](ojson& j) {
+  CHECK(error_after([](ojson_t& j) {
           auto& p = proof0(j, 0)["comm_d_proofs"]["data"]["Single"]["path"]["path"];
           p.erase(p.size() - 1);
         }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data.Single.path."
         "path: expected a path of 6 levels, got 5");
-  CHECK(error_after([](ojson& j) {
+  CHECK(error_after([](ojson_t& j) {
           proof0(j)["comm_r_last_proof"]["data"]["Single"]["path"]["path"][1]["hashes"].erase(0);
         }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.path."
         "path[1].hashes: expected 7 sibling hashes, got 6");
-  CHECK(error_after([](ojson& j) {
+  CHECK(error_after([](ojson_t& j) {
           proof0(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"][2]["index"] = 2;
         }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path."
         "path[2].index: 2 is not a position among 2 siblings");
-  CHECK(error_after([](ojson& j) { proof0(j)["replica_column_proofs"]["exp_parents"].erase(7); }) ==
-        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.exp_parents: "
-        "expected 8 column proofs, got 7");
-  CHECK(error_after([](ojson& j) { proof0(j)["labeling_proofs"][1]["layer_index"] = 1; }) ==
+  CHECK(
+      error_after([](ojson_t& j) { proof0(j)["replica_column_proofs"]["exp_parents"].erase(7); }) ==
+      "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.exp_parents: "
+      "expected 8 column proofs, got 7");
+  CHECK(error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][1]["layer_index"] = 1; }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[1].layer_index: layer 1 "
         "where 2 belongs");
-  CHECK(error_after([](ojson& j) { proof0(j)["encoding_proof"]["parents"].erase(0); }) ==
+  CHECK(error_after([](ojson_t& j) { proof0(j)["encoding_proof"]["parents"].erase(0); }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].encoding_proof.parents: expected 37 "
         "parent labels, got 36");
-  CHECK(error_after(
-            [](ojson& j) { proof0(j)["replica_column_proofs"]["c_x"]["column"]["index"] = 64; }) ==
+  CHECK(error_after([](ojson_t& j) {
+          proof0(j)["replica_column_proofs"]["c_x"]["column"]["index"] = 64;
+        }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.c_x.column.index: "
         "node 64 of a 64-node sector");
-  CHECK(error_after([](ojson& j) {
+  CHECK(error_after([](ojson_t& j) {
           auto& v = j["vanilla_proofs"]["StackedDrg2KiBV1"];
           v.push_back(v[0]);
         }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1: StackedDrg2KiBV1_1 has 1 partition, got 2");
-  CHECK(error_after([](ojson& j) { j["vanilla_proofs"]["StackedDrg2KiBV1"][0].erase(1); }) ==
+  CHECK(error_after([](ojson_t& j) { j["vanilla_proofs"]["StackedDrg2KiBV1"][0].erase(1); }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0]: expected 2 challenge proofs, got 1");
-  CHECK(error_after([](ojson& j) { j["comm_r"] = ojson::parse(r_bytes); }) ==
+  CHECK(error_after([](ojson_t& j) { j["comm_r"] = ojson_t::parse(r_bytes); }) ==
         "c1.json: comm_r: value not below the field modulus");
   // Wrong Merkle kind for the shape.
-  CHECK(error_after([](ojson& j) {
+  CHECK(error_after([](ojson_t& j) {
           auto& d = proof0(j)["comm_r_last_proof"]["data"];
-          d = ojson{{"Sub", ojson{{"base_proof", d["Single"]["path"]},
-                                  {"sub_proof", d["Single"]["path"]},
-                                  {"root", d["Single"]["root"]},
-                                  {"leaf", d["Single"]["leaf"]}}}};
+          d = ojson_t{{"Sub", ojson_t{{"base_proof", d["Single"]["path"]},
+                                      {"sub_proof", d["Single"]["path"]},
+                                      {"root", d["Single"]["root"]},
+                                      {"leaf", d["Single"]["leaf"]}}}};
         }) ==
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data: a Sub proof "
         "where tree shape 8 needs Single");
@@ -218,34 +220,36 @@ TEST_CASE("c1: refusals of the syntax, with the byte") {
     CAPTURE(e);
     return e.rfind(prefix, 0) == 0 && e.find("(byte ") != std::string::npos;
   };
+  CHECK(starts(
+      error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][0]["parents"][0][4] = 256; }),
+      "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].parents[0][4]: "
+      "256 is not a byte"));
   CHECK(
-      starts(error_after([](ojson& j) { proof0(j)["labeling_proofs"][0]["parents"][0][4] = 256; }),
+      starts(error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][0]["parents"][0][4] = -1; }),
              "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].parents[0][4]: "
-             "256 is not a byte"));
-  CHECK(starts(error_after([](ojson& j) { proof0(j)["labeling_proofs"][0]["parents"][0][4] = -1; }),
-               "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].parents[0][4]: "
-               "expected a byte"));
-  CHECK(starts(error_after([](ojson& j) { proof0(j)["labeling_proofs"][0]["node"] = 1.5; }),
+             "expected a byte"));
+  CHECK(starts(error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][0]["node"] = 1.5; }),
                "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].node: expected a "
                "non-negative integer, found a fraction"));
-  CHECK(starts(error_after([](ojson& j) { j["seed"].erase(0); }),
+  CHECK(starts(error_after([](ojson_t& j) { j["seed"].erase(0); }),
                "c1.json: seed: expected 32 bytes, got 31"));
-  CHECK(
-      starts(error_after([](ojson& j) { j.erase("ticket"); }), "c1.json: missing key \"ticket\""));
-  CHECK(starts(error_after([](ojson& j) { j["extra"] = 1; }),
+  CHECK(starts(error_after([](ojson_t& j) { j.erase("ticket"); }),
+               "c1.json: missing key \"ticket\""));
+  CHECK(starts(error_after([](ojson_t& j) { j["extra"] = 1; }),
                "c1.json: unknown key \"extra\" (expected registered_proof, vanilla_proofs"));
-  CHECK(starts(
-      error_after([](ojson& j) { proof0(j)["replica_column_proofs"]["c_x"]["column"]["_h"] = 0; }),
-      "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.c_x.column._h: "
-      "expected null"));
   CHECK(
-      starts(error_after([](ojson& j) { j["registered_proof"] = "StackedDrg4KiBV1"; }),
+      starts(error_after(
+                 [](ojson_t& j) { proof0(j)["replica_column_proofs"]["c_x"]["column"]["_h"] = 0; }),
+             "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.c_x.column._h: "
+             "expected null"));
+  CHECK(
+      starts(error_after([](ojson_t& j) { j["registered_proof"] = "StackedDrg4KiBV1"; }),
              "c1.json: registered_proof: unknown registered seal proof 'StackedDrg4KiBV1' (known: "
              "StackedDrg2KiBV1, "));
-  CHECK(starts(error_after([](ojson& j) { j["registered_proof"] = "StackedDrg8MiBV1"; }),
+  CHECK(starts(error_after([](ojson_t& j) { j["registered_proof"] = "StackedDrg8MiBV1"; }),
                "c1.json: vanilla_proofs: variant \"StackedDrg2KiBV1\" where StackedDrg8MiBV1 needs "
                "\"StackedDrg8MiBV1\""));
-  CHECK(starts(error_after([](ojson& j) {
+  CHECK(starts(error_after([](ojson_t& j) {
                  auto& d = proof0(j)["comm_d_proofs"]["data"];
                  d["Other"] = d["Single"];
                }),
@@ -276,8 +280,8 @@ TEST_CASE("c1: the wrapper") {
   CHECK(error_of("{\"SectorNum\":1,\"Phase1Out\":\"!!!!\",\"SectorSize\":2048}")
             .rfind("c1.json: Phase1Out: not standard padded base64", 0) == 0);
   // An error inside Phase1Out names it.
-  ojson j = ojson::parse(inner);
-  j["comm_d"] = ojson::parse(r_bytes);
+  ojson_t j = ojson_t::parse(inner);
+  j["comm_d"] = ojson_t::parse(r_bytes);
   const std::string bad = j.dump();
   CHECK(error_of("{\"SectorNum\":1,\"Phase1Out\":\"" +
                  base64_encode(reinterpret_cast<const uint8_t*>(bad.data()), bad.size()) +

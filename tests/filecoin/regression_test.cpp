@@ -17,11 +17,11 @@
 #include "zk/filecoin/derive.hpp"
 
 using namespace zk::filecoin;
-using ojson = nlohmann::ordered_json;
+using ojson_t = nlohmann::ordered_json;
 
 namespace {
 
-bytes32_t bytes_of(const ojson& a) {
+bytes32_t bytes_of(const ojson_t& a) {
   REQUIRE(a.size() == 32);
   bytes32_t b{};
   for (size_t i = 0; i < 32; ++i) b[i] = a[i].get<uint8_t>();
@@ -40,10 +40,10 @@ TEST_CASE("regression records: 124 proofs decode and re-encode byte for byte, in
   while (std::getline(f, line)) {
     if (line.empty()) continue;
     CAPTURE(records);
-    const ojson r = ojson::parse(line);
+    const ojson_t r = ojson_t::parse(line);
     // The record itself, written again in its own (serde_json) layout, is the same line.
     CHECK(r.dump() == line);
-    const ojson& pc = r.at("porep_config");
+    const ojson_t& pc = r.at("porep_config");
     const auto& features = pc.at("api_features");
     REQUIRE(features.size() <= 1);
     const feature_t feature = features.empty()                  ? feature_t::none

@@ -17,10 +17,10 @@ namespace zk::filecoin {
 
 namespace {
 
-using clock_t_ = std::chrono::steady_clock;
+using steady_clock_t = std::chrono::steady_clock;
 
-double since(clock_t_::time_point t) {
-  return std::chrono::duration<double>(clock_t_::now() - t).count();
+double since(steady_clock_t::time_point t) {
+  return std::chrono::duration<double>(steady_clock_t::now() - t).count();
 }
 
 // Levels of tree_d not kept: a path rehashes 2^4 = 16 leaves; the kept levels are 1/16 of the
@@ -76,12 +76,12 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
                                 std::to_string(max_layers) + ")");
   const uint64_t n = c.nodes;
   seal_result_t r;
-  const auto t_total = clock_t_::now();
+  const auto t_total = steady_clock_t::now();
 
   // PC1: pad, tree_d (its lowest levels rehashed from the data when a path needs them),
   // replica_id.
   stage("fr32 padding and tree_d");
-  auto t = clock_t_::now();
+  auto t = steady_clock_t::now();
   std::vector<bytes32_t> data(n);
   fr32_pad(piece.data(), piece.size(), data[0].data());
   if (owned) std::vector<uint8_t>().swap(*owned);
@@ -92,7 +92,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
 
   // PC1: labels.
   stage("parent table");
-  t = clock_t_::now();
+  t = steady_clock_t::now();
   const graph_t g(c);
   std::vector<std::vector<bytes32_t>> layers(c.layers);
   {
@@ -102,7 +102,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
             : parent_table_t::cached(g, req.parent_cache, &r.parent_table_loaded);
     r.parent_table_bytes = parents.bytes();
     r.seconds.parents = since(t);
-    t = clock_t_::now();
+    t = steady_clock_t::now();
     for (uint32_t l = 1; l <= c.layers; ++l) {
       stage("labels of layer " + std::to_string(l));
       layers[l - 1].resize(n);
@@ -114,7 +114,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
 
   // PC2: tree_c over the column hashes, which are recomputed from the layers for the paths.
   stage("tree_c");
-  t = clock_t_::now();
+  t = steady_clock_t::now();
   const poseidon_constants_t& column_constants = poseidon_constants(c.layers);
   const poseidon_tree_t::leaf_fn_t column_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
     // Eight columns at a time (poseidon_hash_x8), the rest one by one.
@@ -139,7 +139,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
 
   // PC2: the replica (encode.rs: label + data in the field) and tree_r_last over it.
   stage("replica and tree_r_last");
-  t = clock_t_::now();
+  t = steady_clock_t::now();
   const std::vector<bytes32_t>& last = layers.back();
   const poseidon_tree_t::leaf_fn_t replica_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
     for (uint64_t i = 0; i < count; ++i)
@@ -153,7 +153,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
 
   // C1: the vanilla proofs of every partition's challenges.
   stage("vanilla proofs");
-  t = clock_t_::now();
+  t = steady_clock_t::now();
   for (uint32_t k = 0; k < c.partitions; ++k) {
     r.challenges.push_back(porep_challenges(c, r.replica_id, req.seed, r.comm_r, k));
     std::vector<vanilla_proof_t> part;
