@@ -12,7 +12,7 @@ using big6_t = fq_t::big_t;
 using endo_t = ec::endomorphisms<curve_t>;
 
 constexpr uint8_t flag_compressed = 0x80, flag_infinity = 0x40, flag_sign = 0x20;
-constexpr uint64_t z_abs = 0xd201000000010000ULL;  // |z|, z < 0
+constexpr uint64_t z_abs = 0xd201000000010000ULL;           // |z|, z < 0
 constexpr fq_t beta_squared = endo_t::beta * endo_t::beta;  // σ's cube root of unity
 
 // (p + 1) / 4 and (p − 3) / 4 (p ≡ 3 mod 4).
