@@ -5,15 +5,19 @@
 //       [--porep-id HEX] [--api-version V1_0_0|V1_1_0|V1_2_0] [--print-public-inputs]
 //   zkfleet filecoin derive --registered-proof NAME [--prover-id HEX --sector N --ticket HEX
 //       --seed HEX --comm-d HEX --comm-r HEX] [--porep-id HEX] [--api-version V] [--parents-all]
-//   zkfleet filecoin c1 --c1 FILE [--out FILE]
+//   zkfleet filecoin c1 --c1 FILE [--out FILE] [--form same|api|wrapper] [--sector N]
+//   zkfleet filecoin vk --vk FILE [--out FILE] [--compressed]
+//   zkfleet filecoin params --params FILE [--unchecked] [--out FILE]
 //   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
 //       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
-//       [--api-version V] [--write-layers] [--write-replica]
+//       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
 //   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N [--registered-proof NAME]
 //       [--porep-id HEX] [--api-version V]
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
 // declares its options on the group and returns what to run.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,18 +31,21 @@
 
 #include "apps/commands.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/bellperson.hpp"
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/fr32.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/seal.hpp"
-#include "zk/filecoin/vanilla_json.hpp"
+#include "zk/filecoin/vanilla.hpp"
 #include "zk/filecoin/verify.hpp"
 
 namespace zk::apps {
 namespace {
 
 namespace fc = zk::filecoin;
-using ojson = nlohmann::ordered_json;
+using ojson_t = nlohmann::ordered_json;
 
 // One subcommand of `filecoin`: its app, what it runs once its line is parsed, and its usage
 // sentence for a stray word.
@@ -99,7 +106,11 @@ struct sector_opts_t {
       if (!o->given()) throw usage_error(std::string(what) + " is required");
     fc::sector_ids_t s;
     s.prover_id = fc::parse_hex32(prover_id.one(), "--prover-id");
-    s.sector = parse_uint_arg("--sector", sector.one());
+    try {
+      s.sector = parse_uint_arg("--sector", sector.one());
+    } catch (const usage_error& e) {  // a bad value, not a bad command line: exit 1
+      throw std::invalid_argument(e.what());
+    }
     s.ticket = fc::parse_hex32(ticket.one(), "--ticket");
     s.seed = fc::parse_hex32(seed.one(), "--seed");
     s.comm_r = fc::parse_hex32(comm_r.one(), "--comm-r");
@@ -169,8 +180,8 @@ filecoin_sub_t add_verify(CLI::App* group) {
 // --- derive ----------------------------------------------------------------------------------
 
 // The fields of the reference's `derive` (tests/filecoin-ref), with the same names and values.
-ojson describe(const fc::porep_config_t& c, const fc::graph_t& g) {
-  ojson j;
+ojson_t describe(const fc::porep_config_t& c, const fc::graph_t& g) {
+  ojson_t j;
   j["registered_proof"] = std::string(c.proof->name);
   j["api_version"] = std::string(fc::api_version_name(c.api_version));
   j["api_version_is_default"] = c.api_version_is_default;
@@ -197,7 +208,7 @@ constexpr uint64_t max_parents_all_nodes = uint64_t(1) << 20;
 int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& parents_all) {
   const fc::porep_config_t c = po.config();
   const fc::graph_t g(c);
-  ojson j = describe(c, g);
+  ojson_t j = describe(c, g);
   if (so.any_given() || !parents_all.given()) {
     const fc::sector_ids_t s = so.ids();
     const fc::bytes32_t rid = fc::replica_id(s.prover_id, s.sector, s.ticket, s.comm_d, c.porep_id);
@@ -209,15 +220,15 @@ int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& par
     j["comm_r"] = fc::to_hex(s.comm_r);
     j["replica_id"] = fc::to_hex(rid);
     j["replica_id_decimal"] = fc::fr_from_bytes(rid)->to_string();
-    ojson parts = ojson::array();
+    ojson_t parts = ojson_t::array();
     for (uint32_t k = 0; k < c.partitions; ++k) {
       const fc::partition_inputs_t p = fc::partition_inputs(c, g, s, k);
-      ojson chs = ojson::array();
+      ojson_t chs = ojson_t::array();
       for (const auto& ch : p.challenges)
         chs.push_back({{"challenge", ch.node},
                        {"drg_parents", std::vector<uint32_t>(ch.drg, ch.drg + fc::drg_degree)},
                        {"exp_parents", std::vector<uint32_t>(ch.exp, ch.exp + fc::exp_degree)}});
-      ojson inputs = ojson::array();
+      ojson_t inputs = ojson_t::array();
       for (const auto& x : p.inputs) inputs.push_back(x.to_string());
       parts.push_back({{"k", k},
                        {"challenges", chs},
@@ -231,7 +242,7 @@ int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& par
       throw std::invalid_argument("--parents-all is limited to " +
                                   std::to_string(max_parents_all_nodes) +
                                   " nodes (this graph has " + std::to_string(c.nodes) + ")");
-    ojson all = ojson::array();
+    ojson_t all = ojson_t::array();
     uint32_t buf[fc::graph_degree];
     for (uint64_t node = 0; node < c.nodes; ++node) {
       g.parents(node, buf);
@@ -260,6 +271,197 @@ filecoin_sub_t add_derive(CLI::App* group) {
           "filecoin derive takes options only"};
 }
 
+// --- c1 --------------------------------------------------------------------------------------
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error(path + ": cannot create");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error(path + ": write failed");
+}
+
+int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& sector) {
+  if (!in.given()) throw usage_error("--c1 FILE is required");
+  const std::string f = form.one("same");
+  if (f != "same" && f != "api" && f != "wrapper")
+    throw usage_error("--form needs same, api or wrapper, got '" + f + "'");
+  if (!out.given() && (form.given() || sector.given()))
+    throw usage_error("--form and --sector apply to --out");
+  fc::c1_read_t r;
+  try {
+    r = fc::read_c1_file(in.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const fc::c1_output_t& c1 = r.c1;
+  const fc::c1_shape_t shape = fc::c1_shape(*c1.registered_proof);
+  ojson_t j;
+  j["file"] = in.one();
+  j["form"] = r.wrapper ? "wrapper" : "api";
+  if (r.wrapper) {
+    j["sector_num"] = r.wrapper->sector_num;
+    j["sector_size"] = r.wrapper->sector_size;
+  }
+  j["registered_proof"] = std::string(c1.registered_proof->name);
+  j["partitions"] = c1.vanilla_proofs.size();
+  j["challenges_per_partition"] = shape.challenges;
+  j["layers"] = shape.layers;
+  j["tree_shape"] = fc::tree_shape_name(shape.tree);
+  j["comm_r"] = fc::to_hex(c1.comm_r);
+  j["comm_d"] = fc::to_hex(c1.comm_d);
+  j["replica_id"] = fc::to_hex(c1.replica_id);
+  j["seed"] = fc::to_hex(c1.seed);
+  j["ticket"] = fc::to_hex(c1.ticket);
+  if (out.given()) {
+    const bool wrap = f == "wrapper" || (f == "same" && r.wrapper);
+    int64_t num = r.wrapper ? r.wrapper->sector_num : 0;
+    if (sector.given()) num = int64_t(parse_uint_arg("--sector", sector.one(), 0, INT64_MAX));
+    if (wrap && !r.wrapper && !sector.given())
+      throw usage_error("--form wrapper needs --sector N (the wrapper's SectorNum)");
+    write_text_file(out.one(), wrap ? fc::write_c1_wrapper_json(c1, num) : fc::write_c1_json(c1));
+    j["written"] = out.one();
+    j["written_form"] = wrap ? "wrapper" : "api";
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_c1(CLI::App* group) {
+  CLI::App* app = add_command(*group, "c1",
+                              "read and validate a C1 output (the API's JSON or the lotus-bench / "
+                              "curio wrapper), print its summary, write it back");
+  const opt_t in = add_value(app, "--c1", "FILE", "the C1 output (required)");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "write it again (serde_json's bytes; the same form unless --form)");
+  const opt_t form =
+      add_value(app, "--form", "same|api|wrapper", "the form --out writes (default: the input's)");
+  const opt_t sector =
+      add_value(app, "--sector", "N", "the wrapper's SectorNum (--form wrapper from the API form)");
+  app->footer("Exit status: 0 valid; 1 invalid (the message names the JSON path); 2 usage error.");
+  return {app, [in, out, form, sector] { return run_c1(in, out, form, sector); },
+          "filecoin c1 takes options only"};
+}
+
+// --- vk ----------------------------------------------------------------------------------------
+
+int run_vk(const opt_t& in, const opt_t& out, const opt_t& compressed) {
+  if (!in.given()) throw usage_error("--vk FILE is required");
+  fc::vk_read_t vk;
+  try {
+    vk = fc::read_vk_file(in.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  ojson_t j;
+  j["file"] = in.one();
+  j["encoding"] = vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+  j["bytes"] = vk.size;
+  j["ic_points"] = vk.vk.ic.size();
+  j["public_inputs"] = vk.vk.ic.size() - 1;
+  if (out.given()) {
+    const auto e =
+        compressed.given() ? fc::vk_encoding_t::compressed : fc::vk_encoding_t::uncompressed;
+    fc::write_vk_file(out.one(), vk.vk, e);
+    j["written"] = out.one();
+    j["written_encoding"] = e == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+  } else if (compressed.given()) {
+    throw usage_error("--compressed applies to --out");
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_vk(CLI::App* group) {
+  CLI::App* app = add_command(*group, "vk",
+                              "read a bellperson verifying key (either encoding, every point "
+                              "checked) and write it in bellperson's .vk layout");
+  const opt_t in = add_value(app, "--vk", "FILE", "the verifying key (required)");
+  const opt_t out = add_value(
+      app, "--out", "FILE", "write it (uncompressed, as VerifyingKey::write, unless --compressed)");
+  const opt_t compressed = add_flag(app, "--compressed", "write compressed points");
+  return {app, [in, out, compressed] { return run_vk(in, out, compressed); },
+          "filecoin vk takes options only"};
+}
+
+// --- params ------------------------------------------------------------------------------------
+
+int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
+  if (!in.given()) throw usage_error("--params FILE is required");
+  const auto mode =
+      unchecked.given() ? fc::params_file_t::mode_t::unchecked : fc::params_file_t::mode_t::checked;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<fc::params_file_t> p;
+  try {
+    p.emplace(in.one(), mode);
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const double open_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ojson_t j;
+  j["file"] = in.one();
+  j["bytes"] = p->file_size();
+  j["mode"] = unchecked.given() ? "unchecked" : "checked";
+  j["ic_points"] = p->vk().ic.size();
+  uint64_t points = 0;
+  for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+    j["sections"][p->section(i).name] = p->section(i).count;
+    points += p->section(i).count;
+  }
+  j["points"] = points;
+  j["open_seconds"] = open_s;
+  if (!unchecked.given()) j["checked_points_per_second"] = open_s > 0 ? points / open_s : 0.0;
+  j["threads"] = zk::compute_threads();
+  if (out.given()) {
+    // Every point read back into memory and written again (the writer's own check).
+    const auto t1 = std::chrono::steady_clock::now();
+    fc::params_writer_t w(out.one(), p->vk());
+    constexpr uint64_t batch = 1 << 20;
+    uint64_t most_g1 = 0;
+    for (size_t i = 0; i + 1 < fc::params_file_t::section_count; ++i)
+      most_g1 = std::max(most_g1, p->section(i).count);
+    std::vector<fc::g1_affine_t> g1(std::min(batch, most_g1));
+    std::vector<fc::g2_affine_t> g2(std::min(batch / 2, p->b_g2().count));
+    for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+      const auto& s = p->section(i);
+      w.begin_section(s.count);
+      const uint64_t step = s.g2 ? batch / 2 : batch;
+      for (uint64_t at = 0; at < s.count; at += step) {
+        const uint64_t n = std::min(step, s.count - at);
+        if (s.g2) {
+          p->read_g2(s, at, n, g2.data());
+          w.append_g2(g2.data(), n);
+        } else {
+          p->read_g1(s, at, n, g1.data());
+          w.append_g1(g1.data(), n);
+        }
+      }
+    }
+    w.finish();
+    j["written"] = out.one();
+    j["write_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_params(CLI::App* group) {
+  CLI::App* app = add_command(*group, "params",
+                              "open a bellperson .params file (mapped; checked: every point on "
+                              "the curve and in its subgroup, in parallel) and print its layout");
+  const opt_t in = add_value(app, "--params", "FILE", "the parameters (required)");
+  const opt_t unchecked =
+      add_flag(app, "--unchecked", "trust the points: check the layout and counts only");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "read every point and write the file again (Parameters::write)");
+  return {app, [in, unchecked, out] { return run_params(in, unchecked, out); },
+          "filecoin params takes options only"};
+}
+
 // --- seal and check-c1 (the sealing side) -----------------------------------------------
 
 std::vector<uint8_t> read_file(const std::string& path) {
@@ -278,14 +480,14 @@ void write_text(const std::string& path, const std::string& text) {
   write_file(path, text.data(), text.size());
 }
 
-ojson hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
+ojson_t hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
 
 // --- seal ------------------------------------------------------------------------------------
 
 int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
              const opt_t& ticket, const opt_t& seed, const opt_t& data, const opt_t& zeros,
              const opt_t& random, const opt_t& out, const opt_t& write_layers,
-             const opt_t& write_replica) {
+             const opt_t& write_replica, const opt_t& parent_cache) {
   const std::pair<const opt_t*, const char*> required[] = {{&prover_id, "--prover-id HEX"},
                                                            {&sector, "--sector N"},
                                                            {&ticket, "--ticket HEX"},
@@ -303,7 +505,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   req.ticket = fc::parse_hex32(ticket.one(), "--ticket");
   req.seed = fc::parse_hex32(seed.one(), "--seed");
   const uint64_t unpadded = fc::fr32_unpadded_size(req.config.sector_size);
-  ojson source;
+  ojson_t source;
   if (data.given()) {
     req.piece = read_file(data.one());
     if (req.piece.size() != unpadded)
@@ -326,23 +528,27 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   }
   req.keep_layers = write_layers.given();
   req.keep_replica = write_replica.given();
+  req.parent_cache = parent_cache.one();
   const std::string dir = out.one();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::invalid_argument("cannot create --out " + dir + ": " + ec.message());
 
+  // The rvalue form takes only the piece (freed once padded); req's other fields stay.
   const fc::seal_result_t r = fc::seal_sector(
-      req, [](const std::string& s) { std::fprintf(stderr, "seal: %s\n", s.c_str()); });
+      std::move(req), [](const std::string& s) { std::fprintf(stderr, "seal: %s\n", s.c_str()); });
 
-  fc::c1_fields_t c1;
-  c1.proof = req.config.proof;
+  // The C1 through fc-a's writer (c1.hpp), checked by its reader's rules first.
+  fc::c1_output_t c1;
+  c1.registered_proof = req.config.proof;
   c1.comm_r = r.comm_r;
   c1.comm_d = r.comm_d;
   c1.replica_id = r.replica_id;
   c1.seed = req.seed;
   c1.ticket = req.ticket;
   c1.vanilla_proofs = r.vanilla_proofs;
-  write_text(dir + "/c1.json", fc::c1_json(c1).dump());
+  fc::validate_c1(c1);
+  write_text(dir + "/c1.json", fc::write_c1_json(c1));
 
   std::vector<std::string> layer_files;
   for (size_t l = 0; l < r.layers.size(); ++l) {
@@ -352,7 +558,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   }
   if (!r.replica.empty()) write_file(dir + "/replica.bin", r.replica.data(), r.replica.size() * 32);
 
-  ojson commit;
+  ojson_t commit;
   commit["registered_proof"] = std::string(req.config.proof->name);
   commit["sector_size"] = req.config.sector_size;
   commit["api_version"] = std::string(fc::api_version_name(req.config.api_version));
@@ -372,7 +578,8 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   commit["piece_source"] = source;
   commit["files"] = {{"c1", "c1.json"},
                      {"labels", layer_files},
-                     {"replica", r.replica.empty() ? ojson() : ojson("replica.bin")}};
+                     {"replica", r.replica.empty() ? ojson_t() : ojson_t("replica.bin")}};
+  commit["parent_table"] = r.parent_table_loaded ? "read from --parent-cache" : "computed";
   commit["memory_bytes"] = {{"parent_table", r.parent_table_bytes},
                             {"trees", r.tree_bytes},
                             {"layers", uint64_t(req.config.layers) * req.config.sector_size},
@@ -410,11 +617,14 @@ filecoin_sub_t add_seal(CLI::App* group) {
   const opt_t write_layers =
       add_flag(app, "--write-layers", "also write every layer's labels (labels-layer-L.bin)");
   const opt_t write_replica = add_flag(app, "--write-replica", "also write the replica");
+  const opt_t parent_cache =
+      add_value(app, "--parent-cache", "DIR",
+                "keep the graph's parent table (56 bytes a node) in DIR and reuse it next time");
   filecoin_sub_t s;
   s.app = app;
   s.run = [=] {
     return run_seal(*po, prover_id, sector, ticket, seed, data, zeros, random, out, write_layers,
-                    write_replica);
+                    write_replica, parent_cache);
   };
   return s;
 }
@@ -428,25 +638,18 @@ int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prov
   if (!sector.given()) throw usage_error("--sector N is required");
   const fc::bytes32_t prover = fc::parse_hex32(prover_id.one(), "--prover-id");
   const uint64_t sector_no = parse_uint_arg("--sector", sector.one());
-  fc::c1_fields_t c1;
+  fc::c1_read_t read;
   try {
-    std::ifstream f(c1_file.one());
-    if (!f) throw std::invalid_argument("cannot read " + c1_file.one());
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(f);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw zk::format_error(c1_file.one() + ": not JSON (" + e.what() + ")");
-    }
-    c1 = fc::c1_from_json(j, c1_file.one());
+    read = fc::read_c1_file(c1_file.one());
   } catch (const zk::format_error& e) {
     std::printf("INVALID: %s\n", e.what());
     return 1;
   }
-  const fc::porep_config_t c = po.config(c1.proof);
-  if (c.proof != c1.proof) {
-    std::printf("INVALID: the C1 is for %s, not %s\n", std::string(c1.proof->name).c_str(),
-                std::string(c.proof->name).c_str());
+  const fc::c1_output_t& c1 = read.c1;
+  const fc::porep_config_t c = po.config(c1.registered_proof);
+  if (c.proof != c1.registered_proof) {
+    std::printf("INVALID: the C1 is for %s, not %s\n",
+                std::string(c1.registered_proof->name).c_str(), std::string(c.proof->name).c_str());
     return 1;
   }
   const fc::bytes32_t rid = fc::replica_id(prover, sector_no, c1.ticket, c1.comm_d, c.porep_id);
@@ -476,7 +679,8 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
                               "C1's unless --registered-proof names it)");
   auto po = std::make_shared<porep_opts_t>();
   po->declare(app);
-  const opt_t c1 = add_value(app, "--c1", "FILE", "the C1 output (the API's JSON)");
+  const opt_t c1 = add_value(app, "--c1", "FILE",
+                             "the C1 output (the API's JSON or the lotus-bench / curio wrapper)");
   const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
   const opt_t sector = add_value(app, "--sector", "N", "the sector number");
   filecoin_sub_t s;
@@ -488,7 +692,8 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_seal, add_check_c1};
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1,      add_vk,
+                                           add_params, add_seal,   add_check_c1};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
@@ -512,10 +717,11 @@ int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
 }  // namespace
 
 void add_filecoin_command(CLI::App& root, commands_t& out) {
-  CLI::App* app = add_command(
-      root, "filecoin",
-      "Filecoin PoRep: seal a sector, check C1 vanilla proofs, verify a sector's proof, "
-      "derive its challenges and public inputs");
+  CLI::App* app =
+      add_command(root, "filecoin",
+                  "Filecoin PoRep: seal a sector, check and rewrite C1 outputs, verify a "
+                  "sector's proof, derive its challenges and public inputs, read keys and "
+                  "parameters");
   std::vector<filecoin_sub_t> subs;
   for (sub_factory_t f : k_subcommands) subs.push_back(f(app));
   std::string names;

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -66,4 +67,34 @@ TEST_CASE("labels: each label equals the labeling proof's hash of its 37 parents
     hdr[35] = uint8_t(layer);
     CHECK(layers[layer - 1][0] == sha256_trunc(hdr, 64));
   }
+}
+
+TEST_CASE("labels: the parent table cached on disk") {
+  const std::string dir = std::string(ZK_BINARY_DIR) + "/filecoin-parent-cache-test";
+  std::filesystem::remove_all(dir);
+  const graph_t g(256, bytes32_t{7}, api_version_t::v1_1_0);
+  const parent_table_t direct(g);
+  bool loaded = true;
+  const parent_table_t first = parent_table_t::cached(g, dir, &loaded);
+  CHECK_FALSE(loaded);
+  const parent_table_t second = parent_table_t::cached(g, dir, &loaded);
+  CHECK(loaded);
+  for (uint64_t v = 0; v < 256; ++v)
+    CHECK(std::memcmp(second[v], direct[v], graph_degree * 4) == 0);
+  // Another graph of the same size gets its own file; a damaged file is rebuilt.
+  const graph_t other(256, bytes32_t{7}, api_version_t::v1_0_0);
+  parent_table_t::cached(other, dir, &loaded);
+  CHECK_FALSE(loaded);
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    std::fstream f(e.path(), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(200);
+    f.put(char(0x55));
+  }
+  CHECK(files == 2);
+  const parent_table_t rebuilt = parent_table_t::cached(g, dir, &loaded);
+  CHECK_FALSE(loaded);
+  CHECK(std::memcmp(rebuilt[255], direct[255], graph_degree * 4) == 0);
+  std::filesystem::remove_all(dir);
 }

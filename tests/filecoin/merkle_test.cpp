@@ -26,6 +26,17 @@ nlohmann::json fixture(const char* name) {
   return nlohmann::json::parse(f);
 }
 
+bool same(const merkle_proof_t& a, const merkle_proof_t& b) {
+  auto eq = [](const inclusion_path_t& x, const inclusion_path_t& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (x[i].index != y[i].index || x[i].hashes != y[i].hashes) return false;
+    return true;
+  };
+  return a.kind == b.kind && a.root == b.root && a.leaf == b.leaf && eq(a.base, b.base) &&
+         eq(a.sub, b.sub) && eq(a.top, b.top);
+}
+
 bool bit(const uint8_t* p, size_t i) { return (p[i / 8] >> (i % 8)) & 1; }
 
 }  // namespace
@@ -93,7 +104,7 @@ TEST_CASE("tree_d proofs") {
     CHECK(!merkle_proof_check(p, merkle_hasher_t::sha256, shape, i, &t.root()));
     CHECK(merkle_proof_check(p, merkle_hasher_t::sha256, shape, i ^ 1, &t.root()));
     merkle_proof_t q = p;
-    q.base_path[3].hashes[0][0] ^= 1;
+    q.base[3].hashes[0][0] ^= 1;
     CHECK(merkle_proof_check(q, merkle_hasher_t::sha256, shape, i, &t.root()));
   }
   CHECK_THROWS_AS(t.prove(64), std::out_of_range);
@@ -127,19 +138,19 @@ TEST_CASE("Poseidon trees of every Filecoin shape") {
     const bytes32_t root = fr_to_bytes(t.root());
     for (uint64_t i : {uint64_t(0), uint64_t(9), n / 2 + 3, n - 1}) {
       const merkle_proof_t p = t.prove(i);
-      CHECK(p.base_path.size() == 2);
-      CHECK(p.sub_path.size() == (s.sub_arity ? 1u : 0u));
-      CHECK(p.top_path.size() == (s.top_arity ? 1u : 0u));
+      CHECK(p.base.size() == 2);
+      CHECK(p.sub.size() == (s.sub_arity ? 1u : 0u));
+      CHECK(p.top.size() == (s.top_arity ? 1u : 0u));
       CHECK(merkle_path_index(p) == i);
       CHECK(!merkle_proof_check(p, merkle_hasher_t::poseidon, shape, i, &root));
       merkle_proof_t q = p;
       q.leaf = fr_to_bytes(fr_t::from_u64(1) + *fr_from_bytes(p.leaf));
       CHECK(merkle_proof_check(q, merkle_hasher_t::poseidon, shape, i, &root));
       q = p;
-      q.base_path[1].index = (q.base_path[1].index + 1) % 8;
+      q.base[1].index = (q.base[1].index + 1) % 8;
       CHECK(merkle_proof_check(q, merkle_hasher_t::poseidon, shape, i, &root));
       q = p;
-      q.base_path.pop_back();
+      q.base.pop_back();
       CHECK(
           merkle_proof_check(q, merkle_hasher_t::poseidon, shape, i, &root)->find("base levels") !=
           std::string::npos);
@@ -159,7 +170,7 @@ TEST_CASE("trees without their lowest levels prove the same paths") {
     const sha256_tree_t lean(leaves.data(), leaves.size(), discard);
     CHECK(lean.root() == full.root());
     CHECK(lean.bytes() < full.bytes());
-    for (uint64_t i : {0u, 77u, 255u}) CHECK(lean.prove(i, leaves.data()) == full.prove(i));
+    for (uint64_t i : {0u, 77u, 255u}) CHECK(same(lean.prove(i, leaves.data()), full.prove(i)));
     CHECK_THROWS_AS(lean.prove(0), std::logic_error);
   }
   std::vector<fr_t> fr_leaves(512);
@@ -171,6 +182,6 @@ TEST_CASE("trees without their lowest levels prove the same paths") {
   };
   const poseidon_tree_t plean(shape, fr_leaves.size(), fn);
   CHECK(plean.root() == pfull.root());
-  for (uint64_t i : {0u, 100u, 511u}) CHECK(plean.prove(i, fn) == pfull.prove(i));
+  for (uint64_t i : {0u, 100u, 511u}) CHECK(same(plean.prove(i, fn), pfull.prove(i)));
   CHECK_THROWS_AS(plean.prove(3), std::logic_error);
 }

@@ -100,3 +100,22 @@ TEST_CASE("poseidon: optimised equals plain on random inputs") {
   CHECK_THROWS_AS(poseidon_constants(0), std::invalid_argument);
   CHECK_THROWS_AS(poseidon_constants(37), std::invalid_argument);
 }
+
+TEST_CASE("poseidon: eight hashes at once equal eight single hashes") {
+  MESSAGE("poseidon_hash_x8 runs " << (poseidon_uses_ifma() ? "in IFMA lanes" : "one by one"));
+  std::mt19937_64 rng(21);
+  for (unsigned arity : {2u, 4u, 8u, 11u}) {
+    const poseidon_constants_t& c = poseidon_constants(arity);
+    std::vector<fr_t> in(8 * arity);
+    for (auto& x : in) x = fr_t::from_canonical(ff::bigint_t<4>{{rng(), rng(), rng(), rng() >> 2}});
+    in[0] = fr_t::zero();
+    in[1] = -fr_t::one();  // r − 1, the largest element
+    fr_t out[8];
+    poseidon_hash_x8(c, in.data(), out);
+    for (unsigned k = 0; k < 8; ++k) {
+      CAPTURE(arity);
+      CAPTURE(k);
+      CHECK(out[k] == poseidon_hash(c, &in[k * arity]));
+    }
+  }
+}

@@ -5,12 +5,14 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "zk/base/sha256.hpp"
 #include "zk/filecoin/registry.hpp"
 
 using namespace zk::filecoin;
@@ -71,4 +73,15 @@ TEST_CASE("sha256: Filecoin truncation clears the top two bits") {
   std::memcpy(ab, a.data(), 32);
   std::memcpy(ab + 32, b.data(), 32);
   CHECK(sha256_trunc2(a, b) == sha256_trunc(ab, 64));
+}
+
+TEST_CASE("sha256: the sealing hash equals zk/base's portable one") {
+  std::mt19937_64 rng(99);
+  for (size_t len = 0; len < 300; len += 7) {
+    std::vector<uint8_t> msg(len);
+    for (auto& b : msg) b = uint8_t(rng());
+    const bytes32_t a = sha256(msg.data(), msg.size());
+    const auto b = zk::sha256_t::hash(msg.data(), msg.size());
+    CHECK(std::equal(a.begin(), a.end(), b.begin()));
+  }
 }

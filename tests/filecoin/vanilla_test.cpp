@@ -10,9 +10,9 @@
 #include <string>
 
 #include "zk/base/error.hpp"
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/fr32.hpp"
 #include "zk/filecoin/seal.hpp"
-#include "zk/filecoin/vanilla_json.hpp"
 
 using namespace zk::filecoin;
 
@@ -71,7 +71,7 @@ TEST_CASE("vanilla: tampered proofs are refused, naming the check") {
   }
   {
     auto p = good;  // a sibling on a column's tree_c path
-    p[0][0].replica_column_proofs.drg_parents[2].inclusion_proof.base_path[0].hashes[3][0] ^= 1;
+    p[0][0].replica_column_proofs.drg_parents[2].inclusion_proof.base[0].hashes[3][0] ^= 1;
     expect_refused(s, p, "DRG parent column 2: tree_c path");
   }
   {
@@ -91,7 +91,7 @@ TEST_CASE("vanilla: tampered proofs are refused, naming the check") {
   }
   {
     auto p = good;  // tree_r_last's path (the Rust vanilla verifier checks only its index)
-    p[0][0].comm_r_last_proof.base_path[1].hashes[0][2] ^= 4;
+    p[0][0].comm_r_last_proof.base[1].hashes[0][2] ^= 4;
     expect_refused(s, p, "comm_r_last proof: the path");
   }
   {
@@ -137,34 +137,34 @@ TEST_CASE("seal: random_piece is the reference's generator") {
   CHECK(std::equal(h1.begin(), h1.begin() + 8, p.begin() + 32));
 }
 
-TEST_CASE("vanilla: the C1 JSON round trip and its readers' errors") {
+TEST_CASE("vanilla: the sealer's C1 is valid for fc-a's reader and round-trips") {
   const sealed_t s = seal_2k("StackedDrg2KiBV1_1");
-  c1_fields_t c1;
-  c1.proof = s.req.config.proof;
+  c1_output_t c1;
+  c1.registered_proof = s.req.config.proof;
   c1.comm_r = s.res.comm_r;
   c1.comm_d = s.res.comm_d;
   c1.replica_id = s.res.replica_id;
   c1.seed = s.req.seed;
   c1.ticket = s.req.ticket;
   c1.vanilla_proofs = s.res.vanilla_proofs;
-  const std::string text = c1_json(c1).dump();
-  CHECK(text.rfind("{\"registered_proof\":\"StackedDrg2KiBV1_1\",\"vanilla_proofs\":{"
-                   "\"StackedDrg2KiBV1\":[[{\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":[",
-                   0) == 0);
-  const c1_fields_t back = c1_from_json(nlohmann::json::parse(text), "c1.json");
-  CHECK(back.vanilla_proofs == s.res.vanilla_proofs);
-  CHECK(back.comm_r == c1.comm_r);
-  CHECK(c1_json(back).dump() == text);
-  nlohmann::json j = nlohmann::json::parse(text);
-  j["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]["labeling_proofs"][0]["parents"][3].erase(0);
-  CHECK_THROWS_WITH_AS(c1_from_json(j, "c1.json"),
-                       "c1.json: /vanilla_proofs/StackedDrg2KiBV1/0/1/labeling_proofs/0/parents/3: "
-                       "expected 32 bytes, got 31",
-                       zk::format_error);
-  j = nlohmann::json::parse(text);
-  j["vanilla_proofs"]["StackedDrg2KiBV1"][0][0]["comm_r_last_proof"]["data"] = {{"Wide", 1}};
-  CHECK_THROWS_WITH_AS(c1_from_json(j, "c1.json"),
-                       "c1.json: /vanilla_proofs/StackedDrg2KiBV1/0/0/comm_r_last_proof/data: "
-                       "unknown variant \"Wide\" (expected Single, Sub or Top)",
-                       zk::format_error);
+  CHECK_NOTHROW(validate_c1(c1));
+  const std::string text = write_c1_json(c1);
+  const c1_read_t back = parse_c1(text, "c1.json");
+  CHECK(write_c1_json(back.c1) == text);
+  CHECK(!check_vanilla_proofs(s.req.config, graph_t(s.req.config),
+                              {back.c1.replica_id, back.c1.comm_d, back.c1.comm_r, back.c1.seed},
+                              back.c1.vanilla_proofs));
+}
+
+TEST_CASE("seal: the rvalue form gives the piece away and the same result") {
+  sealed_t s = seal_2k("StackedDrg2KiBV1_1");
+  seal_request_t moved = s.req;
+  const seal_result_t r = seal_sector(std::move(moved));
+  CHECK(moved.piece.empty());
+  CHECK(moved.seed == s.req.seed);
+  CHECK(r.comm_r == s.res.comm_r);
+  CHECK(write_c1_json({s.req.config.proof, r.vanilla_proofs, r.comm_r, r.comm_d, r.replica_id,
+                       s.req.seed, s.req.ticket}) ==
+        write_c1_json({s.req.config.proof, s.res.vanilla_proofs, s.res.comm_r, s.res.comm_d,
+                       s.res.replica_id, s.req.seed, s.req.ticket}));
 }

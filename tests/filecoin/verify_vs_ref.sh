@@ -3,8 +3,9 @@
 # polka-storage 2 KiB proof (tests/fixtures/filecoin/polka-2kib.json, compressed key): both
 # accept it; both reject it when any one of prover id, sector, ticket, seed, comm_r, comm_d, the
 # porep_id or the ApiVersion changes, and when one bit of the proof changes (16 random bits);
-# both accept V1_1_0 and StackedDrg2KiBV1 (the same graphs and circuit). Every verdict must
-# agree; --print-public-inputs must print the reference's public inputs.
+# both accept V1_1_0 and StackedDrg2KiBV1 (the same graphs and circuit), and both accept the key
+# rewritten uncompressed by `zkfleet filecoin vk`. Every verdict must agree;
+# --print-public-inputs must print the reference's public inputs.
 #
 #   tests/filecoin/verify_vs_ref.sh <path-to-zkfleet> [SEED]
 . "$(dirname "$0")/ref_lib.sh" "$1"
@@ -71,6 +72,21 @@ args() { # the polka inputs with overrides: NAME=VALUE ...
   both "ApiVersion V1_1_0 (same graphs)" 0 "$T/polka.proof" $(args v=V1_1_0)
   both "StackedDrg2KiBV1 (same circuit)" 0 "$T/polka.proof" $(args p=StackedDrg2KiBV1)
 }
+
+# The key rewritten uncompressed by zkfleet (bellperson's VerifyingKey::write layout, 4,708 bytes):
+# both tools read it and accept the proof with it.
+if "$ZK" filecoin vk --vk "$T/polka.vk" --out "$T/polka-uncompressed.vk" >/dev/null &&
+  [ "$(wc -c <"$T/polka-uncompressed.vk")" = 4708 ]; then
+  cp "$T/polka.vk" "$T/polka-compressed.vk"
+  cp "$T/polka-uncompressed.vk" "$T/polka.vk"
+  # shellcheck disable=SC2046
+  both "the key uncompressed (written by zkfleet)" 0 "$T/polka.proof" $(args)
+  # shellcheck disable=SC2046
+  both "the key uncompressed, sector 78" 1 "$T/polka.proof" $(args s=78)
+  cp "$T/polka-compressed.vk" "$T/polka.vk"
+else
+  bad "zkfleet filecoin vk did not write a 4,708-byte uncompressed key"
+fi
 
 # One bit of the proof, at random places (a point that no longer decodes or another point).
 # Bits 5 and 1157 are the sign flags of A and C: −A and −C are valid points, so those proofs

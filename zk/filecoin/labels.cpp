@@ -1,6 +1,9 @@
 #include "zk/filecoin/labels.hpp"
 
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -77,6 +80,74 @@ parent_table_t::parent_table_t(const graph_t& g) : nodes_(g.nodes()), p_(g.nodes
   parallel_for(nodes_, [&](size_t b, size_t e) {
     for (size_t v = b; v < e; ++v) g.parents(v, &p_[v * graph_degree]);
   });
+}
+
+namespace {
+
+constexpr char cache_magic[8] = {'Z', 'K', 'F', 'C', 'P', 'A', 'R', '1'};
+constexpr size_t cache_header = 96;
+
+// What fixes the graph: nodes, the ApiVersion, and the seeds derived from porep_id.
+std::vector<uint8_t> cache_header_bytes(const graph_t& g) {
+  std::vector<uint8_t> h(cache_header, 0);
+  std::memcpy(h.data(), cache_magic, 8);
+  for (int i = 0; i < 8; ++i) h[8 + i] = uint8_t(g.nodes() >> (8 * i));
+  h[16] = uint8_t(g.api_version());
+  std::memcpy(h.data() + 24, g.drg_seed().data(), 28);
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < 8; ++i) h[56 + 8 * k + i] = uint8_t(g.feistel_keys()[k] >> (8 * i));
+  return h;
+}
+
+}  // namespace
+
+parent_table_t parent_table_t::cached(const graph_t& g, const std::string& dir, bool* loaded) {
+  if (loaded) *loaded = false;
+  const std::vector<uint8_t> header = cache_header_bytes(g);
+  const bytes32_t id = sha256(header.data(), header.size());
+  const std::string path =
+      dir + "/parents-" + std::to_string(g.nodes()) + "-" + to_hex(id.data(), 16) + ".bin";
+  const uint64_t body = g.nodes() * graph_degree * 4;
+  {
+    std::ifstream f(path, std::ios::binary);
+    std::error_code ec;
+    if (f && std::filesystem::file_size(path, ec) == cache_header + body + 32 && !ec) {
+      std::vector<uint8_t> head(cache_header);
+      std::vector<uint32_t> p(g.nodes() * graph_degree);
+      bytes32_t digest{};
+      f.read(reinterpret_cast<char*>(head.data()), std::streamsize(cache_header));
+      f.read(reinterpret_cast<char*>(p.data()), std::streamsize(body));
+      f.read(reinterpret_cast<char*>(digest.data()), 32);
+      if (f && head == header) {
+        sha256_hasher_t h;
+        h.update(head.data(), head.size()).update(p.data(), body);
+        if (h.finish() == digest) {
+          if (loaded) *loaded = true;
+          return parent_table_t(g.nodes(), std::move(p));
+        }
+      }
+    }
+  }
+  parent_table_t t(g);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string tmp = path + ".tmp" + std::to_string(uintptr_t(&t));
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    sha256_hasher_t h;
+    h.update(header.data(), header.size()).update(t.p_.data(), body);
+    const bytes32_t digest = h.finish();
+    f.write(reinterpret_cast<const char*>(header.data()), std::streamsize(header.size()));
+    f.write(reinterpret_cast<const char*>(t.p_.data()), std::streamsize(body));
+    f.write(reinterpret_cast<const char*>(digest.data()), 32);
+    if (!f) {
+      std::remove(tmp.c_str());
+      return t;  // no cache this time: the table itself is fine
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::remove(tmp.c_str());
+  return t;
 }
 
 void sdr_label_parents(const parent_table_t& parents, uint32_t layer, uint64_t node,

@@ -16,6 +16,7 @@
 // then expander, from graph_t (zk/filecoin/graph.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "zk/filecoin/graph.hpp"
@@ -29,11 +30,20 @@ inline constexpr unsigned label_parents = 37;  // TOTAL_PARENTS
 class parent_table_t {
  public:
   explicit parent_table_t(const graph_t& g);
+  // The table of g from `dir` when a valid file for g is there, else built and written there
+  // (atomically, by rename) for the next time — Filecoin keeps the same cache on disk
+  // (stacked/vanilla/cache.rs). The file, parents-<nodes>-<16 bytes of SHA-256(header)>.bin, is a
+  // 96-byte header (magic "ZKFCPAR1", nodes u64 LE, the ApiVersion's index, 7 zero bytes, the DRG
+  // seed (28 bytes), 4 zero bytes, the four Feistel keys u64 LE, 8 zero bytes), nodes × 14 u32 LE,
+  // and the SHA-256 of all that; a file that does not match in size, header or digest is rebuilt.
+  // `loaded` (when given) says whether the file was used.
+  static parent_table_t cached(const graph_t& g, const std::string& dir, bool* loaded = nullptr);
   uint64_t nodes() const { return nodes_; }
   const uint32_t* operator[](uint64_t node) const { return &p_[node * graph_degree]; }
   size_t bytes() const { return p_.size() * sizeof(uint32_t); }
 
  private:
+  parent_table_t(uint64_t nodes, std::vector<uint32_t> p) : nodes_(nodes), p_(std::move(p)) {}
   uint64_t nodes_;
   std::vector<uint32_t> p_;
 };

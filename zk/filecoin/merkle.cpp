@@ -12,9 +12,20 @@ namespace zk::filecoin {
 
 namespace {
 
+const char* merkle_kind_name(merkle_kind_t k) {
+  return k == merkle_kind_t::single ? "Single" : k == merkle_kind_t::sub ? "Sub" : "Top";
+}
+
 bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 bool poseidon_arity_supported(size_t a) { return a == 2 || a == 4 || a == 8 || a == 11 || a == 16; }
+
+// out[g] = Poseidon of in[a·g .. a·g + a) for g < groups, eight at a time.
+void hash_groups(const poseidon_constants_t& c, const fr_t* in, size_t groups, fr_t* out) {
+  size_t g = 0;
+  for (; g + 8 <= groups; g += 8) poseidon_hash_x8(c, in + c.arity * g, out + g);
+  for (; g < groups; ++g) out[g] = poseidon_hash(c, in + c.arity * g);
+}
 
 fr_t checked_fr(const bytes32_t& b, const char* what, size_t level) {
   const std::optional<fr_t> x = fr_from_bytes(b);
@@ -25,9 +36,9 @@ fr_t checked_fr(const bytes32_t& b, const char* what, size_t level) {
 }
 
 // One part of a path (InclusionPath::root): fold the elements from `h` upwards.
-bytes32_t fold(const std::vector<merkle_path_element_t>& path, bytes32_t h, merkle_hasher_t kind,
+bytes32_t fold(const std::vector<path_element_t>& path, bytes32_t h, merkle_hasher_t kind,
                size_t& level) {
-  for (const merkle_path_element_t& e : path) {
+  for (const path_element_t& e : path) {
     const size_t arity = e.hashes.size() + 1;
     if (e.index >= arity)
       throw std::invalid_argument("path level " + std::to_string(level) + ": index " +
@@ -57,9 +68,9 @@ bytes32_t fold(const std::vector<merkle_path_element_t>& path, bytes32_t h, merk
 }
 
 // Digits read base-first: Σ index_l · Π_{m<l} arity_m.
-uint64_t digits(const std::vector<merkle_path_element_t>& path, uint64_t& weight) {
+uint64_t digits(const std::vector<path_element_t>& path, uint64_t& weight) {
   uint64_t v = 0;
-  for (const merkle_path_element_t& e : path) {
+  for (const path_element_t& e : path) {
     v += weight * e.index;
     weight *= e.hashes.size() + 1;
   }
@@ -70,17 +81,17 @@ uint64_t digits(const std::vector<merkle_path_element_t>& path, uint64_t& weight
 
 bytes32_t merkle_path_root(const merkle_proof_t& p, merkle_hasher_t h) {
   size_t level = 0;
-  bytes32_t x = fold(p.base_path, p.leaf, h, level);
-  x = fold(p.sub_path, x, h, level);
-  return fold(p.top_path, x, h, level);
+  bytes32_t x = fold(p.base, p.leaf, h, level);
+  x = fold(p.sub, x, h, level);
+  return fold(p.top, x, h, level);
 }
 
 uint64_t merkle_path_index(const merkle_proof_t& p) {
   // SubProof/TopProof::path_index: sub·base_leaves + top·(base_leaves·sub_arity) + base.
   uint64_t weight = 1;
-  uint64_t v = digits(p.base_path, weight);
-  v += digits(p.sub_path, weight);
-  v += digits(p.top_path, weight);
+  uint64_t v = digits(p.base, weight);
+  v += digits(p.sub, weight);
+  v += digits(p.top, weight);
   return v;
 }
 
@@ -105,15 +116,14 @@ merkle_shape_t merkle_shape(merkle_hasher_t h, const tree_shape_t& shape, uint64
 std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_hasher_t h,
                                               const merkle_shape_t& shape, uint64_t index,
                                               const bytes32_t* expected_root) {
-  if (p.base_path.size() != shape.base_levels)
-    return "the path has " + std::to_string(p.base_path.size()) + " base levels, expected " +
+  if (p.base.size() != shape.base_levels)
+    return "the path has " + std::to_string(p.base.size()) + " base levels, expected " +
            std::to_string(shape.base_levels);
-  for (size_t l = 0; l < p.base_path.size(); ++l)
-    if (p.base_path[l].hashes.size() + 1 != shape.base_arity)
-      return "base level " + std::to_string(l) + " has " +
-             std::to_string(p.base_path[l].hashes.size()) + " siblings, expected " +
-             std::to_string(shape.base_arity - 1);
-  auto check_part = [&](const std::vector<merkle_path_element_t>& part, uint32_t arity,
+  for (size_t l = 0; l < p.base.size(); ++l)
+    if (p.base[l].hashes.size() + 1 != shape.base_arity)
+      return "base level " + std::to_string(l) + " has " + std::to_string(p.base[l].hashes.size()) +
+             " siblings, expected " + std::to_string(shape.base_arity - 1);
+  auto check_part = [&](const std::vector<path_element_t>& part, uint32_t arity,
                         const char* name) -> std::optional<std::string> {
     const size_t want = arity ? 1 : 0;
     if (part.size() != want)
@@ -124,8 +134,14 @@ std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_ha
              " siblings, expected " + std::to_string(arity - 1);
     return std::nullopt;
   };
-  if (auto e = check_part(p.sub_path, shape.sub_arity, "sub")) return e;
-  if (auto e = check_part(p.top_path, shape.top_arity, "top")) return e;
+  const merkle_kind_t want_kind = shape.top_arity   ? merkle_kind_t::top
+                                  : shape.sub_arity ? merkle_kind_t::sub
+                                                    : merkle_kind_t::single;
+  if (p.kind != want_kind)
+    return std::string("a ") + merkle_kind_name(p.kind) + " proof where the tree needs " +
+           merkle_kind_name(want_kind);
+  if (auto e = check_part(p.sub, shape.sub_arity, "sub")) return e;
+  if (auto e = check_part(p.top, shape.top_arity, "top")) return e;
   if (expected_root && p.root != *expected_root)
     return "its root " + to_hex(p.root) + " is not the expected " + to_hex(*expected_root);
   bytes32_t computed;
@@ -207,20 +223,20 @@ merkle_proof_t sha256_tree_t::prove(uint64_t i, const bytes32_t* leaves) const {
   std::vector<bytes32_t> sub(leaves + start, leaves + start + block);
   uint64_t j = i - start;
   for (unsigned l = 0; l < first_; ++l) {
-    merkle_path_element_t e;
-    e.index = uint32_t(j & 1);
+    path_element_t e;
+    e.index = j & 1;
     e.hashes.push_back(sub[j ^ 1]);
-    p.base_path.push_back(std::move(e));
+    p.base.push_back(std::move(e));
     sub = hash_pairs(sub.data(), sub.size());
     j >>= 1;
   }
   i >>= first_;
   // levels_[0] is level 0 when kept; otherwise levels_[1] is level first_.
   for (size_t k = first_ == 0 ? 0 : 1; k + 1 < levels_.size(); ++k) {
-    merkle_path_element_t e;
-    e.index = uint32_t(i & 1);
+    path_element_t e;
+    e.index = i & 1;
     e.hashes.push_back(levels_[k][i ^ 1]);
-    p.base_path.push_back(std::move(e));
+    p.base.push_back(std::move(e));
     i >>= 1;
   }
   return p;
@@ -282,9 +298,8 @@ void poseidon_tree_t::build_up() {
     const std::vector<fr_t>& below = levels_.back();
     std::vector<fr_t> up(below.size() / a);
     const poseidon_constants_t& c = poseidon_constants(a);
-    parallel_for(up.size(), [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) up[i] = poseidon_hash(c, &below[a * i]);
-    });
+    parallel_for(up.size(),
+                 [&](size_t b, size_t e) { hash_groups(c, &below[a * b], e - b, &up[b]); });
     levels_.push_back(std::move(up));
   }
 }
@@ -306,7 +321,7 @@ poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, uint64_t n, const le
     for (size_t i = b; i < e;) {
       const size_t m = std::min<size_t>(256, e - i);
       leaf(uint64_t(i) * a, uint64_t(m) * a, buf.data());
-      for (size_t k = 0; k < m; ++k) first[i + k] = poseidon_hash(c, &buf[a * k]);
+      hash_groups(c, buf.data(), m, &first[i]);
       i += m;
     }
   });
@@ -326,14 +341,17 @@ merkle_proof_t poseidon_tree_t::prove(uint64_t i, const leaf_fn_t& leaf) const {
   const bool kept = !levels_[0].empty();
   if (!kept && !leaf) throw std::logic_error("poseidon tree: the leaves were not kept");
   merkle_proof_t p;
+  p.kind = shape_.top_arity   ? merkle_kind_t::top
+           : shape_.sub_arity ? merkle_kind_t::sub
+                              : merkle_kind_t::single;
   p.root = fr_to_bytes(root());
   const size_t base_levels =
       arities_.size() - (shape_.sub_arity ? 1 : 0) - (shape_.top_arity ? 1 : 0);
   std::vector<fr_t> group;
   for (size_t l = 0; l < arities_.size(); ++l) {
     const unsigned a = arities_[l];
-    merkle_path_element_t e;
-    e.index = uint32_t(i % a);
+    path_element_t e;
+    e.index = i % a;
     const uint64_t first = i - e.index;
     const fr_t* g = nullptr;
     if (l == 0 && !kept) {
@@ -346,9 +364,8 @@ merkle_proof_t poseidon_tree_t::prove(uint64_t i, const leaf_fn_t& leaf) const {
     if (l == 0) p.leaf = fr_to_bytes(g[e.index]);
     for (unsigned k = 0; k < a; ++k)
       if (k != e.index) e.hashes.push_back(fr_to_bytes(g[k]));
-    std::vector<merkle_path_element_t>& part =
-        l < base_levels ? p.base_path
-                        : (l == base_levels && shape_.sub_arity ? p.sub_path : p.top_path);
+    std::vector<path_element_t>& part =
+        l < base_levels ? p.base : (l == base_levels && shape_.sub_arity ? p.sub : p.top);
     part.push_back(std::move(e));
     i /= a;
   }

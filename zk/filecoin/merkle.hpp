@@ -25,31 +25,15 @@
 #include <string>
 #include <vector>
 
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/poseidon.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/sha256.hpp"
 
 namespace zk::filecoin {
 
-struct merkle_path_element_t {
-  std::vector<bytes32_t> hashes;  // the siblings (arity − 1)
-  uint32_t index = 0;             // the node's position within its group of `arity`
-  friend bool operator==(const merkle_path_element_t& a, const merkle_path_element_t& b) {
-    return a.index == b.index && a.hashes == b.hashes;
-  }
-};
-
-// One MerkleProof: the base path (leaf level first); sub_path and top_path hold one element
-// each when the tree has those levels (the Sub and Top variants), else they are empty (Single).
-struct merkle_proof_t {
-  bytes32_t root{};
-  bytes32_t leaf{};
-  std::vector<merkle_path_element_t> base_path, sub_path, top_path;
-  friend bool operator==(const merkle_proof_t& a, const merkle_proof_t& b) {
-    return a.root == b.root && a.leaf == b.leaf && a.base_path == b.base_path &&
-           a.sub_path == b.sub_path && a.top_path == b.top_path;
-  }
-};
+// merkle_proof_t and path_element_t are the C1's (c1.hpp): kind Single/Sub/Top, the base path
+// (leaf level first), one sub and one top element for the Sub and Top kinds.
 
 enum class merkle_hasher_t { sha256, poseidon };
 

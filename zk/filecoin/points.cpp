@@ -9,10 +9,11 @@ namespace zk::filecoin {
 namespace {
 
 using big6_t = fq_t::big_t;
-using E = ec::endomorphisms<curve_t>;
+using endo_t = ec::endomorphisms<curve_t>;
 
 constexpr uint8_t flag_compressed = 0x80, flag_infinity = 0x40, flag_sign = 0x20;
-constexpr uint64_t z_abs = 0xd201000000010000ULL;  // |z|, z < 0
+constexpr uint64_t z_abs = 0xd201000000010000ULL;           // |z|, z < 0
+constexpr fq_t beta_squared = endo_t::beta * endo_t::beta;  // σ's cube root of unity
 
 // (p + 1) / 4 and (p − 3) / 4 (p ≡ 3 mod 4).
 constexpr big6_t shifted_modulus(uint64_t add, bool subtract) {
@@ -147,8 +148,7 @@ bool in_g1(const g1_affine_t& p) {
   // σ(P) = (β²·x, y) = [−z²]P  ⟺  [z²]P = (β²·x, −y) (blst POINTonE1_in_G1).
   const auto j = curve_t::g1_jacobian::from_affine(p);
   const auto z2p = times_z_abs(times_z_abs(j));
-  const fq_t beta2 = E::beta.sqr();
-  const g1_affine_t want{p.x * beta2, -p.y};
+  const g1_affine_t want{p.x * beta_squared, -p.y};
   return z2p == curve_t::g1_jacobian::from_affine(want);
 }
 
@@ -161,12 +161,12 @@ bool in_g2(const g2_affine_t& q) {
 }
 
 decoded_t<g1_affine_t> decode_g1_compressed(const uint8_t* in, point_check_t check) {
-  using D = decoded_t<g1_affine_t>;
+  using result_t = decoded_t<g1_affine_t>;
   if (!(in[0] & flag_compressed)) return fail<g1_affine_t>(point_status_t::bad_flags);
   if (in[0] & flag_infinity) {
     if ((in[0] & flag_sign) || !rest_is_zero(in, g1_compressed_size))
       return fail<g1_affine_t>(point_status_t::bad_flags);
-    return D{g1_affine_t::infinity(), point_status_t::ok};
+    return result_t{g1_affine_t::infinity(), point_status_t::ok};
   }
   fq_t x;
   if (!fq_from_be_masked(in, x)) return fail<g1_affine_t>(point_status_t::not_canonical);
@@ -180,16 +180,16 @@ decoded_t<g1_affine_t> decode_g1_compressed(const uint8_t* in, point_check_t che
     return fail<g1_affine_t>(point_status_t::not_in_subgroup);
   if (check == point_check_t::subgroup && !in_g1(p))
     return fail<g1_affine_t>(point_status_t::not_in_subgroup);
-  return D{p, point_status_t::ok};
+  return result_t{p, point_status_t::ok};
 }
 
 decoded_t<g1_affine_t> decode_g1_uncompressed(const uint8_t* in, point_check_t check) {
-  using D = decoded_t<g1_affine_t>;
+  using result_t = decoded_t<g1_affine_t>;
   if (in[0] & (flag_compressed | flag_sign)) return fail<g1_affine_t>(point_status_t::bad_flags);
   if (in[0] & flag_infinity) {
     if (!rest_is_zero(in, g1_uncompressed_size))
       return fail<g1_affine_t>(point_status_t::bad_flags);
-    return D{g1_affine_t::infinity(), point_status_t::ok};
+    return result_t{g1_affine_t::infinity(), point_status_t::ok};
   }
   g1_affine_t p;
   if (!fq_from_be_masked(in, p.x) || !fq_from_be(in + 48, p.y))
@@ -201,16 +201,16 @@ decoded_t<g1_affine_t> decode_g1_uncompressed(const uint8_t* in, point_check_t c
     if (check == point_check_t::subgroup && !in_g1(p))
       return fail<g1_affine_t>(point_status_t::not_in_subgroup);
   }
-  return D{p, point_status_t::ok};
+  return result_t{p, point_status_t::ok};
 }
 
 decoded_t<g2_affine_t> decode_g2_compressed(const uint8_t* in, point_check_t check) {
-  using D = decoded_t<g2_affine_t>;
+  using result_t = decoded_t<g2_affine_t>;
   if (!(in[0] & flag_compressed)) return fail<g2_affine_t>(point_status_t::bad_flags);
   if (in[0] & flag_infinity) {
     if ((in[0] & flag_sign) || !rest_is_zero(in, g2_compressed_size))
       return fail<g2_affine_t>(point_status_t::bad_flags);
-    return D{g2_affine_t::infinity(), point_status_t::ok};
+    return result_t{g2_affine_t::infinity(), point_status_t::ok};
   }
   fq2_t x;
   if (!fq_from_be_masked(in, x.c1) || !fq_from_be(in + 48, x.c0))
@@ -222,16 +222,16 @@ decoded_t<g2_affine_t> decode_g2_compressed(const uint8_t* in, point_check_t che
   const g2_affine_t q{x, y};
   if (check == point_check_t::subgroup && !in_g2(q))
     return fail<g2_affine_t>(point_status_t::not_in_subgroup);
-  return D{q, point_status_t::ok};
+  return result_t{q, point_status_t::ok};
 }
 
 decoded_t<g2_affine_t> decode_g2_uncompressed(const uint8_t* in, point_check_t check) {
-  using D = decoded_t<g2_affine_t>;
+  using result_t = decoded_t<g2_affine_t>;
   if (in[0] & (flag_compressed | flag_sign)) return fail<g2_affine_t>(point_status_t::bad_flags);
   if (in[0] & flag_infinity) {
     if (!rest_is_zero(in, g2_uncompressed_size))
       return fail<g2_affine_t>(point_status_t::bad_flags);
-    return D{g2_affine_t::infinity(), point_status_t::ok};
+    return result_t{g2_affine_t::infinity(), point_status_t::ok};
   }
   g2_affine_t q;
   if (!fq_from_be_masked(in, q.x.c1) || !fq_from_be(in + 48, q.x.c0) ||
@@ -242,7 +242,7 @@ decoded_t<g2_affine_t> decode_g2_uncompressed(const uint8_t* in, point_check_t c
     if (check == point_check_t::subgroup && !in_g2(q))
       return fail<g2_affine_t>(point_status_t::not_in_subgroup);
   }
-  return D{q, point_status_t::ok};
+  return result_t{q, point_status_t::ok};
 }
 
 void encode_g1_compressed(const g1_affine_t& p, uint8_t out[g1_compressed_size]) {

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "zk/ff/ifma.hpp"
+
 namespace zk::filecoin {
 
 namespace {
@@ -375,6 +377,132 @@ fr_t poseidon_hash_reference(const poseidon_constants_t& c, const fr_t* in) {
     mix_dense(s.data(), c.mds.data(), t);
   }
   return s[1];
+}
+
+// --- eight hashes in IFMA lanes ------------------------------------------------------------
+
+#ifdef ZK_FF_IFMA
+namespace {
+
+using vf_t = ff::ifma::vfield_t<fr_t>;
+using vfe_t = vf_t::vfe;
+constexpr int L52 = vf_t::L;
+using limbs52_t = std::array<uint64_t, L52>;
+
+// The constants of one arity in radix 2^52 (Montgomery form, as fp_t holds them), broadcast into
+// the lanes where used.
+struct constants52_t {
+  std::vector<limbs52_t> crc, mds, pre_sparse, w_hat, v_rest;  // sparse: R_P·t and R_P·(t − 1)
+  limbs52_t tag;
+};
+
+limbs52_t to52(const fr_t& x) {
+  limbs52_t r;
+  ff::ifma::split52(x, r.data());
+  return r;
+}
+
+const constants52_t& constants52(const poseidon_constants_t& c) {
+  static std::once_flag flags[37];
+  static std::unique_ptr<constants52_t> table[37];
+  std::call_once(flags[c.arity], [&c] {
+    auto k = std::make_unique<constants52_t>();
+    for (const fr_t& x : c.compressed_round_constants) k->crc.push_back(to52(x));
+    for (const fr_t& x : c.mds) k->mds.push_back(to52(x));
+    for (const fr_t& x : c.pre_sparse_matrix) k->pre_sparse.push_back(to52(x));
+    for (const auto& sm : c.sparse_matrixes) {
+      for (const fr_t& x : sm.w_hat) k->w_hat.push_back(to52(x));
+      for (const fr_t& x : sm.v_rest) k->v_rest.push_back(to52(x));
+    }
+    k->tag = to52(c.domain_tag);
+    table[c.arity] = std::move(k);
+  });
+  return *table[c.arity];
+}
+
+ZK_IFMA_INLINE vfe_t bcast(const limbs52_t& x) {
+  vfe_t r;
+  for (int j = 0; j < L52; ++j) r.v[j] = _mm512_set1_epi64((long long)x[j]);
+  return r;
+}
+
+ZK_IFMA_INLINE vfe_t quintic8(const vfe_t& x) {
+  const vfe_t x2 = vf_t::mul(x, x);
+  const vfe_t x4 = vf_t::mul(x2, x2);
+  return vf_t::mul(x4, x);
+}
+
+ZK_IFMA_INLINE void mix8(vfe_t* s, const limbs52_t* a, unsigned t) {
+  vfe_t r[max_width];
+  for (unsigned j = 0; j < t; ++j) {
+    vfe_t acc = vf_t::mul(bcast(a[j]), s[0]);
+    for (unsigned i = 1; i < t; ++i) acc = vf_t::add(acc, vf_t::mul(bcast(a[i * t + j]), s[i]));
+    r[j] = acc;
+  }
+  for (unsigned j = 0; j < t; ++j) s[j] = r[j];
+}
+
+ZK_IFMA_TARGET void hash_x8_ifma(const poseidon_constants_t& c, const fr_t* in, fr_t* out) {
+  const constants52_t& k52 = constants52(c);
+  const unsigned t = c.width, half = c.half_full_rounds, a = c.arity;
+  vfe_t s[max_width];
+  s[0] = bcast(k52.tag);
+  alignas(64) uint64_t buf[L52 * 8];
+  for (unsigned i = 1; i < t; ++i) {
+    for (int lane = 0; lane < 8; ++lane) {
+      limbs52_t x = to52(in[size_t(lane) * a + (i - 1)]);
+      for (int j = 0; j < L52; ++j) buf[8 * j + lane] = x[j];
+    }
+    s[i] = vf_t::load(buf);
+  }
+  const limbs52_t* k = k52.crc.data();
+  for (unsigned i = 0; i < t; ++i) s[i] = vf_t::add(s[i], bcast(k[i]));
+  k += t;
+  for (unsigned r = 0; r < half; ++r) {
+    for (unsigned i = 0; i < t; ++i) s[i] = vf_t::add(quintic8(s[i]), bcast(k[i]));
+    k += t;
+    mix8(s, r == half - 1 ? k52.pre_sparse.data() : k52.mds.data(), t);
+  }
+  for (unsigned r = 0; r < c.partial_rounds; ++r) {
+    s[0] = vf_t::add(quintic8(s[0]), bcast(*k++));
+    const limbs52_t* w = &k52.w_hat[size_t(r) * t];
+    const limbs52_t* v = &k52.v_rest[size_t(r) * (t - 1)];
+    vfe_t s0 = vf_t::mul(bcast(w[0]), s[0]);
+    for (unsigned i = 1; i < t; ++i) s0 = vf_t::add(s0, vf_t::mul(bcast(w[i]), s[i]));
+    for (unsigned j = 1; j < t; ++j) s[j] = vf_t::add(s[j], vf_t::mul(bcast(v[j - 1]), s[0]));
+    s[0] = s0;
+  }
+  for (unsigned r = 0; r < half; ++r) {
+    const bool last = r + 1 == half;
+    for (unsigned i = 0; i < t; ++i)
+      s[i] = last ? quintic8(s[i]) : vf_t::add(quintic8(s[i]), bcast(k[i]));
+    if (!last) k += t;
+    mix8(s, k52.mds.data(), t);
+  }
+  vf_t::store(buf, s[1]);
+  for (int lane = 0; lane < 8; ++lane) {
+    uint64_t x[L52];
+    for (int j = 0; j < L52; ++j) x[j] = buf[8 * j + lane];
+    out[lane] = ff::ifma::join52<fr_t>(x);
+  }
+}
+
+}  // namespace
+#endif
+
+bool poseidon_uses_ifma() {
+#ifdef ZK_FF_IFMA
+  return ff::ifma::available();
+#else
+  return false;
+#endif
+}
+
+void poseidon_hash_x8(const poseidon_constants_t& c, const fr_t* in, fr_t* out) {
+#ifdef ZK_FF_IFMA
+  if (ff::ifma::available()) return hash_x8_ifma(c, in, out);
+#endif
+  for (int k = 0; k < 8; ++k) out[k] = poseidon_hash(c, in + size_t(k) * c.arity);
 }
 
 }  // namespace zk::filecoin

@@ -78,6 +78,13 @@ fr_t poseidon_hash(const poseidon_constants_t& c, const fr_t* in);
 // The same function computed the plain way (neptune hash_correct): the reference for tests.
 fr_t poseidon_hash_reference(const poseidon_constants_t& c, const fr_t* in);
 
+// Eight independent hashes at once: out[k] = poseidon_hash(c, in + k·c.arity) for k < 8. With
+// AVX-512 IFMA (zk/ff/ifma.hpp, chosen at run time; ZK_NO_IFMA=1 turns it off) the eight run in
+// the vector lanes, else one after the other; the results are the same.
+void poseidon_hash_x8(const poseidon_constants_t& c, const fr_t* in, fr_t* out);
+// Whether poseidon_hash_x8 runs in IFMA lanes.
+bool poseidon_uses_ifma();
+
 inline fr_t poseidon_hash(unsigned arity, const fr_t* in) {
   return poseidon_hash(poseidon_constants(arity), in);
 }

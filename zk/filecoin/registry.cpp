@@ -236,6 +236,19 @@ porep_config_t porep_config(const registered_proof_t& proof,
   return c;
 }
 
+porep_config_t porep_config_for(uint64_t sector_size, feature_t feature, api_version_t api_version,
+                                const bytes32_t& porep_id) {
+  for (const auto& p : registered_proofs()) {
+    if (p.sector_size != sector_size || p.feature != feature) continue;
+    if (feature == feature_t::none &&
+        (p.api_version == api_version_t::v1_0_0) != (api_version == api_version_t::v1_0_0))
+      continue;
+    return porep_config(p, api_version, porep_id);
+  }
+  throw std::invalid_argument("no registered seal proof of sector size " +
+                              std::to_string(sector_size));
+}
+
 bytes32_t parse_hex32(std::string_view hex, std::string_view what) {
   if (hex.size() != 64)
     throw std::invalid_argument(std::string(what) + ": needs 64 hex digits (32 bytes), got " +

@@ -103,6 +103,13 @@ porep_config_t porep_config(const registered_proof_t& proof,
                             std::optional<api_version_t> api_version = std::nullopt,
                             std::optional<bytes32_t> porep_id = std::nullopt);
 
+// A PoRepConfig given by its fields (as seal_regression_records and lotus store it): the
+// registered proof of that sector size and feature whose default version is closest (V1 for
+// V1_0_0, V1_1 otherwise, the synthetic or non-interactive one for those features), with the
+// ApiVersion and porep_id given. std::invalid_argument for a sector size no proof registers.
+porep_config_t porep_config_for(uint64_t sector_size, feature_t feature, api_version_t api_version,
+                                const bytes32_t& porep_id);
+
 // SDR layers for a sector size (constants.rs LAYERS: 11 for 32/64 GiB, else 2).
 uint32_t layers_for(uint64_t sector_size);
 

@@ -36,6 +36,7 @@ struct seal_request_t {
   std::vector<uint8_t> piece;  // exactly fr32_unpadded_size(sector_size) bytes
   bool keep_layers = false;    // keep every layer's labels in the result
   bool keep_replica = false;   // keep the replica in the result
+  std::string parent_cache;    // a folder for the parent table (parent_table_t::cached), or ""
 };
 
 struct seal_timings_t {
@@ -51,12 +52,17 @@ struct seal_result_t {
   std::vector<bytes32_t> replica;              // when keep_replica
   seal_timings_t seconds;
   size_t parent_table_bytes = 0;
-  size_t tree_bytes = 0;  // the levels the three trees keep
+  bool parent_table_loaded = false;  // read from parent_cache rather than computed
+  size_t tree_bytes = 0;             // the levels the three trees keep
 };
 
 // Seals the piece. Throws std::invalid_argument for a piece of the wrong size (naming both
 // sizes). `progress`, when given, is told each stage as it starts.
 seal_result_t seal_sector(const seal_request_t& req,
+                          const std::function<void(const std::string&)>& progress = {});
+// The same, taking the piece out of the request and freeing it once it is padded (a sector's
+// worth of memory less at the peak); the request's other fields are left as they were.
+seal_result_t seal_sector(seal_request_t&& req,
                           const std::function<void(const std::string&)>& progress = {});
 
 // The piece the Rust reference's `seal --random SEED` seals (tests/filecoin-ref src/cmd_seal.rs

@@ -71,7 +71,7 @@ fail_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vani
                                   challenge, &comm_r_last))
     return "comm_r_last proof: " + *e;
   // Columns.
-  const replica_column_proofs_t& rc = p.replica_column_proofs;
+  const replica_column_proof_t& rc = p.replica_column_proofs;
   if (auto e = check_column(c, rc.c_x, challenge, comm_c, r_shape, "column c_x")) return e;
   if (rc.drg_parents.size() != drg_degree || rc.exp_parents.size() != exp_degree)
     return "replica column proofs: " + std::to_string(rc.drg_parents.size()) + " DRG and " +
@@ -120,7 +120,8 @@ fail_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vani
   }
   // Encoding.
   const labeling_proof_t& ep = p.encoding_proof;
-  if (!(ep == p.labeling_proofs.back()))
+  const labeling_proof_t& lastp = p.labeling_proofs.back();
+  if (ep.layer_index != lastp.layer_index || ep.node != lastp.node || ep.parents != lastp.parents)
     return "encoding proof: not the last layer's labeling data (layer " +
            std::to_string(ep.layer_index) + ", node " + std::to_string(ep.node) + ")";
   try {

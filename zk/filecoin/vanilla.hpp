@@ -11,65 +11,20 @@
 //                          drg_parents (6) and exp_parents (8): the parents' columns and paths
 //   labeling_proofs        one per layer L: the 37 parent labels that label c in layer L
 //   encoding_proof         the last layer's labeling data again: replica[c] = label + data[c]
-// The field names and nesting are those of the C1 JSON (serde of the Rust structs).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/graph.hpp"
 #include "zk/filecoin/merkle.hpp"
 #include "zk/filecoin/registry.hpp"
 
 namespace zk::filecoin {
 
-struct column_t {
-  uint32_t index = 0;
-  std::vector<bytes32_t> rows;  // rows[L − 1]: the node's label in layer L
-  friend bool operator==(const column_t& a, const column_t& b) {
-    return a.index == b.index && a.rows == b.rows;
-  }
-};
-
-struct column_proof_t {
-  column_t column;
-  merkle_proof_t inclusion_proof;  // tree_c, leaf = Poseidon of the rows
-  friend bool operator==(const column_proof_t& a, const column_proof_t& b) {
-    return a.column == b.column && a.inclusion_proof == b.inclusion_proof;
-  }
-};
-
-// LabelingProof and EncodingProof carry the same fields.
-struct labeling_proof_t {
-  std::vector<bytes32_t> parents;  // 37 parent labels
-  uint32_t layer_index = 0;
-  uint64_t node = 0;
-  friend bool operator==(const labeling_proof_t& a, const labeling_proof_t& b) {
-    return a.layer_index == b.layer_index && a.node == b.node && a.parents == b.parents;
-  }
-};
-
-struct replica_column_proofs_t {
-  column_proof_t c_x;
-  std::vector<column_proof_t> drg_parents;  // 6
-  std::vector<column_proof_t> exp_parents;  // 8
-  friend bool operator==(const replica_column_proofs_t& a, const replica_column_proofs_t& b) {
-    return a.c_x == b.c_x && a.drg_parents == b.drg_parents && a.exp_parents == b.exp_parents;
-  }
-};
-
-struct vanilla_proof_t {
-  merkle_proof_t comm_d_proofs;
-  merkle_proof_t comm_r_last_proof;
-  replica_column_proofs_t replica_column_proofs;
-  std::vector<labeling_proof_t> labeling_proofs;  // layer 1 first
-  labeling_proof_t encoding_proof;
-  friend bool operator==(const vanilla_proof_t& a, const vanilla_proof_t& b) {
-    return a.comm_d_proofs == b.comm_d_proofs && a.comm_r_last_proof == b.comm_r_last_proof &&
-           a.replica_column_proofs == b.replica_column_proofs &&
-           a.labeling_proofs == b.labeling_proofs && a.encoding_proof == b.encoding_proof;
-  }
-};
+// The proofs themselves are the C1's types (c1.hpp: vanilla_proof_t, column_proof_t,
+// labeling_proof_t, replica_column_proof_t, merkle_proof_t).
 
 // vanilla_proofs[k][i]: partition k, challenge i (the C1's "vanilla_proofs" array).
 using vanilla_partitions_t = std::vector<std::vector<vanilla_proof_t>>;
