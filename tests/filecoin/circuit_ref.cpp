@@ -12,7 +12,7 @@
 // reference's dump (a file or a FIFO, streamed) and compares every constraint (or, with
 // --sample N, every N-th and the last ones) term by term: the same variables (input/aux and
 // index) in the same order with equal coefficients; then the numbers of inputs, aux variables and
-// constraints. compare-witness reads a C1 (the API's JSON, zk/filecoin/vanilla_json.hpp),
+// constraints. compare-witness reads a C1 (the API's JSON, zk/filecoin/c1.hpp),
 // synthesizes partition K in prove mode and compares every input and aux value with the
 // reference's witness of that C1 (`count --c1 ... --witness FILE.bin`: 32-byte little-endian
 // values, inputs then aux); it also checks that every constraint holds. Exit 0 equal, 1
@@ -28,9 +28,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/circuit.hpp"
 #include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/vanilla_json.hpp"
 
 using namespace zk;
 using namespace zk::filecoin;
@@ -323,10 +323,8 @@ int cmd_compare_dump(const args_t& a) {
 int cmd_compare_witness(const args_t& a) {
   if (a.c1.empty() || a.witness.empty())
     throw usage_error("compare-witness needs --c1 and --witness");
-  std::ifstream jf(a.c1);
-  if (!jf) throw std::runtime_error("cannot open " + a.c1);
-  const c1_fields_t c1 = c1_from_json(nlohmann::json::parse(jf), a.c1);
-  const circuit_config_t config = circuit_config(porep_config(*c1.proof));
+  const c1_output_t c1 = read_c1_file(a.c1).c1;
+  const circuit_config_t config = circuit_config(porep_config(*c1.registered_proof));
   const auto t1 = std::chrono::steady_clock::now();
   partition_assignment_t asg = synthesize_partition(c1, a.partition);
   const double synth_s = seconds_since(t1);
@@ -360,9 +358,9 @@ int cmd_compare_witness(const args_t& a) {
       "{\n  \"registered_proof\": \"%s\",\n  \"partition\": %u,\n  \"inputs\": %zu,\n"
       "  \"aux\": %zu,\n  \"values_differing\": %llu,\n  \"first_differing\": %lld,\n"
       "  \"satisfied\": %s,\n  \"equal\": %s,\n  \"synthesis_seconds\": %.3f\n}\n",
-      std::string(c1.proof->name).c_str(), a.partition, asg.inputs.size(), asg.aux.size(),
-      (unsigned long long)differ, differ ? (long long)first : -1LL, bad ? "false" : "true",
-      ok ? "true" : "false", synth_s);
+      std::string(c1.registered_proof->name).c_str(), a.partition, asg.inputs.size(),
+      asg.aux.size(), (unsigned long long)differ, differ ? (long long)first : -1LL,
+      bad ? "false" : "true", ok ? "true" : "false", synth_s);
   if (bad)
     std::printf("unsatisfied: constraint %llu (%s)\n", (unsigned long long)bad->constraint,
                 bad->where.c_str());

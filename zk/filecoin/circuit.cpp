@@ -102,13 +102,13 @@ circuit_config_t test_circuit_config(const tree_shape_t& shape) {
 
 namespace {
 
-merkle_path_t blank_path(const std::vector<uint32_t>& arities) {
-  merkle_path_t p(arities.size());
+circuit_path_t blank_path(const std::vector<uint32_t>& arities) {
+  circuit_path_t p(arities.size());
   for (size_t e = 0; e < arities.size(); ++e) p[e].siblings.assign(arities[e] - 1, fr_t{});
   return p;
 }
 
-void check_path(const merkle_path_t& p, const std::vector<uint32_t>& arities,
+void check_path(const circuit_path_t& p, const std::vector<uint32_t>& arities,
                 const std::string& where) {
   if (p.size() != arities.size())
     throw std::invalid_argument(where + ": " + std::to_string(p.size()) +
@@ -152,12 +152,15 @@ fr_t to_fr(const bytes32_t& b, const std::string& what) {
   return *v;
 }
 
-merkle_path_t to_path(const merkle_proof_t& p, const std::string& what) {
-  merkle_path_t out;
-  for (const auto* part : {&p.base_path, &p.sub_path, &p.top_path})
+circuit_path_t to_path(const merkle_proof_t& p, const std::string& what) {
+  circuit_path_t out;
+  for (const auto* part : {&p.base, &p.sub, &p.top})
     for (const auto& e : *part) {
-      path_element_t pe;
-      pe.index = e.index;
+      circuit_path_element_t pe;
+      if (e.index > UINT32_MAX)
+        throw std::invalid_argument(what + " path element " + std::to_string(out.size()) +
+                                    ": index " + std::to_string(e.index));
+      pe.index = uint32_t(e.index);
       for (size_t k = 0; k < e.hashes.size(); ++k)
         pe.siblings.push_back(to_fr(e.hashes[k], what + " path element " +
                                                      std::to_string(out.size()) + " sibling " +
@@ -510,13 +513,13 @@ partition_assignment_t synthesize_partition(const circuit_config_t& c, const par
   return a;
 }
 
-partition_assignment_t synthesize_partition(const c1_fields_t& c1, uint32_t partition,
+partition_assignment_t synthesize_partition(const c1_output_t& c1, uint32_t partition,
                                             bool parallel) {
-  if (!c1.proof) throw std::invalid_argument("C1: no registered proof");
+  if (!c1.registered_proof) throw std::invalid_argument("C1: no registered proof");
   if (partition >= c1.vanilla_proofs.size())
     throw std::invalid_argument("C1: partition " + std::to_string(partition) + " of " +
                                 std::to_string(c1.vanilla_proofs.size()));
-  const circuit_config_t c = circuit_config(porep_config(*c1.proof));
+  const circuit_config_t c = circuit_config(porep_config(*c1.registered_proof));
   return synthesize_partition(c,
                               witness_from_vanilla({c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
                                                    c1.vanilla_proofs[partition]),

@@ -26,12 +26,12 @@
 #include <vector>
 
 #include "zk/bellperson/cs.hpp"
+#include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/circuit_gadgets.hpp"
 #include "zk/filecoin/graph.hpp"
 #include "zk/filecoin/labels.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/filecoin/vanilla.hpp"
-#include "zk/filecoin/vanilla_json.hpp"
 
 namespace zk::filecoin {
 
@@ -67,7 +67,7 @@ void check_config(const circuit_config_t& c);
 // column's hash.
 struct column_opening_t {
   std::vector<fr_t> rows;  // layers values, layer 1 first
-  merkle_path_t path;
+  circuit_path_t path;
 };
 
 // One challenge's vanilla proof as the circuit reads it (stacked/circuit/params.rs
@@ -77,9 +77,9 @@ struct column_opening_t {
 struct challenge_proof_t {
   uint64_t challenge = 0;
   fr_t data_leaf;
-  merkle_path_t comm_d_path;                  // binary, log2(nodes) elements
-  merkle_path_t comm_r_last_path;             // tree shape
-  merkle_path_t comm_c_path;                  // tree shape
+  circuit_path_t comm_d_path;                 // binary, log2(nodes) elements
+  circuit_path_t comm_r_last_path;            // tree shape
+  circuit_path_t comm_c_path;                 // tree shape
   std::vector<column_opening_t> drg_parents;  // 6
   std::vector<column_opening_t> exp_parents;  // 8
 };
@@ -162,10 +162,10 @@ void synthesize_partition(const circuit_config_t& c, const partition_witness_t& 
 partition_assignment_t synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
                                             bool parallel = true);
 
-// Partition k of a C1 (the API's JSON as zk/filecoin/vanilla_json.hpp reads it) in one call: the
-// circuit of its registered proof, the witness of its vanilla_proofs[k], prove mode. Throws
+// Partition k of a C1 (zk/filecoin/c1.hpp: the API's JSON or the lotus/curio wrapper) in one call:
+// the circuit of its registered proof, the witness of its vanilla_proofs[k], prove mode. Throws
 // std::invalid_argument for a partition the C1 does not have and as witness_from_vanilla does.
-partition_assignment_t synthesize_partition(const c1_fields_t& c1, uint32_t partition,
+partition_assignment_t synthesize_partition(const c1_output_t& c1, uint32_t partition,
                                             bool parallel = true);
 
 // The first constraint with a_i·b_i ≠ c_i (circuit constraints and input constraints), where

@@ -37,11 +37,11 @@ using bellperson::var_t;
 
 // One element of a Merkle path, bottom-up: the arity − 1 siblings and the position (0 … arity − 1)
 // of the node below among its arity children (storage-proofs-core merkle/proof.rs path()).
-struct path_element_t {
+struct circuit_path_element_t {
   std::vector<fr_t> siblings;
   uint32_t index = 0;
 };
-using merkle_path_t = std::vector<path_element_t>;
+using circuit_path_t = std::vector<circuit_path_element_t>;
 
 // The arities of a path's elements, bottom-up: the base arity for every level of the base tree,
 // then the sub-tree's, then the top tree's (storage-proofs-core gadgets/por.rs AuthPath).
@@ -196,7 +196,7 @@ num_t hash_leaves(CS& cs, hasher_t h, const num_t* leaves, unsigned arity) {
 // leaf and the root are already allocated.
 template <class CS>
 void enforce_inclusion(CS& cs, hasher_t h, const std::vector<uint32_t>& arities,
-                       const merkle_path_t& path, const num_t& root, const num_t& leaf) {
+                       const circuit_path_t& path, const num_t& root, const num_t& leaf) {
   num_t cur = leaf;
   std::vector<boolean_t> path_bits;
   path_bits.reserve(64);
