@@ -91,7 +91,7 @@ struct partition_witness_t {
 };
 
 // The circuit's witness for one partition of a C1: vanilla_proofs[k] of a C1
-// (zk/filecoin/vanilla.hpp) and its replica_id, comm_d, comm_r (StackedCompound::circuit: comm_c
+// (zk/filecoin/c1.hpp) and its replica_id, comm_d, comm_r (StackedCompound::circuit: comm_c
 // and comm_r_last are the roots of the first proof's c_x and comm_r_last paths). Throws
 // std::invalid_argument naming the challenge and the field when a value is not a canonical field
 // element or the proofs disagree on those roots; check_witness then checks the structure against a
