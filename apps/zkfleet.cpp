@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   zk::apps::add_up_command(root, cmds);
   zk::apps::add_client_commands(root, cmds);
   zk::apps::add_certs_command(root, cmds);
+  zk::apps::add_filecoin_command(root, cmds);
   root.footer(
       k_footer);  // after the commands: a subcommand takes its parent's footer when it is made
 

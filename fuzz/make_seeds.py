@@ -4,7 +4,8 @@ came from). Deterministic: running it again rewrites the same bytes. Seeds copie
 tests/fixtures, made by `zkfleet setup`, or found by the fuzzer (crash-*, minimized) are not
 made here and are left alone.
 
-    python3 fuzz/make_seeds.py        # from anywhere
+    python3 fuzz/make_seeds.py            # from anywhere
+    python3 fuzz/make_seeds.py filecoin   # only the filecoin_* seeds
 """
 import os
 import struct
@@ -359,7 +360,228 @@ node:
         w("configs-" + name + ".yaml", text)
 
 
+# ---- Filecoin: bellperson .vk / proofs / .params, and C1 outputs ------------------------------
+#
+# Points are multiples of the generators, computed here with plain affine arithmetic (slow, but a
+# few dozen points); the ZCash encoding (zk/filecoin/points.hpp): big-endian coordinates, G2 with
+# the imaginary part first, flags 0x80 compressed / 0x40 infinity / 0x20 larger y.
+
+G1_GEN = (0x17F1D3A73197D7942695638C4FA9AC0FC3688C4F9774B905A14E3A3F171BAC586C55E83FF97A1AEFFB3AF00ADB22C6BB,
+          0x08B3F481E3AAA0F1A09E30ED741D8AE4FCF5E095D5D00AF600DB18CB2C04B3EDD03CC744A2888AE40CAA232946C5E7E1)
+G2_GEN = ((0x024AA2B2F08F0A91260805272DC51051C6E47AD4FA403B02B4510B647AE3D1770BAC0326A805BBEFD48056C8C121BDB8,
+           0x13E02B6052719F607DACD3A088274F65596BD0D09920B61AB5DA61BBDC7F5049334CF11213945D57E5AC7D055D042B7E),
+          (0x0CE5D527727D6E118CC9CDC6DA2E351AADFD9BAA8CBDD3A76D429A695160D12C923AC9CC3BACA289E193548608B82801,
+           0x0606C4A02EA734CC32ACD2B02BC28B99CB3E287E85A763AF267492AB572E99AB3F370D275CEC1DA1AAA9075FF05F79BE))
+
+
+class Fq:
+    add = staticmethod(lambda a, b: (a + b) % BLS_Q)
+    sub = staticmethod(lambda a, b: (a - b) % BLS_Q)
+    mul = staticmethod(lambda a, b: a * b % BLS_Q)
+    inv = staticmethod(lambda a: pow(a, BLS_Q - 2, BLS_Q))
+    small = staticmethod(lambda k: k % BLS_Q)
+
+
+class Fq2:  # c0 + c1·u, u² = −1
+    add = staticmethod(lambda a, b: ((a[0] + b[0]) % BLS_Q, (a[1] + b[1]) % BLS_Q))
+    sub = staticmethod(lambda a, b: ((a[0] - b[0]) % BLS_Q, (a[1] - b[1]) % BLS_Q))
+    mul = staticmethod(lambda a, b: ((a[0] * b[0] - a[1] * b[1]) % BLS_Q,
+                                     (a[0] * b[1] + a[1] * b[0]) % BLS_Q))
+    small = staticmethod(lambda k: (k % BLS_Q, 0))
+
+    @staticmethod
+    def inv(a):
+        n = pow(a[0] * a[0] + a[1] * a[1], BLS_Q - 2, BLS_Q)
+        return (a[0] * n % BLS_Q, -a[1] * n % BLS_Q)
+
+
+def ec_add(F, p, q):  # affine, None = infinity, a = 0
+    if p is None:
+        return q
+    if q is None:
+        return p
+    if p[0] == q[0]:
+        if F.add(p[1], q[1]) == F.small(0):
+            return None
+        lam = F.mul(F.mul(F.small(3), F.mul(p[0], p[0])), F.inv(F.add(p[1], p[1])))
+    else:
+        lam = F.mul(F.sub(q[1], p[1]), F.inv(F.sub(q[0], p[0])))
+    x = F.sub(F.sub(F.mul(lam, lam), p[0]), q[0])
+    return (x, F.sub(F.mul(lam, F.sub(p[0], x)), p[1]))
+
+
+def ec_mul(F, p, k):
+    r = None
+    while k:
+        if k & 1:
+            r = ec_add(F, r, p)
+        p = ec_add(F, p, p)
+        k >>= 1
+    return r
+
+
+g1 = lambda k: ec_mul(Fq, G1_GEN, k)
+g2 = lambda k: ec_mul(Fq2, G2_GEN, k)
+be48 = lambda v: v.to_bytes(48, "big")
+larger = lambda y: y > (BLS_Q - 1) // 2
+
+
+def g1_bytes(p, compressed=False):
+    if p is None:
+        return bytes([0xC0 if compressed else 0x40]) + bytes(47 if compressed else 95)
+    if not compressed:
+        return be48(p[0]) + be48(p[1])
+    b = bytearray(be48(p[0]))
+    b[0] |= 0x80 | (0x20 if larger(p[1]) else 0)
+    return bytes(b)
+
+
+def g2_bytes(q, compressed=False):
+    if q is None:
+        return bytes([0xC0 if compressed else 0x40]) + bytes(95 if compressed else 191)
+    x, y = q
+    if not compressed:
+        return be48(x[1]) + be48(x[0]) + be48(y[1]) + be48(y[0])
+    b = bytearray(be48(x[1]) + be48(x[0]))
+    b[0] |= 0x80 | (0x20 if larger(y[1] if y[1] else y[0]) else 0)
+    return bytes(b)
+
+
+def u32be(v):
+    return struct.pack(">I", v)
+
+
+def vk_bytes(n_ic, compressed=False, ic_points=None, first=2):
+    k = first
+    pts = []
+    for kind in "1122" + "12":
+        pts.append((kind, k))
+        k += 1
+    out = b""
+    for kind, k in [pts[0], pts[1], pts[2], pts[3], pts[4], pts[5]]:
+        out += g1_bytes(g1(k), compressed) if kind == "1" else g2_bytes(g2(k), compressed)
+    ic = ic_points if ic_points is not None else [g1_bytes(g1(100 + i), compressed) for i in range(n_ic)]
+    return out + u32be(len(ic)) + b"".join(ic)
+
+
+def off_subgroup_g1():
+    """A point of E(Fq) outside G1 (x = 5, 6, …; the first whose [r]P is not infinity)."""
+    x = 5
+    while True:
+        rhs = (x ** 3 + 4) % BLS_Q
+        y = pow(rhs, (BLS_Q + 1) // 4, BLS_Q)
+        if y * y % BLS_Q == rhs and ec_mul(Fq, (x, y), BLS_R) is not None:
+            return (x, y)
+        x += 1
+
+
+def params_bytes(counts=(3, 2, 2, 2, 2), vk=None):
+    out = vk if vk is not None else vk_bytes(2)
+    k = 200
+    for i, n in enumerate(counts):
+        out += u32be(n)
+        for _ in range(n):
+            out += g2_bytes(g2(k)) if i == 4 else g1_bytes(g1(k))
+            k += 1
+    return out
+
+
+def filecoin_vk_seeds():
+    import json as _json
+    with open(os.path.join(os.path.dirname(ROOT), "tests", "fixtures", "filecoin", "polka-2kib.json")) as f:
+        polka = _json.load(f)
+    write("filecoin_vk", "polka-2kib-compressed.vk", bytes.fromhex(polka["verifying_key_hex_compressed"]))
+    write("filecoin_vk", "polka-2kib.proof", bytes.fromhex(polka["proof_hex"]))
+    write("filecoin_vk", "uncompressed-3ic.vk", vk_bytes(3))
+    write("filecoin_vk", "compressed-3ic.vk", vk_bytes(3, compressed=True))
+    proof = lambda k: g1_bytes(g1(k), True) + g2_bytes(g2(k + 1), True) + g1_bytes(g1(k + 2), True)
+    write("filecoin_vk", "two-partitions.proof", proof(7) + proof(11))
+    good = vk_bytes(3)
+    write("filecoin_vk", "bad-ic-count.vk", good[:864] + u32be(1 << 28) + good[868:])
+    write("filecoin_vk", "bad-trailing-byte.vk", good + b"\0")
+    write("filecoin_vk", "bad-truncated.vk", good[:-5])
+    bad = bytearray(good)
+    bad[96 + 95] ^= 1  # beta_g1.y: off the curve
+    write("filecoin_vk", "bad-off-curve.vk", bytes(bad))
+    write("filecoin_vk", "bad-not-in-subgroup.vk",
+          vk_bytes(0, ic_points=[g1_bytes(g1(100)), g1_bytes(off_subgroup_g1())]))
+    write("filecoin_vk", "bad-infinity-ic.vk", vk_bytes(0, ic_points=[g1_bytes(None)]))
+    bad = bytearray(good)
+    bad[0] |= 0x20  # a sign flag on an uncompressed point
+    write("filecoin_vk", "bad-flags.vk", bytes(bad))
+    p = bytearray(proof(7))
+    p[48] |= 0x40  # B claims infinity with coordinates
+    write("filecoin_vk", "bad-proof-flags.proof", bytes(p))
+
+
+def filecoin_params_seeds():
+    good = params_bytes()
+    write("filecoin_params", "small.params", good)
+    write("filecoin_params", "empty-sections.params", params_bytes(counts=(0, 0, 0, 0, 0)))
+    vk_len = len(vk_bytes(2))
+    write("filecoin_params", "bad-lying-count.params", good[:vk_len] + u32be(0xFFFFFF) + good[vk_len + 4:])
+    write("filecoin_params", "bad-truncated.params", good[:-100])
+    write("filecoin_params", "bad-trailing.params", good + b"\1\2\3")
+    l1 = vk_len + 4 + 3 * 96 + 4 + 96  # section l, point 1
+    bad = bytearray(good)
+    bad[l1 + 95] ^= 1
+    write("filecoin_params", "bad-off-curve-l1.params", bytes(bad))
+    a0 = vk_len + 4 + 3 * 96 + 4 + 2 * 96 + 4
+    bad = bytearray(good)
+    bad[a0:a0 + 96] = g1_bytes(off_subgroup_g1())
+    write("filecoin_params", "bad-not-in-subgroup-a0.params", bytes(bad))
+    bad = bytearray(good)
+    h0 = vk_len + 4
+    bad[h0:h0 + 96] = g1_bytes(None)
+    write("filecoin_params", "bad-infinity-h0.params", bytes(bad))
+    write("filecoin_params", "bad-compressed-vk.params", vk_bytes(2, compressed=True) + good[vk_len:])
+
+
+def c1_text(domain_value=1, partitions=1, challenges=2, layers=2, comm_d_path=6, base_path=2):
+    """A C1 of StackedDrg2KiBV1_1's exact shape with tiny values (valid for the reader: the shape,
+    not the proofs)."""
+    d = "[%d" % domain_value + ",0" * 31 + "]"
+    path = lambda n, arity: '{"path":[' + ",".join(
+        '{"hashes":[' + ",".join([d] * (arity - 1)) + '],"index":0}' for _ in range(n)) + "]}"
+    merkle = lambda n, arity: ('{"data":{"Single":{"root":%s,"leaf":%s,"path":%s}}}'
+                               % (d, d, path(n, arity)))
+    column = ('{"column":{"index":3,"rows":[' + ",".join([d] * layers) + '],"_h":null},'
+              '"inclusion_proof":' + merkle(base_path, 8) + "}")
+    label = lambda l: '{"parents":[' + ",".join([d] * 37) + '],"layer_index":%d,"node":3}' % l
+    proof = ('{"comm_d_proofs":' + merkle(comm_d_path, 2) + ',"comm_r_last_proof":' +
+             merkle(base_path, 8) + ',"replica_column_proofs":{"c_x":' + column +
+             ',"drg_parents":[' + ",".join([column] * 6) + '],"exp_parents":[' +
+             ",".join([column] * 8) + ']},"labeling_proofs":[' +
+             ",".join(label(l) for l in range(1, layers + 1)) + '],"encoding_proof":' +
+             label(layers) + "}")
+    parts = ",".join("[" + ",".join([proof] * challenges) + "]" for _ in range(partitions))
+    return ('{"registered_proof":"StackedDrg2KiBV1_1","vanilla_proofs":{"StackedDrg2KiBV1":[' +
+            parts + ']},"comm_r":' + d + ',"comm_d":' + d + ',"replica_id":' + d + ',"seed":' +
+            d + ',"ticket":' + d + "}")
+
+
+def filecoin_c1_seeds():
+    import base64
+    w = lambda name, text: write("filecoin_c1", name, text.encode())
+    good = c1_text()
+    w("minimal-2kib.json", good)
+    w("bad-one-challenge.json", c1_text(challenges=1))
+    w("bad-unknown-proof.json", '{"registered_proof":"StackedDrg4KiBV1","vanilla_proofs":{}}')
+    w("bad-missing-keys.json", '{"registered_proof":"StackedDrg2KiBV1"}')
+    w("bad-escapes.json", '{"registered_proof":"Stacked\\u0044rg2KiBV1\\ud800","seed":[01]}')
+    inner = c1_text()[:3000].encode()
+    w("wrapper-truncated-inner.json",
+      '{"SectorNum":7,"Phase1Out":"' + base64.b64encode(inner).decode() + '","SectorSize":2048}')
+    w("wrapper-bad-base64.json", '{"SectorNum":-1,"Phase1Out":"eyJ=","SectorSize":2048}')
+
+
 if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["filecoin"]:  # only the Filecoin seeds
+        filecoin_vk_seeds()
+        filecoin_params_seeds()
+        filecoin_c1_seeds()
+        sys.exit(0)
     r1cs_seeds()
     wtns_seeds()
     zkey_seeds()
@@ -367,3 +589,6 @@ if __name__ == "__main__":
     synth_seeds()
     reply_seeds()
     config_seeds()
+    filecoin_vk_seeds()
+    filecoin_params_seeds()
+    filecoin_c1_seeds()

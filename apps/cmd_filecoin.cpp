@@ -1,0 +1,737 @@
+// zkfleet filecoin: Filecoin PoRep (zk/filecoin, docs/filecoin.md).
+//
+//   zkfleet filecoin verify --vk FILE --proof FILE --registered-proof NAME --prover-id HEX
+//       --sector N --ticket HEX --seed HEX --comm-r HEX --comm-d HEX
+//       [--porep-id HEX] [--api-version V1_0_0|V1_1_0|V1_2_0] [--print-public-inputs]
+//   zkfleet filecoin derive --registered-proof NAME [--prover-id HEX --sector N --ticket HEX
+//       --seed HEX --comm-d HEX --comm-r HEX] [--porep-id HEX] [--api-version V] [--parents-all]
+//   zkfleet filecoin c1 --c1 FILE [--out FILE] [--form same|api|wrapper] [--sector N]
+//   zkfleet filecoin vk --vk FILE [--out FILE] [--compressed]
+//   zkfleet filecoin params --params FILE [--unchecked] [--out FILE]
+//   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
+//       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
+//       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
+//   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N [--registered-proof NAME]
+//       [--porep-id HEX] [--api-version V]
+//
+// The group is a table of subcommands (k_subcommands below): a new one is a function that
+// declares its options on the group and returns what to run.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apps/commands.hpp"
+#include "zk/base/error.hpp"
+#include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/bellperson.hpp"
+#include "zk/filecoin/c1.hpp"
+#include "zk/filecoin/derive.hpp"
+#include "zk/filecoin/fr32.hpp"
+#include "zk/filecoin/registry.hpp"
+#include "zk/filecoin/seal.hpp"
+#include "zk/filecoin/vanilla.hpp"
+#include "zk/filecoin/verify.hpp"
+
+namespace zk::apps {
+namespace {
+
+namespace fc = zk::filecoin;
+using ojson_t = nlohmann::ordered_json;
+
+// One subcommand of `filecoin`: its app, what it runs once its line is parsed, and its usage
+// sentence for a stray word.
+struct filecoin_sub_t {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+  std::string takes;
+};
+
+// --- shared options --------------------------------------------------------------------------
+
+// --registered-proof, --api-version, --porep-id.
+struct porep_opts_t {
+  opt_t proof, api_version, porep_id;
+
+  void declare(CLI::App* app) {
+    proof = add_value(app, "--registered-proof", "NAME",
+                      "the RegisteredSealProof, e.g. StackedDrg32GiBV1_1 (required)");
+    api_version = add_value(app, "--api-version", "V1_0_0|V1_1_0|V1_2_0",
+                            "override the proof's ApiVersion (it changes the graphs)");
+    porep_id = add_value(app, "--porep-id", "HEX",
+                         "override the porep_id (32 bytes; default: the proof's id, nonce 0)");
+  }
+  // Bad values are input errors (exit 1) naming the option.
+  // `fallback`: the proof when --registered-proof is not given (check-c1: the C1's own).
+  fc::porep_config_t config(const fc::registered_proof_t* fallback = nullptr) const {
+    if (!proof.given() && !fallback) throw usage_error("--registered-proof NAME is required");
+    const fc::registered_proof_t& p = proof.given() ? fc::registered_proof(proof.one()) : *fallback;
+    std::optional<fc::api_version_t> v;
+    if (api_version.given()) v = fc::parse_api_version(api_version.one());
+    std::optional<fc::bytes32_t> id;
+    if (porep_id.given()) id = fc::parse_hex32(porep_id.one(), "--porep-id");
+    return fc::porep_config(p, v, id);
+  }
+};
+
+// --prover-id, --sector, --ticket, --seed, --comm-d, --comm-r.
+struct sector_opts_t {
+  opt_t prover_id, sector, ticket, seed, comm_d, comm_r;
+
+  void declare(CLI::App* app) {
+    prover_id = add_value(app, "--prover-id", "HEX", "the miner's prover id (32 bytes)");
+    sector = add_value(app, "--sector", "N", "the sector number");
+    ticket = add_value(app, "--ticket", "HEX", "the sealing ticket (32 bytes)");
+    seed = add_value(app, "--seed", "HEX", "the interactive seed (32 bytes)");
+    comm_r = add_value(app, "--comm-r", "HEX", "the sector's comm_r (32 bytes, as on chain)");
+    comm_d = add_value(app, "--comm-d", "HEX", "the sector's comm_d (32 bytes, as on chain)");
+  }
+  bool any_given() const {
+    return prover_id.given() || sector.given() || ticket.given() || seed.given() ||
+           comm_d.given() || comm_r.given();
+  }
+  fc::sector_ids_t ids() const {
+    const std::pair<const opt_t*, const char*> required[] = {
+        {&prover_id, "--prover-id HEX"}, {&sector, "--sector N"},   {&ticket, "--ticket HEX"},
+        {&seed, "--seed HEX"},           {&comm_r, "--comm-r HEX"}, {&comm_d, "--comm-d HEX"}};
+    for (const auto& [o, what] : required)
+      if (!o->given()) throw usage_error(std::string(what) + " is required");
+    fc::sector_ids_t s;
+    s.prover_id = fc::parse_hex32(prover_id.one(), "--prover-id");
+    try {
+      s.sector = parse_uint_arg("--sector", sector.one());
+    } catch (const usage_error& e) {  // a bad value, not a bad command line: exit 1
+      throw std::invalid_argument(e.what());
+    }
+    s.ticket = fc::parse_hex32(ticket.one(), "--ticket");
+    s.seed = fc::parse_hex32(seed.one(), "--seed");
+    s.comm_r = fc::parse_hex32(comm_r.one(), "--comm-r");
+    s.comm_d = fc::parse_hex32(comm_d.one(), "--comm-d");
+    return s;
+  }
+};
+
+// --- verify ----------------------------------------------------------------------------------
+
+int run_verify(const opt_t& vk_file, const opt_t& proof_file, const porep_opts_t& po,
+               const sector_opts_t& so, const opt_t& print_inputs) {
+  if (!vk_file.given()) throw usage_error("--vk FILE is required");
+  if (!proof_file.given()) throw usage_error("--proof FILE is required");
+  const fc::porep_config_t c = po.config();
+  const fc::sector_ids_t s = so.ids();
+  // Bad files are bad input: the reason names the file, the part and the offset.
+  fc::vk_read_t vk;
+  std::vector<fc::proof_t> proofs;
+  try {
+    vk = fc::read_vk_file(vk_file.one());
+    proofs = fc::read_proof_file(proof_file.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const fc::seal_verification_t r = fc::verify_seal(vk.vk, proofs, c, s);
+  if (print_inputs.given())
+    for (const auto& p : r.partitions)
+      for (const auto& x : p.inputs) std::printf("%s\n", x.to_string().c_str());
+  if (r.verdict.valid) {
+    std::fprintf(print_inputs.given() ? stderr : stdout,
+                 "OK: the proof is valid (%s, %u partition%s, %s key)\n",
+                 std::string(c.proof->name).c_str(), c.partitions, c.partitions == 1 ? "" : "s",
+                 vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed");
+    return 0;
+  }
+  std::fprintf(print_inputs.given() ? stderr : stdout, "INVALID: %s\n", r.verdict.reason.c_str());
+  return 1;
+}
+
+filecoin_sub_t add_verify(CLI::App* group) {
+  CLI::App* app = add_command(*group, "verify",
+                              "verify a sector's PoRep proof (one 192-byte Groth16 proof a "
+                              "partition) with a bellperson verifying key; exit 0 when valid");
+  const opt_t vk = add_value(app, "--vk", "FILE",
+                             "the verifying key (bellperson .vk, uncompressed or compressed)");
+  const opt_t proof =
+      add_value(app, "--proof", "FILE", "the proof bytes (192 a partition, partition 0 first)");
+  auto po = std::make_shared<porep_opts_t>();
+  auto so = std::make_shared<sector_opts_t>();
+  po->declare(app);
+  so->declare(app);
+  const opt_t print_inputs = add_flag(
+      app, "--print-public-inputs",
+      "print the public inputs in decimal, one a line, in circuit order (the verdict goes to "
+      "stderr)");
+  app->footer(
+      "HEX: 32 bytes as 64 hex digits, in the order of the C1 JSON and the chain. Exit status: "
+      "0 valid; 1 invalid or bad input (the message says which and why); 2 usage error.");
+  return {
+      app,
+      [vk, proof, po, so, print_inputs] { return run_verify(vk, proof, *po, *so, print_inputs); },
+      "filecoin verify takes options only"};
+}
+
+// --- derive ----------------------------------------------------------------------------------
+
+// The fields of the reference's `derive` (tests/filecoin-ref), with the same names and values.
+ojson_t describe(const fc::porep_config_t& c, const fc::graph_t& g) {
+  ojson_t j;
+  j["registered_proof"] = std::string(c.proof->name);
+  j["api_version"] = std::string(fc::api_version_name(c.api_version));
+  j["api_version_is_default"] = c.api_version_is_default;
+  j["porep_id"] = fc::to_hex(c.porep_id);
+  j["porep_id_is_default"] = c.porep_id_is_default;
+  j["sector_size"] = c.sector_size;
+  j["partitions"] = c.partitions;
+  j["challenge_kind"] = std::string(fc::challenge_kind_name(c.challenge_kind));
+  j["nodes"] = c.nodes;
+  j["layers"] = c.layers;
+  j["challenges_per_partition"] = c.challenges_per_partition;
+  j["minimum_challenges"] = c.minimum_challenges;
+  j["drg_degree"] = fc::drg_degree;
+  j["exp_degree"] = fc::exp_degree;
+  j["drg_seed"] = fc::to_hex(g.drg_seed().data(), g.drg_seed().size());
+  j["feistel_keys"] = g.feistel_keys();
+  j["tree_shape"] = fc::tree_shape_name(c.shape);
+  return j;
+}
+
+// Largest graph --parents-all prints (the reference's limit).
+constexpr uint64_t max_parents_all_nodes = uint64_t(1) << 20;
+
+int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& parents_all) {
+  const fc::porep_config_t c = po.config();
+  const fc::graph_t g(c);
+  ojson_t j = describe(c, g);
+  if (so.any_given() || !parents_all.given()) {
+    const fc::sector_ids_t s = so.ids();
+    const fc::bytes32_t rid = fc::replica_id(s.prover_id, s.sector, s.ticket, s.comm_d, c.porep_id);
+    j["prover_id"] = fc::to_hex(s.prover_id);
+    j["sector"] = s.sector;
+    j["ticket"] = fc::to_hex(s.ticket);
+    j["seed"] = fc::to_hex(s.seed);
+    j["comm_d"] = fc::to_hex(s.comm_d);
+    j["comm_r"] = fc::to_hex(s.comm_r);
+    j["replica_id"] = fc::to_hex(rid);
+    j["replica_id_decimal"] = fc::fr_from_bytes(rid)->to_string();
+    ojson_t parts = ojson_t::array();
+    for (uint32_t k = 0; k < c.partitions; ++k) {
+      const fc::partition_inputs_t p = fc::partition_inputs(c, g, s, k);
+      ojson_t chs = ojson_t::array();
+      for (const auto& ch : p.challenges)
+        chs.push_back({{"challenge", ch.node},
+                       {"drg_parents", std::vector<uint32_t>(ch.drg, ch.drg + fc::drg_degree)},
+                       {"exp_parents", std::vector<uint32_t>(ch.exp, ch.exp + fc::exp_degree)}});
+      ojson_t inputs = ojson_t::array();
+      for (const auto& x : p.inputs) inputs.push_back(x.to_string());
+      parts.push_back({{"k", k},
+                       {"challenges", chs},
+                       {"public_inputs", inputs},
+                       {"num_public_inputs", p.inputs.size()}});
+    }
+    j["partition_data"] = parts;
+  }
+  if (parents_all.given()) {
+    if (c.nodes > max_parents_all_nodes)
+      throw std::invalid_argument("--parents-all is limited to " +
+                                  std::to_string(max_parents_all_nodes) +
+                                  " nodes (this graph has " + std::to_string(c.nodes) + ")");
+    ojson_t all = ojson_t::array();
+    uint32_t buf[fc::graph_degree];
+    for (uint64_t node = 0; node < c.nodes; ++node) {
+      g.parents(node, buf);
+      all.push_back(std::vector<uint32_t>(buf, buf + fc::graph_degree));
+    }
+    j["parents_all"] = all;
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_derive(CLI::App* group) {
+  CLI::App* app = add_command(*group, "derive",
+                              "print porep_id, replica_id, the challenges with their parents and "
+                              "the circuit's public inputs of every partition (JSON)");
+  auto po = std::make_shared<porep_opts_t>();
+  auto so = std::make_shared<sector_opts_t>();
+  po->declare(app);
+  so->declare(app);
+  const opt_t parents_all = add_flag(
+      app, "--parents-all", "also print the 14 parents of every node (graphs up to 2^20 nodes)");
+  app->footer(
+      "Without the sector options, --parents-all prints the graph alone. The fields and values "
+      "are those of tests/filecoin-ref's derive (Filecoin's own functions).");
+  return {app, [po, so, parents_all] { return run_derive(*po, *so, parents_all); },
+          "filecoin derive takes options only"};
+}
+
+// --- c1 --------------------------------------------------------------------------------------
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error(path + ": cannot create");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error(path + ": write failed");
+}
+
+int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& sector) {
+  if (!in.given()) throw usage_error("--c1 FILE is required");
+  const std::string f = form.one("same");
+  if (f != "same" && f != "api" && f != "wrapper")
+    throw usage_error("--form needs same, api or wrapper, got '" + f + "'");
+  if (!out.given() && (form.given() || sector.given()))
+    throw usage_error("--form and --sector apply to --out");
+  fc::c1_read_t r;
+  try {
+    r = fc::read_c1_file(in.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const fc::c1_output_t& c1 = r.c1;
+  const fc::c1_shape_t shape = fc::c1_shape(*c1.registered_proof);
+  ojson_t j;
+  j["file"] = in.one();
+  j["form"] = r.wrapper ? "wrapper" : "api";
+  if (r.wrapper) {
+    j["sector_num"] = r.wrapper->sector_num;
+    j["sector_size"] = r.wrapper->sector_size;
+  }
+  j["registered_proof"] = std::string(c1.registered_proof->name);
+  j["partitions"] = c1.vanilla_proofs.size();
+  j["challenges_per_partition"] = shape.challenges;
+  j["layers"] = shape.layers;
+  j["tree_shape"] = fc::tree_shape_name(shape.tree);
+  j["comm_r"] = fc::to_hex(c1.comm_r);
+  j["comm_d"] = fc::to_hex(c1.comm_d);
+  j["replica_id"] = fc::to_hex(c1.replica_id);
+  j["seed"] = fc::to_hex(c1.seed);
+  j["ticket"] = fc::to_hex(c1.ticket);
+  if (out.given()) {
+    const bool wrap = f == "wrapper" || (f == "same" && r.wrapper);
+    int64_t num = r.wrapper ? r.wrapper->sector_num : 0;
+    if (sector.given()) num = int64_t(parse_uint_arg("--sector", sector.one(), 0, INT64_MAX));
+    if (wrap && !r.wrapper && !sector.given())
+      throw usage_error("--form wrapper needs --sector N (the wrapper's SectorNum)");
+    write_text_file(out.one(), wrap ? fc::write_c1_wrapper_json(c1, num) : fc::write_c1_json(c1));
+    j["written"] = out.one();
+    j["written_form"] = wrap ? "wrapper" : "api";
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_c1(CLI::App* group) {
+  CLI::App* app = add_command(*group, "c1",
+                              "read and validate a C1 output (the API's JSON or the lotus-bench / "
+                              "curio wrapper), print its summary, write it back");
+  const opt_t in = add_value(app, "--c1", "FILE", "the C1 output (required)");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "write it again (serde_json's bytes; the same form unless --form)");
+  const opt_t form =
+      add_value(app, "--form", "same|api|wrapper", "the form --out writes (default: the input's)");
+  const opt_t sector =
+      add_value(app, "--sector", "N", "the wrapper's SectorNum (--form wrapper from the API form)");
+  app->footer("Exit status: 0 valid; 1 invalid (the message names the JSON path); 2 usage error.");
+  return {app, [in, out, form, sector] { return run_c1(in, out, form, sector); },
+          "filecoin c1 takes options only"};
+}
+
+// --- vk ----------------------------------------------------------------------------------------
+
+int run_vk(const opt_t& in, const opt_t& out, const opt_t& compressed) {
+  if (!in.given()) throw usage_error("--vk FILE is required");
+  fc::vk_read_t vk;
+  try {
+    vk = fc::read_vk_file(in.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  ojson_t j;
+  j["file"] = in.one();
+  j["encoding"] = vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+  j["bytes"] = vk.size;
+  j["ic_points"] = vk.vk.ic.size();
+  j["public_inputs"] = vk.vk.ic.size() - 1;
+  if (out.given()) {
+    const auto e =
+        compressed.given() ? fc::vk_encoding_t::compressed : fc::vk_encoding_t::uncompressed;
+    fc::write_vk_file(out.one(), vk.vk, e);
+    j["written"] = out.one();
+    j["written_encoding"] = e == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+  } else if (compressed.given()) {
+    throw usage_error("--compressed applies to --out");
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_vk(CLI::App* group) {
+  CLI::App* app = add_command(*group, "vk",
+                              "read a bellperson verifying key (either encoding, every point "
+                              "checked) and write it in bellperson's .vk layout");
+  const opt_t in = add_value(app, "--vk", "FILE", "the verifying key (required)");
+  const opt_t out = add_value(
+      app, "--out", "FILE", "write it (uncompressed, as VerifyingKey::write, unless --compressed)");
+  const opt_t compressed = add_flag(app, "--compressed", "write compressed points");
+  return {app, [in, out, compressed] { return run_vk(in, out, compressed); },
+          "filecoin vk takes options only"};
+}
+
+// --- params ------------------------------------------------------------------------------------
+
+int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
+  if (!in.given()) throw usage_error("--params FILE is required");
+  const auto mode =
+      unchecked.given() ? fc::params_file_t::mode_t::unchecked : fc::params_file_t::mode_t::checked;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::optional<fc::params_file_t> p;
+  try {
+    p.emplace(in.one(), mode);
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const double open_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ojson_t j;
+  j["file"] = in.one();
+  j["bytes"] = p->file_size();
+  j["mode"] = unchecked.given() ? "unchecked" : "checked";
+  j["ic_points"] = p->vk().ic.size();
+  uint64_t points = 0;
+  for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+    j["sections"][p->section(i).name] = p->section(i).count;
+    points += p->section(i).count;
+  }
+  j["points"] = points;
+  j["open_seconds"] = open_s;
+  if (!unchecked.given()) j["checked_points_per_second"] = open_s > 0 ? points / open_s : 0.0;
+  j["threads"] = zk::compute_threads();
+  if (out.given()) {
+    // Every point read back into memory and written again (the writer's own check).
+    const auto t1 = std::chrono::steady_clock::now();
+    fc::params_writer_t w(out.one(), p->vk());
+    constexpr uint64_t batch = 1 << 20;
+    uint64_t most_g1 = 0;
+    for (size_t i = 0; i + 1 < fc::params_file_t::section_count; ++i)
+      most_g1 = std::max(most_g1, p->section(i).count);
+    std::vector<fc::g1_affine_t> g1(std::min(batch, most_g1));
+    std::vector<fc::g2_affine_t> g2(std::min(batch / 2, p->b_g2().count));
+    for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+      const auto& s = p->section(i);
+      w.begin_section(s.count);
+      const uint64_t step = s.g2 ? batch / 2 : batch;
+      for (uint64_t at = 0; at < s.count; at += step) {
+        const uint64_t n = std::min(step, s.count - at);
+        if (s.g2) {
+          p->read_g2(s, at, n, g2.data());
+          w.append_g2(g2.data(), n);
+        } else {
+          p->read_g1(s, at, n, g1.data());
+          w.append_g1(g1.data(), n);
+        }
+      }
+    }
+    w.finish();
+    j["written"] = out.one();
+    j["write_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  }
+  std::printf("%s\n", j.dump(2).c_str());
+  return 0;
+}
+
+filecoin_sub_t add_params(CLI::App* group) {
+  CLI::App* app = add_command(*group, "params",
+                              "open a bellperson .params file (mapped; checked: every point on "
+                              "the curve and in its subgroup, in parallel) and print its layout");
+  const opt_t in = add_value(app, "--params", "FILE", "the parameters (required)");
+  const opt_t unchecked =
+      add_flag(app, "--unchecked", "trust the points: check the layout and counts only");
+  const opt_t out = add_value(app, "--out", "FILE",
+                              "read every point and write the file again (Parameters::write)");
+  return {app, [in, unchecked, out] { return run_params(in, unchecked, out); },
+          "filecoin params takes options only"};
+}
+
+// --- seal and check-c1 (the sealing side) -----------------------------------------------
+
+std::vector<uint8_t> read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::invalid_argument("cannot read " + path);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const std::string& path, const void* data, size_t n) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(static_cast<const char*>(data), std::streamsize(n));
+  if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  write_file(path, text.data(), text.size());
+}
+
+ojson_t hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
+
+// --- seal ------------------------------------------------------------------------------------
+
+int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
+             const opt_t& ticket, const opt_t& seed, const opt_t& data, const opt_t& zeros,
+             const opt_t& random, const opt_t& out, const opt_t& write_layers,
+             const opt_t& write_replica, const opt_t& parent_cache) {
+  const std::pair<const opt_t*, const char*> required[] = {{&prover_id, "--prover-id HEX"},
+                                                           {&sector, "--sector N"},
+                                                           {&ticket, "--ticket HEX"},
+                                                           {&seed, "--seed HEX"},
+                                                           {&out, "--out DIR"}};
+  for (const auto& [o, what] : required)
+    if (!o->given()) throw usage_error(std::string(what) + " is required");
+  if (int(data.given()) + int(zeros.given()) + int(random.given()) != 1)
+    throw usage_error("give exactly one of --data FILE, --zeros, --random N");
+
+  fc::seal_request_t req;
+  req.config = po.config();
+  req.prover_id = fc::parse_hex32(prover_id.one(), "--prover-id");
+  req.sector = parse_uint_arg("--sector", sector.one());
+  req.ticket = fc::parse_hex32(ticket.one(), "--ticket");
+  req.seed = fc::parse_hex32(seed.one(), "--seed");
+  const uint64_t unpadded = fc::fr32_unpadded_size(req.config.sector_size);
+  ojson_t source;
+  if (data.given()) {
+    req.piece = read_file(data.one());
+    if (req.piece.size() != unpadded)
+      throw std::invalid_argument("--data " + data.one() + " has " +
+                                  std::to_string(req.piece.size()) +
+                                  " bytes; the unpadded piece "
+                                  "of a " +
+                                  std::to_string(req.config.sector_size) + "-byte sector is " +
+                                  std::to_string(unpadded) + " bytes");
+    source = {{"kind", "data"}, {"file", data.one()}};
+  } else if (zeros.given()) {
+    req.piece.assign(unpadded, 0);
+    source = {{"kind", "zeros"}};
+  } else {
+    const uint64_t s = parse_uint_arg("--random", random.one());
+    req.piece = fc::random_piece(s, unpadded);
+    source = {{"kind", "random"},
+              {"seed", s},
+              {"generator", "SHA-256(seed u64 LE || i u64 LE), i = 0,1,..., concatenated, cut"}};
+  }
+  req.keep_layers = write_layers.given();
+  req.keep_replica = write_replica.given();
+  req.parent_cache = parent_cache.one();
+  const std::string dir = out.one();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::invalid_argument("cannot create --out " + dir + ": " + ec.message());
+
+  // The rvalue form takes only the piece (freed once padded); req's other fields stay.
+  const fc::seal_result_t r = fc::seal_sector(
+      std::move(req), [](const std::string& s) { std::fprintf(stderr, "seal: %s\n", s.c_str()); });
+
+  // The C1 through fc-a's writer (c1.hpp), checked by its reader's rules first.
+  fc::c1_output_t c1;
+  c1.registered_proof = req.config.proof;
+  c1.comm_r = r.comm_r;
+  c1.comm_d = r.comm_d;
+  c1.replica_id = r.replica_id;
+  c1.seed = req.seed;
+  c1.ticket = req.ticket;
+  c1.vanilla_proofs = r.vanilla_proofs;
+  fc::validate_c1(c1);
+  write_text(dir + "/c1.json", fc::write_c1_json(c1));
+
+  std::vector<std::string> layer_files;
+  for (size_t l = 0; l < r.layers.size(); ++l) {
+    const std::string name = "labels-layer-" + std::to_string(l + 1) + ".bin";
+    write_file(dir + "/" + name, r.layers[l].data(), r.layers[l].size() * 32);
+    layer_files.push_back(name);
+  }
+  if (!r.replica.empty()) write_file(dir + "/replica.bin", r.replica.data(), r.replica.size() * 32);
+
+  ojson_t commit;
+  commit["registered_proof"] = std::string(req.config.proof->name);
+  commit["sector_size"] = req.config.sector_size;
+  commit["api_version"] = std::string(fc::api_version_name(req.config.api_version));
+  commit["porep_id"] = hex(req.config.porep_id);
+  commit["prover_id"] = hex(req.prover_id);
+  commit["sector"] = req.sector;
+  commit["ticket"] = hex(req.ticket);
+  commit["seed"] = hex(req.seed);
+  commit["comm_d"] = hex(r.comm_d);
+  commit["comm_r"] = hex(r.comm_r);
+  commit["comm_c"] = hex(r.comm_c);
+  commit["comm_r_last"] = hex(r.comm_r_last);
+  commit["replica_id"] = hex(r.replica_id);
+  commit["layers"] = req.config.layers;
+  commit["partitions"] = req.config.partitions;
+  commit["challenges"] = r.challenges;
+  commit["piece_source"] = source;
+  commit["files"] = {{"c1", "c1.json"},
+                     {"labels", layer_files},
+                     {"replica", r.replica.empty() ? ojson_t() : ojson_t("replica.bin")}};
+  commit["parent_table"] = r.parent_table_loaded ? "read from --parent-cache" : "computed";
+  commit["memory_bytes"] = {{"parent_table", r.parent_table_bytes},
+                            {"trees", r.tree_bytes},
+                            {"layers", uint64_t(req.config.layers) * req.config.sector_size},
+                            {"padded_sector", req.config.sector_size}};
+  commit["timings_s"] = {{"pad_and_tree_d", r.seconds.pad_and_tree_d},
+                         {"parents", r.seconds.parents},
+                         {"labels", r.seconds.labels},
+                         {"tree_c", r.seconds.tree_c},
+                         {"tree_r_last", r.seconds.tree_r_last},
+                         {"proofs", r.seconds.proofs},
+                         {"total", r.seconds.total}};
+  const std::string text = commit.dump(2) + "\n";
+  write_text(dir + "/commit.json", text);
+  std::fputs(text.c_str(), stdout);
+  return 0;
+}
+
+filecoin_sub_t add_seal(CLI::App* group) {
+  CLI::App* app = add_command(*group, "seal",
+                              "seal a sector (PC1, PC2, C1): write DIR/c1.json (the API's C1 "
+                              "JSON) and DIR/commit.json (commitments, replica_id, challenges)");
+  auto po = std::make_shared<porep_opts_t>();
+  po->declare(app);
+  const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
+  const opt_t sector = add_value(app, "--sector", "N", "the sector number");
+  const opt_t ticket = add_value(app, "--ticket", "HEX", "the sealing ticket (32 bytes)");
+  const opt_t seed = add_value(app, "--seed", "HEX", "the interactive seed (32 bytes)");
+  const opt_t data =
+      add_value(app, "--data", "FILE", "the unpadded piece, exactly sector size × 127/128 bytes");
+  const opt_t zeros = add_flag(app, "--zeros", "seal an all-zero piece");
+  const opt_t random = add_value(
+      app, "--random", "N",
+      "seal the reference tool's random piece: SHA-256(N u64 LE ‖ i u64 LE), i = 0, 1, …");
+  const opt_t out = add_value(app, "--out", "DIR", "where c1.json and commit.json go");
+  const opt_t write_layers =
+      add_flag(app, "--write-layers", "also write every layer's labels (labels-layer-L.bin)");
+  const opt_t write_replica = add_flag(app, "--write-replica", "also write the replica");
+  const opt_t parent_cache =
+      add_value(app, "--parent-cache", "DIR",
+                "keep the graph's parent table (56 bytes a node) in DIR and reuse it next time");
+  filecoin_sub_t s;
+  s.app = app;
+  s.run = [=] {
+    return run_seal(*po, prover_id, sector, ticket, seed, data, zeros, random, out, write_layers,
+                    write_replica, parent_cache);
+  };
+  return s;
+}
+
+// --- check-c1 --------------------------------------------------------------------------------
+
+int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prover_id,
+                 const opt_t& sector) {
+  if (!c1_file.given()) throw usage_error("--c1 FILE is required");
+  if (!prover_id.given()) throw usage_error("--prover-id HEX is required");
+  if (!sector.given()) throw usage_error("--sector N is required");
+  const fc::bytes32_t prover = fc::parse_hex32(prover_id.one(), "--prover-id");
+  const uint64_t sector_no = parse_uint_arg("--sector", sector.one());
+  fc::c1_read_t read;
+  try {
+    read = fc::read_c1_file(c1_file.one());
+  } catch (const zk::format_error& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  const fc::c1_output_t& c1 = read.c1;
+  const fc::porep_config_t c = po.config(c1.registered_proof);
+  if (c.proof != c1.registered_proof) {
+    std::printf("INVALID: the C1 is for %s, not %s\n",
+                std::string(c1.registered_proof->name).c_str(), std::string(c.proof->name).c_str());
+    return 1;
+  }
+  const fc::bytes32_t rid = fc::replica_id(prover, sector_no, c1.ticket, c1.comm_d, c.porep_id);
+  if (rid != c1.replica_id) {
+    std::printf(
+        "INVALID: the C1's replica_id %s is not %s (prover, sector, ticket, comm_d, "
+        "porep_id)\n",
+        fc::to_hex(c1.replica_id).c_str(), fc::to_hex(rid).c_str());
+    return 1;
+  }
+  const fc::graph_t g(c);
+  if (auto e = fc::check_vanilla_proofs(c, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
+                                        c1.vanilla_proofs)) {
+    std::printf("INVALID: %s\n", e->c_str());
+    return 1;
+  }
+  std::printf("OK: the vanilla proofs are valid (%s, %zu partition%s)\n",
+              std::string(c.proof->name).c_str(), c1.vanilla_proofs.size(),
+              c1.vanilla_proofs.size() == 1 ? "" : "s");
+  return 0;
+}
+
+filecoin_sub_t add_check_c1(CLI::App* group) {
+  CLI::App* app = add_command(*group, "check-c1",
+                              "check a C1's vanilla proofs (every path, column, label and the "
+                              "encoding) and its replica_id; exit 0 when valid (the proof: the "
+                              "C1's unless --registered-proof names it)");
+  auto po = std::make_shared<porep_opts_t>();
+  po->declare(app);
+  const opt_t c1 = add_value(app, "--c1", "FILE",
+                             "the C1 output (the API's JSON or the lotus-bench / curio wrapper)");
+  const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
+  const opt_t sector = add_value(app, "--sector", "N", "the sector number");
+  filecoin_sub_t s;
+  s.app = app;
+  s.run = [=] { return run_check_c1(*po, c1, prover_id, sector); };
+  return s;
+}
+
+// --- the group -------------------------------------------------------------------------------
+
+using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
+constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1,      add_vk,
+                                           add_params, add_seal,   add_check_c1};
+
+int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
+  for (const filecoin_sub_t& s : subs) {
+    if (!s.app->parsed()) continue;
+    command_t sub;
+    sub.app = s.app;
+    sub.takes = s.takes;
+    finish_parse(sub);
+    try {
+      return s.run();
+    } catch (const std::invalid_argument& e) {  // a malformed value: bad input, exit 1
+      std::fprintf(stderr, "zkfleet filecoin %s: %s\n", s.app->get_name().c_str(), e.what());
+      return 1;
+    }
+  }
+  std::string names;
+  for (const auto& s : subs) names += (names.empty() ? "" : ", ") + s.app->get_name();
+  throw usage_error("filecoin needs a command: " + names);
+}
+
+}  // namespace
+
+void add_filecoin_command(CLI::App& root, commands_t& out) {
+  CLI::App* app =
+      add_command(root, "filecoin",
+                  "Filecoin PoRep: seal a sector, check and rewrite C1 outputs, verify a "
+                  "sector's proof, derive its challenges and public inputs, read keys and "
+                  "parameters");
+  std::vector<filecoin_sub_t> subs;
+  for (sub_factory_t f : k_subcommands) subs.push_back(f(app));
+  std::string names;
+  for (const auto& s : subs) names += (names.empty() ? "" : ", ") + s.app->get_name();
+  app->footer("Run `zkfleet filecoin <command> --help` for one command (" + names + ").");
+  command_t c;
+  c.app = app;
+  c.takes = "filecoin takes a command: " + names;
+  c.run = [subs] { return run_filecoin(subs); };
+  out.push_back(std::move(c));
+}
+
+}  // namespace zk::apps

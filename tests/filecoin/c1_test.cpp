@@ -1,0 +1,302 @@
+// zk/filecoin/c1: the C1 output's reader and writer on C1s built here in every tree shape (the
+// reader and writer must agree byte for byte), and the reader's refusals, each naming the JSON
+// path. Real C1s made by Filecoin's own sealer are read and written back byte for byte by
+// tests/filecoin/c1_vs_ref.sh.
+#include "zk/filecoin/c1.hpp"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "zk/base/error.hpp"
+
+using namespace zk::filecoin;
+using ojson_t = nlohmann::ordered_json;
+
+namespace {
+
+// A C1 of the proof's exact shape with distinct small values (not a valid proof: only the shape).
+c1_output_t make_c1(const registered_proof_t& p) {
+  const c1_shape_t s = c1_shape(p);
+  uint64_t counter = 1;
+  auto dom = [&] {
+    domain_t d{};
+    const uint64_t v = counter++;
+    for (int i = 0; i < 8; ++i) d[size_t(i)] = uint8_t(v >> (8 * i));
+    return d;
+  };
+  auto path = [&](uint32_t len, uint32_t arity) {
+    inclusion_path_t out(len);
+    for (uint32_t i = 0; i < len; ++i) {
+      for (uint32_t h = 0; h + 1 < arity; ++h) out[i].hashes.push_back(dom());
+      out[i].index = (counter++) % arity;
+    }
+    return out;
+  };
+  auto merkle = [&](const tree_shape_t& t, uint32_t base) {
+    merkle_proof_t m;
+    m.kind = t.top_arity   ? merkle_kind_t::top
+             : t.sub_arity ? merkle_kind_t::sub
+                           : merkle_kind_t::single;
+    m.root = dom();
+    m.leaf = dom();
+    m.base = path(base, t.base_arity);
+    if (t.sub_arity) m.sub = path(1, t.sub_arity);
+    if (t.top_arity) m.top = path(1, t.top_arity);
+    return m;
+  };
+  auto column = [&] {
+    column_proof_t c;
+    c.column.index = uint32_t(counter++ % (p.sector_size / 32));
+    for (uint32_t l = 0; l < s.layers; ++l) c.column.rows.push_back(dom());
+    c.inclusion_proof = merkle(s.tree, s.base_path);
+    return c;
+  };
+  auto labeling = [&](uint32_t layer) {
+    labeling_proof_t l;
+    for (int i = 0; i < 37; ++i) l.parents.push_back(dom());
+    l.layer_index = layer;
+    l.node = counter++ % (p.sector_size / 32);
+    return l;
+  };
+  c1_output_t c1;
+  c1.registered_proof = &p;
+  c1.vanilla_proofs.resize(s.partitions);
+  for (auto& part : c1.vanilla_proofs) {
+    part.resize(s.challenges);
+    for (auto& v : part) {
+      v.comm_d_proofs = merkle(tree_shape_t{2, 0, 0}, s.comm_d_path);
+      v.comm_r_last_proof = merkle(s.tree, s.base_path);
+      v.replica_column_proofs.c_x = column();
+      for (int i = 0; i < 6; ++i) v.replica_column_proofs.drg_parents.push_back(column());
+      for (int i = 0; i < 8; ++i) v.replica_column_proofs.exp_parents.push_back(column());
+      for (uint32_t l = 1; l <= s.layers; ++l) v.labeling_proofs.push_back(labeling(l));
+      v.encoding_proof = labeling(s.layers);
+    }
+  }
+  c1.comm_r = dom();
+  c1.comm_d = dom();
+  c1.replica_id = dom();
+  c1.seed.fill(0xee);  // any bytes
+  c1.ticket.fill(0xff);
+  return c1;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_c1(text, "c1.json");
+  } catch (const zk::format_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The error for the valid 2 KiB C1 with one change made to its JSON tree.
+std::string error_after(const std::function<void(ojson_t&)>& change) {
+  static const std::string good = write_c1_json(make_c1(registered_proof("StackedDrg2KiBV1_1")));
+  ojson_t j = ojson_t::parse(good);
+  change(j);
+  return error_of(j.dump());
+}
+
+ojson_t& proof0(ojson_t& j, size_t i = 1) { return j["vanilla_proofs"]["StackedDrg2KiBV1"][0][i]; }
+
+const std::string r_bytes =  // r, little-endian, as JSON numbers
+    "[1,0,0,0,255,255,255,255,254,91,254,255,2,164,189,83,5,216,161,9,8,216,57,51,72,125,157,41,"
+    "83,167,237,115]";
+
+}  // namespace
+
+TEST_CASE("c1: shapes of the registered proofs") {
+  const auto s2 = c1_shape(registered_proof("StackedDrg2KiBV1"));
+  CHECK(s2.partitions == 1);
+  CHECK(s2.challenges == 2);
+  CHECK(s2.comm_d_path == 6);
+  CHECK(s2.base_path == 2);
+  const auto s8 = c1_shape(registered_proof("StackedDrg8MiBV1_1"));
+  CHECK(s8.comm_d_path == 18);
+  CHECK(s8.base_path == 6);
+  const auto s32 = c1_shape(registered_proof("StackedDrg32GiBV1"));
+  CHECK(s32.partitions == 10);
+  CHECK(s32.challenges == 18);
+  CHECK(s32.layers == 11);
+  CHECK(s32.comm_d_path == 30);
+  CHECK(s32.base_path == 9);  // 8 sub-trees of 2^27 leaves
+  const auto s64 = c1_shape(registered_proof("StackedDrg64GiBV1_1"));
+  CHECK(s64.comm_d_path == 31);
+  CHECK(s64.base_path == 9);  // 2 × 8 trees of 2^27 leaves
+  CHECK(c1_shape(registered_proof("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep")).partitions == 13);
+}
+
+TEST_CASE("c1: write then read gives the same bytes, every tree shape, both forms") {
+  for (const char* name : {"StackedDrg2KiBV1_1", "StackedDrg8MiBV1", "StackedDrg32GiBV1_1",
+                           "StackedDrg64GiBV1_1_Feat_SyntheticPoRep"}) {
+    CAPTURE(name);
+    const c1_output_t c1 = make_c1(registered_proof(name));
+    const std::string text = write_c1_json(c1);
+    const auto t0 = std::chrono::steady_clock::now();
+    const c1_read_t back = parse_c1(text, "c1.json");
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    MESSAGE(std::string(name) << ": " << text.size() << " bytes read in " << secs << " s");
+    CHECK(!back.wrapper);
+    CHECK(write_c1_json(back.c1) == text);
+    CHECK(back.c1.vanilla_proofs.size() == c1.vanilla_proofs.size());
+    // nlohmann's compact dump of the same tree is the same text (serde_json's layout).
+    if (text.size() < (8u << 20)) CHECK(ojson_t::parse(text).dump() == text);
+    const std::string wrapped = write_c1_wrapper_json(c1, 1234);
+    const c1_read_t w = parse_c1(wrapped, "w.json");
+    REQUIRE(w.wrapper);
+    CHECK(w.wrapper->sector_num == 1234);
+    CHECK(w.wrapper->sector_size == registered_proof(name).sector_size);
+    CHECK(write_c1_wrapper_json(w.c1, 1234) == wrapped);
+  }
+}
+
+TEST_CASE("c1: refusals name the JSON path") {
+  CHECK(error_after([](ojson_t& j) {
+          proof0(j)["replica_column_proofs"]["drg_parents"][3]["column"]["rows"][1] =
+              ojson_t::parse(r_bytes);
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs."
+        "drg_parents[3].column.rows[1]: value not below the field modulus");
+  CHECK(error_after([](ojson_t& j) {
+          auto& p = proof0(j, 0)["comm_d_proofs"]["data"]["Single"]["path"]["path"];
+          p.erase(p.size() - 1);
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data.Single.path."
+        "path: expected a path of 6 levels, got 5");
+  CHECK(error_after([](ojson_t& j) {
+          proof0(j)["comm_r_last_proof"]["data"]["Single"]["path"]["path"][1]["hashes"].erase(0);
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data.Single.path."
+        "path[1].hashes: expected 7 sibling hashes, got 6");
+  CHECK(error_after([](ojson_t& j) {
+          proof0(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"][2]["index"] = 2;
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path."
+        "path[2].index: 2 is not a position among 2 siblings");
+  CHECK(
+      error_after([](ojson_t& j) { proof0(j)["replica_column_proofs"]["exp_parents"].erase(7); }) ==
+      "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.exp_parents: "
+      "expected 8 column proofs, got 7");
+  CHECK(error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][1]["layer_index"] = 1; }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[1].layer_index: layer 1 "
+        "where 2 belongs");
+  CHECK(error_after([](ojson_t& j) { proof0(j)["encoding_proof"]["parents"].erase(0); }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].encoding_proof.parents: expected 37 "
+        "parent labels, got 36");
+  CHECK(error_after([](ojson_t& j) {
+          proof0(j)["replica_column_proofs"]["c_x"]["column"]["index"] = 64;
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.c_x.column.index: "
+        "node 64 of a 64-node sector");
+  CHECK(error_after([](ojson_t& j) {
+          auto& v = j["vanilla_proofs"]["StackedDrg2KiBV1"];
+          v.push_back(v[0]);
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1: StackedDrg2KiBV1_1 has 1 partition, got 2");
+  CHECK(error_after([](ojson_t& j) { j["vanilla_proofs"]["StackedDrg2KiBV1"][0].erase(1); }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0]: expected 2 challenge proofs, got 1");
+  CHECK(error_after([](ojson_t& j) { j["comm_r"] = ojson_t::parse(r_bytes); }) ==
+        "c1.json: comm_r: value not below the field modulus");
+  // Wrong Merkle kind for the shape.
+  CHECK(error_after([](ojson_t& j) {
+          auto& d = proof0(j)["comm_r_last_proof"]["data"];
+          d = ojson_t{{"Sub", ojson_t{{"base_proof", d["Single"]["path"]},
+                                      {"sub_proof", d["Single"]["path"]},
+                                      {"root", d["Single"]["root"]},
+                                      {"leaf", d["Single"]["leaf"]}}}};
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_r_last_proof.data: a Sub proof "
+        "where tree shape 8 needs Single");
+}
+
+TEST_CASE("c1: refusals of the syntax, with the byte") {
+  auto starts = [](const std::string& e, const std::string& prefix) {
+    CAPTURE(e);
+    return e.rfind(prefix, 0) == 0 && e.find("(byte ") != std::string::npos;
+  };
+  CHECK(starts(
+      error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][0]["parents"][0][4] = 256; }),
+      "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].parents[0][4]: "
+      "256 is not a byte"));
+  CHECK(
+      starts(error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][0]["parents"][0][4] = -1; }),
+             "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].parents[0][4]: "
+             "expected a byte"));
+  CHECK(starts(error_after([](ojson_t& j) { proof0(j)["labeling_proofs"][0]["node"] = 1.5; }),
+               "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].node: expected a "
+               "non-negative integer, found a fraction"));
+  CHECK(starts(error_after([](ojson_t& j) { j["seed"].erase(0); }),
+               "c1.json: seed: expected 32 bytes, got 31"));
+  CHECK(starts(error_after([](ojson_t& j) { j.erase("ticket"); }),
+               "c1.json: missing key \"ticket\""));
+  CHECK(starts(error_after([](ojson_t& j) { j["extra"] = 1; }),
+               "c1.json: unknown key \"extra\" (expected registered_proof, vanilla_proofs"));
+  CHECK(
+      starts(error_after(
+                 [](ojson_t& j) { proof0(j)["replica_column_proofs"]["c_x"]["column"]["_h"] = 0; }),
+             "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.c_x.column._h: "
+             "expected null"));
+  CHECK(
+      starts(error_after([](ojson_t& j) { j["registered_proof"] = "StackedDrg4KiBV1"; }),
+             "c1.json: registered_proof: unknown registered seal proof 'StackedDrg4KiBV1' (known: "
+             "StackedDrg2KiBV1, "));
+  CHECK(starts(error_after([](ojson_t& j) { j["registered_proof"] = "StackedDrg8MiBV1"; }),
+               "c1.json: vanilla_proofs: variant \"StackedDrg2KiBV1\" where StackedDrg8MiBV1 needs "
+               "\"StackedDrg8MiBV1\""));
+  CHECK(starts(error_after([](ojson_t& j) {
+                 auto& d = proof0(j)["comm_d_proofs"]["data"];
+                 d["Other"] = d["Single"];
+               }),
+               "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data: more than one "
+               "key"));
+  const std::string good = write_c1_json(make_c1(registered_proof("StackedDrg2KiBV1_1")));
+  CHECK(starts(error_of(good + " x"), "c1.json: text after the end"));
+  CHECK(starts(error_of("{\"registered_proof\":\"StackedDrg2KiBV1\",\"registered_proof\":1}"),
+               "c1.json: key \"registered_proof\" given twice"));
+  // Every cut is refused, none crashes.
+  for (size_t n = 0; n < good.size(); n += 997)
+    CHECK(error_of(good.substr(0, n)).rfind("c1.json: ", 0) == 0);
+}
+
+TEST_CASE("c1: the wrapper") {
+  const c1_output_t c1 = make_c1(registered_proof("StackedDrg2KiBV1_1"));
+  const std::string inner = write_c1_json(c1);
+  const std::string b64 =
+      base64_encode(reinterpret_cast<const uint8_t*>(inner.data()), inner.size());
+  CHECK(base64_decode(b64) == inner);
+  CHECK(base64_encode(reinterpret_cast<const uint8_t*>("ab"), 2) == "YWI=");
+  CHECK(base64_encode(reinterpret_cast<const uint8_t*>("a"), 1) == "YQ==");
+  CHECK(!base64_decode("YWJ=").has_value());  // a non-zero dropped bit: not canonical
+  CHECK(!base64_decode("YW=I").has_value());
+  CHECK(!base64_decode("YWI").has_value());
+  CHECK(error_of("{\"SectorNum\":1,\"Phase1Out\":\"" + b64 + "\",\"SectorSize\":4096}") ==
+        "c1.json: SectorSize: 4096 where StackedDrg2KiBV1_1 has 2048");
+  CHECK(error_of("{\"SectorNum\":1,\"Phase1Out\":\"!!!!\",\"SectorSize\":2048}")
+            .rfind("c1.json: Phase1Out: not standard padded base64", 0) == 0);
+  // An error inside Phase1Out names it.
+  ojson_t j = ojson_t::parse(inner);
+  j["comm_d"] = ojson_t::parse(r_bytes);
+  const std::string bad = j.dump();
+  CHECK(error_of("{\"SectorNum\":1,\"Phase1Out\":\"" +
+                 base64_encode(reinterpret_cast<const uint8_t*>(bad.data()), bad.size()) +
+                 "\",\"SectorSize\":2048}") ==
+        "c1.json (Phase1Out): comm_d: value not below the field modulus");
+  CHECK(error_of("{\"SectorNum\":-5,\"Phase1Out\":\"" + b64 + "\",\"SectorSize\":2048}") ==
+        "(no error)");
+}
+
+TEST_CASE("c1: validate_c1 on a C1 in memory") {
+  c1_output_t c1 = make_c1(registered_proof("StackedDrg2KiBV1"));
+  validate_c1(c1);
+  c1.vanilla_proofs[0][0].replica_column_proofs.c_x.column.rows.pop_back();
+  CHECK_THROWS_WITH_AS(validate_c1(c1),
+                       "vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column."
+                       "rows: expected 2 rows (one a layer), got 1",
+                       std::invalid_argument);
+}
