@@ -433,7 +433,7 @@ http_response_t api_server_t::impl_t::job(const http_request_t& r, const who_t& 
 http_response_t api_server_t::impl_t::submit(const http_request_t& r, const who_t& who) {
   const std::string type = r.header("content-type");
   const bool json_type = type.rfind("application/json", 0) == 0;
-  job_request req;
+  job_request_msg req;
   std::string circuit_id, priority;
   uint64_t partitions = 1;
   json input;  // JSON form
@@ -480,7 +480,7 @@ http_response_t api_server_t::impl_t::submit(const http_request_t& r, const who_
   }
   auto c = circuit(circuit_id);
   if (!c) return error(400, "unknown circuit '" + circuit_id.substr(0, 100) + "'");
-  const bool native = c->kind == node::circuit_kind::native;
+  const bool native = c->kind == node::circuit_kind_t::native;
   const bool generator = !c->witness_generator.empty();
   try {
     if (json_type && !r.param("circuit")) {  // the input inside the JSON body

@@ -129,8 +129,8 @@ struct synthesizer_state {
   std::vector<held_buffer_msg> held() const;
 };
 
-using synthesizer_impl = synthesizer_actor::stateful_pointer<synthesizer_state>;
-synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_config_t cfg);
+using synthesizer_impl_t = synthesizer_actor::stateful_pointer<synthesizer_state>;
+synthesizer_actor::behavior_type synthesizer(synthesizer_impl_t self, synthesizer_config_t cfg);
 
 // One worker: dispatch_msg → buffer_ready_msg (the buffer in the node's store) or a
 // synth_failed error, blocking its thread.

@@ -378,7 +378,7 @@ cluster_client_t::cluster_client_t(const config::config_t& c, const std::string&
 
 cluster_client_t::~cluster_client_t() = default;
 
-std::string cluster_client_t::submit(const actors::job_request& r) {
+std::string cluster_client_t::submit(const actors::job_request_msg& r) {
   return impl_->request<std::string>(impl_->scheduler, 70s, "", actors::submit_atom::value,
                                      impl_->token, r);
 }

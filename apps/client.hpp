@@ -129,7 +129,7 @@ class cluster_client_t {
   cluster_client_t(const cluster_client_t&) = delete;
   cluster_client_t& operator=(const cluster_client_t&) = delete;
 
-  std::string submit(const actors::job_request& r);
+  std::string submit(const actors::job_request_msg& r);
   actors::job_status_msg status(const std::string& job);
   // The job's proofs once it has finished; nullopt when it has not within `timeout`. Throws
   // scheduler_lost_error when the connection broke meanwhile.

@@ -113,7 +113,7 @@ int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circu
                const opt_t& inputs, const opt_t& input_paths, const opt_t& partitions,
                const opt_t& priority) {
   const std::string path = config_path(config);
-  actors::job_request r;
+  actors::job_request_msg r;
   r.circuit = circuit.one();
   if (r.circuit.empty()) throw usage_error("--circuit ID is required");
   r.partitions = uint32_t(parse_uint_arg("--partitions", partitions.one("1"), 1, 0xffffffffu));

@@ -16,7 +16,7 @@ data_client_t::data_client_t(std::string host, uint16_t port, send_options_t opt
   std::shared_ptr<tls_context_t> tls;
   if (options_.tls.enabled()) {
     try {
-      tls = make_tls_context(options_.tls, tls_side::client);
+      tls = make_tls_context(options_.tls, tls_side_t::client);
     } catch (const std::exception& e) {
       setup_error_ = e.what();
     }
@@ -157,19 +157,19 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
   result.ready_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now().time_since_epoch())
                         .count();
-  if (ready->status == reply_status::ack) {  // already held: a re-send after a lost ACK
+  if (ready->status == reply_status_t::ack) {  // already held: a re-send after a lost ACK
     result.buffer_id = ready->buffer_id;
     result.duplicate = true;
     result.peer_node = socket.peer_name();
     return {};
   }
-  if (ready->status != reply_status::ready) {
+  if (ready->status != reply_status_t::ready) {
     result.last_nack = ready->status;
     std::string what = std::string("receiver refused the header: ") + status_name(ready->status);
-    if (ready->status == reply_status::no_space)
+    if (ready->status == reply_status_t::no_space)
       what += " (" + buffer::format_bytes(ready->detail) + " did not fit)";
     // The same ticket again would be refused again: the scheduler must issue another.
-    if (ready->status == reply_status::bad_ticket) give_up_ = true;
+    if (ready->status == reply_status_t::bad_ticket) give_up_ = true;
     return fail(what);  // the receiver closes after a header NACK
   }
 
@@ -196,7 +196,7 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
 
   auto done = read_reply("ACK");
   if (!done) return fail(done.error());
-  if (done->status == reply_status::ack) {
+  if (done->status == reply_status_t::ack) {
     result.buffer_id = done->buffer_id;
     result.peer_node = socket.peer_name();
     return {};
@@ -204,7 +204,7 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
   result.last_nack = done->status;
   const std::string what =
       std::string("receiver refused the payload: ") + status_name(done->status);
-  if (done->status == reply_status::bad_checksum)
+  if (done->status == reply_status_t::bad_checksum)
     return what;  // the connection stays open for the re-send
   return fail(what);
 }

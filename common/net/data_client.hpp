@@ -49,9 +49,9 @@ struct send_options_t {
 struct send_result_t {
   bool ok = false;
   unsigned attempts = 0;
-  uint64_t buffer_id = 0;                 // ok: the buffer's id in the receiver's store
-  std::optional<reply_status> last_nack;  // the last NACK received, if any
-  std::string error;                      // not ok: "attempt 1: ...; attempt 2: ..."
+  uint64_t buffer_id = 0;                   // ok: the buffer's id in the receiver's store
+  std::optional<reply_status_t> last_nack;  // the last NACK received, if any
+  std::string error;                        // not ok: "attempt 1: ...; attempt 2: ..."
   uint64_t payload_bytes = 0;
   double seconds = 0;    // whole call, retries included
   int64_t ready_ns = 0;  // ok: when the receiver's READY came (steady_clock ns): the payload starts

@@ -10,15 +10,16 @@
 namespace zk::net {
 
 http_answer_t http_call(const http_call_t& call) {
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + call.timeout;
+  using steady_clock_t = std::chrono::steady_clock;
+  const auto deadline = steady_clock_t::now() + call.timeout;
   auto left = [&] {
-    return std::max(millis(1), std::chrono::duration_cast<millis>(deadline - clock::now()));
+    return std::max(millis_t(1),
+                    std::chrono::duration_cast<millis_t>(deadline - steady_clock_t::now()));
   };
   http_answer_t a;
   std::unique_ptr<timed_socket_t> sock =
       call.tls.enabled() ? std::make_unique<timed_socket_t>(
-                               make_tls_context(call.tls, tls_side::client), call.expected_server)
+                               make_tls_context(call.tls, tls_side_t::client), call.expected_server)
                          : std::make_unique<timed_socket_t>();
   const std::string where = call.host + ":" + std::to_string(call.port);
   if (auto ec = sock->connect(call.host, call.port, left())) {
