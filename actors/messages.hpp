@@ -101,6 +101,7 @@ enum class zk_errc : uint8_t {
   unauthenticated,  // no valid session (or its certificate was refused)
   forbidden,        // authenticated, but this identity may not do that
   send_failed,      // a synthesized buffer could not be delivered to its prover
+  internal,         // the receiver failed (an exception in its handler), not the request
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.

@@ -138,40 +138,16 @@ prover_actor::behavior_type prover(prover_impl_t self, prover_config_t cfg) {
 
 namespace {
 
-timeline::stage_t to_timeline(groth16::prover_stage_t s) {
-  switch (s) {
-    case groth16::prover_stage_t::build_ab:
-      return timeline::stage_t::build_ab;
-    case groth16::prover_stage_t::compute_h:
-      return timeline::stage_t::compute_h;
-    case groth16::prover_stage_t::msm_a:
-      return timeline::stage_t::msm_a;
-    case groth16::prover_stage_t::msm_b1:
-      return timeline::stage_t::msm_b1;
-    case groth16::prover_stage_t::msm_b2:
-      return timeline::stage_t::msm_b2;
-    case groth16::prover_stage_t::msm_c:
-      return timeline::stage_t::msm_c;
-    case groth16::prover_stage_t::msm_h:
-      return timeline::stage_t::msm_h;
-    case groth16::prover_stage_t::assemble:
-      return timeline::stage_t::assemble;
-    case groth16::prover_stage_t::verify:
-      return timeline::stage_t::verify;
-  }
-  return timeline::stage_t::gpu;
-}
-
 caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::recorder_t* rec,
                                  uint16_t track, const prove_work_msg& w) {
   const auto& b = w.request.buffer;
   groth16::stage_observer_t observe;
   if (rec)
     observe = [&](groth16::prover_stage_t s, uint64_t t0, uint64_t t1) {
-      rec->record(
-          {b.job, b.partition, to_timeline(s), timeline::phase_t::begin, 0, track, int64_t(t0), 0});
-      rec->record(
-          {b.job, b.partition, to_timeline(s), timeline::phase_t::end, 0, track, int64_t(t1), 0});
+      rec->record({b.job, b.partition, timeline::prover_stage(s), timeline::phase_t::begin, 0,
+                   track, int64_t(t0), 0});
+      rec->record({b.job, b.partition, timeline::prover_stage(s), timeline::phase_t::end, 0, track,
+                   int64_t(t1), 0});
     };
   if (rec) rec->begin(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
   try {

@@ -28,12 +28,16 @@ constexpr auto check_timeout = std::chrono::seconds(60);
 
 // The scheduler's file and proof checks, on a thread of their own (detached): input paths (they
 // may sit on a slow or hung disk; an upload is checked as the file it was stored as) and the
-// pairing check of every proof. Each answers "" when fine, else the reason.
+// pairing check of every proof. Each answers nothing when the check passes, else the refusal:
+// bad_request for inputs, prove_failed for a proof (any other error: the check itself failed).
 caf::behavior scheduler_checker(caf::event_based_actor*,
                                 std::shared_ptr<node::upload_store_t> uploads) {
   return {
       [uploads](check_atom, const circuit_def_t& c, const std::vector<std::string>& inputs,
-                uint32_t partitions, const std::vector<std::string>& roots) -> std::string {
+                uint32_t partitions, const std::vector<std::string>& roots) -> caf::result<void> {
+        auto refuse = [](const std::string& why) {
+          return caf::make_error(zk_errc::bad_request, why);
+        };
         try {
           std::vector<std::string> paths, files;  // paths: under input_roots; files: all, resolved
           for (const auto& in : inputs) {
@@ -44,15 +48,15 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
             }
             auto p = uploads ? uploads->path_of(in) : std::nullopt;
             if (!p)
-              return "input " + in.substr(0, 100) +
-                     " is not an upload this scheduler holds (PUT /v1/uploads first)";
+              return refuse("input " + in.substr(0, 100) +
+                            " is not an upload this scheduler holds (PUT /v1/uploads first)");
             files.push_back(*p);
           }
-          if (auto why = check_input_roots(c, paths, roots)) return *why;
-          if (auto why = check_job_inputs(c, files, partitions)) return *why;
-          return "";
+          if (auto why = check_input_roots(c, paths, roots)) return refuse(*why);
+          if (auto why = check_job_inputs(c, files, partitions)) return refuse(*why);
+          return caf::unit;
         } catch (const std::exception& e) {
-          return std::string("checking the inputs failed: ") + e.what();
+          return refuse(std::string("checking the inputs failed: ") + e.what());
         }
       },
       [uploads](collect_atom, const std::vector<std::string>& in_use) -> size_t {
@@ -62,27 +66,40 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
         return gone;
       },
       [](verify_atom, const circuit_def_t& c, const std::string& proof,
-         const std::vector<std::string>& pub, const std::string& expected) -> std::string {
+         const std::vector<std::string>& pub, const std::string& expected) -> caf::result<void> {
+        auto refuse = [](const std::string& why) {
+          return caf::make_error(zk_errc::prove_failed, why);
+        };
         try {
           if (expected.size() != 32 || public_digest(pub) != expected)
-            return "its public signals are not those of the witness it was sent";
+            return refuse("its public signals are not those of the witness it was sent");
           auto v = verify_proof(c, proof, pub);
-          return v ? "" : "the proof fails the pairing check: " + v.reason;
+          if (!v) return refuse("the proof fails the pairing check: " + v.reason);
+          return caf::unit;
         } catch (const std::exception& e) {
-          return std::string("the proof cannot be read: ") + e.what();
+          return refuse(std::string("the proof cannot be read: ") + e.what());
         }
       },
   };
 }
 
-// A handler that throws answers with an error naming what failed, and the actor lives on.
+// The checker's refusal (an error of zkfleet's with this code), or nullopt when the error is of
+// the check itself (a timeout, the checker gone).
+std::optional<std::string> refusal(const caf::error& e, zk_errc code) {
+  if (e.category() != caf::atom("zkfleet") || zk_errc(e.code()) != code) return std::nullopt;
+  return reason_of(e);
+}
+
+// A handler that throws answers with an internal error naming what failed (every request is
+// checked before it is acted on: an exception is the scheduler's failure, not the caller's), and
+// the actor lives on.
 template <class F>
 auto guarded(const char* what, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const std::exception& e) {
     log::error(std::string("scheduler: ") + what + " failed: " + e.what());
-    return caf::make_error(zk_errc::bad_request, std::string(what) + " failed: " + e.what());
+    return caf::make_error(zk_errc::internal, std::string(what) + " failed: " + e.what());
   }
 }
 template <class F>
@@ -418,12 +435,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   self->request(checker, check_timeout, check_atom::value, c->second, r.inputs, r.partitions,
                 limits.input_roots)
       .then(
-          [this, rp, r, owner, done](const std::string& why) mutable {
+          [this, rp, r, owner, done]() mutable {
             done();
-            if (!why.empty()) {
-              rp.deliver(caf::make_error(zk_errc::bad_request, why));
-              return;
-            }
             guarded_void("submit", [&] {
               const priority_t prio =
                   r.circuit_priority ? circuits.at(r.circuit).priority : r.priority;
@@ -434,7 +447,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               }
               const job_id_t id = submitted.value();
               const std::string public_id = security::random_hex(16);
-              if (journal) {  // journaled before its id is returned
+              const int64_t submitted_ms = unix_ms();  // one reading: journal and memory agree
+              if (journal) {                           // journaled before its id is returned
                 node::journaled_job_t jj;
                 jj.seq = id;
                 jj.public_id = public_id;
@@ -444,7 +458,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                 jj.circuit_priority = r.circuit_priority;
                 jj.partitions = r.partitions;
                 jj.inputs = r.inputs;
-                jj.submitted_ms = unix_ms();
+                jj.submitted_ms = submitted_ms;
                 try {
                   journal->add_job(jj);
                 } catch (const std::exception& e) {
@@ -462,7 +476,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               j.public_id = public_id;
               j.owner = owner;
               j.request = r;
-              j.submitted_ms = unix_ms();
+              j.submitted_ms = submitted_ms;
               by_public_id[j.public_id] = id;
               if (rec)
                 for (uint32_t k = 0; k < r.partitions; ++k)
@@ -473,8 +487,11 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
           },
           [rp, done](caf::error& e) mutable {
             done();
-            rp.deliver(caf::make_error(zk_errc::unavailable,
-                                       "the inputs could not be checked: " + describe(e)));
+            if (refusal(e, zk_errc::bad_request))
+              rp.deliver(std::move(e));
+            else
+              rp.deliver(caf::make_error(zk_errc::unavailable,
+                                         "the inputs could not be checked: " + describe(e)));
           });
   return rp;
 }
@@ -716,24 +733,24 @@ void scheduler_actor_state::proved(const proof_msg& m) {
                 circuits.at(jobs.at(m.job).request.circuit), m.proof_json, m.public_signals,
                 p->public_digest)
       .then(
-          [this, m, prover](const std::string& why) {
+          [this, m] {
             auto it = parts.find({m.job, m.partition});
             if (it == parts.end() || it->second.attempt != m.attempt) return;  // moved on
             it->second.verifying = false;
-            if (why.empty()) return accept_proof(m);
-            log::warn(m.job, m.partition, "refused the proof of node " + prover + ": " + why);
-            policy.failed(m.job, m.partition,
-                          to_string(zk_errc::prove_failed) + ": node " + prover + ": " + why);
-            journal_part(m.job, m.partition);
-            release_buffer(it->second);
-            parts.erase(it);
-            settle(m.job);
-            schedule();
+            accept_proof(m);
           },
-          [this, m](caf::error& e) {
+          [this, m, prover](caf::error& e) {
             auto it = parts.find({m.job, m.partition});
-            if (it == parts.end() || it->second.attempt != m.attempt) return;
-            policy.failed(m.job, m.partition, "the proof could not be checked: " + describe(e));
+            if (it == parts.end() || it->second.attempt != m.attempt) return;  // moved on
+            if (auto why = refusal(e, zk_errc::prove_failed)) {
+              log::warn(m.job, m.partition, "refused the proof of node " + prover + ": " + *why);
+              policy.failed(m.job, m.partition,
+                            to_string(zk_errc::prove_failed) + ": node " + prover + ": " + *why);
+              journal_part(m.job, m.partition);
+              release_buffer(it->second);
+            } else {
+              policy.failed(m.job, m.partition, "the proof could not be checked: " + describe(e));
+            }
             parts.erase(it);
             settle(m.job);
             schedule();

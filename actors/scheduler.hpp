@@ -177,7 +177,6 @@ struct scheduler_actor_state {
   // otherwise.
   part_ref_t* reporter_part(uint64_t job, uint32_t part, uint32_t attempt, bool synth, bool prover,
                             const char* what, const std::string* token);
-  std::string accept_job(const std::string& owner, const job_request_msg& r);
   void accept_proof(const proof_msg& m);
   void restore(const node::journaled_job_t& j);  // one job replayed from the journal
   // Journal writes; false (logged) when the journal failed.

@@ -167,7 +167,7 @@ std::vector<supervisor_t::restarted_t> supervisor_t::restart_due() {
   for (auto& c : children_) {
     if (c.pid > 0 || !c.restart_at || *c.restart_at > now) continue;
     c.restart_at.reset();
-    restarted_t r{c.name, 0, c.restarts, "", {}};
+    restarted_t r{c.name, 0, c.restarts, std::nullopt, {}};
     {
       std::ofstream log(log_of(c.name), std::ios::app);
       log << "--- zkfleet up: restarting " << c.name << " (attempt " << c.restarts << ", after "

@@ -77,8 +77,8 @@ class supervisor_t {
     std::string name;
     pid_t pid = 0;  // 0: it could not be started (`error`); its next restart is scheduled
     unsigned attempt = 0;
-    std::string error;
-    restart_t next;  // with `error`: the next try
+    std::optional<std::string> error;  // why it could not be started
+    restart_t next;                    // with `error`: the next try
   };
   // Starts again every child whose restart is due (its log appended to after a line "--- zkfleet
   // up: restarting NAME (attempt N, after HOW) at ISO-TIME ---") and rewrites the pid file.

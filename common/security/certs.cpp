@@ -362,7 +362,7 @@ std::string key_path(const std::string& dir, role_t role, const std::string& nam
   return role == role_t::ca ? dir + "/ca.key" : dir + "/" + role_name(role) + "." + name + ".key";
 }
 
-std::optional<subject_t> subject_identity(const x509_st* cert) {
+std::optional<identity_t> subject_identity(const x509_st* cert) {
   const X509_NAME* n = X509_get_subject_name(cert);
   if (!n || only_entry(n, NID_organizationName) != std::optional<std::string>("zkfleet"))
     return std::nullopt;
@@ -370,7 +370,7 @@ std::optional<subject_t> subject_identity(const x509_st* cert) {
   const auto cn = only_entry(n, NID_commonName);
   if (!ou || !cn) return std::nullopt;
   for (role_t r : {role_t::ca, role_t::node, role_t::client})
-    if (*ou == role_name(r) && (r == role_t::ca || valid_name(*cn))) return subject_t{r, *cn};
+    if (*ou == role_name(r) && (r == role_t::ca || valid_name(*cn))) return identity_t{r, *cn};
   return std::nullopt;
 }
 

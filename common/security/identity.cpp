@@ -127,7 +127,7 @@ struct verifier_t::state_t {
     const auto s = subject_identity(leaf);
     if (!s || s->role == role_t::ca)
       return "not a node or client certificate (subject " + subject_text(leaf) + ")";
-    return identity_t{s->role, s->name};
+    return *s;
   }
 };
 
@@ -205,7 +205,7 @@ signer_t::signer_t(const std::string& cert_file, const std::string& key_file) {
   char* p = nullptr;
   const long n = BIO_get_mem_data(out.get(), &p);
   st->pem.assign(p, size_t(n));
-  st->id = identity_t{s->role, s->name};
+  st->id = *s;
   s_ = std::move(st);
 }
 

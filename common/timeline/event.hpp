@@ -6,9 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "zk/groth16/stage.hpp"
+
 namespace zk::timeline {
 
-// Top-level stages of a partition's life, then the prover's stages (children of gpu).
+// Top-level stages of a partition's life, then the prover's own stages (children of gpu): those
+// of groth16::prover_stage_t, in its order (prover_stage below).
 enum class stage_t : uint8_t {
   queued,      // waiting at the scheduler
   synth,       // witness + constraint evaluation on a synthesis node
@@ -28,6 +31,21 @@ enum class stage_t : uint8_t {
   done,    // instant: proof returned
 };
 inline constexpr int stage_count = int(stage_t::done) + 1;
+
+// The timeline's stage of one of the prover's own stages.
+constexpr stage_t prover_stage(groth16::prover_stage_t s) {
+  return stage_t(uint8_t(stage_t::build_ab) + uint8_t(s));
+}
+static_assert(prover_stage(groth16::prover_stage_t::build_ab) == stage_t::build_ab &&
+                  prover_stage(groth16::prover_stage_t::compute_h) == stage_t::compute_h &&
+                  prover_stage(groth16::prover_stage_t::msm_a) == stage_t::msm_a &&
+                  prover_stage(groth16::prover_stage_t::msm_b1) == stage_t::msm_b1 &&
+                  prover_stage(groth16::prover_stage_t::msm_b2) == stage_t::msm_b2 &&
+                  prover_stage(groth16::prover_stage_t::msm_c) == stage_t::msm_c &&
+                  prover_stage(groth16::prover_stage_t::msm_h) == stage_t::msm_h &&
+                  prover_stage(groth16::prover_stage_t::assemble) == stage_t::assemble &&
+                  prover_stage(groth16::prover_stage_t::verify) == stage_t::verify,
+              "the timeline's children of a proof are the prover's stages, in order");
 
 enum class phase_t : uint8_t { begin, end, instant };
 

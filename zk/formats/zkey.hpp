@@ -9,6 +9,7 @@
 // Coefficient values are coef·R² mod r as canonical LE integers (§2.4).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "zk/base/curve_id.hpp"
@@ -72,9 +73,10 @@ struct zkey_point_section_t {
 zkey_point_section_t zkey_points_of(const zkey_header_t& h, uint32_t section_id);
 
 // Why a coefficient record (§2.4) does not fit the header — matrix neither A nor B, constraint
-// ≥ domainSize, signal ≥ nVars, value ≥ r — or "" when it does.
-std::string zkey_coefficient_problem(const zkey_header_t& h, uint32_t matrix, uint32_t constraint,
-                                     uint32_t signal, const uint8_t* value);
+// ≥ domainSize, signal ≥ nVars, value ≥ r — or nullopt when it does.
+std::optional<std::string> zkey_coefficient_problem(const zkey_header_t& h, uint32_t matrix,
+                                                    uint32_t constraint, uint32_t signal,
+                                                    const uint8_t* value);
 
 // `count` points of `stride` bytes each, contiguous in the mapping.
 struct point_span_t {

@@ -20,29 +20,10 @@
 #include <vector>
 
 #include "zk/groth16/keys.hpp"
+#include "zk/groth16/stage.hpp"
 #include "zk/msm/msm.hpp"
 
 namespace zk::groth16 {
-
-enum class prover_stage_t {
-  build_ab,
-  compute_h,
-  msm_a,
-  msm_b1,
-  msm_b2,
-  msm_c,
-  msm_h,
-  assemble,
-  verify
-};
-const char* stage_name(prover_stage_t s);
-inline constexpr prover_stage_t all_prover_stages[] = {
-    prover_stage_t::build_ab, prover_stage_t::compute_h, prover_stage_t::msm_a,
-    prover_stage_t::msm_b1,   prover_stage_t::msm_b2,    prover_stage_t::msm_c,
-    prover_stage_t::msm_h,    prover_stage_t::assemble};
-
-// Called at the end of each stage with steady-clock nanoseconds; the timeline hooks in here.
-using stage_observer_t = std::function<void(prover_stage_t, uint64_t begin_ns, uint64_t end_ns)>;
 uint64_t now_ns();
 
 template <class C>
