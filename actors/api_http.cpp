@@ -172,6 +172,8 @@ unsigned status_of(const caf::error& e) {
     case zk_errc::job_failed:
     case zk_errc::job_cancelled:
       return 409;
+    case zk_errc::internal:
+      return 500;
     default:
       return 400;
   }
@@ -293,8 +295,10 @@ struct api_server_t::impl_t {
   void events(const http_request_t& r, const who_t& who,
               const std::shared_ptr<net::http_reply_t>& reply);
   void publish();  // the /v1/events thread
-  std::optional<json> timeline_since(int64_t since, int64_t& now_ns);
-  std::optional<json> node_list(caf::error* why);  // /v1/nodes's list; null: the ask failed
+  // The timeline after `since` with its "now_ns" (where the next ask starts); nullopt when the
+  // aggregator does not answer.
+  std::optional<json> timeline_since(int64_t since);
+  caf::expected<json> node_list();  // /v1/nodes's list, or why the scheduler did not give it
 };
 
 void api_server_t::impl_t::handle(http_request_t r,
@@ -433,7 +437,7 @@ http_response_t api_server_t::impl_t::job(const http_request_t& r, const who_t& 
 http_response_t api_server_t::impl_t::submit(const http_request_t& r, const who_t& who) {
   const std::string type = r.header("content-type");
   const bool json_type = type.rfind("application/json", 0) == 0;
-  job_request req;
+  job_request_msg req;
   std::string circuit_id, priority;
   uint64_t partitions = 1;
   json input;  // JSON form
@@ -480,7 +484,7 @@ http_response_t api_server_t::impl_t::submit(const http_request_t& r, const who_
   }
   auto c = circuit(circuit_id);
   if (!c) return error(400, "unknown circuit '" + circuit_id.substr(0, 100) + "'");
-  const bool native = c->kind == node::circuit_kind::native;
+  const bool native = c->kind == node::circuit_kind_t::native;
   const bool generator = !c->witness_generator.empty();
   try {
     if (json_type && !r.param("circuit")) {  // the input inside the JSON body
@@ -560,12 +564,9 @@ http_response_t api_server_t::impl_t::upload_get(const http_request_t& r, const 
   return out;
 }
 
-std::optional<json> api_server_t::impl_t::node_list(caf::error* why) {
+caf::expected<json> api_server_t::impl_t::node_list() {
   auto u = ask_scheduler<std::vector<node_usage_msg>>(stats_atom::value, session("admin"));
-  if (!u) {
-    if (why) *why = u.error();
-    return std::nullopt;
-  }
+  if (!u) return u.error();
   json list = json::array();
   bool scheduler_listed = false;
   for (const auto& n : *u) {
@@ -587,9 +588,8 @@ std::optional<json> api_server_t::impl_t::node_list(caf::error* why) {
 }
 
 http_response_t api_server_t::impl_t::nodes() {
-  caf::error why;
-  auto list = node_list(&why);
-  if (!list) return from_error(why);
+  auto list = node_list();
+  if (!list) return from_error(list.error());
   return json_response(200, {{"nodes", *list}});
 }
 
@@ -612,17 +612,16 @@ http_response_t api_server_t::impl_t::stats(const http_request_t& r) {
   return json_response(200, stats_json(timeline::compute_stats(agg.events(), agg.names())));
 }
 
-std::optional<json> api_server_t::impl_t::timeline_since(int64_t since, int64_t& now_ns) {
+std::optional<json> api_server_t::impl_t::timeline_since(int64_t since) {
   // The answer trails the present by two seconds: events a node has not shipped yet (reporters
   // batch every 100 ms, a slow link takes longer) are still in the window the next ask covers.
-  now_ns = timeline::monotonic_ns() - int64_t(2e9);
+  const int64_t now_ns = timeline::monotonic_ns() - int64_t(2e9);
   auto snap =
       ask<timeline_snapshot_msg>(sys, aggregator, o.ask_timeout, snapshot_atom::value, since);
   if (!snap) return std::nullopt;
   const auto agg = to_aggregator(*snap);
   json j = timeline::timeline_json(agg.events(), agg.names());
   j["now_ns"] = std::max(now_ns, since);
-  now_ns = j["now_ns"];
   return j;
 }
 
@@ -635,8 +634,7 @@ http_response_t api_server_t::impl_t::timeline(const http_request_t& r) {
       return error(400, "since: not a number of nanoseconds");
     }
   }
-  int64_t now = 0;
-  auto j = timeline_since(since, now);
+  auto j = timeline_since(since);
   if (!j) return error(503, "the timeline aggregator does not answer");
   return json_response(200, *j);
 }
@@ -679,7 +677,7 @@ void api_server_t::impl_t::publish() {
       return std::string("event: ") + event + "\ndata: " + data.dump() + "\n\n";
     };
     std::string shared;
-    if (auto list = node_list(nullptr)) shared += message("nodes", {{"nodes", *list}});
+    if (auto list = node_list()) shared += message("nodes", {{"nodes", *list}});
     http_request_t window;
     auto st = stats(window);
     if (st.status == 200)
@@ -691,10 +689,9 @@ void api_server_t::impl_t::publish() {
         for (const auto& j : *list) out.push_back(job_json(j, false));
         text += message("jobs", {{"jobs", out}});
       }
-      int64_t now = 0;
-      if (auto t = timeline_since(s.since, now)) {
+      if (auto t = timeline_since(s.since)) {
         text += message("timeline", *t);
-        s.since = now;
+        s.since = (*t)["now_ns"].get<int64_t>();
       }
       s.out->write(std::move(text));
     }

@@ -28,6 +28,8 @@ std::string to_string(zk_errc e) {
       return "forbidden";
     case zk_errc::send_failed:
       return "send_failed";
+    case zk_errc::internal:
+      return "internal";
   }
   return "unknown_error";
 }

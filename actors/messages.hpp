@@ -10,7 +10,7 @@
 //
 //   any    → S   hello_atom nonce → hello_msg (a challenge, signed by the scheduler)
 //                login_atom login_msg → session token (the identity its certificate proves)
-//   client → S   submit_atom token job_request → job id  status_atom token id → job_status_msg
+//   client → S   submit_atom token job_request_msg → job id  status_atom token id → job_status_msg
 //                await_atom token id → job_result_msg    cancel_atom token id → bool
 //                proofs_atom token id → job_result_msg (the proofs so far, finished or not)
 //                jobs_atom token limit → the newest jobs' job_status_msg (the caller's; admin: all)
@@ -20,7 +20,7 @@
 //   S → Y        dispatch_msg (attempt, transfer ticket) Y → S   buffer_ready_msg | failure_msg
 //                                                        (another process's prover: first one
 //                                                         in_transit, then one moved | failure)
-//   S → P        prove_request                           P → S   ack_atom job part attempt secs
+//   S → P        prove_request_msg                           P → S   ack_atom job part attempt secs
 //                                                                (buffer held), started_atom job
 //                                                                part attempt, proof_msg |
 //                                                                failure_msg
@@ -53,10 +53,10 @@ namespace zk::actors {
 
 // The node layer's types that messages carry (node/: plain C++, no CAF).
 using node::circuit_def_t;
-using node::circuit_kind;
-using node::job_id;
+using node::circuit_kind_t;
+using node::job_id_t;
 using node::lookahead_t;
-using node::node_id;
+using node::node_id_t;
 using node::priority_t;
 
 // --- atoms (CAF 0.17: at most 10 characters, no type ids of their own) ------------------------
@@ -101,6 +101,7 @@ enum class zk_errc : uint8_t {
   unauthenticated,  // no valid session (or its certificate was refused)
   forbidden,        // authenticated, but this identity may not do that
   send_failed,      // a synthesized buffer could not be delivered to its prover
+  internal,         // the receiver failed (an exception in its handler), not the request
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
@@ -132,7 +133,7 @@ struct login_msg {
 
 // --- clients ---------------------------------------------------------------------------------
 
-struct job_request {
+struct job_request_msg {
   std::string circuit;
   priority_t priority = priority_t::normal;
   uint32_t partitions = 1;
@@ -176,7 +177,7 @@ struct job_result_msg {
 
 // --- nodes -----------------------------------------------------------------------------------
 
-struct node_resources {
+struct node_resources_msg {
   std::string name;
   uint32_t cores = 1;                 // synthesis concurrency bound
   uint64_t memory_budget = 0;         // bytes for buffers (and, on a prover, proving work)
@@ -239,7 +240,7 @@ struct buffer_ready_msg {
   std::string report_token;  // dispatch_msg::report_token of this attempt
 };
 
-struct prove_request {
+struct prove_request_msg {
   buffer_ready_msg buffer;
   circuit_def_t circuit;
 };
@@ -318,12 +319,12 @@ using synthesizer_actor =
 // A prover node's prover; loaded_atom: the circuits whose keys it has mapped (its hot circuits,
 // loaded at start-up, answered once they are).
 using prover_actor =
-    caf::typed_actor<caf::reacts_to<prove_request>, caf::reacts_to<release_atom, uint64_t>,
+    caf::typed_actor<caf::reacts_to<prove_request_msg>, caf::reacts_to<release_atom, uint64_t>,
                      caf::reacts_to<cancel_atom, uint64_t>, caf::reacts_to<rebind_atom>,
                      caf::replies_to<loaded_atom>::with<std::vector<std::string>>>;
 
 struct node_join_msg {
-  node_resources resources;
+  node_resources_msg resources;
   synthesizer_actor synthesizer;      // invalid when the node does not synthesize
   prover_actor prover;                // invalid when the node does not prove
   std::vector<held_buffer_msg> held;  // a rejoin: the synthesizer's kept buffers
@@ -335,9 +336,9 @@ struct node_join_msg {
 using scheduler_actor = caf::typed_actor<
     caf::replies_to<hello_atom, std::string>::with<hello_msg>,
     caf::replies_to<login_atom, login_msg>::with<std::string>,
-    caf::replies_to<join_atom, std::string, node_join_msg>::with<node_id>,
+    caf::replies_to<join_atom, std::string, node_join_msg>::with<node_id_t>,
     caf::replies_to<circuits_atom, std::string>::with<std::vector<circuit_def_t>>,
-    caf::replies_to<submit_atom, std::string, job_request>::with<std::string>,
+    caf::replies_to<submit_atom, std::string, job_request_msg>::with<std::string>,
     caf::replies_to<status_atom, std::string, std::string>::with<job_status_msg>,
     caf::replies_to<await_atom, std::string, std::string>::with<job_result_msg>,
     caf::replies_to<proofs_atom, std::string, std::string>::with<job_result_msg>,
@@ -361,7 +362,7 @@ typename Inspector::result_type inspect(Inspector& f, login_msg& x) {
   return f(caf::meta::type_name("login_msg"), x.name, x.node, x.cert_pem, x.challenge, x.signature);
 }
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, job_request& x) {
+typename Inspector::result_type inspect(Inspector& f, job_request_msg& x) {
   return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs,
            x.circuit_priority);
 }
@@ -381,7 +382,7 @@ typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
   return f(caf::meta::type_name("job_result_msg"), x.status, x.proofs);
 }
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, node_resources& x) {
+typename Inspector::result_type inspect(Inspector& f, node_resources_msg& x) {
   return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend,
            x.hot_keys, x.data_endpoint, x.transfer_key);
 }
@@ -407,7 +408,7 @@ typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
            x.report_token);
 }
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, prove_request& x) {
+typename Inspector::result_type inspect(Inspector& f, prove_request_msg& x) {
   return f(caf::meta::type_name("prove_request"), x.buffer, x.circuit);
 }
 template <class Inspector>
@@ -471,18 +472,18 @@ CAF_BEGIN_TYPE_ID_BLOCK(zkfleet, caf::first_custom_type_id)
 CAF_ADD_TYPE_ID(zkfleet, (zk::node::circuit_def_t))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::hello_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::login_msg))
-CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_request_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::proof_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_status_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::job_result_msg))
 CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::job_status_msg>))
-CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_resources))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_resources_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_usage_msg))
 CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::node_usage_msg>))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::node_join_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::dispatch_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::buffer_ready_msg))
-CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prove_request))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prove_request_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::failure_msg))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::held_buffer_msg))
 CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::held_buffer_msg>))

@@ -11,13 +11,13 @@ void prover_state::init(prover_actor::pointer s, prover_config_t c) {
                                                     cfg.accelerators, cfg.hot);
 }
 
-void prover_state::receive(const prove_request& r) {
+void prover_state::receive(const prove_request_msg& r) {
   const auto& b = r.buffer;
   auto* rec = cfg.recorder.get();
-  if (rec) rec->begin(b.job, b.partition, timeline::stage::xfer, cfg.tracks.receive(), b.size);
+  if (rec) rec->begin(b.job, b.partition, timeline::stage_t::xfer, cfg.tracks.receive(), b.size);
   auto t0 = timeline::monotonic_ns();
   auto pin = cfg.directory ? cfg.directory->find(b.endpoint, b.buffer_id) : std::nullopt;
-  if (rec) rec->end(b.job, b.partition, timeline::stage::xfer, cfg.tracks.receive(), b.size);
+  if (rec) rec->end(b.job, b.partition, timeline::stage_t::xfer, cfg.tracks.receive(), b.size);
   auto refuse = [&](const std::string& why) {
     log::warn(b.job, b.partition, "buffer refused: " + why);
     self->send(cfg.scheduler, failure_msg{b.job, b.partition, b.attempt, zk_errc::prove_failed, why,
@@ -35,7 +35,7 @@ void prover_state::receive(const prove_request& r) {
   if (b.moved) release(b.buffer_id);
   self->send(cfg.scheduler, ack_atom::value, b.job, b.partition, b.attempt,
              double(timeline::monotonic_ns() - t0) * 1e-9);
-  if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
+  if (rec) rec->begin(b.job, b.partition, timeline::stage_t::gpu_pickup, cfg.tracks.queue());
   queue.push_back(prove_work_msg{r, std::move(*pin)});
   pump();
 }
@@ -46,10 +46,10 @@ void prover_state::pump() {
   queue.pop_front();
   const auto& b = w.request.buffer;
   if (cfg.recorder)
-    cfg.recorder->end(b.job, b.partition, timeline::stage::gpu_pickup, cfg.tracks.queue());
+    cfg.recorder->end(b.job, b.partition, timeline::stage_t::gpu_pickup, cfg.tracks.queue());
   self->send(cfg.scheduler, started_atom::value, b.job, b.partition, b.attempt);
   busy = true;
-  prove_request r = w.request;
+  prove_request_msg r = w.request;
   // Unbounded here: a proof takes what it takes; the scheduler's stage deadline (and the node
   // timeout) bound what the cluster waits for it.
   self->request(worker, caf::infinite, std::move(w))
@@ -63,7 +63,7 @@ void prover_state::proved(const proof_msg& m, uint64_t of_epoch) {
   pump();
 }
 
-void prover_state::failed(const prove_request& r, const caf::error& e, uint64_t of_epoch) {
+void prover_state::failed(const prove_request_msg& r, const caf::error& e, uint64_t of_epoch) {
   busy = false;
   if (!cancelled.has(r.buffer.job) && of_epoch == epoch) {
     log::warn(r.buffer.job, r.buffer.partition, "proof failed: " + reason_of(e));
@@ -82,7 +82,7 @@ void prover_state::cancel(uint64_t job) {
       continue;
     }
     if (cfg.recorder)
-      cfg.recorder->end(job, it->request.buffer.partition, timeline::stage::gpu_pickup,
+      cfg.recorder->end(job, it->request.buffer.partition, timeline::stage_t::gpu_pickup,
                         cfg.tracks.queue());
     it = queue.erase(it);
   }
@@ -99,7 +99,7 @@ void prover_state::rebind() {
   for (const auto& w : queue)
     if (cfg.recorder)
       cfg.recorder->end(w.request.buffer.job, w.request.buffer.partition,
-                        timeline::stage::gpu_pickup, cfg.tracks.queue());
+                        timeline::stage_t::gpu_pickup, cfg.tracks.queue());
   queue.clear();
 }
 
@@ -108,10 +108,10 @@ void prover_state::release(uint64_t buffer_id) {
     store->release(buffer_id);
 }
 
-prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg) {
+prover_actor::behavior_type prover(prover_impl_t self, prover_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
-      [self](const prove_request& r) {
+      [self](const prove_request_msg& r) {
         if (from_scheduler(self))
           self->state.receive(r);
         else
@@ -138,50 +138,26 @@ prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg) {
 
 namespace {
 
-timeline::stage to_timeline(groth16::stage s) {
-  switch (s) {
-    case groth16::stage::build_ab:
-      return timeline::stage::build_ab;
-    case groth16::stage::compute_h:
-      return timeline::stage::compute_h;
-    case groth16::stage::msm_a:
-      return timeline::stage::msm_a;
-    case groth16::stage::msm_b1:
-      return timeline::stage::msm_b1;
-    case groth16::stage::msm_b2:
-      return timeline::stage::msm_b2;
-    case groth16::stage::msm_c:
-      return timeline::stage::msm_c;
-    case groth16::stage::msm_h:
-      return timeline::stage::msm_h;
-    case groth16::stage::assemble:
-      return timeline::stage::assemble;
-    case groth16::stage::verify:
-      return timeline::stage::verify;
-  }
-  return timeline::stage::gpu;
-}
-
 caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::recorder_t* rec,
                                  uint16_t track, const prove_work_msg& w) {
   const auto& b = w.request.buffer;
-  groth16::stage_observer observe;
+  groth16::stage_observer_t observe;
   if (rec)
-    observe = [&](groth16::stage s, uint64_t t0, uint64_t t1) {
-      rec->record(
-          {b.job, b.partition, to_timeline(s), timeline::phase::begin, 0, track, int64_t(t0), 0});
-      rec->record(
-          {b.job, b.partition, to_timeline(s), timeline::phase::end, 0, track, int64_t(t1), 0});
+    observe = [&](groth16::prover_stage_t s, uint64_t t0, uint64_t t1) {
+      rec->record({b.job, b.partition, timeline::prover_stage(s), timeline::phase_t::begin, 0,
+                   track, int64_t(t0), 0});
+      rec->record({b.job, b.partition, timeline::prover_stage(s), timeline::phase_t::end, 0, track,
+                   int64_t(t1), 0});
     };
-  if (rec) rec->begin(b.job, b.partition, timeline::stage::gpu, track, b.size);
+  if (rec) rec->begin(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
   try {
     node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe);
-    if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
+    if (rec) rec->end(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
     return proof_msg{b.job,           b.partition,      b.attempt,
                      r.proof_json,    r.public_signals, b.synth_seconds,
                      r.prove_seconds, r.verify_seconds, b.report_token};
   } catch (const std::exception& e) {
-    if (rec) rec->end(b.job, b.partition, timeline::stage::gpu, track, b.size);
+    if (rec) rec->end(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
     return caf::make_error(zk_errc::prove_failed, e.what());
   }
 }

@@ -5,7 +5,7 @@
 // worker (a detached actor: a proof blocks its thread) proves with the CPU backend, verifies the
 // proof with the key and reports the stages to the node's timeline recorder.
 //
-//   prove_request ─▶ pin (XFER on the receive track) ─▶ ack → scheduler ─▶ queue (GPU_PICKUP)
+//   prove_request_msg ─▶ pin (XFER on the receive track) ─▶ ack → scheduler ─▶ queue (GPU_PICKUP)
 //   queue ─▶ worker idle? ─▶ started → scheduler ─▶ worker: GPU { build_ab … msm_h assemble
 //            verify } ─▶ proof_msg → scheduler (or failure_msg) ─▶ next
 //   cancel job ─▶ queued proofs of the job dropped (their pins with them)
@@ -33,7 +33,7 @@ namespace zk::actors {
 // synthesizer releases its id). Between a prover and its own worker in one process: it never
 // crosses a process boundary, so it has no type id and no inspect.
 struct prove_work_msg {
-  prove_request request;
+  prove_request_msg request;
   buffer::buffer_ref_t pin;
 };
 
@@ -65,18 +65,18 @@ struct prover_state {
 
   void init(prover_actor::pointer s, prover_config_t c);
   void rebind();
-  void receive(const prove_request& r);
+  void receive(const prove_request_msg& r);
   void cancel(uint64_t job);
   void release(uint64_t buffer_id);
   void proved(const proof_msg& m, uint64_t of_epoch);
-  void failed(const prove_request& r, const caf::error& e, uint64_t of_epoch);
+  void failed(const prove_request_msg& r, const caf::error& e, uint64_t of_epoch);
 
  private:
   void pump();
 };
 
-using prover_impl = prover_actor::stateful_pointer<prover_state>;
-prover_actor::behavior_type prover(prover_impl self, prover_config_t cfg);
+using prover_impl_t = prover_actor::stateful_pointer<prover_state>;
+prover_actor::behavior_type prover(prover_impl_t self, prover_config_t cfg);
 
 // The worker owns the prover engine (keys mapped once per circuit, work arrays reused).
 struct prover_worker_state {

@@ -28,12 +28,16 @@ constexpr auto check_timeout = std::chrono::seconds(60);
 
 // The scheduler's file and proof checks, on a thread of their own (detached): input paths (they
 // may sit on a slow or hung disk; an upload is checked as the file it was stored as) and the
-// pairing check of every proof. Each answers "" when fine, else the reason.
+// pairing check of every proof. Each answers nothing when the check passes, else the refusal:
+// bad_request for inputs, prove_failed for a proof (any other error: the check itself failed).
 caf::behavior scheduler_checker(caf::event_based_actor*,
                                 std::shared_ptr<node::upload_store_t> uploads) {
   return {
       [uploads](check_atom, const circuit_def_t& c, const std::vector<std::string>& inputs,
-                uint32_t partitions, const std::vector<std::string>& roots) -> std::string {
+                uint32_t partitions, const std::vector<std::string>& roots) -> caf::result<void> {
+        auto refuse = [](const std::string& why) {
+          return caf::make_error(zk_errc::bad_request, why);
+        };
         try {
           std::vector<std::string> paths, files;  // paths: under input_roots; files: all, resolved
           for (const auto& in : inputs) {
@@ -44,15 +48,15 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
             }
             auto p = uploads ? uploads->path_of(in) : std::nullopt;
             if (!p)
-              return "input " + in.substr(0, 100) +
-                     " is not an upload this scheduler holds (PUT /v1/uploads first)";
+              return refuse("input " + in.substr(0, 100) +
+                            " is not an upload this scheduler holds (PUT /v1/uploads first)");
             files.push_back(*p);
           }
-          if (auto why = check_input_roots(c, paths, roots)) return *why;
-          if (auto why = check_job_inputs(c, files, partitions)) return *why;
-          return "";
+          if (auto why = check_input_roots(c, paths, roots)) return refuse(*why);
+          if (auto why = check_job_inputs(c, files, partitions)) return refuse(*why);
+          return caf::unit;
         } catch (const std::exception& e) {
-          return std::string("checking the inputs failed: ") + e.what();
+          return refuse(std::string("checking the inputs failed: ") + e.what());
         }
       },
       [uploads](collect_atom, const std::vector<std::string>& in_use) -> size_t {
@@ -62,27 +66,40 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
         return gone;
       },
       [](verify_atom, const circuit_def_t& c, const std::string& proof,
-         const std::vector<std::string>& pub, const std::string& expected) -> std::string {
+         const std::vector<std::string>& pub, const std::string& expected) -> caf::result<void> {
+        auto refuse = [](const std::string& why) {
+          return caf::make_error(zk_errc::prove_failed, why);
+        };
         try {
           if (expected.size() != 32 || public_digest(pub) != expected)
-            return "its public signals are not those of the witness it was sent";
+            return refuse("its public signals are not those of the witness it was sent");
           auto v = verify_proof(c, proof, pub);
-          return v ? "" : "the proof fails the pairing check: " + v.reason;
+          if (!v) return refuse("the proof fails the pairing check: " + v.reason);
+          return caf::unit;
         } catch (const std::exception& e) {
-          return std::string("the proof cannot be read: ") + e.what();
+          return refuse(std::string("the proof cannot be read: ") + e.what());
         }
       },
   };
 }
 
-// A handler that throws answers with an error naming what failed, and the actor lives on.
+// The checker's refusal (an error of zkfleet's with this code), or nullopt when the error is of
+// the check itself (a timeout, the checker gone).
+std::optional<std::string> refusal(const caf::error& e, zk_errc code) {
+  if (e.category() != caf::atom("zkfleet") || zk_errc(e.code()) != code) return std::nullopt;
+  return reason_of(e);
+}
+
+// A handler that throws answers with an internal error naming what failed (every request is
+// checked before it is acted on: an exception is the scheduler's failure, not the caller's), and
+// the actor lives on.
 template <class F>
 auto guarded(const char* what, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const std::exception& e) {
     log::error(std::string("scheduler: ") + what + " failed: " + e.what());
-    return caf::make_error(zk_errc::bad_request, std::string(what) + " failed: " + e.what());
+    return caf::make_error(zk_errc::internal, std::string(what) + " failed: " + e.what());
   }
 }
 template <class F>
@@ -200,12 +217,12 @@ void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
     j.finished_at = std::chrono::steady_clock::now() - age;
   } else if (rec) {
     for (uint32_t k = 0; k < jj.partitions; ++k)
-      if (!done[k]) rec->begin(jj.seq, k, timeline::stage::queued, track);
+      if (!done[k]) rec->begin(jj.seq, k, timeline::stage_t::queued, track);
   }
   by_public_id[j.public_id] = jj.seq;
 }
 
-bool scheduler_actor_state::journal_part(job_id job, uint32_t part) {
+bool scheduler_actor_state::journal_part(job_id_t job, uint32_t part) {
   if (!journal) return true;
   try {
     std::string where;
@@ -223,7 +240,7 @@ bool scheduler_actor_state::journal_part(job_id job, uint32_t part) {
   }
 }
 
-void scheduler_actor_state::note_finish(job_id job) {
+void scheduler_actor_state::note_finish(job_id_t job) {
   auto it = jobs.find(job);
   if (it == jobs.end() || it->second.finish_noted) return;
   const job_status_t s = policy.status(job);
@@ -277,7 +294,8 @@ caf::result<std::string> scheduler_actor_state::login(const login_msg& m) {
 
 // --- nodes -----------------------------------------------------------------------------------
 
-caf::result<node_id> scheduler_actor_state::join(const std::string& token, const node_join_msg& m) {
+caf::result<node_id_t> scheduler_actor_state::join(const std::string& token,
+                                                   const node_join_msg& m) {
   auto id_of = who(token, role_t::node);
   if (!id_of) return id_of.error();
   const auto& r = m.resources;
@@ -312,7 +330,7 @@ caf::result<node_id> scheduler_actor_state::join(const std::string& token, const
   spec.cores = std::min(1024u, std::max(1u, r.cores));
   spec.memory_budget = r.memory_budget;
   spec.hot_keys.insert(r.hot_keys.begin(), r.hot_keys.end());
-  node_id id = policy.add_node(spec);
+  node_id_t id = policy.add_node(spec);
   log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") +
             (spec.prover ? " (prover)" : ""));
   nodes[id] = {spec.name,      m.synthesizer, m.prover,    r.data_endpoint,
@@ -357,8 +375,8 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
     // late report of that attempt is then dropped), and free a buffer a surviving synthesis node
     // still holds for them (as failed() and cancel() do).
     for (auto it = parts.begin(); it != parts.end();) {
-      const part_state st = policy.state(it->first.first, it->first.second);
-      if (st == part_state::queued || st == part_state::failed) {
+      const part_state_t st = policy.state(it->first.first, it->first.second);
+      if (st == part_state_t::queued || st == part_state_t::failed) {
         release_buffer(it->second);
         it = parts.erase(it);
       } else {
@@ -373,7 +391,7 @@ void scheduler_actor_state::node_down(const caf::down_msg& m) {
 // --- jobs ------------------------------------------------------------------------------------
 
 caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
-                                                       const job_request& r) {
+                                                       const job_request_msg& r) {
   auto client = who(token, role_t::client);
   if (!client) return client.error();
   auto c = circuits.find(r.circuit);
@@ -417,12 +435,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   self->request(checker, check_timeout, check_atom::value, c->second, r.inputs, r.partitions,
                 limits.input_roots)
       .then(
-          [this, rp, r, owner, done](const std::string& why) mutable {
+          [this, rp, r, owner, done]() mutable {
             done();
-            if (!why.empty()) {
-              rp.deliver(caf::make_error(zk_errc::bad_request, why));
-              return;
-            }
             guarded_void("submit", [&] {
               const priority_t prio =
                   r.circuit_priority ? circuits.at(r.circuit).priority : r.priority;
@@ -431,9 +445,10 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                 rp.deliver(caf::make_error(zk_errc::bad_request, submitted.error()));
                 return;
               }
-              const job_id id = submitted.value();
+              const job_id_t id = submitted.value();
               const std::string public_id = security::random_hex(16);
-              if (journal) {  // journaled before its id is returned
+              const int64_t submitted_ms = unix_ms();  // one reading: journal and memory agree
+              if (journal) {                           // journaled before its id is returned
                 node::journaled_job_t jj;
                 jj.seq = id;
                 jj.public_id = public_id;
@@ -443,7 +458,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                 jj.circuit_priority = r.circuit_priority;
                 jj.partitions = r.partitions;
                 jj.inputs = r.inputs;
-                jj.submitted_ms = unix_ms();
+                jj.submitted_ms = submitted_ms;
                 try {
                   journal->add_job(jj);
                 } catch (const std::exception& e) {
@@ -461,24 +476,27 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               j.public_id = public_id;
               j.owner = owner;
               j.request = r;
-              j.submitted_ms = unix_ms();
+              j.submitted_ms = submitted_ms;
               by_public_id[j.public_id] = id;
               if (rec)
                 for (uint32_t k = 0; k < r.partitions; ++k)
-                  rec->begin(id, k, timeline::stage::queued, track);
+                  rec->begin(id, k, timeline::stage_t::queued, track);
               rp.deliver(j.public_id);
               schedule();
             });
           },
           [rp, done](caf::error& e) mutable {
             done();
-            rp.deliver(caf::make_error(zk_errc::unavailable,
-                                       "the inputs could not be checked: " + describe(e)));
+            if (refusal(e, zk_errc::bad_request))
+              rp.deliver(std::move(e));
+            else
+              rp.deliver(caf::make_error(zk_errc::unavailable,
+                                         "the inputs could not be checked: " + describe(e)));
           });
   return rp;
 }
 
-util::result_t<job_id, caf::error> scheduler_actor_state::owned_job(
+util::result_t<job_id_t, caf::error> scheduler_actor_state::owned_job(
     const std::string& token, const std::string& public_id) const {
   auto client = who(token, role_t::client);
   if (!client) return client.error();
@@ -491,7 +509,7 @@ util::result_t<job_id, caf::error> scheduler_actor_state::owned_job(
   return it->second;
 }
 
-job_status_msg scheduler_actor_state::make_status(job_id job) const {
+job_status_msg scheduler_actor_state::make_status(job_id_t job) const {
   job_status_t s = policy.status(job);
   const job_ref_t& j = jobs.at(job);
   job_status_msg m;
@@ -512,15 +530,15 @@ job_status_msg scheduler_actor_state::make_status(job_id job) const {
   m.submitted_ms = j.submitted_ms;
   m.part_nodes.resize(s.partitions);
   for (uint32_t k = 0; k < s.partitions; ++k) {
-    auto name_of = [&](node_id n) { return nodes.count(n) ? nodes.at(n).name : std::string(); };
-    const part_state st = policy.state(job, k);
-    if (st == part_state::done) {
+    auto name_of = [&](node_id_t n) { return nodes.count(n) ? nodes.at(n).name : std::string(); };
+    const part_state_t st = policy.state(job, k);
+    if (st == part_state_t::done) {
       auto it = j.proved_by.find(k);
       if (it != j.proved_by.end()) m.part_nodes[k] = it->second;
-    } else if (st == part_state::synthesizing) {
+    } else if (st == part_state_t::synthesizing) {
       m.part_nodes[k] = name_of(policy.synth_of(job, k));
-    } else if (st == part_state::transferring || st == part_state::waiting ||
-               st == part_state::proving) {
+    } else if (st == part_state_t::transferring || st == part_state_t::waiting ||
+               st == part_state_t::proving) {
       m.part_nodes[k] = name_of(policy.prover_of(job, k));
     }
   }
@@ -565,7 +583,7 @@ caf::result<std::vector<job_status_msg>> scheduler_actor_state::job_list(const s
 caf::result<bool> scheduler_actor_state::cancel(const std::string& token, const std::string& pub) {
   auto id = owned_job(token, pub);
   if (!id) return id.error();
-  const job_id job = id.value();
+  const job_id_t job = id.value();
   if (!policy.cancel(job)) return false;  // already finished
   for (auto it = parts.begin(); it != parts.end();) {
     if (it->first.first != job) {
@@ -584,7 +602,7 @@ caf::result<bool> scheduler_actor_state::cancel(const std::string& token, const 
   }
   if (rec)
     for (uint32_t k = 0; k < jobs[job].request.partitions; ++k)
-      rec->end(job, k, timeline::stage::queued, track);
+      rec->end(job, k, timeline::stage_t::queued, track);
   settle(job);
   schedule();
   return true;
@@ -651,7 +669,7 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   part_ref_t* p =
       reporter_part(m.job, m.partition, m.attempt, true, false, "buffer report", &m.report_token);
   if (!p) return;
-  const part_state st = policy.state(m.job, m.partition);
+  const part_state_t st = policy.state(m.job, m.partition);
   if (m.public_digest.size() != 32) {  // a proof could not be bound to its witness
     free_unneeded();
     failed({m.job, m.partition, m.attempt, zk_errc::synth_failed,
@@ -660,7 +678,7 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   }
   if (p->public_digest.empty()) p->public_digest = m.public_digest;
   if (m.in_transit) {  // the synthesis slot is free while the data plane moves the buffer
-    if (st == part_state::synthesizing) {
+    if (st == part_state_t::synthesizing) {
       policy.synth_done(m.job, m.partition, m.synth_seconds);
       note_slowest(m.job, 0, m.synth_seconds);
       p->in_transit = true;
@@ -669,8 +687,8 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
     }
     return;
   }
-  const bool announced = p->in_transit && m.moved && st == part_state::transferring;
-  if (st != part_state::synthesizing && !announced) return free_unneeded();
+  const bool announced = p->in_transit && m.moved && st == part_state_t::transferring;
+  if (st != part_state_t::synthesizing && !announced) return free_unneeded();
   p->buffer_id = m.buffer_id;
   p->holds_buffer = !m.moved;  // moved: the data plane's ACK already freed the synthesizer's copy
   p->in_transit = false;
@@ -680,7 +698,7 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   }
   jobs[m.job].proofs.reserve(jobs[m.job].request.partitions);
   const auto& prover = nodes.at(p->where.prover).prover;
-  self->send(prover, prove_request{m, circuits.at(jobs[m.job].request.circuit)});
+  self->send(prover, prove_request_msg{m, circuits.at(jobs[m.job].request.circuit)});
   schedule();
 }
 
@@ -702,7 +720,7 @@ void scheduler_actor_state::started(uint64_t job, uint32_t part, uint32_t attemp
 void scheduler_actor_state::proved(const proof_msg& m) {
   part_ref_t* p =
       reporter_part(m.job, m.partition, m.attempt, false, true, "proof", &m.report_token);
-  if (!p || p->verifying || policy.state(m.job, m.partition) != part_state::proving) return;
+  if (!p || p->verifying || policy.state(m.job, m.partition) != part_state_t::proving) return;
   if (m.proof_json.size() > (1u << 20) || m.public_signals.size() > (1u << 20)) {
     failed({m.job, m.partition, m.attempt, zk_errc::prove_failed, "the proof is oversized",
             m.report_token});
@@ -715,24 +733,24 @@ void scheduler_actor_state::proved(const proof_msg& m) {
                 circuits.at(jobs.at(m.job).request.circuit), m.proof_json, m.public_signals,
                 p->public_digest)
       .then(
-          [this, m, prover](const std::string& why) {
+          [this, m] {
             auto it = parts.find({m.job, m.partition});
             if (it == parts.end() || it->second.attempt != m.attempt) return;  // moved on
             it->second.verifying = false;
-            if (why.empty()) return accept_proof(m);
-            log::warn(m.job, m.partition, "refused the proof of node " + prover + ": " + why);
-            policy.failed(m.job, m.partition,
-                          to_string(zk_errc::prove_failed) + ": node " + prover + ": " + why);
-            journal_part(m.job, m.partition);
-            release_buffer(it->second);
-            parts.erase(it);
-            settle(m.job);
-            schedule();
+            accept_proof(m);
           },
-          [this, m](caf::error& e) {
+          [this, m, prover](caf::error& e) {
             auto it = parts.find({m.job, m.partition});
-            if (it == parts.end() || it->second.attempt != m.attempt) return;
-            policy.failed(m.job, m.partition, "the proof could not be checked: " + describe(e));
+            if (it == parts.end() || it->second.attempt != m.attempt) return;  // moved on
+            if (auto why = refusal(e, zk_errc::prove_failed)) {
+              log::warn(m.job, m.partition, "refused the proof of node " + prover + ": " + *why);
+              policy.failed(m.job, m.partition,
+                            to_string(zk_errc::prove_failed) + ": node " + prover + ": " + *why);
+              journal_part(m.job, m.partition);
+              release_buffer(it->second);
+            } else {
+              policy.failed(m.job, m.partition, "the proof could not be checked: " + describe(e));
+            }
             parts.erase(it);
             settle(m.job);
             schedule();
@@ -740,7 +758,7 @@ void scheduler_actor_state::proved(const proof_msg& m) {
 }
 
 void scheduler_actor_state::accept_proof(const proof_msg& m) {
-  if (policy.state(m.job, m.partition) != part_state::proving) return;
+  if (policy.state(m.job, m.partition) != part_state_t::proving) return;
   auto p = parts.find({m.job, m.partition});
   const std::string prover = p != parts.end() && nodes.count(p->second.where.prover)
                                  ? nodes.at(p->second.where.prover).name
@@ -767,7 +785,7 @@ void scheduler_actor_state::accept_proof(const proof_msg& m) {
   parts.erase({m.job, m.partition});
   jobs[m.job].proofs.push_back(m);
   jobs[m.job].proved_by[m.partition] = prover;
-  if (rec) rec->instant(m.job, m.partition, timeline::stage::done, track);
+  if (rec) rec->instant(m.job, m.partition, timeline::stage_t::done, track);
   settle(m.job);
   schedule();
 }
@@ -781,7 +799,7 @@ void scheduler_actor_state::failed(const failure_msg& m) {
       to_string(m.code) + ": ";  // once: a relayed error's text may carry it already
   const std::string reason = m.reason.substr(0, 4096);
   const std::string why = reason.rfind(code, 0) == 0 ? reason : code + reason;
-  const node_id synth = p->where.synth;
+  const node_id_t synth = p->where.synth;
   const uint64_t buffer_id = p->buffer_id;
   // A buffer its prover did not take is the prover's failure, not the partition's: queued again
   // without an attempt spent, and sent from where it is when its synthesizer kept it.
@@ -789,7 +807,7 @@ void scheduler_actor_state::failed(const failure_msg& m) {
                         nodes.at(synth).synthesizer.address() == self->current_sender()->address();
   if (m.code == zk_errc::send_failed && by_synth &&
       policy.send_failed(m.job, m.partition, why, m.kept)) {
-    const node_id prover = p->where.prover;
+    const node_id_t prover = p->where.prover;
     if (!paused_until.count(prover) && nodes.count(prover))
       log::warn("scheduler: prover " + nodes.at(prover).name + " gets no new work for " +
                 format_duration(timing.prover_pause) + ": a buffer could not be sent to it");
@@ -802,16 +820,16 @@ void scheduler_actor_state::failed(const failure_msg& m) {
     held[{m.job, m.partition}] = {synth, buffer_id};
   journal_part(m.job, m.partition);
   parts.erase({m.job, m.partition});
-  if (policy.state(m.job, m.partition) == part_state::failed)
+  if (policy.state(m.job, m.partition) == part_state_t::failed)
     log::warn(m.job, m.partition,
               "failed for good, failing its job: " + policy.status(m.job).error);
-  if (rec && policy.state(m.job, m.partition) == part_state::queued)
-    rec->begin(m.job, m.partition, timeline::stage::queued, track);
+  if (rec && policy.state(m.job, m.partition) == part_state_t::queued)
+    rec->begin(m.job, m.partition, timeline::stage_t::queued, track);
   settle(m.job);
   schedule();
 }
 
-void scheduler_actor_state::note_slowest(job_id job, int stage, double seconds) {
+void scheduler_actor_state::note_slowest(job_id_t job, int stage, double seconds) {
   auto j = jobs.find(job);
   if (j == jobs.end() || !std::isfinite(seconds)) return;
   auto& s = slowest[j->second.request.circuit];
@@ -822,18 +840,18 @@ void scheduler_actor_state::note_slowest(job_id job, int stage, double seconds) 
 // that stage has taken for its circuit. One past it is failed (an attempt spent) and queued again;
 // whatever its node still does for that attempt is ignored when it reports.
 void scheduler_actor_state::check_deadlines(std::chrono::steady_clock::time_point now) {
-  std::vector<std::pair<std::pair<job_id, uint32_t>, std::string>> late;
+  std::vector<std::pair<std::pair<job_id_t, uint32_t>, std::string>> late;
   for (auto& [key, p] : parts) {
-    const part_state st = policy.state(key.first, key.second);
+    const part_state_t st = policy.state(key.first, key.second);
     if (st != p.stage) {
       p.stage = st;
       p.stage_since = now;
       continue;
     }
-    const int which = st == part_state::synthesizing   ? 0
-                      : st == part_state::transferring ? 1
-                      : st == part_state::proving      ? 2
-                                                       : -1;
+    const int which = st == part_state_t::synthesizing   ? 0
+                      : st == part_state_t::transferring ? 1
+                      : st == part_state_t::proving      ? 2
+                                                         : -1;
     if (which < 0 || p.verifying) continue;
     const auto& s = slowest[jobs.at(key.first).request.circuit];
     const auto deadline = std::max<std::chrono::milliseconds>(
@@ -849,8 +867,8 @@ void scheduler_actor_state::check_deadlines(std::chrono::steady_clock::time_poin
     policy.failed(key.first, key.second, "deadline: " + why);
     journal_part(key.first, key.second);
     parts.erase(it);
-    if (rec && policy.state(key.first, key.second) == part_state::queued)
-      rec->begin(key.first, key.second, timeline::stage::queued, track);
+    if (rec && policy.state(key.first, key.second) == part_state_t::queued)
+      rec->begin(key.first, key.second, timeline::stage_t::queued, track);
     settle(key.first);
   }
 }
@@ -932,7 +950,7 @@ caf::result<std::vector<node_usage_msg>> scheduler_actor_state::usage(
   auto id = who(token, std::nullopt);
   if (!id) return id.error();
   std::vector<node_usage_msg> out;
-  for (node_id nid : policy.nodes()) {
+  for (node_id_t nid : policy.nodes()) {
     const node_ref_t& n = nodes.at(nid);
     out.push_back({n.name, policy.reserved(nid), policy.budget(nid), policy.synthesizing(nid),
                    policy.pipeline(nid), policy.peak_reserved(nid), n.joined_synth, n.joined_prover,
@@ -966,7 +984,7 @@ void scheduler_actor_state::schedule() {
     p.report_token = security::random_hex(16);
     held.erase({d.job, d.partition});  // a held buffer goes with the dispatch (the policy sent
                                        // the partition to its node)
-    if (rec) rec->end(d.job, d.partition, timeline::stage::queued, track);
+    if (rec) rec->end(d.job, d.partition, timeline::stage_t::queued, track);
     dispatch_msg m{d.job,           d.partition, j.request.partitions,
                    p.attempt,       c,           j.request.inputs,
                    prover.endpoint, prover.name, "",
@@ -986,7 +1004,7 @@ void scheduler_actor_state::schedule() {
   }
 }
 
-void scheduler_actor_state::settle(job_id job) {
+void scheduler_actor_state::settle(job_id_t job) {
   note_finish(job);
   auto it = jobs.find(job);
   if (it == jobs.end() || it->second.waiters.empty()) return;
@@ -1003,7 +1021,7 @@ void scheduler_actor_state::settle(job_id job) {
   it->second.waiters.clear();
 }
 
-scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t cfg) {
+scheduler_actor::behavior_type scheduler(scheduler_impl_t self, scheduler_config_t cfg) {
   auto& st = self->state;
   st.init(self, cfg);
   self->set_down_handler([self](caf::down_msg& m) {
@@ -1021,7 +1039,7 @@ scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t
       [self](join_atom, const std::string& t, const node_join_msg& m) {
         return guarded("join", [&] { return self->state.join(t, m); });
       },
-      [self](submit_atom, const std::string& t, const job_request& r) {
+      [self](submit_atom, const std::string& t, const job_request_msg& r) {
         return guarded("submit", [&] { return self->state.submit(t, r); });
       },
       [self](status_atom, const std::string& t, const std::string& job) {

@@ -6,10 +6,11 @@
 //
 // A partition through the scheduler (messages.hpp has the senders):
 //   submit ─▶ (inputs checked off the actor) ─▶ policy.submit ─▶ schedule() ─dispatch_msg─▶ synth
-//   buffer_ready ─▶ synth_done ─prove_request─▶ prover ─ack─▶ transfer_done ─release─▶ synthesizer
-//   started ─▶ prove_started;  proof_msg ─▶ pairing check (off the actor) ─▶ prove_done (DONE);
-//   failure_msg ─▶ failed (retry or fail; a send that failed: requeued without an attempt spent,
-//   the buffer held where it is); a node's down message ─▶ remove_node (requeued, no attempt)
+//   buffer_ready ─▶ synth_done ─prove_request_msg─▶ prover ─ack─▶ transfer_done ─release─▶
+//   synthesizer started ─▶ prove_started;  proof_msg ─▶ pairing check (off the actor) ─▶ prove_done
+//   (DONE); failure_msg ─▶ failed (retry or fail; a send that failed: requeued without an attempt
+//   spent, the buffer held where it is); a node's down message ─▶ remove_node (requeued, no
+//   attempt)
 // After every event: schedule() and the dispatches it returns.
 //
 // Durability (docs/durability.md): with a journal, a job is journaled before its id is returned
@@ -111,13 +112,14 @@ struct scheduler_actor_state {
     bool in_transit = false;    // synthesis done, the buffer moving to the prover's process
     bool verifying = false;     // its proof is at the checker
     std::string public_digest;  // of the synthesized witness (buffer_ready_msg)
-    node::part_state stage = node::part_state::queued;  // as the last tick saw it, and since when
+    node::part_state_t stage =
+        node::part_state_t::queued;  // as the last tick saw it, and since when
     std::chrono::steady_clock::time_point stage_since{};
   };
   struct job_ref_t {
     std::string public_id;
     std::string owner;  // the client that submitted it
-    job_request request;
+    job_request_msg request;
     std::vector<proof_msg> proofs;
     std::vector<caf::typed_response_promise<job_result_msg>> waiters;
     std::optional<std::chrono::steady_clock::time_point> finished_at;
@@ -127,25 +129,25 @@ struct scheduler_actor_state {
     std::map<uint32_t, std::string> proved_by;  // partition → the prover whose proof it took
   };
   std::map<std::string, circuit_def_t> circuits;
-  std::map<node_id, node_ref_t> nodes;
-  std::map<job_id, job_ref_t> jobs;
-  std::map<std::string, job_id> by_public_id;
-  std::map<std::string, uint32_t> pending_submits;          // per client, inputs being checked
-  std::map<std::pair<job_id, uint32_t>, part_ref_t> parts;  // dispatched, not yet done
+  std::map<node_id_t, node_ref_t> nodes;
+  std::map<job_id_t, job_ref_t> jobs;
+  std::map<std::string, job_id_t> by_public_id;
+  std::map<std::string, uint32_t> pending_submits;            // per client, inputs being checked
+  std::map<std::pair<job_id_t, uint32_t>, part_ref_t> parts;  // dispatched, not yet done
   // Queued partitions whose finished buffer a synthesis node holds: (node, its buffer id).
-  std::map<std::pair<job_id, uint32_t>, std::pair<node_id, uint64_t>> held;
+  std::map<std::pair<job_id_t, uint32_t>, std::pair<node_id_t, uint64_t>> held;
   // Per circuit, the slowest synthesis, transfer and proof seen (seconds): the stage deadlines.
   std::map<std::string, std::array<double, 3>> slowest;
-  std::map<node_id, std::chrono::steady_clock::time_point> paused_until;  // timing.prover_pause
+  std::map<node_id_t, std::chrono::steady_clock::time_point> paused_until;  // timing.prover_pause
   uint32_t last_attempt = 0;         // starts at random: a restarted scheduler's attempts are new
   unsigned ticks_since_collect = 0;  // uploads no job names are collected once a minute
 
   void init(scheduler_actor::pointer s, const scheduler_config_t& cfg);
   caf::result<hello_msg> hello(const std::string& nonce);
   caf::result<std::string> login(const login_msg& m);
-  caf::result<node_id> join(const std::string& token, const node_join_msg& m);
+  caf::result<node_id_t> join(const std::string& token, const node_join_msg& m);
   void node_down(const caf::down_msg& m);
-  caf::result<std::string> submit(const std::string& token, const job_request& r);
+  caf::result<std::string> submit(const std::string& token, const job_request_msg& r);
   caf::result<job_status_msg> status(const std::string& token, const std::string& job) const;
   caf::result<job_result_msg> await(const std::string& token, const std::string& job);
   caf::result<job_result_msg> proofs(const std::string& token, const std::string& job) const;
@@ -167,30 +169,29 @@ struct scheduler_actor_state {
   util::result_t<security::identity_t, caf::error> who(const std::string& token,
                                                        std::optional<security::role_t> role) const;
   // The job a client may see: its own, or any for admin.
-  util::result_t<job_id, caf::error> owned_job(const std::string& token,
-                                               const std::string& public_id) const;
+  util::result_t<job_id_t, caf::error> owned_job(const std::string& token,
+                                                 const std::string& public_id) const;
   // The partition a worker's report is about, when it comes from the actor the current attempt
   // was dispatched to (`synth`: the synthesizer, else the prover), names that attempt and (when
   // `token` is given) carries its report token; null (the report is dropped, and logged)
   // otherwise.
   part_ref_t* reporter_part(uint64_t job, uint32_t part, uint32_t attempt, bool synth, bool prover,
                             const char* what, const std::string* token);
-  std::string accept_job(const std::string& owner, const job_request& r);
   void accept_proof(const proof_msg& m);
   void restore(const node::journaled_job_t& j);  // one job replayed from the journal
   // Journal writes; false (logged) when the journal failed.
-  bool journal_part(job_id job, uint32_t part);
-  void note_finish(job_id job);  // once a job is finished: journaled, its held buffers freed
+  bool journal_part(job_id_t job, uint32_t part);
+  void note_finish(job_id_t job);  // once a job is finished: journaled, its held buffers freed
   void check_deadlines(std::chrono::steady_clock::time_point now);
   void check_placement(std::chrono::steady_clock::time_point now);
-  void note_slowest(job_id job, int stage, double seconds);
+  void note_slowest(job_id_t job, int stage, double seconds);
   void schedule();
   void release_buffer(part_ref_t& p);
-  void settle(job_id job);  // answers the waiters once the job is finished
-  job_status_msg make_status(job_id job) const;
+  void settle(job_id_t job);  // answers the waiters once the job is finished
+  job_status_msg make_status(job_id_t job) const;
 };
 
-using scheduler_impl = scheduler_actor::stateful_pointer<scheduler_actor_state>;
-scheduler_actor::behavior_type scheduler(scheduler_impl self, scheduler_config_t cfg);
+using scheduler_impl_t = scheduler_actor::stateful_pointer<scheduler_actor_state>;
+scheduler_actor::behavior_type scheduler(scheduler_impl_t self, scheduler_config_t cfg);
 
 }  // namespace zk::actors

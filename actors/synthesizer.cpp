@@ -78,7 +78,7 @@ void synthesizer_state::deliver(const dispatch_msg& d, const buffer_ready_msg& m
     senders[k] = self->spawn<caf::detached + caf::linked>(synth_sender, cfg.store, cfg.recorder,
                                                           track, cfg.send_options);
   if (cfg.recorder)
-    cfg.recorder->begin(d.job, d.partition, timeline::stage::chan_send, track, m.size);
+    cfg.recorder->begin(d.job, d.partition, timeline::stage_t::chan_send, track, m.size);
   // The sender frees the local copy once the prover acknowledged it; one it could not deliver
   // stays in the store and is kept here. It is not in `buffers`, so a cancel meanwhile leaves it
   // to the sender. Unbounded: the sender bounds each send (send_options_t: connect and I/O
@@ -205,7 +205,7 @@ void synthesizer_state::cancel(uint64_t job) {
   buffers.erase(it);
 }
 
-synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_config_t cfg) {
+synthesizer_actor::behavior_type synthesizer(synthesizer_impl_t self, synthesizer_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
       [self](const dispatch_msg& d) {
@@ -242,7 +242,7 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
                                           const net::send_options_t& options, const dispatch_msg& d,
                                           buffer_ready_msg m) {
   if (st.cancelled.has(d.job)) {  // freed unsent; CHAN_SEND (begun at the hand-off) ends here
-    if (rec) rec->end(d.job, d.partition, timeline::stage::chan_send, track, m.size);
+    if (rec) rec->end(d.job, d.partition, timeline::stage_t::chan_send, track, m.size);
     store.release(m.buffer_id);
     return caf::make_error(
         zk_errc::job_cancelled,
@@ -268,12 +268,12 @@ caf::result<buffer_ready_msg> send_buffer(synth_sender_state& st, buffer::buffer
   if (rec) {
     const int64_t ready = sent.ready_ns ? sent.ready_ns : finished;
     const uint16_t node = rec->node();
-    rec->record({d.job, d.partition, timeline::stage::chan_send, timeline::phase::end, node, track,
-                 ready, m.size});
+    rec->record({d.job, d.partition, timeline::stage_t::chan_send, timeline::phase_t::end, node,
+                 track, ready, m.size});
     if (sent.ok) {
-      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::begin, node, track,
-                   ready, m.size});
-      rec->record({d.job, d.partition, timeline::stage::xfer, timeline::phase::end, node, track,
+      rec->record({d.job, d.partition, timeline::stage_t::xfer, timeline::phase_t::begin, node,
+                   track, ready, m.size});
+      rec->record({d.job, d.partition, timeline::stage_t::xfer, timeline::phase_t::end, node, track,
                    finished, m.size});
     }
   }
@@ -293,7 +293,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
                                             buffer::buffer_store_t& store,
                                             timeline::recorder_t* rec, uint16_t track,
                                             const dispatch_msg& d) {
-  if (rec) rec->begin(d.job, d.partition, timeline::stage::synth, track);
+  if (rec) rec->begin(d.job, d.partition, timeline::stage_t::synth, track);
   try {
     node::circuit_def_t circuit = d.circuit;
     // Uploaded inputs are fetched from the scheduler (their files stand in for them); paths must
@@ -327,7 +327,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
     node::synth_result_t r =
         node::synthesize(circuit, inputs, d.partitions, d.job, d.partition, store, *st.cache,
                          [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
-    if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track, r.payload_bytes);
+    if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track, r.payload_bytes);
     buffer_ready_msg m;
     m.job = d.job;
     m.partition = d.partition;
@@ -343,7 +343,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
     m.report_token = d.report_token;
     return m;
   } catch (const std::exception& e) {
-    if (rec) rec->end(d.job, d.partition, timeline::stage::synth, track);
+    if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track);
     return caf::make_error(zk_errc::synth_failed, e.what());
   }
 }

@@ -60,10 +60,11 @@ struct synth_local_t {
   std::map<std::string, std::vector<std::string>> witness_generators;  // circuit id → argv
   // Inputs uploaded through the scheduler's HTTP API (node/scheduler/uploads.hpp): the node's
   // copies, and how to fetch one (the input, the dispatch's ticket "job.partition.attempt.mac",
-  // the file to write) — "" when fetched, else why not. Empty: this node cannot take uploads.
+  // the file to write) — nullopt when fetched, else why not. Empty: this node cannot take
+  // uploads.
   std::shared_ptr<node::fetch_cache_t> uploads;
-  std::function<std::string(const std::string& input, const std::string& ticket,
-                            const std::string& path)>
+  std::function<std::optional<std::string>(const std::string& input, const std::string& ticket,
+                                           const std::string& path)>
       fetch;
 };
 
@@ -129,8 +130,8 @@ struct synthesizer_state {
   std::vector<held_buffer_msg> held() const;
 };
 
-using synthesizer_impl = synthesizer_actor::stateful_pointer<synthesizer_state>;
-synthesizer_actor::behavior_type synthesizer(synthesizer_impl self, synthesizer_config_t cfg);
+using synthesizer_impl_t = synthesizer_actor::stateful_pointer<synthesizer_state>;
+synthesizer_actor::behavior_type synthesizer(synthesizer_impl_t self, synthesizer_config_t cfg);
 
 // One worker: dispatch_msg → buffer_ready_msg (the buffer in the node's store) or a
 // synth_failed error, blocking its thread.

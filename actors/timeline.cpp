@@ -36,7 +36,7 @@ void timeline_reporter_state::flush() {
   if (!scratch.empty()) self->send(cfg.aggregator, event_batch_msg{cfg.node, scratch});
 }
 
-reporter_actor::behavior_type timeline_reporter(reporter_impl self, reporter_config_t cfg) {
+reporter_actor::behavior_type timeline_reporter(reporter_impl_t self, reporter_config_t cfg) {
   self->state.init(self, std::move(cfg));
   return {
       [self](tick_atom) {
@@ -135,7 +135,7 @@ timeline_snapshot_msg timeline_aggregator_state::snapshot(int64_t since_ns) cons
   return s;
 }
 
-timeline_actor::behavior_type timeline_aggregator(timeline_impl self) {
+timeline_actor::behavior_type timeline_aggregator(timeline_impl_t self) {
   self->state.init(self);
   return {
       [self](join_atom, const timeline_join_msg& m) { self->state.join(m); },

@@ -56,8 +56,8 @@ struct timeline_reporter_state {
   void rebind();  // the slot's aggregator, joined anew
   void flush();
 };
-using reporter_impl = reporter_actor::stateful_pointer<timeline_reporter_state>;
-reporter_actor::behavior_type timeline_reporter(reporter_impl self, reporter_config_t cfg);
+using reporter_impl_t = reporter_actor::stateful_pointer<timeline_reporter_state>;
+reporter_actor::behavior_type timeline_reporter(reporter_impl_t self, reporter_config_t cfg);
 
 struct timeline_aggregator_state {
   static inline const char* name = "zkfleet.timeline";
@@ -83,8 +83,8 @@ struct timeline_aggregator_state {
   // The node's clock offset from its samples so far (0 with none).
   int64_t offset_of(uint16_t node) const;
 };
-using timeline_impl = timeline_actor::stateful_pointer<timeline_aggregator_state>;
-timeline_actor::behavior_type timeline_aggregator(timeline_impl self);
+using timeline_impl_t = timeline_actor::stateful_pointer<timeline_aggregator_state>;
+timeline_actor::behavior_type timeline_aggregator(timeline_impl_t self);
 
 // The snapshot as an aggregator_t (for the renderers and the event file).
 timeline::aggregator_t to_aggregator(const timeline_snapshot_msg& s);

@@ -16,7 +16,7 @@ struct backend_t {
   std::unique_ptr<groth16::accelerator_t<curves::bn254>> bn254;
   std::unique_ptr<groth16::accelerator_t<curves::bls12_381>> bls12_381;
   groth16::accelerators_t accelerators() const { return {bn254.get(), bls12_381.get()}; }
-  void apply(groth16::prove_options& o) const { o.accelerators = accelerators(); }
+  void apply(groth16::prove_options_t& o) const { o.accelerators = accelerators(); }
 };
 
 // What a node's config says of its GPUs (resources.gpus, resources.vram); unset: automatic.

@@ -110,24 +110,32 @@ caf::expected<actors::scheduler_actor> middleman_system_t::remote_scheduler(
 }
 
 namespace {
-// A handshake the peer closed without a TLS alert: a process dying or restarting (a scheduler
-// killed mid-handshake), not a refused certificate (that comes with the alert's reason).
-constexpr const char* handshake_cut = "the connection closed during the TLS handshake";
 
-// A TLS handshake on a connected non-blocking socket within `wait`: "" when it completed, else
-// what the server or this side said.
-std::string tls_handshake(int fd, const tls_identity_t& tls, std::chrono::milliseconds wait) {
+// A TLS handshake on a connected non-blocking socket within `wait`: scheduler when it completed,
+// else how it failed and what the server or this side said.
+probe_t tls_handshake(int fd, const tls_identity_t& tls, std::chrono::milliseconds wait) {
   std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_client_method()),
                                                         SSL_CTX_free);
-  if (!ctx) return "cannot make a TLS context";
+  if (!ctx) return {greeting_t::tls_refused, "cannot make a TLS context"};
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
   if (SSL_CTX_use_certificate_chain_file(ctx.get(), tls.cert.c_str()) != 1 ||
       SSL_CTX_use_PrivateKey_file(ctx.get(), tls.key.c_str(), SSL_FILETYPE_PEM) != 1 ||
       SSL_CTX_load_verify_locations(ctx.get(), tls.ca.c_str(), nullptr) != 1)
-    return "cannot load " + tls.cert + ", " + tls.key + " or " + tls.ca;
+    return {greeting_t::tls_refused, "cannot load " + tls.cert + ", " + tls.key + " or " + tls.ca};
   SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
   std::unique_ptr<SSL, decltype(&SSL_free)> ssl(SSL_new(ctx.get()), SSL_free);
   SSL_set_fd(ssl.get(), fd);
+  // An error of the handshake as the probe reports it: a plaintext answer (a record that is not
+  // TLS), a close without an alert (no error queued), or a refusal with OpenSSL's reason.
+  auto failed = [](unsigned long err) -> probe_t {
+    const int reason = ERR_GET_REASON(err);
+    const char* text = err ? ERR_reason_error_string(err) : nullptr;
+    if (reason == SSL_R_WRONG_VERSION_NUMBER || reason == SSL_R_PACKET_LENGTH_TOO_LONG)
+      return {greeting_t::plaintext, text ? text : "not TLS"};
+    if (!text || reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)  // closed, no alert
+      return {greeting_t::tls_cut, "the connection closed during the TLS handshake"};
+    return {greeting_t::tls_refused, text};
+  };
   const auto end = std::chrono::steady_clock::now() + wait;
   for (;;) {
     ERR_clear_error();
@@ -140,10 +148,12 @@ std::string tls_handshake(int fd, const tls_identity_t& tls, std::chrono::millis
         char b;
         if (SSL_peek(ssl.get(), &b, 1) <= 0 && SSL_get_error(ssl.get(), 0) != SSL_ERROR_WANT_READ) {
           const unsigned long e = ERR_get_error();
-          if (e) return ERR_reason_error_string(e) ? ERR_reason_error_string(e) : "refused";
+          if (e)
+            return {greeting_t::tls_refused,
+                    ERR_reason_error_string(e) ? ERR_reason_error_string(e) : "refused"};
         }
       }
-      return "";
+      return {greeting_t::scheduler, ""};
     }
     const int e = SSL_get_error(ssl.get(), r);
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -152,24 +162,21 @@ std::string tls_handshake(int fd, const tls_identity_t& tls, std::chrono::millis
       pollfd p{fd, short(e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT), 0};
       if (::poll(&p, 1, int(left.count())) == 1) continue;
     }
-    if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) return "silent";
-    const unsigned long err = ERR_get_error();
-    const char* why = err ? ERR_reason_error_string(err) : nullptr;
-    return why ? why : handshake_cut;
+    if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) return {greeting_t::silent, ""};
+    return failed(ERR_get_error());
   }
 }
 
 }  // namespace
 
-greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
-                 const tls_identity_t& tls, std::string* why) {
+probe_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
+              const tls_identity_t& tls) {
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
-  if (::getaddrinfo(ep.host.c_str(), std::to_string(ep.port).c_str(), &hints, &res) != 0)
-    return greeting_t::nobody;
-  greeting_t g = greeting_t::nobody;
-  for (addrinfo* ai = res; ai && g == greeting_t::nobody; ai = ai->ai_next) {
+  if (::getaddrinfo(ep.host.c_str(), std::to_string(ep.port).c_str(), &hints, &res) != 0) return {};
+  probe_t g;
+  for (addrinfo* ai = res; ai && g.greeting == greeting_t::nobody; ai = ai->ai_next) {
     const int fd =
         ::socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) continue;
@@ -181,21 +188,17 @@ greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
         ::poll(&p, 1, int(wait.count())) == 1 &&
         ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
     if (connected && tls.enabled()) {
-      const std::string r = tls_handshake(fd, tls, wait);
-      g = r.empty()       ? greeting_t::scheduler
-          : r == "silent" ? greeting_t::silent
-                          : greeting_t::tls_refused;
-      if (why) *why = r;
+      g = tls_handshake(fd, tls, wait);
     } else if (connected) {
       p = {fd, POLLIN, 0};
       uint8_t first = 0xff;
       const int ready = ::poll(&p, 1, int(wait.count()));
       if (ready == 0) {
-        g = greeting_t::silent;
+        g.greeting = greeting_t::silent;
       } else if (ready == 1) {
         const ssize_t n = ::recv(fd, &first, 1, 0);
         // Closed at once (a proxy whose backend is not up yet): nobody there yet, try again.
-        if (n == 1) g = first == 0 ? greeting_t::scheduler : greeting_t::foreign;
+        if (n == 1) g.greeting = first == 0 ? greeting_t::scheduler : greeting_t::foreign;
       }  // interrupted (a signal): nobody yet
     }
     ::close(fd);
@@ -206,12 +209,13 @@ greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
 
 std::string scheduler_node_name(const config::config_t& c) {
   for (const auto& n : c.nodes)
-    if (n.has(config::role_t::scheduler)) return n.name;
+    if (n.has(config::node_role_t::scheduler)) return n.name;
   return "";
 }
 
-net::http_answer_t call_scheduler_http(const config::config_t& c, const tls_identity_t& tls,
-                                       net::http_call_t call) {
+util::result_t<net::http_answer_t> call_scheduler_http(const config::config_t& c,
+                                                       const tls_identity_t& tls,
+                                                       net::http_call_t call) {
   if (!c.scheduler.http)
     throw std::runtime_error("scheduler.http is not set in " + c.source +
                              ": the scheduler serves no HTTP to send or fetch inputs through");
@@ -239,25 +243,22 @@ actors::scheduler_actor connect_scheduler(middleman_system_t& s, const config::c
   for (bool said = false;;) {
     // Only a greeting that cannot be CAF's ends the wait at once; a silent listener is tried again
     // (remote_actor would wait on it for minutes) until the patience runs out.
-    std::string why;
-    const greeting_t g = probe(ep, 5s, s.tls, &why);
+    const probe_t found = probe(ep, 5s, s.tls);
+    const greeting_t g = found.greeting;
     if (g == greeting_t::foreign) throw not_a_scheduler("did not greet as CAF does");
-    if (g == greeting_t::tls_refused && why == handshake_cut &&
-        std::chrono::steady_clock::now() < end && !stop_requested()) {
+    if (g == greeting_t::tls_cut && std::chrono::steady_clock::now() < end && !stop_requested()) {
       if (still_ok) still_ok();
       std::this_thread::sleep_for(200ms);  // the scheduler restarting: try again
       continue;
     }
-    if (g == greeting_t::tls_refused) {
-      if (why.find("wrong version number") != std::string::npos ||
-          why.find("packet length too long") != std::string::npos)
-        throw std::runtime_error(ep.str() +
-                                 " answered in plaintext, not TLS: is security the same in every "
-                                 "node's config (" +
-                                 c.source + ")?");
-      throw std::runtime_error("the TLS handshake with " + ep.str() + " failed (" + why + "): is " +
-                               s.tls.cert + " a certificate of this cluster's CA?");
-    }
+    if (g == greeting_t::plaintext)
+      throw std::runtime_error(ep.str() +
+                               " answered in plaintext, not TLS: is security the same in every "
+                               "node's config (" +
+                               c.source + ")?");
+    if (g == greeting_t::tls_refused || g == greeting_t::tls_cut)
+      throw std::runtime_error("the TLS handshake with " + ep.str() + " failed (" + found.why +
+                               "): is " + s.tls.cert + " a certificate of this cluster's CA?");
     if (g == greeting_t::silent) {
       if (still_ok) still_ok();
       if (std::chrono::steady_clock::now() >= end || stop_requested())
@@ -378,7 +379,7 @@ cluster_client_t::cluster_client_t(const config::config_t& c, const std::string&
 
 cluster_client_t::~cluster_client_t() = default;
 
-std::string cluster_client_t::submit(const actors::job_request& r) {
+std::string cluster_client_t::submit(const actors::job_request_msg& r) {
   return impl_->request<std::string>(impl_->scheduler, 70s, "", actors::submit_atom::value,
                                      impl_->token, r);
 }

@@ -68,11 +68,17 @@ struct middleman_system_t {
 // publish) greets first, with a BASP server handshake (operation 0). A listener that stays silent
 // (a prover's data port, an HTTP server) or greets otherwise is not a scheduler, and remote_actor
 // would wait on it for minutes.
-// With TLS the client speaks first: the probe is a TLS handshake with this process's certificate
-// (tls_refused: the server refused it or is not of this CA, `why` says which).
-enum class greeting_t { nobody, scheduler, silent, foreign, tls_refused };
-greeting_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
-                 const tls_identity_t& tls = {}, std::string* why = nullptr);
+// With TLS the client speaks first: the probe is a TLS handshake with this process's
+// certificate: tls_refused (the server refused it or is not of this CA), tls_cut (the connection
+// closed mid-handshake without an alert: a process dying or restarting, not a refusal),
+// plaintext (the listener answered in plaintext: its side has no TLS).
+enum class greeting_t { nobody, scheduler, silent, foreign, tls_refused, tls_cut, plaintext };
+struct probe_t {
+  greeting_t greeting = greeting_t::nobody;
+  std::string why;  // tls_refused, tls_cut, plaintext: what the server or this side said
+};
+probe_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
+              const tls_identity_t& tls = {});
 
 // What a node that is not the scheduler reaches: the scheduler, its session there and the
 // timeline aggregator.
@@ -110,9 +116,11 @@ std::string scheduler_node_name(const config::config_t& c);
 
 // One request to the scheduler's HTTP endpoint (scheduler.http; docs/api.md) as `tls`'s identity:
 // HTTPS with its certificate when the cluster has certificates, the scheduler node's certificate
-// required of the server. Throws when the config sets no scheduler.http.
-net::http_answer_t call_scheduler_http(const config::config_t& c, const tls_identity_t& tls,
-                                       net::http_call_t call);
+// required of the server. The answer, or why none came; throws when the config sets no
+// scheduler.http.
+util::result_t<net::http_answer_t> call_scheduler_http(const config::config_t& c,
+                                                       const tls_identity_t& tls,
+                                                       net::http_call_t call);
 
 // The connection to the scheduler broke while a request waited (the scheduler restarted, or the
 // network went): the request may be made again on a new connection.
@@ -129,7 +137,7 @@ class cluster_client_t {
   cluster_client_t(const cluster_client_t&) = delete;
   cluster_client_t& operator=(const cluster_client_t&) = delete;
 
-  std::string submit(const actors::job_request& r);
+  std::string submit(const actors::job_request_msg& r);
   actors::job_status_msg status(const std::string& job);
   // The job's proofs once it has finished; nullopt when it has not within `timeout`. Throws
   // scheduler_lost_error when the connection broke meanwhile.

@@ -21,7 +21,7 @@ namespace zk::apps {
 namespace {
 
 using security::role_t;
-using clock_t_ = std::chrono::system_clock;
+using system_clock_t = std::chrono::system_clock;
 
 // The options of one `certs` subcommand (those it does not declare stay unset).
 struct certs_opts_t {
@@ -29,8 +29,8 @@ struct certs_opts_t {
   opt_t name, dir, days, overwrite, hosts;
 };
 
-std::string utc_date(clock_t_::time_point t) {
-  const time_t tt = clock_t_::to_time_t(t);
+std::string utc_date(system_clock_t::time_point t) {
+  const time_t tt = system_clock_t::to_time_t(t);
   std::tm tm{};
   ::gmtime_r(&tt, &tm);
   char buf[16];
@@ -39,7 +39,7 @@ std::string utc_date(clock_t_::time_point t) {
 }
 
 // "EXPIRED", "not valid before DATE" or "expires in N days".
-std::string expiry_state(const security::cert_info_t& c, clock_t_::time_point now) {
+std::string expiry_state(const security::cert_info_t& c, system_clock_t::time_point now) {
   if (c.not_after <= now) return "EXPIRED";
   if (c.not_before > now) return "not valid before " + utc_date(c.not_before);
   const auto days = std::chrono::duration_cast<std::chrono::hours>(c.not_after - now).count() / 24;
@@ -117,7 +117,7 @@ int run_list(const certs_opts_t& o) {
     std::printf("no certificates in %s\n", dir.c_str());
     return 0;
   }
-  const auto now = clock_t_::now();
+  const auto now = system_clock_t::now();
   std::vector<std::vector<std::string>> rows = {{"FILE", "ROLE", "NAME", "EXPIRES", "STATE"}};
   for (const auto& c : certs)
     rows.push_back(

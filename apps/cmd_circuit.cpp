@@ -29,7 +29,7 @@ circuit_options_t add_circuit_options(CLI::App* app) {
 }
 
 int run_circuit_setup(const circuit_options_t& co, const opt_t& out, const opt_t& seed) {
-  groth16::setup_options opt;
+  groth16::setup_options_t opt;
   if (seed.given()) opt.seed = parse_uint_arg("--seed", seed.one());
   const std::string name = need(co.circuit, "--circuit");
   const std::string dir = need(out, "--out");
@@ -62,7 +62,7 @@ int run_circuit_prove(const circuit_options_t& co, const opt_t& partition_opt, c
   const std::string params = co.params.one();
   const uint32_t partition =
       uint32_t(parse_uint_arg("--partition", partition_opt.one("0"), 0, 0xffffffffu));
-  groth16::prove_options opt;
+  groth16::prove_options_t opt;
   const backend_t backend = choose_backend(backend_mode.one("auto"));
   backend.apply(opt);
   auto r = circuit::prove_circuit(name, params, partition, dir, proof.one(), pub.one(), opt);

@@ -97,23 +97,23 @@ std::string upload(const config::config_t& c, const tls_identity_t& who, const s
   call.headers = {{"Content-Type", json ? "application/json" : "application/octet-stream"}};
   call.timeout = std::chrono::minutes(10);
   const auto a = call_scheduler_http(c, who, call);
-  if (!a.error.empty()) throw std::runtime_error(file + ": the upload failed: " + a.error);
-  std::string why = a.body;
+  if (!a) throw std::runtime_error(file + ": the upload failed: " + a.error());
+  std::string why = a->body;
   try {
-    const auto j = nlohmann::json::parse(a.body);
-    if (a.status == 201) return j.at("input").get<std::string>();
-    why = j.value("error", a.body);
+    const auto j = nlohmann::json::parse(a->body);
+    if (a->status == 201) return j.at("input").get<std::string>();
+    why = j.value("error", a->body);
   } catch (const std::exception&) {
   }
   throw std::runtime_error(file + ": the scheduler refused the upload (" +
-                           std::to_string(a.status) + "): " + why);
+                           std::to_string(a->status) + "): " + why);
 }
 
 int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circuit,
                const opt_t& inputs, const opt_t& input_paths, const opt_t& partitions,
                const opt_t& priority) {
   const std::string path = config_path(config);
-  actors::job_request r;
+  actors::job_request_msg r;
   r.circuit = circuit.one();
   if (r.circuit.empty()) throw usage_error("--circuit ID is required");
   r.partitions = uint32_t(parse_uint_arg("--partitions", partitions.one("1"), 1, 0xffffffffu));

@@ -107,17 +107,17 @@ int run_cluster_demo(const demo_options_t& o) {
               "domain", "wires", "buffer");
   for (const auto& c : circuits) {
     std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
-                c.kind == circuit_kind::circom ? "circom" : "native",
-                c.shape == buffer::synth_shape::witness_only ? "witness-only" : "abc+witness",
+                c.kind == circuit_kind_t::circom ? "circom" : "native",
+                c.shape == buffer::synth_shape_t::witness_only ? "witness-only" : "abc+witness",
                 curve_name(c.curve), "2^", __builtin_ctzll(c.domain_size),
                 (unsigned long long)c.n_vars, buffer::format_bytes(c.buffer_bytes).c_str());
   }
 
   const auto t0 = std::chrono::steady_clock::now();
   for (auto& j : jobs) {
-    auto id = ask<std::string>(sys, cluster.scheduler, std::chrono::seconds(60), submit_atom::value,
-                               cluster.admin,
-                               job_request{j.circuit, priority_t::normal, j.partitions, j.inputs});
+    auto id = ask<std::string>(
+        sys, cluster.scheduler, std::chrono::seconds(60), submit_atom::value, cluster.admin,
+        job_request_msg{j.circuit, priority_t::normal, j.partitions, j.inputs});
     if (!id) throw std::runtime_error("submitting " + j.circuit + ": " + describe(id.error()));
     j.id = *id;
     auto st = ask<job_status_msg>(sys, cluster.scheduler, std::chrono::seconds(10),

@@ -13,7 +13,7 @@
 namespace zk::apps {
 namespace {
 
-void print_stage_table(const std::vector<std::pair<groth16::stage, double>>& stages) {
+void print_stage_table(const std::vector<std::pair<groth16::prover_stage_t, double>>& stages) {
   for (const auto& [s, secs] : stages)
     std::printf("  %-10s %9.3f ms\n", groth16::stage_name(s), secs * 1e3);
 }
@@ -26,8 +26,8 @@ int run_prove(const opt_t& zkey, const opt_t& wtns, const opt_t& proof, const op
               const opt_t& verbose, const opt_t& no_verify, const opt_t& backend_mode,
               const opt_t& precompute, const opt_t& endomorphism) {
   const bool verbosely = verbose.given();
-  std::vector<std::pair<groth16::stage, double>> stages;
-  groth16::prove_options opt;
+  std::vector<std::pair<groth16::prover_stage_t, double>> stages;
+  groth16::prove_options_t opt;
   opt.self_verify = !no_verify.given();
   opt.precompute.endomorphism = endomorphism.given();
   if (precompute.given()) {
@@ -38,7 +38,7 @@ int run_prove(const opt_t& zkey, const opt_t& wtns, const opt_t& proof, const op
   const backend_t backend = choose_backend(backend_mode.one("auto"));
   backend.apply(opt);
   if (verbosely)
-    opt.observe = [&](groth16::stage s, uint64_t b, uint64_t e) {
+    opt.observe = [&](groth16::prover_stage_t s, uint64_t b, uint64_t e) {
       stages.emplace_back(s, double(e - b) * 1e-9);
     };
   auto r = groth16::prove_files(zkey.one(), wtns.one(), proof.one(), pub.one(), opt);
@@ -65,7 +65,7 @@ int run_verify(const opt_t& vk, const opt_t& pub, const opt_t& proof) {
 }
 
 int run_setup(const opt_t& r1cs, const opt_t& zkey, const opt_t& vk, const opt_t& seed) {
-  groth16::setup_options opt;
+  groth16::setup_options_t opt;
   if (seed.given()) opt.seed = parse_uint_arg("--seed", seed.one());
   std::fprintf(stderr,
                "zkfleet setup: WARNING: development key. Its toxic waste (tau, alpha, beta, delta) "

@@ -334,20 +334,21 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       local.uploads = std::make_shared<node::fetch_cache_t>(
           (std::filesystem::temp_directory_path() / ("zkfleet-inputs-" + plan.name)).string());
       local.fetch = [&c, tls = s.tls](const std::string& input, const std::string& ticket,
-                                      const std::string& path) -> std::string {
+                                      const std::string& path) -> std::optional<std::string> {
         net::http_call_t call;
         call.target = "/v1/uploads/" + input.substr(std::string("upload:").size());
         call.headers = {{"X-Zkfleet-Ticket", ticket}};
         call.timeout = std::chrono::minutes(10);
         const auto a = call_scheduler_http(c, tls, call);
-        if (!a.error.empty()) return a.error;
-        if (a.status != 200)
-          return "the scheduler answered " + std::to_string(a.status) + ": " +
-                 a.body.substr(0, 300);
+        if (!a) return a.error();
+        if (a->status != 200)
+          return "the scheduler answered " + std::to_string(a->status) + ": " +
+                 a->body.substr(0, 300);
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out.write(a.body.data(), std::streamsize(a.body.size()));
+        out.write(a->body.data(), std::streamsize(a->body.size()));
         out.close();
-        return out ? "" : path + ": cannot write";
+        if (!out) return path + ": cannot write";
+        return std::nullopt;
       };
     }
     rc.local = std::move(local);

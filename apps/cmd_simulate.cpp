@@ -31,8 +31,8 @@ node::sim_config_t to_sim(const config::config_t& cfg) {
       node::sim_node_t n;
       n.spec.name = g.name_prefix + "-" + std::to_string(i);
       for (auto r : g.roles) {
-        n.spec.synth |= r == config::role_t::synth;
-        n.spec.prover |= r == config::role_t::prover;
+        n.spec.synth |= r == config::node_role_t::synth;
+        n.spec.prover |= r == config::node_role_t::prover;
       }
       n.spec.cores = g.cores;
       n.spec.memory_budget = g.memory_budget;

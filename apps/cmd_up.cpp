@@ -126,7 +126,7 @@ int run_up(const std::string& config_arg, const std::string& level) {
   // command line (what `pgrep -f -- "--node NAME$"` finds).
   std::vector<const config::node_t*> order;
   for (const auto& n : c.nodes)
-    if (n.has(config::role_t::scheduler))
+    if (n.has(config::node_role_t::scheduler))
       order.insert(order.begin(), &n);
     else
       order.push_back(&n);
@@ -169,12 +169,12 @@ int run_up(const std::string& config_arg, const std::string& level) {
     }
     if (stop_requested()) break;
     for (const auto& r : sup.restart_due()) {
-      if (r.error.empty())
+      if (!r.error)
         std::fprintf(stderr, "zkfleet up: node %s restarted (process %d, attempt %u)\n",
                      r.name.c_str(), int(r.pid), r.attempt);
       else
         std::fprintf(stderr, "zkfleet up: %s; trying again in %lld s (attempt %u)\n",
-                     r.error.c_str(), (long long)r.next.delay.count(), r.next.attempt);
+                     r.error->c_str(), (long long)r.next.delay.count(), r.next.attempt);
     }
     std::this_thread::sleep_for(100ms);
   }

@@ -103,7 +103,7 @@ void supervisor_t::start(const std::string& name, const std::vector<std::string>
   c.name = name;
   c.argv = argv;
   c.pid = spawn(c, false);
-  c.started = clock::now();
+  c.started = steady_clock_t::now();
   children_.push_back(std::move(c));
 }
 
@@ -123,7 +123,7 @@ std::optional<supervisor_t::exit_t> supervisor_t::reap() {
   for (auto& c : children_) {
     int st = 0;
     if (c.pid <= 0 || ::waitpid(c.pid, &st, WNOHANG) != c.pid) continue;
-    c.last_ran = clock::now() - c.started;
+    c.last_ran = steady_clock_t::now() - c.started;
     c.last_exit = describe_exit(st, true);
     exit_t e;
     e.name = c.name;
@@ -150,7 +150,7 @@ supervisor_t::restart_t supervisor_t::schedule(child_t& c) {
   if (c.last_ran >= stable_run) c.backoff = first_backoff;  // it had settled: a fresh failure
   const restart_t r{++c.restarts, c.backoff};
   c.backoff = std::min(c.backoff * 2, max_backoff);
-  c.restart_at = clock::now() + r.delay;
+  c.restart_at = steady_clock_t::now() + r.delay;
   return r;
 }
 
@@ -163,11 +163,11 @@ supervisor_t::restart_t supervisor_t::restart_later(const std::string& name) {
 std::vector<supervisor_t::restarted_t> supervisor_t::restart_due() {
   std::vector<restarted_t> out;
   if (stopping_) return out;
-  const auto now = clock::now();
+  const auto now = steady_clock_t::now();
   for (auto& c : children_) {
     if (c.pid > 0 || !c.restart_at || *c.restart_at > now) continue;
     c.restart_at.reset();
-    restarted_t r{c.name, 0, c.restarts, "", {}};
+    restarted_t r{c.name, 0, c.restarts, std::nullopt, {}};
     {
       std::ofstream log(log_of(c.name), std::ios::app);
       log << "--- zkfleet up: restarting " << c.name << " (attempt " << c.restarts << ", after "
@@ -175,7 +175,7 @@ std::vector<supervisor_t::restarted_t> supervisor_t::restart_due() {
     }
     try {
       c.pid = spawn(c, true);
-      c.started = clock::now();
+      c.started = steady_clock_t::now();
       r.pid = c.pid;
     } catch (const std::exception& e) {
       r.error = e.what();
@@ -194,12 +194,12 @@ size_t supervisor_t::stop_all() {
   size_t n = 0;
   for (const auto& c : children_)
     if (c.pid > 0 && ::kill(c.pid, SIGTERM) == 0) ++n;
-  const auto end = clock::now() + 10s;
+  const auto end = steady_clock_t::now() + 10s;
   for (const auto& c : children_) {
     if (c.pid <= 0) continue;  // dead, waiting for a restart that will not come
     int st = 0;
     while (::waitpid(c.pid, &st, WNOHANG) == 0) {
-      if (clock::now() > end) {
+      if (steady_clock_t::now() > end) {
         ::kill(c.pid, SIGKILL);
         ::waitpid(c.pid, &st, 0);
         break;

@@ -37,7 +37,7 @@ std::string describe_exit(int wait_status, bool signal_name = false);
 
 class supervisor_t {
  public:
-  using clock = std::chrono::steady_clock;
+  using steady_clock_t = std::chrono::steady_clock;
   static constexpr std::chrono::seconds first_backoff{1}, max_backoff{30}, stable_run{60};
 
   explicit supervisor_t(up_files_t files);
@@ -55,10 +55,10 @@ class supervisor_t {
   struct exit_t {
     std::string name;
     pid_t pid = 0;
-    std::string how;        // "status 1", "signal 9"
-    std::string how_named;  // "status 1", "signal 9 (SIGKILL)"
-    std::string last_log;   // the last line of its log (its error, most likely)
-    clock::duration ran{};  // how long the process ran
+    std::string how;                 // "status 1", "signal 9"
+    std::string how_named;           // "status 1", "signal 9 (SIGKILL)"
+    std::string last_log;            // the last line of its log (its error, most likely)
+    steady_clock_t::duration ran{};  // how long the process ran
   };
   // A child that has exited since the last call; nullopt while all run. It stays supervised, dead:
   // restart_later() schedules its restart, stop_all() forgets it. The pid file is rewritten
@@ -77,8 +77,8 @@ class supervisor_t {
     std::string name;
     pid_t pid = 0;  // 0: it could not be started (`error`); its next restart is scheduled
     unsigned attempt = 0;
-    std::string error;
-    restart_t next;  // with `error`: the next try
+    std::optional<std::string> error;  // why it could not be started
+    restart_t next;                    // with `error`: the next try
   };
   // Starts again every child whose restart is due (its log appended to after a line "--- zkfleet
   // up: restarting NAME (attempt N, after HOW) at ISO-TIME ---") and rewrites the pid file.
@@ -98,12 +98,12 @@ class supervisor_t {
     std::string name;
     std::vector<std::string> argv;
     pid_t pid = 0;  // 0 while dead
-    clock::time_point started{};
+    steady_clock_t::time_point started{};
     std::string last_exit;  // "signal 9 (SIGKILL)", for the separator line
-    clock::duration last_ran{};
+    steady_clock_t::duration last_ran{};
     unsigned restarts = 0;
     std::chrono::seconds backoff = first_backoff;  // the delay of its next restart
-    std::optional<clock::time_point> restart_at;
+    std::optional<steady_clock_t::time_point> restart_at;
   };
   pid_t spawn(const child_t& c, bool append) const;
   child_t& find(const std::string& name);

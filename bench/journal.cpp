@@ -31,12 +31,12 @@
 
 using namespace zk::node;
 namespace fs = std::filesystem;
-using clock_type = std::chrono::steady_clock;
+using steady_clock_t = std::chrono::steady_clock;
 
 namespace {
 
-double us_since(clock_type::time_point t0) {
-  return std::chrono::duration<double, std::micro>(clock_type::now() - t0).count();
+double us_since(steady_clock_t::time_point t0) {
+  return std::chrono::duration<double, std::micro>(steady_clock_t::now() - t0).count();
 }
 
 double percentile(std::vector<double> v, double q) {
@@ -109,17 +109,17 @@ void one_round(const fs::path& dir, journal_sync_t sync, uint64_t n, samples_t& 
   {
     journal_t j(file.string(), sync);
     for (const auto& job : jobs) {
-      const auto t0 = clock_type::now();
+      const auto t0 = steady_clock_t::now();
       j.add_job(job);
       s.add_job.push_back(us_since(t0));
     }
     for (uint64_t i = 0; i < n; ++i) {
-      const auto t0 = clock_type::now();
+      const auto t0 = steady_clock_t::now();
       j.note_part(i + 1, uint32_t(i % 10), 1, "synth-1>prover-1");
       s.note_part.push_back(us_since(t0));
     }
     for (uint64_t i = 0; i < n; ++i) {
-      const auto t0 = clock_type::now();
+      const auto t0 = steady_clock_t::now();
       j.add_proof(i + 1, proofs[i]);
       s.add_proof.push_back(us_since(t0));
     }
@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
       for (int k = 0; k < 2; ++k) {
         const int m = (r % 2 == 0) ? k : 1 - k;  // alternate which mode goes first
         one_round(dir, modes[m], n, s[m], rng);
-        const auto t0 = clock_type::now();
+        const auto t0 = steady_clock_t::now();
         journal_t j(replay_file.string(), modes[m]);
         const auto jobs = j.replay();
         s[m].replay_ms.push_back(us_since(t0) / 1000);
@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
         for (const auto& job : jobs) replayed_parts += job.partitions;
         // What the scheduler does next: every job into its policy, ids past the journal's, and
         // the first scheduling round once nodes are there.
-        const auto t1 = clock_type::now();
+        const auto t1 = steady_clock_t::now();
         scheduler_policy_t policy({false, 2}, 3);
         policy.add_circuit({"porep-2-16", 8 << 20, 64 << 20});
         for (const auto& job : jobs) {

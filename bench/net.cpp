@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   p.n_vars = count;
   p.n_public = 1;
   p.domain_rows = count;
-  p.shape = buffer::synth_shape::abc_witness;
+  p.shape = buffer::synth_shape_t::abc_witness;
   const std::vector<buffer::byte_span_t> spans{{witness.data(), witness.size()},
                                                {a.data(), a.size()},
                                                {b.data(), b.size()},

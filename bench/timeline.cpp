@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
       for (unsigned t = 0; t < threads; ++t)
         workers.emplace_back([&, t] {
           for (uint64_t i = 0; i < n / 2; ++i) {
-            rec.begin(i, t, timeline::stage::msm_a, uint16_t(t), 0);
-            rec.end(i, t, timeline::stage::msm_a, uint16_t(t), 0);
+            rec.begin(i, t, timeline::stage_t::msm_a, uint16_t(t), 0);
+            rec.end(i, t, timeline::stage_t::msm_a, uint16_t(t), 0);
           }
         });
       for (auto& w : workers) w.join();
@@ -84,17 +84,17 @@ int main(int argc, char** argv) {
       const int64_t t = int64_t(p) * 1000;
       const uint64_t job = p / 10;
       const uint32_t part = uint32_t(p % 10);
-      using timeline::phase;
-      using timeline::stage;
-      for (auto [st, ph, dt, actor] : {std::tuple{stage::queued, phase::begin, 0, 0},
-                                       {stage::queued, phase::end, 100, 0},
-                                       {stage::synth, phase::begin, 100, 1},
-                                       {stage::synth, phase::end, 400, 1},
-                                       {stage::xfer, phase::begin, 400, 2},
-                                       {stage::xfer, phase::end, 500, 2},
-                                       {stage::gpu, phase::begin, 500, 3},
-                                       {stage::gpu, phase::end, 900, 3},
-                                       {stage::done, phase::instant, 900, 3}})
+      using timeline::phase_t;
+      using timeline::stage_t;
+      for (auto [st, ph, dt, actor] : {std::tuple{stage_t::queued, phase_t::begin, 0, 0},
+                                       {stage_t::queued, phase_t::end, 100, 0},
+                                       {stage_t::synth, phase_t::begin, 100, 1},
+                                       {stage_t::synth, phase_t::end, 400, 1},
+                                       {stage_t::xfer, phase_t::begin, 400, 2},
+                                       {stage_t::xfer, phase_t::end, 500, 2},
+                                       {stage_t::gpu, phase_t::begin, 500, 3},
+                                       {stage_t::gpu, phase_t::end, 900, 3},
+                                       {stage_t::done, phase_t::instant, 900, 3}})
         b.push_back({job, part, st, ph, 1, uint16_t(actor), t + dt, 0});
       if (b.size() >= 4500) {
         std::stable_sort(b.begin(), b.end(),

@@ -42,7 +42,7 @@ class context_t {
 
   std::mutex mu;
   cudaStream_t copy = nullptr, compute = nullptr;
-  pinned_buffer host_in, host_out, staging[2];
+  pinned_buffer_t host_in, host_out, staging[2];
   cudaEvent_t staged[2] = {}, consumed[2] = {}, drained[2] = {}, inputs_ready = nullptr,
               bases_ready = nullptr;
   cudaEvent_t t_begin = nullptr, t_uploaded = nullptr, t_kbegin = nullptr, t_kend = nullptr,

@@ -27,16 +27,16 @@ struct cuda_error : std::runtime_error {
 
 // A device array of T, freed on scope exit.
 template <class T>
-class device_buffer {
+class device_buffer_t {
  public:
-  explicit device_buffer(size_t n) : n_(n) {
+  explicit device_buffer_t(size_t n) : n_(n) {
     if (n) CUDA_OK(cudaMalloc(&p_, n * sizeof(T)));
   }
-  ~device_buffer() {
+  ~device_buffer_t() {
     if (p_) cudaFree(p_);
   }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer_t(const device_buffer_t&) = delete;
+  device_buffer_t& operator=(const device_buffer_t&) = delete;
   T* get() const { return p_; }
   size_t size() const { return n_; }
   void upload(const T* host, size_t n) {
@@ -53,14 +53,14 @@ class device_buffer {
 
 // Host memory from cudaHostAlloc (pinned: DMA-able, so copies from it are truly asynchronous),
 // grown as needed and reused; contents are not kept across a growth.
-class pinned_buffer {
+class pinned_buffer_t {
  public:
-  pinned_buffer() = default;
-  ~pinned_buffer() {
+  pinned_buffer_t() = default;
+  ~pinned_buffer_t() {
     if (p_) cudaFreeHost(p_);
   }
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  pinned_buffer_t(const pinned_buffer_t&) = delete;
+  pinned_buffer_t& operator=(const pinned_buffer_t&) = delete;
   // At least `bytes` bytes; the caller makes sure no copy still uses the old memory.
   uint8_t* reserve(size_t bytes) {
     if (bytes > cap_) {

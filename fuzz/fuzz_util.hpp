@@ -20,9 +20,9 @@
 namespace zk::fuzz {
 
 // One per process: rewritten for every input.
-class memory_file {
+class memory_file_t {
  public:
-  memory_file() {
+  memory_file_t() {
     fd_ = ::memfd_create("zkfleet-fuzz", MFD_CLOEXEC);
     if (fd_ < 0) {
       std::fprintf(stderr, "fuzz: memfd_create failed: %s\n", std::strerror(errno));
@@ -51,8 +51,8 @@ class memory_file {
   std::string path_;
 };
 
-inline memory_file& input_file() {
-  static memory_file f;
+inline memory_file_t& input_file() {
+  static memory_file_t f;
   return f;
 }
 

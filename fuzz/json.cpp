@@ -36,20 +36,20 @@ void check_number(const std::string& s) {
   }
 }
 
-void check_g1(const g1_json& p) {
+void check_g1(const g1_json_t& p) {
   for (const auto* s : {&p.x, &p.y, &p.z}) check_number(*s);
 }
-void check_g2(const g2_json& p) {
+void check_g2(const g2_json_t& p) {
   for (const auto* e : {&p.x, &p.y, &p.z}) {
     check_number((*e)[0]);
     check_number((*e)[1]);
   }
 }
-bool same(const g1_json& a, const g1_json& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-bool same(const g2_json& a, const g2_json& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+bool same(const g1_json_t& a, const g1_json_t& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+bool same(const g2_json_t& a, const g2_json_t& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 
 void proof(std::string_view text) {
-  proof_json p;
+  proof_json_t p;
   try {
     p = parse_proof_json(text, "proof.json");
   } catch (const format_error&) {
@@ -58,7 +58,7 @@ void proof(std::string_view text) {
   check_g1(p.a);
   check_g2(p.b);
   check_g1(p.c);
-  const proof_json q = parse_proof_json(proof_to_json(p), "rewritten proof.json");
+  const proof_json_t q = parse_proof_json(proof_to_json(p), "rewritten proof.json");
   ZK_FUZZ_CHECK(same(p.a, q.a) && same(p.b, q.b) && same(p.c, q.c));
   ZK_FUZZ_CHECK(p.protocol == q.protocol && p.curve == q.curve);
 }
@@ -75,7 +75,7 @@ void public_signals(std::string_view text) {
 }
 
 void vkey(std::string_view text) {
-  vkey_json k;
+  vkey_json_t k;
   try {
     k = parse_vkey_json(text, "verification_key.json");
   } catch (const format_error&) {
@@ -88,7 +88,7 @@ void vkey(std::string_view text) {
   check_g2(k.beta2);
   check_g2(k.gamma2);
   check_g2(k.delta2);
-  for (const g1_json& p : k.ic) check_g1(p);
+  for (const g1_json_t& p : k.ic) check_g1(p);
   bool has_alphabeta = true;
   for (const auto& fq6 : k.alphabeta)
     for (const auto& fq2 : fq6)
@@ -100,7 +100,7 @@ void vkey(std::string_view text) {
         }
       }
   if (!has_alphabeta) return;
-  const vkey_json b = parse_vkey_json(vkey_to_json(k), "rewritten verification_key.json");
+  const vkey_json_t b = parse_vkey_json(vkey_to_json(k), "rewritten verification_key.json");
   ZK_FUZZ_CHECK(b.curve == k.curve && b.n_public == k.n_public);
   ZK_FUZZ_CHECK(same(b.alpha1, k.alpha1) && same(b.beta2, k.beta2));
   ZK_FUZZ_CHECK(same(b.gamma2, k.gamma2) && same(b.delta2, k.delta2));

@@ -1,4 +1,4 @@
-// .r1cs reader: zk::formats::r1cs_file(path) (zk/formats/r1cs.hpp), then everything a caller
+// .r1cs reader: zk::formats::r1cs_file_t(path) (zk/formats/r1cs.hpp), then everything a caller
 // does with an accepted file without further checks: the constraint iterator and build_csr.
 // Expected for bad input: format_error. Properties of an accepted file: iteration visits
 // exactly nConstraints constraints, ends at the end of the section, sees only wires < nWires and
@@ -13,27 +13,27 @@
 
 namespace {
 
-void check_accepted(const zk::formats::r1cs_file& f) {
+void check_accepted(const zk::formats::r1cs_file_t& f) {
   using namespace zk;
   using namespace zk::formats;
-  const r1cs_header& h = f.header();
+  const r1cs_header_t& h = f.header();
   (void)f.curve();
-  const section_record& sec = f.file().unique(r1cs_section::constraints);
+  const section_record_t& sec = f.file().unique(r1cs_section::constraints);
   const uint8_t* const section_end = f.file().data() + sec.offset + sec.size;
 
-  const r1cs_csr csr = build_csr(f);
-  const csr_matrix* mats[3] = {&csr.a, &csr.b, &csr.c};
+  const r1cs_csr_t csr = build_csr(f);
+  const csr_matrix_t* mats[3] = {&csr.a, &csr.b, &csr.c};
   uint64_t seen[3] = {0, 0, 0};
   uint64_t rows = 0;
   const uint8_t* last_end = f.file().data() + sec.offset;
-  for (const r1cs_constraint& con : f.constraints()) {
-    const linear_combination* lcs[3] = {&con.a, &con.b, &con.c};
+  for (const r1cs_constraint_t& con : f.constraints()) {
+    const linear_combination_t* lcs[3] = {&con.a, &con.b, &con.c};
     for (int m = 0; m < 3; ++m) {
-      const linear_combination& lc = *lcs[m];
-      const csr_matrix& mat = *mats[m];
+      const linear_combination_t& lc = *lcs[m];
+      const csr_matrix_t& mat = *mats[m];
       ZK_FUZZ_CHECK(mat.row_ptr[rows] == seen[m]);
       for (uint32_t t = 0; t < lc.size(); ++t) {
-        const lc_term term = lc[t];
+        const lc_term_t term = lc[t];
         ZK_FUZZ_CHECK(term.wire < h.n_wires);
         ZK_FUZZ_CHECK(le_less(term.coef, h.prime, h.fs));
         ZK_FUZZ_CHECK(mat.col[seen[m] + t] == term.wire);
@@ -61,7 +61,7 @@ void check_accepted(const zk::formats::r1cs_file& f) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string& path = zk::fuzz::input_file().write(data, size);
   try {
-    const zk::formats::r1cs_file f(path);
+    const zk::formats::r1cs_file_t f(path);
     check_accepted(f);
   } catch (const zk::format_error&) {
     // bad input, rejected with a message: expected

@@ -1,4 +1,4 @@
-// .wtns reader: zk::formats::wtns_file(path) (zk/formats/wtns.hpp).
+// .wtns reader: zk::formats::wtns_file_t(path) (zk/formats/wtns.hpp).
 // Expected for bad input: format_error. Properties of an accepted file: nWitness ≥ 1,
 // witness[0] = 1, every value < prime, the values lie inside the mapping.
 #include "zk/formats/wtns.hpp"
@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace zk::formats;
   const std::string& path = zk::fuzz::input_file().write(data, size);
   try {
-    const wtns_file w(path);
+    const wtns_file_t w(path);
     (void)w.curve();
     ZK_FUZZ_CHECK(w.n_witness() >= 1);
     ZK_FUZZ_CHECK(valid_field_size(w.n8()));

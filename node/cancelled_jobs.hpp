@@ -14,11 +14,12 @@ namespace zk::node {
 
 class cancelled_jobs_t {
  public:
-  using clock = std::chrono::steady_clock;
-  explicit cancelled_jobs_t(clock::duration keep = std::chrono::minutes(30)) : keep_(keep) {}
+  using steady_clock_t = std::chrono::steady_clock;
+  explicit cancelled_jobs_t(steady_clock_t::duration keep = std::chrono::minutes(30))
+      : keep_(keep) {}
 
   // Remembers the job, and forgets those cancelled more than `keep` before `now`.
-  void add(uint64_t job, clock::time_point now = clock::now()) {
+  void add(uint64_t job, steady_clock_t::time_point now = steady_clock_t::now()) {
     std::lock_guard<std::mutex> lock(mu_);
     jobs_[job] = now;
     for (auto it = jobs_.begin(); it != jobs_.end();)
@@ -41,9 +42,9 @@ class cancelled_jobs_t {
   }
 
  private:
-  const clock::duration keep_;
+  const steady_clock_t::duration keep_;
   mutable std::mutex mu_;
-  std::map<uint64_t, clock::time_point> jobs_;  // job → when it was cancelled
+  std::map<uint64_t, steady_clock_t::time_point> jobs_;  // job → when it was cancelled
 };
 
 }  // namespace zk::node

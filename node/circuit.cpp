@@ -13,7 +13,7 @@ namespace zk::node {
 namespace {
 
 // Fills the counts every circuit shares from its key's header.
-void describe_from_key(circuit_def_t& c, const formats::zkey_file& zkey) {
+void describe_from_key(circuit_def_t& c, const formats::zkey_file_t& zkey) {
   const auto& h = zkey.header();
   c.curve = h.curve;
   c.n_vars = h.n_vars;
@@ -35,19 +35,19 @@ buffer::digest_t circuit_def_t::digest_bytes() const {
 
 circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
                                     const std::string& r1cs_path) {
-  formats::zkey_file zkey(zkey_path);
+  formats::zkey_file_t zkey(zkey_path);
   circuit_def_t c;
   c.id = id;
-  c.kind = circuit_kind::circom;
+  c.kind = circuit_kind_t::circom;
   c.zkey = zkey_path;
   c.r1cs = r1cs_path;
   c.shape =
-      r1cs_path.empty() ? buffer::synth_shape::witness_only : buffer::synth_shape::abc_witness;
+      r1cs_path.empty() ? buffer::synth_shape_t::witness_only : buffer::synth_shape_t::abc_witness;
   c.digest = circuit::to_hex(circuit::sha256(zkey.file().data(), zkey.file().size()));
   describe_from_key(c, zkey);
   c.domain_rows = c.n_public + 1;
   if (!r1cs_path.empty()) {
-    formats::r1cs_file r1cs(r1cs_path);
+    formats::r1cs_file_t r1cs(r1cs_path);
     const auto& h = r1cs.header();
     if (r1cs.curve() != c.curve || h.n_wires != c.n_vars ||
         uint64_t(h.n_pub_out) + h.n_pub_in != c.n_public)
@@ -68,13 +68,13 @@ circuit_def_t describe_native_circuit(const std::string& id, const std::string& 
   auto setup = circuit::setup_circuit(name, params, key_dir);
   circuit_def_t c;
   c.id = id;
-  c.kind = circuit_kind::native;
+  c.kind = circuit_kind_t::native;
   c.zkey = key_dir + "/circuit.zkey";
   c.native_name = name;
   c.native_params = parsed.shape_params();  // partitions and seed belong to jobs
-  c.shape = buffer::synth_shape::abc_witness;
+  c.shape = buffer::synth_shape_t::abc_witness;
   c.digest = setup.digest;
-  formats::zkey_file zkey(c.zkey);
+  formats::zkey_file_t zkey(c.zkey);
   describe_from_key(c, zkey);
   c.domain_rows = uint64_t(setup.n_constraints) + setup.n_public + 1;
   c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));

@@ -20,16 +20,16 @@
 
 namespace zk::node {
 
-enum class circuit_kind : uint8_t { circom = 0, native = 1 };
+enum class circuit_kind_t : uint8_t { circom = 0, native = 1 };
 
 struct circuit_def_t {
   std::string id;
-  circuit_kind kind = circuit_kind::circom;
+  circuit_kind_t kind = circuit_kind_t::circom;
   std::string zkey;           // proving key path (native: <key_dir>/circuit.zkey)
   std::string r1cs;           // circom abc+witness: the constraint matrices
   std::string native_name;    // native: "porep-lite"
   std::string native_params;  // native: what the R1CS depends on (curve, challenges, depth)
-  buffer::synth_shape shape = buffer::synth_shape::witness_only;
+  buffer::synth_shape_t shape = buffer::synth_shape_t::witness_only;
   curve_id_t curve = curve_id_t::bn254;
   std::string digest;  // hex SHA-256: of the .zkey (circom) or of the .r1cs (native)
   uint64_t n_vars = 0, n_public = 0, domain_size = 0;

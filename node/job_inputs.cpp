@@ -16,7 +16,7 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
                                             const std::vector<std::string>& inputs,
                                             uint32_t partitions) {
   if (partitions == 0) return "a job needs at least one partition";
-  if (c.kind == circuit_kind::circom) {
+  if (c.kind == circuit_kind_t::circom) {
     if (inputs.size() != 1 && inputs.size() != partitions)
       return "circuit '" + c.id +
              "' takes one .wtns for every partition or one per partition, got " +
@@ -31,7 +31,7 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
       if (!std::filesystem::is_regular_file(path)) return path + ": no such witness file";
       // The witness must be of this circuit: its field, and one value per wire.
       try {
-        formats::wtns_file w(path);
+        formats::wtns_file_t w(path);
         if (w.curve() != c.curve)
           return path + ": the witness is over another field than circuit '" + c.id + "' (" +
                  curve_name(c.curve) + ")";
@@ -75,7 +75,7 @@ bool inside(const std::filesystem::path& p, const std::filesystem::path& root) {
 std::optional<std::string> check_input_roots(const circuit_def_t& c,
                                              const std::vector<std::string>& inputs,
                                              const std::vector<std::string>& roots) {
-  if (c.kind != circuit_kind::circom) return std::nullopt;
+  if (c.kind != circuit_kind_t::circom) return std::nullopt;
   namespace fs = std::filesystem;
   for (const auto& path : inputs) {
     if (roots.empty())

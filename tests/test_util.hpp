@@ -1,6 +1,6 @@
 #pragma once
 // Shared helpers of the doctest suites (every area's; one header, so that none is written twice):
-// text and files (contains, read_text, write_text, temp_dir, fixture_dir), exceptions (thrown),
+// text and files (contains, read_text, write_text, temp_dir_t, fixture_dir), exceptions (thrown),
 // bounded waits on a condition (eventually), deterministic random field elements and points.
 #include <stdlib.h>
 
@@ -63,19 +63,19 @@ typename C::g2_affine random_g2() {
 #endif  // ZK_TEST_UTIL_MATH
 
 // A fresh directory under the system temp dir, removed with everything in it.
-class temp_dir {
+class temp_dir_t {
  public:
-  explicit temp_dir(const std::string& prefix = "zk_test") {
+  explicit temp_dir_t(const std::string& prefix = "zk_test") {
     std::string tmpl = (std::filesystem::temp_directory_path() / (prefix + "_XXXXXX")).string();
     if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = tmpl;
   }
-  ~temp_dir() {
+  ~temp_dir_t() {
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
+  temp_dir_t(const temp_dir_t&) = delete;
+  temp_dir_t& operator=(const temp_dir_t&) = delete;
   std::string file(const std::string& name) const { return (path_ / name).string(); }
   const std::filesystem::path& path() const { return path_; }
 

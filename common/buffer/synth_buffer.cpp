@@ -19,7 +19,7 @@ constexpr size_t magic = 0, version = 4, header_size = 6, curve = 8, flags = 10,
                  reserved1 = 104, header_checksum = 120;
 }  // namespace off
 
-std::string msg(header_field f, const std::string& what) {
+std::string msg(header_field_t f, const std::string& what) {
   return std::string("synth header: ") + field_name(f) + ": " + what;
 }
 
@@ -74,10 +74,10 @@ uint64_t compute_header_checksum(const synth_header_t& h) {
   return xxh64(b.data(), off::header_checksum);
 }
 
-uint64_t payload_bytes_for(uint64_t n_vars, uint64_t domain_rows, synth_shape shape) {
+uint64_t payload_bytes_for(uint64_t n_vars, uint64_t domain_rows, synth_shape_t shape) {
   if (n_vars > max_count || domain_rows > max_count) return 0;
   uint64_t elems = n_vars;
-  if (shape == synth_shape::abc_witness) elems += 3 * domain_rows;
+  if (shape == synth_shape_t::abc_witness) elems += 3 * domain_rows;
   return elems * fr_bytes;  // ≤ 2^32·4·32 = 2^39: no overflow
 }
 
@@ -85,7 +85,7 @@ payload_layout_t payload_layout(const synth_header_t& h) {
   payload_layout_t l;
   l.witness = 0;
   l.a = h.n_vars * fr_bytes;
-  if (h.shape() == synth_shape::abc_witness) {
+  if (h.shape() == synth_shape_t::abc_witness) {
     l.b = l.a + h.domain_rows * fr_bytes;
     l.c = l.b + h.domain_rows * fr_bytes;
     l.end = l.c + h.domain_rows * fr_bytes;
@@ -104,7 +104,7 @@ uint64_t payload_checksum(const std::vector<byte_span_t>& payload) {
 synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_t>& payload) {
   synth_header_t h;
   h.curve = curve_code(p.curve);
-  h.flags = p.shape == synth_shape::abc_witness ? flag_abc : 0;
+  h.flags = p.shape == synth_shape_t::abc_witness ? flag_abc : 0;
   h.circuit_digest = p.circuit_digest;
   h.job_id = p.job_id;
   h.partition = p.partition;
@@ -124,96 +124,96 @@ synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_
   return h;
 }
 
-const char* field_name(header_field f) {
+const char* field_name(header_field_t f) {
   switch (f) {
-    case header_field::magic:
+    case header_field_t::magic:
       return "magic";
-    case header_field::version:
+    case header_field_t::version:
       return "version";
-    case header_field::header_size:
+    case header_field_t::header_size:
       return "header_size";
-    case header_field::header_checksum:
+    case header_field_t::header_checksum:
       return "header_checksum";
-    case header_field::curve:
+    case header_field_t::curve:
       return "curve";
-    case header_field::flags:
+    case header_field_t::flags:
       return "flags";
-    case header_field::fr_bytes:
+    case header_field_t::fr_bytes:
       return "fr_bytes";
-    case header_field::reserved:
+    case header_field_t::reserved:
       return "reserved";
-    case header_field::n_vars:
+    case header_field_t::n_vars:
       return "n_vars";
-    case header_field::n_public:
+    case header_field_t::n_public:
       return "n_public";
-    case header_field::domain_rows:
+    case header_field_t::domain_rows:
       return "domain_rows";
-    case header_field::payload_bytes:
+    case header_field_t::payload_bytes:
       return "payload_bytes";
   }
   return "?";
 }
 
 std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t max_payload_bytes) {
-  auto fail = [](header_field f, const std::string& what) {
+  auto fail = [](header_field_t f, const std::string& what) {
     return std::optional<header_error_t>(header_error_t{f, msg(f, what)});
   };
   using std::to_string;
   if (h.magic != synth_magic) {
-    return fail(header_field::magic, hex(h.magic) + " is not \"ZKSB\" (0x42534b5a)");
+    return fail(header_field_t::magic, hex(h.magic) + " is not \"ZKSB\" (0x42534b5a)");
   }
   if (h.version != synth_version) {
-    return fail(header_field::version, to_string(h.version) + " is not supported (expected " +
-                                           to_string(synth_version) + ")");
+    return fail(header_field_t::version, to_string(h.version) + " is not supported (expected " +
+                                             to_string(synth_version) + ")");
   }
   if (h.header_size != synth_header_size) {
-    return fail(header_field::header_size,
+    return fail(header_field_t::header_size,
                 to_string(h.header_size) + " (expected " + to_string(synth_header_size) + ")");
   }
   const uint64_t want = compute_header_checksum(h);
   if (h.header_checksum != want) {
-    return fail(header_field::header_checksum, hex(h.header_checksum) +
-                                                   " does not match the header bytes (" +
-                                                   hex(want) + "): corrupted header");
+    return fail(header_field_t::header_checksum, hex(h.header_checksum) +
+                                                     " does not match the header bytes (" +
+                                                     hex(want) + "): corrupted header");
   }
   if (!curve_from_code(h.curve)) {
-    return fail(header_field::curve,
+    return fail(header_field_t::curve,
                 to_string(h.curve) + " is not a known curve (1 = BN254, 2 = BLS12-381)");
   }
   if ((h.flags & ~flag_abc) != 0) {
-    return fail(header_field::flags,
+    return fail(header_field_t::flags,
                 hex(h.flags) + " has unknown bits (only bit 0, abc+witness, is defined)");
   }
   if (h.fr_bytes != fr_bytes) {
-    return fail(header_field::fr_bytes, to_string(h.fr_bytes) + " (expected 32)");
+    return fail(header_field_t::fr_bytes, to_string(h.fr_bytes) + " (expected 32)");
   }
   bool reserved_zero = h.reserved0 == 0;
   for (uint8_t b : h.reserved1) reserved_zero = reserved_zero && b == 0;
-  if (!reserved_zero) return fail(header_field::reserved, "reserved bytes are not zero");
+  if (!reserved_zero) return fail(header_field_t::reserved, "reserved bytes are not zero");
   if (h.n_vars == 0 || h.n_vars > max_count) {
-    return fail(header_field::n_vars, to_string(h.n_vars) + " is out of range [1, 2^32]");
+    return fail(header_field_t::n_vars, to_string(h.n_vars) + " is out of range [1, 2^32]");
   }
   if (h.n_public >= h.n_vars) {
-    return fail(header_field::n_public,
+    return fail(header_field_t::n_public,
                 to_string(h.n_public) + " must be below n_vars = " + to_string(h.n_vars));
   }
   if (h.domain_rows > max_count || h.domain_rows < h.n_public + 1) {
-    return fail(header_field::domain_rows,
+    return fail(header_field_t::domain_rows,
                 to_string(h.domain_rows) +
                     " is out of range [n_public + 1 = " + to_string(h.n_public + 1) + ", 2^32]");
   }
   const uint64_t expect = payload_bytes_for(h.n_vars, h.domain_rows, h.shape());
   if (h.payload_bytes != expect) {
-    return fail(header_field::payload_bytes,
+    return fail(header_field_t::payload_bytes,
                 to_string(h.payload_bytes) + " does not match the counts (" +
-                    (h.shape() == synth_shape::abc_witness ? "32·(n_vars + 3·domain_rows) = "
-                                                           : "32·n_vars = ") +
+                    (h.shape() == synth_shape_t::abc_witness ? "32·(n_vars + 3·domain_rows) = "
+                                                             : "32·n_vars = ") +
                     to_string(expect) + ")");
   }
   if (h.payload_bytes > max_payload_bytes) {
-    return fail(header_field::payload_bytes, to_string(h.payload_bytes) +
-                                                 " exceeds the receiver's limit of " +
-                                                 to_string(max_payload_bytes) + " bytes");
+    return fail(header_field_t::payload_bytes, to_string(h.payload_bytes) +
+                                                   " exceeds the receiver's limit of " +
+                                                   to_string(max_payload_bytes) + " bytes");
   }
   return std::nullopt;
 }

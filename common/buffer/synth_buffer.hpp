@@ -48,7 +48,7 @@ inline constexpr size_t synth_header_size = 128;
 inline constexpr uint32_t fr_bytes = 32;
 inline constexpr uint64_t max_count = uint64_t(1) << 32;  // n_vars, domain_rows
 
-enum class synth_shape { witness_only, abc_witness };
+enum class synth_shape_t { witness_only, abc_witness };
 inline constexpr uint16_t flag_abc = 1;
 
 // Curves in the header: curve_id_t's value is the code (curve_from_code reads it).
@@ -78,8 +78,8 @@ struct synth_header_t {
   std::array<uint8_t, 16> reserved1{};
   uint64_t header_checksum = 0;
 
-  synth_shape shape() const {
-    return (flags & flag_abc) ? synth_shape::abc_witness : synth_shape::witness_only;
+  synth_shape_t shape() const {
+    return (flags & flag_abc) ? synth_shape_t::abc_witness : synth_shape_t::witness_only;
   }
 };
 
@@ -89,7 +89,7 @@ synth_header_t decode_header(const uint8_t* bytes);  // synth_header_size bytes,
 uint64_t compute_header_checksum(const synth_header_t& h);
 
 // Payload size for these counts (0 when a count exceeds max_count).
-uint64_t payload_bytes_for(uint64_t n_vars, uint64_t domain_rows, synth_shape shape);
+uint64_t payload_bytes_for(uint64_t n_vars, uint64_t domain_rows, synth_shape_t shape);
 
 // Byte offsets of the arrays within the payload (a/b/c only for abc+witness).
 struct payload_layout_t {
@@ -112,7 +112,7 @@ struct synth_params_t {
   uint64_t n_vars = 0;
   uint64_t n_public = 0;
   uint64_t domain_rows = 0;
-  synth_shape shape = synth_shape::abc_witness;
+  synth_shape_t shape = synth_shape_t::abc_witness;
 };
 
 // A sealed, valid header for the payload given as pieces in order (witness, then a, b, c).
@@ -121,7 +121,7 @@ struct synth_params_t {
 synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_t>& payload);
 
 // The header field a validation error is about.
-enum class header_field {
+enum class header_field_t {
   magic,
   version,
   header_size,
@@ -135,10 +135,10 @@ enum class header_field {
   domain_rows,
   payload_bytes,
 };
-const char* field_name(header_field f);
+const char* field_name(header_field_t f);
 
 struct header_error_t {
-  header_field field;
+  header_field_t field;
   std::string message;  // "synth header: version: 7 is not supported (expected 1)"
 };
 

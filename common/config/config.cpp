@@ -20,13 +20,13 @@ namespace fs = std::filesystem;
 
 // --- names ---------------------------------------------------------------------------------------
 
-const char* role_name(role_t r) {
+const char* node_role_name(node_role_t r) {
   switch (r) {
-    case role_t::scheduler:
+    case node_role_t::scheduler:
       return "scheduler";
-    case role_t::synth:
+    case node_role_t::synth:
       return "synth";
-    case role_t::prover:
+    case node_role_t::prover:
       return "prover";
   }
   return "?";
@@ -81,7 +81,7 @@ std::string endpoint_t::str() const {
          std::to_string(port);
 }
 
-bool node_t::has(role_t r) const {
+bool node_t::has(node_role_t r) const {
   for (auto x : roles) {
     if (x == r) return true;
   }
@@ -189,7 +189,7 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
              "\"" + nd.hot_circuits[k] + "\" is not in circuits");
       }
     }
-    if (nd.has(role_t::scheduler)) {
+    if (nd.has(node_role_t::scheduler)) {
       ++schedulers;
       if (nd.control->port != cfg.scheduler.endpoint.port) {
         fail(c, node_yaml(i), node_path(i) + ".listen.control",

@@ -26,12 +26,12 @@ struct config_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class role_t { scheduler, synth, prover };
+enum class node_role_t { scheduler, synth, prover };
 enum class backend_t { cpu, cuda, automatic };
 enum class shape_t { abc_witness, witness_only, automatic };
 // Job priority, most urgent first (the scheduler orders by the value; it travels in messages).
 enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
-const char* role_name(role_t r);
+const char* node_role_name(node_role_t r);
 const char* backend_name(backend_t b);
 const char* shape_name(shape_t s);
 const char* priority_name(priority_t p);
@@ -66,14 +66,14 @@ struct data_plane_t {
 
 struct node_t {
   std::string name;
-  std::vector<role_t> roles;
+  std::vector<node_role_t> roles;
   std::optional<endpoint_t>
       control;  // listen.control: CAF middleman port (the scheduler's publish port)
   std::optional<endpoint_t> data;  // listen.data: the Asio data plane (synth and prover roles)
   resources_t resources;
   std::vector<std::string> hot_circuits;  // proving keys kept resident (prover role)
   data_plane_t data_plane;
-  bool has(role_t r) const;
+  bool has(node_role_t r) const;
 };
 
 struct circuit_t {
@@ -148,7 +148,7 @@ struct security_t {
 struct sim_node_group_t {
   std::string name_prefix;  // nodes are named <prefix>-1 .. <prefix>-<count>
   unsigned count = 1;
-  std::vector<role_t> roles;
+  std::vector<node_role_t> roles;
   unsigned cores = 1;
   uint64_t memory_budget = 0;
   uint64_t uplink_per_s = uint64_t(1) << 30;  // bytes per second out of each node

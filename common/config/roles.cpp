@@ -10,9 +10,9 @@ node_plan_t plan_of(const config_t& c, const node_t& node, uint16_t index) {
   node_plan_t p;
   p.name = node.name;
   p.index = index;
-  p.scheduler = node.has(role_t::scheduler);
-  p.synth = node.has(role_t::synth);
-  p.prover = node.has(role_t::prover);
+  p.scheduler = node.has(node_role_t::scheduler);
+  p.synth = node.has(node_role_t::synth);
+  p.prover = node.has(node_role_t::prover);
   if (p.scheduler) {
     p.publish = node.control ? *node.control : c.scheduler.endpoint;
     // The scheduler reports as a timeline node of its own: with synth/prover roles beside it, the

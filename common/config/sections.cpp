@@ -208,13 +208,13 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
     if (l.has("control")) node.control = as_endpoint(c, l.get("control"), l.path("control"));
     if (l.has("data")) node.data = as_endpoint(c, l.get("data"), l.path("data"));
   }
-  if (node.has(role_t::scheduler) && !node.control) {
+  if (node.has(node_role_t::scheduler) && !node.control) {
     fail(c, n, m.path("listen.control"), "missing (required for the scheduler role)");
   }
-  if ((node.has(role_t::synth) || node.has(role_t::prover)) && !node.data) {
+  if ((node.has(node_role_t::synth) || node.has(node_role_t::prover)) && !node.data) {
     fail(c, n, m.path("listen.data"), "missing (required for the synth and prover roles)");
   }
-  const bool holds_buffers = node.has(role_t::synth) || node.has(role_t::prover);
+  const bool holds_buffers = node.has(node_role_t::synth) || node.has(node_role_t::prover);
   if (m.has("resources")) {
     map_t r(c, m.get("resources"), m.path("resources"), keys_of("node.resources"));
     auto& res = node.resources;
@@ -251,7 +251,7 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
     if (res.prover_backend == backend_t::cuda && res.gpus && *res.gpus == 0) {
       fail(c, r.get("gpus"), r.path("gpus"), "is 0 with prover_backend cuda");
     }
-    if ((res.gpus || res.vram || r.has("prover_backend")) && !node.has(role_t::prover)) {
+    if ((res.gpus || res.vram || r.has("prover_backend")) && !node.has(node_role_t::prover)) {
       fail(c, r.node(), m.path("resources"),
            "gives prover_backend/gpus/vram to a node without the prover role");
     }
@@ -261,7 +261,7 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
          "missing (required for the synth and prover roles: e.g. 8GiB)");
   }
   if (m.has("hot_circuits")) {
-    if (!node.has(role_t::prover))
+    if (!node.has(node_role_t::prover))
       fail(c, m.get("hot_circuits"), m.path("hot_circuits"),
            "only a prover keeps proving keys resident");
     node.hot_circuits = as_names(c, m.get("hot_circuits"), m.path("hot_circuits"));
@@ -373,7 +373,7 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
     bool synth = false, prover = false;
     for (const auto& g : s.nodes) {
       for (auto r : g.roles)
-        synth = synth || r == role_t::synth, prover = prover || r == role_t::prover;
+        synth = synth || r == node_role_t::synth, prover = prover || r == node_role_t::prover;
     }
     if (!synth || !prover || s.jobs.empty()) {
       fail(c, n, "simulation", "is enabled but lacks synth nodes, prover nodes or jobs");

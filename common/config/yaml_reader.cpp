@@ -189,14 +189,15 @@ std::vector<std::string> as_names(const ctx_t& c, const YAML::Node& n, const std
   return out;
 }
 
-std::vector<role_t> as_roles(const ctx_t& c, const YAML::Node& n, const std::string& path) {
-  std::vector<role_t> out;
+std::vector<node_role_t> as_roles(const ctx_t& c, const YAML::Node& n, const std::string& path) {
+  std::vector<node_role_t> out;
   const YAML::Node l = as_list(c, n, path, false);
   for (size_t i = 0; i < l.size(); ++i) {
-    const role_t r = as_enum(c, l[i], index(path, i), role_choices);
+    const node_role_t r = as_enum(c, l[i], index(path, i), role_choices);
     for (auto x : out) {
       if (x == r)
-        fail(c, l[i], index(path, i), std::string("role ") + role_name(r) + " is listed twice");
+        fail(c, l[i], index(path, i),
+             std::string("role ") + node_role_name(r) + " is listed twice");
     }
     out.push_back(r);
   }

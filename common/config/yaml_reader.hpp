@@ -65,7 +65,7 @@ endpoint_t as_endpoint(const ctx_t& c, const YAML::Node& n, const std::string& p
 YAML::Node as_list(const ctx_t& c, const YAML::Node& n, const std::string& path, bool allow_empty);
 // A list of distinct names.
 std::vector<std::string> as_names(const ctx_t& c, const YAML::Node& n, const std::string& path);
-std::vector<role_t> as_roles(const ctx_t& c, const YAML::Node& n, const std::string& path);
+std::vector<node_role_t> as_roles(const ctx_t& c, const YAML::Node& n, const std::string& path);
 
 template <class E, size_t N>
 E as_enum(const ctx_t& c, const YAML::Node& n, const std::string& path,
@@ -78,8 +78,10 @@ E as_enum(const ctx_t& c, const YAML::Node& n, const std::string& path,
   fail(c, n, path, quoted(n) + " is not one of: " + list);
 }
 
-inline constexpr std::pair<const char*, role_t> role_choices[] = {
-    {"scheduler", role_t::scheduler}, {"synth", role_t::synth}, {"prover", role_t::prover}};
+inline constexpr std::pair<const char*, node_role_t> role_choices[] = {
+    {"scheduler", node_role_t::scheduler},
+    {"synth", node_role_t::synth},
+    {"prover", node_role_t::prover}};
 inline constexpr std::pair<const char*, backend_t> backend_choices[] = {
     {"cpu", backend_t::cpu}, {"cuda", backend_t::cuda}, {"auto", backend_t::automatic}};
 inline constexpr std::pair<const char*, shape_t> shape_choices[] = {

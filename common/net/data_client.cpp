@@ -16,7 +16,7 @@ data_client_t::data_client_t(std::string host, uint16_t port, send_options_t opt
   std::shared_ptr<tls_context_t> tls;
   if (options_.tls.enabled()) {
     try {
-      tls = make_tls_context(options_.tls, tls_side::client);
+      tls = make_tls_context(options_.tls, tls_side_t::client);
     } catch (const std::exception& e) {
       setup_error_ = e.what();
     }
@@ -53,16 +53,22 @@ send_result_t data_client_t::send(const buffer::synth_header_t& header,
   const unsigned attempts = std::max(1u, options_.max_attempts);
   for (unsigned i = 1; i <= attempts; ++i) {
     result.attempts = i;
-    give_up_ = false;
-    const std::string err = attempt(header, payload, ticket, result);
-    if (err.empty()) {
+    auto a = attempt(header, payload, ticket);
+    if (a) {
       result.ok = true;
       result.error.clear();
+      result.buffer_id = a->buffer_id;
+      result.duplicate = a->duplicate;
+      result.peer_node = a->peer_node;
+      result.ready_ns = a->ready_ns;
       break;
     }
+    const attempt_error_t& err = a.error();
+    if (err.nack) result.last_nack = err.nack;
+    if (err.ready_ns) result.ready_ns = err.ready_ns;
     if (!result.error.empty()) result.error += "; ";
-    result.error += "attempt " + std::to_string(i) + ": " + err;
-    if (give_up_) break;
+    result.error += "attempt " + std::to_string(i) + ": " + err.what;
+    if (err.final) break;
     if (i < attempts) {
       std::this_thread::sleep_for(delay);
       delay = std::min(delay * 2, std::chrono::milliseconds(1000));
@@ -72,36 +78,36 @@ send_result_t data_client_t::send(const buffer::synth_header_t& header,
   return result;
 }
 
-std::string data_client_t::attempt(const buffer::synth_header_t& header,
-                                   const std::vector<asio::const_buffer>& payload,
-                                   const std::optional<transfer_ticket_t>& ticket,
-                                   send_result_t& result) {
+util::result_t<data_client_t::delivered_t, data_client_t::attempt_error_t> data_client_t::attempt(
+    const buffer::synth_header_t& header, const std::vector<asio::const_buffer>& payload,
+    const std::optional<transfer_ticket_t>& ticket) {
   timed_socket_t& socket = *socket_;
   const std::string where = host_ + ":" + std::to_string(port_);
-  auto fail = [&](const std::string& what) {
+  int64_t ready_ns = 0;
+  auto fail = [&](attempt_error_t e) {
     socket.close();
-    return what;
+    e.ready_ns = ready_ns;
+    return e;
   };
-  auto connect = [&]() -> std::string {
+  auto connect = [&]() -> std::optional<attempt_error_t> {
     if (auto ec = socket.connect(host_, port_, options_.connect_timeout)) {
-      if (!socket.peer_error().empty()) {  // our refusal of the receiver: retrying cannot help
-        give_up_ = true;
-        return "TLS handshake with " + where + ": " + socket.peer_error();
-      }
+      if (!socket.peer_error().empty())  // our refusal of the receiver: retrying cannot help
+        return attempt_error_t{
+            "TLS handshake with " + where + ": " + socket.peer_error(), {}, true};
       std::string what = std::string(socket.tls() ? "connect (TLS) to " : "connect to ") + where +
                          ": " + ec.message();
       if (socket.tls() && ec.category() == asio::error::get_ssl_category() &&
           ERR_GET_REASON(static_cast<unsigned long>(ec.value())) == SSL_R_WRONG_VERSION_NUMBER)
         what += " (the receiver does not speak TLS: is its data-plane TLS configured?)";
-      return what;
+      return attempt_error_t(what);
     }
-    return {};
+    return std::nullopt;
   };
   // A kept connection may have been closed by the receiver meanwhile (its idle timeout): if the
   // header step fails on it without a reply, connect afresh once within this attempt.
   bool reused = socket.is_open();
   if (!reused) {
-    if (auto err = connect(); !err.empty()) return fail(err);
+    if (auto err = connect()) return fail(*err);
   }
   const uint32_t attempt_no = ticket ? ticket->attempt : 0;
   error_code io_error;  // the last socket error of a reply read or header write
@@ -151,26 +157,22 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
     if (ready || !(reused && peer_closed)) break;
     reused = false;
     socket.close();
-    if (auto err = connect(); !err.empty()) return fail(err);
+    if (auto err = connect()) return fail(*err);
   }
-  if (!ready) return fail(ready.error());
-  result.ready_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::steady_clock::now().time_since_epoch())
-                        .count();
-  if (ready->status == reply_status::ack) {  // already held: a re-send after a lost ACK
-    result.buffer_id = ready->buffer_id;
-    result.duplicate = true;
-    result.peer_node = socket.peer_name();
-    return {};
-  }
-  if (ready->status != reply_status::ready) {
-    result.last_nack = ready->status;
+  if (!ready) return fail(attempt_error_t(ready.error()));
+  ready_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                 std::chrono::steady_clock::now().time_since_epoch())
+                 .count();
+  if (ready->status == reply_status_t::ack)  // already held: a re-send after a lost ACK
+    return delivered_t{ready->buffer_id, true, socket.peer_name(), ready_ns};
+  if (ready->status != reply_status_t::ready) {
     std::string what = std::string("receiver refused the header: ") + status_name(ready->status);
-    if (ready->status == reply_status::no_space)
+    if (ready->status == reply_status_t::no_space)
       what += " (" + buffer::format_bytes(ready->detail) + " did not fit)";
     // The same ticket again would be refused again: the scheduler must issue another.
-    if (ready->status == reply_status::bad_ticket) give_up_ = true;
-    return fail(what);  // the receiver closes after a header NACK
+    const bool final = ready->status == reply_status_t::bad_ticket;
+    return fail(
+        attempt_error_t(what, ready->status, final));  // the receiver closes after a header NACK
   }
 
   // The payload in chunks of at most chunk_bytes, each a gather of slices of the caller's pieces.
@@ -189,24 +191,19 @@ std::string data_client_t::attempt(const buffer::synth_header_t& header,
       if (offset == payload[piece].size()) ++piece, offset = 0;
       sent += take;
     }
-    if (auto ec = socket.write(slices, options_.io_timeout)) {
-      return fail("writing the payload to " + where + ": " + ec.message());
-    }
+    if (auto ec = socket.write(slices, options_.io_timeout))
+      return fail(attempt_error_t("writing the payload to " + where + ": " + ec.message()));
   }
 
   auto done = read_reply("ACK");
-  if (!done) return fail(done.error());
-  if (done->status == reply_status::ack) {
-    result.buffer_id = done->buffer_id;
-    result.peer_node = socket.peer_name();
-    return {};
-  }
-  result.last_nack = done->status;
-  const std::string what =
-      std::string("receiver refused the payload: ") + status_name(done->status);
-  if (done->status == reply_status::bad_checksum)
-    return what;  // the connection stays open for the re-send
-  return fail(what);
+  if (!done) return fail(attempt_error_t(done.error()));
+  if (done->status == reply_status_t::ack)
+    return delivered_t{done->buffer_id, false, socket.peer_name(), ready_ns};
+  attempt_error_t refused{std::string("receiver refused the payload: ") + status_name(done->status),
+                          done->status, false, ready_ns};
+  if (done->status == reply_status_t::bad_checksum)
+    return refused;  // the connection stays open for the re-send
+  return fail(refused);
 }
 
 send_result_t send_buffer(const std::string& host, uint16_t port,

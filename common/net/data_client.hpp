@@ -33,6 +33,7 @@
 #include "common/net/ticket.hpp"
 #include "common/net/timed_socket.hpp"
 #include "common/net/tls.hpp"
+#include "common/util/result.hpp"
 
 namespace zk::net {
 
@@ -49,9 +50,9 @@ struct send_options_t {
 struct send_result_t {
   bool ok = false;
   unsigned attempts = 0;
-  uint64_t buffer_id = 0;                 // ok: the buffer's id in the receiver's store
-  std::optional<reply_status> last_nack;  // the last NACK received, if any
-  std::string error;                      // not ok: "attempt 1: ...; attempt 2: ..."
+  uint64_t buffer_id = 0;                   // ok: the buffer's id in the receiver's store
+  std::optional<reply_status_t> last_nack;  // the last NACK received, if any
+  std::string error;                        // not ok: "attempt 1: ...; attempt 2: ..."
   uint64_t payload_bytes = 0;
   double seconds = 0;    // whole call, retries included
   int64_t ready_ns = 0;  // ok: when the receiver's READY came (steady_clock ns): the payload starts
@@ -81,15 +82,31 @@ class data_client_t {
                      const std::optional<transfer_ticket_t>& ticket = std::nullopt);
 
  private:
-  // One attempt; "" on success, else what went wrong.
-  std::string attempt(const buffer::synth_header_t& header,
-                      const std::vector<boost::asio::const_buffer>& payload,
-                      const std::optional<transfer_ticket_t>& ticket, send_result_t& result);
+  // What one attempt delivered: the buffer's id in the receiver's store, and how.
+  struct delivered_t {
+    uint64_t buffer_id = 0;
+    bool duplicate = false;  // the receiver already held it
+    std::string peer_node;
+    int64_t ready_ns = 0;  // when the READY (or the duplicate's ACK) came
+  };
+  // Why one attempt failed.
+  struct attempt_error_t {
+    explicit attempt_error_t(std::string w, std::optional<reply_status_t> n = std::nullopt,
+                             bool f = false, int64_t r = 0)
+        : what(std::move(w)), nack(n), final(f), ready_ns(r) {}
+    std::string what;
+    std::optional<reply_status_t> nack;  // the receiver's NACK, if it sent one
+    bool final = false;    // the same again cannot succeed: we refused the receiver's certificate,
+                           // or it refused the ticket
+    int64_t ready_ns = 0;  // when the receiver's READY came, if it did
+  };
+  util::result_t<delivered_t, attempt_error_t> attempt(
+      const buffer::synth_header_t& header, const std::vector<boost::asio::const_buffer>& payload,
+      const std::optional<transfer_ticket_t>& ticket);
   std::string host_;
   uint16_t port_;
   send_options_t options_;
   std::string setup_error_;  // a TLS file that could not be loaded: every send fails with it
-  bool give_up_ = false;     // this attempt's failure is final (we refused the peer's certificate)
   std::unique_ptr<timed_socket_t> socket_;
 };
 

@@ -37,31 +37,31 @@ using asio::ip::tcp;
 using error_code = boost::system::error_code;
 using tls_stream_t = ssl::stream<tcp::socket>;
 
-const char* reject_reason_name(reject_reason r) {
+const char* reject_reason_name(reject_reason_t r) {
   switch (r) {
-    case reject_reason::bad_magic:
+    case reject_reason_t::bad_magic:
       return "bad_magic";
-    case reject_reason::bad_version:
+    case reject_reason_t::bad_version:
       return "bad_version";
-    case reject_reason::bad_header:
+    case reject_reason_t::bad_header:
       return "bad_header";
-    case reject_reason::bad_length:
+    case reject_reason_t::bad_length:
       return "bad_length";
-    case reject_reason::bad_checksum:
+    case reject_reason_t::bad_checksum:
       return "bad_checksum";
-    case reject_reason::no_space:
+    case reject_reason_t::no_space:
       return "no_space";
-    case reject_reason::truncated:
+    case reject_reason_t::truncated:
       return "truncated";
-    case reject_reason::timeout:
+    case reject_reason_t::timeout:
       return "timeout";
-    case reject_reason::io_error:
+    case reject_reason_t::io_error:
       return "io_error";
-    case reject_reason::bad_ticket:
+    case reject_reason_t::bad_ticket:
       return "bad_ticket";
-    case reject_reason::too_many_connections:
+    case reject_reason_t::too_many_connections:
       return "too_many_connections";
-    case reject_reason::tls:
+    case reject_reason_t::tls:
       return "tls";
   }
   return "?";
@@ -69,24 +69,24 @@ const char* reject_reason_name(reject_reason r) {
 
 namespace {
 
-using clock = asio::steady_timer::clock_type;
+using steady_clock_t = asio::steady_timer::clock_type;
 
-reject_reason reason_for(reply_status s) {
+reject_reason_t reason_for(reply_status_t s) {
   switch (s) {
-    case reply_status::bad_magic:
-      return reject_reason::bad_magic;
-    case reply_status::bad_version:
-      return reject_reason::bad_version;
-    case reply_status::bad_length:
-      return reject_reason::bad_length;
-    case reply_status::bad_checksum:
-      return reject_reason::bad_checksum;
-    case reply_status::no_space:
-      return reject_reason::no_space;
-    case reply_status::bad_ticket:
-      return reject_reason::bad_ticket;
+    case reply_status_t::bad_magic:
+      return reject_reason_t::bad_magic;
+    case reply_status_t::bad_version:
+      return reject_reason_t::bad_version;
+    case reply_status_t::bad_length:
+      return reject_reason_t::bad_length;
+    case reply_status_t::bad_checksum:
+      return reject_reason_t::bad_checksum;
+    case reply_status_t::no_space:
+      return reject_reason_t::no_space;
+    case reply_status_t::bad_ticket:
+      return reject_reason_t::bad_ticket;
     default:
-      return reject_reason::bad_header;
+      return reject_reason_t::bad_header;
   }
 }
 
@@ -108,10 +108,10 @@ struct dup_t {
   uint64_t id;
   uint64_t payload_checksum;
   bool gone = false;  // the buffer left the store (released, expired): remembered for the window
-  clock::time_point gone_at{};
+  steady_clock_t::time_point gone_at{};
 };
 
-std::string seconds_text(clock::duration d) {
+std::string seconds_text(steady_clock_t::duration d) {
   char b[32];
   std::snprintf(b, sizeof(b), "%.3g s", std::chrono::duration<double>(d).count());
   return b;
@@ -132,7 +132,7 @@ struct data_server_t::core_t {
   void accept();
   void start_sweeps();
   void sweep();
-  void reject(reject_reason why, const std::string& peer, const std::string& what) {
+  void reject(reject_reason_t why, const std::string& peer, const std::string& what) {
     {
       std::lock_guard<std::mutex> g(mu);
       ++stats.rejected;
@@ -160,7 +160,7 @@ struct data_server_t::core_t {
     return it != dups.end() && it->second.payload_checksum != checksum;
   }
   void committed_locked(uint64_t id, const std::optional<dup_key_t>& k, uint64_t checksum,
-                        clock::time_point now) {
+                        steady_clock_t::time_point now) {
     unclaimed[id] = now;
     if (!k) return;
     auto old = dups.find(*k);
@@ -169,7 +169,7 @@ struct data_server_t::core_t {
     key_of[id] = *k;
   }
   // The buffer left the store: its key is kept for the duplicate window.
-  void gone_locked(uint64_t id, clock::time_point now) {
+  void gone_locked(uint64_t id, steady_clock_t::time_point now) {
     auto k = key_of.find(id);
     if (k == key_of.end()) return;
     auto d = dups.find(k->second);
@@ -202,13 +202,13 @@ struct data_server_t::core_t {
   std::atomic<bool> stopped{false};
   mutable std::mutex mu;
   server_stats_t stats;
-  std::vector<std::weak_ptr<session_base_t>> sessions;    // for stop(); guarded by mu
-  unsigned active = 0;                                    // connections served now
-  std::map<std::string, unsigned> per_peer;               // ... per remote IP address
-  std::map<uint64_t, clock::time_point> unclaimed;        // id → when it was committed
-  std::map<dup_key_t, dup_t> dups;                        // keys of committed buffers
-  std::map<uint64_t, dup_key_t> key_of;                   // id → key, while the buffer is held
-  std::deque<std::pair<dup_key_t, uint64_t>> gone_order;  // gone keys, oldest first
+  std::vector<std::weak_ptr<session_base_t>> sessions;       // for stop(); guarded by mu
+  unsigned active = 0;                                       // connections served now
+  std::map<std::string, unsigned> per_peer;                  // ... per remote IP address
+  std::map<uint64_t, steady_clock_t::time_point> unclaimed;  // id → when it was committed
+  std::map<dup_key_t, dup_t> dups;                           // keys of committed buffers
+  std::map<uint64_t, dup_key_t> key_of;                      // id → key, while the buffer is held
+  std::deque<std::pair<dup_key_t, uint64_t>> gone_order;     // gone keys, oldest first
 };
 
 namespace {
@@ -281,16 +281,17 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
   void arm(std::chrono::milliseconds t) { deadline_.expires_after(t); }
   // An operation inside a frame: io_timeout, but never past the frame's deadline.
   void arm_in_frame() {
-    deadline_.expires_at(std::min(clock::now() + core_->options.io_timeout, frame_deadline_));
+    deadline_.expires_at(
+        std::min(steady_clock_t::now() + core_->options.io_timeout, frame_deadline_));
   }
-  void disarm() { deadline_.expires_at(clock::time_point::max()); }
+  void disarm() { deadline_.expires_at(steady_clock_t::time_point::max()); }
 
   // One watchdog per connection: wakes when the deadline passes (or moves) and closes the socket
   // when it has really passed, which fails the pending read or write.
   void watchdog() {
     deadline_.async_wait([self = this->shared_from_this()](const error_code&) {
       if (self->closed_) return;
-      const auto now = clock::now();
+      const auto now = steady_clock_t::now();
       if (self->deadline_.expiry() <= now) {
         self->timed_out_ = true;
         self->frame_deadline_hit_ = self->frame_deadline_ <= now;
@@ -320,7 +321,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
         const bool report = self->timed_out_ && !self->closed_after_stop();
         self->close();
         if (report)
-          self->core_->reject(reject_reason::timeout, self->peer_,
+          self->core_->reject(reject_reason_t::timeout, self->peer_,
                               "TLS handshake: timed out (the peer sent nothing)");
         return;
       }
@@ -336,7 +337,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
         const uint32_t magic = le_get<uint32_t>(first.data(), 0);
         if (magic == buffer::synth_magic || magic == ticket_magic) {
           self->close();
-          self->core_->reject(reject_reason::tls, self->peer_,
+          self->core_->reject(reject_reason_t::tls, self->peer_,
                               "TLS handshake: the peer sent a plaintext data-plane frame to this "
                               "TLS receiver (the sender has no data-plane TLS configured)");
           return;
@@ -368,7 +369,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       if (report) {
         std::string what = timed_out ? "timed out" : verify_error_;
         if (what.empty()) what = ec.message();
-        core_->reject(timed_out ? reject_reason::timeout : reject_reason::tls, peer_,
+        core_->reject(timed_out ? reject_reason_t::timeout : reject_reason_t::tls, peer_,
                       "TLS handshake: " + what);
       }
       return;
@@ -392,19 +393,19 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       return "peer closed the connection";
     return ec.message();
   }
-  reject_reason failure_reason(const error_code& ec) const {
-    if (timed_out_) return reject_reason::timeout;
+  reject_reason_t failure_reason(const error_code& ec) const {
+    if (timed_out_) return reject_reason_t::timeout;
     if (ec == asio::error::eof || ec == asio::error::connection_reset ||
         ec == ssl::error::stream_truncated)
-      return reject_reason::truncated;
-    return reject_reason::io_error;
+      return reject_reason_t::truncated;
+    return reject_reason_t::io_error;
   }
 
   // Between frames: wait (idle_timeout) for the next frame's first bytes.
   void read_frame() {
     header_ = buffer::synth_header_t{};
     ticket_.reset();
-    frame_deadline_ = clock::time_point::max();
+    frame_deadline_ = steady_clock_t::time_point::max();
     arm(core_->options.idle_timeout);
     stream_.async_read_some(asio::buffer(head_),
                             [self = this->shared_from_this()](const error_code& ec, size_t n) {
@@ -417,9 +418,9 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       close();
       return;
     }
-    frame_start_ = clock::now();
+    frame_start_ = steady_clock_t::now();
     const auto ft = core_->options.frame_timeout;
-    frame_deadline_ = ft.count() > 0 ? frame_start_ + ft : clock::time_point::max();
+    frame_deadline_ = ft.count() > 0 ? frame_start_ + ft : steady_clock_t::time_point::max();
     head_got_ = n;
     if (head_got_ < head_size) {
       arm_in_frame();
@@ -456,7 +457,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     if (magic == ticket_magic) {
       auto t = decode_ticket(head_.data());
       if (!t) {
-        refuse(reply_status::bad_ticket, t.error());
+        refuse(reply_status_t::bad_ticket, t.error());
         return;
       }
       ticket_ = t.value();
@@ -464,12 +465,12 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       return;
     }
     if (magic != buffer::synth_magic) {
-      refuse(reply_status::bad_magic, "not a data-plane frame: magic " + hex(magic) +
-                                          " is neither \"ZKTT\" (ticket) nor \"ZKSB\" (header)");
+      refuse(reply_status_t::bad_magic, "not a data-plane frame: magic " + hex(magic) +
+                                            " is neither \"ZKTT\" (ticket) nor \"ZKSB\" (header)");
       return;
     }
     if (core_->options.transfer_key) {
-      refuse(reply_status::bad_ticket,
+      refuse(reply_status_t::bad_ticket,
              "frame without a transfer ticket: this receiver takes only transfers the scheduler "
              "dispatched to it");
       return;
@@ -492,7 +493,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
   }
 
   // A NACK that ends the connection (the stream may not be a synth stream at all).
-  void refuse(reply_status st, const std::string& message, uint64_t detail = 0) {
+  void refuse(reply_status_t st, const std::string& message, uint64_t detail = 0) {
     core_->reject(reason_for(st), peer_, message);
     reply(st, detail, /*then_close=*/true);
   }
@@ -510,14 +511,15 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     }
     if (ticket_) {
       if (ticket_->job != header_.job_id || ticket_->partition != header_.partition) {
-        refuse(reply_status::bad_ticket, "transfer ticket for job " + std::to_string(ticket_->job) +
-                                             " partition " + std::to_string(ticket_->partition) +
-                                             " does not match the header's " + frame_name());
+        refuse(reply_status_t::bad_ticket, "transfer ticket for job " +
+                                               std::to_string(ticket_->job) + " partition " +
+                                               std::to_string(ticket_->partition) +
+                                               " does not match the header's " + frame_name());
         return;
       }
       if (core_->options.transfer_key &&
           !ticket_valid(*core_->options.transfer_key, *ticket_, header_.circuit_digest)) {
-        refuse(reply_status::bad_ticket,
+        refuse(reply_status_t::bad_ticket,
                "transfer ticket of " + frame_name() + " attempt " +
                    std::to_string(ticket_->attempt) +
                    ": MAC does not verify (not issued for this receiver, attempt or circuit)");
@@ -526,7 +528,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     }
     const uint64_t rate = core_->options.min_rate_bytes_per_s;
     if (rate > 0) {
-      const auto allowed = std::chrono::duration_cast<clock::duration>(
+      const auto allowed = std::chrono::duration_cast<steady_clock_t::duration>(
           std::chrono::duration<double>(double(header_.payload_bytes) / double(rate)));
       frame_deadline_ = frame_start_ + core_->options.frame_timeout + allowed;
     }
@@ -540,31 +542,32 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
         if (dup) ++core_->stats.duplicates;
       }
       if (spent) {  // one ticket, one buffer: a second payload under it is not stored
-        refuse(reply_status::bad_ticket, "transfer ticket already used for another payload (job " +
-                                             std::to_string(header_.job_id) + " partition " +
-                                             std::to_string(header_.partition) + ")");
+        refuse(reply_status_t::bad_ticket,
+               "transfer ticket already used for another payload (job " +
+                   std::to_string(header_.job_id) + " partition " +
+                   std::to_string(header_.partition) + ")");
         return;
       }
       if (dup) {  // a re-send after a lost ACK: the sender is done, nothing is stored twice
-        reply(reply_status::ack, ack_duplicate, /*then_close=*/false, *dup);
+        reply(reply_status_t::ack, ack_duplicate, /*then_close=*/false, *dup);
         return;
       }
     }
     auto r = core_->store.reserve(header_.payload_bytes);
     if (!r) {
-      refuse(reply_status::no_space, r.error().message, header_.payload_bytes);
+      refuse(reply_status_t::no_space, r.error().message, header_.payload_bytes);
       return;
     }
     pending_ = std::move(r.value());
     received_ = 0;
     hash_.reset();
-    reply(reply_status::ready, 0, /*then_close=*/false);
+    reply(reply_status_t::ready, 0, /*then_close=*/false);
   }
 
   dup_key_t key() const { return {ticket_->job, ticket_->partition, ticket_->attempt}; }
 
   // Writes a reply; then closes (header NACKs), reads the payload (READY) or the next frame.
-  void reply(reply_status st, uint64_t detail, bool then_close, uint64_t buffer_id = 0) {
+  void reply(reply_status_t st, uint64_t detail, bool then_close, uint64_t buffer_id = 0) {
     reply_t r;
     r.status = st;
     r.job_id = header_.job_id;
@@ -574,7 +577,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     r.payload_checksum = header_.payload_checksum;
     r.detail = detail;
     reply_bytes_ = encode_reply(r);
-    if (st == reply_status::ready)
+    if (st == reply_status_t::ready)
       arm_in_frame();
     else
       arm(core_->options.io_timeout);
@@ -585,7 +588,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
             self->close();
             return;
           }
-          if (st == reply_status::ready) {
+          if (st == reply_status_t::ready) {
             self->read_payload();
           } else {
             self->read_frame();
@@ -624,14 +627,15 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     const uint64_t got = hash_.digest();
     if (got != header_.payload_checksum) {
       pending_ = buffer::writable_buffer_t();  // back to the pool; the sender re-sends
-      core_->reject(reject_reason::bad_checksum, peer_,
+      core_->reject(reject_reason_t::bad_checksum, peer_,
                     "payload checksum " + hex(got) + " does not match the header's " +
                         hex(header_.payload_checksum) + " (" + frame_name() +
                         "): corrupted in transit");
-      reply(reply_status::bad_checksum, 0, /*then_close=*/false);
+      reply(reply_status_t::bad_checksum, 0, /*then_close=*/false);
       return;
     }
-    frame_deadline_ = clock::time_point::max();  // every byte is here: only the ACK is left
+    frame_deadline_ =
+        steady_clock_t::time_point::max();  // every byte is here: only the ACK is left
     std::optional<dup_key_t> k;
     if (ticket_) k = key();
     uint64_t id = 0;
@@ -652,7 +656,7 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
       }
       if (!dup) {
         id = core_->store.commit(std::move(pending_), header_);
-        core_->committed_locked(id, k, header_.payload_checksum, clock::now());
+        core_->committed_locked(id, k, header_.payload_checksum, steady_clock_t::now());
         ++core_->stats.frames_accepted;
         core_->stats.bytes_accepted += header_.payload_bytes;
       }
@@ -660,16 +664,16 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
     if (dup) {
       pending_ = buffer::writable_buffer_t();
       if (id == 0) {  // store ids start at 1: the ticket was spent on another payload
-        refuse(reply_status::bad_ticket, "transfer ticket already used for another payload");
+        refuse(reply_status_t::bad_ticket, "transfer ticket already used for another payload");
         return;
       }
-      reply(reply_status::ack, ack_duplicate, /*then_close=*/false, id);
+      reply(reply_status_t::ack, ack_duplicate, /*then_close=*/false, id);
       return;
     }
     if (core_->on_received)
       core_->on_received(
           received_t{id, header_, peer_, peer_node_, ticket_.has_value(), k ? k->attempt : 0});
-    reply(reply_status::ack, 0, /*then_close=*/false, id);
+    reply(reply_status_t::ack, 0, /*then_close=*/false, id);
   }
 
   bool closed_after_stop() const { return core_->stopped.load(); }
@@ -684,8 +688,8 @@ class session_t : public session_base_t, public std::enable_shared_from_this<ses
   bool closed_ = false;
   bool timed_out_ = false;
   bool frame_deadline_hit_ = false;
-  clock::time_point frame_start_{};
-  clock::time_point frame_deadline_ = clock::time_point::max();
+  steady_clock_t::time_point frame_start_{};
+  steady_clock_t::time_point frame_deadline_ = steady_clock_t::time_point::max();
   std::array<uint8_t, head_size> head_{};
   size_t head_got_ = 0;
   std::optional<transfer_ticket_t> ticket_;
@@ -734,7 +738,7 @@ void data_server_t::core_t::accept() {
     if (!over.empty()) {  // closed before anything is read (and before any TLS)
       error_code ignored;
       socket.close(ignored);
-      reject(reject_reason::too_many_connections, peer, "connection refused: " + over);
+      reject(reject_reason_t::too_many_connections, peer, "connection refused: " + over);
       accept();
       return;
     }
@@ -781,7 +785,7 @@ void data_server_t::core_t::sweep() {
   std::vector<std::string> expired_lines;
   {
     std::lock_guard<std::mutex> g(mu);
-    const auto now = clock::now();
+    const auto now = steady_clock_t::now();
     const auto timeout = options.unclaimed_timeout;
     for (auto it = unclaimed.begin(); it != unclaimed.end();) {
       const uint64_t id = it->first;
@@ -827,7 +831,7 @@ data_server_t::data_server_t(buffer::buffer_store_t& store, server_options_t opt
     : core_(std::make_shared<core_t>(store, std::move(options), std::move(on_received),
                                      std::move(on_rejected))) {
   auto& c = *core_;
-  if (c.options.tls.enabled()) c.tls = make_tls_context(c.options.tls, tls_side::server);
+  if (c.options.tls.enabled()) c.tls = make_tls_context(c.options.tls, tls_side_t::server);
   const tcp::endpoint ep(asio::ip::make_address(c.options.address), c.options.port);
   try {
     c.acceptor.open(ep.protocol());
@@ -871,7 +875,7 @@ bool data_server_t::claim(uint64_t buffer_id) {
   c.unclaimed.erase(it);
   c.stats.unclaimed = c.unclaimed.size();
   if (!c.store.find(buffer_id)) {  // released meanwhile
-    c.gone_locked(buffer_id, clock::now());
+    c.gone_locked(buffer_id, steady_clock_t::now());
     return false;
   }
   return true;
@@ -882,7 +886,7 @@ void data_server_t::forget(uint64_t buffer_id) {
   std::lock_guard<std::mutex> g(c.mu);
   c.unclaimed.erase(buffer_id);
   c.stats.unclaimed = c.unclaimed.size();
-  c.gone_locked(buffer_id, clock::now());
+  c.gone_locked(buffer_id, steady_clock_t::now());
 }
 
 // No io_context::stop(): every connection is closed and the threads return when the last

@@ -87,7 +87,7 @@ struct server_options_t {
 
 // Why a frame or connection was not accepted. The first six and bad_ticket are answered with the
 // NACK of the same name; too_many_connections and tls close the connection without a reply.
-enum class reject_reason {
+enum class reject_reason_t {
   bad_magic,
   bad_version,
   bad_header,
@@ -102,7 +102,7 @@ enum class reject_reason {
   tls,  // handshake failed or the peer's certificate was refused (the message names its subject)
 };
 inline constexpr size_t reject_reason_count = 12;
-const char* reject_reason_name(reject_reason r);
+const char* reject_reason_name(reject_reason_t r);
 
 struct received_t {
   uint64_t buffer_id;  // in the store: find() it; claim() it, then release() it when done
@@ -114,7 +114,7 @@ struct received_t {
 };
 
 struct rejected_t {
-  reject_reason reason;
+  reject_reason_t reason;
   std::string peer;
   std::string
       message;  // e.g. "127.0.0.1:53412: synth header: version: 7 is not supported (expected 1)"

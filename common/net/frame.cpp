@@ -10,31 +10,31 @@ constexpr size_t checksum_at = 56;
 
 }  // namespace
 
-const char* status_name(reply_status s) {
+const char* status_name(reply_status_t s) {
   switch (s) {
-    case reply_status::ack:
+    case reply_status_t::ack:
       return "ack";
-    case reply_status::ready:
+    case reply_status_t::ready:
       return "ready";
-    case reply_status::bad_magic:
+    case reply_status_t::bad_magic:
       return "bad_magic";
-    case reply_status::bad_version:
+    case reply_status_t::bad_version:
       return "bad_version";
-    case reply_status::bad_header:
+    case reply_status_t::bad_header:
       return "bad_header";
-    case reply_status::bad_length:
+    case reply_status_t::bad_length:
       return "bad_length";
-    case reply_status::bad_checksum:
+    case reply_status_t::bad_checksum:
       return "bad_checksum";
-    case reply_status::no_space:
+    case reply_status_t::no_space:
       return "no_space";
-    case reply_status::bad_ticket:
+    case reply_status_t::bad_ticket:
       return "bad_ticket";
   }
   return "unknown";
 }
 
-bool is_nack(reply_status s) { return s != reply_status::ack && s != reply_status::ready; }
+bool is_nack(reply_status_t s) { return s != reply_status_t::ack && s != reply_status_t::ready; }
 
 reply_bytes_t encode_reply(const reply_t& r) {
   reply_bytes_t b{};
@@ -62,13 +62,13 @@ util::result_t<reply_t> decode_reply(const uint8_t* p) {
   if (le_get<uint64_t>(p, checksum_at) != buffer::xxh64(p, checksum_at))
     return fail("checksum mismatch (corrupted reply)");
   const auto status = le_get<uint16_t>(p, 6);
-  if (status > static_cast<uint16_t>(reply_status::bad_ticket))
+  if (status > static_cast<uint16_t>(reply_status_t::bad_ticket))
     return fail("unknown status " + std::to_string(status));
   // Bytes [48, 56) are reserved (zero in version 2): a reply using them is not one we can read.
   if (const auto reserved = le_get<uint64_t>(p, 48); reserved != 0)
     return fail("reserved bytes 48..55 are not zero (" + std::to_string(reserved) + ")");
   reply_t r;
-  r.status = static_cast<reply_status>(status);
+  r.status = static_cast<reply_status_t>(status);
   r.job_id = le_get<uint64_t>(p, 8);
   r.partition = le_get<uint32_t>(p, 16);
   r.attempt = le_get<uint32_t>(p, 20);
@@ -78,18 +78,18 @@ util::result_t<reply_t> decode_reply(const uint8_t* p) {
   return r;
 }
 
-reply_status status_for(buffer::header_field f) {
-  using buffer::header_field;
+reply_status_t status_for(buffer::header_field_t f) {
+  using buffer::header_field_t;
   switch (f) {
-    case header_field::magic:
-      return reply_status::bad_magic;
-    case header_field::version:
-      return reply_status::bad_version;
-    case header_field::header_size:
-    case header_field::payload_bytes:
-      return reply_status::bad_length;
+    case header_field_t::magic:
+      return reply_status_t::bad_magic;
+    case header_field_t::version:
+      return reply_status_t::bad_version;
+    case header_field_t::header_size:
+    case header_field_t::payload_bytes:
+      return reply_status_t::bad_length;
     default:
-      return reply_status::bad_header;
+      return reply_status_t::bad_header;
   }
 }
 

@@ -16,7 +16,7 @@
 //   off size field
 //     0   4 magic            "ZKRP"
 //     4   2 version          2
-//     6   2 status           reply_status
+//     6   2 status           reply_status_t
 //     8   8 job_id           echoed from the header (0 when the header could not be read)
 //    16   4 partition        echoed
 //    20   4 attempt          echoed from the ticket (0 without one)
@@ -43,7 +43,7 @@ inline constexpr uint32_t reply_magic = 0x50524b5a;  // "ZKRP" read as a little-
 inline constexpr uint16_t reply_version = 2;
 inline constexpr size_t reply_size = 64;
 
-enum class reply_status : uint16_t {
+enum class reply_status_t : uint16_t {
   ack = 0,           // payload stored, checksum verified
   ready = 1,         // header accepted, space reserved: send the payload
   bad_magic = 2,     // not a synth header (wrong protocol)
@@ -56,11 +56,11 @@ enum class reply_status : uint16_t {
 };
 // ACK detail: the frame repeated a (job, partition, attempt) already committed; nothing stored.
 inline constexpr uint64_t ack_duplicate = 1;
-const char* status_name(reply_status s);
-bool is_nack(reply_status s);
+const char* status_name(reply_status_t s);
+bool is_nack(reply_status_t s);
 
 struct reply_t {
-  reply_status status = reply_status::ack;
+  reply_status_t status = reply_status_t::ack;
   uint64_t job_id = 0;
   uint32_t partition = 0;
   uint32_t attempt = 0;
@@ -75,6 +75,6 @@ reply_bytes_t encode_reply(const reply_t& r);
 util::result_t<reply_t> decode_reply(const uint8_t* bytes);
 
 // The NACK a header validation error earns.
-reply_status status_for(buffer::header_field f);
+reply_status_t status_for(buffer::header_field_t f);
 
 }  // namespace zk::net

@@ -9,33 +9,29 @@
 
 namespace zk::net {
 
-http_answer_t http_call(const http_call_t& call) {
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + call.timeout;
+util::result_t<http_answer_t> http_call(const http_call_t& call) {
+  using steady_clock_t = std::chrono::steady_clock;
+  const auto deadline = steady_clock_t::now() + call.timeout;
   auto left = [&] {
-    return std::max(millis(1), std::chrono::duration_cast<millis>(deadline - clock::now()));
+    return std::max(millis_t(1),
+                    std::chrono::duration_cast<millis_t>(deadline - steady_clock_t::now()));
   };
-  http_answer_t a;
   std::unique_ptr<timed_socket_t> sock =
       call.tls.enabled() ? std::make_unique<timed_socket_t>(
-                               make_tls_context(call.tls, tls_side::client), call.expected_server)
+                               make_tls_context(call.tls, tls_side_t::client), call.expected_server)
                          : std::make_unique<timed_socket_t>();
   const std::string where = call.host + ":" + std::to_string(call.port);
-  if (auto ec = sock->connect(call.host, call.port, left())) {
-    a.error = "cannot reach " + where + ": " +
-              (sock->peer_error().empty() ? ec.message() : sock->peer_error());
-    return a;
-  }
+  if (auto ec = sock->connect(call.host, call.port, left()))
+    return "cannot reach " + where + ": " +
+           (sock->peer_error().empty() ? ec.message() : sock->peer_error());
   std::string req = call.method + " " + call.target + " HTTP/1.1\r\nHost: " + where +
                     "\r\nConnection: close\r\nUser-Agent: zkfleet\r\n";
   for (const auto& [k, v] : call.headers) req += k + ": " + v + "\r\n";
   if (!call.body.empty() || call.method == "POST" || call.method == "PUT")
     req += "Content-Length: " + std::to_string(call.body.size()) + "\r\n";
   req += "\r\n";
-  if (auto ec = sock->write({boost::asio::buffer(req), boost::asio::buffer(call.body)}, left())) {
-    a.error = "sending to " + where + " failed: " + ec.message();
-    return a;
-  }
+  if (auto ec = sock->write({boost::asio::buffer(req), boost::asio::buffer(call.body)}, left()))
+    return "sending to " + where + " failed: " + ec.message();
   std::string in;
   std::vector<char> chunk(1 << 16);
   for (;;) {
@@ -43,10 +39,7 @@ http_answer_t http_call(const http_call_t& call) {
     auto ec = sock->read(boost::asio::buffer(chunk), left(), &got);
     in.append(chunk.data(), got);
     if (ec == boost::asio::error::eof || ec == boost::asio::ssl::error::stream_truncated) break;
-    if (ec) {
-      a.error = "reading the answer of " + where + " failed: " + ec.message();
-      return a;
-    }
+    if (ec) return "reading the answer of " + where + " failed: " + ec.message();
   }
   // Beast's parser on what came (the connection closed at the end): status, headers, the body by
   // its Content-Length or chunks; a body cut short is an error, not a shorter answer.
@@ -61,11 +54,10 @@ http_answer_t http_call(const http_call_t& call) {
     used += n;
   }
   if (!ec && !parser.is_done()) parser.put_eof(ec);
-  if (ec || !parser.is_done()) {
-    a.error = where + " did not answer HTTP" + (ec ? " (" + ec.message() + ")" : std::string());
-    return a;
-  }
+  if (ec || !parser.is_done())
+    return where + " did not answer HTTP" + (ec ? " (" + ec.message() + ")" : std::string());
   const auto& res = parser.get();
+  http_answer_t a;
   a.status = res.result_int();
   a.content_type = std::string(res[http::field::content_type]);
   a.body = res.body();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/net/tls.hpp"
+#include "common/util/result.hpp"
 
 namespace zk::net {
 
@@ -27,13 +28,14 @@ struct http_call_t {
 };
 
 struct http_answer_t {
-  unsigned status = 0;  // 0: no answer (`error` says why)
+  unsigned status = 0;
   std::string body;
   std::string content_type;
-  std::string error;  // the transport's failure; "" when an answer came
 };
 
-// Never throws for the peer's doing: failures are in the answer (a bad TLS file does throw).
-http_answer_t http_call(const http_call_t& call);
+// The server's answer (whatever its status), or why none came (it could not be reached, it
+// refused this side's certificate or this side its, it did not answer HTTP, the timeout passed).
+// Never throws for the peer's doing (a bad TLS file does throw).
+util::result_t<http_answer_t> http_call(const http_call_t& call);
 
 }  // namespace zk::net

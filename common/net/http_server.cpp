@@ -426,8 +426,9 @@ void http_server_t::core_t::accept() {
         boost::system::error_code ignored;
         socket.close(ignored);
       } else if (tls) {
-        using s = beast::ssl_stream<beast::tcp_stream>;
-        std::make_shared<session_t<s>>(this, s(beast::tcp_stream(std::move(socket)), *tls))
+        using ssl_stream_t = beast::ssl_stream<beast::tcp_stream>;
+        std::make_shared<session_t<ssl_stream_t>>(
+            this, ssl_stream_t(beast::tcp_stream(std::move(socket)), *tls))
             ->start();
       } else {
         std::make_shared<session_t<beast::tcp_stream>>(this, beast::tcp_stream(std::move(socket)))
@@ -452,7 +453,7 @@ http_server_t::http_server_t(std::string what, std::string host, uint16_t port,
   const std::string where = c.host + ":" + std::to_string(port);
   if (c.options.tls.enabled()) {
     try {
-      c.tls = make_tls_context(c.options.tls, tls_side::server);
+      c.tls = make_tls_context(c.options.tls, tls_side_t::server);
     } catch (const std::exception& e) {
       throw std::runtime_error(c.what + ": " + e.what());
     }

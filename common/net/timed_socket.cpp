@@ -19,10 +19,10 @@ timed_socket_t::timed_socket_t(std::shared_ptr<tls_context_t> tls, std::string e
     : socket_(io_), tls_(std::move(tls)), expected_peer_(std::move(expected_peer)) {}
 timed_socket_t::~timed_socket_t() { close(); }
 
-timed_socket_t::tcp_socket& timed_socket_t::lowest() {
+timed_socket_t::tcp_socket_t& timed_socket_t::lowest() {
   return stream_ ? stream_->next_layer() : socket_;
 }
-const timed_socket_t::tcp_socket& timed_socket_t::lowest() const {
+const timed_socket_t::tcp_socket_t& timed_socket_t::lowest() const {
   return stream_ ? stream_->next_layer() : socket_;
 }
 bool timed_socket_t::is_open() const { return lowest().is_open(); }
@@ -33,7 +33,7 @@ void timed_socket_t::close() {
   lowest().close(ignored);
 }
 
-bool timed_socket_t::run_until_done(millis timeout) {
+bool timed_socket_t::run_until_done(millis_t timeout) {
   io_.restart();
   io_.run_for(timeout);
   if (io_.stopped()) return true;  // the handler ran: nothing left in the context
@@ -42,12 +42,12 @@ bool timed_socket_t::run_until_done(millis timeout) {
   return false;
 }
 
-error_code timed_socket_t::connect(const std::string& host, uint16_t port, millis timeout) {
+error_code timed_socket_t::connect(const std::string& host, uint16_t port, millis_t timeout) {
   close();
   peer_error_.clear();
   peer_name_.clear();
   if (tls_) {
-    stream_ = std::make_unique<tls_stream>(io_, *tls_);
+    stream_ = std::make_unique<tls_stream_t>(io_, *tls_);
     // Keep OpenSSL's record buffers (asio frees them whenever they drain: a free and a malloc
     // per 16 KiB record of a bulk stream).
     SSL_clear_mode(stream_->native_handle(), SSL_MODE_RELEASE_BUFFERS);
@@ -58,7 +58,7 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
   // The name lookup shares the deadline (a numeric host resolves without one).
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto left = [&] {
-    return std::chrono::duration_cast<millis>(deadline - std::chrono::steady_clock::now());
+    return std::chrono::duration_cast<millis_t>(deadline - std::chrono::steady_clock::now());
   };
   tcp::resolver resolver(io_);
   error_code result = asio::error::would_block;
@@ -103,7 +103,7 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
   return result;
 }
 
-error_code timed_socket_t::write(const std::vector<asio::const_buffer>& buffers, millis timeout) {
+error_code timed_socket_t::write(const std::vector<asio::const_buffer>& buffers, millis_t timeout) {
   error_code result = asio::error::would_block;
   auto done = [&](const error_code& e, size_t) { result = e; };
   if (stream_)
@@ -114,11 +114,11 @@ error_code timed_socket_t::write(const std::vector<asio::const_buffer>& buffers,
   return result;
 }
 
-error_code timed_socket_t::write(asio::const_buffer buffer, millis timeout) {
+error_code timed_socket_t::write(asio::const_buffer buffer, millis_t timeout) {
   return write(std::vector<asio::const_buffer>{buffer}, timeout);
 }
 
-error_code timed_socket_t::read(asio::mutable_buffer buffer, millis timeout, size_t* got) {
+error_code timed_socket_t::read(asio::mutable_buffer buffer, millis_t timeout, size_t* got) {
   error_code result = asio::error::would_block;
   size_t n = 0;
   auto done = [&](const error_code& e, size_t bytes) {

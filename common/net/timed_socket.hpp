@@ -5,7 +5,7 @@
 // socket when it did not finish). The data plane's sender uses it; so do tests that speak the
 // wire by hand.
 //
-// TLS (a context from make_tls_context(files, tls_side::client), tls.hpp): connect() also makes
+// TLS (a context from make_tls_context(files, tls_side_t::client), tls.hpp): connect() also makes
 // the TLS handshake within the same deadline and verifies the receiver's certificate (a node
 // certificate of the CA; CN == expected_peer when that is set). Reads and writes then go through
 // the TLS stream; nothing else differs.
@@ -24,7 +24,7 @@
 
 namespace zk::net {
 
-using millis = std::chrono::milliseconds;
+using millis_t = std::chrono::milliseconds;
 using error_code = boost::system::error_code;
 
 class timed_socket_t {
@@ -40,13 +40,13 @@ class timed_socket_t {
   // Resolves host (a name or an address), connects to the first endpoint that answers and (TLS)
   // makes the handshake, all within the timeout (a name lookup that overruns it returns timed_out
   // once the system resolver gives up; numeric addresses involve no lookup).
-  error_code connect(const std::string& host, uint16_t port, millis timeout);
+  error_code connect(const std::string& host, uint16_t port, millis_t timeout);
   // Writes every byte of the buffers (gathered, no copy). boost::asio::error::timed_out when the
   // deadline passed first (the socket is then closed).
-  error_code write(const std::vector<boost::asio::const_buffer>& buffers, millis timeout);
-  error_code write(boost::asio::const_buffer buffer, millis timeout);
+  error_code write(const std::vector<boost::asio::const_buffer>& buffers, millis_t timeout);
+  error_code write(boost::asio::const_buffer buffer, millis_t timeout);
   // Reads exactly buffer.size() bytes; *got (when given) says how many arrived before an error.
-  error_code read(boost::asio::mutable_buffer buffer, millis timeout, size_t* got = nullptr);
+  error_code read(boost::asio::mutable_buffer buffer, millis_t timeout, size_t* got = nullptr);
   bool is_open() const;
   void close();
 
@@ -58,17 +58,17 @@ class timed_socket_t {
   const std::string& peer_name() const { return peer_name_; }
 
  private:
-  using tcp_socket = boost::asio::ip::tcp::socket;
-  using tls_stream = boost::asio::ssl::stream<tcp_socket>;
-  tcp_socket& lowest();
-  const tcp_socket& lowest() const;
+  using tcp_socket_t = boost::asio::ip::tcp::socket;
+  using tls_stream_t = boost::asio::ssl::stream<tcp_socket_t>;
+  tcp_socket_t& lowest();
+  const tcp_socket_t& lowest() const;
   // Runs the started operation until done or the deadline; closes the socket on a timeout.
-  bool run_until_done(millis timeout);
+  bool run_until_done(millis_t timeout);
   boost::asio::io_context io_;
-  tcp_socket socket_;  // plaintext
+  tcp_socket_t socket_;  // plaintext
   std::shared_ptr<tls_context_t> tls_;
   std::string expected_peer_;
-  std::unique_ptr<tls_stream> stream_;  // TLS: made afresh by each connect
+  std::unique_ptr<tls_stream_t> stream_;  // TLS: made afresh by each connect
   std::string peer_error_, peer_name_;
 };
 

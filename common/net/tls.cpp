@@ -107,7 +107,7 @@ bool verify_node_peer(bool preverified, X509_STORE_CTX* ctx, const std::string& 
   return true;
 }
 
-std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_side side) {
+std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_side_t side) {
   std::string missing;
   for (auto [value, key] :
        {std::pair{&files.cert_file, "cert_file"}, std::pair{&files.key_file, "key_file"},
@@ -126,8 +126,8 @@ std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_si
                                "' does not exist or is not a file");
   }
   ERR_clear_error();
-  auto ctx = std::make_shared<tls_context_t>(side == tls_side::server ? ssl::context::tls_server
-                                                                      : ssl::context::tls_client);
+  auto ctx = std::make_shared<tls_context_t>(side == tls_side_t::server ? ssl::context::tls_server
+                                                                        : ssl::context::tls_client);
   SSL_CTX* native = ctx->native_handle();
   if (SSL_CTX_set_min_proto_version(native, TLS1_3_VERSION) != 1) fail("cannot require TLS 1.3");
   if (SSL_CTX_set_ciphersuites(
@@ -135,7 +135,7 @@ std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_si
       1)
     fail("cannot set the TLS 1.3 cipher suites");
   SSL_CTX_set_options(native, SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_RENEGOTIATION);
-  if (side == tls_side::server) SSL_CTX_set_num_tickets(native, 0);  // connections are kept
+  if (side == tls_side_t::server) SSL_CTX_set_num_tickets(native, 0);  // connections are kept
   boost::system::error_code ec;
   ctx->set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert, ec);
   if (ec) fail("cannot set the verify mode: " + ec.message());

@@ -27,12 +27,12 @@ struct tls_files_t {
   bool enabled() const { return !cert_file.empty() || !key_file.empty() || !ca_file.empty(); }
 };
 
-enum class tls_side { server, client };
+enum class tls_side_t { server, client };
 using tls_context_t = boost::asio::ssl::context;
 
 // A context as described above. Throws std::runtime_error naming the file (and what OpenSSL
 // said) when a file is missing, unreadable or does not match, or naming the missing setting.
-std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_side side);
+std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_side_t side);
 
 // The subject's attributes in the certificate's order: "O=zkfleet, OU=node, CN=n1"; "(none)"
 // without a certificate.

@@ -227,12 +227,12 @@ tls_tunnel_t::tls_tunnel_t(std::shared_ptr<impl_t> impl) : impl_(std::move(impl)
 namespace {
 
 std::shared_ptr<tls_tunnel_t::impl_t> make_impl(const std::string& host, uint16_t port,
-                                                const tls_files_t& files, tls_side side,
+                                                const tls_files_t& files, tls_side_t side,
                                                 tls_tunnel_t::on_refused_t on_refused,
                                                 tunnel_options_t options) {
   auto impl = std::make_shared<tls_tunnel_t::impl_t>();
   impl->ctx = make_tls_context(files, side);
-  impl->server = side == tls_side::server;
+  impl->server = side == tls_side_t::server;
   impl->on_refused = std::move(on_refused);
   impl->options = options;
   boost::system::error_code ec;
@@ -262,7 +262,7 @@ std::unique_ptr<tls_tunnel_t> tls_tunnel_t::terminate(const std::string& host, u
                                                       uint16_t local_port, const tls_files_t& files,
                                                       on_refused_t on_refused,
                                                       tunnel_options_t options) {
-  auto impl = make_impl(host, port, files, tls_side::server, std::move(on_refused), options);
+  auto impl = make_impl(host, port, files, tls_side_t::server, std::move(on_refused), options);
   impl->local_port = local_port;
   start(*impl);
   return std::unique_ptr<tls_tunnel_t>(new tls_tunnel_t(std::move(impl)));
@@ -273,7 +273,7 @@ std::unique_ptr<tls_tunnel_t> tls_tunnel_t::originate(const std::string& host, u
                                                       const std::string& expected_peer,
                                                       on_refused_t on_refused,
                                                       tunnel_options_t options) {
-  auto impl = make_impl("127.0.0.1", 0, files, tls_side::client, std::move(on_refused), options);
+  auto impl = make_impl("127.0.0.1", 0, files, tls_side_t::client, std::move(on_refused), options);
   impl->remote_host = host;
   impl->remote_port = port;
   impl->expected_peer = expected_peer;

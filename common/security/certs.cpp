@@ -36,7 +36,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using detail::openssl_errors;
-using detail::ossl_ptr;
+using detail::ossl_ptr_t;
 using detail::read_text;
 
 // Throws "<what>: <OpenSSL's errors>" unless ok.
@@ -102,8 +102,8 @@ void ensure_dir(const std::string& dir) {
 
 // --- PEM -----------------------------------------------------------------------------------------
 
-ossl_ptr<BIO> memory_bio(const std::string& text) {
-  ossl_ptr<BIO> b(BIO_new_mem_buf(text.data(), int(text.size())));
+ossl_ptr_t<BIO> memory_bio(const std::string& text) {
+  ossl_ptr_t<BIO> b(BIO_new_mem_buf(text.data(), int(text.size())));
   check(b != nullptr, "BIO_new_mem_buf");
   return b;
 }
@@ -116,29 +116,29 @@ std::string bio_text(BIO* b) {
 
 int no_passphrase(char*, int, int, void*) { return 0; }  // encrypted keys are refused, not prompted
 
-ossl_ptr<X509> read_cert(const std::string& path) {
+ossl_ptr_t<X509> read_cert(const std::string& path) {
   const std::string text = read_text(path);
-  ossl_ptr<X509> x(PEM_read_bio_X509(memory_bio(text).get(), nullptr, no_passphrase, nullptr));
+  ossl_ptr_t<X509> x(PEM_read_bio_X509(memory_bio(text).get(), nullptr, no_passphrase, nullptr));
   check(x != nullptr, path + ": not a PEM certificate");
   return x;
 }
 
-ossl_ptr<EVP_PKEY> read_key(const std::string& path) {
+ossl_ptr_t<EVP_PKEY> read_key(const std::string& path) {
   const std::string text = read_text(path);
-  ossl_ptr<EVP_PKEY> k(
+  ossl_ptr_t<EVP_PKEY> k(
       PEM_read_bio_PrivateKey(memory_bio(text).get(), nullptr, no_passphrase, nullptr));
   check(k != nullptr, path + ": not an unencrypted PEM private key");
   return k;
 }
 
 std::string cert_pem(X509* x) {
-  ossl_ptr<BIO> b(BIO_new(BIO_s_mem()));
+  ossl_ptr_t<BIO> b(BIO_new(BIO_s_mem()));
   check(b && PEM_write_bio_X509(b.get(), x) == 1, "PEM_write_bio_X509");
   return bio_text(b.get());
 }
 
 std::string key_pem(EVP_PKEY* k) {  // PKCS#8, unencrypted ("BEGIN PRIVATE KEY")
-  ossl_ptr<BIO> b(BIO_new(BIO_s_mem()));
+  ossl_ptr_t<BIO> b(BIO_new(BIO_s_mem()));
   check(b && PEM_write_bio_PrivateKey(b.get(), k, nullptr, nullptr, 0, nullptr, nullptr) == 1,
         "PEM_write_bio_PrivateKey");
   return bio_text(b.get());
@@ -146,14 +146,14 @@ std::string key_pem(EVP_PKEY* k) {  // PKCS#8, unencrypted ("BEGIN PRIVATE KEY")
 
 // --- certificate parts ---------------------------------------------------------------------------
 
-ossl_ptr<EVP_PKEY> new_key() {
-  ossl_ptr<EVP_PKEY> k(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
+ossl_ptr_t<EVP_PKEY> new_key() {
+  ossl_ptr_t<EVP_PKEY> k(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
   check(k != nullptr, "generating a P-256 key");
   return k;
 }
 
-ossl_ptr<X509_NAME> make_subject(role_t role, const std::string& cn) {
-  ossl_ptr<X509_NAME> n(X509_NAME_new());
+ossl_ptr_t<X509_NAME> make_subject(role_t role, const std::string& cn) {
+  ossl_ptr_t<X509_NAME> n(X509_NAME_new());
   check(n != nullptr, "X509_NAME_new");
   const std::pair<const char*, std::string> entries[] = {
       {"O", "zkfleet"}, {"OU", role_name(role)}, {"CN", cn}};
@@ -183,11 +183,11 @@ void check_days(int days) {
 
 // A fresh certificate of `key` for `subject`: version 3, random 128-bit serial, valid from an
 // hour ago (clocks differ) to `until`.
-ossl_ptr<X509> new_cert(const X509_NAME* subject, EVP_PKEY* key, time_t until) {
-  ossl_ptr<X509> x(X509_new());
+ossl_ptr_t<X509> new_cert(const X509_NAME* subject, EVP_PKEY* key, time_t until) {
+  ossl_ptr_t<X509> x(X509_new());
   check(x != nullptr, "X509_new");
   check(X509_set_version(x.get(), 2) == 1, "X509_set_version");
-  ossl_ptr<BIGNUM> serial(BN_new());
+  ossl_ptr_t<BIGNUM> serial(BN_new());
   check(serial && BN_rand(serial.get(), 128, BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY) == 1,
         "random serial");
   if (BN_is_zero(serial.get())) BN_one(serial.get());
@@ -203,7 +203,7 @@ ossl_ptr<X509> new_cert(const X509_NAME* subject, EVP_PKEY* key, time_t until) {
 void add_ext(X509* x, X509* issuer, int nid, const char* value) {
   X509V3_CTX ctx;
   X509V3_set_ctx(&ctx, issuer, x, nullptr, nullptr, 0);
-  ossl_ptr<X509_EXTENSION> e(X509V3_EXT_nconf_nid(nullptr, &ctx, nid, value));
+  ossl_ptr_t<X509_EXTENSION> e(X509V3_EXT_nconf_nid(nullptr, &ctx, nid, value));
   check(e && X509_add_ext(x, e.get(), -1) == 1, std::string("extension ") + OBJ_nid2sn(nid));
 }
 
@@ -242,7 +242,7 @@ void check_hosts(const std::vector<std::string>& hosts) {
 
 // subjectAltName: DNS:<name>, then each host as an IP or DNS entry (duplicates once).
 void add_san(X509* x, const std::string& name, const std::vector<std::string>& hosts) {
-  ossl_ptr<GENERAL_NAMES> gens(sk_GENERAL_NAME_new_null());
+  ossl_ptr_t<GENERAL_NAMES> gens(sk_GENERAL_NAME_new_null());
   check(gens != nullptr, "subjectAltName");
   std::vector<std::string> seen;
   auto push = [&](const std::string& host) {
@@ -313,7 +313,7 @@ std::optional<std::string> only_entry(const X509_NAME* n, int nid) {
 }
 
 // The CA of `dir`, its certificate and key, checked to belong together.
-std::pair<ossl_ptr<X509>, ossl_ptr<EVP_PKEY>> load_ca(const std::string& dir) {
+std::pair<ossl_ptr_t<X509>, ossl_ptr_t<EVP_PKEY>> load_ca(const std::string& dir) {
   const std::string crt = cert_path(dir, role_t::ca, ""), key = key_path(dir, role_t::ca, "");
   for (const auto& f : {crt, key})
     if (!fs::exists(f))
@@ -362,7 +362,7 @@ std::string key_path(const std::string& dir, role_t role, const std::string& nam
   return role == role_t::ca ? dir + "/ca.key" : dir + "/" + role_name(role) + "." + name + ".key";
 }
 
-std::optional<subject_t> subject_identity(const x509_st* cert) {
+std::optional<identity_t> subject_identity(const x509_st* cert) {
   const X509_NAME* n = X509_get_subject_name(cert);
   if (!n || only_entry(n, NID_organizationName) != std::optional<std::string>("zkfleet"))
     return std::nullopt;
@@ -370,7 +370,7 @@ std::optional<subject_t> subject_identity(const x509_st* cert) {
   const auto cn = only_entry(n, NID_commonName);
   if (!ou || !cn) return std::nullopt;
   for (role_t r : {role_t::ca, role_t::node, role_t::client})
-    if (*ou == role_name(r) && (r == role_t::ca || valid_name(*cn))) return subject_t{r, *cn};
+    if (*ou == role_name(r) && (r == role_t::ca || valid_name(*cn))) return identity_t{r, *cn};
   return std::nullopt;
 }
 

@@ -62,13 +62,15 @@ cert_info_t read_cert_info(const std::string& file);
 // Every *.crt of `dir`, sorted by file name.
 std::vector<cert_info_t> list_certs(const std::string& dir);
 
-// What a certificate's subject says, by the convention above: O=zkfleet, one OU that is a role,
-// one CN (a valid name for node and client). nullopt when the subject does not follow it. Shared
-// with identity.cpp; it checks nothing else (neither the signature nor the dates).
-struct subject_t {
+// Who a certificate says its holder is (its subject's OU and CN).
+struct identity_t {
   role_t role;
   std::string name;
 };
-std::optional<subject_t> subject_identity(const x509_st* cert);
+
+// What a certificate's subject says, by the convention above: O=zkfleet, one OU that is a role,
+// one CN (a valid name for node and client). nullopt when the subject does not follow it. Shared
+// with identity.cpp; it checks nothing else (neither the signature nor the dates).
+std::optional<identity_t> subject_identity(const x509_st* cert);
 
 }  // namespace zk::security

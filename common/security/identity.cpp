@@ -24,21 +24,21 @@ namespace zk::security {
 namespace {
 
 using detail::openssl_errors;
-using detail::ossl_ptr;
+using detail::ossl_ptr_t;
 using detail::read_text;
 
 int no_passphrase(char*, int, int, void*) { return 0; }
 
 // The first certificate of a PEM text; null when there is none (the error queue emptied).
-ossl_ptr<X509> parse_cert(const std::string& pem) {
-  ossl_ptr<BIO> b(BIO_new_mem_buf(pem.data(), int(pem.size())));
-  ossl_ptr<X509> x(b ? PEM_read_bio_X509(b.get(), nullptr, no_passphrase, nullptr) : nullptr);
+ossl_ptr_t<X509> parse_cert(const std::string& pem) {
+  ossl_ptr_t<BIO> b(BIO_new_mem_buf(pem.data(), int(pem.size())));
+  ossl_ptr_t<X509> x(b ? PEM_read_bio_X509(b.get(), nullptr, no_passphrase, nullptr) : nullptr);
   if (!x) ERR_clear_error();
   return x;
 }
 
-ossl_ptr<X509> read_cert_file(const std::string& path) {
-  ossl_ptr<X509> x = parse_cert(read_text(path));
+ossl_ptr_t<X509> read_cert_file(const std::string& path) {
+  ossl_ptr_t<X509> x = parse_cert(read_text(path));
   if (!x) throw std::runtime_error(path + ": not a PEM certificate");
   return x;
 }
@@ -54,7 +54,7 @@ std::string utc_text(const ASN1_TIME* t) {
 
 // The subject in one line ("O=zkfleet, OU=node, CN=n1").
 std::string subject_text(X509* x) {
-  ossl_ptr<BIO> b(BIO_new(BIO_s_mem()));
+  ossl_ptr_t<BIO> b(BIO_new(BIO_s_mem()));
   if (!b || X509_NAME_print_ex(b.get(), X509_get_subject_name(x), 0, XN_FLAG_ONELINE) < 0)
     return "?";
   char* p = nullptr;
@@ -107,7 +107,7 @@ std::string random_hex(size_t bytes) {
 // --- verifier ------------------------------------------------------------------------------------
 
 struct verifier_t::state_t {
-  ossl_ptr<X509_STORE> store;  // the CA alone; read-only once made (X509_STORE locks itself)
+  ossl_ptr_t<X509_STORE> store;  // the CA alone; read-only once made (X509_STORE locks itself)
 
   // The leaf's identity, its chain to the CA checked (signature, dates, TLS client purpose).
   util::result_t<identity_t> check(X509* leaf) const {
@@ -115,7 +115,7 @@ struct verifier_t::state_t {
       ERR_clear_error();
       return std::string("certificate is malformed (altered?): its key or extensions do not parse");
     }
-    ossl_ptr<X509_STORE_CTX> ctx(X509_STORE_CTX_new());
+    ossl_ptr_t<X509_STORE_CTX> ctx(X509_STORE_CTX_new());
     if (!ctx || X509_STORE_CTX_init(ctx.get(), store.get(), leaf, nullptr) != 1)
       return std::string("cannot check the certificate: " + openssl_errors());
     X509_STORE_CTX_set_purpose(ctx.get(), X509_PURPOSE_SSL_CLIENT);
@@ -127,7 +127,7 @@ struct verifier_t::state_t {
     const auto s = subject_identity(leaf);
     if (!s || s->role == role_t::ca)
       return "not a node or client certificate (subject " + subject_text(leaf) + ")";
-    return identity_t{s->role, s->name};
+    return *s;
   }
 };
 
@@ -145,7 +145,7 @@ verifier_t::verifier_t(const std::string& ca_file) {
 }
 
 util::result_t<identity_t> verifier_t::verify(const std::string& cert_pem) const {
-  ossl_ptr<X509> leaf = parse_cert(cert_pem);
+  ossl_ptr_t<X509> leaf = parse_cert(cert_pem);
   if (!leaf) return std::string("certificate does not parse (not a PEM certificate)");
   return s_->check(leaf.get());
 }
@@ -153,11 +153,11 @@ util::result_t<identity_t> verifier_t::verify(const std::string& cert_pem) const
 util::result_t<identity_t> verifier_t::verify_signed(const std::string& cert_pem,
                                                      std::string_view message,
                                                      const std::string& signature) const {
-  ossl_ptr<X509> leaf = parse_cert(cert_pem);
+  ossl_ptr_t<X509> leaf = parse_cert(cert_pem);
   if (!leaf) return std::string("certificate does not parse (not a PEM certificate)");
   auto id = s_->check(leaf.get());
   if (!id) return id;
-  ossl_ptr<EVP_MD_CTX> md(EVP_MD_CTX_new());
+  ossl_ptr_t<EVP_MD_CTX> md(EVP_MD_CTX_new());
   const bool ok =
       md &&
       EVP_DigestVerifyInit(md.get(), nullptr, EVP_sha256(), nullptr,
@@ -176,7 +176,7 @@ util::result_t<identity_t> verifier_t::verify_signed(const std::string& cert_pem
 
 struct signer_t::state_t {
   std::string pem;
-  ossl_ptr<EVP_PKEY> key;  // read-only once loaded: each sign() has its own EVP_MD_CTX
+  ossl_ptr_t<EVP_PKEY> key;  // read-only once loaded: each sign() has its own EVP_MD_CTX
   identity_t id;
 };
 
@@ -188,7 +188,7 @@ signer_t::signer_t(const std::string& cert_file, const std::string& key_file) {
                              subject_text(x.get()) + ")");
   auto st = std::make_shared<state_t>();
   const std::string key_text = read_text(key_file);
-  ossl_ptr<BIO> b(BIO_new_mem_buf(key_text.data(), int(key_text.size())));
+  ossl_ptr_t<BIO> b(BIO_new_mem_buf(key_text.data(), int(key_text.size())));
   st->key.reset(b ? PEM_read_bio_PrivateKey(b.get(), nullptr, no_passphrase, nullptr) : nullptr);
   if (!st->key)
     throw std::runtime_error(key_file +
@@ -199,13 +199,13 @@ signer_t::signer_t(const std::string& cert_file, const std::string& key_file) {
     ERR_clear_error();
     throw std::runtime_error(key_file + " is not the key of " + cert_file);
   }
-  ossl_ptr<BIO> out(BIO_new(BIO_s_mem()));
+  ossl_ptr_t<BIO> out(BIO_new(BIO_s_mem()));
   if (!out || PEM_write_bio_X509(out.get(), x.get()) != 1)
     throw std::runtime_error(cert_file + ": " + openssl_errors());
   char* p = nullptr;
   const long n = BIO_get_mem_data(out.get(), &p);
   st->pem.assign(p, size_t(n));
-  st->id = identity_t{s->role, s->name};
+  st->id = *s;
   s_ = std::move(st);
 }
 
@@ -214,7 +214,7 @@ const std::string& signer_t::cert_pem() const { return s_->pem; }
 identity_t signer_t::identity() const { return s_->id; }
 
 std::string signer_t::sign(std::string_view message) const {
-  ossl_ptr<EVP_MD_CTX> md(EVP_MD_CTX_new());
+  ossl_ptr_t<EVP_MD_CTX> md(EVP_MD_CTX_new());
   const auto* m = reinterpret_cast<const unsigned char*>(message.data());
   size_t len = 0;
   if (!md || EVP_DigestSignInit(md.get(), nullptr, EVP_sha256(), nullptr, s_->key.get()) != 1 ||

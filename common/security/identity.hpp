@@ -18,12 +18,6 @@
 
 namespace zk::security {
 
-// Who a verified leaf certificate says its holder is.
-struct identity_t {
-  role_t role;
-  std::string name;
-};
-
 // `bytes` random bytes (RAND_bytes) as lowercase hex: 16 → 32 characters. Throws when OpenSSL's
 // generator fails.
 std::string random_hex(size_t bytes);

@@ -18,7 +18,7 @@
 
 namespace zk::security::detail {
 
-struct ossl_free {
+struct ossl_free_t {
   void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
   void operator()(X509* p) const { X509_free(p); }
   void operator()(X509_NAME* p) const { X509_NAME_free(p); }
@@ -31,7 +31,7 @@ struct ossl_free {
   void operator()(GENERAL_NAMES* p) const { GENERAL_NAMES_free(p); }
 };
 template <class T>
-using ossl_ptr = std::unique_ptr<T, ossl_free>;
+using ossl_ptr_t = std::unique_ptr<T, ossl_free_t>;
 
 // OpenSSL's error queue, emptied, as one line.
 inline std::string openssl_errors() {

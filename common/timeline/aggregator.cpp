@@ -68,7 +68,9 @@ std::vector<event_t> aggregator_t::events_since(int64_t since_ns) const {
 }
 
 namespace {
-const char* phase_name(phase p) { return p == phase::begin ? "B" : p == phase::end ? "E" : "I"; }
+const char* phase_name(phase_t p) {
+  return p == phase_t::begin ? "B" : p == phase_t::end ? "E" : "I";
+}
 }  // namespace
 
 void aggregator_t::save(const std::string& path) const {
@@ -127,11 +129,11 @@ aggregator_t aggregator_t::load(const std::string& path) {
         fail("bad event line");
       if (!parse_stage(st, e.st)) fail("unknown stage '" + st + "'");
       if (ph == "B")
-        e.ph = phase::begin;
+        e.ph = phase_t::begin;
       else if (ph == "E")
-        e.ph = phase::end;
+        e.ph = phase_t::end;
       else if (ph == "I")
-        e.ph = phase::instant;
+        e.ph = phase_t::instant;
       else
         fail("unknown phase '" + ph + "' (B, E or I)");
       if (node > 0xffff || actor > 0xffff) fail("node or track id out of range");

@@ -12,13 +12,13 @@ constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h',
                                        'a', '1', '2', 'C', 'H', 'z', 'v', '|'};
 }  // namespace
 
-const char* stage_name(stage s) { return kNames[int(s)]; }
-char stage_glyph(stage s) { return kGlyphs[int(s)]; }
+const char* stage_name(stage_t s) { return kNames[int(s)]; }
+char stage_glyph(stage_t s) { return kGlyphs[int(s)]; }
 
-bool parse_stage(std::string_view name, stage& out) {
+bool parse_stage(std::string_view name, stage_t& out) {
   for (int i = 0; i < stage_count; ++i)
     if (name == kNames[i]) {
-      out = stage(i);
+      out = stage_t(i);
       return true;
     }
   return false;

@@ -6,10 +6,13 @@
 #include <string>
 #include <string_view>
 
+#include "zk/groth16/stage.hpp"
+
 namespace zk::timeline {
 
-// Top-level stages of a partition's life, then the prover's stages (children of gpu).
-enum class stage : uint8_t {
+// Top-level stages of a partition's life, then the prover's own stages (children of gpu): those
+// of groth16::prover_stage_t, in its order (prover_stage below).
+enum class stage_t : uint8_t {
   queued,      // waiting at the scheduler
   synth,       // witness + constraint evaluation on a synthesis node
   chan_send,   // buffer handed to the data plane
@@ -27,27 +30,42 @@ enum class stage : uint8_t {
   verify,  // the prover's self-check
   done,    // instant: proof returned
 };
-inline constexpr int stage_count = int(stage::done) + 1;
+inline constexpr int stage_count = int(stage_t::done) + 1;
 
-enum class phase : uint8_t { begin, end, instant };
+// The timeline's stage of one of the prover's own stages.
+constexpr stage_t prover_stage(groth16::prover_stage_t s) {
+  return stage_t(uint8_t(stage_t::build_ab) + uint8_t(s));
+}
+static_assert(prover_stage(groth16::prover_stage_t::build_ab) == stage_t::build_ab &&
+                  prover_stage(groth16::prover_stage_t::compute_h) == stage_t::compute_h &&
+                  prover_stage(groth16::prover_stage_t::msm_a) == stage_t::msm_a &&
+                  prover_stage(groth16::prover_stage_t::msm_b1) == stage_t::msm_b1 &&
+                  prover_stage(groth16::prover_stage_t::msm_b2) == stage_t::msm_b2 &&
+                  prover_stage(groth16::prover_stage_t::msm_c) == stage_t::msm_c &&
+                  prover_stage(groth16::prover_stage_t::msm_h) == stage_t::msm_h &&
+                  prover_stage(groth16::prover_stage_t::assemble) == stage_t::assemble &&
+                  prover_stage(groth16::prover_stage_t::verify) == stage_t::verify,
+              "the timeline's children of a proof are the prover's stages, in order");
+
+enum class phase_t : uint8_t { begin, end, instant };
 
 struct event_t {
   uint64_t job = 0;
   uint32_t partition = 0;
-  stage st = stage::queued;
-  phase ph = phase::instant;
+  stage_t st = stage_t::queued;
+  phase_t ph = phase_t::instant;
   uint16_t node = 0;   // recording node (index into the aggregator's node names)
   uint16_t actor = 0;  // actor or resource on that node (index into its track names)
   int64_t t_ns = 0;    // recording node's monotonic clock; after aggregation: the common base
   uint64_t bytes = 0;  // payload size where it applies (xfer, chan_send), else 0
 };
 
-const char* stage_name(stage s);
-bool parse_stage(std::string_view name, stage& out);
+const char* stage_name(stage_t s);
+bool parse_stage(std::string_view name, stage_t& out);
 // One glyph per top-level stage in the ASCII waterfall.
-char stage_glyph(stage s);
+char stage_glyph(stage_t s);
 // Prover stages nest inside gpu.
-inline bool is_prover_child(stage s) { return s >= stage::build_ab && s <= stage::verify; }
+inline bool is_prover_child(stage_t s) { return s >= stage_t::build_ab && s <= stage_t::verify; }
 
 // Monotonic nanoseconds (steady_clock), the clock every recorder uses.
 int64_t monotonic_ns();

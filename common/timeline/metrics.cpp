@@ -6,8 +6,8 @@
 namespace zk::timeline {
 
 void metrics_t::observe(const event_t& e) {
-  if (e.ph == phase::instant) {
-    proofs_ += e.st == stage::done;
+  if (e.ph == phase_t::instant) {
+    proofs_ += e.st == stage_t::done;
     return;
   }
   const key_t k{e.job, e.partition, int(e.st), e.node, e.actor};
@@ -17,7 +17,7 @@ void metrics_t::observe(const event_t& e) {
     it = open_.emplace(k, unpaired_t{}).first;
   }
   auto& u = it->second;
-  if (e.ph == phase::begin) {
+  if (e.ph == phase_t::begin) {
     auto end = u.ends.lower_bound(e.t_ns);  // the earliest unpaired end at or after it
     if (end == u.ends.end()) {
       u.begins.insert(e.t_ns);
@@ -37,7 +37,7 @@ void metrics_t::observe(const event_t& e) {
   if (u.begins.empty() && u.ends.empty()) open_.erase(it);
 }
 
-void metrics_t::add_duration(stage st, int64_t ns) {
+void metrics_t::add_duration(stage_t st, int64_t ns) {
   const double d = double(ns) * 1e-9;
   auto& h = stages_[st];
   for (size_t b = 0; b < bounds.size(); ++b) h.buckets[b] += d <= bounds[b];

@@ -35,7 +35,7 @@ class metrics_t {
   void observe(const event_t& e);
 
   uint64_t proofs() const { return proofs_; }
-  const std::map<stage, histogram_t>& stages() const { return stages_; }
+  const std::map<stage_t, histogram_t>& stages() const { return stages_; }
   std::string render_prometheus() const;
 
  private:
@@ -44,9 +44,9 @@ class metrics_t {
   struct unpaired_t {
     std::multiset<int64_t> begins, ends;
   };
-  void add_duration(stage st, int64_t ns);
+  void add_duration(stage_t st, int64_t ns);
   std::map<key_t, unpaired_t> open_;
-  std::map<stage, histogram_t> stages_;
+  std::map<stage_t, histogram_t> stages_;
   uint64_t proofs_ = 0;
 };
 

@@ -13,11 +13,11 @@ struct recorder_t::ring_t {
 
 namespace {
 std::atomic<uint64_t> next_recorder_id{1};
-struct cached_ring {
+struct cached_ring_t {
   uint64_t recorder;
   void* ring;
 };
-thread_local std::vector<cached_ring> tl_rings;
+thread_local std::vector<cached_ring_t> tl_rings;
 }  // namespace
 
 recorder_t::recorder_t(uint16_t node, size_t ring_capacity) : node_(node), id_(next_recorder_id++) {
@@ -57,16 +57,16 @@ void recorder_t::record(event_t e) noexcept {
   r->head.store(head + 1, std::memory_order_release);
 }
 
-void recorder_t::begin(uint64_t job, uint32_t partition, stage s, uint16_t actor,
+void recorder_t::begin(uint64_t job, uint32_t partition, stage_t s, uint16_t actor,
                        uint64_t bytes) noexcept {
-  record(event_t{job, partition, s, phase::begin, 0, actor, 0, bytes});
+  record(event_t{job, partition, s, phase_t::begin, 0, actor, 0, bytes});
 }
-void recorder_t::end(uint64_t job, uint32_t partition, stage s, uint16_t actor,
+void recorder_t::end(uint64_t job, uint32_t partition, stage_t s, uint16_t actor,
                      uint64_t bytes) noexcept {
-  record(event_t{job, partition, s, phase::end, 0, actor, 0, bytes});
+  record(event_t{job, partition, s, phase_t::end, 0, actor, 0, bytes});
 }
-void recorder_t::instant(uint64_t job, uint32_t partition, stage s, uint16_t actor) noexcept {
-  record(event_t{job, partition, s, phase::instant, 0, actor, 0, 0});
+void recorder_t::instant(uint64_t job, uint32_t partition, stage_t s, uint16_t actor) noexcept {
+  record(event_t{job, partition, s, phase_t::instant, 0, actor, 0, 0});
 }
 
 size_t recorder_t::drain(std::vector<event_t>& out) {

@@ -24,10 +24,11 @@ class recorder_t {
 
   // Stamps node and (if zero) the time, then appends to the calling thread's ring.
   void record(event_t e) noexcept;
-  void begin(uint64_t job, uint32_t partition, stage s, uint16_t actor,
+  void begin(uint64_t job, uint32_t partition, stage_t s, uint16_t actor,
              uint64_t bytes = 0) noexcept;
-  void end(uint64_t job, uint32_t partition, stage s, uint16_t actor, uint64_t bytes = 0) noexcept;
-  void instant(uint64_t job, uint32_t partition, stage s, uint16_t actor) noexcept;
+  void end(uint64_t job, uint32_t partition, stage_t s, uint16_t actor,
+           uint64_t bytes = 0) noexcept;
+  void instant(uint64_t job, uint32_t partition, stage_t s, uint16_t actor) noexcept;
 
   // Moves every recorded event to `out` (appending); returns how many. One drainer at a time.
   size_t drain(std::vector<event_t>& out);

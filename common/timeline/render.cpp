@@ -45,15 +45,15 @@ int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv) {
   return total;
 }
 
-const char* role_of(stage s) {
+const char* role_of(stage_t s) {
   switch (s) {
-    case stage::synth:
+    case stage_t::synth:
       return "synthesis";
-    case stage::chan_send:
-    case stage::xfer:
+    case stage_t::chan_send:
+    case stage_t::xfer:
       return "transfer";
-    case stage::gpu_pickup:
-    case stage::gpu:
+    case stage_t::gpu_pickup:
+    case stage_t::gpu:
       return "prover";
     default:
       return is_prover_child(s) ? "prover" : "scheduler";
@@ -70,9 +70,9 @@ std::vector<interval_t> pair_intervals(const std::vector<event_t>& events) {
   for (const auto& e : events) last = std::max(last, e.t_ns);
   for (const auto& e : events) {
     key_t k{e.job, e.partition, int(e.st), e.node, e.actor};
-    if (e.ph == phase::begin) {
+    if (e.ph == phase_t::begin) {
       open[k] = e;
-    } else if (e.ph == phase::end) {
+    } else if (e.ph == phase_t::end) {
       auto it = open.find(k);
       if (it == open.end()) continue;  // an end without its begin (dropped or before the window)
       out.push_back({e.job, e.partition, e.st, e.node, e.actor, it->second.t_ns, e.t_ns,
@@ -132,15 +132,15 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& /*na
       for (unsigned c = c0; c < c1 && c < plot_w; ++c) line[c] = stage_glyph(i.st);
     }
     for (const auto& e : events)
-      if (e.job == r.first && e.partition == r.second && e.ph == phase::instant)
+      if (e.job == r.first && e.partition == r.second && e.ph == phase_t::instant)
         line[col(e.t_ns)] = stage_glyph(e.st);
     std::string lab = label(r);
     out += lab + std::string(label_w - lab.size(), ' ') + " | " + line + "\n";
   }
   if (hidden) out += std::string(label_w, ' ') + "   (" + std::to_string(hidden) + " more rows)\n";
   out += "\n" + std::string(label_w, ' ') + "   ";
-  for (stage s : {stage::queued, stage::synth, stage::chan_send, stage::xfer, stage::gpu_pickup,
-                  stage::gpu, stage::done})
+  for (stage_t s : {stage_t::queued, stage_t::synth, stage_t::chan_send, stage_t::xfer,
+                    stage_t::gpu_pickup, stage_t::gpu, stage_t::done})
     out += std::string(1, stage_glyph(s)) + " " + stage_name(s) + "  ";
   out += "\n";
   return out;
@@ -160,9 +160,9 @@ nlohmann::json timeline_json(const std::vector<event_t>& events, const names_t& 
     list.push_back({{"job", e.job},
                     {"partition", e.partition},
                     {"stage", stage_name(e.st)},
-                    {"phase", e.ph == phase::begin ? "begin"
-                              : e.ph == phase::end ? "end"
-                                                   : "instant"},
+                    {"phase", e.ph == phase_t::begin ? "begin"
+                              : e.ph == phase_t::end ? "end"
+                                                     : "instant"},
                     {"node", e.node},
                     {"track", e.actor},
                     {"t_ns", e.t_ns},
@@ -193,7 +193,7 @@ std::string render_chrome(const std::vector<event_t>& events, const names_t& nam
                      {"args", args}});
   }
   for (const auto& e : events) {
-    if (e.ph != phase::instant) continue;
+    if (e.ph != phase_t::instant) continue;
     nodes.insert(e.node);
     tracks.insert({e.node, e.actor});
     trace.push_back({{"name", stage_name(e.st)},
@@ -225,14 +225,14 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   for (const auto& e : events) t_min = std::min(t_min, e.t_ns), t_max = std::max(t_max, e.t_ns);
   const int64_t span = std::max<int64_t>(t_max - t_min, 1);
   s.span_s = span * 1e-9;
-  for (const auto& e : events) s.proofs += e.st == stage::done && e.ph == phase::instant;
+  for (const auto& e : events) s.proofs += e.st == stage_t::done && e.ph == phase_t::instant;
   s.proofs_per_minute = s.proofs / s.span_s * 60.0;
 
   // Busy fraction per track, from the union of its top-level intervals (children nest in GPU).
   std::map<std::pair<uint16_t, uint16_t>, std::vector<std::pair<int64_t, int64_t>>> busy;
   std::map<std::pair<uint16_t, uint16_t>, std::string> role;
   for (const auto& i : iv) {
-    if (is_prover_child(i.st) || i.st == stage::queued || i.st == stage::gpu_pickup) continue;
+    if (is_prover_child(i.st) || i.st == stage_t::queued || i.st == stage_t::gpu_pickup) continue;
     busy[{i.node, i.actor}].push_back({i.t0, i.t1});
     role[{i.node, i.actor}] = role_of(i.st);
   }
@@ -258,7 +258,7 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   std::map<std::pair<uint16_t, uint16_t>, std::vector<std::pair<int64_t, int64_t>>> gpu;
   size_t gpu_count = 0;
   for (const auto& i : iv)
-    if (i.st == stage::gpu) gpu[{i.node, i.actor}].push_back({i.t0, i.t1}), ++gpu_count;
+    if (i.st == stage_t::gpu) gpu[{i.node, i.actor}].push_back({i.t0, i.t1}), ++gpu_count;
   int64_t idle = 0;
   for (auto& [k, v] : gpu) {
     std::sort(v.begin(), v.end());
@@ -273,7 +273,7 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   // Queue depth over time, from QUEUED intervals (time-weighted mean, maximum).
   std::vector<std::pair<int64_t, int>> steps;
   for (const auto& i : iv)
-    if (i.st == stage::queued) steps.push_back({i.t0, +1}), steps.push_back({i.t1, -1});
+    if (i.st == stage_t::queued) steps.push_back({i.t0, +1}), steps.push_back({i.t1, -1});
   std::sort(steps.begin(), steps.end());
   int depth = 0;
   double area = 0;
@@ -302,14 +302,15 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   }
 
   // The bound: the role whose resources are busiest; the sentence carries the evidence.
-  struct cand {
+  struct candidate_t {
     const char* name;
     double busy;
   };
-  cand cs[] = {
+  candidate_t cs[] = {
       {"prover", s.prover_busy}, {"synthesis", s.synth_busy}, {"transfer", s.transfer_busy}};
-  const cand* top = std::max_element(std::begin(cs), std::end(cs),
-                                     [](const cand& a, const cand& b) { return a.busy < b.busy; });
+  const candidate_t* top =
+      std::max_element(std::begin(cs), std::end(cs),
+                       [](const candidate_t& a, const candidate_t& b) { return a.busy < b.busy; });
   if (top->busy <= 0) return s;
   s.bottleneck = top->name;
   // Nothing saturated and the prover still waits: the pipeline is too shallow, not a resource

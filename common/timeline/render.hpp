@@ -13,7 +13,7 @@ namespace zk::timeline {
 struct interval_t {
   uint64_t job = 0;
   uint32_t partition = 0;
-  stage st = stage::queued;
+  stage_t st = stage_t::queued;
   uint16_t node = 0, actor = 0;
   int64_t t0 = 0, t1 = 0;
   uint64_t bytes = 0;

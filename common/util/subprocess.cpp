@@ -18,7 +18,7 @@ extern char** environ;
 namespace zk::util {
 namespace {
 
-using clock_t_ = std::chrono::steady_clock;
+using steady_clock_t = std::chrono::steady_clock;
 
 // Moves a new descriptor above 0..2 (close-on-exec kept), so that dup2 onto 1 and 2 in the
 // child never meets the pipe's own number.
@@ -59,23 +59,24 @@ bool drain(int fd, tail_t& tail) {
   }
 }
 
-enum class child_state { running, ended, gone };
+enum class child_state_t { running, ended, gone };
 
 // Has the child ended? Does not reap it: while it is a zombie, its pid (and group id) stays
 // ours, so killing the group afterwards cannot hit an unrelated process. `gone`: someone else
 // reaped it (SIGCHLD ignored by the process, or a waitpid(-1) elsewhere).
-child_state state_of(pid_t pid) {
+child_state_t state_of(pid_t pid) {
   siginfo_t si;
   std::memset(&si, 0, sizeof si);
   for (;;) {
     if (::waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0)
-      return si.si_pid == pid ? child_state::ended : child_state::running;
-    if (errno != EINTR) return child_state::gone;
+      return si.si_pid == pid ? child_state_t::ended : child_state_t::running;
+    if (errno != EINTR) return child_state_t::gone;
   }
 }
 
-int ms_until(clock_t_::time_point t, int cap) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - clock_t_::now()).count();
+int ms_until(steady_clock_t::time_point t, int cap) {
+  auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(t - steady_clock_t::now()).count();
   return int(std::clamp<long long>(left, 0, cap));
 }
 
@@ -102,7 +103,7 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv,
                                    const subprocess_options_t& options) {
   if (argv.empty() || argv[0].empty()) throw std::invalid_argument("run_subprocess: empty argv");
   subprocess_result_t r;
-  const auto t0 = clock_t_::now();
+  const auto t0 = steady_clock_t::now();
   const auto deadline = t0 + options.timeout;
 
   int fds[2];
@@ -148,7 +149,7 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv,
   if (rc != 0) {  // glibc reports a failed exec here (and has reaped that child itself)
     ::close(fds[0]);
     r.spawn_error = argv[0] + ": " + std::strerror(rc);
-    r.seconds = std::chrono::duration<double>(clock_t_::now() - t0).count();
+    r.seconds = std::chrono::duration<double>(steady_clock_t::now() - t0).count();
     return r;
   }
   r.started = true;
@@ -157,17 +158,17 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv,
   bool open = true, ended = false, gone = false;
   // Output until end of file (normally: the program exited); a pipe still held open by a
   // leftover of its group is read for a short grace after the exit, then abandoned.
-  clock_t_::time_point ended_at{};
+  steady_clock_t::time_point ended_at{};
   for (;;) {
     if (!ended) {
-      const child_state st = state_of(pid);
-      if (st != child_state::running) {
+      const child_state_t st = state_of(pid);
+      if (st != child_state_t::running) {
         ended = true;
-        gone = st == child_state::gone;
-        ended_at = clock_t_::now();
+        gone = st == child_state_t::gone;
+        ended_at = steady_clock_t::now();
       }
     }
-    if (!ended && clock_t_::now() >= deadline) {
+    if (!ended && steady_clock_t::now() >= deadline) {
       r.timed_out = true;
       break;
     }
@@ -175,7 +176,8 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv,
       r.stopped = true;
       break;
     }
-    if (ended && (!open || clock_t_::now() - ended_at >= std::chrono::milliseconds(200))) break;
+    if (ended && (!open || steady_clock_t::now() - ended_at >= std::chrono::milliseconds(200)))
+      break;
     if (open) {
       pollfd p{fds[0], POLLIN, 0};
       int wait_ms = ended ? 20 : ms_until(deadline, 100);
@@ -213,7 +215,7 @@ subprocess_result_t run_subprocess(const std::vector<std::string>& argv,
   r.output = tail.take();
   r.output_bytes = tail.total;
   r.output_truncated = r.output_bytes > r.output.size();
-  r.seconds = std::chrono::duration<double>(clock_t_::now() - t0).count();
+  r.seconds = std::chrono::duration<double>(steady_clock_t::now() - t0).count();
   return r;
 }
 

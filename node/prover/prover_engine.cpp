@@ -19,14 +19,14 @@ struct prover_engine_t::key_t {
   uint64_t table_bytes = 0;  // its precomputed tables (0: none)
   virtual ~key_t() = default;
   virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                               const groth16::stage_observer& observe) = 0;
+                               const groth16::stage_observer_t& observe) = 0;
 };
 
 namespace {
 
 template <class C>
 struct typed_key_t final : prover_engine_t::key_t {
-  formats::zkey_file file;
+  formats::zkey_file_t file;
   groth16::proving_key_t<C> pk;
   groth16::prover_t<C> prover;
   groth16::verifying_key_t<C> vk;
@@ -57,7 +57,7 @@ struct typed_key_t final : prover_engine_t::key_t {
   }
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                       const groth16::stage_observer& observe) override {
+                       const groth16::stage_observer_t& observe) override {
     using Fr = typename C::fr_t;
     const auto& h = b.header();
     const auto layout = buffer::payload_layout(h);
@@ -65,7 +65,7 @@ struct typed_key_t final : prover_engine_t::key_t {
     call.observe = observe;
     call.what = "circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " +
                 std::to_string(h.partition);
-    if (h.shape() == buffer::synth_shape::abc_witness) {
+    if (h.shape() == buffer::synth_shape_t::abc_witness) {
       if (h.domain_rows > pk.domain_size)
         throw std::runtime_error("buffer of job " + std::to_string(h.job_id) + ": " +
                                  std::to_string(h.domain_rows) + " rows exceed the key's domain " +
@@ -75,8 +75,9 @@ struct typed_key_t final : prover_engine_t::key_t {
                       reinterpret_cast<const Fr*>(b.data() + layout.b),
                       reinterpret_cast<const Fr*>(b.data() + layout.c), size_t(h.domain_rows));
       if (observe)
-        observe(groth16::stage::build_ab, ta, groth16::now_ns());  // a/b/c loaded, not built
-      call.abc = groth16::abc_source::loaded;
+        observe(groth16::prover_stage_t::build_ab, ta,
+                groth16::now_ns());  // a/b/c loaded, not built
+      call.abc = groth16::abc_source_t::loaded;
     }
     auto p = groth16::prove_verified(prover, vk, b.data() + layout.witness, call);
     return {formats::proof_to_json(p.proof.to_json()), std::move(p.public_signals), p.prove_seconds,
@@ -145,7 +146,7 @@ std::vector<std::string> prover_engine_t::loaded() const {
 }
 
 proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
-                                      const groth16::stage_observer& observe) {
+                                      const groth16::stage_observer_t& observe) {
   const auto& h = buffer.header();
   const std::string what =
       "buffer of job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);

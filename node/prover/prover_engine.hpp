@@ -49,7 +49,7 @@ class prover_engine_t {
   // proof fails verification. A key file rewritten in place since it was mapped is mapped again
   // first, and refused while its bytes differ from the first mapping's.
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
-                       const groth16::stage_observer& observe = {});
+                       const groth16::stage_observer_t& observe = {});
   // Circuits whose key is mapped now.
   std::vector<std::string> loaded() const;
 

@@ -180,11 +180,11 @@ void journal_t::exec(const char* sql, const std::string& op) const {
   if (sqlite3_exec(db_.get(), sql, nullptr, nullptr, nullptr) != SQLITE_OK) fail(op);
 }
 
-journal_t::stmt_ptr journal_t::prepare(const char* sql) const {
+journal_t::stmt_ptr_t journal_t::prepare(const char* sql) const {
   sqlite3_stmt* st = nullptr;
   if (sqlite3_prepare_v3(db_.get(), sql, -1, SQLITE_PREPARE_PERSISTENT, &st, nullptr) != SQLITE_OK)
     fail(std::string("prepare \"") + sql + "\"");
-  return stmt_ptr(st);
+  return stmt_ptr_t(st);
 }
 
 void journal_t::run(sqlite3_stmt* st, const std::string& op) {
@@ -322,7 +322,7 @@ void journal_t::open_schema() {
   auto query = [&](const char* sql) {
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK) open_fail(sql);
-    stmt_ptr owned(st);
+    stmt_ptr_t owned(st);
     const int rc = sqlite3_step(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) open_fail(sql);
     return rc == SQLITE_ROW ? column_bytes(st, 0) : std::string();
@@ -555,7 +555,7 @@ std::vector<journaled_job_t> journal_t::replay() {
   constexpr int64_t i64_min = std::numeric_limits<int64_t>::min();
 
   tx_t tx(*this, op);  // one consistent read, and one lock round instead of three
-  stmt_ptr q = prepare(
+  stmt_ptr_t q = prepare(
       "SELECT seq, public_id, owner, circuit, priority, circuit_priority, partitions, inputs, "
       "state, error, submitted_ms, finished_ms FROM jobs ORDER BY seq");
   step_rows(q.get(), "jobs", [&](sqlite3_stmt* st) {
@@ -617,7 +617,7 @@ std::vector<journaled_job_t> journal_t::replay() {
 journal_stats_t journal_t::stats() const {
   journal_stats_t s;
   auto row = [&](const char* sql, auto&& read) {
-    stmt_ptr q = prepare(sql);
+    stmt_ptr_t q = prepare(sql);
     if (sqlite3_step(q.get()) != SQLITE_ROW) fail(std::string("stats: ") + sql);
     read(q.get());
   };

@@ -105,13 +105,13 @@ class journal_t {
   struct stmt_finalize_t {
     void operator()(sqlite3_stmt* s) const;
   };
-  using stmt_ptr = std::unique_ptr<sqlite3_stmt, stmt_finalize_t>;
+  using stmt_ptr_t = std::unique_ptr<sqlite3_stmt, stmt_finalize_t>;
   class tx_t;  // one explicit transaction, rolled back unless committed
 
   [[noreturn]] void fail(const std::string& op) const;  // with sqlite3_errmsg
   [[noreturn]] void refuse(const std::string& why) const;
   void exec(const char* sql, const std::string& op) const;
-  stmt_ptr prepare(const char* sql) const;
+  stmt_ptr_t prepare(const char* sql) const;
   void run(sqlite3_stmt* st, const std::string& op);  // steps to SQLITE_DONE, then resets
   void check_header() const;                          // a non-empty file must be SQLite's
   void open_schema();
@@ -121,8 +121,8 @@ class journal_t {
   uint64_t next_seq_ = 1;
   // Declared first: destroyed after the statements.
   std::unique_ptr<sqlite3, db_close_t> db_;
-  stmt_ptr begin_, commit_, rollback_;
-  stmt_ptr add_job_, add_part_, add_proof_, note_part_, finish_job_, keep_seq_, forget_job_;
+  stmt_ptr_t begin_, commit_, rollback_;
+  stmt_ptr_t add_job_, add_part_, add_proof_, note_part_, finish_job_, keep_seq_, forget_job_;
 };
 
 }  // namespace zk::node

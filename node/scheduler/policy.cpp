@@ -9,23 +9,23 @@
 
 namespace zk::node {
 
-const char* part_state_name(part_state s) {
+const char* part_state_name(part_state_t s) {
   switch (s) {
-    case part_state::queued:
+    case part_state_t::queued:
       return "queued";
-    case part_state::synthesizing:
+    case part_state_t::synthesizing:
       return "synthesizing";
-    case part_state::transferring:
+    case part_state_t::transferring:
       return "transferring";
-    case part_state::waiting:
+    case part_state_t::waiting:
       return "waiting";
-    case part_state::proving:
+    case part_state_t::proving:
       return "proving";
-    case part_state::done:
+    case part_state_t::done:
       return "done";
-    case part_state::failed:
+    case part_state_t::failed:
       return "failed";
-    case part_state::cancelled:
+    case part_state_t::cancelled:
       return "cancelled";
   }
   return "?";
@@ -34,8 +34,8 @@ const char* part_state_name(part_state s) {
 scheduler_policy_t::scheduler_policy_t(lookahead_t lookahead, unsigned max_attempts)
     : lookahead_(lookahead), max_attempts_(std::max(1u, max_attempts)) {}
 
-node_id scheduler_policy_t::add_node(const node_spec_t& spec) {
-  node_id id = node_order_.empty() ? 1 : node_order_.back() + 1;
+node_id_t scheduler_policy_t::add_node(const node_spec_t& spec) {
+  node_id_t id = node_order_.empty() ? 1 : node_order_.back() + 1;
   nodes_[id].spec = spec;
   node_order_.push_back(id);
   return id;
@@ -47,7 +47,7 @@ scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c,
                                                      bool live_only) const {
   // What pick_synth and pick_prover ask of an idle node.
   fit_t f;
-  for (node_id id : node_order_) {
+  for (node_id_t id : node_order_) {
     const node_t& n = nodes_.at(id);
     if (live_only && !n.alive) continue;
     if (n.spec.synth && n.spec.cores > 0) {
@@ -82,8 +82,8 @@ std::optional<std::string> scheduler_policy_t::never_fits(const std::string& cir
   return why;
 }
 
-util::result_t<job_id> scheduler_policy_t::submit(const std::string& circuit, priority_t prio,
-                                                  uint32_t partitions) {
+util::result_t<job_id_t> scheduler_policy_t::submit(const std::string& circuit, priority_t prio,
+                                                    uint32_t partitions) {
   if (!circuits_.count(circuit)) return "unknown circuit '" + circuit + "'";
   if (partitions == 0) return std::string("a job needs at least one partition");
   if (auto why = never_fits(circuit, false)) return *why;
@@ -94,12 +94,12 @@ util::result_t<job_id> scheduler_policy_t::submit(const std::string& circuit, pr
   j.status.partitions = partitions;
   j.seq = next_seq_++;
   j.parts.resize(partitions);
-  job_id id = j.status.id;
+  job_id_t id = j.status.id;
   jobs_[id] = std::move(j);
   return id;
 }
 
-scheduler_policy_t::part_t* scheduler_policy_t::find(job_id job, uint32_t part) {
+scheduler_policy_t::part_t* scheduler_policy_t::find(job_id_t job, uint32_t part) {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || part >= it->second.parts.size()) return nullptr;
   return &it->second.parts[part];
@@ -118,7 +118,7 @@ void scheduler_policy_t::release_prover(job_t& j, part_t& p) {
   auto& n = nodes_.at(p.prover);
   n.reserved -= c.buffer_bytes;
   n.works.erase(n.works.find(c.prover_work_bytes));
-  if (p.st == part_state::proving) n.working = 0;
+  if (p.st == part_state_t::proving) n.working = 0;
   p.prover_reserved = false;
 }
 
@@ -128,15 +128,15 @@ void scheduler_policy_t::release_held(job_t& j, part_t& p) {
   p.held = 0;
 }
 
-void scheduler_policy_t::pause(node_id n, bool paused) {
+void scheduler_policy_t::pause(node_id_t n, bool paused) {
   auto it = nodes_.find(n);
   if (it != nodes_.end()) it->second.paused = paused;
 }
 
-bool scheduler_policy_t::hold(job_id job, uint32_t part, node_id n) {
+bool scheduler_policy_t::hold(job_id_t job, uint32_t part, node_id_t n) {
   part_t* p = find(job, part);
   auto it = nodes_.find(n);
-  if (!p || p->st != part_state::queued || p->held || it == nodes_.end() || !it->second.alive ||
+  if (!p || p->st != part_state_t::queued || p->held || it == nodes_.end() || !it->second.alive ||
       !it->second.spec.synth)
     return false;
   job_t& j = jobs_.at(job);
@@ -147,23 +147,23 @@ bool scheduler_policy_t::hold(job_id job, uint32_t part, node_id n) {
   return true;
 }
 
-bool scheduler_policy_t::unhold(job_id job, uint32_t part) {
+bool scheduler_policy_t::unhold(job_id_t job, uint32_t part) {
   part_t* p = find(job, part);
   if (!p || !p->held) return false;
   release_held(jobs_.at(job), *p);
   return true;
 }
 
-node_id scheduler_policy_t::held_on(job_id job, uint32_t part) const {
+node_id_t scheduler_policy_t::held_on(job_id_t job, uint32_t part) const {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || part >= it->second.parts.size()) return 0;
   return it->second.parts[part].held;
 }
 
-bool scheduler_policy_t::send_failed(job_id job, uint32_t part, const std::string& reason,
+bool scheduler_policy_t::send_failed(job_id_t job, uint32_t part, const std::string& reason,
                                      bool kept) {
   part_t* p = find(job, part);
-  if (!p || !(p->st == part_state::synthesizing || p->st == part_state::transferring) ||
+  if (!p || !(p->st == part_state_t::synthesizing || p->st == part_state_t::transferring) ||
       !p->synth_reserved)
     return false;
   job_t& j = jobs_.at(job);
@@ -173,9 +173,9 @@ bool scheduler_policy_t::send_failed(job_id job, uint32_t part, const std::strin
   }
   // The synthesis node's reservation stays: it becomes the held buffer's.
   p->synth_reserved = false;
-  const node_id synth = p->synth;
+  const node_id_t synth = p->synth;
   requeue_or_fail(j, *p, reason, true);
-  if (p->st == part_state::queued && nodes_.at(synth).alive)
+  if (p->st == part_state_t::queued && nodes_.at(synth).alive)
     p->held = synth;
   else
     nodes_.at(synth).reserved -= circuits_.at(j.status.circuit).buffer_bytes;
@@ -185,28 +185,28 @@ bool scheduler_policy_t::send_failed(job_id job, uint32_t part, const std::strin
 void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string& reason,
                                          bool node_lost) {
   auto& pn = nodes_.at(p.prover);
-  if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
-  if (p.st == part_state::proving)
+  if (p.st == part_state_t::synthesizing) nodes_.at(p.synth).synthesizing--;
+  if (p.st == part_state_t::proving)
     pn.proving--;
-  else if (p.st == part_state::synthesizing || p.st == part_state::transferring ||
-           p.st == part_state::waiting)
+  else if (p.st == part_state_t::synthesizing || p.st == part_state_t::transferring ||
+           p.st == part_state_t::waiting)
     pn.pipeline--;
   release_synth(j, p);
   release_prover(j, p);
   const bool spent = node_lost ? ++p.losses >= max_losses : ++p.attempts >= max_attempts_;
   if (spent) {
-    p.st = part_state::failed;
+    p.st = part_state_t::failed;
     j.status.failed++;
     if (j.status.error.empty())
       j.status.error = node_lost ? reason + " (the " + std::to_string(max_losses) +
                                        "th node lost under this partition)"
                                  : reason;
   } else {
-    p.st = part_state::queued;
+    p.st = part_state_t::queued;
   }
 }
 
-void scheduler_policy_t::remove_node(node_id n, const std::string& reason) {
+void scheduler_policy_t::remove_node(node_id_t n, const std::string& reason) {
   auto it = nodes_.find(n);
   if (it == nodes_.end()) return;
   const std::string why =
@@ -215,21 +215,21 @@ void scheduler_policy_t::remove_node(node_id n, const std::string& reason) {
     for (auto& p : j.parts) {
       if (p.held == n) release_held(j, p);  // its buffer went with it
       bool involved = (p.synth == n && p.synth_reserved) || (p.prover == n && p.prover_reserved);
-      if (involved && p.st != part_state::done) requeue_or_fail(j, p, why, true);
+      if (involved && p.st != part_state_t::done) requeue_or_fail(j, p, why, true);
     }
   it->second.alive = false;
 }
 
-bool scheduler_policy_t::cancel(job_id job) {
+bool scheduler_policy_t::cancel(job_id_t job) {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || it->second.status.finished()) return false;
   job_t& j = it->second;
   for (auto& p : j.parts) {
-    if (p.st == part_state::done || p.st == part_state::failed) continue;
-    if (p.st != part_state::queued) {
+    if (p.st == part_state_t::done || p.st == part_state_t::failed) continue;
+    if (p.st != part_state_t::queued) {
       auto& pn = nodes_.at(p.prover);
-      if (p.st == part_state::synthesizing) nodes_.at(p.synth).synthesizing--;
-      if (p.st == part_state::proving)
+      if (p.st == part_state_t::synthesizing) nodes_.at(p.synth).synthesizing--;
+      if (p.st == part_state_t::proving)
         pn.proving--;
       else
         pn.pipeline--;
@@ -237,13 +237,13 @@ bool scheduler_policy_t::cancel(job_id job) {
     release_synth(j, p);
     release_prover(j, p);
     release_held(j, p);
-    p.st = part_state::cancelled;
+    p.st = part_state_t::cancelled;
   }
   j.status.cancelled = true;
   return true;
 }
 
-bool scheduler_policy_t::restore(job_id id, const std::string& circuit, priority_t prio,
+bool scheduler_policy_t::restore(job_id_t id, const std::string& circuit, priority_t prio,
                                  uint32_t partitions, const std::vector<bool>& done,
                                  const std::vector<uint32_t>& attempts, const std::string& state,
                                  const std::string& error) {
@@ -260,18 +260,18 @@ bool scheduler_policy_t::restore(job_id id, const std::string& circuit, priority
     part_t& p = j.parts[k];
     p.attempts = k < attempts.size() ? attempts[k] : 0;
     if (k < done.size() && done[k]) {
-      p.st = part_state::done;
+      p.st = part_state_t::done;
       j.status.done++;
     } else if (state == "cancelled") {
-      p.st = part_state::cancelled;
+      p.st = part_state_t::cancelled;
     } else if (state == "failed") {
-      p.st = part_state::failed;
+      p.st = part_state_t::failed;
       j.status.failed++;
     }
   }
   if (state == "cancelled") j.status.cancelled = true;
   if (state == "failed" && j.status.failed == 0) {  // every partition done, yet failed: say so
-    j.parts.back().st = part_state::failed;
+    j.parts.back().st = part_state_t::failed;
     j.status.failed = 1;
   }
   jobs_[id] = std::move(j);
@@ -279,15 +279,15 @@ bool scheduler_policy_t::restore(job_id id, const std::string& circuit, priority
   return true;
 }
 
-bool scheduler_policy_t::fail_queued(job_id job, const std::string& reason) {
+bool scheduler_policy_t::fail_queued(job_id_t job, const std::string& reason) {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || it->second.status.finished()) return false;
   job_t& j = it->second;
   bool any = false;
   for (auto& p : j.parts)
-    if (p.st == part_state::queued) {
+    if (p.st == part_state_t::queued) {
       release_held(j, p);
-      p.st = part_state::failed;
+      p.st = part_state_t::failed;
       j.status.failed++;
       any = true;
     }
@@ -295,12 +295,12 @@ bool scheduler_policy_t::fail_queued(job_id job, const std::string& reason) {
   return any;
 }
 
-std::optional<std::string> scheduler_policy_t::waiting_reason(job_id job) const {
+std::optional<std::string> scheduler_policy_t::waiting_reason(job_id_t job) const {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || it->second.status.finished()) return std::nullopt;
   const job_t& j = it->second;
   if (std::none_of(j.parts.begin(), j.parts.end(),
-                   [](const part_t& p) { return p.st == part_state::queued; }))
+                   [](const part_t& p) { return p.st == part_state_t::queued; }))
     return std::nullopt;
   bool synth = false, prover = false;
   for (const auto& [id, n] : nodes_) {
@@ -313,65 +313,65 @@ std::optional<std::string> scheduler_policy_t::waiting_reason(job_id job) const 
   return never_fits(j.status.circuit, true);
 }
 
-bool scheduler_policy_t::forget(job_id job) {
+bool scheduler_policy_t::forget(job_id_t job) {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || !it->second.status.finished()) return false;
   for (const auto& p : it->second.parts)
     if (p.synth_reserved || p.prover_reserved || p.held ||
-        !(p.st == part_state::done || p.st == part_state::failed || p.st == part_state::cancelled ||
-          p.st == part_state::queued))
+        !(p.st == part_state_t::done || p.st == part_state_t::failed ||
+          p.st == part_state_t::cancelled || p.st == part_state_t::queued))
       return false;
   jobs_.erase(it);
   return true;
 }
 
-void scheduler_policy_t::synth_done(job_id job, uint32_t part, double seconds) {
+void scheduler_policy_t::synth_done(job_id_t job, uint32_t part, double seconds) {
   part_t* p = find(job, part);
-  if (!p || p->st != part_state::synthesizing) return;
+  if (!p || p->st != part_state_t::synthesizing) return;
   nodes_.at(p->synth).synthesizing--;
-  p->st = part_state::transferring;
+  p->st = part_state_t::transferring;
   synth_s_ += seconds, ++synth_n_;
 }
 
-void scheduler_policy_t::transfer_done(job_id job, uint32_t part, double seconds) {
+void scheduler_policy_t::transfer_done(job_id_t job, uint32_t part, double seconds) {
   part_t* p = find(job, part);
-  if (!p || p->st != part_state::transferring) return;
+  if (!p || p->st != part_state_t::transferring) return;
   release_synth(jobs_.at(job), *p);  // the prover has acknowledged the buffer
-  p->st = part_state::waiting;
+  p->st = part_state_t::waiting;
   transfer_s_ += seconds, ++transfer_n_;
 }
 
-void scheduler_policy_t::prove_started(job_id job, uint32_t part) {
+void scheduler_policy_t::prove_started(job_id_t job, uint32_t part) {
   part_t* p = find(job, part);
-  if (!p || p->st != part_state::waiting) return;
+  if (!p || p->st != part_state_t::waiting) return;
   auto& n = nodes_.at(p->prover);
   n.pipeline--;
   n.proving++;
   n.working = circuits_.at(jobs_.at(job).status.circuit).prover_work_bytes;
   n.note_peak();
-  p->st = part_state::proving;
+  p->st = part_state_t::proving;
 }
 
-void scheduler_policy_t::prove_done(job_id job, uint32_t part, double seconds) {
+void scheduler_policy_t::prove_done(job_id_t job, uint32_t part, double seconds) {
   part_t* p = find(job, part);
-  if (!p || p->st != part_state::proving) return;
+  if (!p || p->st != part_state_t::proving) return;
   job_t& j = jobs_.at(job);
   nodes_.at(p->prover).proving--;
   release_prover(j, *p);  // buffer and work area
-  p->st = part_state::done;
+  p->st = part_state_t::done;
   j.status.done++;
   prove_s_ += seconds, ++prove_n_;
 }
 
-void scheduler_policy_t::failed(job_id job, uint32_t part, const std::string& reason) {
+void scheduler_policy_t::failed(job_id_t job, uint32_t part, const std::string& reason) {
   part_t* p = find(job, part);
-  if (!p || p->st == part_state::queued || p->st == part_state::done ||
-      p->st == part_state::failed || p->st == part_state::cancelled)
+  if (!p || p->st == part_state_t::queued || p->st == part_state_t::done ||
+      p->st == part_state_t::failed || p->st == part_state_t::cancelled)
     return;
   requeue_or_fail(jobs_.at(job), *p, reason);
 }
 
-unsigned scheduler_policy_t::lookahead(node_id) const {
+unsigned scheduler_policy_t::lookahead(node_id_t) const {
   if (!lookahead_.automatic || prove_n_ == 0 || synth_n_ == 0) return lookahead_.value;
   // Enough partitions in flight to cover synthesis + transfer while the prover works:
   // in steady state one leaves per prove time, and each needs synth + transfer to be ready.
@@ -381,10 +381,10 @@ unsigned scheduler_policy_t::lookahead(node_id) const {
   return std::clamp(l, 1u, lookahead_.max);
 }
 
-std::optional<node_id> scheduler_policy_t::pick_synth(uint64_t bytes) const {
-  std::optional<node_id> best;
+std::optional<node_id_t> scheduler_policy_t::pick_synth(uint64_t bytes) const {
+  std::optional<node_id_t> best;
   unsigned best_free = 0;
-  for (node_id id : node_order_) {
+  for (node_id_t id : node_order_) {
     const node_t& n = nodes_.at(id);
     if (!n.alive || n.paused || !n.spec.synth || n.synthesizing >= n.spec.cores) continue;
     if (n.reserved + bytes + std::max(n.max_work(), n.working) > n.spec.memory_budget) continue;
@@ -394,10 +394,10 @@ std::optional<node_id> scheduler_policy_t::pick_synth(uint64_t bytes) const {
   return best;
 }
 
-std::optional<node_id> scheduler_policy_t::pick_prover(const circuit_spec_t& c) const {
-  std::optional<node_id> best;
+std::optional<node_id_t> scheduler_policy_t::pick_prover(const circuit_spec_t& c) const {
+  std::optional<node_id_t> best;
   std::tuple<bool, unsigned> best_key{};
-  for (node_id id : node_order_) {
+  for (node_id_t id : node_order_) {
     const node_t& n = nodes_.at(id);
     if (!n.alive || n.paused || !n.spec.prover) continue;
     unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
@@ -414,11 +414,11 @@ std::optional<node_id> scheduler_policy_t::pick_prover(const circuit_spec_t& c) 
 
 std::vector<dispatch_t> scheduler_policy_t::schedule() {
   // Queued partitions in priority, then job age, then partition order.
-  std::vector<std::tuple<uint8_t, uint64_t, uint32_t, job_id>> order;
+  std::vector<std::tuple<uint8_t, uint64_t, uint32_t, job_id_t>> order;
   for (auto& [id, j] : jobs_) {
     if (j.status.finished()) continue;
     for (uint32_t k = 0; k < j.parts.size(); ++k)
-      if (j.parts[k].st == part_state::queued)
+      if (j.parts[k].st == part_state_t::queued)
         order.emplace_back(uint8_t(j.status.priority), j.seq, k, id);
   }
   std::sort(order.begin(), order.end());
@@ -438,10 +438,10 @@ std::vector<dispatch_t> scheduler_policy_t::schedule() {
     // it needs no core: the buffer is ready); any other to the best synthesis node.
     const bool held = p.held && nodes_.at(p.held).alive;
     auto synth = !prover ? std::nullopt
-                 : held  ? std::optional<node_id>(p.held)
+                 : held  ? std::optional<node_id_t>(p.held)
                          : pick_synth(c.buffer_bytes);
     if (!prover || !synth) break;  // nothing lower in the order overtakes this partition
-    p.st = part_state::synthesizing;
+    p.st = part_state_t::synthesizing;
     p.synth = *synth;
     p.prover = *prover;
     auto& sn = nodes_.at(*synth);
@@ -462,13 +462,13 @@ std::vector<dispatch_t> scheduler_policy_t::schedule() {
   return out;
 }
 
-job_status_t scheduler_policy_t::status(job_id job) const {
+job_status_t scheduler_policy_t::status(job_id_t job) const {
   auto it = jobs_.find(job);
   if (it == jobs_.end()) throw std::invalid_argument("unknown job " + std::to_string(job));
   return it->second.status;
 }
 
-part_state scheduler_policy_t::state(job_id job, uint32_t part) const {
+part_state_t scheduler_policy_t::state(job_id_t job, uint32_t part) const {
   auto it = jobs_.find(job);
   if (it == jobs_.end() || part >= it->second.parts.size())
     throw std::invalid_argument("unknown partition " + std::to_string(job) + "/" +
@@ -476,25 +476,25 @@ part_state scheduler_policy_t::state(job_id job, uint32_t part) const {
   return it->second.parts[part].st;
 }
 
-unsigned scheduler_policy_t::attempts(job_id job, uint32_t part) const {
+unsigned scheduler_policy_t::attempts(job_id_t job, uint32_t part) const {
   state(job, part);  // throws for an unknown partition
   return jobs_.at(job).parts[part].attempts;
 }
-node_id scheduler_policy_t::synth_of(job_id job, uint32_t part) const {
+node_id_t scheduler_policy_t::synth_of(job_id_t job, uint32_t part) const {
   state(job, part);
   return jobs_.at(job).parts[part].synth;
 }
-node_id scheduler_policy_t::prover_of(job_id job, uint32_t part) const {
+node_id_t scheduler_policy_t::prover_of(job_id_t job, uint32_t part) const {
   state(job, part);
   return jobs_.at(job).parts[part].prover;
 }
 
-uint64_t scheduler_policy_t::reserved(node_id n) const {
+uint64_t scheduler_policy_t::reserved(node_id_t n) const {
   return nodes_.at(n).reserved + nodes_.at(n).working;
 }
-uint64_t scheduler_policy_t::peak_reserved(node_id n) const { return nodes_.at(n).peak; }
-uint64_t scheduler_policy_t::budget(node_id n) const { return nodes_.at(n).spec.memory_budget; }
-unsigned scheduler_policy_t::pipeline(node_id n) const { return nodes_.at(n).pipeline; }
-unsigned scheduler_policy_t::synthesizing(node_id n) const { return nodes_.at(n).synthesizing; }
+uint64_t scheduler_policy_t::peak_reserved(node_id_t n) const { return nodes_.at(n).peak; }
+uint64_t scheduler_policy_t::budget(node_id_t n) const { return nodes_.at(n).spec.memory_budget; }
+unsigned scheduler_policy_t::pipeline(node_id_t n) const { return nodes_.at(n).pipeline; }
+unsigned scheduler_policy_t::synthesizing(node_id_t n) const { return nodes_.at(n).synthesizing; }
 
 }  // namespace zk::node

@@ -38,8 +38,8 @@
 
 namespace zk::node {
 
-using node_id = uint32_t;
-using job_id = uint64_t;
+using node_id_t = uint32_t;
+using job_id_t = uint64_t;
 
 using config::priority_t;  // critical, high, normal, low (common/config)
 
@@ -60,7 +60,7 @@ struct circuit_spec_t {
 
 using config::lookahead_t;  // fixed or auto (common/config)
 
-enum class part_state {
+enum class part_state_t {
   queued,
   synthesizing,
   transferring,
@@ -70,18 +70,18 @@ enum class part_state {
   failed,
   cancelled
 };
-const char* part_state_name(part_state s);
+const char* part_state_name(part_state_t s);
 
 // What the scheduler asks the cluster to do.
 struct dispatch_t {
-  job_id job;
+  job_id_t job;
   uint32_t partition;
-  node_id synth;
-  node_id prover;
+  node_id_t synth;
+  node_id_t prover;
 };
 
 struct job_status_t {
-  job_id id = 0;
+  job_id_t id = 0;
   std::string circuit;
   priority_t priority = priority_t::normal;
   uint32_t partitions = 0, done = 0, failed = 0;
@@ -94,19 +94,19 @@ class scheduler_policy_t {
  public:
   explicit scheduler_policy_t(lookahead_t lookahead = {}, unsigned max_attempts = 3);
 
-  node_id add_node(const node_spec_t& spec);
+  node_id_t add_node(const node_spec_t& spec);
   // A node left (down message, or silent past the node timeout): its in-flight partitions go back
   // to the queue without spending an attempt (the node failed, not the partition) — unless the
   // partition has lost max_losses nodes already (a partition that takes every node down with it
   // fails, with `reason`, default "node <name> left the cluster"); everything reserved on it is
   // released.
-  void remove_node(node_id n, const std::string& reason = "");
+  void remove_node(node_id_t n, const std::string& reason = "");
   static constexpr unsigned max_losses = 20;
   void add_circuit(const circuit_spec_t& c);
 
   // The new job's id, or why it is refused: an unknown circuit, a zero partition count, or why
   // the circuit's partitions fit no node that has ever joined (never_fits(circuit, false)).
-  util::result_t<job_id> submit(const std::string& circuit, priority_t prio, uint32_t partitions);
+  util::result_t<job_id_t> submit(const std::string& circuit, priority_t prio, uint32_t partitions);
   // Why no partition of `circuit` could be placed even on idle nodes: no synthesis node's budget
   // holds its buffer, or no prover's holds buffer + work area. Among the live nodes (live_only:
   // what schedule() skips, to wait for a big node's return) or every node that ever joined (what
@@ -115,12 +115,12 @@ class scheduler_policy_t {
   std::optional<std::string> never_fits(const std::string& circuit, bool live_only) const;
   // Frees everything the job holds; returns false for an unknown or finished job. The
   // returned dispatch list of schedule() never again mentions it.
-  bool cancel(job_id job);
+  bool cancel(job_id_t job);
   // A job replayed from the journal (node/scheduler/journal.hpp), under its own id: partitions
   // in `done` are done, the others queued with the attempts they had spent; `state` "done",
   // "failed" or "cancelled" restores a finished job (with `error`). Later submits take ids past
   // every restored one. False when the circuit is unknown or the id is taken.
-  bool restore(job_id id, const std::string& circuit, priority_t prio, uint32_t partitions,
+  bool restore(job_id_t id, const std::string& circuit, priority_t prio, uint32_t partitions,
                const std::vector<bool>& done, const std::vector<uint32_t>& attempts,
                const std::string& state, const std::string& error);
   // Held buffers: a synthesis node that still holds a partition's finished buffer (its send to a
@@ -129,57 +129,58 @@ class scheduler_policy_t {
   // queued and `n` a live synthesis node; its buffer's bytes are reserved on `n` until the
   // partition is dispatched there (the reservation carries over) or unhold. False (nothing
   // reserved) otherwise: the node should free the buffer.
-  bool hold(job_id job, uint32_t part, node_id n);
+  bool hold(job_id_t job, uint32_t part, node_id_t n);
   // Releases a held buffer's reservation (the job finished, was cancelled, or the node freed it);
   // false when the partition held nothing.
-  bool unhold(job_id job, uint32_t part);
-  node_id held_on(job_id job, uint32_t part) const;  // 0: none
+  bool unhold(job_id_t job, uint32_t part);
+  node_id_t held_on(job_id_t job, uint32_t part) const;  // 0: none
   // A partition whose buffer could not be delivered to its prover: back to the queue without
   // spending an attempt (the prover failed it, not the partition; one loss is counted: a partition
   // that loses max_losses nodes fails with `reason`). `kept`: its synthesis node still holds the
   // buffer, which stays reserved there as a held buffer (hold()); else the reservation goes.
   // False when the partition was not between dispatch and the prover's acknowledgement.
-  bool send_failed(job_id job, uint32_t part, const std::string& reason, bool kept);
+  bool send_failed(job_id_t job, uint32_t part, const std::string& reason, bool kept);
   // A paused node is given no new work (a prover a buffer could not be sent to, for a while); what
   // it has keeps going.
-  void pause(node_id n, bool paused);
+  void pause(node_id_t n, bool paused);
   // Ids of new jobs start here at least (the journal's next number: ids never repeat).
-  void reserve_ids(job_id next) { next_job_ = std::max(next_job_, next); }
+  void reserve_ids(job_id_t next) { next_job_ = std::max(next_job_, next); }
   // Fails every queued partition of an unfinished job with `reason` (a job that could not be
   // placed within the placement timeout); false when there was none.
-  bool fail_queued(job_id job, const std::string& reason);
+  bool fail_queued(job_id_t job, const std::string& reason);
   // Why the job's queued partitions cannot be placed even once the live nodes are idle: no live
   // synthesis node, no live prover, or none big enough (never_fits); nullopt when they can (or
   // none is queued).
-  std::optional<std::string> waiting_reason(job_id job) const;
+  std::optional<std::string> waiting_reason(job_id_t job) const;
   // Drops a finished job that holds nothing any more (retention); false while it is unfinished
   // or a partition of it still holds memory on a node (ask again later).
-  bool forget(job_id job);
+  bool forget(job_id_t job);
 
   // Progress reports (seconds feed `auto` lookahead). Reports for cancelled or unknown
   // partitions are ignored (a late message after a cancel is not an error).
-  void synth_done(job_id job, uint32_t part, double seconds);
-  void transfer_done(job_id job, uint32_t part, double seconds);
-  void prove_started(job_id job, uint32_t part);
-  void prove_done(job_id job, uint32_t part, double seconds);
-  void failed(job_id job, uint32_t part, const std::string& reason);
+  void synth_done(job_id_t job, uint32_t part, double seconds);
+  void transfer_done(job_id_t job, uint32_t part, double seconds);
+  void prove_started(job_id_t job, uint32_t part);
+  void prove_done(job_id_t job, uint32_t part, double seconds);
+  void failed(job_id_t job, uint32_t part, const std::string& reason);
 
   // Dispatches every partition that admission allows now, in priority order.
   std::vector<dispatch_t> schedule();
 
   // --- queries --------------------------------------------------------------------------------
-  job_status_t status(job_id job) const;
-  part_state state(job_id job, uint32_t part) const;
-  unsigned attempts(job_id job, uint32_t part) const;  // failures of its own so far
-  node_id synth_of(job_id job, uint32_t part) const;   // the nodes of its last dispatch (0: none)
-  node_id prover_of(job_id job, uint32_t part) const;
-  uint64_t reserved(node_id n) const;       // buffers held + the running proof's work area
-  uint64_t peak_reserved(node_id n) const;  // the most reserved() has been since the node joined
-  uint64_t budget(node_id n) const;
-  unsigned pipeline(node_id prover) const;  // assigned, not yet proving
-  unsigned synthesizing(node_id synth) const;
-  unsigned lookahead(node_id prover) const;
-  const std::vector<node_id>& nodes() const { return node_order_; }
+  job_status_t status(job_id_t job) const;
+  part_state_t state(job_id_t job, uint32_t part) const;
+  unsigned attempts(job_id_t job, uint32_t part) const;  // failures of its own so far
+  node_id_t synth_of(job_id_t job,
+                     uint32_t part) const;  // the nodes of its last dispatch (0: none)
+  node_id_t prover_of(job_id_t job, uint32_t part) const;
+  uint64_t reserved(node_id_t n) const;       // buffers held + the running proof's work area
+  uint64_t peak_reserved(node_id_t n) const;  // the most reserved() has been since the node joined
+  uint64_t budget(node_id_t n) const;
+  unsigned pipeline(node_id_t prover) const;  // assigned, not yet proving
+  unsigned synthesizing(node_id_t synth) const;
+  unsigned lookahead(node_id_t prover) const;
+  const std::vector<node_id_t>& nodes() const { return node_order_; }
 
  private:
   struct node_t {
@@ -197,12 +198,12 @@ class scheduler_policy_t {
     bool paused = false;  // pause()
   };
   struct part_t {
-    part_state st = part_state::queued;
-    node_id synth = 0, prover = 0;
+    part_state_t st = part_state_t::queued;
+    node_id_t synth = 0, prover = 0;
     bool synth_reserved = false, prover_reserved = false;
     unsigned attempts = 0;  // its own failures (count against max_attempts)
     unsigned losses = 0;    // requeued because a node it was on was lost
-    node_id held = 0;       // a synthesis node holding its finished buffer (queued; reserved)
+    node_id_t held = 0;     // a synthesis node holding its finished buffer (queued; reserved)
   };
   struct job_t {
     job_status_t status;
@@ -219,22 +220,22 @@ class scheduler_policy_t {
   };
   fit_t fit_of(const circuit_spec_t& c, bool live_only) const;
 
-  part_t* find(job_id job, uint32_t part);
+  part_t* find(job_id_t job, uint32_t part);
   void release_synth(job_t& j, part_t& p);
   void release_prover(job_t& j, part_t& p);
   void release_held(job_t& j, part_t& p);
   // Back to the queue, or failed for good: an attempt is spent unless `node_lost`.
   void requeue_or_fail(job_t& j, part_t& p, const std::string& reason, bool node_lost = false);
-  std::optional<node_id> pick_synth(uint64_t bytes) const;
-  std::optional<node_id> pick_prover(const circuit_spec_t& c) const;
+  std::optional<node_id_t> pick_synth(uint64_t bytes) const;
+  std::optional<node_id_t> pick_prover(const circuit_spec_t& c) const;
 
   lookahead_t lookahead_;
   unsigned max_attempts_;
-  std::map<node_id, node_t> nodes_;
-  std::vector<node_id> node_order_;
+  std::map<node_id_t, node_t> nodes_;
+  std::vector<node_id_t> node_order_;
   std::map<std::string, circuit_spec_t> circuits_;
-  std::map<job_id, job_t> jobs_;
-  job_id next_job_ = 1;
+  std::map<job_id_t, job_t> jobs_;
+  job_id_t next_job_ = 1;
   uint64_t next_seq_ = 0;
   // Measured means (seconds) for `auto` lookahead.
   double synth_s_ = 0, transfer_s_ = 0, prove_s_ = 0;

@@ -13,20 +13,20 @@
 namespace zk::node {
 namespace {
 
-enum class ev_kind { submit, cancel, synth_done, transfer_done, prove_done };
+enum class ev_kind_t { submit, cancel, synth_done, transfer_done, prove_done };
 
 struct sim_event_t {
   double t;
   uint64_t seq;
-  ev_kind kind;
+  ev_kind_t kind;
   size_t index;  // job index in the config (submit, cancel)
-  job_id job;
+  job_id_t job;
   uint32_t part;
   bool operator>(const sim_event_t& o) const { return std::tie(t, seq) > std::tie(o.t, o.seq); }
 };
 
 struct item_t {
-  job_id job;
+  job_id_t job;
   uint32_t part;
 };
 
@@ -42,13 +42,13 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     sched.add_circuit(c.spec);
     circuits[c.spec.id] = &c;
   }
-  std::vector<node_id> ids;
-  std::map<node_id, size_t> index_of;
+  std::vector<node_id_t> ids;
+  std::map<node_id_t, size_t> index_of;
   auto& names = res.timeline.names();
   names.nodes[0] = "scheduler (simulated)";
   names.tracks[{0, 0}] = "queue";
   for (size_t i = 0; i < cfg.nodes.size(); ++i) {
-    node_id id = sched.add_node(cfg.nodes[i].spec);
+    node_id_t id = sched.add_node(cfg.nodes[i].spec);
     ids.push_back(id);
     index_of[id] = i;
     uint16_t tn = uint16_t(i + 1);
@@ -77,33 +77,33 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     if (!circuits.count(cfg.jobs[i].circuit))
       throw std::invalid_argument("simulation: job " + std::to_string(i) +
                                   " names unknown circuit '" + cfg.jobs[i].circuit + "'");
-    q.push({cfg.jobs[i].submit_at, seq++, ev_kind::submit, i, 0, 0});
+    q.push({cfg.jobs[i].submit_at, seq++, ev_kind_t::submit, i, 0, 0});
     if (cfg.jobs[i].cancel_at >= 0)
-      q.push({cfg.jobs[i].cancel_at, seq++, ev_kind::cancel, i, 0, 0});
+      q.push({cfg.jobs[i].cancel_at, seq++, ev_kind_t::cancel, i, 0, 0});
   }
 
-  std::vector<job_id> job_of(cfg.jobs.size(), 0);
-  std::map<job_id, std::string> circuit_of;
+  std::vector<job_id_t> job_of(cfg.jobs.size(), 0);
+  std::map<job_id_t, std::string> circuit_of;
   std::map<size_t, std::vector<bool>> core_busy;  // synth node → slots
-  std::map<std::pair<job_id, uint32_t>, std::pair<size_t, unsigned>>
+  std::map<std::pair<job_id_t, uint32_t>, std::pair<size_t, unsigned>>
       core_of;  // partition → (node, slot)
-  std::map<std::pair<job_id, uint32_t>, size_t> prover_of;
+  std::map<std::pair<job_id_t, uint32_t>, size_t> prover_of;
   std::map<size_t, std::deque<item_t>> uplink_q;
   std::map<size_t, bool> uplink_busy;
   std::map<size_t, std::vector<item_t>> prover_q;
   std::map<size_t, bool> prover_busy;
-  std::map<std::pair<job_id, uint32_t>, double> t_synth_start, t_xfer_start, t_prove_start;
-  std::set<job_id> finished;
+  std::map<std::pair<job_id_t, uint32_t>, double> t_synth_start, t_xfer_start, t_prove_start;
+  std::set<job_id_t> finished;
   double now = 0;
 
   auto ns = [](double t) { return int64_t(t * 1e9); };
-  auto rec = [&](job_id j, uint32_t p, timeline::stage s, timeline::phase ph, uint16_t node,
+  auto rec = [&](job_id_t j, uint32_t p, timeline::stage_t s, timeline::phase_t ph, uint16_t node,
                  uint16_t track) {
     res.timeline.add({timeline::event_t{j, p, s, ph, node, track, ns(now), 0}});
   };
-  auto alive = [&](job_id j, uint32_t p) {
+  auto alive = [&](job_id_t j, uint32_t p) {
     auto s = sched.state(j, p);
-    return s != part_state::cancelled && s != part_state::failed;
+    return s != part_state_t::cancelled && s != part_state_t::failed;
   };
   auto start_uplink = [&](size_t node) {
     auto& uq = uplink_q[node];
@@ -115,9 +115,9 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       const auto* c = circuits.at(circuit_of.at(it.job));
       double dur = double(c->spec.buffer_bytes) / cfg.nodes[node].uplink_bytes_per_s;
       t_xfer_start[{it.job, it.part}] = now;
-      rec(it.job, it.part, timeline::stage::xfer, timeline::phase::begin, uint16_t(node + 1),
+      rec(it.job, it.part, timeline::stage_t::xfer, timeline::phase_t::begin, uint16_t(node + 1),
           kUplinkTrack);
-      q.push({now + dur, seq++, ev_kind::transfer_done, node, it.job, it.part});
+      q.push({now + dur, seq++, ev_kind_t::transfer_done, node, it.job, it.part});
     }
   };
   auto start_prover = [&](size_t node) {
@@ -137,11 +137,11 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     prover_busy[node] = true;
     sched.prove_started(it.job, it.part);
     t_prove_start[{it.job, it.part}] = now;
-    rec(it.job, it.part, timeline::stage::gpu_pickup, timeline::phase::end, uint16_t(node + 1),
+    rec(it.job, it.part, timeline::stage_t::gpu_pickup, timeline::phase_t::end, uint16_t(node + 1),
         500);
-    rec(it.job, it.part, timeline::stage::gpu, timeline::phase::begin, uint16_t(node + 1), 500);
+    rec(it.job, it.part, timeline::stage_t::gpu, timeline::phase_t::begin, uint16_t(node + 1), 500);
     q.push({now + jittered(circuits.at(circuit_of.at(it.job))->prove_seconds), seq++,
-            ev_kind::prove_done, node, it.job, it.part});
+            ev_kind_t::prove_done, node, it.job, it.part});
   };
   auto check_invariants = [&]() {
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -164,17 +164,17 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       unsigned slot = unsigned(std::find(slots.begin(), slots.end(), false) - slots.begin());
       slots[slot] = true;
       core_of[{d.job, d.partition}] = {sn, slot};
-      rec(d.job, d.partition, timeline::stage::queued, timeline::phase::end, 0, 0);
-      rec(d.job, d.partition, timeline::stage::synth, timeline::phase::begin, uint16_t(sn + 1),
+      rec(d.job, d.partition, timeline::stage_t::queued, timeline::phase_t::end, 0, 0);
+      rec(d.job, d.partition, timeline::stage_t::synth, timeline::phase_t::begin, uint16_t(sn + 1),
           uint16_t(slot));
       t_synth_start[{d.job, d.partition}] = now;
       q.push({now + jittered(circuits.at(circuit_of.at(d.job))->synth_seconds), seq++,
-              ev_kind::synth_done, sn, d.job, d.partition});
+              ev_kind_t::synth_done, sn, d.job, d.partition});
       prover_of[{d.job, d.partition}] = index_of.at(d.prover);
     }
     check_invariants();
   };
-  auto note_finished = [&](job_id j) {
+  auto note_finished = [&](job_id_t j) {
     if (!finished.count(j) && sched.status(j).finished()) {
       finished.insert(j);
       res.completion_order.push_back(j);
@@ -186,7 +186,7 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     q.pop();
     now = e.t;
     switch (e.kind) {
-      case ev_kind::submit: {
+      case ev_kind_t::submit: {
         const auto& sj = cfg.jobs[e.index];
         const auto submitted = sched.submit(sj.circuit, sj.priority, sj.partitions);
         if (!submitted) {  // as the real scheduler answers a submit
@@ -196,51 +196,51 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
                                 at + " s): " + submitted.error());
           break;
         }
-        const job_id j = submitted.value();
+        const job_id_t j = submitted.value();
         job_of[e.index] = j;
         circuit_of[j] = sj.circuit;
         for (uint32_t p = 0; p < sj.partitions; ++p)
-          rec(j, p, timeline::stage::queued, timeline::phase::begin, 0, 0);
+          rec(j, p, timeline::stage_t::queued, timeline::phase_t::begin, 0, 0);
         break;
       }
-      case ev_kind::cancel: {
-        job_id j = job_of[e.index];
+      case ev_kind_t::cancel: {
+        job_id_t j = job_of[e.index];
         if (j && sched.cancel(j)) note_finished(j);
         break;
       }
-      case ev_kind::synth_done: {
+      case ev_kind_t::synth_done: {
         auto [sn, slot] = core_of.at({e.job, e.part});
         core_busy[sn][slot] = false;
         if (!alive(e.job, e.part)) break;
-        rec(e.job, e.part, timeline::stage::synth, timeline::phase::end, uint16_t(sn + 1),
+        rec(e.job, e.part, timeline::stage_t::synth, timeline::phase_t::end, uint16_t(sn + 1),
             uint16_t(slot));
         sched.synth_done(e.job, e.part, now - t_synth_start.at({e.job, e.part}));
         uplink_q[sn].push_back({e.job, e.part});
         start_uplink(sn);
         break;
       }
-      case ev_kind::transfer_done: {
+      case ev_kind_t::transfer_done: {
         size_t sn = e.index;
         uplink_busy[sn] = false;
         if (alive(e.job, e.part)) {
-          rec(e.job, e.part, timeline::stage::xfer, timeline::phase::end, uint16_t(sn + 1),
+          rec(e.job, e.part, timeline::stage_t::xfer, timeline::phase_t::end, uint16_t(sn + 1),
               kUplinkTrack);
           sched.transfer_done(e.job, e.part, now - t_xfer_start.at({e.job, e.part}));
           size_t pn = prover_of.at({e.job, e.part});  // the prover the scheduler chose
-          rec(e.job, e.part, timeline::stage::gpu_pickup, timeline::phase::begin, uint16_t(pn + 1),
-              500);
+          rec(e.job, e.part, timeline::stage_t::gpu_pickup, timeline::phase_t::begin,
+              uint16_t(pn + 1), 500);
           prover_q[pn].push_back({e.job, e.part});
           start_prover(pn);
         }
         start_uplink(sn);
         break;
       }
-      case ev_kind::prove_done: {
+      case ev_kind_t::prove_done: {
         size_t pn = e.index;
         prover_busy[pn] = false;
         if (alive(e.job, e.part)) {
-          rec(e.job, e.part, timeline::stage::gpu, timeline::phase::end, uint16_t(pn + 1), 500);
-          rec(e.job, e.part, timeline::stage::done, timeline::phase::instant, uint16_t(pn + 1),
+          rec(e.job, e.part, timeline::stage_t::gpu, timeline::phase_t::end, uint16_t(pn + 1), 500);
+          rec(e.job, e.part, timeline::stage_t::done, timeline::phase_t::instant, uint16_t(pn + 1),
               500);
           sched.prove_done(e.job, e.part, now - t_prove_start.at({e.job, e.part}));
           ++res.proofs;
@@ -254,7 +254,7 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
   }
   res.makespan_s = now;
   res.proofs_per_minute = now > 0 ? double(res.proofs) / now * 60.0 : 0;
-  for (job_id j : job_of)
+  for (job_id_t j : job_of)
     if (j) res.jobs.push_back(sched.status(j));
   return res;
 }

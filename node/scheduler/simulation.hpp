@@ -47,11 +47,11 @@ struct sim_result_t {
   double makespan_s = 0;
   uint64_t proofs = 0;
   double proofs_per_minute = 0;
-  std::vector<job_status_t> jobs;        // in submission order (refused ones not among them)
-  std::vector<std::string> refused;      // jobs the scheduler refused at submission, and why
-  std::vector<job_id> completion_order;  // jobs as they finished
-  std::vector<uint64_t> peak_reserved;   // per node (in config order)
-  bool budget_exceeded = false;          // never true: checked after every scheduler step
+  std::vector<job_status_t> jobs;          // in submission order (refused ones not among them)
+  std::vector<std::string> refused;        // jobs the scheduler refused at submission, and why
+  std::vector<job_id_t> completion_order;  // jobs as they finished
+  std::vector<uint64_t> peak_reserved;     // per node (in config order)
+  bool budget_exceeded = false;            // never true: checked after every scheduler step
   unsigned max_pipeline_over_lookahead =
       0;  // pipeline − (lookahead + idle slot), max over time (≤ 0 ⇒ 0)
   timeline::aggregator_t timeline{size_t(1) << 24};  // events in simulated nanoseconds

@@ -157,10 +157,9 @@ std::string fetch_cache_t::fetch(const std::string& input, const getter_t& get) 
     if (now - fs::last_write_time(it->path(), e2) > keep_ && !e2) fs::remove(it->path(), e2);
   }
   const std::string tmp = temp_name(dir_);
-  const std::string why = get(input, tmp);
-  if (!why.empty()) {
+  if (const auto why = get(input, tmp)) {
     fs::remove(tmp, ec);
-    throw std::runtime_error("fetching " + input + " from the scheduler failed: " + why);
+    throw std::runtime_error("fetching " + input + " from the scheduler failed: " + *why);
   }
   if (security::sha256_hex(read_file(tmp)) != r->hex) {
     fs::remove(tmp, ec);

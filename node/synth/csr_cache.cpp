@@ -10,7 +10,7 @@ namespace zk::node {
 namespace {
 
 template <class Fr>
-void to_mont_matrix(const formats::csr_matrix& m, csr_t::matrix_t& out) {
+void to_mont_matrix(const formats::csr_matrix_t& m, csr_t::matrix_t& out) {
   static_assert(sizeof(Fr) == 32, "Fr is four limbs");
   out.row_ptr = m.row_ptr;
   out.col = m.col;
@@ -29,7 +29,7 @@ const csr_t& csr_cache_t::csr(const circuit_def_t& c) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = csr_.find(c.id);
   if (it != csr_.end()) return *it->second;
-  formats::r1cs_file r1cs(c.r1cs);
+  formats::r1cs_file_t r1cs(c.r1cs);
   if (r1cs.curve() != c.curve || r1cs.header().n_wires != c.n_vars)
     throw std::runtime_error(c.r1cs + ": not the constraint system of circuit '" + c.id +
                              "' (curve or wires differ)");

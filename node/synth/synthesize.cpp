@@ -16,8 +16,8 @@ namespace zk::node {
 namespace {
 
 // The header parameters of partition `part` of `job` for circuit c, in the given shape.
-buffer::synth_params_t params_for(const circuit_def_t& c, uint64_t job, uint32_t part,
-                                  buffer::synth_shape shape) {
+buffer::synth_params_t params_for_t(const circuit_def_t& c, uint64_t job, uint32_t part,
+                                    buffer::synth_shape_t shape) {
   buffer::synth_params_t p;
   p.curve = c.curve;
   p.circuit_digest = c.digest_bytes();
@@ -26,7 +26,7 @@ buffer::synth_params_t params_for(const circuit_def_t& c, uint64_t job, uint32_t
   p.n_vars = c.n_vars;
   p.n_public = c.n_public;
   // witness-only: no rows travel, the header's minimum; abc+witness: the key's domain rows
-  p.domain_rows = shape == buffer::synth_shape::witness_only ? c.n_public + 1 : c.domain_rows;
+  p.domain_rows = shape == buffer::synth_shape_t::witness_only ? c.n_public + 1 : c.domain_rows;
   p.shape = shape;
   return p;
 }
@@ -50,14 +50,14 @@ synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_sto
 
 synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint64_t job,
                           uint32_t part, buffer::buffer_store_t& store) {
-  formats::wtns_file w(path);
+  formats::wtns_file_t w(path);
   if (w.curve() != c.curve)
     throw std::runtime_error(path + ": the witness is not over circuit '" + c.id + "''s curve");
   if (w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
     throw std::runtime_error(path + ": " + std::to_string(w.n_witness()) +
                              " witness values, circuit '" + c.id + "' has " +
                              std::to_string(c.n_vars) + " wires");
-  const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::witness_only);
+  const buffer::synth_params_t p = params_for_t(c, job, part, buffer::synth_shape_t::witness_only);
   return commit_buffer(p, store,
                        [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
 }
@@ -68,7 +68,7 @@ template <class C>
 synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, uint64_t job,
                               uint32_t part, buffer::buffer_store_t& store, const csr_t& m) {
   using Fr = typename C::fr_t;
-  formats::wtns_file w(path);
+  formats::wtns_file_t w(path);
   if (w.curve() != c.curve || w.n8() != buffer::fr_bytes || w.n_witness() != c.n_vars)
     throw std::runtime_error(path + ": not a witness of circuit '" + c.id + "' (curve or " +
                              std::to_string(w.n_witness()) + " values for " +
@@ -82,7 +82,7 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
   if (m.n_constraints + c.n_public + 1 != c.domain_rows)
     throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) +
                              " constraints do not match the key");
-  const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::abc_witness);
+  const buffer::synth_params_t p = params_for_t(c, job, part, buffer::synth_shape_t::abc_witness);
   return commit_buffer(p, store, [&](uint8_t* out) {
     std::memcpy(out, w.values(), size_t(c.n_vars) * 32);
     Fr* rows = reinterpret_cast<Fr*>(out + size_t(c.n_vars) * 32);
@@ -111,7 +111,7 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
   auto params = circuit::porep_params_t::parse(text);
   circuit::porep_data_t<Fr> data(params);
   static_assert(sizeof(Fr) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
-  const buffer::synth_params_t p = params_for(c, job, part, buffer::synth_shape::abc_witness);
+  const buffer::synth_params_t p = params_for_t(c, job, part, buffer::synth_shape_t::abc_witness);
   // Prove mode straight into the buffer's payload (witness | a | b | c): no second copy of the
   // partition exists, so the node's memory is the buffer its budget accounts for.
   return commit_buffer(p, store, [&](uint8_t* out) {
@@ -145,7 +145,7 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
                           const std::function<bool()>& stop) {
   auto t0 = std::chrono::steady_clock::now();
   synth_result_t r;
-  if (c.kind == circuit_kind::circom) {
+  if (c.kind == circuit_kind_t::circom) {
     if (inputs.empty())
       throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
     const std::string& input = inputs.size() == 1 ? inputs[0] : inputs.at(part);
@@ -157,7 +157,7 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
       generate_witness(c, input, wtns, stop);
     }
     try {
-      if (c.shape == buffer::synth_shape::witness_only)
+      if (c.shape == buffer::synth_shape_t::witness_only)
         r = synth_wtns(c, wtns, job, part, store);
       else
         r = curves::with_curve(c.curve, [&](auto tag) {

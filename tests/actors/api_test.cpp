@@ -145,7 +145,7 @@ TEST_CASE(
   auto cluster = std::make_unique<embedded_cluster_t>(*s.sys, cc);
   auto job =
       ask<std::string>(*s.sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin,
-                       job_request{"mulchain", priority_t::normal, 2, {mc + "/witness.wtns"}});
+                       job_request_msg{"mulchain", priority_t::normal, 2, {mc + "/witness.wtns"}});
   REQUIRE(job);
   auto result = ask<job_result_msg>(*s.sys, cluster->scheduler, 120s, await_atom::value,
                                     cluster->admin, *job);

@@ -52,7 +52,7 @@ struct node_t {
 };
 
 // An event's identity (everything but its time).
-using key_t = std::tuple<uint64_t, uint32_t, tl::stage, tl::phase, uint16_t>;
+using key_t = std::tuple<uint64_t, uint32_t, tl::stage_t, tl::phase_t, uint16_t>;
 key_t key(const tl::event_t& e) { return {e.job, e.partition, e.st, e.ph, e.node}; }
 
 // Runs the scenario with skews for B (node 1) and C (node 2); A (node 0) holds the aggregator.
@@ -107,19 +107,19 @@ void run_scenario(int64_t skew_b, int64_t skew_c) {
   struct step_t {
     uint16_t node;
     uint32_t part;
-    tl::stage st;
-    tl::phase ph;
+    tl::stage_t st;
+    tl::phase_t ph;
   };
   std::vector<step_t> steps;
   constexpr uint32_t parts = 4;
   for (uint32_t r = 0; r < parts + 2; ++r) {
-    if (r < parts) steps.push_back({1, r, tl::stage::synth, tl::phase::begin});
-    if (r >= 1 && r - 1 < parts) steps.push_back({2, r - 1, tl::stage::xfer, tl::phase::begin});
-    if (r >= 2) steps.push_back({0, r - 2, tl::stage::gpu, tl::phase::begin});
-    if (r < parts) steps.push_back({1, r, tl::stage::synth, tl::phase::end});
-    if (r >= 1 && r - 1 < parts) steps.push_back({2, r - 1, tl::stage::xfer, tl::phase::end});
-    if (r >= 2) steps.push_back({0, r - 2, tl::stage::gpu, tl::phase::end});
-    if (r >= 2) steps.push_back({0, r - 2, tl::stage::done, tl::phase::instant});
+    if (r < parts) steps.push_back({1, r, tl::stage_t::synth, tl::phase_t::begin});
+    if (r >= 1 && r - 1 < parts) steps.push_back({2, r - 1, tl::stage_t::xfer, tl::phase_t::begin});
+    if (r >= 2) steps.push_back({0, r - 2, tl::stage_t::gpu, tl::phase_t::begin});
+    if (r < parts) steps.push_back({1, r, tl::stage_t::synth, tl::phase_t::end});
+    if (r >= 1 && r - 1 < parts) steps.push_back({2, r - 1, tl::stage_t::xfer, tl::phase_t::end});
+    if (r >= 2) steps.push_back({0, r - 2, tl::stage_t::gpu, tl::phase_t::end});
+    if (r >= 2) steps.push_back({0, r - 2, tl::stage_t::done, tl::phase_t::instant});
   }
   constexpr uint64_t job = 42;
   std::vector<key_t> truth_order;

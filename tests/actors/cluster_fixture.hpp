@@ -18,8 +18,8 @@ using namespace std::chrono_literals;
 constexpr auto await_timeout = std::chrono::milliseconds(120000);
 
 // One porep-lite key for the whole suite (dev setup, ~0.5 s; cached by digest in the dir).
-inline const zk::test::temp_dir& key_dir() {
-  static zk::test::temp_dir d("zk_actors_keys");
+inline const zk::test::temp_dir_t& key_dir() {
+  static zk::test::temp_dir_t d("zk_actors_keys");
   return d;
 }
 
@@ -67,7 +67,7 @@ struct fixture_t {
 
   std::string wtns() const { return zk::test::fixture_dir("bn254", "mulchain") + "/witness.wtns"; }
 
-  caf::expected<std::string> submit(const job_request& r) {
+  caf::expected<std::string> submit(const job_request_msg& r) {
     return ask<std::string>(*sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin, r);
   }
   caf::expected<job_result_msg> await(const std::string& job) {

@@ -23,14 +23,14 @@ TEST_CASE(
     "in-process cluster: 11 partitions over four circuits and both buffer shapes, every proof "
     "verified") {
   fixture_t f;
-  CHECK(f.mulchain.shape == zk::buffer::synth_shape::witness_only);
-  CHECK(f.porep.shape == zk::buffer::synth_shape::abc_witness);
+  CHECK(f.mulchain.shape == zk::buffer::synth_shape_t::witness_only);
+  CHECK(f.porep.shape == zk::buffer::synth_shape_t::abc_witness);
   auto circom = f.submit({"mulchain", priority_t::normal, 4, {f.wtns()}});
   auto native = f.submit({"porep", priority_t::high, 4, {"seed=7"}});
   REQUIRE(circom);
   REQUIRE(native);
   // circom with abc+witness buffers: the synthesizer evaluates the r1cs (CSR) itself.
-  CHECK(f.mulchain_abc.shape == zk::buffer::synth_shape::abc_witness);
+  CHECK(f.mulchain_abc.shape == zk::buffer::synth_shape_t::abc_witness);
   CHECK(f.mulchain_abc.domain_rows == 1000 + 2 + 1);
   auto circom_abc = f.submit({"mulchain-abc", priority_t::normal, 2, {f.wtns()}});
   auto bls_abc = f.submit({"poseidon-bls-abc",
@@ -68,7 +68,7 @@ TEST_CASE(
   size_t done = 0;
   for (const auto& e : snap->events) {
     nodes.insert(e.node);
-    done += e.st == zk::timeline::stage::done;
+    done += e.st == zk::timeline::stage_t::done;
   }
   CHECK(nodes.size() == 4);
   CHECK(done == 11);
@@ -109,25 +109,25 @@ TEST_CASE("buffers cross the data plane when the prover listens on it (tcp loopb
   REQUIRE(ask<caf::ok_atom>(*f.sys, f.cluster->aggregator, 10s, flush_atom::value));
   auto snap = ask<timeline_snapshot_msg>(*f.sys, f.cluster->aggregator, 10s, snapshot_atom::value);
   REQUIRE(snap);
-  using zk::timeline::phase;
-  using zk::timeline::stage;
-  std::map<std::tuple<uint64_t, uint32_t, stage, phase>, int64_t> at;
+  using zk::timeline::phase_t;
+  using zk::timeline::stage_t;
+  std::map<std::tuple<uint64_t, uint32_t, stage_t, phase_t>, int64_t> at;
   for (const auto& e : snap->events)
     if (e.node != 0 && e.node != f.cluster->prover_node.recorder->node())
       at.emplace(std::make_tuple(e.job, e.partition, e.st, e.ph), e.t_ns);
   size_t sent = 0;
   for (uint64_t job : {f.status(*abc).seq, f.status(*wo).seq, f.status(*native).seq})
     for (uint32_t k = 0; k < 2; ++k) {
-      auto t = [&](stage s, phase p) {
+      auto t = [&](stage_t s, phase_t p) {
         auto it = at.find({job, k, s, p});
         return it == at.end() ? int64_t(-1) : it->second;
       };
-      if (t(stage::synth, phase::end) < 0) continue;  // the witness-only job has one partition
+      if (t(stage_t::synth, phase_t::end) < 0) continue;  // the witness-only job has one partition
       ++sent;
-      CHECK(t(stage::synth, phase::end) <= t(stage::chan_send, phase::begin));
-      CHECK(t(stage::chan_send, phase::begin) <= t(stage::chan_send, phase::end));
-      CHECK(t(stage::chan_send, phase::end) <= t(stage::xfer, phase::begin));
-      CHECK(t(stage::xfer, phase::begin) <= t(stage::xfer, phase::end));
+      CHECK(t(stage_t::synth, phase_t::end) <= t(stage_t::chan_send, phase_t::begin));
+      CHECK(t(stage_t::chan_send, phase_t::begin) <= t(stage_t::chan_send, phase_t::end));
+      CHECK(t(stage_t::chan_send, phase_t::end) <= t(stage_t::xfer, phase_t::begin));
+      CHECK(t(stage_t::xfer, phase_t::begin) <= t(stage_t::xfer, phase_t::end));
     }
   CHECK(sent == 5);
 }
@@ -190,7 +190,7 @@ TEST_CASE("a synthesis node lost mid-job: its partitions are queued again and th
   REQUIRE(snap);
   std::map<uint32_t, std::set<uint16_t>> synth_nodes;
   for (const auto& e : snap->events)
-    if (e.st == zk::timeline::stage::synth && e.ph == zk::timeline::phase::begin)
+    if (e.st == zk::timeline::stage_t::synth && e.ph == zk::timeline::phase_t::begin)
       synth_nodes[e.partition].insert(e.node);
   size_t redone = 0;
   for (const auto& [k, n] : synth_nodes) redone += n.size() > 1;
@@ -244,7 +244,7 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   CHECK(junk.error() == caf::make_error(zk_errc::bad_message));
   CHECK(describe(junk.error()).find("hi") != std::string::npos);
   // Well-typed but invalid requests.
-  auto expect_bad = [&](const job_request& r, const std::string& text) {
+  auto expect_bad = [&](const job_request_msg& r, const std::string& text) {
     auto e = f.submit(r);
     REQUIRE_FALSE(e);
     CHECK(e.error() == caf::make_error(zk_errc::bad_request));
@@ -278,7 +278,7 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   expect_bad({"mulchain-huge", priority_t::critical, 1, {f.wtns()}},
              "1024.00 GiB buffer fits no synthesis node");
   // A job that names no priority takes its circuit's (config: the circuit's, else the default).
-  job_request by_circuit{"mulchain-urgent", priority_t(9), 1, {f.wtns()}};  // ignored
+  job_request_msg by_circuit{"mulchain-urgent", priority_t(9), 1, {f.wtns()}};  // ignored
   by_circuit.circuit_priority = true;
   auto u = f.submit(by_circuit);
   REQUIRE(u);

@@ -23,7 +23,7 @@ namespace {
 // resident (so it is preferred); it never proves.
 prover_actor::behavior_type unreachable_prover(prover_actor::pointer) {
   return {
-      [](const prove_request&) {},
+      [](const prove_request_msg&) {},
       [](release_atom, uint64_t) {},
       [](cancel_atom, uint64_t) {},
       [](rebind_atom) {},
@@ -42,10 +42,10 @@ synthesizer_actor::behavior_type stuck_synthesizer(synthesizer_actor::pointer) {
   };
 }
 
-caf::expected<node_id> join(fixture_t& f, const std::string& name, node_join_msg m) {
+caf::expected<node_id_t> join(fixture_t& f, const std::string& name, node_join_msg m) {
   m.resources.name = name;
   if (m.resources.memory_budget == 0) m.resources.memory_budget = uint64_t(1) << 30;
-  return ask<node_id>(*f.sys, f.cluster->scheduler, 10s, join_atom::value, f.node_token(name), m);
+  return ask<node_id_t>(*f.sys, f.cluster->scheduler, 10s, join_atom::value, f.node_token(name), m);
 }
 
 // How many times each (job, partition) began synthesis, from the merged timeline.
@@ -55,7 +55,7 @@ std::map<std::pair<uint64_t, uint32_t>, int> synth_begins(fixture_t& f) {
   REQUIRE(snap);
   std::map<std::pair<uint64_t, uint32_t>, int> n;
   for (const auto& e : snap->events)
-    if (e.st == zk::timeline::stage::synth && e.ph == zk::timeline::phase::begin)
+    if (e.st == zk::timeline::stage_t::synth && e.ph == zk::timeline::phase_t::begin)
       ++n[{e.job, e.partition}];
   return n;
 }
@@ -65,7 +65,7 @@ std::map<std::pair<uint64_t, uint32_t>, int> synth_begins(fixture_t& f) {
 TEST_CASE(
     "a scheduler restarted from its journal serves the proofs it accepted, finishes the rest "
     "under the same ids, and never reuses a job number") {
-  zk::test::temp_dir dir("zk_journal_restart");
+  zk::test::temp_dir_t dir("zk_journal_restart");
   const std::string path = (dir.path() / "journal.db").string();
   std::string done_id, open_id;
   uint64_t open_seq = 0;

@@ -46,7 +46,7 @@ cluster_config_t config(std::vector<std::string> roots = {"/"}) {
   return cc;
 }
 
-job_request mulchain_job(uint32_t partitions = 1) {
+job_request_msg mulchain_job(uint32_t partitions = 1) {
   return {"mulchain", priority_t::normal, partitions, {mc + "/witness.wtns"}};
 }
 
@@ -85,7 +85,7 @@ prover_actor::behavior_type forging_prover(prover_actor::pointer self, scheduler
   }
   const std::string text = zk::formats::proof_to_json(proof);
   return {
-      [=](const prove_request& r) {
+      [=](const prove_request_msg& r) {
         const auto& b = r.buffer;
         self->send(sched, ack_atom::value, b.job, b.partition, b.attempt, 0.0);
         self->send(sched, started_atom::value, b.job, b.partition, b.attempt);
@@ -170,7 +170,7 @@ TEST_CASE("jobs belong to their client: ids are random, others' jobs are unknown
 
 TEST_CASE("limits: partitions, inputs, input roots (symlinks followed) are refused by name") {
   namespace fs = std::filesystem;
-  zk::test::temp_dir root("zk_roots");
+  zk::test::temp_dir_t root("zk_roots");
   const fs::path inside = root.path() / "job.wtns", link = root.path() / "escape.wtns";
   fs::copy_file(mc + "/witness.wtns", inside);
   fs::create_symlink(mc + "/witness.wtns", link);  // points out of the root
@@ -179,14 +179,14 @@ TEST_CASE("limits: partitions, inputs, input roots (symlinks followed) are refus
   auto& sys = *s.sys;
   const auto sched = cluster.scheduler;
   const std::string& admin = cluster.admin;
-  job_request huge = mulchain_job(4294967295u);
+  job_request_msg huge = mulchain_job(4294967295u);
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, huge),
                  "4294967295 partitions: a job may have at most 16 (scheduler.max_partitions)"));
-  job_request many = mulchain_job(2);
+  job_request_msg many = mulchain_job(2);
   many.inputs.assign(3, inside.string());
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, many),
                  "3 inputs for 2 partitions"));
-  job_request outside = mulchain_job();
+  job_request_msg outside = mulchain_job();
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, outside),
                  "not under any of scheduler.input_roots"));
   outside.inputs = {link.string()};
@@ -198,7 +198,7 @@ TEST_CASE("limits: partitions, inputs, input roots (symlinks followed) are refus
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, outside),
                  "longer than 4096"));
   // The cluster still proves a job whose input is inside the root.
-  job_request ok = mulchain_job();
+  job_request_msg ok = mulchain_job();
   ok.inputs = {inside.string()};
   auto id = ask<std::string>(sys, sched, 30s, submit_atom::value, admin, ok);
   REQUIRE_MESSAGE(id, describe(id.error()));

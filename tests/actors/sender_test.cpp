@@ -27,7 +27,7 @@ std::pair<uint64_t, uint64_t> make_buffer(zk::buffer::buffer_store_t& store, uin
   p.n_vars = 4;
   p.n_public = 1;
   p.domain_rows = 2;  // the key's domain: n_public + 1 input rows at least
-  p.shape = zk::buffer::synth_shape::witness_only;
+  p.shape = zk::buffer::synth_shape_t::witness_only;
   const auto header = zk::buffer::make_header(p, {{witness.data(), witness.size()}});
   auto w = store.reserve(header.payload_bytes);
   REQUIRE(w.ok());

@@ -18,7 +18,7 @@ struct sample_t {
   synth_params_t params;
   std::vector<byte_span_t> spans() const {
     std::vector<byte_span_t> s{{witness.data(), witness.size()}};
-    if (params.shape == synth_shape::abc_witness) {
+    if (params.shape == synth_shape_t::abc_witness) {
       s.push_back({a.data(), a.size()});
       s.push_back({b.data(), b.size()});
       s.push_back({c.data(), c.size()});
@@ -27,7 +27,7 @@ struct sample_t {
   }
 };
 
-sample_t sample(synth_shape shape, uint64_t n_vars = 10, uint64_t rows = 16) {
+sample_t sample(synth_shape_t shape, uint64_t n_vars = 10, uint64_t rows = 16) {
   sample_t s;
   s.params.curve = zk::curve_id_t::bls12_381;
   for (size_t i = 0; i < 32; ++i) s.params.circuit_digest[i] = uint8_t(i + 1);
@@ -39,7 +39,7 @@ sample_t sample(synth_shape shape, uint64_t n_vars = 10, uint64_t rows = 16) {
   s.params.shape = shape;
   s.witness.resize(n_vars * 32);
   for (size_t i = 0; i < s.witness.size(); ++i) s.witness[i] = uint8_t(i);
-  if (shape == synth_shape::abc_witness) {
+  if (shape == synth_shape_t::abc_witness) {
     s.a.assign(rows * 32, 0xa1);
     s.b.assign(rows * 32, 0xb2);
     s.c.assign(rows * 32, 0xc3);
@@ -53,7 +53,7 @@ synth_header_t reseal(synth_header_t h) {
   return h;
 }
 
-header_field failing_field(const synth_header_t& h) {
+header_field_t failing_field(const synth_header_t& h) {
   auto e = validate_header(h);
   REQUIRE(e.has_value());
   return e->field;
@@ -62,11 +62,11 @@ header_field failing_field(const synth_header_t& h) {
 }  // namespace
 
 TEST_CASE("make_header seals a valid header that round-trips through its bytes") {
-  for (auto shape : {synth_shape::abc_witness, synth_shape::witness_only}) {
+  for (auto shape : {synth_shape_t::abc_witness, synth_shape_t::witness_only}) {
     auto s = sample(shape);
     const synth_header_t h = make_header(s.params, s.spans());
     CHECK_FALSE(validate_header(h).has_value());
-    CHECK(h.payload_bytes == (shape == synth_shape::abc_witness ? 32 * (10 + 3 * 16) : 32 * 10));
+    CHECK(h.payload_bytes == (shape == synth_shape_t::abc_witness ? 32 * (10 + 3 * 16) : 32 * 10));
     std::vector<uint8_t> all;
     for (auto& sp : s.spans())
       all.insert(all.end(), (const uint8_t*)sp.data, (const uint8_t*)sp.data + sp.size);
@@ -88,83 +88,83 @@ TEST_CASE("make_header seals a valid header that round-trips through its bytes")
 }
 
 TEST_CASE("make_header refuses pieces that do not add up to the counts") {
-  auto s = sample(synth_shape::abc_witness);
+  auto s = sample(synth_shape_t::abc_witness);
   s.c.pop_back();
   CHECK_THROWS_AS(make_header(s.params, s.spans()), std::invalid_argument);
-  auto w = sample(synth_shape::witness_only);
+  auto w = sample(synth_shape_t::witness_only);
   w.params.n_public = 10;  // not below n_vars
   CHECK_THROWS_AS(make_header(w.params, w.spans()), std::invalid_argument);
 }
 
 TEST_CASE("validate_header names each bad field") {
-  auto s = sample(synth_shape::abc_witness);
+  auto s = sample(synth_shape_t::abc_witness);
   const synth_header_t good = make_header(s.params, s.spans());
 
   auto h = good;
   h.magic = 0x12345678;
-  CHECK(failing_field(h) == header_field::magic);
+  CHECK(failing_field(h) == header_field_t::magic);
   CHECK(validate_header(h)->message.find("synth header: magic: ") == 0);
 
   h = good;
   h.version = 7;
-  CHECK(failing_field(h) == header_field::version);
+  CHECK(failing_field(h) == header_field_t::version);
   CHECK(validate_header(h)->message == "synth header: version: 7 is not supported (expected 1)");
 
   h = good;
   h.header_size = 64;
-  CHECK(failing_field(h) == header_field::header_size);
+  CHECK(failing_field(h) == header_field_t::header_size);
 
   h = good;
   h.n_vars += 1;  // not resealed: reads as corruption
-  CHECK(failing_field(h) == header_field::header_checksum);
+  CHECK(failing_field(h) == header_field_t::header_checksum);
 
   h = good;
   h.curve = 9;
-  CHECK(failing_field(reseal(h)) == header_field::curve);
+  CHECK(failing_field(reseal(h)) == header_field_t::curve);
   h = good;
   h.flags = 0x8001;
-  CHECK(failing_field(reseal(h)) == header_field::flags);
+  CHECK(failing_field(reseal(h)) == header_field_t::flags);
   h = good;
   h.fr_bytes = 48;
-  CHECK(failing_field(reseal(h)) == header_field::fr_bytes);
+  CHECK(failing_field(reseal(h)) == header_field_t::fr_bytes);
   h = good;
   h.reserved1[5] = 1;
-  CHECK(failing_field(reseal(h)) == header_field::reserved);
+  CHECK(failing_field(reseal(h)) == header_field_t::reserved);
   h = good;
   h.n_vars = 0;
-  CHECK(failing_field(reseal(h)) == header_field::n_vars);
+  CHECK(failing_field(reseal(h)) == header_field_t::n_vars);
   h = good;
   h.n_vars = (uint64_t(1) << 32) + 1;
-  CHECK(failing_field(reseal(h)) == header_field::n_vars);
+  CHECK(failing_field(reseal(h)) == header_field_t::n_vars);
   h = good;
   h.n_public = h.n_vars;
-  CHECK(failing_field(reseal(h)) == header_field::n_public);
+  CHECK(failing_field(reseal(h)) == header_field_t::n_public);
   h = good;
   h.domain_rows = 2;  // below n_public + 1 = 3
-  CHECK(failing_field(reseal(h)) == header_field::domain_rows);
+  CHECK(failing_field(reseal(h)) == header_field_t::domain_rows);
   h = good;
   h.payload_bytes -= 32;
-  CHECK(failing_field(reseal(h)) == header_field::payload_bytes);
+  CHECK(failing_field(reseal(h)) == header_field_t::payload_bytes);
   h = good;
   h.flags = 0;  // witness-only: the length no longer matches the counts
-  CHECK(failing_field(reseal(h)) == header_field::payload_bytes);
+  CHECK(failing_field(reseal(h)) == header_field_t::payload_bytes);
 
   // The receiver's limit.
   CHECK_FALSE(validate_header(good, good.payload_bytes).has_value());
   auto e = validate_header(good, good.payload_bytes - 1);
   REQUIRE(e.has_value());
-  CHECK(e->field == header_field::payload_bytes);
+  CHECK(e->field == header_field_t::payload_bytes);
   CHECK(e->message.find("exceeds the receiver's limit") != std::string::npos);
 }
 
 TEST_CASE("payload_bytes_for refuses counts beyond 2^32") {
-  CHECK(payload_bytes_for(5, 8, synth_shape::abc_witness) == 32 * 29);
-  CHECK(payload_bytes_for(5, 8, synth_shape::witness_only) == 160);
-  CHECK(payload_bytes_for((uint64_t(1) << 32) + 1, 1, synth_shape::witness_only) == 0);
+  CHECK(payload_bytes_for(5, 8, synth_shape_t::abc_witness) == 32 * 29);
+  CHECK(payload_bytes_for(5, 8, synth_shape_t::witness_only) == 160);
+  CHECK(payload_bytes_for((uint64_t(1) << 32) + 1, 1, synth_shape_t::witness_only) == 0);
 }
 
 TEST_CASE("every single-bit flip of an encoded header is rejected, naming a field") {
-  auto s = sample(synth_shape::abc_witness);
+  auto s = sample(synth_shape_t::abc_witness);
   const header_bytes_t good = encode_header(make_header(s.params, s.spans()));
   for (size_t byte = 0; byte < synth_header_size; ++byte) {
     for (int bit = 0; bit < 8; ++bit) {
@@ -174,10 +174,10 @@ TEST_CASE("every single-bit flip of an encoded header is rejected, naming a fiel
       REQUIRE_MESSAGE(err.has_value(), "byte " << byte << " bit " << bit);
       // Flips in magic, version and header_size name those fields; any other is caught by the
       // header checksum (and a flip in the checksum itself too).
-      const header_field want = byte < 4   ? header_field::magic
-                                : byte < 6 ? header_field::version
-                                : byte < 8 ? header_field::header_size
-                                           : header_field::header_checksum;
+      const header_field_t want = byte < 4   ? header_field_t::magic
+                                  : byte < 6 ? header_field_t::version
+                                  : byte < 8 ? header_field_t::header_size
+                                             : header_field_t::header_checksum;
       CHECK(err->field == want);
     }
   }

@@ -1,5 +1,5 @@
 // The constraint systems: public-first wires, linear combinations, shape vs prove mode, and the
-// .r1cs writer read back by formats::r1cs_file.
+// .r1cs writer read back by formats::r1cs_file_t.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -102,7 +102,7 @@ TEST_CASE_TEMPLATE("the .r1cs writer is read back by formats::r1cs_file", Fr, ZK
   std::filesystem::create_directories(dir);
   auto path = (dir / "cubic.r1cs").string();
   write_bytes(path, r1cs_bytes(shape));
-  formats::r1cs_file f(path);
+  formats::r1cs_file_t f(path);
   const auto& h = f.header();
   CHECK(h.n_wires == shape.n_wires);
   CHECK(h.n_public() == shape.n_public);

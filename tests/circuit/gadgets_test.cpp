@@ -45,7 +45,7 @@ TEST_CASE_TEMPLATE("bit decomposition", Fr, ZK_CIRCUIT_FIELDS) {
   shape_cs_t<Fr> cs;
   const uint64_t v = 0xdeadbeefcafe1234ULL;
   auto x = cs.alloc(Fr::from_u64(v));
-  std::vector<lc_of<shape_cs_t<Fr>>> bits(64);
+  std::vector<lc_of_t<shape_cs_t<Fr>>> bits(64);
   to_bits(cs, x, 64, bits.data());
   CHECK(cs.n_constraints() == 65);
   for (unsigned i = 0; i < 64; ++i)

@@ -103,12 +103,12 @@ TEST_CASE("porep-lite proven on both curves (setup_circuit, prove_circuit, verif
     const fs::path dir = fs::temp_directory_path() / (std::string("zk_circuit_porep_") + curve +
                                                       "_" + std::to_string(::getpid()));
     fs::remove_all(dir);
-    groth16::setup_options opt;
+    groth16::setup_options_t opt;
     opt.seed = 7;
     auto r = setup_circuit("porep-lite", params, dir.string(), opt);
     CHECK_FALSE(r.reused);
     CHECK(r.n_constraints == porep_params_t::parse(params).constraints());
-    formats::r1cs_file f((dir / "circuit.r1cs").string());
+    formats::r1cs_file_t f((dir / "circuit.r1cs").string());
     CHECK(f.header().n_constraints == r.n_constraints);
     CHECK(f.header().n_wires == r.n_wires);
     CHECK(f.header().n_public() == 3);

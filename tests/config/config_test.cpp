@@ -70,9 +70,9 @@ TEST_CASE("the example files parse and say what they should") {
   REQUIRE(single.nodes.size() == 1);
   CHECK(single.single_node);
   const node_t& n = select_node(single, "");
-  CHECK(n.has(role_t::scheduler));
-  CHECK(n.has(role_t::synth));
-  CHECK(n.has(role_t::prover));
+  CHECK(n.has(node_role_t::scheduler));
+  CHECK(n.has(node_role_t::synth));
+  CHECK(n.has(node_role_t::prover));
   CHECK(n.resources.memory_budget == (uint64_t(2) << 30));
   CHECK_FALSE(n.resources.cores.has_value());
   CHECK(single.circuits.size() == 4);
@@ -88,10 +88,11 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(local.scheduler.lookahead.max == 4);
   unsigned synth = 0, prover = 0, sched = 0;
   for (const auto& nd : local.nodes) {
-    synth += nd.has(role_t::synth);
-    prover += nd.has(role_t::prover);
-    sched += nd.has(role_t::scheduler);
-    if (nd.has(role_t::synth) || nd.has(role_t::prover)) CHECK(nd.data->host == "127.0.0.1");
+    synth += nd.has(node_role_t::synth);
+    prover += nd.has(node_role_t::prover);
+    sched += nd.has(node_role_t::scheduler);
+    if (nd.has(node_role_t::synth) || nd.has(node_role_t::prover))
+      CHECK(nd.data->host == "127.0.0.1");
   }
   CHECK(synth == 2);
   CHECK(prover == 1);

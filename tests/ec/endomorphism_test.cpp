@@ -88,7 +88,7 @@ void check_split(const ec::lattice_t<D>& l, const Fr& lambda, int random_count) 
 
 template <class C>
 void check_curve() {
-  using E = ec::endomorphisms<C>;
+  using E = ec::endomorphisms_t<C>;
   using Fr = typename C::fr_t;
   using Fq = typename C::fq_t;
   const Fr lambda = Fr::from_canonical(E::lambda);

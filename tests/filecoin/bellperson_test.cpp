@@ -189,7 +189,7 @@ TEST_CASE("bellperson: verifying keys in both encodings") {
 }
 
 TEST_CASE("bellperson: .vk files") {
-  zk::test::temp_dir dir("fc_vk");
+  zk::test::temp_dir_t dir("fc_vk");
   const verifying_key_t vk = random_vk(2);
   const std::string a = dir.path().string() + "/a.vk", b = dir.path().string() + "/b.vk";
   write_vk_file(a, vk);
@@ -202,7 +202,7 @@ TEST_CASE("bellperson: .vk files") {
 }
 
 TEST_CASE("bellperson: .params write and read, checked and unchecked") {
-  zk::test::temp_dir dir("fc_params");
+  zk::test::temp_dir_t dir("fc_params");
   const std::string path = dir.path().string() + "/p.params";
   const small_params_t sp;
   write_params_file(path, sp.vk, sp.h, sp.l, sp.a, sp.b_g1, sp.b_g2);
@@ -242,7 +242,7 @@ TEST_CASE("bellperson: .params write and read, checked and unchecked") {
 }
 
 TEST_CASE("bellperson: .params that lie") {
-  zk::test::temp_dir dir("fc_params_bad");
+  zk::test::temp_dir_t dir("fc_params_bad");
   const std::string good = dir.path().string() + "/good.params",
                     bad = dir.path().string() + "/bad.params";
   const small_params_t sp;
@@ -325,7 +325,7 @@ TEST_CASE("bellperson: .params that lie") {
 }
 
 TEST_CASE("bellperson: the params writer refuses what no reader accepts") {
-  zk::test::temp_dir dir("fc_writer");
+  zk::test::temp_dir_t dir("fc_writer");
   const std::string path = dir.path().string() + "/w.params";
   const verifying_key_t vk = random_vk(1);
   const g1_affine_t inf = g1_affine_t::infinity(), p = random_g1<curve_t>();

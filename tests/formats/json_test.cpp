@@ -15,11 +15,11 @@ using namespace zk::formats::test;
 
 namespace {
 
-proof_json sample_proof() {
-  proof_json p;
-  p.a = g1_json::affine("1", "2");
-  p.b = g2_json::affine({"3", "4"}, {"5", "6"});
-  p.c = g1_json::affine("7", "8");
+proof_json_t sample_proof() {
+  proof_json_t p;
+  p.a = g1_json_t::affine("1", "2");
+  p.b = g2_json_t::affine({"3", "4"}, {"5", "6"});
+  p.c = g1_json_t::affine("7", "8");
   p.curve = "bn128";
   return p;
 }
@@ -35,54 +35,58 @@ const char* sample_proof_text =
     " \"curve\": \"bn128\"\n"
     "}";
 
-vkey_json sample_vkey() {
-  vkey_json vk;
+vkey_json_t sample_vkey() {
+  vkey_json_t vk;
   vk.curve = "bls12381";
   vk.n_public = 1;
-  vk.alpha1 = g1_json::affine("1", "2");
-  vk.beta2 = g2_json::affine({"3", "4"}, {"5", "6"});
-  vk.gamma2 = g2_json::affine({"7", "8"}, {"9", "10"});
-  vk.delta2 = g2_json::affine({"11", "12"}, {"13", "14"});
+  vk.alpha1 = g1_json_t::affine("1", "2");
+  vk.beta2 = g2_json_t::affine({"3", "4"}, {"5", "6"});
+  vk.gamma2 = g2_json_t::affine({"7", "8"}, {"9", "10"});
+  vk.delta2 = g2_json_t::affine({"11", "12"}, {"13", "14"});
   int k = 100;
   for (auto& fq6 : vk.alphabeta) {
     for (auto& fq2 : fq6) {
       for (auto& s : fq2) s = std::to_string(k++);
     }
   }
-  vk.ic = {g1_json::affine("15", "16"), g1_json::affine("17", "0x1f")};
+  vk.ic = {g1_json_t::affine("15", "16"), g1_json_t::affine("17", "0x1f")};
   return vk;
 }
 
-bool equal(const g1_json& a, const g1_json& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
-bool equal(const g2_json& a, const g2_json& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+bool equal(const g1_json_t& a, const g1_json_t& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+bool equal(const g2_json_t& a, const g2_json_t& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
 
 }  // namespace
 
 TEST_CASE("json: proof.json is written exactly as snarkjs writes it, and read back") {
   CHECK(proof_to_json(sample_proof()) == sample_proof_text);
-  const proof_json p = parse_proof_json(sample_proof_text, "proof.json");
+  const proof_json_t p = parse_proof_json(sample_proof_text, "proof.json");
   CHECK(equal(p.a, sample_proof().a));
   CHECK(equal(p.b, sample_proof().b));
   CHECK(equal(p.c, sample_proof().c));
   CHECK(p.protocol == "groth16");
   CHECK(p.curve == "bn128");
 
-  temp_dir dir;
+  temp_dir_t dir;
   write_proof_json(dir.file("proof.json"), sample_proof());
-  const bytes written = read_file(dir.file("proof.json"));
+  const bytes_t written = read_file(dir.file("proof.json"));
   CHECK(std::string(written.begin(), written.end()) == sample_proof_text);
   CHECK(equal(read_proof_json(dir.file("proof.json")).b, sample_proof().b));
 
   // rapidsnark omits "curve".
-  const proof_json r = parse_proof_json(
+  const proof_json_t r = parse_proof_json(
       R"({"pi_a":["1","2","1"],"pi_b":[["1","2"],["3","4"],["1","0"]],"pi_c":["0x0A","2","1"],
           "protocol":"groth16"})",
       "rapid.json");
   CHECK(r.curve.empty());
   CHECK(r.c.x == "0x0A");
   // Infinity helpers match snarkjs's rendering (§3.7).
-  CHECK(equal(g1_json::infinity(), g1_json{"0", "1", "0"}));
-  CHECK(g2_json::infinity().y == std::array<std::string, 2>{"1", "0"});
+  CHECK(equal(g1_json_t::infinity(), g1_json_t{"0", "1", "0"}));
+  CHECK(g2_json_t::infinity().y == std::array<std::string, 2>{"1", "0"});
 }
 
 TEST_CASE("json: proof.json errors name the file and the JSON path") {
@@ -111,7 +115,7 @@ TEST_CASE("json: proof.json errors name the file and the JSON path") {
   CHECK_ERROR(parse_public_json("[\"1\", 1e400]", "public.json"), "public.json: invalid JSON");
   CHECK_ERROR(parse_vkey_json("{\"nPublic\": -1e999}", "vk.json"), "vk.json: invalid JSON");
 
-  temp_dir dir;
+  temp_dir_t dir;
   CHECK_ERROR(read_proof_json(dir.file("nope.json")), "nope.json", "cannot open");
 }
 
@@ -126,13 +130,13 @@ TEST_CASE("json: public.json") {
               "public.json: [1]: expected a decimal string");
   CHECK_ERROR(parse_public_json("{}", "public.json"), "public.json: (root): expected an array");
 
-  temp_dir dir;
+  temp_dir_t dir;
   write_public_json(dir.file("public.json"), sig);
   CHECK(read_public_json(dir.file("public.json")) == sig);
 }
 
 TEST_CASE("json: verification_key.json") {
-  const vkey_json vk = sample_vkey();
+  const vkey_json_t vk = sample_vkey();
   const std::string text = vkey_to_json(vk);
   // Key order as snarkjs's zkey_export_verificationkey.js builds the object.
   const char* keys[] = {"\"protocol\"",   "\"curve\"",           "\"nPublic\": 1",
@@ -147,7 +151,7 @@ TEST_CASE("json: verification_key.json") {
     last = at;
   }
 
-  const vkey_json back = parse_vkey_json(text, "vk.json");
+  const vkey_json_t back = parse_vkey_json(text, "vk.json");
   CHECK(back.protocol == "groth16");
   CHECK(back.curve == "bls12381");
   CHECK(back.n_public == 1);
@@ -160,7 +164,7 @@ TEST_CASE("json: verification_key.json") {
   CHECK(equal(back.ic[1], vk.ic[1]));
   CHECK(vkey_to_json(back) == text);
 
-  vkey_json bad = vk;
+  vkey_json_t bad = vk;
   bad.n_public = 2;
   CHECK_ERROR(parse_vkey_json(vkey_to_json(bad), "vk.json"),
               "vk.json: IC: expected an array of 3 elements");
@@ -202,7 +206,7 @@ TEST_CASE("json: number strings and LE <-> decimal conversion") {
   CHECK_FALSE(is_number_string("0X1f"));
   CHECK_FALSE(is_number_string(" 1"));
 
-  const bytes r = prime_r(curve_id_t::bn254);
+  const bytes_t r = prime_r(curve_id_t::bn254);
   const char* r_dec =
       "21888242871839275222246405745257275088548364400416034343698204186575808495617";
   CHECK(le_to_decimal(r.data(), r.size()) == r_dec);
@@ -251,15 +255,15 @@ TEST_CASE("curve names as snarkjs spells and accepts them") {
 }
 
 TEST_CASE("json: snarkjs fixtures parse and re-serialize byte for byte") {
-  for (const fixture& fx : all_fixtures()) {
+  for (const fixture_t& fx : all_fixtures()) {
     CAPTURE(fx.path("proof.json"));
     if (!fixture_present(fx, {"proof.json", "public.json", "verification_key.json"})) continue;
     const auto text_of = [&](const char* f) {
-      const bytes b = read_file(fx.path(f));
+      const bytes_t b = read_file(fx.path(f));
       return std::string(b.begin(), b.end());
     };
 
-    const proof_json proof = read_proof_json(fx.path("proof.json"));
+    const proof_json_t proof = read_proof_json(fx.path("proof.json"));
     CHECK(proof.protocol == "groth16");
     CHECK(parse_curve_name(proof.curve) == fx.curve);
     CHECK(proof.a.z == "1");
@@ -272,7 +276,7 @@ TEST_CASE("json: snarkjs fixtures parse and re-serialize byte for byte") {
     REQUIRE(pub.size() == 2);
     CHECK(pub[1] == "12345678901234567890123456789012345678901234567890123456789");
 
-    const vkey_json vk = read_vkey_json(fx.path("verification_key.json"));
+    const vkey_json_t vk = read_vkey_json(fx.path("verification_key.json"));
     CHECK(parse_curve_name(vk.curve) == fx.curve);
     CHECK(vk.n_public == pub.size());
     CHECK(vk.ic.size() == pub.size() + 1);
@@ -280,13 +284,13 @@ TEST_CASE("json: snarkjs fixtures parse and re-serialize byte for byte") {
 
     // public.json = w[1..nPublic] in decimal (§3.7).
     if (fixture_present(fx, {"witness.wtns"})) {
-      wtns_file w(fx.path("witness.wtns"));
+      wtns_file_t w(fx.path("witness.wtns"));
       for (size_t i = 0; i < pub.size(); ++i) {
         CHECK(pub[i] == le_to_decimal(w.value(uint32_t(i + 1)), w.n8()));
       }
     }
     if (fixture_present(fx, {"circuit.zkey"})) {
-      zkey_file z(fx.path("circuit.zkey"));
+      zkey_file_t z(fx.path("circuit.zkey"));
       CHECK(vk.n_public == z.header().n_public);
     }
   }

@@ -13,7 +13,7 @@ using namespace zk::formats::test;
 namespace {
 
 // Writes the spec's sections (optionally edited) as <dir>/circuit.r1cs and returns the path.
-std::string write_r1cs(const temp_dir& dir, const std::vector<section>& sections,
+std::string write_r1cs(const temp_dir_t& dir, const std::vector<section_t>& sections,
                        uint32_t version = 1) {
   const std::string path = dir.file("circuit.r1cs");
   write_file(path, make_binfile("r1cs", version, sections));
@@ -27,11 +27,11 @@ bool coef_is(const uint8_t* coef, uint64_t v) {
 }  // namespace
 
 TEST_CASE("r1cs: parses circom's layout (header after constraints)") {
-  temp_dir dir;
-  r1cs_spec spec;
-  r1cs_file f(write_r1cs(dir, make_r1cs_sections(spec)));
+  temp_dir_t dir;
+  r1cs_spec_t spec;
+  r1cs_file_t f(write_r1cs(dir, make_r1cs_sections(spec)));
 
-  const r1cs_header& h = f.header();
+  const r1cs_header_t& h = f.header();
   CHECK(h.fs == 32);
   CHECK(std::memcmp(h.prime, spec.prime.data(), 32) == 0);
   CHECK(h.n_wires == 300);
@@ -44,7 +44,7 @@ TEST_CASE("r1cs: parses circom's layout (header after constraints)") {
   CHECK(f.curve() == curve_id_t::bn254);
   CHECK(f.nnz() == std::array<uint64_t, 3>{3, 2, 5});
 
-  std::vector<r1cs_constraint> cons(f.constraints().begin(), f.constraints().end());
+  std::vector<r1cs_constraint_t> cons(f.constraints().begin(), f.constraints().end());
   REQUIRE(cons.size() == 3);
   CHECK(cons[0].a.size() == 1);
   CHECK(cons[0].a[0].wire == 3);
@@ -60,10 +60,10 @@ TEST_CASE("r1cs: parses circom's layout (header after constraints)") {
 }
 
 TEST_CASE("r1cs: CSR arrays") {
-  temp_dir dir;
-  r1cs_spec spec;
-  r1cs_file f(write_r1cs(dir, make_r1cs_sections(spec)));
-  const r1cs_csr csr = build_csr(f);
+  temp_dir_t dir;
+  r1cs_spec_t spec;
+  r1cs_file_t f(write_r1cs(dir, make_r1cs_sections(spec)));
+  const r1cs_csr_t csr = build_csr(f);
 
   CHECK(csr.a.row_ptr == std::vector<uint64_t>{0, 1, 3, 3});
   CHECK(csr.a.col == std::vector<uint32_t>{3, 1, 0});
@@ -81,136 +81,137 @@ TEST_CASE("r1cs: CSR arrays") {
 }
 
 TEST_CASE("r1cs: section order does not matter") {
-  temp_dir dir;
-  auto secs = make_r1cs_sections(r1cs_spec());
+  temp_dir_t dir;
+  auto secs = make_r1cs_sections(r1cs_spec_t());
   std::swap(secs[0], secs[2]);
-  r1cs_file f(write_r1cs(dir, secs));
+  r1cs_file_t f(write_r1cs(dir, secs));
   CHECK(f.header().n_constraints == 3);
   CHECK(f.nnz()[2] == 5);
 }
 
 TEST_CASE("r1cs: out-of-range wire") {
-  temp_dir dir;
-  r1cs_spec spec;
+  temp_dir_t dir;
+  r1cs_spec_t spec;
   spec.constraints[1][1][0].wire = 300;  // constraint 1, B, term 0
   // Constraint 0 takes 3*(4+36) = 120 bytes and constraint 1's A 4+2*36 = 76, so the term sits
   // at payload 24 + 120 + 76 + 4 = 0xe0.
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))), "circuit.r1cs",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(spec))), "circuit.r1cs",
               "section 2 (constraints)", "constraint 1 B term 0: wire 300 >= nWires = 300",
               "at offset 0xe0", "section at offset 0x18");
 }
 
 TEST_CASE("r1cs: coefficient >= prime") {
-  temp_dir dir;
-  r1cs_spec spec;
+  temp_dir_t dir;
+  r1cs_spec_t spec;
   spec.constraints[2][2][1].coef = spec.prime;
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))), "circuit.r1cs",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(spec))), "circuit.r1cs",
               "section 2 (constraints)", "constraint 2 C term 1: coefficient 0x30644e72",
               ">= prime 0x30644e72");
-  spec.constraints[2][2][1].coef = bytes(32, 0xff);
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))), "constraint 2 C term 1",
+  spec.constraints[2][2][1].coef = bytes_t(32, 0xff);
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(spec))), "constraint 2 C term 1",
               "coefficient 0xffff");
 }
 
 TEST_CASE("r1cs: term counts and section lengths") {
-  temp_dir dir;
-  r1cs_spec spec;
+  temp_dir_t dir;
+  r1cs_spec_t spec;
 
   auto secs = make_r1cs_sections(spec);
   secs[0].payload[0] = 0xe8;  // constraint 0, A: 1000 terms
   secs[0].payload[1] = 0x03;
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
               "constraint 0 A: 1000 terms need 36000 bytes", "at offset 0x1c");
 
   secs = make_r1cs_sections(spec);
   put_bytes(secs[0].payload, {0, 0, 0});
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
               "3 unexpected trailing bytes");
 
   // The header claims one constraint more than the section holds.
   secs = make_r1cs_sections(spec);
   secs[1].payload[64 - 4] = 4;
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
               "truncated", "for a u32");
 
   secs = make_r1cs_sections(spec);
   secs[1].payload.push_back(0);
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "circuit.r1cs", "section 1 (header)",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "circuit.r1cs", "section 1 (header)",
               "length 65 does not match 32+fs = 64");
 
   secs = make_r1cs_sections(spec);
   secs[1].payload[0] = 7;
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "section 1 (header)", "fs = 7");
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "section 1 (header)", "fs = 7");
 
   secs = make_r1cs_sections(spec);
   secs[2].payload.resize(8);
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "section 3 (wire-to-label map)",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "section 3 (wire-to-label map)",
               "length 8 does not match 8*nWires = 2400");
 }
 
 TEST_CASE("r1cs: header consistency, duplicates, missing sections, magic, version") {
-  temp_dir dir;
-  r1cs_spec spec;
+  temp_dir_t dir;
+  r1cs_spec_t spec;
   spec.n_prv_in = 298;
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))), "circuit.r1cs",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(spec))), "circuit.r1cs",
               "section 1 (header)", "exceeds nWires = 300");
 
-  auto secs = make_r1cs_sections(r1cs_spec());
+  auto secs = make_r1cs_sections(r1cs_spec_t());
   secs.push_back(secs[1]);
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "circuit.r1cs", "section 1 (header)",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "circuit.r1cs", "section 1 (header)",
               "appears 2 times");
 
-  secs = make_r1cs_sections(r1cs_spec());
+  secs = make_r1cs_sections(r1cs_spec_t());
   secs.erase(secs.begin());
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, secs)), "circuit.r1cs", "section 2 (constraints)",
               "is missing");
 
-  CHECK_ERROR(r1cs_file(write_r1cs(dir, make_r1cs_sections(r1cs_spec()), 2)), "circuit.r1cs",
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(r1cs_spec_t()), 2)), "circuit.r1cs",
               "unsupported version 2", "expected 1");
 
   const std::string path = dir.file("circuit.r1cs");
-  write_file(path, make_binfile("wtns", 1, make_r1cs_sections(r1cs_spec())));
-  CHECK_ERROR(r1cs_file(path), "circuit.r1cs", "bad magic \"wtns\"", "expected \"r1cs\"");
+  write_file(path, make_binfile("wtns", 1, make_r1cs_sections(r1cs_spec_t())));
+  CHECK_ERROR(r1cs_file_t(path), "circuit.r1cs", "bad magic \"wtns\"", "expected \"r1cs\"");
 }
 
 TEST_CASE("r1cs: truncated file") {
-  temp_dir dir;
-  const bytes full = make_binfile("r1cs", 1, make_r1cs_sections(r1cs_spec()));
+  temp_dir_t dir;
+  const bytes_t full = make_binfile("r1cs", 1, make_r1cs_sections(r1cs_spec_t()));
   const std::string path = dir.file("circuit.r1cs");
   for (size_t len : {size_t(1), size_t(11), size_t(20), size_t(100), size_t(300), full.size() / 2,
                      full.size() - 1}) {
     CAPTURE(len);
-    write_file(path, bytes(full.begin(), full.begin() + long(len)));
-    CHECK_ERROR(r1cs_file(path), "circuit.r1cs");
+    write_file(path, bytes_t(full.begin(), full.begin() + long(len)));
+    CHECK_ERROR(r1cs_file_t(path), "circuit.r1cs");
   }
 }
 
 TEST_CASE("r1cs: curve identification") {
-  temp_dir dir;
-  r1cs_spec spec;
+  temp_dir_t dir;
+  r1cs_spec_t spec;
   spec.prime = prime_r(curve_id_t::bls12_381);
   spec.constraints.clear();
-  CHECK(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))).curve() == curve_id_t::bls12_381);
+  CHECK(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(spec))).curve() == curve_id_t::bls12_381);
   spec.prime = le(97, 32);
-  CHECK_FALSE(r1cs_file(write_r1cs(dir, make_r1cs_sections(spec))).curve().has_value());
+  CHECK_FALSE(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(spec))).curve().has_value());
 }
 
 TEST_CASE("r1cs: snarkjs fixtures") {
-  for (const fixture& fx : all_fixtures()) {
+  for (const fixture_t& fx : all_fixtures()) {
     CAPTURE(fx.path("circuit.r1cs"));
     if (!fixture_present(fx, {"circuit.r1cs"})) continue;
-    r1cs_file f(fx.path("circuit.r1cs"));
+    r1cs_file_t f(fx.path("circuit.r1cs"));
     CHECK(f.curve() == fx.curve);
     CHECK(f.header().fs == 32);
     CHECK(f.header().n_public() >= 1);
     CHECK(f.header().n_constraints > 0);
-    const r1cs_csr csr = build_csr(f);
+    const r1cs_csr_t csr = build_csr(f);
     CHECK(csr.a.n_rows() == f.header().n_constraints);
     CHECK(csr.a.nnz() == f.nnz()[0]);
     CHECK(csr.b.nnz() == f.nnz()[1]);
     CHECK(csr.c.nnz() == f.nnz()[2]);
     uint64_t terms = 0;
-    for (const r1cs_constraint& c : f.constraints()) terms += c.a.size() + c.b.size() + c.c.size();
+    for (const r1cs_constraint_t& c : f.constraints())
+      terms += c.a.size() + c.b.size() + c.c.size();
     CHECK(terms == f.nnz()[0] + f.nnz()[1] + f.nnz()[2]);
   }
 }

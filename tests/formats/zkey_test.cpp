@@ -18,18 +18,18 @@ using namespace zk::formats::test;
 
 namespace {
 
-std::string write_zkey_file(const temp_dir& dir, const std::vector<section>& sections,
+std::string write_zkey_file(const temp_dir_t& dir, const std::vector<section_t>& sections,
                             const char* name = "circuit.zkey") {
   const std::string path = dir.file(name);
   write_file(path, make_binfile("zkey", 1, sections));
   return path;
 }
 
-bool same(const uint8_t* p, const bytes& b) { return std::memcmp(p, b.data(), b.size()) == 0; }
+bool same(const uint8_t* p, const bytes_t& b) { return std::memcmp(p, b.data(), b.size()) == 0; }
 
-bool same_section(const binfile& x, const binfile& y, uint32_t id) {
-  const byte_span a = x.bytes(x.unique(id));
-  const byte_span b = y.bytes(y.unique(id));
+bool same_section(const binfile_t& x, const binfile_t& y, uint32_t id) {
+  const byte_span_t a = x.bytes(x.unique(id));
+  const byte_span_t b = y.bytes(y.unique(id));
   return a.size == b.size && std::memcmp(a.data, b.data, a.size) == 0;
 }
 
@@ -43,10 +43,10 @@ constexpr size_t hdr_domain = hdr_n_public + 4;
 }  // namespace
 
 TEST_CASE("zkey: parses a BN254 key written in zkey_new's section order") {
-  temp_dir dir;
-  zkey_spec spec;
-  zkey_file z(write_zkey_file(dir, make_zkey_sections(spec)));
-  const zkey_header& h = z.header();
+  temp_dir_t dir;
+  zkey_spec_t spec;
+  zkey_file_t z(write_zkey_file(dir, make_zkey_sections(spec)));
+  const zkey_header_t& h = z.header();
   CHECK(h.curve == curve_id_t::bn254);
   CHECK(h.n8q == 32);
   CHECK(h.n8r == 32);
@@ -81,11 +81,11 @@ TEST_CASE("zkey: parses a BN254 key written in zkey_new's section order") {
   CHECK(z.h().data > z.file().data());
   CHECK(z.h().data + z.h().size_bytes() <= z.file().data() + z.file().size());
 
-  const coef_span cs = z.coefficients();
+  const coef_span_t cs = z.coefficients();
   REQUIRE(cs.count == spec.coefs.size());
   CHECK(cs.stride() == 44);
   for (uint64_t i = 0; i < cs.count; ++i) {
-    const coef_record c = cs[i];
+    const coef_record_t c = cs[i];
     CHECK(c.matrix == spec.coefs[i].matrix);
     CHECK(c.constraint == spec.coefs[i].constraint);
     CHECK(c.signal == spec.coefs[i].signal);
@@ -98,13 +98,13 @@ TEST_CASE("zkey: parses a BN254 key written in zkey_new's section order") {
 }
 
 TEST_CASE("zkey: BLS12-381 (n8q = 48) and sections in id order") {
-  temp_dir dir;
-  zkey_spec spec;
+  temp_dir_t dir;
+  zkey_spec_t spec;
   spec.curve = curve_id_t::bls12_381;
   auto secs = make_zkey_sections(spec);
   std::sort(secs.begin(), secs.end(),
-            [](const section& a, const section& b) { return a.id < b.id; });
-  zkey_file z(write_zkey_file(dir, secs));
+            [](const section_t& a, const section_t& b) { return a.id < b.id; });
+  zkey_file_t z(write_zkey_file(dir, secs));
   CHECK(z.header().curve == curve_id_t::bls12_381);
   CHECK(z.header().n8q == 48);
   CHECK(z.header().g1_size() == 96);
@@ -116,23 +116,23 @@ TEST_CASE("zkey: BLS12-381 (n8q = 48) and sections in id order") {
 }
 
 TEST_CASE("zkey: protocol must be Groth16") {
-  temp_dir dir;
-  zkey_spec spec;
+  temp_dir_t dir;
+  zkey_spec_t spec;
   spec.protocol = 2;
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "circuit.zkey",
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, make_zkey_sections(spec))), "circuit.zkey",
               "section 1 (protocol)", "protocol 2 (PLONK) is not Groth16");
   spec.protocol = 10;
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "protocol 10 (FFLONK)");
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, make_zkey_sections(spec))), "protocol 10 (FFLONK)");
   spec.protocol = 7;
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "protocol 7 (unknown)");
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, make_zkey_sections(spec))), "protocol 7 (unknown)");
 }
 
 TEST_CASE("zkey: every section length is checked against the header counts") {
-  struct expectation {
+  struct expectation_t {
     uint32_t id;
     const char* fragment;
   };
-  const expectation table[] = {
+  const expectation_t table[] = {
       {1, "section 1 (protocol): length 5 does not match u32 protocol = 4"},
       {2, "section 2 (Groth16 header): length 661 does not match 4+n8q+4+n8r+12"},
       {3, "section 3 (IC points): length 193 does not match 2*n8q*(nPublic+1) = 192"},
@@ -143,156 +143,157 @@ TEST_CASE("zkey: every section length is checked against the header counts") {
       {8, "section 8 (C points): length 193 does not match 2*n8q*(nVars-nPublic-1) = 192"},
       {9, "section 9 (H points): length 513 does not match 2*n8q*domainSize = 512"},
   };
-  temp_dir dir;
-  for (const expectation& e : table) {
+  temp_dir_t dir;
+  for (const expectation_t& e : table) {
     CAPTURE(e.id);
-    auto secs = make_zkey_sections(zkey_spec());
+    auto secs = make_zkey_sections(zkey_spec_t());
     find_section(secs, e.id)->payload.push_back(0);
-    CHECK_ERROR(zkey_file(write_zkey_file(dir, secs)), "circuit.zkey", e.fragment,
+    CHECK_ERROR(zkey_file_t(write_zkey_file(dir, secs)), "circuit.zkey", e.fragment,
                 "(section at offset 0x");
   }
-  auto secs = make_zkey_sections(zkey_spec());
+  auto secs = make_zkey_sections(zkey_spec_t());
   find_section(secs, 10)->payload.resize(60);
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, secs)), "section 10 (MPC params)", "too short");
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, secs)), "section 10 (MPC params)", "too short");
 }
 
 TEST_CASE("zkey: duplicate and missing sections") {
-  temp_dir dir;
-  auto secs = make_zkey_sections(zkey_spec());
+  temp_dir_t dir;
+  auto secs = make_zkey_sections(zkey_spec_t());
   secs.push_back(*find_section(secs, 5));
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, secs)), "circuit.zkey", "section 5 (A points)",
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, secs)), "circuit.zkey", "section 5 (A points)",
               "appears 2 times");
 
-  secs = make_zkey_sections(zkey_spec());
-  secs.erase(std::find_if(secs.begin(), secs.end(), [](const section& s) { return s.id == 9; }));
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, secs)), "circuit.zkey", "section 9 (H points)",
+  secs = make_zkey_sections(zkey_spec_t());
+  secs.erase(std::find_if(secs.begin(), secs.end(), [](const section_t& s) { return s.id == 9; }));
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, secs)), "circuit.zkey", "section 9 (H points)",
               "is missing");
 
-  zkey_spec no_mpc;
+  zkey_spec_t no_mpc;
   no_mpc.with_mpc_params = false;
-  zkey_file z(write_zkey_file(dir, make_zkey_sections(no_mpc)));
+  zkey_file_t z(write_zkey_file(dir, make_zkey_sections(no_mpc)));
   CHECK(z.circuit_hash() == nullptr);
 }
 
 TEST_CASE("zkey: coefficient records are validated") {
-  temp_dir dir;
+  temp_dir_t dir;
   const std::string at4 = "at offset " + hex(bn254_coefs_payload + 4 + 4 * 44);
-  zkey_spec spec;
+  zkey_spec_t spec;
   spec.coefs[4].matrix = 2;
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "circuit.zkey",
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, make_zkey_sections(spec))), "circuit.zkey",
               "section 4 (coefficients)", "coefficient 4: matrix 2 is neither 0 (A) nor 1 (B)",
               at4.c_str());
-  spec = zkey_spec();
+  spec = zkey_spec_t();
   spec.coefs[4].constraint = 8;
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "section 4 (coefficients)",
-              "coefficient 4: constraint 8 >= domainSize = 8", at4.c_str());
-  spec = zkey_spec();
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, make_zkey_sections(spec))),
+              "section 4 (coefficients)", "coefficient 4: constraint 8 >= domainSize = 8",
+              at4.c_str());
+  spec = zkey_spec_t();
   spec.coefs[4].signal = 6;
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "section 4 (coefficients)",
-              "coefficient 4: signal 6 >= nVars = 6", at4.c_str());
-  spec = zkey_spec();
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, make_zkey_sections(spec))),
+              "section 4 (coefficients)", "coefficient 4: signal 6 >= nVars = 6", at4.c_str());
+  spec = zkey_spec_t();
   spec.coefs[4].value = prime_r(curve_id_t::bn254);
-  CHECK_ERROR(zkey_file(write_zkey_file(dir, make_zkey_sections(spec))), "section 4 (coefficients)",
-              "coefficient 4: value 0x30644e72", ">= r", at4.c_str());
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, make_zkey_sections(spec))),
+              "section 4 (coefficients)", "coefficient 4: value 0x30644e72", ">= r", at4.c_str());
 
   // Order is not required by the reader, only reported.
-  spec = zkey_spec();
+  spec = zkey_spec_t();
   std::swap(spec.coefs[0], spec.coefs[7]);
-  zkey_file z(write_zkey_file(dir, make_zkey_sections(spec)));
+  zkey_file_t z(write_zkey_file(dir, make_zkey_sections(spec)));
   CHECK_FALSE(z.coefficients_sorted_by_constraint());
 }
 
 TEST_CASE("zkey: header consistency") {
-  temp_dir dir;
+  temp_dir_t dir;
   auto edit_header = [&](size_t at, uint32_t v) {
-    auto secs = make_zkey_sections(zkey_spec());
+    auto secs = make_zkey_sections(zkey_spec_t());
     uint8_t* p = find_section(secs, 2)->payload.data() + at;
     for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
     return write_zkey_file(dir, secs);
   };
-  CHECK_ERROR(zkey_file(edit_header(hdr_domain, 6)), "circuit.zkey", "section 2 (Groth16 header)",
+  CHECK_ERROR(zkey_file_t(edit_header(hdr_domain, 6)), "circuit.zkey", "section 2 (Groth16 header)",
               "domainSize = 6 is not a power of two");
-  CHECK_ERROR(zkey_file(edit_header(hdr_domain, 0)), "domainSize = 0 is not a power of two");
-  CHECK_ERROR(zkey_file(edit_header(hdr_n_public, 6)), "section 2 (Groth16 header)",
+  CHECK_ERROR(zkey_file_t(edit_header(hdr_domain, 0)), "domainSize = 0 is not a power of two");
+  CHECK_ERROR(zkey_file_t(edit_header(hdr_n_public, 6)), "section 2 (Groth16 header)",
               "nPublic + 1 = 7", "exceeds nVars = 6");
-  CHECK_ERROR(zkey_file(edit_header(0, 33)), "section 2 (Groth16 header)", "n8q = 33");
+  CHECK_ERROR(zkey_file_t(edit_header(0, 33)), "section 2 (Groth16 header)", "n8q = 33");
 }
 
 TEST_CASE("zkey: unknown curve primes") {
-  temp_dir dir;
-  auto secs = make_zkey_sections(zkey_spec());
+  temp_dir_t dir;
+  auto secs = make_zkey_sections(zkey_spec_t());
   find_section(secs, 2)->payload[4] ^= 1;  // q's low byte: 0x47 -> 0x46
   CHECK_ERROR(
-      zkey_file(write_zkey_file(dir, secs)), "circuit.zkey", "section 2 (Groth16 header)",
+      zkey_file_t(write_zkey_file(dir, secs)), "circuit.zkey", "section 2 (Groth16 header)",
       "unknown curve: q = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd46");
 
   // BN254 q with BLS12-381 r.
-  secs = make_zkey_sections(zkey_spec());
-  const bytes bls_r = prime_r(curve_id_t::bls12_381);
+  secs = make_zkey_sections(zkey_spec_t());
+  const bytes_t bls_r = prime_r(curve_id_t::bls12_381);
   std::copy(bls_r.begin(), bls_r.end(), find_section(secs, 2)->payload.begin() + 4 + 32 + 4);
   CHECK_ERROR(
-      zkey_file(write_zkey_file(dir, secs)), "circuit.zkey",
+      zkey_file_t(write_zkey_file(dir, secs)), "circuit.zkey",
       "unknown curve: r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
       "not the scalar field of bn128");
 }
 
 TEST_CASE("zkey: truncated file") {
-  temp_dir dir;
-  const bytes full = make_binfile("zkey", 1, make_zkey_sections(zkey_spec()));
+  temp_dir_t dir;
+  const bytes_t full = make_binfile("zkey", 1, make_zkey_sections(zkey_spec_t()));
   const std::string path = dir.file("circuit.zkey");
   for (size_t len : {size_t(3), size_t(12), size_t(30), size_t(100), size_t(700), size_t(1200),
                      full.size() / 2, full.size() - 70, full.size() - 1}) {
     CAPTURE(len);
-    write_file(path, bytes(full.begin(), full.begin() + long(len)));
-    CHECK_ERROR(zkey_file(path), "circuit.zkey", len < 12 ? "too short" : "offset 0x");
+    write_file(path, bytes_t(full.begin(), full.begin() + long(len)));
+    CHECK_ERROR(zkey_file_t(path), "circuit.zkey", len < 12 ? "too short" : "offset 0x");
   }
 }
 
 TEST_CASE("zkey: check_witness_matches") {
-  temp_dir dir;
-  zkey_file z(write_zkey_file(dir, make_zkey_sections(zkey_spec())));
+  temp_dir_t dir;
+  zkey_file_t z(write_zkey_file(dir, make_zkey_sections(zkey_spec_t())));
   const std::string wpath = dir.file("witness.wtns");
 
   write_file(
       wpath,
       make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id_t::bn254), witness_values(6))));
-  check_witness_matches(z, wtns_file(wpath));
+  check_witness_matches(z, wtns_file_t(wpath));
 
   write_file(
       wpath,
       make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id_t::bn254), witness_values(5))));
-  CHECK_ERROR(check_witness_matches(z, wtns_file(wpath)), "witness.wtns", "circuit.zkey",
+  CHECK_ERROR(check_witness_matches(z, wtns_file_t(wpath)), "witness.wtns", "circuit.zkey",
               "nWitness = 5", "nVars = 6");
 
   write_file(wpath,
              make_binfile("wtns", 2,
                           make_wtns_sections(prime_r(curve_id_t::bls12_381), witness_values(6))));
-  CHECK_ERROR(check_witness_matches(z, wtns_file(wpath)), "witness.wtns", "circuit.zkey",
+  CHECK_ERROR(check_witness_matches(z, wtns_file_t(wpath)), "witness.wtns", "circuit.zkey",
               "witness prime 0x73eda753", "r = 0x30644e72");
 }
 
 TEST_CASE("corrupted r1cs, wtns and zkey files parse or throw format_error, never crash") {
-  temp_dir dir;
-  struct target {
+  temp_dir_t dir;
+  struct target_t {
     const char* name;
-    bytes data;
+    bytes_t data;
     std::function<void(const std::string&)> open;
   };
-  const target targets[] = {
-      {"c.zkey", make_binfile("zkey", 1, make_zkey_sections(zkey_spec())),
-       [](const std::string& p) { zkey_file z(p); }},
-      {"c.r1cs", make_binfile("r1cs", 1, make_r1cs_sections(r1cs_spec())),
-       [](const std::string& p) { build_csr(r1cs_file(p)); }},
+  const target_t targets[] = {
+      {"c.zkey", make_binfile("zkey", 1, make_zkey_sections(zkey_spec_t())),
+       [](const std::string& p) { zkey_file_t z(p); }},
+      {"c.r1cs", make_binfile("r1cs", 1, make_r1cs_sections(r1cs_spec_t())),
+       [](const std::string& p) { build_csr(r1cs_file_t(p)); }},
       {"w.wtns",
        make_binfile("wtns", 2, make_wtns_sections(prime_r(curve_id_t::bn254), witness_values(8))),
-       [](const std::string& p) { wtns_file w(p); }},
+       [](const std::string& p) { wtns_file_t w(p); }},
   };
   uint32_t rng = 12345;
   auto next = [&] { return rng = rng * 1664525u + 1013904223u; };
-  for (const target& t : targets) {
+  for (const target_t& t : targets) {
     const std::string path = dir.file(t.name);
     for (int iter = 0; iter < 200; ++iter) {
-      bytes b = t.data;
+      bytes_t b = t.data;
       for (int k = 0; k < 3; ++k) b[next() % b.size()] ^= uint8_t(1u << (next() % 8));
       if (iter % 4 == 0) b.resize(1 + next() % b.size());
       write_file(path, b);
@@ -310,15 +311,15 @@ TEST_CASE("corrupted r1cs, wtns and zkey files parse or throw format_error, neve
 TEST_CASE("zkey_writer: round trip of synthetic keys, sections written 1..10") {
   for (curve_id_t curve : {curve_id_t::bn254, curve_id_t::bls12_381}) {
     CAPTURE(curve_name(curve));
-    temp_dir dir;
-    zkey_spec spec;
+    temp_dir_t dir;
+    zkey_spec_t spec;
     spec.curve = curve;
-    zkey_file in(write_zkey_file(dir, make_zkey_sections(spec)));
+    zkey_file_t in(write_zkey_file(dir, make_zkey_sections(spec)));
     const std::string out_path = dir.file("out.zkey");
     write_zkey(out_path, in.header(), sections_of(in), in.circuit_hash());
     CHECK_FALSE(std::filesystem::exists(out_path + ".tmp"));
 
-    zkey_file out(out_path);
+    zkey_file_t out(out_path);
     for (uint32_t id = 1; id <= 9; ++id) {
       CAPTURE(id);
       CHECK(same_section(in.file(), out.file(), id));
@@ -331,23 +332,23 @@ TEST_CASE("zkey_writer: round trip of synthetic keys, sections written 1..10") {
 }
 
 TEST_CASE("zkey_writer: streaming in chunks gives the same bytes") {
-  temp_dir dir;
-  zkey_file in(write_zkey_file(dir, make_zkey_sections(zkey_spec())));
+  temp_dir_t dir;
+  zkey_file_t in(write_zkey_file(dir, make_zkey_sections(zkey_spec_t())));
   const std::string a = dir.file("a.zkey");
   const std::string b = dir.file("b.zkey");
   write_zkey(a, in.header(), sections_of(in), in.circuit_hash());
 
-  zkey_writer w(b, in.header(), in.coefficients().count);
-  const point_span points[] = {in.ic(), {}, in.a(), in.b1(), in.b2(), in.c(), in.h()};
+  zkey_writer_t w(b, in.header(), in.coefficients().count);
+  const point_span_t points[] = {in.ic(), {}, in.a(), in.b1(), in.b2(), in.c(), in.h()};
   for (uint32_t id = 3; id <= 9; ++id) {
     w.begin_section(id);
     if (id == 4) {
       for (uint64_t i = 0; i < in.coefficients().count; ++i) {
-        const coef_record c = in.coefficients()[i];
+        const coef_record_t c = in.coefficients()[i];
         w.add_coefficient(c.matrix, c.constraint, c.signal, c.value);
       }
     } else {
-      const point_span& p = points[id - 3];
+      const point_span_t& p = points[id - 3];
       for (uint64_t i = 0; i < p.count; ++i) w.write(p[i], p.stride);
     }
     w.end_section();
@@ -357,20 +358,20 @@ TEST_CASE("zkey_writer: streaming in chunks gives the same bytes") {
 }
 
 TEST_CASE("zkey_writer: rejects what snarkjs would mis-read") {
-  temp_dir dir;
-  zkey_file in(write_zkey_file(dir, make_zkey_sections(zkey_spec())));
+  temp_dir_t dir;
+  zkey_file_t in(write_zkey_file(dir, make_zkey_sections(zkey_spec_t())));
   const std::string out = dir.file("out.zkey");
 
   SUBCASE("coefficients out of constraint order") {
-    zkey_spec spec;
+    zkey_spec_t spec;
     std::swap(spec.coefs[0], spec.coefs[7]);
-    zkey_file unsorted(write_zkey_file(dir, make_zkey_sections(spec), "unsorted.zkey"));
+    zkey_file_t unsorted(write_zkey_file(dir, make_zkey_sections(spec), "unsorted.zkey"));
     CHECK_ERROR(write_zkey(out, unsorted.header(), sections_of(unsorted), in.circuit_hash()),
                 "out.zkey", "coefficient 1: constraint 0 follows constraint 4",
                 "sorted by constraint");
   }
   SUBCASE("point section of the wrong size") {
-    zkey_sections s = sections_of(in);
+    zkey_sections_t s = sections_of(in);
     s.b2.size -= 1;
     CHECK_ERROR(write_zkey(out, in.header(), s, in.circuit_hash()), "out.zkey", "section 7",
                 "got 767 bytes, its length is 768");
@@ -380,20 +381,20 @@ TEST_CASE("zkey_writer: rejects what snarkjs would mis-read") {
                 "exceed its length 512");
   }
   SUBCASE("bad header") {
-    zkey_header h = in.header();
+    zkey_header_t h = in.header();
     h.domain_size = 12;
-    CHECK_ERROR(zkey_writer(out, h, 0), "out.zkey", "domainSize = 12");
+    CHECK_ERROR(zkey_writer_t(out, h, 0), "out.zkey", "domainSize = 12");
     h = in.header();
-    const bytes q = le(97, 32);
+    const bytes_t q = le(97, 32);
     h.q = q.data();
-    CHECK_ERROR(zkey_writer(out, h, 0), "out.zkey", "unknown curve: q = 0x61");
+    CHECK_ERROR(zkey_writer_t(out, h, 0), "out.zkey", "unknown curve: q = 0x61");
     h = in.header();
     h.n_public = 6;
-    CHECK_ERROR(zkey_writer(out, h, 0), "out.zkey", "nPublic = 6");
+    CHECK_ERROR(zkey_writer_t(out, h, 0), "out.zkey", "nPublic = 6");
   }
   SUBCASE("misuse of the streaming API; the temp file is removed") {
     {
-      zkey_writer w(out, in.header(), in.coefficients().count);
+      zkey_writer_t w(out, in.header(), in.coefficients().count);
       CHECK(std::filesystem::exists(out + ".tmp"));
       CHECK_ERROR(w.begin_section(5), "out.zkey", "expected section 3, got 5");
       w.begin_section(3);
@@ -405,12 +406,12 @@ TEST_CASE("zkey_writer: rejects what snarkjs would mis-read") {
     CHECK_FALSE(std::filesystem::exists(out));
   }
   SUBCASE("too many coefficients") {
-    zkey_writer w(out, in.header(), 1);
+    zkey_writer_t w(out, in.header(), 1);
     w.begin_section(3);
     w.write(in.ic().data, in.ic().size_bytes());
     w.end_section();
     w.begin_section(4);
-    const coef_record c = in.coefficients()[0];
+    const coef_record_t c = in.coefficients()[0];
     w.add_coefficient(c.matrix, c.constraint, c.signal, c.value);
     CHECK_ERROR(w.add_coefficient(c.matrix, c.constraint, c.signal, c.value),
                 "more records than nCoef = 1");
@@ -420,13 +421,13 @@ TEST_CASE("zkey_writer: rejects what snarkjs would mis-read") {
 // ---- snarkjs fixtures ----
 
 TEST_CASE("zkey: snarkjs fixtures agree with their r1cs and witness") {
-  for (const fixture& fx : all_fixtures()) {
+  for (const fixture_t& fx : all_fixtures()) {
     CAPTURE(fx.path("circuit.zkey"));
     if (!fixture_present(fx, {"circuit.zkey", "circuit.r1cs", "witness.wtns"})) continue;
-    zkey_file z(fx.path("circuit.zkey"));
-    r1cs_file r(fx.path("circuit.r1cs"));
-    wtns_file w(fx.path("witness.wtns"));
-    const zkey_header& h = z.header();
+    zkey_file_t z(fx.path("circuit.zkey"));
+    r1cs_file_t r(fx.path("circuit.r1cs"));
+    wtns_file_t w(fx.path("witness.wtns"));
+    const zkey_header_t& h = z.header();
 
     CHECK(h.curve == fx.curve);
     CHECK(h.n8q == (fx.curve == curve_id_t::bn254 ? 32u : 48u));
@@ -443,10 +444,10 @@ TEST_CASE("zkey: snarkjs fixtures agree with their r1cs and witness") {
     CHECK(h.domain_size / 2 < rows);
 
     // zkey_new: every A and B term of the r1cs, then the nPublic+1 input rows (§2.4).
-    const coef_span cs = z.coefficients();
+    const coef_span_t cs = z.coefficients();
     CHECK(cs.count == r.nnz()[0] + r.nnz()[1] + h.n_public + 1);
     for (uint32_t s = 0; s <= h.n_public; ++s) {
-      const coef_record c = cs[cs.count - h.n_public - 1 + s];
+      const coef_record_t c = cs[cs.count - h.n_public - 1 + s];
       CHECK(c.matrix == 0);
       CHECK(c.constraint == r.header().n_constraints + s);
       CHECK(c.signal == s);
@@ -476,14 +477,14 @@ TEST_CASE("zkey: snarkjs fixtures agree with their r1cs and witness") {
 }
 
 TEST_CASE("zkey_writer: snarkjs fixtures round-trip byte for byte (sections 1-9)") {
-  for (const fixture& fx : all_fixtures()) {
+  for (const fixture_t& fx : all_fixtures()) {
     CAPTURE(fx.path("circuit.zkey"));
     if (!fixture_present(fx, {"circuit.zkey"})) continue;
-    temp_dir dir;
-    zkey_file in(fx.path("circuit.zkey"));
+    temp_dir_t dir;
+    zkey_file_t in(fx.path("circuit.zkey"));
     const std::string out_path = dir.file("rewritten.zkey");
     write_zkey(out_path, in.header(), sections_of(in), in.circuit_hash());
-    zkey_file out(out_path);
+    zkey_file_t out(out_path);
     for (uint32_t id = 1; id <= 9; ++id) {
       CAPTURE(id);
       CHECK(same_section(in.file(), out.file(), id));

@@ -77,16 +77,16 @@ std::vector<uint8_t> scalars(size_t n) {
 
 // Scalars the way witnesses have them: all ones, one value repeated, small values (bits, bytes).
 // Each piles most points into a few buckets — the load-balanced accumulation's case.
-enum class skew { ones, repeated, bytes };
+enum class skew_t { ones, repeated, bytes };
 template <class F>
-std::vector<uint8_t> skewed_scalars(size_t n, skew k) {
+std::vector<uint8_t> skewed_scalars(size_t n, skew_t k) {
   std::vector<uint8_t> s(32 * n, 0);
   const auto same = random_fr<F>().to_canonical();
   for (size_t i = 0; i < n; ++i) {
     typename F::big_t v{};
-    if (k == skew::ones)
+    if (k == skew_t::ones)
       v.l[0] = 1;
-    else if (k == skew::repeated)
+    else if (k == skew_t::repeated)
       v = same;
     else
       v.l[0] = rng() % 256;
@@ -158,12 +158,12 @@ void check_ntt(unsigned logn) {
 }
 
 // Sets the device context's options for a scope, restoring the defaults after.
-struct options_scope {
-  explicit options_scope(const cuda::options_t& o) {
+struct options_scope_t {
+  explicit options_scope_t(const cuda::options_t& o) {
     auto st = cuda::set_options(o);
     REQUIRE_MESSAGE(bool(st), st.message);
   }
-  ~options_scope() { (void)cuda::set_options(cuda::options_t{}); }
+  ~options_scope_t() { (void)cuda::set_options(cuda::options_t{}); }
 };
 
 // The fixtures of this checkout; $ZK_SOURCE_DIR overrides the build's path (a binary built
@@ -210,11 +210,11 @@ TEST_CASE("sanitizer set: small NTTs, compute_h, MSMs resident and streamed") {
     check_msm<C>(n, false);
     check_msm<C>(n, true);
   }
-  check_msm<C>(3000, false, skewed_scalars<F>(3000, skew::ones));
+  check_msm<C>(3000, false, skewed_scalars<F>(3000, skew_t::ones));
   cuda::options_t o;
   o.vram_budget = 1;
   o.stream_chunk_points = 1000;
-  options_scope scope(o);
+  options_scope_t scope(o);
   for (size_t n : {size_t(7), size_t(2500)}) CHECK(check_msm<C>(n, false).streamed);
 }
 
@@ -229,7 +229,7 @@ TEST_CASE_TEMPLATE("MSM G1 and G2: GPU equals CPU", C, curves::bn254, curves::bl
 TEST_CASE_TEMPLATE(
     "MSM with witness-like scalars (ones, one repeated value, bytes): GPU equals CPU", C,
     curves::bn254, curves::bls12_381) {
-  for (skew k : {skew::ones, skew::repeated, skew::bytes}) {
+  for (skew_t k : {skew_t::ones, skew_t::repeated, skew_t::bytes}) {
     CAPTURE(int(k));
     for (size_t n : {size_t(3000), size_t(1) << 20})
       check_msm<C>(n, false, skewed_scalars<typename C::fr_t>(n, k));
@@ -242,7 +242,7 @@ TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and 
   cuda::options_t o;
   o.vram_budget = 1;             // nothing fits: every MSM streams
   o.stream_chunk_points = 1000;  // many chunks, both slots reused, a short last chunk
-  options_scope scope(o);
+  options_scope_t scope(o);
   CHECK(cuda::get_stats().resident_bytes == 0);  // set_options evicted everything
   CHECK(cuda::get_stats().resident_sections == 0);
   for (size_t n :
@@ -258,7 +258,7 @@ TEST_CASE_TEMPLATE("MSM with a tiny VRAM budget streams its bases in chunks and 
   // Large enough for 16-bit windows (c depends on n, not on the chunk).
   cuda::options_t big = o;
   big.stream_chunk_points = (size_t(1) << 20) / 3;
-  options_scope scope2(big);
+  options_scope_t scope2(big);
   auto t = check_msm<C>((size_t(1) << 20) + 5, false);
   CHECK(t.streamed);
   CHECK(t.chunks == 4);
@@ -301,7 +301,7 @@ TEST_CASE("whole proofs with the CUDA accelerator verify (snarkjs fixtures)") {
       std::filesystem::create_directories(out);
       std::filesystem::remove(out /
                               "proof.json");  // nothing of an earlier run can pass for this one
-      groth16::prove_options opt;
+      groth16::prove_options_t opt;
       opt.accelerators.bn254 = &acc_bn;
       opt.accelerators.bls12_381 = &acc_bls;
       auto r =
@@ -328,8 +328,8 @@ template <class C>
 void same_key_twice(const char* curve, const char* name) {
   const std::string dir = fixture(curve, name);
   CAPTURE(dir);
-  formats::zkey_file zkey(dir + "/circuit.zkey");
-  formats::wtns_file wtns(dir + "/witness.wtns");
+  formats::zkey_file_t zkey(dir + "/circuit.zkey");
+  formats::wtns_file_t wtns(dir + "/witness.wtns");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   auto acc = accelerator<C>();
   // Each take of the real device span, as it happened: whether there was one, the span, and
@@ -359,11 +359,11 @@ void same_key_twice(const char* curve, const char* name) {
   CHECK(st1.streamed_msms == 0);
   CHECK(st1.ntt_calls == 1);  // compute_h whole: its three transforms in one call
 
-  std::vector<std::pair<groth16::stage, std::pair<uint64_t, uint64_t>>> reported;
+  std::vector<std::pair<groth16::prover_stage_t, std::pair<uint64_t, uint64_t>>> reported;
   takes.clear();
   const uint64_t start = groth16::now_ns();
   const auto second =
-      gpu.prove(wtns.values(), r, s, [&](groth16::stage st, uint64_t b, uint64_t e) {
+      gpu.prove(wtns.values(), r, s, [&](groth16::prover_stage_t st, uint64_t b, uint64_t e) {
         reported.push_back({st, {b, e}});
       });
   const uint64_t stop = groth16::now_ns();
@@ -384,7 +384,7 @@ void same_key_twice(const char* curve, const char* name) {
   // The first proof, observed by nobody, left its device spans pending: the wrapper took them
   // when it was made (and dropped them: compute_h's span below starts after that take).
   CHECK(takes[0].had);
-  std::set<groth16::stage> seen;
+  std::set<groth16::prover_stage_t> seen;
   uint64_t prev_end = start, prev_take = takes[0].at;
   for (size_t i = 0; i < reported.size(); ++i) {
     const auto [st, span] = reported[i];
@@ -395,11 +395,12 @@ void same_key_twice(const char* curve, const char* name) {
     CHECK(b <= e);
     CHECK(e <= stop);
     prev_end = e;
-    if (st == groth16::stage::build_ab) continue;  // before the wrapper: no take
-    const take_t& t = takes[i];                    // takes[0] was the wrapper's own
-    const bool on_gpu = st == groth16::stage::compute_h || st == groth16::stage::msm_a ||
-                        st == groth16::stage::msm_b1 || st == groth16::stage::msm_b2 ||
-                        st == groth16::stage::msm_c || st == groth16::stage::msm_h;
+    if (st == groth16::prover_stage_t::build_ab) continue;  // before the wrapper: no take
+    const take_t& t = takes[i];                             // takes[0] was the wrapper's own
+    const bool on_gpu =
+        st == groth16::prover_stage_t::compute_h || st == groth16::prover_stage_t::msm_a ||
+        st == groth16::prover_stage_t::msm_b1 || st == groth16::prover_stage_t::msm_b2 ||
+        st == groth16::prover_stage_t::msm_c || st == groth16::prover_stage_t::msm_h;
     CHECK(t.had == on_gpu);
     if (on_gpu) {
       CHECK(b == t.b);  // the device's span was reported
@@ -422,11 +423,11 @@ TEST_CASE("whole proofs with every MSM streamed (tiny VRAM budget) equal the CPU
   cuda::options_t o;
   o.vram_budget = 1;
   o.stream_chunk_points = 100;
-  options_scope scope(o);
+  options_scope_t scope(o);
   using C = curves::bn254;
   const std::string dir = fixture("bn254", "poseidon");
-  formats::zkey_file zkey(dir + "/circuit.zkey");
-  formats::wtns_file wtns(dir + "/witness.wtns");
+  formats::zkey_file_t zkey(dir + "/circuit.zkey");
+  formats::wtns_file_t wtns(dir + "/witness.wtns");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   auto acc = cuda::accelerator_bn254();
   groth16::prover_t<C> cpu(pk), gpu(pk);

@@ -30,7 +30,7 @@ void check_assemble(const std::string& curve) {
   using fr = typename C::fr_t;
   using j1 = typename C::g1_jacobian;
   using j2 = typename C::g2_jacobian;
-  formats::zkey_file zkey(test::fixture_dir(curve, "mulchain") + "/circuit.zkey");
+  formats::zkey_file_t zkey(test::fixture_dir(curve, "mulchain") + "/circuit.zkey");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   groth16::prover_t<C> prover(pk);
   auto g1 = [] { return j1::from_affine(test::random_g1<C>()); };

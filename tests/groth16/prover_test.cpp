@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 template <class C>
-std::vector<typename C::fr_t> public_of(const formats::wtns_file& w, uint32_t n_public) {
+std::vector<typename C::fr_t> public_of(const formats::wtns_file_t& w, uint32_t n_public) {
   std::vector<typename C::fr_t> x(n_public);
   for (uint32_t i = 0; i < n_public; ++i) {
     typename C::fr_t::big_t v;
@@ -30,8 +30,8 @@ void check_fixture(const std::string& curve, const std::string& name) {
   auto dir = test::fixture_dir(curve, name);
   REQUIRE_MESSAGE(fs::exists(dir + "/circuit.zkey"),
                   dir << ": fixture missing (tests/interop/make_fixtures.sh)");
-  formats::zkey_file zkey(dir + "/circuit.zkey");
-  formats::wtns_file wtns(dir + "/witness.wtns");
+  formats::zkey_file_t zkey(dir + "/circuit.zkey");
+  formats::wtns_file_t wtns(dir + "/witness.wtns");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   auto vk = groth16::verifying_key_t<C>::from_zkey(pk);
   auto x = public_of<C>(wtns, pk.n_public);
@@ -89,11 +89,11 @@ void check_fixture(const std::string& curve, const std::string& name) {
       groth16::prover_t<C> with_tables(pk);
       with_tables.set_tables(&tables);
       std::vector<int> seen(9, 0);
-      const auto got =
-          with_tables.prove(wtns.values(), r, s, [&](groth16::stage st, uint64_t b, uint64_t e) {
-            CHECK(b <= e);
-            ++seen[size_t(st)];
-          });
+      const auto got = with_tables.prove(wtns.values(), r, s,
+                                         [&](groth16::prover_stage_t st, uint64_t b, uint64_t e) {
+                                           CHECK(b <= e);
+                                           ++seen[size_t(st)];
+                                         });
       CHECK(got.a == want.a);
       CHECK(got.b == want.b);
       CHECK(got.c == want.c);
@@ -146,7 +146,7 @@ TEST_CASE("prove and verify: BLS12-381 fixtures") {
 
 TEST_CASE("prove_files refuses a witness of another circuit") {
   auto a = test::fixture_dir("bn254", "mulchain"), b = test::fixture_dir("bn254", "poseidon");
-  test::temp_dir dir("zkfleet_prover_test");  // fresh: nothing left by an earlier run
+  test::temp_dir_t dir("zkfleet_prover_test");  // fresh: nothing left by an earlier run
   const fs::path tmp = dir.path();
   // Same curve and (by construction of the fixtures) different wire counts: rejected up front.
   CHECK_THROWS_WITH(groth16::prove_files(a + "/circuit.zkey", b + "/witness.wtns",
@@ -174,15 +174,16 @@ TEST_CASE("device_timed_observer reports device spans inside the stage, host tim
     return true;
   };
   std::vector<std::pair<uint64_t, uint64_t>> got;
-  auto timed = groth16::device_timed_observer<C>(&acc, [&](groth16::stage, uint64_t b, uint64_t e) {
-    got.push_back({b, e});
-  });
-  CHECK(pending.empty());                   // the stale span was taken and dropped
-  timed(groth16::stage::build_ab, 10, 20);  // no device work
+  auto timed =
+      groth16::device_timed_observer<C>(&acc, [&](groth16::prover_stage_t, uint64_t b, uint64_t e) {
+        got.push_back({b, e});
+      });
+  CHECK(pending.empty());                            // the stale span was taken and dropped
+  timed(groth16::prover_stage_t::build_ab, 10, 20);  // no device work
   pending = {{32, 38}};
-  timed(groth16::stage::compute_h, 30, 40);  // device work inside
+  timed(groth16::prover_stage_t::compute_h, 30, 40);  // device work inside
   pending = {{45, 70}};
-  timed(groth16::stage::msm_h, 40, 60);  // a span that ends after the stage: not believed
+  timed(groth16::prover_stage_t::msm_h, 40, 60);  // a span that ends after the stage: not believed
   REQUIRE(got.size() == 3);
   CHECK(got[0] == std::pair<uint64_t, uint64_t>{10, 20});
   CHECK(got[1] == std::pair<uint64_t, uint64_t>{32, 38});

@@ -30,7 +30,7 @@ namespace {
 using namespace zk;
 
 using zk::test::read_text;
-using zk::test::temp_dir;
+using zk::test::temp_dir_t;
 
 template <class C>
 std::string curve_dir();
@@ -139,14 +139,14 @@ void check_key(const std::string& fixture, uint64_t seed) {
   using g1_jacobian = typename C::g1_jacobian;
   using g2_jacobian = typename C::g2_jacobian;
   const std::string dir = test::fixture_dir(curve_dir<C>(), fixture);
-  temp_dir tmp;
+  temp_dir_t tmp;
   const std::string zkey_path = tmp.file("circuit.zkey"),
                     vkey_path = tmp.file("verification_key.json");
-  groth16::setup_options opt;
+  groth16::setup_options_t opt;
   opt.seed = seed;
   const auto rep = groth16::dev_setup(dir + "/circuit.r1cs", zkey_path, vkey_path, opt);
 
-  const formats::r1cs_file r1cs(dir + "/circuit.r1cs");
+  const formats::r1cs_file_t r1cs(dir + "/circuit.r1cs");
   const auto& rh = r1cs.header();
   const uint32_t n_pub = rh.n_public(), n_vars = rh.n_wires;
   CHECK(rep.curve == *r1cs.curve());
@@ -156,7 +156,7 @@ void check_key(const std::string& fixture, uint64_t seed) {
   CHECK(rep.domain_size == 1024);  // both fixtures: ~1000 constraints + 2 public + 1
 
   // --- the file, reread ---------------------------------------------------------------------
-  const formats::zkey_file zkey(zkey_path);
+  const formats::zkey_file_t zkey(zkey_path);
   const auto& h = zkey.header();
   REQUIRE(h.curve == rep.curve);
   CHECK(h.n_vars == n_vars);
@@ -172,7 +172,7 @@ void check_key(const std::string& fixture, uint64_t seed) {
   // and the nPublic+1 input rows at the end, value 1·R².
   {
     const auto coefs = zkey.coefficients();
-    const formats::r1cs_constraint first =
+    const formats::r1cs_constraint_t first =
         *r1cs.constraints().begin();                         // a copy: the iterator is a temporary
     const fr_t r_inv = fr_t::from_mont(fr_t::r2).inverse();  // the element R⁻¹ mod r
     uint64_t k = 0;
@@ -196,10 +196,10 @@ void check_key(const std::string& fixture, uint64_t seed) {
   }
 
   // Every point on its curve.
-  const auto g1_at = [](const formats::point_span& s, uint64_t i) {
+  const auto g1_at = [](const formats::point_span_t& s, uint64_t i) {
     return load_point<g1_affine>(s[i]);
   };
-  const auto g2_at = [](const formats::point_span& s, uint64_t i) {
+  const auto g2_at = [](const formats::point_span_t& s, uint64_t i) {
     return load_point<g2_affine>(s[i]);
   };
   for (const auto& span : {zkey.ic(), zkey.a(), zkey.b1(), zkey.c(), zkey.h()})
@@ -236,7 +236,7 @@ void check_key(const std::string& fixture, uint64_t seed) {
     fr_t abc[3] = {fr_t::zero(), fr_t::zero(), fr_t::zero()};
     uint32_t row = 0;
     for (const auto& con : r1cs.constraints()) {
-      const formats::linear_combination* lcs[3] = {&con.a, &con.b, &con.c};
+      const formats::linear_combination_t* lcs[3] = {&con.a, &con.b, &con.c};
       for (int m = 0; m < 3; ++m)
         for (uint32_t t = 0; t < lcs[m]->size(); ++t)
           if ((*lcs[m])[t].wire == wire) abc[m] += fr_from_le<fr_t>((*lcs[m])[t].coef) * lag[row];
@@ -283,7 +283,7 @@ void check_key(const std::string& fixture, uint64_t seed) {
 
   // --- a proof with this key verifies (snarkjs's own check is in tests/interop) ----------------
   const std::string proof = tmp.file("proof.json"), pub = tmp.file("public.json");
-  groth16::prove_options popt;
+  groth16::prove_options_t popt;
   popt.self_verify = false;  // verified below, through the JSON files
   groth16::prove_files(zkey_path, dir + "/witness.wtns", proof, pub, popt);
   const auto ok = groth16::verify_files(vkey_path, pub, proof);
@@ -302,8 +302,8 @@ TEST_CASE_TEMPLATE("dev_setup: the fixture keys are snarkjs keys of the circuit"
 
 TEST_CASE("dev_setup: a seed fixes the key, no seed draws a fresh one") {
   const std::string r1cs = test::fixture_dir("bn254", "mulchain") + "/circuit.r1cs";
-  temp_dir tmp;
-  groth16::setup_options seeded;
+  temp_dir_t tmp;
+  groth16::setup_options_t seeded;
   seeded.seed = 7;
   groth16::dev_setup(r1cs, tmp.file("a.zkey"), tmp.file("a.json"), seeded);
   groth16::dev_setup(r1cs, tmp.file("b.zkey"), tmp.file("b.json"), seeded);
@@ -316,12 +316,12 @@ TEST_CASE("dev_setup: a seed fixes the key, no seed draws a fresh one") {
 
 TEST_CASE("dev_setup: an r1cs over an unknown prime is rejected, naming the file") {
   const std::string src = test::fixture_dir("bn254", "mulchain") + "/circuit.r1cs";
-  temp_dir tmp;
+  temp_dir_t tmp;
   const std::string bad = tmp.file("other_prime.r1cs");
   std::filesystem::copy_file(src, bad);
   {
     // Header payload = u32 fs, then the prime: make it r + 2 (coefficients stay below it).
-    const formats::r1cs_file r1cs(src);
+    const formats::r1cs_file_t r1cs(src);
     const uint64_t prime_at = r1cs.file().unique(formats::r1cs_section::header).offset + 4;
     std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(std::streamoff(prime_at));

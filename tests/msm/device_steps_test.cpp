@@ -99,10 +99,10 @@ ec::jacobian_t<G> device_msm_on_host(const ec::affine_t<G>* bases, const uint8_t
   return steps::combine_windows<G>(seg.data(), windows, c, nb);
 }
 
-enum class kind { mixed, ones, equal, small, zeros };
+enum class kind_t { mixed, ones, equal, small, zeros };
 
 template <class G, class Fr>
-void check(kind k, size_t n, const std::vector<ec::affine_t<G>>& pool) {
+void check(kind_t k, size_t n, const std::vector<ec::affine_t<G>>& pool) {
   CAPTURE(n);
   CAPTURE(int(k));
   std::vector<ec::affine_t<G>> bases(n);
@@ -112,22 +112,22 @@ void check(kind k, size_t n, const std::vector<ec::affine_t<G>>& pool) {
     bases[i] = i % 13 == 5 ? ec::affine_t<G>::infinity() : pool[i % pool.size()];
     typename Fr::big_t v{};
     switch (k) {
-      case kind::mixed:
+      case kind_t::mixed:
         v = i % 5 == 0   ? typename Fr::big_t{}
             : i % 5 == 1 ? typename Fr::big_t{{1}}
             : i % 5 == 2 ? (-Fr::one()).to_canonical()
                          : test::random_field<Fr>().to_canonical();
         break;
-      case kind::ones:
+      case kind_t::ones:
         v = typename Fr::big_t{{1}};
         break;
-      case kind::equal:
+      case kind_t::equal:
         v = same;
         break;
-      case kind::small:
+      case kind_t::small:
         v = typename Fr::big_t{{test::rng()() % 16}};
         break;
-      case kind::zeros:
+      case kind_t::zeros:
         break;
     }
     std::memcpy(&scalars[32 * i], v.l, 32);
@@ -146,11 +146,11 @@ void run_curve(size_t n1, size_t n2) {
     p1.push_back(test::random_g1<C>()), p2.push_back(test::random_g2<C>());
   using fr = typename C::fr_t;
   for (size_t n : {size_t(1), size_t(2), size_t(7), size_t(300), n1})
-    check<typename C::g1, fr>(kind::mixed, n, p1);
-  for (kind k : {kind::ones, kind::equal, kind::small, kind::zeros})
+    check<typename C::g1, fr>(kind_t::mixed, n, p1);
+  for (kind_t k : {kind_t::ones, kind_t::equal, kind_t::small, kind_t::zeros})
     check<typename C::g1, fr>(k, n1, p1);
-  for (size_t n : {size_t(1), size_t(5), n2}) check<typename C::g2, fr>(kind::mixed, n, p2);
-  check<typename C::g2, fr>(kind::ones, n2, p2);
+  for (size_t n : {size_t(1), size_t(5), n2}) check<typename C::g2, fr>(kind_t::mixed, n, p2);
+  check<typename C::g2, fr>(kind_t::ones, n2, p2);
 }
 
 // An accumulator that counts: the levels must deliver every entry's weight to its bucket.

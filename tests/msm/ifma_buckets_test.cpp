@@ -32,7 +32,7 @@ void check_buckets(size_t nb, size_t batch, size_t adds, size_t distinct) {
   for (size_t i = 0; i < distinct; ++i) pool.push_back(random_point<C, G>());
   pool.push_back(ec::affine_t<G>::infinity());
   std::vector<jac> want(nb, jac::infinity());
-  msm::ifma_buckets<G> acc(nb, batch);
+  msm::ifma_buckets_t<G> acc(nb, batch);
   auto& rng = test::rng();
   for (size_t i = 0; i < adds; ++i) {
     const uint32_t k = uint32_t(rng() % nb);
@@ -61,10 +61,10 @@ void check_curve() {
     check_buckets<C, typename C::g2>(nb, batch, adds / 4, distinct);
   }
   // Empty: no additions at all, and only infinity points.
-  msm::ifma_buckets<typename C::g1> none(128, 16);
+  msm::ifma_buckets_t<typename C::g1> none(128, 16);
   CHECK(none.reduce().is_infinity());
   const auto inf = C::g1_affine::infinity();
-  msm::ifma_buckets<typename C::g1> infs(128, 16);
+  msm::ifma_buckets_t<typename C::g1> infs(128, 16);
   for (uint32_t k = 0; k < 128; ++k) infs.add(k, &inf, k & 1);
   CHECK(infs.reduce().is_infinity());
 }

@@ -120,9 +120,9 @@ TEST_CASE(
   CHECK(proxy.flips() == 1);
   CHECK(r.attempts == 2);
   REQUIRE(r.last_nack.has_value());
-  CHECK(*r.last_nack == net::reply_status::bad_checksum);
+  CHECK(*r.last_nack == net::reply_status_t::bad_checksum);
   REQUIRE(col.wait_rejected(1));
-  CHECK(col.rejected[0].reason == net::reject_reason::bad_checksum);
+  CHECK(col.rejected[0].reason == net::reject_reason_t::bad_checksum);
   CHECK(col.rejected[0].message.find("payload checksum") != std::string::npos);
   CHECK(server.stats().connections == 1);  // re-sent on the same connection
   REQUIRE(col.wait_received(1));
@@ -142,7 +142,7 @@ TEST_CASE(
   auto r = net::send_buffer("127.0.0.1", proxy.port(), s.header, s.pieces(), quick_options());
   REQUIRE_MESSAGE(r.ok, r.error);
   CHECK(r.attempts == 2);
-  CHECK(*r.last_nack == net::reply_status::bad_header);
+  CHECK(*r.last_nack == net::reply_status_t::bad_header);
   CHECK(r.error.empty());
   REQUIRE(col.wait_rejected(1));
   CHECK(col.rejected[0].message.find("header_checksum") != std::string::npos);
@@ -162,10 +162,10 @@ TEST_CASE(
   CHECK_FALSE(r.ok);
   CHECK(r.attempts == 3);
   REQUIRE(r.last_nack.has_value());
-  CHECK(*r.last_nack == net::reply_status::bad_version);
+  CHECK(*r.last_nack == net::reply_status_t::bad_version);
   CHECK(r.error.find("attempt 3: receiver refused the header: bad_version") != std::string::npos);
   REQUIRE(col.wait_rejected(3));
-  CHECK(col.rejected[0].reason == net::reject_reason::bad_version);
+  CHECK(col.rejected[0].reason == net::reject_reason_t::bad_version);
   CHECK(col.rejected[0].message.find("synth header: version: 2 is not supported (expected 1)") !=
         std::string::npos);
   CHECK(store.stats().fresh_allocations == 0);
@@ -187,17 +187,17 @@ TEST_CASE(
     h.header_checksum = buffer::compute_header_checksum(h);
     net::timed_socket_t sock;
     REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
-    CHECK(raw_header(sock, h).status == net::reply_status::bad_length);
+    CHECK(raw_header(sock, h).status == net::reply_status_t::bad_length);
     check_closed_by_server(sock);
     REQUIRE(col.wait_rejected(1));
-    CHECK(col.last_rejected().reason == net::reject_reason::bad_length);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::bad_length);
     CHECK(col.last_rejected().message.find("payload_bytes: ") != std::string::npos);
   }
   {                                            // over the receiver's limit
     auto big = make_sample(40000, 64, false);  // 1.22 MiB > 1 MiB
     net::timed_socket_t sock;
     REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
-    CHECK(raw_header(sock, big.header).status == net::reply_status::bad_length);
+    CHECK(raw_header(sock, big.header).status == net::reply_status_t::bad_length);
     REQUIRE(col.wait_rejected(2));
     CHECK(col.last_rejected().message.find("exceeds the receiver's limit") != std::string::npos);
   }
@@ -211,10 +211,10 @@ TEST_CASE(
     REQUIRE_FALSE(sock.read(boost::asio::buffer(rb), 2000ms));
     auto rep = net::decode_reply(rb.data());
     REQUIRE(rep.ok());
-    CHECK(rep->status == net::reply_status::bad_magic);
+    CHECK(rep->status == net::reply_status_t::bad_magic);
     check_closed_by_server(sock);
     REQUIRE(col.wait_rejected(3));
-    CHECK(col.last_rejected().reason == net::reject_reason::bad_magic);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::bad_magic);
   }
   CHECK(store.stats().fresh_allocations == 0);
   check_serves(server);
@@ -235,18 +235,18 @@ TEST_CASE(
     REQUIRE_FALSE(sock.write(boost::asio::buffer(bytes.data(), 60), 2000ms));
     sock.close();
     REQUIRE(col.wait_rejected(1));
-    CHECK(col.last_rejected().reason == net::reject_reason::truncated);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::truncated);
     CHECK(col.last_rejected().message.find("after 60 of 128 header bytes") != std::string::npos);
   }
   {
     net::timed_socket_t sock;
     REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
-    CHECK(raw_header(sock, s.header).status == net::reply_status::ready);
+    CHECK(raw_header(sock, s.header).status == net::reply_status_t::ready);
     const auto all = s.joined();
     REQUIRE_FALSE(sock.write(boost::asio::buffer(all.data(), all.size() / 2), 2000ms));
     sock.close();
     REQUIRE(col.wait_rejected(2));
-    CHECK(col.last_rejected().reason == net::reject_reason::truncated);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::truncated);
     CHECK(col.last_rejected().message.find("after " + std::to_string(all.size() / 2) + " of " +
                                            std::to_string(all.size()) + " payload bytes") !=
           std::string::npos);
@@ -271,13 +271,13 @@ TEST_CASE("a stalled peer times out, the server drops it and keeps serving") {
   auto s = make_sample(10000, 8192, true);
   net::timed_socket_t sock;
   REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
-  CHECK(raw_header(sock, s.header).status == net::reply_status::ready);
+  CHECK(raw_header(sock, s.header).status == net::reply_status_t::ready);
   const auto all = s.joined();
   REQUIRE_FALSE(sock.write(boost::asio::buffer(all.data(), 1000), 2000ms));
   const auto t0 = std::chrono::steady_clock::now();
   REQUIRE(col.wait_rejected(1, 3000ms));
   CHECK(std::chrono::steady_clock::now() - t0 < 2000ms);
-  CHECK(col.last_rejected().reason == net::reject_reason::timeout);
+  CHECK(col.last_rejected().reason == net::reject_reason_t::timeout);
   CHECK(col.last_rejected().message.find("timed out after 1000 of") != std::string::npos);
   check_closed_by_server(sock);
   CHECK(store.stats().registered == 0);
@@ -293,14 +293,14 @@ TEST_CASE("budget exceeded: NACK no_space, nothing allocated, the sender reports
   CHECK_FALSE(r.ok);
   CHECK(r.attempts == 2);
   REQUIRE(r.last_nack.has_value());
-  CHECK(*r.last_nack == net::reply_status::no_space);
+  CHECK(*r.last_nack == net::reply_status_t::no_space);
   CHECK(r.error.find("no_space") != std::string::npos);
   const auto st = store.stats();
   CHECK(st.fresh_allocations == 0);
   CHECK(st.accounted == 0);
   CHECK(st.refusals == 2);
   REQUIRE(col.wait_rejected(2));
-  CHECK(col.last_rejected().reason == net::reject_reason::no_space);
+  CHECK(col.last_rejected().reason == net::reject_reason_t::no_space);
   CHECK(col.last_rejected().message.find("larger than the whole budget of 1.00 MiB") !=
         std::string::npos);
   // A buffer that fits still goes through.
@@ -374,7 +374,7 @@ TEST_CASE("stop() with a transfer in progress returns promptly and frees its res
   auto s = make_sample(10000, 8192, true);
   net::timed_socket_t sock;
   REQUIRE_FALSE(sock.connect("127.0.0.1", server->port(), 2000ms));
-  CHECK(raw_header(sock, s.header).status == net::reply_status::ready);
+  CHECK(raw_header(sock, s.header).status == net::reply_status_t::ready);
   CHECK(store.stats().pooled == 0);
   const auto t0 = std::chrono::steady_clock::now();
   server->stop();
@@ -387,7 +387,7 @@ TEST_CASE("stop() with a transfer in progress returns promptly and frees its res
 
 TEST_CASE("reply frames round-trip and reject corruption") {
   net::reply_t r;
-  r.status = net::reply_status::no_space;
+  r.status = net::reply_status_t::no_space;
   r.job_id = 9;
   r.partition = 4;
   r.buffer_id = 77;
@@ -402,12 +402,12 @@ TEST_CASE("reply frames round-trip and reject corruption") {
   CHECK(back->buffer_id == 77);
   CHECK(back->detail == 12345);
   CHECK(back->attempt == 3);
-  r.status = net::reply_status::bad_ticket;
+  r.status = net::reply_status_t::bad_ticket;
   b = net::encode_reply(r);
   REQUIRE(net::decode_reply(b.data()).ok());
-  CHECK(net::decode_reply(b.data())->status == net::reply_status::bad_ticket);
-  CHECK(std::string(net::status_name(net::reply_status::bad_ticket)) == "bad_ticket");
-  r.status = net::reply_status::no_space;
+  CHECK(net::decode_reply(b.data())->status == net::reply_status_t::bad_ticket);
+  CHECK(std::string(net::status_name(net::reply_status_t::bad_ticket)) == "bad_ticket");
+  r.status = net::reply_status_t::no_space;
   b[20] ^= 1;
   auto bad = net::decode_reply(b.data());
   CHECK_FALSE(bad.ok());
@@ -469,7 +469,7 @@ TEST_CASE("budget held by other buffers: NACK no_space until they are released")
   auto r = net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), quick_options(1));
   CHECK_FALSE(r.ok);
   REQUIRE(r.last_nack.has_value());
-  CHECK(*r.last_nack == net::reply_status::no_space);
+  CHECK(*r.last_nack == net::reply_status_t::no_space);
   REQUIRE(col.wait_rejected(1));
   CHECK(col.last_rejected().message.find(
             "does not fit the budget: 2.00 MiB of 3.00 MiB accounted") != std::string::npos);

@@ -70,7 +70,7 @@ inline sample_buffer_t make_sample(uint64_t n_vars, uint64_t rows, bool abc, uin
   p.n_vars = n_vars;
   p.n_public = 1;
   p.domain_rows = rows;
-  p.shape = abc ? buffer::synth_shape::abc_witness : buffer::synth_shape::witness_only;
+  p.shape = abc ? buffer::synth_shape_t::abc_witness : buffer::synth_shape_t::witness_only;
   std::vector<buffer::byte_span_t> spans{{s.witness.data(), s.witness.size()}};
   if (abc) {
     for (auto* v : {&s.a, &s.b, &s.c}) spans.push_back({v->data(), v->size()});

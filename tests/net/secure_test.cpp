@@ -142,7 +142,7 @@ TEST_CASE("TLS and plaintext do not mix: each side fails cleanly, later transfer
     auto r = net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), quick(1));
     CHECK_FALSE(r.ok);
     REQUIRE(col.wait_rejected(1));
-    CHECK(col.last_rejected().reason == net::reject_reason::tls);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::tls);
     CHECK_MESSAGE(contains(col.last_rejected().message, "plaintext data-plane frame"),
                   col.last_rejected().message);
     CHECK(store.stats().fresh_allocations == 0);
@@ -158,7 +158,7 @@ TEST_CASE("TLS and plaintext do not mix: each side fails cleanly, later transfer
     CHECK(std::chrono::steady_clock::now() - t0 < 2s);
     CHECK_MESSAGE(contains(r.error, "connect (TLS) to 127.0.0.1:"), r.error);
     REQUIRE(col.wait_rejected(1));
-    CHECK(col.last_rejected().reason == net::reject_reason::bad_magic);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::bad_magic);
     check_serves(server);
   }
   CHECK(store.stats().registered == 2);
@@ -178,7 +178,7 @@ TEST_CASE(
     CHECK_FALSE(r.ok);
     REQUIRE(col.wait_rejected(++rejections));
     const auto rej = col.last_rejected();
-    CHECK(rej.reason == net::reject_reason::tls);
+    CHECK(rej.reason == net::reject_reason_t::tls);
     CHECK_MESSAGE(contains(rej.message, want), rej.message);
   };
   SUBCASE("another CA's node certificate") {
@@ -203,7 +203,7 @@ TEST_CASE(
       CHECK(sock.read(boost::asio::buffer(rb), 2000ms));
     }
     REQUIRE(col.wait_rejected(1));
-    CHECK(col.last_rejected().reason == net::reject_reason::tls);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::tls);
     CHECK_MESSAGE(contains(col.last_rejected().message, "certificate"),
                   col.last_rejected().message);
   }
@@ -269,7 +269,7 @@ TEST_CASE("TLS: bad files are named, a silent connection is dropped at the hands
   net::timed_socket_t sock;  // plain TCP: says nothing
   REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
   REQUIRE(col.wait_rejected(1, 2000ms));
-  CHECK(col.last_rejected().reason == net::reject_reason::timeout);
+  CHECK(col.last_rejected().reason == net::reject_reason_t::timeout);
   CHECK(contains(col.last_rejected().message, "TLS handshake: timed out"));
   check_closed_by_server(sock);
   check_serves(server);
@@ -353,10 +353,10 @@ TEST_CASE("tickets: missing, malformed, forged or mismatched: NACK bad_ticket, n
     CHECK_FALSE(r.ok);
     CHECK(r.attempts == 1);  // the same ticket would be refused again
     REQUIRE(r.last_nack.has_value());
-    CHECK(*r.last_nack == net::reply_status::bad_ticket);
+    CHECK(*r.last_nack == net::reply_status_t::bad_ticket);
     CHECK(contains(r.error, "receiver refused the header: bad_ticket"));
     REQUIRE(col.wait_rejected(++n));
-    CHECK(col.last_rejected().reason == net::reject_reason::bad_ticket);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::bad_ticket);
     CHECK_MESSAGE(contains(col.last_rejected().message, want), col.last_rejected().message);
   };
   refused(std::nullopt, "frame without a transfer ticket");
@@ -375,7 +375,7 @@ TEST_CASE("tickets: missing, malformed, forged or mismatched: NACK bad_ticket, n
     tb[4] = 5;
     net::timed_socket_t sock;
     REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
-    CHECK(raw_exchange(sock, frame_bytes(tb, s.header)).status == net::reply_status::bad_ticket);
+    CHECK(raw_exchange(sock, frame_bytes(tb, s.header)).status == net::reply_status_t::bad_ticket);
     check_closed_by_server(sock);
     REQUIRE(col.wait_rejected(++n));
     CHECK(contains(col.last_rejected().message, "version 5 is not supported"));
@@ -418,7 +418,7 @@ TEST_CASE("a duplicate (job, partition, attempt) is answered with the first buff
     net::timed_socket_t sock;
     REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
     auto rep = raw_exchange(sock, frame_bytes(net::encode_ticket(t1), s.header));
-    CHECK(rep.status == net::reply_status::ack);
+    CHECK(rep.status == net::reply_status_t::ack);
     CHECK(rep.buffer_id == r1.buffer_id);
     CHECK(rep.detail == net::ack_duplicate);
     CHECK(rep.attempt == 1);
@@ -446,7 +446,7 @@ TEST_CASE("a duplicate (job, partition, attempt) is answered with the first buff
   auto r5 =
       net::send_buffer("127.0.0.1", server.port(), other.header, other.pieces(), quick(1), t1);
   CHECK_FALSE(r5.ok);
-  CHECK(r5.last_nack == net::reply_status::bad_ticket);
+  CHECK(r5.last_nack == net::reply_status_t::bad_ticket);
   CHECK(store.stats().registered == 1);
 }
 
@@ -547,7 +547,7 @@ TEST_CASE("connection caps: per peer address and in all, over a cap, closed at a
     REQUIRE_FALSE(third.connect("127.0.0.1", server.port(), 2000ms));
     check_closed_by_server(third);
     REQUIRE(col.wait_rejected(1));
-    CHECK(col.last_rejected().reason == net::reject_reason::too_many_connections);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::too_many_connections);
     CHECK_MESSAGE(contains(col.last_rejected().message,
                            "2 connections open from 127.0.0.1 (max_connections_per_peer 2)"),
                   col.last_rejected().message);
@@ -574,14 +574,15 @@ TEST_CASE("connection caps: per peer address and in all, over a cap, closed at a
     REQUIRE_FALSE(third.connect("127.0.0.1", server.port(), 2000ms));
     check_closed_by_server(third);
     REQUIRE(col.wait_rejected(1));
-    CHECK(col.last_rejected().reason == net::reject_reason::too_many_connections);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::too_many_connections);
     CHECK(contains(col.last_rejected().message, "2 connections open (max_connections 2)"));
     c2.reset();
     REQUIRE(eventually([&] {
       auto s = make_sample(1000, 600, true);
       return net::send_buffer("127.0.0.1", server.port(), s.header, s.pieces(), quick(1)).ok;
     }));
-    CHECK(server.stats().rejected_by_reason[size_t(net::reject_reason::too_many_connections)] >= 1);
+    CHECK(server.stats().rejected_by_reason[size_t(net::reject_reason_t::too_many_connections)] >=
+          1);
   }
 }
 
@@ -595,10 +596,10 @@ TEST_CASE("a TLS server's caps close before the handshake") {
   REQUIRE_FALSE(held.connect("127.0.0.1", server.port(), 2000ms));
   REQUIRE(eventually([&] { return server.stats().connections == 1; }));
   net::timed_socket_t tls_sock(
-      net::make_tls_context(certs().files("node.n2"), net::tls_side::client));
+      net::make_tls_context(certs().files("node.n2"), net::tls_side_t::client));
   CHECK(tls_sock.connect("127.0.0.1", server.port(), 2000ms));  // no handshake: closed at once
   REQUIRE(col.wait_rejected(1));
-  CHECK(col.last_rejected().reason == net::reject_reason::too_many_connections);
+  CHECK(col.last_rejected().reason == net::reject_reason_t::too_many_connections);
   held.close();
   REQUIRE(eventually([&] {
     auto s = make_sample(1000, 600, true);
@@ -623,7 +624,7 @@ TEST_CASE("a trickling sender loses its reservation at the frame deadline") {
     REQUIRE_FALSE(sock.connect("127.0.0.1", server.port(), 2000ms));
     const auto t0 = std::chrono::steady_clock::now();
     CHECK(raw_exchange(sock, frame_bytes(std::nullopt, s.header)).status ==
-          net::reply_status::ready);
+          net::reply_status_t::ready);
     CHECK(store.stats().accounted == buffer::size_class(s.header.payload_bytes));
     size_t sent = 0;
     while (col.rejected.empty() && std::chrono::steady_clock::now() - t0 < 4s) {
@@ -635,7 +636,7 @@ TEST_CASE("a trickling sender loses its reservation at the frame deadline") {
     const auto took = std::chrono::steady_clock::now() - t0;
     CHECK(took > 1200ms);
     CHECK(took < 3000ms);
-    CHECK(col.last_rejected().reason == net::reject_reason::timeout);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::timeout);
     CHECK_MESSAGE(contains(col.last_rejected().message, "frame deadline passed"),
                   col.last_rejected().message);
     check_closed_by_server(sock);
@@ -646,7 +647,7 @@ TEST_CASE("a trickling sender loses its reservation at the frame deadline") {
     const auto hb = buffer::encode_header(s.header);
     REQUIRE_FALSE(sock.write(boost::asio::buffer(hb.data(), 10), 1000ms));
     REQUIRE(col.wait_rejected(2, 3000ms));
-    CHECK(col.last_rejected().reason == net::reject_reason::timeout);
+    CHECK(col.last_rejected().reason == net::reject_reason_t::timeout);
     CHECK_MESSAGE(contains(col.last_rejected().message, "after 10 of 128 header bytes"),
                   col.last_rejected().message);
   }

@@ -28,8 +28,8 @@ void prove_across(const std::string& curve, const std::string& name, curve_id_t 
   static_assert(sizeof(fr_t) == buffer::fr_bytes, "an Fr element is 32 bytes in a synth buffer");
   const auto dir = test::fixture_dir(curve, name);
   REQUIRE_MESSAGE(std::filesystem::exists(dir + "/circuit.zkey"), dir << ": fixture missing");
-  formats::zkey_file zkey(dir + "/circuit.zkey");
-  formats::wtns_file wtns(dir + "/witness.wtns");
+  formats::zkey_file_t zkey(dir + "/circuit.zkey");
+  formats::wtns_file_t wtns(dir + "/witness.wtns");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   auto vk = groth16::verifying_key_t<C>::from_zkey(pk);
   std::vector<fr_t> x(pk.n_public);
@@ -52,7 +52,7 @@ void prove_across(const std::string& curve, const std::string& name, curve_id_t 
     got.push_back(r);
   });
 
-  for (auto shape : {buffer::synth_shape::abc_witness, buffer::synth_shape::witness_only}) {
+  for (auto shape : {buffer::synth_shape_t::abc_witness, buffer::synth_shape_t::witness_only}) {
     CAPTURE(int(shape));
     buffer::synth_params_t p;
     p.curve = id;
@@ -65,7 +65,7 @@ void prove_across(const std::string& curve, const std::string& name, curve_id_t 
     std::vector<buffer::byte_span_t> spans{{wtns.values(), size_t(pk.n_vars) * 32}};
     std::vector<boost::asio::const_buffer> pieces{
         boost::asio::buffer(wtns.values(), size_t(pk.n_vars) * 32)};
-    if (shape == buffer::synth_shape::abc_witness) {
+    if (shape == buffer::synth_shape_t::abc_witness) {
       for (const auto* v : {&a, &b, &c}) {
         spans.push_back({v->data(), v->size() * sizeof(fr_t)});
         pieces.push_back(boost::asio::buffer(v->data(), v->size() * sizeof(fr_t)));
@@ -83,7 +83,7 @@ void prove_across(const std::string& curve, const std::string& name, curve_id_t 
     const auto lay = buffer::payload_layout(h);
     groth16::prover_t<C> prover(pk);
     groth16::proof_t<C> proof;
-    if (h.shape() == buffer::synth_shape::abc_witness) {
+    if (h.shape() == buffer::synth_shape_t::abc_witness) {
       const auto* base = ref->data();
       prover.load_abc(reinterpret_cast<const fr_t*>(base + lay.a),
                       reinterpret_cast<const fr_t*>(base + lay.b),

@@ -7,7 +7,7 @@ using zk::node::cancelled_jobs_t;
 TEST_CASE("cancelled jobs are remembered for their retention, then forgotten") {
   using namespace std::chrono_literals;
   cancelled_jobs_t c(10min);
-  const auto t0 = cancelled_jobs_t::clock::now();
+  const auto t0 = cancelled_jobs_t::steady_clock_t::now();
   c.add(1, t0);
   c.add(2, t0 + 5min);
   CHECK(c.has(1));

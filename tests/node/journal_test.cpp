@@ -97,7 +97,7 @@ void sql_on(const std::string& path, const char* sql) {
 }  // namespace
 
 TEST_CASE("journal: jobs, attempts, placement and proofs survive close and reopen") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   journaled_job_t a = make_job(1, 4), b = make_job(2, 3);
   b.priority = 0;
@@ -156,7 +156,7 @@ TEST_CASE("journal: jobs, attempts, placement and proofs survive close and reope
 }
 
 TEST_CASE("journal: next_seq survives forget_job and reopen: job numbers never repeat") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   {
     journal_t j(path, journal_sync_t::normal);
@@ -180,7 +180,7 @@ TEST_CASE("journal: next_seq survives forget_job and reopen: job numbers never r
 }
 
 TEST_CASE("journal: a second proof for a partition, or a proof of no partition, is refused") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   journal_t j(path, journal_sync_t::normal);
   j.add_job(make_job(1, 2));
@@ -217,7 +217,7 @@ TEST_CASE("journal: a second proof for a partition, or a proof of no partition, 
 }
 
 TEST_CASE("journal: a scheduler killed without closing its journal loses no committed call") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   const pid_t child = ::fork();
   REQUIRE(child >= 0);
@@ -245,7 +245,7 @@ TEST_CASE("journal: a scheduler killed without closing its journal loses no comm
 }
 
 TEST_CASE("journal: a second journal on the same file is refused until the first is closed") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   {
     journal_t first(path, journal_sync_t::full);
@@ -265,7 +265,7 @@ TEST_CASE("journal: a second journal on the same file is refused until the first
 }
 
 TEST_CASE("journal: a file that is not SQLite is refused, naming the file, and left as it was") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   std::string bytes(8192, '\0');
   std::mt19937_64 rng(42);
@@ -306,7 +306,7 @@ TEST_CASE("journal: a file that is not SQLite is refused, naming the file, and l
 }
 
 TEST_CASE("journal: a journal of another schema version, or another SQLite database, is refused") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   { journal_t j(path, journal_sync_t::full); }
   sql_on(path, "PRAGMA user_version = 7");
@@ -332,7 +332,7 @@ TEST_CASE("journal: a journal of another schema version, or another SQLite datab
 
 TEST_CASE(
     "journal: finish_job records the end, forget_job drops the job with its parts and proofs") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   journal_t j(path, journal_sync_t::normal);
   j.add_job(make_job(1, 2));
@@ -369,7 +369,7 @@ TEST_CASE(
 }
 
 TEST_CASE("journal: a job of 1024 partitions: every partition's attempts, placement and proof") {
-  zk::test::temp_dir dir("zk_journal");
+  zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
   journaled_job_t want = make_job(3, 1024);
   want.attempts.resize(1024);

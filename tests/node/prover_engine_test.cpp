@@ -31,7 +31,7 @@ std::string error_of(prover_engine_t& engine, const circuit_def_t& c,
 }  // namespace
 
 TEST_CASE("prover engine: its key file rewritten, touched or replaced on disk while mapped") {
-  zk::test::temp_dir tmp("zk_engine_key");
+  zk::test::temp_dir_t tmp("zk_engine_key");
   const std::string mc = zk::test::fixture_dir("bn254", "mulchain"),
                     other = zk::test::fixture_dir("bn254", "poseidon");
   const std::string zkey = tmp.file("circuit.zkey");

@@ -30,7 +30,7 @@ TEST_CASE("prover engine: precomputed tables within the budget, counted, proofs 
   CHECK(off.prove(a, *ba).proof_json.size() > 0);
 
   const zk::groth16::precompute_t pre{true, 2};
-  zk::formats::zkey_file za(a.zkey), zb(b.zkey);
+  zk::formats::zkey_file_t za(a.zkey), zb(b.zkey);
   const auto need_a = zk::groth16::key_tables_t<zk::curves::bn254>::bytes_for(
       zk::groth16::proving_key_t<zk::curves::bn254>::view(za), pre);
   const auto need_b = zk::groth16::key_tables_t<zk::curves::bn254>::bytes_for(

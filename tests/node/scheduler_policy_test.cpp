@@ -53,9 +53,9 @@ double prover_busy(const sim_result_t& r) {
 TEST_CASE("admission: budgets, cores and lookahead bound what is dispatched") {
   scheduler_policy_t s({false, 1});
   s.add_circuit({"c", 100, 50});
-  node_id syn = s.add_node(synth_node("s", 4, 250));  // room for 2 buffers of 100
-  node_id prv = s.add_node(prover_node("p", 1000));
-  job_id j = s.submit("c", priority_t::normal, 5).value();
+  node_id_t syn = s.add_node(synth_node("s", 4, 250));  // room for 2 buffers of 100
+  node_id_t prv = s.add_node(prover_node("p", 1000));
+  job_id_t j = s.submit("c", priority_t::normal, 5).value();
   auto d = s.schedule();
   // lookahead 1 and an idle prover: 2 partitions may be in its pipeline
   REQUIRE(d.size() == 2);
@@ -85,8 +85,8 @@ TEST_CASE("a prover holds its pipeline's buffers but one work area at a time") {
   scheduler_policy_t s({false, 4});
   s.add_circuit({"c", 100, 300});
   s.add_node(synth_node("s", 8, 10000));
-  node_id prv = s.add_node(prover_node("p", 500));  // two buffers + one work area
-  job_id j = s.submit("c", priority_t::normal, 4).value();
+  node_id_t prv = s.add_node(prover_node("p", 500));  // two buffers + one work area
+  job_id_t j = s.submit("c", priority_t::normal, 4).value();
   CHECK(s.schedule().size() == 2);
   for (uint32_t k = 0; k < 2; ++k) s.synth_done(j, k, 1), s.transfer_done(j, k, 1);
   s.prove_started(j, 0);
@@ -101,9 +101,9 @@ TEST_CASE("a prover holds its pipeline's buffers but one work area at a time") {
 TEST_CASE("a synthesis node's budget limits the buffers it may hold") {
   scheduler_policy_t s({false, 3});
   s.add_circuit({"c", 100, 0});
-  node_id syn = s.add_node(synth_node("s", 4, 150));
+  node_id_t syn = s.add_node(synth_node("s", 4, 150));
   s.add_node(prover_node("p", 10000));
-  job_id j = s.submit("c", priority_t::normal, 3).value();
+  job_id_t j = s.submit("c", priority_t::normal, 3).value();
   CHECK(s.schedule().size() == 1);  // a second buffer would not fit in 150 bytes
   CHECK(s.reserved(syn) == 100);
   s.synth_done(j, 0, 1);
@@ -117,11 +117,11 @@ TEST_CASE("priorities: CRITICAL > HIGH > NORMAL > LOW, oldest first within a cla
   s.add_circuit({"c", 10, 0});
   s.add_node(synth_node("s", 1, 1000));
   s.add_node(prover_node("p", 1000));
-  job_id low = s.submit("c", priority_t::low, 2).value();
-  job_id normal1 = s.submit("c", priority_t::normal, 1).value();
-  job_id crit = s.submit("c", priority_t::critical, 1).value();
-  job_id normal2 = s.submit("c", priority_t::normal, 1).value();
-  std::vector<job_id> order;
+  job_id_t low = s.submit("c", priority_t::low, 2).value();
+  job_id_t normal1 = s.submit("c", priority_t::normal, 1).value();
+  job_id_t crit = s.submit("c", priority_t::critical, 1).value();
+  job_id_t normal2 = s.submit("c", priority_t::normal, 1).value();
+  std::vector<job_id_t> order;
   for (int round = 0; round < 5; ++round) {
     auto d = s.schedule();
     REQUIRE(d.size() == 1);  // one core, lookahead 0: one at a time
@@ -131,16 +131,16 @@ TEST_CASE("priorities: CRITICAL > HIGH > NORMAL > LOW, oldest first within a cla
     s.prove_started(d[0].job, d[0].partition);
     s.prove_done(d[0].job, d[0].partition, 1);
   }
-  CHECK(order == std::vector<job_id>{crit, normal1, normal2, low, low});
+  CHECK(order == std::vector<job_id_t>{crit, normal1, normal2, low, low});
 }
 
 TEST_CASE("cancellation frees every reservation, late reports are ignored, other jobs finish") {
   scheduler_policy_t s({false, 2});
   s.add_circuit({"c", 100, 100});
-  node_id syn = s.add_node(synth_node("s", 2, 1000));
-  node_id prv = s.add_node(prover_node("p", 1000));
-  job_id a = s.submit("c", priority_t::normal, 3).value();
-  job_id b = s.submit("c", priority_t::low, 1).value();
+  node_id_t syn = s.add_node(synth_node("s", 2, 1000));
+  node_id_t prv = s.add_node(prover_node("p", 1000));
+  job_id_t a = s.submit("c", priority_t::normal, 3).value();
+  job_id_t b = s.submit("c", priority_t::low, 1).value();
   auto d = s.schedule();
   REQUIRE(d.size() == 2);
   s.synth_done(a, 0, 1);
@@ -161,20 +161,20 @@ TEST_CASE("cancellation frees every reservation, late reports are ignored, other
 TEST_CASE("a lost node re-queues its partitions, repeated failures fail the job with the reason") {
   scheduler_policy_t s({false, 1}, 2);
   s.add_circuit({"c", 10, 0});
-  node_id syn = s.add_node(synth_node("synth-7", 1, 100));
+  node_id_t syn = s.add_node(synth_node("synth-7", 1, 100));
   s.add_node(prover_node("p", 100));
-  job_id j = s.submit("c", priority_t::normal, 1).value();
+  job_id_t j = s.submit("c", priority_t::normal, 1).value();
   REQUIRE(s.schedule().size() == 1);
   s.remove_node(syn);
-  CHECK(s.state(j, 0) == part_state::queued);
+  CHECK(s.state(j, 0) == part_state_t::queued);
   CHECK(s.schedule().empty());  // no synthesis node left
-  node_id syn2 = s.add_node(synth_node("synth-8", 1, 100));
+  node_id_t syn2 = s.add_node(synth_node("synth-8", 1, 100));
   REQUIRE(s.schedule().size() == 1);
   s.failed(j, 0, "synthesis crashed on synth-8");  // its first own failure: the loss was free
-  CHECK(s.state(j, 0) == part_state::queued);
+  CHECK(s.state(j, 0) == part_state_t::queued);
   REQUIRE(s.schedule().size() == 1);
   s.failed(j, 0, "synthesis crashed on synth-8");  // its second: max_attempts 2
-  CHECK(s.state(j, 0) == part_state::failed);
+  CHECK(s.state(j, 0) == part_state_t::failed);
   CHECK(s.status(j).error == "synthesis crashed on synth-8");
   CHECK(s.reserved(syn2) == 0);
 }
@@ -183,24 +183,24 @@ TEST_CASE("a node loss spends no attempt, only a partition's own failures do") {
   scheduler_policy_t s({false, 1}, 2);
   s.add_circuit({"c", 10, 0});
   s.add_node(prover_node("p", 100));
-  job_id j = s.submit("c", priority_t::normal, 1).value();
+  job_id_t j = s.submit("c", priority_t::normal, 1).value();
   // More node losses than max_attempts: the partition is queued again each time.
   for (int i = 0; i < 5; ++i) {
-    node_id syn = s.add_node(synth_node("synth-" + std::to_string(i), 1, 100));
+    node_id_t syn = s.add_node(synth_node("synth-" + std::to_string(i), 1, 100));
     REQUIRE(s.schedule().size() == 1);
     s.remove_node(syn);
-    REQUIRE(s.state(j, 0) == part_state::queued);
+    REQUIRE(s.state(j, 0) == part_state_t::queued);
     CHECK(s.attempts(j, 0) == 0);
     CHECK(s.reserved(syn) == 0);
   }
-  node_id syn = s.add_node(synth_node("synth-x", 1, 100));
+  node_id_t syn = s.add_node(synth_node("synth-x", 1, 100));
   REQUIRE(s.schedule().size() == 1);
   s.failed(j, 0, "bad witness");
-  CHECK(s.state(j, 0) == part_state::queued);
+  CHECK(s.state(j, 0) == part_state_t::queued);
   CHECK(s.attempts(j, 0) == 1);
   REQUIRE(s.schedule().size() == 1);
   s.failed(j, 0, "bad witness");
-  CHECK(s.state(j, 0) == part_state::failed);
+  CHECK(s.state(j, 0) == part_state_t::failed);
   CHECK(s.reserved(syn) == 0);
 }
 
@@ -208,24 +208,24 @@ TEST_CASE("a partition that takes every node down with it fails after max_losses
   scheduler_policy_t s({false, 1}, 3);
   s.add_circuit({"c", 10, 0});
   s.add_node(prover_node("p", 100));
-  job_id j = s.submit("c", priority_t::normal, 1).value();
+  job_id_t j = s.submit("c", priority_t::normal, 1).value();
   for (unsigned i = 0; i < scheduler_policy_t::max_losses; ++i) {
-    node_id syn = s.add_node(synth_node("synth-" + std::to_string(i), 1, 100));
+    node_id_t syn = s.add_node(synth_node("synth-" + std::to_string(i), 1, 100));
     REQUIRE(s.schedule().size() == 1);
     s.remove_node(syn, "node synth-" + std::to_string(i) + " left the cluster");
   }
-  CHECK(s.state(j, 0) == part_state::failed);
+  CHECK(s.state(j, 0) == part_state_t::failed);
   CHECK(s.status(j).error.find("left the cluster (the 20th node lost") != std::string::npos);
 }
 
 TEST_CASE("a job no live node can hold says why, and fail_queued ends it") {
   scheduler_policy_t s({false, 1});
   s.add_circuit({"c", 10, 0});
-  job_id j = s.submit("c", priority_t::normal, 2).value();
+  job_id_t j = s.submit("c", priority_t::normal, 2).value();
   CHECK(s.waiting_reason(j) == "no synthesis node and no prover is in the cluster");
-  node_id syn = s.add_node(synth_node("s", 1, 100));
+  node_id_t syn = s.add_node(synth_node("s", 1, 100));
   CHECK(s.waiting_reason(j) == "no prover is in the cluster");
-  node_id prv = s.add_node(prover_node("p", 100));
+  node_id_t prv = s.add_node(prover_node("p", 100));
   CHECK_FALSE(s.waiting_reason(j));
   REQUIRE(s.schedule().size() == 1);  // one core: the second partition waits for it, not a node
   CHECK_FALSE(s.waiting_reason(j));
@@ -247,8 +247,8 @@ TEST_CASE("a journaled job is restored under its id with its proofs and attempts
   CHECK(s.restore(10, "c", priority_t::normal, 1, {false}, {0}, "cancelled", ""));
   CHECK_FALSE(s.restore(41, "c", priority_t::high, 1, {}, {}, "open", ""));     // id taken
   CHECK_FALSE(s.restore(50, "gone", priority_t::high, 1, {}, {}, "open", ""));  // no circuit
-  CHECK(s.state(41, 0) == part_state::done);
-  CHECK(s.state(41, 1) == part_state::queued);
+  CHECK(s.state(41, 0) == part_state_t::done);
+  CHECK(s.state(41, 1) == part_state_t::queued);
   CHECK(s.attempts(41, 1) == 2);
   CHECK(s.status(41).done == 1);
   CHECK_FALSE(s.status(41).finished());
@@ -266,25 +266,25 @@ TEST_CASE("a journaled job is restored under its id with its proofs and attempts
   CHECK(d[0].partition == 1);
   // One more failure of partition 1 is its third: the job fails.
   s.failed(41, 1, "bad witness");
-  CHECK(s.state(41, 1) == part_state::failed);
+  CHECK(s.state(41, 1) == part_state_t::failed);
 }
 
 TEST_CASE("a buffer its prover could not take is held on its synthesis node and sent from there") {
   scheduler_policy_t s({false, 2}, 2);
   s.add_circuit({"c", 10, 5});
-  const node_id syn1 = s.add_node(synth_node("s1", 1, 100));
-  const node_id syn2 = s.add_node(synth_node("s2", 1, 100));
-  const node_id bad = s.add_node(prover_node("bad", 100, {"c"}));  // hot: preferred
-  const node_id good = s.add_node(prover_node("good", 100));
-  job_id j = s.submit("c", priority_t::normal, 1).value();
+  const node_id_t syn1 = s.add_node(synth_node("s1", 1, 100));
+  const node_id_t syn2 = s.add_node(synth_node("s2", 1, 100));
+  const node_id_t bad = s.add_node(prover_node("bad", 100, {"c"}));  // hot: preferred
+  const node_id_t good = s.add_node(prover_node("good", 100));
+  job_id_t j = s.submit("c", priority_t::normal, 1).value();
   auto d = s.schedule();
   REQUIRE(d.size() == 1);
   CHECK(d[0].prover == bad);
-  const node_id holder = d[0].synth;
+  const node_id_t holder = d[0].synth;
   s.synth_done(j, 0, 0.1);
   // The send failed, the buffer kept: queued, held (still reserved) on its node, no attempt spent.
   CHECK(s.send_failed(j, 0, "send_failed: connection refused", true));
-  CHECK(s.state(j, 0) == part_state::queued);
+  CHECK(s.state(j, 0) == part_state_t::queued);
   CHECK(s.held_on(j, 0) == holder);
   CHECK(s.attempts(j, 0) == 0);
   CHECK(s.reserved(holder) == 10);
@@ -309,7 +309,7 @@ TEST_CASE("a buffer its prover could not take is held on its synthesis node and 
 
   // Held buffers go with their node, their job's cancel, or unhold; a job holding one is not
   // forgotten.
-  job_id k = s.submit("c", priority_t::normal, 3).value();
+  job_id_t k = s.submit("c", priority_t::normal, 3).value();
   CHECK(s.hold(k, 0, syn1));
   CHECK(s.hold(k, 1, syn2));
   CHECK_FALSE(s.hold(k, 1, syn1));  // held already
@@ -327,7 +327,7 @@ TEST_CASE("a buffer its prover could not take is held on its synthesis node and 
   CHECK(s.reserved(syn2) == 0);
   CHECK(s.forget(k));
   // Not kept (the buffer is gone): queued again, nothing held, still no attempt spent.
-  job_id m = s.submit("c", priority_t::normal, 1).value();
+  job_id_t m = s.submit("c", priority_t::normal, 1).value();
   d = s.schedule();
   REQUIRE(d.size() == 1);
   CHECK(s.send_failed(m, 0, "send_failed: the buffer is gone", false));
@@ -343,9 +343,9 @@ TEST_CASE("a job no live node could ever hold is refused at submit, and never bl
   s.add_circuit({"work", 10, 500});  // small buffer, large prover work area
   s.add_circuit({"small", 10, 0});
   // Before any node joined nothing is known: accepted, it waits for nodes.
-  job_id early = s.submit("big", priority_t::critical, 1).value();
-  node_id syn = s.add_node(synth_node("synth-1", 1, 100));
-  node_id prv = s.add_node(prover_node("gpu-1", 400));
+  job_id_t early = s.submit("big", priority_t::critical, 1).value();
+  node_id_t syn = s.add_node(synth_node("synth-1", 1, 100));
+  node_id_t prv = s.add_node(prover_node("gpu-1", 400));
   CHECK(s.submit("big", priority_t::normal, 1).error() ==
         "circuit 'big': a partition's 300 B buffer fits no synthesis node (the largest "
         "memory_budget is synth-1's 100 B)");
@@ -354,13 +354,13 @@ TEST_CASE("a job no live node could ever hold is refused at submit, and never bl
         "memory_budget is "
         "gpu-1's 400 B)");
   // The early job (critical, first in the order) no longer blocks a small one behind it.
-  job_id small = s.submit("small", priority_t::low, 1).value();
+  job_id_t small = s.submit("small", priority_t::low, 1).value();
   auto d = s.schedule();
   REQUIRE(d.size() == 1);
   CHECK(d[0].job == small);
-  CHECK(s.state(early, 0) == part_state::queued);
+  CHECK(s.state(early, 0) == part_state_t::queued);
   // A synthesis node big enough joins: the early job runs there.
-  node_id syn2 = s.add_node(synth_node("synth-2", 1, 1000));
+  node_id_t syn2 = s.add_node(synth_node("synth-2", 1, 1000));
   d = s.schedule();
   REQUIRE(d.size() == 1);
   CHECK(d[0].job == early);
@@ -369,18 +369,18 @@ TEST_CASE("a job no live node could ever hold is refused at submit, and never bl
   CHECK(s.reserved(syn) == 10);  // the small job's buffer
   // The big node away (restarting): its jobs are still accepted, and wait for it.
   s.remove_node(syn2);
-  job_id later = s.submit("big", priority_t::normal, 1).value();
+  job_id_t later = s.submit("big", priority_t::normal, 1).value();
   CHECK(s.schedule().empty());
-  CHECK(s.state(later, 0) == part_state::queued);
+  CHECK(s.state(later, 0) == part_state_t::queued);
 }
 
 TEST_CASE("auto lookahead follows measured synthesis, transfer and prove times") {
   scheduler_policy_t s({true, 1, 8});
   s.add_circuit({"c", 1, 0});
   s.add_node(synth_node("s", 8, 1000));
-  node_id p = s.add_node(prover_node("p", 1000));
+  node_id_t p = s.add_node(prover_node("p", 1000));
   CHECK(s.lookahead(p) == 1);  // nothing measured yet
-  job_id j = s.submit("c", priority_t::normal, 1).value();
+  job_id_t j = s.submit("c", priority_t::normal, 1).value();
   s.schedule();
   s.synth_done(j, 0, 3.0);
   s.transfer_done(j, 0, 0.5);

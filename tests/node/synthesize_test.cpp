@@ -60,7 +60,7 @@ TEST_CASE("check_job_inputs: an input.json needs a witness generator in the circ
 }
 
 TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and removed afterwards") {
-  zk::test::temp_dir tmp("zk_wgen");
+  zk::test::temp_dir_t tmp("zk_wgen");
   const std::string log = tmp.file("generator.log");
   for (bool abc : {false, true}) {
     CAPTURE(abc);
@@ -88,7 +88,7 @@ TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and remo
     REQUIRE(a);
     REQUIRE(b);
     CHECK(a->header().shape() ==
-          (abc ? zk::buffer::synth_shape::abc_witness : zk::buffer::synth_shape::witness_only));
+          (abc ? zk::buffer::synth_shape_t::abc_witness : zk::buffer::synth_shape_t::witness_only));
     CHECK(b->size() == a->size());
     CHECK(std::memcmp(a->data(), b->data(), size_t(a->size())) == 0);
     // The generator wrote under a fresh directory of the temp dir, gone now.
@@ -104,7 +104,7 @@ TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and remo
 
 TEST_CASE(
     "synthesize: a failing generator is reported with its message and its scratch is removed") {
-  zk::test::temp_dir tmp("zk_wgen");
+  zk::test::temp_dir_t tmp("zk_wgen");
   const std::string log = tmp.file("generator.log");
   circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
   c.witness_generator = {"sh",
@@ -162,7 +162,7 @@ TEST_CASE(
 }
 
 TEST_CASE("synthesize: a cancelled job's witness generator is killed, not waited for") {
-  zk::test::temp_dir tmp("zk_wgen_stop");
+  zk::test::temp_dir_t tmp("zk_wgen_stop");
   circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
   c.witness_generator = {"sh", "-c", "exec sleep 30", "gen", "{input}", "{output}"};
   const std::string input = tmp.file("input.json");

@@ -26,7 +26,7 @@ using zk::security::hmac_sha256_hex;
 using zk::security::sha256_hex;
 using zk::test::contains;
 using zk::test::read_text;
-using zk::test::temp_dir;
+using zk::test::temp_dir_t;
 using zk::test::thrown;
 using zk::test::write_text;
 namespace fs = std::filesystem;
@@ -95,7 +95,7 @@ TEST_CASE("upload_ticket: HMAC-SHA256 of 'zkfleet upload v1|input|job|partition|
 }
 
 TEST_CASE("upload_store_t: content-addressed files in an owner-only folder, the same bytes once") {
-  temp_dir d("zk_uploads");
+  temp_dir_t d("zk_uploads");
   const std::string dir = (d.path() / "uploads").string();
   upload_store_t s(dir, 1024);
   CHECK(s.dir() == dir);
@@ -125,7 +125,7 @@ TEST_CASE("upload_store_t: content-addressed files in an owner-only folder, the 
 }
 
 TEST_CASE("upload_store_t::put refuses empty, oversized, non-JSON and non-wtns inputs") {
-  temp_dir d("zk_uploads");
+  temp_dir_t d("zk_uploads");
   upload_store_t s(d.path().string(), 64);
   CHECK(refused(s, "", false) == "the input is empty");
   CHECK(refused(s, "", true) == "the input is empty");
@@ -150,7 +150,7 @@ TEST_CASE("upload_store_t::put refuses empty, oversized, non-JSON and non-wtns i
 }
 
 TEST_CASE("upload_store_t: a folder it cannot make or write is named") {
-  temp_dir d("zk_uploads");
+  temp_dir_t d("zk_uploads");
   write_text(d.file("file"), "not a folder");
   const std::string under_file = d.file("file") + "/uploads";
   const std::string e = thrown([&] { upload_store_t s(under_file, 64); });
@@ -171,7 +171,7 @@ TEST_CASE("upload_store_t: a folder it cannot make or write is named") {
 }
 
 TEST_CASE("upload_store_t::path_of: nothing for what is not a stored upload") {
-  temp_dir d("zk_uploads");
+  temp_dir_t d("zk_uploads");
   upload_store_t s(d.path().string(), 64);
   const std::string ref = s.put("wtns1234", false);
   CHECK(s.path_of(ref));
@@ -182,7 +182,7 @@ TEST_CASE("upload_store_t::path_of: nothing for what is not a stored upload") {
 }
 
 TEST_CASE("upload_store_t::collect: unused uploads past the grace go, in use or young ones stay") {
-  temp_dir d("zk_uploads");
+  temp_dir_t d("zk_uploads");
   upload_store_t s(d.path().string(), 64);
   const std::string used = s.put("wtns-used", false), old = s.put("wtns-old", false),
                     young = s.put("wtns-young", false), json = s.put("{}", true);
@@ -200,7 +200,7 @@ TEST_CASE("upload_store_t::collect: unused uploads past the grace go, in use or 
 }
 
 TEST_CASE("fetch_cache_t: verified copies, fetched once, each failure named and no file left") {
-  temp_dir d("zk_fetch");
+  temp_dir_t d("zk_fetch");
   const std::string dir = (d.path() / "cache").string();
   fetch_cache_t cache(dir, 3600s);
   const std::string bytes = "wtns-the-input";
@@ -243,7 +243,7 @@ TEST_CASE("fetch_cache_t: verified copies, fetched once, each failure named and 
 }
 
 TEST_CASE("fetch_cache_t: copies unused for `keep` go when another input is fetched") {
-  temp_dir d("zk_fetch");
+  temp_dir_t d("zk_fetch");
   const std::string dir = (d.path() / "cache").string();
   fetch_cache_t cache(dir, 3600s);
   auto put = [&](const std::string& bytes) {

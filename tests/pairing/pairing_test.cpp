@@ -48,15 +48,15 @@ F6 pow6(const F6& a, const Big& e) {
 
 // Per-curve bundle: point types and generators from zk/ec, pairing parameters.
 template <class Curve>
-struct suite {
-  using curve = Curve;
-  using params = typename zp::params_for<typename Curve::fq_t>::type;
-  using tower = typename params::tower;
+struct suite_t {
+  using curve_t = Curve;
+  using params_t = typename zp::params_for_t<typename Curve::fq_t>::type;
+  using tower_t = typename params_t::tower_t;
   using fq_t = typename Curve::fq_t;
   using fq2_t = typename Curve::fq2_t;
   using fr_t = typename Curve::fr_t;
-  using fq6_t = zp::fp6_t<tower>;
-  using fq12_t = zp::fp12_t<tower>;
+  using fq6_t = zp::fp6_t<tower_t>;
+  using fq12_t = zp::fp12_t<tower_t>;
   using g1 = typename Curve::g1_affine;
   using g2 = typename Curve::g2_affine;
 
@@ -72,8 +72,8 @@ struct suite {
     return t.template frobenius_map<2>() * t;
   }
 };
-using bn254_suite = suite<zk::curves::bn254>;
-using bls12_381_suite = suite<zk::curves::bls12_381>;
+using bn254_suite_t = suite_t<zk::curves::bn254>;
+using bls12_381_suite_t = suite_t<zk::curves::bls12_381>;
 
 // Fq12 from snarkjs's nested decimal form [[[c0,c1] × 3] × 2] (vk_alphabeta_12).
 template <class S>
@@ -143,42 +143,42 @@ const char* const snarkjs_gen_pairing_bls12_381 = R"([
 template <class S>
 const char* snarkjs_gen_pairing();
 template <>
-const char* snarkjs_gen_pairing<bn254_suite>() {
+const char* snarkjs_gen_pairing<bn254_suite_t>() {
   return snarkjs_gen_pairing_bn254;
 }
 template <>
-const char* snarkjs_gen_pairing<bls12_381_suite>() {
+const char* snarkjs_gen_pairing<bls12_381_suite_t>() {
   return snarkjs_gen_pairing_bls12_381;
 }
 template <class S>
 const char* fixture_dir();
 template <>
-const char* fixture_dir<bn254_suite>() {
+const char* fixture_dir<bn254_suite_t>() {
   return "bn254";
 }
 template <>
-const char* fixture_dir<bls12_381_suite>() {
+const char* fixture_dir<bls12_381_suite_t>() {
   return "bls12_381";
 }
 
 }  // namespace
 
-#define ZK_PAIRING_SUITES bn254_suite, bls12_381_suite
+#define ZK_PAIRING_SUITES bn254_suite_t, bls12_381_suite_t
 
 TEST_CASE_TEMPLATE("tower helpers and constants", S, ZK_PAIRING_SUITES) {
-  using tower = typename S::tower;
+  using tower_t = typename S::tower_t;
   using fq2_t = typename S::fq2_t;
-  const fq2_t xi = zp::tower_xi<tower>();
+  const fq2_t xi = zp::tower_xi<tower_t>();
   for (int it = 0; it < 20; ++it) {
     auto a = random_fp<typename S::fq_t>();
     CHECK(zp::halve(a).dbl() == a);
     CHECK(zp::mul_small<9>(a) == a * S::fq_t::from_u64(9));
-    auto b = random_fq2<tower>();
-    CHECK(zp::mul_by_xi<tower>(b) == b * xi);
+    auto b = random_fq2<tower_t>();
+    CHECK(zp::mul_by_xi<tower_t>(b) == b * xi);
   }
   // ξ is neither a square nor a cube in Fq2 (so v³ − ξ and w² − v are irreducible):
   // ξ^((q²−1)/2) = g[1][3] = −1 and ξ^((q²−1)/3) = g[1][2] ≠ 1.
-  const auto& g = zp::frobenius_table<tower>.g;
+  const auto& g = zp::frobenius_table<tower_t>.g;
   CHECK(g[1][3] == -fq2_t::one());
   CHECK(!g[1][2].is_one());
   CHECK(g[0][1].pow(zk::ff::bigint_t<1>{{6}}) == xi.pow(S::fq_t::modulus) * xi.inverse());
@@ -188,9 +188,9 @@ TEST_CASE_TEMPLATE("tower helpers and constants", S, ZK_PAIRING_SUITES) {
 }
 
 TEST_CASE("signed digits reconstruct the loop counts") {
-  const unsigned __int128 ns[] = {zp::bn254_params::ate_loop_abs,
-                                  zp::bn254_params::x_abs,
-                                  zp::bls12_381_params::x_abs,
+  const unsigned __int128 ns[] = {zp::bn254_params_t::ate_loop_abs,
+                                  zp::bn254_params_t::x_abs,
+                                  zp::bls12_381_params_t::x_abs,
                                   1,
                                   3,
                                   0x7fff};
@@ -209,14 +209,14 @@ TEST_CASE("signed digits reconstruct the loop counts") {
       if (w <= 2) CHECK(s.d[s.len - 1] == 1);
     }
   // 6x + 2 = 29793968203157093288 (wasmcurves ateLoopCount)
-  CHECK(zp::bn254_params::ate_loop_abs == (unsigned __int128)2979396820315709328ULL * 10 + 8);
+  CHECK(zp::bn254_params_t::ate_loop_abs == (unsigned __int128)2979396820315709328ULL * 10 + 8);
 }
 
 TEST_CASE_TEMPLATE("fq6 field axioms", S, ZK_PAIRING_SUITES) {
   using fq6_t = typename S::fq6_t;
   for (int it = 0; it < 20; ++it) {
-    fq6_t a = random_fq6<typename S::tower>(), b = random_fq6<typename S::tower>(),
-          c = random_fq6<typename S::tower>();
+    fq6_t a = random_fq6<typename S::tower_t>(), b = random_fq6<typename S::tower_t>(),
+          c = random_fq6<typename S::tower_t>();
     CHECK((a * a.inverse()).is_one());
     CHECK(a * (b + c) == a * b + a * c);
     CHECK(a * b == b * a);
@@ -224,7 +224,7 @@ TEST_CASE_TEMPLATE("fq6 field axioms", S, ZK_PAIRING_SUITES) {
     CHECK(a.sqr() == a * a);
     CHECK(a - a == fq6_t::zero());
     CHECK(a.mul_by_v() == a * fq6_t{S::fq2_t::zero(), S::fq2_t::one(), S::fq2_t::zero()});
-    auto d0 = random_fq2<typename S::tower>(), d1 = random_fq2<typename S::tower>();
+    auto d0 = random_fq2<typename S::tower_t>(), d1 = random_fq2<typename S::tower_t>();
     CHECK(a.mul_by_01(d0, d1) == a * fq6_t{d0, d1, S::fq2_t::zero()});
     CHECK(a.mul_by_1(d1) == a * fq6_t{S::fq2_t::zero(), d1, S::fq2_t::zero()});
     CHECK((a * b).template frobenius_map<1>() ==
@@ -235,7 +235,7 @@ TEST_CASE_TEMPLATE("fq6 field axioms", S, ZK_PAIRING_SUITES) {
           a.template frobenius_map<2>().template frobenius_map<1>());
   }
   CHECK(fq6_t::zero().inverse().is_zero());
-  fq6_t a = random_fq6<typename S::tower>();
+  fq6_t a = random_fq6<typename S::tower_t>();
   CHECK(a.template frobenius_map<1>() == pow6(a, S::fq_t::modulus));
   fq6_t f = a;
   for (int i = 0; i < 6; ++i) f = f.template frobenius_map<1>();
@@ -244,9 +244,9 @@ TEST_CASE_TEMPLATE("fq6 field axioms", S, ZK_PAIRING_SUITES) {
 
 TEST_CASE_TEMPLATE("fq12 field axioms and Frobenius", S, ZK_PAIRING_SUITES) {
   using fq12_t = typename S::fq12_t;
-  using tower = typename S::tower;
+  using tower_t = typename S::tower_t;
   for (int it = 0; it < 10; ++it) {
-    fq12_t a = random_fq12<tower>(), b = random_fq12<tower>(), c = random_fq12<tower>();
+    fq12_t a = random_fq12<tower_t>(), b = random_fq12<tower_t>(), c = random_fq12<tower_t>();
     CHECK((a * a.inverse()).is_one());
     CHECK(a * (b + c) == a * b + a * c);
     CHECK(a * b == b * a);
@@ -274,41 +274,41 @@ TEST_CASE_TEMPLATE("fq12 field axioms and Frobenius", S, ZK_PAIRING_SUITES) {
     CHECK(f == a);
 
     // Sparse line products against full products.
-    auto d0 = random_fq2<tower>(), d1 = random_fq2<tower>(), d2 = random_fq2<tower>();
+    auto d0 = random_fq2<tower_t>(), d1 = random_fq2<tower_t>(), d2 = random_fq2<tower_t>();
     auto z = S::fq2_t::zero();
     CHECK(a.mul_by_034(d0, d1, d2) == a * fq12_t{{d0, z, z}, {d1, d2, z}});
     CHECK(a.mul_by_014(d0, d1, d2) == a * fq12_t{{d0, d1, z}, {z, d2, z}});
   }
   CHECK(fq12_t::zero().inverse().is_zero());
-  fq12_t a = random_fq12<tower>();
+  fq12_t a = random_fq12<tower_t>();
   CHECK(a.template frobenius_map<1>() == a.pow(S::fq_t::modulus));
 }
 
 TEST_CASE_TEMPLATE("cyclotomic squaring and exponentiation by x", S, ZK_PAIRING_SUITES) {
-  using params = typename S::params;
+  using params_t = typename S::params_t;
   for (int it = 0; it < 5; ++it) {
-    auto f = S::easy_part(random_fq12<typename S::tower>());
+    auto f = S::easy_part(random_fq12<typename S::tower_t>());
     // In the cyclotomic subgroup: f^(q⁴ − q² + 1) = 1, i.e. f^(q⁴)·f = f^(q²).
     CHECK(f.template frobenius_map<2>().template frobenius_map<2>() * f ==
           f.template frobenius_map<2>());
     CHECK(f.cyclotomic_sqr() == f.sqr());
     CHECK(f.conjugate() * f == S::fq12_t::one());
-    zk::ff::bigint_t<1> x{{params::x_abs}};
+    zk::ff::bigint_t<1> x{{params_t::x_abs}};
     auto fx = f.pow(x);
-    if (params::x_negative) fx = fx.conjugate();
-    CHECK(zp::cyclotomic_exp_by_x<params>(f) == fx);
+    if (params_t::x_negative) fx = fx.conjugate();
+    CHECK(zp::cyclotomic_exp_by_x<params_t>(f) == fx);
   }
 }
 
 TEST_CASE_TEMPLATE("final exponentiation lands in GT", S, ZK_PAIRING_SUITES) {
-  auto f = zp::final_exponentiation<typename S::params>(random_fq12<typename S::tower>());
+  auto f = zp::final_exponentiation<typename S::params_t>(random_fq12<typename S::tower_t>());
   CHECK(!f.is_one());
   CHECK(f.pow(S::fr_t::modulus).is_one());
 }
 
 TEST_CASE_TEMPLATE("pairing: non-degenerate, order r, bilinear", S, ZK_PAIRING_SUITES) {
-  const auto g1 = S::curve::g1_generator;
-  const auto g2 = S::curve::g2_generator;
+  const auto g1 = S::curve_t::g1_generator;
+  const auto g2 = S::curve_t::g2_generator;
   REQUIRE(g1.is_on_curve());
   REQUIRE(g2.is_on_curve());
   auto e = zp::pairing(g1, g2);
@@ -330,8 +330,8 @@ TEST_CASE_TEMPLATE("pairing: non-degenerate, order r, bilinear", S, ZK_PAIRING_S
 }
 
 TEST_CASE_TEMPLATE("pairing_product_is_one", S, ZK_PAIRING_SUITES) {
-  const auto g1 = S::curve::g1_generator;
-  const auto g2 = S::curve::g2_generator;
+  const auto g1 = S::curve_t::g1_generator;
+  const auto g2 = S::curve_t::g2_generator;
   auto a = S::random_fr(), b = S::random_fr();
   auto ap = S::mul(g1, a), bq = S::mul(g2, b);
   auto neg_abp = -S::mul(g1, a * b);
@@ -364,7 +364,7 @@ TEST_CASE_TEMPLATE("pairing_product_is_one", S, ZK_PAIRING_SUITES) {
 
 TEST_CASE_TEMPLATE("known answer: e(G1, G2) as snarkjs computes it", S, ZK_PAIRING_SUITES) {
   auto expect = fq12_from_json<S>(nlohmann::json::parse(snarkjs_gen_pairing<S>()));
-  CHECK(zp::pairing(S::curve::g1_generator, S::curve::g2_generator) == expect);
+  CHECK(zp::pairing(S::curve_t::g1_generator, S::curve_t::g2_generator) == expect);
 }
 
 TEST_CASE_TEMPLATE("known answer: vk_alphabeta_12 of the snarkjs fixture", S, ZK_PAIRING_SUITES) {

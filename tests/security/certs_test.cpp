@@ -38,15 +38,15 @@ unsigned mode_of(const std::string& path) {
   return st.st_mode & 0777;
 }
 
-struct x509_deleter {
+struct x509_deleter_t {
   void operator()(X509* x) const { X509_free(x); }
 };
-using x509_ptr = std::unique_ptr<X509, x509_deleter>;
+using x509_ptr_t = std::unique_ptr<X509, x509_deleter_t>;
 
-x509_ptr load_x509(const std::string& path) {
+x509_ptr_t load_x509(const std::string& path) {
   const std::string pem = read_text(path);
   BIO* b = BIO_new_mem_buf(pem.data(), int(pem.size()));
-  x509_ptr x(PEM_read_bio_X509(b, nullptr, nullptr, nullptr));
+  x509_ptr_t x(PEM_read_bio_X509(b, nullptr, nullptr, nullptr));
   BIO_free(b);
   REQUIRE(x != nullptr);
   return x;
@@ -67,10 +67,10 @@ long hours_from_now(system_clock::time_point t) {
 }
 
 // A certificates directory with a CA, node n1 (extra hosts) and client alice.
-struct cluster_dir {
-  zk::test::temp_dir t{"zk_certs"};
+struct cluster_dir_t {
+  zk::test::temp_dir_t t{"zk_certs"};
   std::string dir = t.file("certs");
-  explicit cluster_dir(bool with_leaves = true) {
+  explicit cluster_dir_t(bool with_leaves = true) {
     create_ca(dir);
     if (!with_leaves) return;
     create_options_t o;
@@ -86,7 +86,7 @@ struct cluster_dir {
 
 TEST_CASE("certs: a CA, a node and a client: files, modes, subjects, extensions") {
   const mode_t old = ::umask(022);
-  cluster_dir c;
+  cluster_dir_t c;
   ::umask(old);
   CHECK(mode_of(c.dir) == 0700);
   CHECK(c.crt(role_t::ca) == c.dir + "/ca.crt");
@@ -152,7 +152,7 @@ TEST_CASE("certs: a CA, a node and a client: files, modes, subjects, extensions"
 }
 
 TEST_CASE("certs: list_certs reports each file's role, name, validity and fingerprint") {
-  cluster_dir c;
+  cluster_dir_t c;
   create_options_t o;
   o.days = 30;
   create_cert(c.dir, role_t::client, "bob", o);
@@ -181,7 +181,7 @@ TEST_CASE("certs: list_certs reports each file's role, name, validity and finger
   CHECK(read_cert_info(c.crt(role_t::node, "n1")).fingerprint == l[3].fingerprint);
 
   // A leaf never outlives its CA.
-  cluster_dir short_ca(false);
+  cluster_dir_t short_ca(false);
   create_options_t ca_opt;
   ca_opt.days = 10;
   ca_opt.overwrite = true;
@@ -213,7 +213,7 @@ TEST_CASE("certs: invalid names, existing files, a missing CA and bad options ar
   CHECK(std::string(role_name(role_t::node)) == "node");
   CHECK(std::string(role_name(role_t::client)) == "client");
 
-  cluster_dir c;
+  cluster_dir_t c;
   for (const std::string& bad :
        std::vector<std::string>{"-x", ".x", "a b", "../n1", std::string(65, 'n')}) {
     const std::string e = thrown([&] { create_cert(c.dir, role_t::node, bad); });
@@ -238,7 +238,7 @@ TEST_CASE("certs: invalid names, existing files, a missing CA and bad options ar
   CHECK(mode_of(c.key(role_t::node, "n1")) == 0600);
 
   // No CA, hosts where they do not belong, a host that is no name, a validity out of range.
-  zk::test::temp_dir empty("zk_certs_empty");
+  zk::test::temp_dir_t empty("zk_certs_empty");
   CHECK(thrown([&] { create_cert(empty.path().string(), role_t::node, "n1"); }).find("no CA in") !=
         std::string::npos);
   create_options_t h;
@@ -257,7 +257,7 @@ TEST_CASE("certs: invalid names, existing files, a missing CA and bad options ar
 }
 
 TEST_CASE("identity: the verifier accepts this cluster's nodes and clients, by signed challenge") {
-  cluster_dir c;
+  cluster_dir_t c;
   const verifier_t v(c.crt(role_t::ca));
   const signer_t node(c.crt(role_t::node, "n1"), c.key(role_t::node, "n1"));
   const signer_t client(c.crt(role_t::client, "alice"), c.key(role_t::client, "alice"));
@@ -298,8 +298,8 @@ TEST_CASE("identity: the verifier accepts this cluster's nodes and clients, by s
 }
 
 TEST_CASE("identity: refuses another CA's certificates, the CA, tampering and wrong signatures") {
-  cluster_dir c;
-  cluster_dir other;  // another cluster: its own CA, its own n1 and alice
+  cluster_dir_t c;
+  cluster_dir_t other;  // another cluster: its own CA, its own n1 and alice
   const verifier_t v(c.crt(role_t::ca));
   const signer_t node(c.crt(role_t::node, "n1"), c.key(role_t::node, "n1"));
   const signer_t foreign(other.crt(role_t::node, "n1"), other.key(role_t::node, "n1"));
@@ -351,7 +351,7 @@ TEST_CASE("identity: refuses another CA's certificates, the CA, tampering and wr
 }
 
 TEST_CASE("identity: an expired certificate of this CA is refused with its date") {
-  cluster_dir c(false);
+  cluster_dir_t c(false);
   // A node certificate that ended yesterday, signed by the CA's key (the API cannot make one).
   auto ca = load_x509(c.crt(role_t::ca));
   EVP_PKEY* ca_key = load_key(c.key(role_t::ca));
@@ -388,15 +388,15 @@ TEST_CASE("identity: an expired certificate of this CA is refused with its date"
 
 namespace {
 
-struct ssl_ctx_deleter {
+struct ssl_ctx_deleter_t {
   void operator()(SSL_CTX* c) const { SSL_CTX_free(c); }
 };
-using ctx_ptr = std::unique_ptr<SSL_CTX, ssl_ctx_deleter>;
+using ctx_ptr_t = std::unique_ptr<SSL_CTX, ssl_ctx_deleter_t>;
 
 // A TLS 1.3-only context with a certificate, its key, and peers verified against `ca`.
-ctx_ptr tls_ctx(bool server, const std::string& crt, const std::string& key,
-                const std::string& ca) {
-  ctx_ptr ctx(SSL_CTX_new(TLS_method()));
+ctx_ptr_t tls_ctx(bool server, const std::string& crt, const std::string& key,
+                  const std::string& ca) {
+  ctx_ptr_t ctx(SSL_CTX_new(TLS_method()));
   REQUIRE(ctx != nullptr);
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_3_VERSION);
   SSL_CTX_set_max_proto_version(ctx.get(), TLS1_3_VERSION);
@@ -419,14 +419,14 @@ bool step(SSL* s, bool& failed) {
   return false;
 }
 
-struct tls_outcome {
+struct tls_outcome_t {
   bool ok = false;           // both ends finished and the server read what the client wrote
   std::string peer_subject;  // the client certificate's subject, as the server saw it
   long server_verify = 0;    // SSL_get_verify_result on the server
 };
 
 // A client and a server over a memory BIO pair, the client checking the server's name is `host`.
-tls_outcome handshake(SSL_CTX* server_ctx, SSL_CTX* client_ctx, const std::string& host) {
+tls_outcome_t handshake(SSL_CTX* server_ctx, SSL_CTX* client_ctx, const std::string& host) {
   SSL* s = SSL_new(server_ctx);
   SSL* c = SSL_new(client_ctx);
   BIO *bs = nullptr, *bc = nullptr;
@@ -441,7 +441,7 @@ tls_outcome handshake(SSL_CTX* server_ctx, SSL_CTX* client_ctx, const std::strin
     if (!c_done) c_done = step(c, failed);
     if (!s_done && !failed) s_done = step(s, failed);
   }
-  tls_outcome out;
+  tls_outcome_t out;
   out.server_verify = SSL_get_verify_result(s);
   if (c_done && s_done && !failed) {
     char buf[8] = {};
@@ -463,12 +463,12 @@ tls_outcome handshake(SSL_CTX* server_ctx, SSL_CTX* client_ctx, const std::strin
 }  // namespace
 
 TEST_CASE("TLS 1.3 with these files: mutual authentication, and another CA's client refused") {
-  cluster_dir c;
-  cluster_dir other;
+  cluster_dir_t c;
+  cluster_dir_t other;
   const std::string ca = c.crt(role_t::ca);
   auto server = tls_ctx(true, c.crt(role_t::node, "n1"), c.key(role_t::node, "n1"), ca);
   auto client = tls_ctx(false, c.crt(role_t::client, "alice"), c.key(role_t::client, "alice"), ca);
-  const tls_outcome good = handshake(server.get(), client.get(), "n1");
+  const tls_outcome_t good = handshake(server.get(), client.get(), "n1");
   CHECK(good.ok);
   CHECK(good.server_verify == X509_V_OK);
   CHECK(good.peer_subject == "/O=zkfleet/OU=client/CN=alice");
@@ -483,7 +483,7 @@ TEST_CASE("TLS 1.3 with these files: mutual authentication, and another CA's cli
   // A client certificate of another cluster (the client still trusts our CA for the server).
   auto stranger =
       tls_ctx(false, other.crt(role_t::client, "alice"), other.key(role_t::client, "alice"), ca);
-  const tls_outcome bad = handshake(server.get(), stranger.get(), "n1");
+  const tls_outcome_t bad = handshake(server.get(), stranger.get(), "n1");
   CHECK_FALSE(bad.ok);
   CHECK(bad.server_verify != X509_V_OK);
 }

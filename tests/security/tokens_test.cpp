@@ -25,7 +25,7 @@ using namespace std::chrono_literals;
 using zk::test::contains;
 using zk::test::eventually;
 using zk::test::read_text;
-using zk::test::temp_dir;
+using zk::test::temp_dir_t;
 using zk::test::thrown;
 using zk::test::write_text;
 
@@ -58,7 +58,7 @@ TEST_CASE("sha256_hex and hmac_sha256_hex: the published vectors") {
 }
 
 TEST_CASE("create_token: zkf_ and 64 hex digits shown once, only its SHA-256 kept, mode 0600") {
-  temp_dir d("zk_tokens");
+  temp_dir_t d("zk_tokens");
   const std::string t = create_token(d.path().string(), "alice");
   CHECK(std::regex_match(t, std::regex("zkf_[0-9a-f]{64}")));
   const std::string file = d.file("tokens");
@@ -76,7 +76,7 @@ TEST_CASE("create_token: zkf_ and 64 hex digits shown once, only its SHA-256 kep
 }
 
 TEST_CASE("create_token: a new token for a name replaces its line, the other names stay") {
-  temp_dir d("zk_tokens");
+  temp_dir_t d("zk_tokens");
   const std::string dir = d.path().string();
   const std::string a1 = create_token(dir, "alice");
   const std::string b = create_token(dir, "bob");
@@ -92,7 +92,7 @@ TEST_CASE("create_token: a new token for a name replaces its line, the other nam
 }
 
 TEST_CASE("create_token refuses a name that is not one, and a folder it cannot write") {
-  temp_dir d("zk_tokens");
+  temp_dir_t d("zk_tokens");
   const std::string dir = d.path().string();
   for (const std::string& bad : {std::string(""), std::string("a b"), std::string("../x"),
                                  std::string(".hidden"), std::string("-dash"), std::string(65, 'a'),
@@ -110,7 +110,7 @@ TEST_CASE("create_token refuses a name that is not one, and a folder it cannot w
 }
 
 TEST_CASE("token_store_t: the name of a good token, every other token refused") {
-  temp_dir d("zk_tokens");
+  temp_dir_t d("zk_tokens");
   const std::string dir = d.path().string();
   const std::string t = create_token(dir, "alice");
   token_store_t store(dir);
@@ -135,7 +135,7 @@ TEST_CASE("token_store_t: the name of a good token, every other token refused") 
 }
 
 TEST_CASE("token_store_t: no file, and the file's malformed lines, identify nobody") {
-  temp_dir d("zk_tokens");
+  temp_dir_t d("zk_tokens");
   const std::string dir = d.path().string();
   token_store_t none(dir);
   CHECK_FALSE(none.identify("zkf_" + std::string(64, '1')));  // no tokens file at all
@@ -153,7 +153,7 @@ TEST_CASE("token_store_t: no file, and the file's malformed lines, identify nobo
 }
 
 TEST_CASE("token_store_t reads the file again when it changes: new tokens, revocation") {
-  temp_dir d("zk_tokens");
+  temp_dir_t d("zk_tokens");
   const std::string dir = d.path().string();
   const std::string a = create_token(dir, "alice");
   token_store_t store(dir);

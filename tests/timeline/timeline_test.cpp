@@ -19,7 +19,7 @@ namespace {
 
 constexpr int64_t ms = 1000000;
 
-event_t ev(uint64_t job, uint32_t part, stage s, phase p, uint16_t node, uint16_t actor,
+event_t ev(uint64_t job, uint32_t part, stage_t s, phase_t p, uint16_t node, uint16_t actor,
            int64_t t) {
   return event_t{job, part, s, p, node, actor, t, 0};
 }
@@ -31,24 +31,24 @@ std::vector<event_t> pipeline(int proofs, int64_t synth, int64_t xfer, int64_t p
   std::vector<event_t> v;
   int64_t synth_free = 0, xfer_free = 0, prover_free = 0;
   for (int p = 0; p < proofs; ++p) {
-    v.push_back(ev(1, p, stage::queued, phase::begin, 0, 0, 0));
+    v.push_back(ev(1, p, stage_t::queued, phase_t::begin, 0, 0, 0));
     int64_t s0 = synth_free, s1 = s0 + synth * ms;
-    v.push_back(ev(1, p, stage::queued, phase::end, 0, 0, s0));
-    v.push_back(ev(1, p, stage::synth, phase::begin, 1, 0, s0));
-    v.push_back(ev(1, p, stage::synth, phase::end, 1, 0, s1));
+    v.push_back(ev(1, p, stage_t::queued, phase_t::end, 0, 0, s0));
+    v.push_back(ev(1, p, stage_t::synth, phase_t::begin, 1, 0, s0));
+    v.push_back(ev(1, p, stage_t::synth, phase_t::end, 1, 0, s1));
     synth_free = s1;
     int64_t x0 = std::max(s1, xfer_free), x1 = x0 + xfer * ms;
-    v.push_back(ev(1, p, stage::xfer, phase::begin, 1, 1, x0));
-    v.push_back(ev(1, p, stage::xfer, phase::end, 1, 1, x1));
+    v.push_back(ev(1, p, stage_t::xfer, phase_t::begin, 1, 1, x0));
+    v.push_back(ev(1, p, stage_t::xfer, phase_t::end, 1, 1, x1));
     xfer_free = x1;
     int64_t g0 = std::max(x1, prover_free), g1 = g0 + prove * ms;
-    v.push_back(ev(1, p, stage::gpu_pickup, phase::begin, 2, 0, x1));
-    v.push_back(ev(1, p, stage::gpu_pickup, phase::end, 2, 0, g0));
-    v.push_back(ev(1, p, stage::gpu, phase::begin, 2, 0, g0));
-    v.push_back(ev(1, p, stage::msm_a, phase::begin, 2, 0, g0));
-    v.push_back(ev(1, p, stage::msm_a, phase::end, 2, 0, g0 + prove * ms / 2));
-    v.push_back(ev(1, p, stage::gpu, phase::end, 2, 0, g1));
-    v.push_back(ev(1, p, stage::done, phase::instant, 2, 0, g1));
+    v.push_back(ev(1, p, stage_t::gpu_pickup, phase_t::begin, 2, 0, x1));
+    v.push_back(ev(1, p, stage_t::gpu_pickup, phase_t::end, 2, 0, g0));
+    v.push_back(ev(1, p, stage_t::gpu, phase_t::begin, 2, 0, g0));
+    v.push_back(ev(1, p, stage_t::msm_a, phase_t::begin, 2, 0, g0));
+    v.push_back(ev(1, p, stage_t::msm_a, phase_t::end, 2, 0, g0 + prove * ms / 2));
+    v.push_back(ev(1, p, stage_t::gpu, phase_t::end, 2, 0, g1));
+    v.push_back(ev(1, p, stage_t::done, phase_t::instant, 2, 0, g1));
     prover_free = g1;
   }
   std::stable_sort(v.begin(), v.end(),
@@ -88,10 +88,10 @@ TEST_CASE("aggregation restores the true order of events recorded on skewed cloc
   agg.set_offset(1, off1);
   agg.set_offset(2, off2);
   agg.set_offset(3, off3);
-  agg.add({ev(1, 0, stage::synth, phase::begin, 1, 0, 10 * ms + off1),
-           ev(4, 0, stage::synth, phase::end, 1, 0, 40 * ms + off1)});
-  agg.add({ev(2, 0, stage::xfer, phase::begin, 2, 0, 20 * ms + off2)});
-  agg.add({ev(3, 0, stage::gpu, phase::begin, 3, 0, 30 * ms + off3)});
+  agg.add({ev(1, 0, stage_t::synth, phase_t::begin, 1, 0, 10 * ms + off1),
+           ev(4, 0, stage_t::synth, phase_t::end, 1, 0, 40 * ms + off1)});
+  agg.add({ev(2, 0, stage_t::xfer, phase_t::begin, 2, 0, 20 * ms + off2)});
+  agg.add({ev(3, 0, stage_t::gpu, phase_t::begin, 3, 0, 30 * ms + off3)});
   auto v = agg.events();
   REQUIRE(v.size() == 4);
   CHECK(v[0].job == 1);
@@ -104,7 +104,7 @@ TEST_CASE("aggregation restores the true order of events recorded on skewed cloc
 TEST_CASE("the aggregator bounds its memory and counts what it dropped") {
   aggregator_t agg(10);
   std::vector<event_t> batch;
-  for (int i = 0; i < 25; ++i) batch.push_back(ev(i, 0, stage::done, phase::instant, 0, 0, i));
+  for (int i = 0; i < 25; ++i) batch.push_back(ev(i, 0, stage_t::done, phase_t::instant, 0, 0, i));
   agg.add(batch);
   CHECK(agg.size() == 10);
   CHECK(agg.dropped() == 15);
@@ -116,26 +116,27 @@ TEST_CASE("recorder: many threads, nothing lost below capacity, overflow counted
   std::vector<std::thread> ts;
   for (int t = 0; t < 4; ++t)
     ts.emplace_back([&, t] {
-      for (int i = 0; i < 500; ++i) rec.instant(uint64_t(t), uint32_t(i), stage::done, uint16_t(t));
+      for (int i = 0; i < 500; ++i)
+        rec.instant(uint64_t(t), uint32_t(i), stage_t::done, uint16_t(t));
     });
   for (auto& t : ts) t.join();
   std::vector<event_t> out;
   CHECK(rec.drain(out) == 2000);
   CHECK(rec.dropped() == 0);
   for (const auto& e : out) CHECK(e.node == 7);
-  for (int i = 0; i < 1500; ++i) rec.instant(9, uint32_t(i), stage::done, 0);
+  for (int i = 0; i < 1500; ++i) rec.instant(9, uint32_t(i), stage_t::done, 0);
   out.clear();
   CHECK(rec.drain(out) == 1024);
   CHECK(rec.dropped() == 1500 - 1024);
 }
 
 TEST_CASE("event file round trip and errors naming the line") {
-  zk::test::temp_dir dir("zk_timeline");
+  zk::test::temp_dir_t dir("zk_timeline");
   aggregator_t agg;
   agg.names() = pipeline_names();
   auto v = pipeline(3, 10, 2, 5);
   for (auto& e : v)  // every field distinct from its neighbours: bytes on transfers, jobs apart
-    if (e.st == stage::xfer) e.bytes = 1000 + e.partition, e.job = 7;
+    if (e.st == stage_t::xfer) e.bytes = 1000 + e.partition, e.job = 7;
   agg.add(v);
   agg.save(dir.file("t.events"));
   auto back = aggregator_t::load(dir.file("t.events"));
@@ -257,9 +258,9 @@ TEST_CASE("Prometheus counters count every event ever added, not the aggregator'
     agg.add(v);
     const auto& m = agg.metrics();
     CHECK(m.proofs() == last_proofs + 3);
-    CHECK(m.stages().at(stage::gpu).count == last_gpu + 3);
+    CHECK(m.stages().at(stage_t::gpu).count == last_gpu + 3);
     last_proofs = m.proofs();
-    last_gpu = m.stages().at(stage::gpu).count;
+    last_gpu = m.stages().at(stage_t::gpu).count;
   }
   CHECK(agg.size() == 50);
   CHECK(agg.dropped() > 0);
@@ -275,7 +276,7 @@ TEST_CASE("Prometheus counters count every event ever added, not the aggregator'
   CHECK(text.find("zkfleet_stage_duration_seconds_sum{stage=\"GPU\"} 0.3\n") != std::string::npos);
   // an end without its begin adds nothing
   metrics_t lone;
-  lone.observe(ev(9, 0, stage::gpu, phase::end, 2, 0, 100));
+  lone.observe(ev(9, 0, stage_t::gpu, phase_t::end, 2, 0, 100));
   CHECK(lone.stages().empty());
 }
 
@@ -283,10 +284,10 @@ TEST_CASE("Prometheus histograms pair begins and ends by time, whatever order a 
   // A node drains one thread's ring after another, so a batch is not in time order. Here a
   // partition is queued twice (failed once, re-queued): B1 at 1 ms, E1 at 3 ms, B2 at 10 ms, E2
   // at 30 ms, in one batch in every order: the durations are always 2 ms and 20 ms.
-  std::vector<event_t> v = {ev(1, 0, stage::queued, phase::begin, 0, 0, 1 * ms),
-                            ev(1, 0, stage::queued, phase::end, 0, 0, 3 * ms),
-                            ev(1, 0, stage::queued, phase::begin, 0, 0, 10 * ms),
-                            ev(1, 0, stage::queued, phase::end, 0, 0, 30 * ms)};
+  std::vector<event_t> v = {ev(1, 0, stage_t::queued, phase_t::begin, 0, 0, 1 * ms),
+                            ev(1, 0, stage_t::queued, phase_t::end, 0, 0, 3 * ms),
+                            ev(1, 0, stage_t::queued, phase_t::begin, 0, 0, 10 * ms),
+                            ev(1, 0, stage_t::queued, phase_t::end, 0, 0, 30 * ms)};
   std::vector<int> order = {0, 1, 2, 3};
   int orders = 0;
   do {
@@ -294,7 +295,7 @@ TEST_CASE("Prometheus histograms pair begins and ends by time, whatever order a 
     std::vector<event_t> batch;
     for (int i : order) batch.push_back(v[i]);
     agg.add(batch);
-    const auto& h = agg.metrics().stages().at(stage::queued);
+    const auto& h = agg.metrics().stages().at(stage_t::queued);
     CHECK(h.count == 2);
     CHECK(h.sum == doctest::Approx(0.022));
     CHECK(h.buckets[0] == 0);  // ≤ 1 ms: neither
@@ -307,8 +308,8 @@ TEST_CASE("Prometheus histograms pair begins and ends by time, whatever order a 
   aggregator_t agg;
   agg.add({v[1]});
   agg.add({v[0]});
-  CHECK(agg.metrics().stages().at(stage::queued).count == 1);
-  CHECK(agg.metrics().stages().at(stage::queued).sum == doctest::Approx(0.002));
+  CHECK(agg.metrics().stages().at(stage_t::queued).count == 1);
+  CHECK(agg.metrics().stages().at(stage_t::queued).sum == doctest::Approx(0.002));
 }
 
 TEST_CASE("Prometheus exposition has counters and stage histograms") {

@@ -54,23 +54,23 @@ inline std::optional<curve_id_t> parse_curve_name(std::string_view name) {
 namespace detail {
 
 // Moduli as 64-bit limbs, least significant first.
-struct modulus_limbs {
+struct modulus_limbs_t {
   uint64_t limb[6];
   size_t n_limbs;
 };
-inline constexpr modulus_limbs bn254_q{
+inline constexpr modulus_limbs_t bn254_q{
     {0x3c208c16d87cfd47, 0x97816a916871ca8d, 0xb85045b68181585d, 0x30644e72e131a029, 0, 0}, 4};
-inline constexpr modulus_limbs bn254_r{
+inline constexpr modulus_limbs_t bn254_r{
     {0x43e1f593f0000001, 0x2833e84879b97091, 0xb85045b68181585d, 0x30644e72e131a029, 0, 0}, 4};
-inline constexpr modulus_limbs bls12_381_q{
+inline constexpr modulus_limbs_t bls12_381_q{
     {0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624, 0x64774b84f38512bf,
      0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a},
     6};
-inline constexpr modulus_limbs bls12_381_r{
+inline constexpr modulus_limbs_t bls12_381_r{
     {0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48, 0, 0}, 4};
 
 // The n-byte LE integer equals the modulus (and n is exactly its limb width in bytes).
-inline bool equals(const modulus_limbs& m, const uint8_t* le, size_t n) {
+inline bool equals(const modulus_limbs_t& m, const uint8_t* le, size_t n) {
   if (n != m.n_limbs * 8) return false;
   for (size_t i = 0; i < n; ++i) {
     if (le[i] != uint8_t(m.limb[i / 8] >> (8 * (i % 8)))) return false;

@@ -62,7 +62,7 @@ void write_record(const std::string& path, const key_record_t& r) {
 
 template <class C>
 void setup_typed(const porep_params_t& p, const std::string& dir,
-                 const groth16::setup_options& options, circuit_setup_report& report) {
+                 const groth16::setup_options_t& options, circuit_setup_report_t& report) {
   using Fr = typename C::fr_t;
   auto t0 = std::chrono::steady_clock::now();
   porep_data_t<Fr> data(p);
@@ -97,8 +97,8 @@ void setup_typed(const porep_params_t& p, const std::string& dir,
 template <class C>
 void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t& rec,
                  const std::string& dir, const std::string& proof_path,
-                 const std::string& public_path, circuit_prove_report& report,
-                 const groth16::prove_options& options) {
+                 const std::string& public_path, circuit_prove_report_t& report,
+                 const groth16::prove_options_t& options) {
   using Fr = typename C::fr_t;
   auto t0 = std::chrono::steady_clock::now();
   porep_data_t<Fr> data(p);
@@ -120,7 +120,7 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
         std::to_string(cs.n_constraints()) + " and " + std::to_string(cs.n_wires()));
 
   t0 = std::chrono::steady_clock::now();
-  formats::zkey_file zkey(dir + "/circuit.zkey");
+  formats::zkey_file_t zkey(dir + "/circuit.zkey");
   auto pk = groth16::proving_key_t<C>::view(zkey);
   if (pk.n_vars != cs.n_wires() || pk.n_public != cs.n_public() || pk.domain_size < cs.a().size())
     throw std::runtime_error(
@@ -136,7 +136,7 @@ void prove_typed(const porep_params_t& p, uint32_t partition, const key_record_t
   t0 = std::chrono::steady_clock::now();
   prover.load_abc(cs.a().data(), cs.b().data(), cs.c().data(), cs.a().size());
   groth16::prove_call_t call;
-  call.abc = groth16::abc_source::loaded;
+  call.abc = groth16::abc_source_t::loaded;
   call.observe = options.observe;
   call.what = dir + "/circuit.zkey: partition " + std::to_string(partition);
   const auto proof = groth16::prove_verified(prover, groth16::verifying_key_t<C>::from_zkey(pk),
@@ -162,11 +162,12 @@ std::string default_key_dir(const std::string& name, const std::string& params) 
   return (base / "zkfleet" / "keys" / leaf).string();
 }
 
-circuit_setup_report setup_circuit(const std::string& name, const std::string& params,
-                                   const std::string& dir, const groth16::setup_options& options) {
+circuit_setup_report_t setup_circuit(const std::string& name, const std::string& params,
+                                     const std::string& dir,
+                                     const groth16::setup_options_t& options) {
   auto p = parse_circuit(name, params);
   fs::create_directories(dir);
-  circuit_setup_report report;
+  circuit_setup_report_t report;
   report.shape = p.shape_key();
   report.curve = curve_name(p.curve);
   curves::with_curve(p.curve,
@@ -174,10 +175,10 @@ circuit_setup_report setup_circuit(const std::string& name, const std::string& p
   return report;
 }
 
-circuit_prove_report prove_circuit(const std::string& name, const std::string& params,
-                                   uint32_t partition, const std::string& key_dir,
-                                   const std::string& proof_path, const std::string& public_path,
-                                   const groth16::prove_options& options) {
+circuit_prove_report_t prove_circuit(const std::string& name, const std::string& params,
+                                     uint32_t partition, const std::string& key_dir,
+                                     const std::string& proof_path, const std::string& public_path,
+                                     const groth16::prove_options_t& options) {
   auto p = parse_circuit(name, params);
   const std::string record_path = key_dir + "/circuit.json", zkey_path = key_dir + "/circuit.zkey";
   formats::check_outputs(
@@ -191,7 +192,7 @@ circuit_prove_report prove_circuit(const std::string& name, const std::string& p
   if (rec->shape != p.shape_key())
     throw std::runtime_error(record_path + ": the key is for " + rec->shape + ", not " +
                              p.shape_key());
-  circuit_prove_report report;
+  circuit_prove_report_t report;
   report.curve = curve_name(p.curve);
   curves::with_curve(p.curve, [&](auto tag) {
     prove_typed<decltype(tag)>(p, partition, *rec, key_dir, proof_path, public_path, report,

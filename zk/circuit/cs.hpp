@@ -323,7 +323,7 @@ class prove_cs_t {
  public:
   using fr_t = Fr;
   using lc_t = value_lc_t<Fr>;
-  using column = detail::column_t<Fr>;
+  using column_t = detail::column_t<Fr>;
 
   // Capacities (from the shape's counts) so that no push reallocates in the hot path.
   prove_cs_t(size_t wires_hint, size_t constraints_hint) {
@@ -336,7 +336,7 @@ class prove_cs_t {
   // elements, Montgomery form) and a, b, c (rows_cap each, input rows included); nothing is
   // allocated, and a circuit larger than the regions throws std::length_error.
   prove_cs_t(Fr* witness, size_t wires_cap, Fr* a, Fr* b, Fr* c, size_t rows_cap)
-      : wires_(column(witness, wires_cap)), a_(a, rows_cap), b_(b, rows_cap), c_(c, rows_cap) {}
+      : wires_(column_t(witness, wires_cap)), a_(a, rows_cap), b_(b, rows_cap), c_(c, rows_cap) {}
 
   lc_t one() const { return {Fr::one()}; }
   lc_t constant(const Fr& k) const { return {k}; }
@@ -381,10 +381,10 @@ class prove_cs_t {
   uint32_t n_wires() const { return wires_.n_wires(); }
   uint32_t n_public() const { return wires_.n_public(); }
   uint32_t n_constraints() const { return finished_ ? n_constraints_ : uint32_t(a_.size()); }
-  const column& witness() const { return wires_.witness(); }
-  const column& a() const { return a_; }
-  const column& b() const { return b_; }
-  const column& c() const { return c_; }
+  const column_t& witness() const { return wires_.witness(); }
+  const column_t& a() const { return a_; }
+  const column_t& b() const { return b_; }
+  const column_t& c() const { return c_; }
 
   // The witness as the prover's MSMs read it: n_wires canonical little-endian integers of
   // sizeof(Fr::big_t) bytes (a .wtns's values section).
@@ -396,8 +396,8 @@ class prove_cs_t {
   }
 
  private:
-  detail::wires_t<Fr, column> wires_;
-  column a_, b_, c_;
+  detail::wires_t<Fr, column_t> wires_;
+  column_t a_, b_, c_;
   bool finished_ = false;
   uint32_t n_constraints_ = 0;
 };

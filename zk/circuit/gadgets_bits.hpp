@@ -39,39 +39,39 @@ const Fr& pow2(unsigned i) {
 }
 
 template <class CS>
-using lc_of = typename CS::lc_t;
+using lc_of_t = typename CS::lc_t;
 
 template <class CS>
-lc_of<CS> mul(CS& cs, const lc_of<CS>& a, const lc_of<CS>& b) {
+lc_of_t<CS> mul(CS& cs, const lc_of_t<CS>& a, const lc_of_t<CS>& b) {
   auto w = cs.alloc(a.value * b.value);
   cs.enforce(a, b, w);
   return w;
 }
 
 template <class CS>
-void enforce_equal(CS& cs, const lc_of<CS>& a, const lc_of<CS>& b) {
+void enforce_equal(CS& cs, const lc_of_t<CS>& a, const lc_of_t<CS>& b) {
   cs.enforce(a, cs.one(), b);
 }
 
 template <class CS>
-lc_of<CS> alloc_bit(CS& cs, bool v) {
+lc_of_t<CS> alloc_bit(CS& cs, bool v) {
   using Fr = typename CS::fr_t;
   auto b = cs.alloc(v ? Fr::one() : Fr::zero());
-  cs.enforce(b, cs.one() - b, lc_of<CS>{});
+  cs.enforce(b, cs.one() - b, lc_of_t<CS>{});
   return b;
 }
 
 // The constant bit v (no wire, no constraint).
 template <class CS>
-lc_of<CS> constant_bit(const CS& cs, bool v) {
-  return v ? cs.one() : lc_of<CS>{};
+lc_of_t<CS> constant_bit(const CS& cs, bool v) {
+  return v ? cs.one() : lc_of_t<CS>{};
 }
 
 // Σ_{i<n} 2^i bits[i] (a linear combination: no constraint).
 template <class CS>
-lc_of<CS> pack_bits(const lc_of<CS>* bits, unsigned n) {
+lc_of_t<CS> pack_bits(const lc_of_t<CS>* bits, unsigned n) {
   using Fr = typename CS::fr_t;
-  lc_of<CS> acc{};
+  lc_of_t<CS> acc{};
   for (unsigned i = 0; i < n; ++i) acc += bits[i] * pow2<Fr>(i);
   return acc;
 }
@@ -80,7 +80,7 @@ lc_of<CS> pack_bits(const lc_of<CS>* bits, unsigned n) {
 // The caller must know x < 2^n for an honest witness; a value that does not fit throws (the
 // constraints would be unsatisfiable).
 template <class CS>
-void to_bits(CS& cs, const lc_of<CS>& x, unsigned n, lc_of<CS>* out) {
+void to_bits(CS& cs, const lc_of_t<CS>& x, unsigned n, lc_of_t<CS>* out) {
   using Fr = typename CS::fr_t;
   if (n > 253) throw std::invalid_argument("to_bits: at most 253 bits, got " + std::to_string(n));
   auto v = x.value.to_canonical();
@@ -93,19 +93,19 @@ void to_bits(CS& cs, const lc_of<CS>& x, unsigned n, lc_of<CS>* out) {
 }
 
 template <class CS>
-lc_of<CS> xor2(CS& cs, const lc_of<CS>& a, const lc_of<CS>& b) {
+lc_of_t<CS> xor2(CS& cs, const lc_of_t<CS>& a, const lc_of_t<CS>& b) {
   auto r = cs.alloc(a.value + b.value - (a.value * b.value).dbl());
   cs.enforce(a + a, b, a + b - r);
   return r;
 }
 
 template <class CS>
-lc_of<CS> and2(CS& cs, const lc_of<CS>& a, const lc_of<CS>& b) {
+lc_of_t<CS> and2(CS& cs, const lc_of_t<CS>& a, const lc_of_t<CS>& b) {
   return mul(cs, a, b);
 }
 
 template <class CS>
-lc_of<CS> ch(CS& cs, const lc_of<CS>& e, const lc_of<CS>& f, const lc_of<CS>& g) {
+lc_of_t<CS> ch(CS& cs, const lc_of_t<CS>& e, const lc_of_t<CS>& f, const lc_of_t<CS>& g) {
   auto fg = f - g;
   auto r = cs.alloc(g.value + e.value * fg.value);
   cs.enforce(e, fg, r - g);
@@ -113,7 +113,7 @@ lc_of<CS> ch(CS& cs, const lc_of<CS>& e, const lc_of<CS>& f, const lc_of<CS>& g)
 }
 
 template <class CS>
-lc_of<CS> maj(CS& cs, const lc_of<CS>& a, const lc_of<CS>& b, const lc_of<CS>& c) {
+lc_of_t<CS> maj(CS& cs, const lc_of_t<CS>& a, const lc_of_t<CS>& b, const lc_of_t<CS>& c) {
   auto t = mul(cs, b, c);
   auto s = b + c - (t + t);
   auto r = cs.alloc(t.value + a.value * s.value);

@@ -13,9 +13,9 @@ namespace zk::circuit {
 // The root implied by leaf, index bits bits[0..depth) (boolean wires, checked by the caller)
 // and siblings sib[0..depth) (bottom-up).
 template <class CS>
-lc_of<CS> merkle_root(CS& cs, const lc_of<CS>& leaf, const lc_of<CS>* bits, const lc_of<CS>* sib,
-                      unsigned depth) {
-  lc_of<CS> cur = leaf;
+lc_of_t<CS> merkle_root(CS& cs, const lc_of_t<CS>& leaf, const lc_of_t<CS>* bits,
+                        const lc_of_t<CS>* sib, unsigned depth) {
+  lc_of_t<CS> cur = leaf;
   for (unsigned k = 0; k < depth; ++k) {
     auto diff = sib[k] - cur;
     auto left = cs.alloc(cur.value + bits[k].value * diff.value);
@@ -28,8 +28,8 @@ lc_of<CS> merkle_root(CS& cs, const lc_of<CS>& leaf, const lc_of<CS>* bits, cons
 
 // merkle_root(…) = root: depth·244 + 1 constraints.
 template <class CS>
-void merkle_verify(CS& cs, const lc_of<CS>& root, const lc_of<CS>& leaf, const lc_of<CS>* bits,
-                   const lc_of<CS>* sib, unsigned depth) {
+void merkle_verify(CS& cs, const lc_of_t<CS>& root, const lc_of_t<CS>& leaf,
+                   const lc_of_t<CS>* bits, const lc_of_t<CS>* sib, unsigned depth) {
   enforce_equal(cs, merkle_root(cs, leaf, bits, sib, depth), root);
 }
 

@@ -93,8 +93,8 @@ porep_params_t porep_params_t::parse(const std::string& text) {
   if (total >= (uint64_t(1) << 32))
     throw std::invalid_argument("--params: partitions·challenges must be below 2^32");
   // compute_h needs the 2n-th roots of unity: a domain of at most 2^(two-adicity − 1) rows.
-  const unsigned max_log = (p.curve == curve_id_t::bn254 ? bn254::fr_params::two_adicity
-                                                         : bls12_381::fr_params::two_adicity) -
+  const unsigned max_log = (p.curve == curve_id_t::bn254 ? bn254::fr_params_t::two_adicity
+                                                         : bls12_381::fr_params_t::two_adicity) -
                            1;
   const uint64_t rows =
       porep_constraint_mix(p).total + 3 + 1;  // + public inputs (root, replica_id, partition) + one
@@ -232,7 +232,7 @@ std::vector<Fr> porep_data_t<Fr>::path(uint64_t leaf) const {
 template <class CS>
 void porep_lite(CS& cs, const porep_data_t<typename CS::fr_t>& data, uint32_t partition) {
   using Fr = typename CS::fr_t;
-  using lc_t = lc_of<CS>;
+  using lc_t = lc_of_t<CS>;
   const porep_params_t& p = data.params();
   if (partition >= p.partitions)
     throw std::invalid_argument("porep-lite: partition " + std::to_string(partition) +

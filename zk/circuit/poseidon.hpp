@@ -53,9 +53,9 @@ inline constexpr unsigned poseidon_max_t = 5;
 
 // Poseidon(in[0..n)) for 1 ≤ n ≤ 4 (t = n + 1): a linear combination of the last round's wires.
 template <class CS>
-lc_of<CS> poseidon(CS& cs, const lc_of<CS>* in, unsigned n) {
+lc_of_t<CS> poseidon(CS& cs, const lc_of_t<CS>* in, unsigned n) {
   using Fr = typename CS::fr_t;
-  using lc_t = lc_of<CS>;
+  using lc_t = lc_of_t<CS>;
   const unsigned t = n + 1;
   const poseidon_params_t<Fr>& p = poseidon_params<Fr>(t);
   std::array<lc_t, poseidon_max_t> state{}, next{};
@@ -85,8 +85,8 @@ lc_of<CS> poseidon(CS& cs, const lc_of<CS>* in, unsigned n) {
 }
 
 template <class CS>
-lc_of<CS> poseidon2(CS& cs, const lc_of<CS>& x, const lc_of<CS>& y) {
-  const lc_of<CS> in[2] = {x, y};
+lc_of_t<CS> poseidon2(CS& cs, const lc_of_t<CS>& x, const lc_of_t<CS>& y) {
+  const lc_of_t<CS> in[2] = {x, y};
   return poseidon(cs, in, 2);
 }
 

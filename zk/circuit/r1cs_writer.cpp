@@ -13,7 +13,7 @@
 namespace zk::circuit {
 namespace {
 
-struct byte_writer {
+struct byte_writer_t {
   std::vector<uint8_t>& out;
   void u32(uint32_t v) {
     size_t n = out.size();
@@ -40,7 +40,7 @@ struct byte_writer {
 };
 
 template <class Fr>
-void write_lc(byte_writer& w, const sparse_matrix_t<Fr>& m, uint64_t row) {
+void write_lc(byte_writer_t& w, const sparse_matrix_t<Fr>& m, uint64_t row) {
   w.u32(uint32_t(m.row_ptr[row + 1] - m.row_ptr[row]));
   for (uint64_t k = m.row_ptr[row]; k < m.row_ptr[row + 1]; ++k) {
     w.u32(m.col[k]);
@@ -58,7 +58,7 @@ std::vector<uint8_t> r1cs_bytes(const r1cs_shape_t<Fr>& s) {
   std::vector<uint8_t> out;
   out.reserve(12 + 3 * 12 + 64 + 3 * 4 * uint64_t(s.n_constraints()) + nnz * (4 + fs) +
               8 * uint64_t(s.n_wires));
-  byte_writer w{out};
+  byte_writer_t w{out};
   out.insert(out.end(), {'r', '1', 'c', 's'});
   w.u32(1);  // version
   w.u32(3);  // sections

@@ -53,7 +53,7 @@ inline constexpr uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53
 }  // namespace sha256_constants
 
 template <class CS>
-using sha_word_t = std::array<lc_of<CS>, 32>;  // least significant bit first
+using sha_word_t = std::array<lc_of_t<CS>, 32>;  // least significant bit first
 
 namespace detail {
 
@@ -86,11 +86,11 @@ sha_word_t<CS> sigma(CS& cs, const sha_word_t<CS>& x, unsigned r1, unsigned r2, 
 template <class CS>
 sha_word_t<CS> add_words(CS& cs, std::initializer_list<const sha_word_t<CS>*> words, uint32_t k) {
   using Fr = typename CS::fr_t;
-  lc_of<CS> sum = cs.constant(Fr::from_u64(k));
+  lc_of_t<CS> sum = cs.constant(Fr::from_u64(k));
   for (const auto* w : words) sum += pack_bits<CS>(w->data(), 32);
   const uint64_t max = uint64_t(words.size()) * 0xffffffffULL + k;
   const unsigned n = 64 - __builtin_clzll(max);
-  std::array<lc_of<CS>, 40> bits;
+  std::array<lc_of_t<CS>, 40> bits;
   to_bits(cs, sum, n, bits.data());
   sha_word_t<CS> r;
   for (unsigned i = 0; i < 32; ++i) r[i] = std::move(bits[i]);
@@ -101,7 +101,7 @@ sha_word_t<CS> add_words(CS& cs, std::initializer_list<const sha_word_t<CS>*> wo
 
 // One compression: state (8 words) ← compress(state, block), block = 512 bits in stream order.
 template <class CS>
-void sha256_compress(CS& cs, std::array<sha_word_t<CS>, 8>& state, const lc_of<CS>* block) {
+void sha256_compress(CS& cs, std::array<sha_word_t<CS>, 8>& state, const lc_of_t<CS>* block) {
   namespace k = sha256_constants;
   std::vector<sha_word_t<CS>> w(64);
   for (unsigned t = 0; t < 16; ++t)
@@ -146,12 +146,12 @@ void sha256_compress(CS& cs, std::array<sha_word_t<CS>, 8>& state, const lc_of<C
 // SHA-256 of an n_bits-bit message (stream order bits) into digest[0..256) (stream order).
 // Padding (FIPS 180-4 §5.1.1) is constants; the block count is fixed by n_bits.
 template <class CS>
-void sha256_bits(CS& cs, const lc_of<CS>* msg, uint64_t n_bits, lc_of<CS>* digest) {
+void sha256_bits(CS& cs, const lc_of_t<CS>* msg, uint64_t n_bits, lc_of_t<CS>* digest) {
   const uint64_t padded = (n_bits + 1 + 64 + 511) / 512 * 512;
-  std::vector<lc_of<CS>> block(padded);
+  std::vector<lc_of_t<CS>> block(padded);
   for (uint64_t i = 0; i < n_bits; ++i) block[i] = msg[i];
   block[n_bits] = cs.one();
-  for (uint64_t i = n_bits + 1; i < padded - 64; ++i) block[i] = lc_of<CS>{};
+  for (uint64_t i = n_bits + 1; i < padded - 64; ++i) block[i] = lc_of_t<CS>{};
   for (unsigned i = 0; i < 64; ++i) block[padded - 1 - i] = constant_bit(cs, (n_bits >> i) & 1);
   std::array<sha_word_t<CS>, 8> state;
   for (unsigned j = 0; j < 8; ++j) state[j] = detail::constant_word(cs, sha256_constants::iv[j]);

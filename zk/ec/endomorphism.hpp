@@ -49,16 +49,16 @@ struct lattice_t {
 
   // k: four little-endian 64-bit limbs (any k < 2^256; the scalars are < r).
   constexpr split_t<D> split(const uint64_t k[4]) const {
-    using u128 = unsigned __int128;
-    u128 c[D] = {};
+    using u128_t = unsigned __int128;
+    u128_t c[D] = {};
     for (int j = 0; j < D; ++j) {
       // bits [384, 512) of k·g_j + 2^383: the low 128 bits of the rounded quotient (the
       // arithmetic below is mod 2^128, exact because every |k_i| < 2^127).
       uint64_t prod[11] = {};
       for (int a = 0; a < 4; ++a) {
-        u128 carry = 0;
+        u128_t carry = 0;
         for (int bb = 0; bb < 6; ++bb) {
-          carry += (u128)k[a] * g[j].l[bb] + prod[a + bb];
+          carry += (u128_t)k[a] * g[j].l[bb] + prod[a + bb];
           prod[a + bb] = uint64_t(carry);
           carry >>= 64;
         }
@@ -68,21 +68,21 @@ struct lattice_t {
           carry >>= 64;
         }
       }
-      u128 carry = (u128)prod[5] + (uint64_t(1) << 63);
+      u128_t carry = (u128_t)prod[5] + (uint64_t(1) << 63);
       for (int t = 6; t < 11; ++t) {
         carry = (carry >> 64) + prod[t];
         prod[t] = uint64_t(carry);
       }
-      const u128 q = (u128)prod[6] | ((u128)prod[7] << 64);
-      c[j] = g_neg[j] ? u128(0) - q : q;
+      const u128_t q = (u128_t)prod[6] | ((u128_t)prod[7] << 64);
+      c[j] = g_neg[j] ? u128_t(0) - q : q;
     }
     split_t<D> out{};
     for (int i = 0; i < D; ++i) {
-      u128 v = i == 0 ? ((u128)k[0] | ((u128)k[1] << 64)) : 0;
+      u128_t v = i == 0 ? ((u128_t)k[0] | ((u128_t)k[1] << 64)) : 0;
       for (int j = 0; j < D; ++j) v -= c[j] * b[j][i];
       const __int128 s = (__int128)v;
       out.neg[i] = s < 0;
-      out.mag[i] = s < 0 ? u128(0) - v : v;
+      out.mag[i] = s < 0 ? u128_t(0) - v : v;
     }
     return out;
   }
@@ -128,10 +128,10 @@ constexpr lattice_t<D> lattice(const char* const (&b)[D][D], const char* const (
 // Per curve: φ on G1 (β, λ, its 2-dimensional lattice) and ψ on G2 (c_x, c_y, ω, the
 // 4-dimensional lattice of λ_ψ = p mod r).
 template <class C>
-struct endomorphisms;
+struct endomorphisms_t;
 
 template <>
-struct endomorphisms<curves::bn254> {
+struct endomorphisms_t<curves::bn254> {
   using C = curves::bn254;
   static constexpr C::fq_t beta =
       detail::fe_hex<C::fq_t>("0x59e26bcea0d48bacd4f263f1acdb5c4f5763473177fffffe");
@@ -173,7 +173,7 @@ struct endomorphisms<curves::bn254> {
 };
 
 template <>
-struct endomorphisms<curves::bls12_381> {
+struct endomorphisms_t<curves::bls12_381> {
   using C = curves::bls12_381;
   static constexpr C::fq_t beta = detail::fe_hex<C::fq_t>(
       "0x1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd000000"
@@ -214,13 +214,13 @@ struct endomorphisms<curves::bls12_381> {
 template <class C>
 constexpr typename C::g1_affine phi(const typename C::g1_affine& p) {
   if (p.is_infinity()) return p;
-  return {p.x * endomorphisms<C>::beta, p.y};
+  return {p.x * endomorphisms_t<C>::beta, p.y};
 }
 
 // ψ^e(Q) = [λ_ψ^e]Q on G2, e = 0…3.
 template <class C>
 constexpr typename C::g2_affine psi_pow(const typename C::g2_affine& q, unsigned e) {
-  using E = endomorphisms<C>;
+  using E = endomorphisms_t<C>;
   if (q.is_infinity() || e == 0) return q;
   typename C::g2_affine r = q;
   if (e >= 2) r = {{r.x.c0 * E::psi2_x, r.x.c1 * E::psi2_x}, -r.y};

@@ -84,7 +84,7 @@ class fixed_base_t {
     parallel_for(
         n_batches,
         [&](size_t b0, size_t b1) {
-          batch_scratch s(batch, windows_);
+          batch_scratch_t s(batch, windows_);
           for (size_t b = b0; b < b1; ++b) {
             const size_t begin = b * batch;
             mul_affine_batch(k + begin, out + begin, std::min(batch, n - begin), s);
@@ -94,10 +94,10 @@ class fixed_base_t {
   }
 
  private:
-  struct batch_scratch {
+  struct batch_scratch_t {
     std::vector<int16_t> digits;  // windows × batch, window-major
     std::vector<field_t> den, tmp;
-    batch_scratch(size_t batch, unsigned windows)
+    batch_scratch_t(size_t batch, unsigned windows)
         : digits(batch * windows), den(batch), tmp(batch) {}
   };
 
@@ -121,7 +121,7 @@ class fixed_base_t {
   // apart: an accumulator at infinity takes the table point, x₁ = x₂ is a doubling
   // (λ = 3x₁²/2y₁) or gives infinity.
   template <class Fr>
-  void mul_affine_batch(const Fr* k, affine* acc, size_t m, batch_scratch& s) const {
+  void mul_affine_batch(const Fr* k, affine* acc, size_t m, batch_scratch_t& s) const {
     for (size_t i = 0; i < m; ++i) {
       recode(k[i].to_canonical(), s.digits.data() + i, m);
       acc[i] = affine::infinity();

@@ -4,7 +4,7 @@
 
 namespace zk::bls12_381 {
 
-struct fr_params {
+struct fr_params_t {
   static constexpr int N = 4;
   // r = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
   static constexpr ff::bigint_t<4> modulus{
@@ -12,15 +12,15 @@ struct fr_params {
   static constexpr unsigned two_adicity = 32;
   static constexpr uint64_t nqr = 5;  // snarkjs's nqr (blstrs/arkworks use 7: other roots!)
 };
-struct fq_params {
+struct fq_params_t {
   static constexpr int N = 6;
   static constexpr ff::bigint_t<6> modulus{{0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
                                             0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
                                             0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL}};
 };
 
-using fr_t = ff::fp_t<fr_params>;
-using fq_t = ff::fp_t<fq_params>;
+using fr_t = ff::fp_t<fr_params_t>;
+using fq_t = ff::fp_t<fq_params_t>;
 using fq2_t = ff::fp2_t<fq_t>;
 
 }  // namespace zk::bls12_381

@@ -27,7 +27,7 @@ namespace zk::ff {
 template <class P>
 struct fp_t {
   static constexpr int N = P::N;
-  using params = P;
+  using params_t = P;
   using big_t = bigint_t<N>;
 
   static constexpr big_t modulus = P::modulus;

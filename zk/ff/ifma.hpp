@@ -216,26 +216,26 @@ struct vfield_t {
 // Fq2 = Fq[u]/(u² + 1) over vfield_t: Karatsuba as fp2_t does (3 multiplications).
 template <class F>
 struct vfield2_t {
-  using base = vfield_t<F>;
-  using vfe = typename base::vfe;
+  using base_t = vfield_t<F>;
+  using vfe = typename base_t::vfe;
   struct v2_t {
     vfe c0, c1;
   };
   ZK_IFMA_INLINE static v2_t add(const v2_t& a, const v2_t& b) {
-    return {base::add(a.c0, b.c0), base::add(a.c1, b.c1)};
+    return {base_t::add(a.c0, b.c0), base_t::add(a.c1, b.c1)};
   }
   ZK_IFMA_INLINE static v2_t sub(const v2_t& a, const v2_t& b) {
-    return {base::sub(a.c0, b.c0), base::sub(a.c1, b.c1)};
+    return {base_t::sub(a.c0, b.c0), base_t::sub(a.c1, b.c1)};
   }
   ZK_IFMA_INLINE static v2_t mul(const v2_t& a, const v2_t& b) {
-    const vfe v0 = base::mul(a.c0, b.c0), v1 = base::mul(a.c1, b.c1);
-    const vfe s = base::mul(base::add(a.c0, a.c1), base::add(b.c0, b.c1));
-    return {base::sub(v0, v1), base::sub(base::sub(s, v0), v1)};
+    const vfe v0 = base_t::mul(a.c0, b.c0), v1 = base_t::mul(a.c1, b.c1);
+    const vfe s = base_t::mul(base_t::add(a.c0, a.c1), base_t::add(b.c0, b.c1));
+    return {base_t::sub(v0, v1), base_t::sub(base_t::sub(s, v0), v1)};
   }
   // (a0 + a1u)² = (a0 + a1)(a0 − a1) + 2a0a1·u
   ZK_IFMA_INLINE static v2_t sqr(const v2_t& a) {
-    const vfe t = base::mul(a.c0, a.c1);
-    return {base::mul(base::add(a.c0, a.c1), base::sub(a.c0, a.c1)), base::add(t, t)};
+    const vfe t = base_t::mul(a.c0, a.c1);
+    return {base_t::mul(base_t::add(a.c0, a.c1), base_t::sub(a.c0, a.c1)), base_t::add(t, t)};
   }
 };
 

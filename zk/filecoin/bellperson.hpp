@@ -125,13 +125,13 @@ class params_file_t {
   // runs at opening), in parallel; format_error naming the first bad point in file order.
   void check_all_points() const;
 
-  const formats::mapped_file& mapping() const { return file_; }
+  const formats::mapped_file_t& mapping() const { return file_; }
 
  private:
   [[noreturn]] void point_error(const section_t& s, uint64_t i, const char* why) const;
   void check_section(const section_t& s) const;
 
-  formats::mapped_file file_;
+  formats::mapped_file_t file_;
   mode_t mode_;
   verifying_key_t vk_;
   uint64_t vk_bytes_ = 0;

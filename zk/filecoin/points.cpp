@@ -9,7 +9,7 @@ namespace zk::filecoin {
 namespace {
 
 using big6_t = fq_t::big_t;
-using endo_t = ec::endomorphisms<curve_t>;
+using endo_t = ec::endomorphisms_t<curve_t>;
 
 constexpr uint8_t flag_compressed = 0x80, flag_infinity = 0x40, flag_sign = 0x20;
 constexpr uint64_t z_abs = 0xd201000000010000ULL;           // |z|, z < 0

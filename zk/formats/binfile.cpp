@@ -31,7 +31,8 @@ std::string quote_magic(const uint8_t* p, size_t n) {
 
 }  // namespace
 
-binfile::binfile(std::string path, std::string_view magic, uint32_t version, section_namer names)
+binfile_t::binfile_t(std::string path, std::string_view magic, uint32_t version,
+                     section_namer_t names)
     : file_(std::move(path)), names_(names) {
   const uint8_t* d = file_.data();
   const uint64_t size = file_.size();
@@ -59,7 +60,7 @@ binfile::binfile(std::string path, std::string_view magic, uint32_t version, sec
       fail("section record " + std::to_string(i) + " of " + std::to_string(n_sections) +
            " at offset " + hex(pos) + " is truncated: file ends at " + hex(size));
     }
-    section_record s;
+    section_record_t s;
     s.id = load_u32(d + pos);
     s.size = load_u64(d + pos + 4);
     s.offset = pos + record_header_size;
@@ -74,8 +75,8 @@ binfile::binfile(std::string path, std::string_view magic, uint32_t version, sec
   }
 }
 
-std::vector<const section_record*> binfile::find_all(uint32_t id) const {
-  std::vector<const section_record*> out;
+std::vector<const section_record_t*> binfile_t::find_all(uint32_t id) const {
+  std::vector<const section_record_t*> out;
   auto it = by_id_.find(id);
   if (it != by_id_.end()) {
     for (uint32_t idx : it->second) out.push_back(&sections_[idx]);
@@ -83,7 +84,7 @@ std::vector<const section_record*> binfile::find_all(uint32_t id) const {
   return out;
 }
 
-const section_record* binfile::find_unique(uint32_t id) const {
+const section_record_t* binfile_t::find_unique(uint32_t id) const {
   auto it = by_id_.find(id);
   if (it == by_id_.end()) return nullptr;
   if (it->second.size() > 1) {
@@ -98,44 +99,44 @@ const section_record* binfile::find_unique(uint32_t id) const {
   return &sections_[it->second.front()];
 }
 
-const section_record& binfile::unique(uint32_t id) const {
-  const section_record* s = find_unique(id);
+const section_record_t& binfile_t::unique(uint32_t id) const {
+  const section_record_t* s = find_unique(id);
   if (s == nullptr) fail(label(id) + " is missing");
   return *s;
 }
 
-reader binfile::read(uint32_t id) const { return reader(*this, unique(id)); }
-reader binfile::read(const section_record& s) const { return reader(*this, s); }
+reader_t binfile_t::read(uint32_t id) const { return reader_t(*this, unique(id)); }
+reader_t binfile_t::read(const section_record_t& s) const { return reader_t(*this, s); }
 
-std::string binfile::label(uint32_t id) const {
+std::string binfile_t::label(uint32_t id) const {
   return section_label(id, names_ != nullptr ? names_(id) : nullptr);
 }
 
-void binfile::fail(std::string_view what) const { throw_file_error(path(), what); }
+void binfile_t::fail(std::string_view what) const { throw_file_error(path(), what); }
 
-void binfile::fail(const section_record& s, std::string_view what) const {
+void binfile_t::fail(const section_record_t& s, std::string_view what) const {
   throw_section_error(path(), label(s.id), s.offset, what);
 }
 
-void binfile::expect_size(const section_record& s, uint64_t expected,
-                          std::string_view formula) const {
+void binfile_t::expect_size(const section_record_t& s, uint64_t expected,
+                            std::string_view formula) const {
   if (s.size != expected) {
     fail(s, "length " + std::to_string(s.size) + " does not match " + std::string(formula) + " = " +
                 std::to_string(expected));
   }
 }
 
-void reader::expect_end() const {
+void reader_t::expect_end() const {
   if (remaining() != 0) {
     fail(std::to_string(remaining()) + " unexpected trailing bytes");
   }
 }
 
-void reader::fail(std::string_view what) const {
+void reader_t::fail(std::string_view what) const {
   file_->fail(section_, std::string(what) + " at offset " + hex(file_offset()));
 }
 
-void reader::overrun(uint64_t n, const char* what) const {
+void reader_t::overrun(uint64_t n, const char* what) const {
   fail("truncated: need " + std::to_string(n) + " bytes" + what + ", only " +
        std::to_string(remaining()) + " left in the section");
 }

@@ -43,7 +43,7 @@ inline bool le_is_one(const uint8_t* a, size_t n) {
 }
 
 // A contiguous range of bytes inside a mapped file.
-struct byte_span {
+struct byte_span_t {
   const uint8_t* data = nullptr;
   uint64_t size = 0;
 };
@@ -51,15 +51,15 @@ struct byte_span {
 // ---- container ---------------------------------------------------------------------------------
 
 // Maps a section id to a human-readable name for error messages ("B2 points"), or nullptr.
-using section_namer = const char* (*)(uint32_t id);
+using section_namer_t = const char* (*)(uint32_t id);
 
-struct section_record {
+struct section_record_t {
   uint32_t id = 0;
   uint64_t offset = 0;  // absolute file offset of the payload (just after the 12-byte record head)
   uint64_t size = 0;    // payload length
 };
 
-class reader;
+class reader_t;
 
 // A field element's byte size as the formats store it (n8, fs, n8q, n8r): a positive multiple of 8,
 // bounded as a sanity check (2048-bit fields).
@@ -68,16 +68,16 @@ inline bool valid_field_size(uint32_t n8) {
   return n8 != 0 && n8 % 8 == 0 && n8 <= max_field_bytes;
 }
 
-class binfile {
+class binfile_t {
  public:
   // Maps `path`, checks the 4-byte magic and that the version equals `version`, then scans and
   // indexes every section record. Throws format_error (file, offset, expected vs got) on any
   // inconsistency: short file, bad magic, bad version, a record or payload running past the end.
-  binfile(std::string path, std::string_view magic, uint32_t version,
-          section_namer names = nullptr);
+  binfile_t(std::string path, std::string_view magic, uint32_t version,
+            section_namer_t names = nullptr);
 
-  binfile(binfile&&) noexcept = default;
-  binfile& operator=(binfile&&) noexcept = default;
+  binfile_t(binfile_t&&) noexcept = default;
+  binfile_t& operator=(binfile_t&&) noexcept = default;
 
   const std::string& path() const { return file_.path(); }
   const uint8_t* data() const { return file_.data(); }
@@ -85,44 +85,44 @@ class binfile {
   uint32_t version() const { return version_; }
 
   // Every record, in file order.
-  const std::vector<section_record>& sections() const { return sections_; }
+  const std::vector<section_record_t>& sections() const { return sections_; }
   // Every record with this id, in file order (empty when absent).
-  std::vector<const section_record*> find_all(uint32_t id) const;
+  std::vector<const section_record_t*> find_all(uint32_t id) const;
   // The single record with this id, or nullptr when absent; throws when the id repeats.
-  const section_record* find_unique(uint32_t id) const;
+  const section_record_t* find_unique(uint32_t id) const;
   // The single record with this id; throws when absent or repeated.
-  const section_record& unique(uint32_t id) const;
+  const section_record_t& unique(uint32_t id) const;
 
-  byte_span bytes(const section_record& s) const { return {data() + s.offset, s.size}; }
+  byte_span_t bytes(const section_record_t& s) const { return {data() + s.offset, s.size}; }
   // A bounds-checked cursor over the payload of the unique section `id`.
-  reader read(uint32_t id) const;
-  reader read(const section_record& s) const;
+  reader_t read(uint32_t id) const;
+  reader_t read(const section_record_t& s) const;
 
   // "section 7 (B2 points)"
   std::string label(uint32_t id) const;
   // "<path>: <what>"
   [[noreturn]] void fail(std::string_view what) const;
   // "<path>: section 7 (B2 points): <what> (section at offset 0x...)"
-  [[noreturn]] void fail(const section_record& s, std::string_view what) const;
+  [[noreturn]] void fail(const section_record_t& s, std::string_view what) const;
   // Checks s.size == expected; otherwise fails naming `formula` (e.g. "4*n8q*nVars").
-  void expect_size(const section_record& s, uint64_t expected, std::string_view formula) const;
+  void expect_size(const section_record_t& s, uint64_t expected, std::string_view formula) const;
 
-  void advise_willneed(const section_record& s) const { file_.advise_willneed(s.offset, s.size); }
-  void advise_dontneed(const section_record& s) const { file_.advise_dontneed(s.offset, s.size); }
+  void advise_willneed(const section_record_t& s) const { file_.advise_willneed(s.offset, s.size); }
+  void advise_dontneed(const section_record_t& s) const { file_.advise_dontneed(s.offset, s.size); }
 
  private:
-  mapped_file file_;
-  section_namer names_ = nullptr;
+  mapped_file_t file_;
+  section_namer_t names_ = nullptr;
   uint32_t version_ = 0;
-  std::vector<section_record> sections_;
+  std::vector<section_record_t> sections_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> by_id_;  // id -> indices into sections_
 };
 
 // Sequential, bounds-checked reads from one section's payload. Overruns throw format_error naming
 // the file, the section and the absolute offset of the failed read.
-class reader {
+class reader_t {
  public:
-  reader(const binfile& file, const section_record& section)
+  reader_t(const binfile_t& file, const section_record_t& section)
       : file_(&file), section_(section), base_(file.data() + section.offset) {}
 
   uint32_t u32() { return load_u32(take(4, " for a u32")); }
@@ -143,8 +143,8 @@ class reader {
   uint64_t pos() const { return pos_; }  // relative to the payload start
   uint64_t remaining() const { return section_.size - pos_; }
   uint64_t file_offset() const { return section_.offset + pos_; }
-  const section_record& section() const { return section_; }
-  const binfile& file() const { return *file_; }
+  const section_record_t& section() const { return section_; }
+  const binfile_t& file() const { return *file_; }
 
   // Fails unless every byte of the section was consumed.
   void expect_end() const;
@@ -160,8 +160,8 @@ class reader {
   }
   [[noreturn]] void overrun(uint64_t n, const char* what) const;
 
-  const binfile* file_;
-  section_record section_;
+  const binfile_t* file_;
+  section_record_t section_;
   const uint8_t* base_;
   uint64_t pos_ = 0;
 };

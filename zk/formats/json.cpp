@@ -15,19 +15,21 @@ namespace zk::formats {
 namespace {
 
 // Insertion-ordered, so keys come out in snarkjs's order.
-using ojson = nlohmann::ordered_json;
+using ojson_t = nlohmann::ordered_json;
 
 // ---- writing ----
 
-ojson to_json(const g1_json& p) { return ojson::array({p.x, p.y, p.z}); }
+ojson_t to_json(const g1_json_t& p) { return ojson_t::array({p.x, p.y, p.z}); }
 
-ojson to_json(const std::array<std::string, 2>& e) { return ojson::array({e[0], e[1]}); }
+ojson_t to_json(const std::array<std::string, 2>& e) { return ojson_t::array({e[0], e[1]}); }
 
-ojson to_json(const g2_json& p) { return ojson::array({to_json(p.x), to_json(p.y), to_json(p.z)}); }
+ojson_t to_json(const g2_json_t& p) {
+  return ojson_t::array({to_json(p.x), to_json(p.y), to_json(p.z)});
+}
 
 // JSON.stringify(x, null, 1) (and bfj {space: 1}, which snarkjs 0.7.6's CLI uses): one-space
 // indent, ": " after keys, no trailing newline.
-std::string stringify(const ojson& j) { return j.dump(1); }
+std::string stringify(const ojson_t& j) { return j.dump(1); }
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -51,14 +53,14 @@ std::string read_text(const std::string& path) {
 
 // ---- reading: every accessor carries the JSON path for its error ----
 
-class walker {
+class walker_t {
  public:
-  explicit walker(std::string_view name) : name_(name) {}
+  explicit walker_t(std::string_view name) : name_(name) {}
 
-  ojson parse(std::string_view text) const {
+  ojson_t parse(std::string_view text) const {
     try {
-      return ojson::parse(text.begin(), text.end());
-    } catch (const ojson::exception& e) {
+      return ojson_t::parse(text.begin(), text.end());
+    } catch (const ojson_t::exception& e) {
       // parse_error for bad syntax, but also out_of_range (406) for a number literal beyond a
       // double such as 1e400: every way the parser refuses the text is bad input.
       throw_file_error(name_, std::string("invalid JSON: ") + e.what());
@@ -70,43 +72,43 @@ class walker {
                      (path.empty() ? std::string("(root)") : path) + ": " + std::string(what));
   }
 
-  const ojson& member(const ojson& obj, const char* key, const std::string& path) const {
+  const ojson_t& member(const ojson_t& obj, const char* key, const std::string& path) const {
     if (!obj.is_object()) fail(path, "expected an object");
     auto it = obj.find(key);
     if (it == obj.end()) fail(join(path, key), "missing");
     return *it;
   }
 
-  const ojson& array(const ojson& j, size_t size, const std::string& path) const {
+  const ojson_t& array(const ojson_t& j, size_t size, const std::string& path) const {
     if (!j.is_array() || j.size() != size) {
       fail(path, "expected an array of " + std::to_string(size) + " elements");
     }
     return j;
   }
 
-  std::string string(const ojson& j, const std::string& path) const {
+  std::string string(const ojson_t& j, const std::string& path) const {
     if (!j.is_string()) fail(path, "expected a string");
     return j.get<std::string>();
   }
 
-  std::string number(const ojson& j, const std::string& path) const {
+  std::string number(const ojson_t& j, const std::string& path) const {
     if (!j.is_string() || !is_number_string(j.get_ref<const std::string&>())) {
       fail(path, "expected a decimal string");
     }
     return j.get<std::string>();
   }
 
-  std::array<std::string, 2> fq2(const ojson& j, const std::string& path) const {
+  std::array<std::string, 2> fq2(const ojson_t& j, const std::string& path) const {
     array(j, 2, path);
     return {number(j[0], path + "[0]"), number(j[1], path + "[1]")};
   }
 
-  g1_json g1(const ojson& j, const std::string& path) const {
+  g1_json_t g1(const ojson_t& j, const std::string& path) const {
     array(j, 3, path);
     return {number(j[0], path + "[0]"), number(j[1], path + "[1]"), number(j[2], path + "[2]")};
   }
 
-  g2_json g2(const ojson& j, const std::string& path) const {
+  g2_json_t g2(const ojson_t& j, const std::string& path) const {
     array(j, 3, path);
     return {fq2(j[0], path + "[0]"), fq2(j[1], path + "[1]"), fq2(j[2], path + "[2]")};
   }
@@ -123,8 +125,8 @@ class walker {
 
 // ---- proof.json (§3.7) ----
 
-std::string proof_to_json(const proof_json& proof) {
-  ojson j;
+std::string proof_to_json(const proof_json_t& proof) {
+  ojson_t j;
   j["pi_a"] = to_json(proof.a);
   j["pi_b"] = to_json(proof.b);
   j["pi_c"] = to_json(proof.c);
@@ -133,11 +135,11 @@ std::string proof_to_json(const proof_json& proof) {
   return stringify(j);
 }
 
-proof_json parse_proof_json(std::string_view text, std::string_view name) {
-  walker w(name);
-  const ojson root = w.parse(text);
+proof_json_t parse_proof_json(std::string_view text, std::string_view name) {
+  walker_t w(name);
+  const ojson_t root = w.parse(text);
   if (!root.is_object()) w.fail("", "expected an object");
-  proof_json p;
+  proof_json_t p;
   p.a = w.g1(w.member(root, "pi_a", ""), "pi_a");
   p.b = w.g2(w.member(root, "pi_b", ""), "pi_b");
   p.c = w.g1(w.member(root, "pi_c", ""), "pi_c");
@@ -147,11 +149,11 @@ proof_json parse_proof_json(std::string_view text, std::string_view name) {
   return p;
 }
 
-void write_proof_json(const std::string& path, const proof_json& proof) {
+void write_proof_json(const std::string& path, const proof_json_t& proof) {
   write_text(path, proof_to_json(proof));
 }
 
-proof_json read_proof_json(const std::string& path) {
+proof_json_t read_proof_json(const std::string& path) {
   return parse_proof_json(read_text(path), path);
 }
 
@@ -161,14 +163,14 @@ std::string public_to_json(const std::vector<std::string>& signals) {
   // The snarkjs 0.7.6 CLI writes through bfj ({space: 1}), which matches JSON.stringify except
   // that an empty array comes out as "[\n]" (a circuit without public signals).
   if (signals.empty()) return "[\n]";
-  ojson j = ojson::array();
+  ojson_t j = ojson_t::array();
   for (const std::string& s : signals) j.push_back(s);
   return stringify(j);
 }
 
 std::vector<std::string> parse_public_json(std::string_view text, std::string_view name) {
-  walker w(name);
-  const ojson root = w.parse(text);
+  walker_t w(name);
+  const ojson_t root = w.parse(text);
   if (!root.is_array()) w.fail("", "expected an array of decimal strings");
   std::vector<std::string> out;
   out.reserve(root.size());
@@ -188,8 +190,8 @@ std::vector<std::string> read_public_json(const std::string& path) {
 
 // ---- verification_key.json (§4; snarkjs src/zkey_export_verificationkey.js key order) ----
 
-std::string vkey_to_json(const vkey_json& vk) {
-  ojson j;
+std::string vkey_to_json(const vkey_json_t& vk) {
+  ojson_t j;
   j["protocol"] = vk.protocol;
   j["curve"] = vk.curve;
   j["nPublic"] = vk.n_public;
@@ -197,31 +199,31 @@ std::string vkey_to_json(const vkey_json& vk) {
   j["vk_beta_2"] = to_json(vk.beta2);
   j["vk_gamma_2"] = to_json(vk.gamma2);
   j["vk_delta_2"] = to_json(vk.delta2);
-  ojson gt = ojson::array();
+  ojson_t gt = ojson_t::array();
   for (const auto& fq6 : vk.alphabeta) {
-    ojson c6 = ojson::array();
+    ojson_t c6 = ojson_t::array();
     for (const auto& fq2 : fq6) c6.push_back(to_json(fq2));
     gt.push_back(std::move(c6));
   }
   j["vk_alphabeta_12"] = std::move(gt);
-  ojson ic = ojson::array();
-  for (const g1_json& p : vk.ic) ic.push_back(to_json(p));
+  ojson_t ic = ojson_t::array();
+  for (const g1_json_t& p : vk.ic) ic.push_back(to_json(p));
   j["IC"] = std::move(ic);
   return stringify(j);
 }
 
-vkey_json parse_vkey_json(std::string_view text, std::string_view name) {
-  walker w(name);
-  const ojson root = w.parse(text);
+vkey_json_t parse_vkey_json(std::string_view text, std::string_view name) {
+  walker_t w(name);
+  const ojson_t root = w.parse(text);
   if (!root.is_object()) w.fail("", "expected an object");
-  vkey_json vk;
+  vkey_json_t vk;
   vk.protocol = w.string(w.member(root, "protocol", ""), "protocol");
   if (vk.protocol != "groth16")
     w.fail("protocol", "expected \"groth16\", got \"" + vk.protocol + "\"");
   vk.curve = w.string(w.member(root, "curve", ""), "curve");
   if (!parse_curve_name(vk.curve)) w.fail("curve", "unknown curve \"" + vk.curve + "\"");
 
-  const ojson& n_public = w.member(root, "nPublic", "");
+  const ojson_t& n_public = w.member(root, "nPublic", "");
   if (!n_public.is_number_unsigned() || n_public.get<uint64_t>() > UINT32_MAX) {
     w.fail("nPublic", "expected a non-negative integer");
   }
@@ -235,17 +237,17 @@ vkey_json parse_vkey_json(std::string_view text, std::string_view name) {
   // vk_alphabeta_12 is informational (snarkjs verify recomputes it); checked when present.
   if (root.contains("vk_alphabeta_12")) {
     const std::string path = "vk_alphabeta_12";
-    const ojson& gt = w.array(root.at("vk_alphabeta_12"), 2, path);
+    const ojson_t& gt = w.array(root.at("vk_alphabeta_12"), 2, path);
     for (size_t i = 0; i < 2; ++i) {
       const std::string p6 = path + "[" + std::to_string(i) + "]";
-      const ojson& fq6 = w.array(gt[i], 3, p6);
+      const ojson_t& fq6 = w.array(gt[i], 3, p6);
       for (size_t k = 0; k < 3; ++k) {
         vk.alphabeta[i][k] = w.fq2(fq6[k], p6 + "[" + std::to_string(k) + "]");
       }
     }
   }
 
-  const ojson& ic = w.member(root, "IC", "");
+  const ojson_t& ic = w.member(root, "IC", "");
   w.array(ic, uint64_t(vk.n_public) + 1, "IC");
   vk.ic.reserve(ic.size());
   for (size_t i = 0; i < ic.size(); ++i)
@@ -253,11 +255,13 @@ vkey_json parse_vkey_json(std::string_view text, std::string_view name) {
   return vk;
 }
 
-void write_vkey_json(const std::string& path, const vkey_json& vkey) {
+void write_vkey_json(const std::string& path, const vkey_json_t& vkey) {
   write_text(path, vkey_to_json(vkey));
 }
 
-vkey_json read_vkey_json(const std::string& path) { return parse_vkey_json(read_text(path), path); }
+vkey_json_t read_vkey_json(const std::string& path) {
+  return parse_vkey_json(read_text(path), path);
+}
 
 // ---- numbers ----
 

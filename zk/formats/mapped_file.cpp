@@ -20,17 +20,17 @@ namespace {
 }
 
 // Closes a descriptor on every path out of the constructor.
-struct fd_guard {
+struct fd_guard_t {
   int fd;
-  ~fd_guard() {
+  ~fd_guard_t() {
     if (fd >= 0) ::close(fd);
   }
 };
 
 }  // namespace
 
-mapped_file::mapped_file(std::string path) : path_(std::move(path)) {
-  fd_guard fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
+mapped_file_t::mapped_file_t(std::string path) : path_(std::move(path)) {
+  fd_guard_t fd{::open(path_.c_str(), O_RDONLY | O_CLOEXEC)};
   if (fd.fd < 0) throw_errno(path_, "cannot open", errno);
 
   struct stat st {};
@@ -44,14 +44,14 @@ mapped_file::mapped_file(std::string path) : path_(std::move(path)) {
   size_ = static_cast<uint64_t>(st.st_size);
 }
 
-mapped_file::~mapped_file() { unmap(); }
+mapped_file_t::~mapped_file_t() { unmap(); }
 
-mapped_file::mapped_file(mapped_file&& other) noexcept
+mapped_file_t::mapped_file_t(mapped_file_t&& other) noexcept
     : path_(std::move(other.path_)),
       data_(std::exchange(other.data_, nullptr)),
       size_(std::exchange(other.size_, 0)) {}
 
-mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
+mapped_file_t& mapped_file_t::operator=(mapped_file_t&& other) noexcept {
   if (this != &other) {
     unmap();
     path_ = std::move(other.path_);
@@ -61,13 +61,13 @@ mapped_file& mapped_file::operator=(mapped_file&& other) noexcept {
   return *this;
 }
 
-void mapped_file::unmap() noexcept {
+void mapped_file_t::unmap() noexcept {
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
   data_ = nullptr;
   size_ = 0;
 }
 
-void mapped_file::advise(uint64_t offset, uint64_t len, int advice) const {
+void mapped_file_t::advise(uint64_t offset, uint64_t len, int advice) const {
   if (data_ == nullptr || offset >= size_) return;
   if (len > size_ - offset) len = size_ - offset;
   // madvise wants a page-aligned start; the mapping itself is page-aligned.
@@ -76,12 +76,12 @@ void mapped_file::advise(uint64_t offset, uint64_t len, int advice) const {
   ::madvise(const_cast<uint8_t*>(data_) + start, len + (offset - start), advice);
 }
 
-void mapped_file::advise_sequential() const { advise(0, size_, MADV_SEQUENTIAL); }
-void mapped_file::advise_dontneed(uint64_t offset, uint64_t len) const {
+void mapped_file_t::advise_sequential() const { advise(0, size_, MADV_SEQUENTIAL); }
+void mapped_file_t::advise_dontneed(uint64_t offset, uint64_t len) const {
   advise(offset, len, MADV_DONTNEED);
 }
 
-void mapped_file::advise_willneed(uint64_t offset, uint64_t len) const {
+void mapped_file_t::advise_willneed(uint64_t offset, uint64_t len) const {
   advise(offset, len, MADV_WILLNEED);
 }
 

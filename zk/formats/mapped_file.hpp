@@ -8,18 +8,18 @@
 
 namespace zk::formats {
 
-class mapped_file {
+class mapped_file_t {
  public:
-  mapped_file() = default;
+  mapped_file_t() = default;
   // Maps `path` (MAP_PRIVATE, PROT_READ). Throws format_error naming the path and the errno text
   // when the file is missing, unreadable, not a regular file or empty.
-  explicit mapped_file(std::string path);
-  ~mapped_file();
+  explicit mapped_file_t(std::string path);
+  ~mapped_file_t();
 
-  mapped_file(mapped_file&& other) noexcept;
-  mapped_file& operator=(mapped_file&& other) noexcept;
-  mapped_file(const mapped_file&) = delete;
-  mapped_file& operator=(const mapped_file&) = delete;
+  mapped_file_t(mapped_file_t&& other) noexcept;
+  mapped_file_t& operator=(mapped_file_t&& other) noexcept;
+  mapped_file_t(const mapped_file_t&) = delete;
+  mapped_file_t& operator=(const mapped_file_t&) = delete;
 
   const uint8_t* data() const { return data_; }
   uint64_t size() const { return size_; }

@@ -29,13 +29,13 @@ constexpr const char* matrix_names[3] = {"A", "B", "C"};
 
 }  // namespace
 
-r1cs_file::r1cs_file(std::string path) : file_(std::move(path), "r1cs", 1, r1cs_section_name) {
+r1cs_file_t::r1cs_file_t(std::string path) : file_(std::move(path), "r1cs", 1, r1cs_section_name) {
   read_header();
   validate_constraints();
 }
 
-void r1cs_file::read_header() {
-  reader r = file_.read(r1cs_section::header);
+void r1cs_file_t::read_header() {
+  reader_t r = file_.read(r1cs_section::header);
   header_.fs = r.field_size("field size fs");
   file_.expect_size(r.section(), 32ull + header_.fs, "32+fs");
   header_.prime = r.bytes(header_.fs);
@@ -55,15 +55,15 @@ void r1cs_file::read_header() {
   }
 
   // The label map is optional; when present it holds one u64 per wire (§1.2).
-  if (const section_record* labels = file_.find_unique(r1cs_section::wire_to_label)) {
+  if (const section_record_t* labels = file_.find_unique(r1cs_section::wire_to_label)) {
     file_.expect_size(*labels, 8ull * header_.n_wires, "8*nWires");
   }
 }
 
-void r1cs_file::validate_constraints() {
+void r1cs_file_t::validate_constraints() {
   const uint32_t fs = header_.fs;
   const uint64_t stride = 4ull + fs;
-  reader r = file_.read(r1cs_section::constraints);
+  reader_t r = file_.read(r1cs_section::constraints);
   constraints_ = file_.data() + r.section().offset;
 
   for (uint32_t i = 0; i < header_.n_constraints; ++i) {
@@ -95,21 +95,21 @@ void r1cs_file::validate_constraints() {
   r.expect_end();
 }
 
-std::optional<curve_id_t> r1cs_file::curve() const {
+std::optional<curve_id_t> r1cs_file_t::curve() const {
   return curve_from_scalar_prime(header_.prime, header_.fs);
 }
 
-r1cs_constraints r1cs_file::constraints() const {
+r1cs_constraints_t r1cs_file_t::constraints() const {
   return {constraints_, header_.n_constraints, header_.fs};
 }
 
-r1cs_csr build_csr(const r1cs_file& r1cs) {
+r1cs_csr_t build_csr(const r1cs_file_t& r1cs) {
   const uint32_t fs = r1cs.header().fs;
   const uint32_t rows = r1cs.header().n_constraints;
-  r1cs_csr out;
-  csr_matrix* mats[3] = {&out.a, &out.b, &out.c};
+  r1cs_csr_t out;
+  csr_matrix_t* mats[3] = {&out.a, &out.b, &out.c};
   for (int m = 0; m < 3; ++m) {
-    csr_matrix& mat = *mats[m];
+    csr_matrix_t& mat = *mats[m];
     mat.fs = fs;
     mat.row_ptr.resize(uint64_t(rows) + 1);
     mat.col.resize(r1cs.nnz()[m]);
@@ -118,16 +118,16 @@ r1cs_csr build_csr(const r1cs_file& r1cs) {
 
   uint64_t fill[3] = {0, 0, 0};
   uint64_t row = 0;
-  for (const r1cs_constraint& con : r1cs.constraints()) {
-    const linear_combination* lcs[3] = {&con.a, &con.b, &con.c};
+  for (const r1cs_constraint_t& con : r1cs.constraints()) {
+    const linear_combination_t* lcs[3] = {&con.a, &con.b, &con.c};
     for (int m = 0; m < 3; ++m) {
-      csr_matrix& mat = *mats[m];
-      const linear_combination& lc = *lcs[m];
+      csr_matrix_t& mat = *mats[m];
+      const linear_combination_t& lc = *lcs[m];
       mat.row_ptr[row] = fill[m];
       uint32_t* col = mat.col.data() + fill[m];
       uint8_t* coef = mat.coef.data() + fill[m] * fs;
       for (uint32_t t = 0; t < lc.size(); ++t) {
-        const lc_term term = lc[t];
+        const lc_term_t term = lc[t];
         col[t] = term.wire;
         std::memcpy(coef + uint64_t(t) * fs, term.coef, fs);
       }

@@ -30,7 +30,7 @@ inline constexpr uint32_t custom_gates_list = 4;
 inline constexpr uint32_t custom_gates_uses = 5;
 }  // namespace r1cs_section
 
-struct r1cs_header {
+struct r1cs_header_t {
   uint32_t fs = 0;                 // bytes per field element (32 on both curves)
   const uint8_t* prime = nullptr;  // the scalar field r, fs bytes LE (points into the mapping)
   uint32_t n_wires = 0;            // = nVars, includes wire 0 (the constant 1)
@@ -44,21 +44,21 @@ struct r1cs_header {
   uint32_t n_public() const { return n_pub_out + n_pub_in; }
 };
 
-struct lc_term {
+struct lc_term_t {
   uint32_t wire;
   const uint8_t* coef;  // fs bytes, canonical LE
 };
 
 // One linear combination, as laid out in the file: terms at a fixed stride of 4 + fs bytes.
-class linear_combination {
+class linear_combination_t {
  public:
-  linear_combination() = default;
-  linear_combination(const uint8_t* terms, uint32_t n_terms, uint32_t fs)
+  linear_combination_t() = default;
+  linear_combination_t(const uint8_t* terms, uint32_t n_terms, uint32_t fs)
       : terms_(terms), n_(n_terms), stride_(4 + fs) {}
 
   uint32_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
-  lc_term operator[](uint32_t i) const {
+  lc_term_t operator[](uint32_t i) const {
     const uint8_t* p = terms_ + uint64_t(i) * stride_;
     return {load_u32(p), p + 4};
   }
@@ -72,38 +72,38 @@ class linear_combination {
 };
 
 // ⟨A,w⟩·⟨B,w⟩ − ⟨C,w⟩ = 0
-struct r1cs_constraint {
-  linear_combination a, b, c;
+struct r1cs_constraint_t {
+  linear_combination_t a, b, c;
 };
 
 // Forward iteration over the (already validated) constraints section.
-class r1cs_constraint_iterator {
+class r1cs_constraint_iterator_t {
  public:
   using iterator_category = std::input_iterator_tag;
-  using value_type = r1cs_constraint;
+  using value_type = r1cs_constraint_t;
   using difference_type = std::ptrdiff_t;
-  using pointer = const r1cs_constraint*;
-  using reference = const r1cs_constraint&;
+  using pointer = const r1cs_constraint_t*;
+  using reference = const r1cs_constraint_t&;
 
-  r1cs_constraint_iterator() = default;
-  r1cs_constraint_iterator(const uint8_t* p, uint32_t left, uint32_t fs)
+  r1cs_constraint_iterator_t() = default;
+  r1cs_constraint_iterator_t(const uint8_t* p, uint32_t left, uint32_t fs)
       : next_(p), left_(left), fs_(fs) {
     if (left_ != 0) parse();
   }
 
   reference operator*() const { return cur_; }
   pointer operator->() const { return &cur_; }
-  r1cs_constraint_iterator& operator++() {
+  r1cs_constraint_iterator_t& operator++() {
     if (--left_ != 0) parse();
     return *this;
   }
-  bool operator==(const r1cs_constraint_iterator& o) const { return left_ == o.left_; }
-  bool operator!=(const r1cs_constraint_iterator& o) const { return left_ != o.left_; }
+  bool operator==(const r1cs_constraint_iterator_t& o) const { return left_ == o.left_; }
+  bool operator!=(const r1cs_constraint_iterator_t& o) const { return left_ != o.left_; }
 
  private:
-  linear_combination take_lc() {
+  linear_combination_t take_lc() {
     const uint32_t n = load_u32(next_);
-    linear_combination lc(next_ + 4, n, fs_);
+    linear_combination_t lc(next_ + 4, n, fs_);
     next_ = lc.end_ptr();
     return lc;
   }
@@ -116,15 +116,15 @@ class r1cs_constraint_iterator {
   const uint8_t* next_ = nullptr;
   uint32_t left_ = 0;
   uint32_t fs_ = 0;
-  r1cs_constraint cur_;
+  r1cs_constraint_t cur_;
 };
 
-class r1cs_constraints {
+class r1cs_constraints_t {
  public:
-  r1cs_constraints(const uint8_t* data, uint32_t count, uint32_t fs)
+  r1cs_constraints_t(const uint8_t* data, uint32_t count, uint32_t fs)
       : data_(data), count_(count), fs_(fs) {}
-  r1cs_constraint_iterator begin() const { return {data_, count_, fs_}; }
-  r1cs_constraint_iterator end() const { return {}; }
+  r1cs_constraint_iterator_t begin() const { return {data_, count_, fs_}; }
+  r1cs_constraint_iterator_t end() const { return {}; }
   uint32_t size() const { return count_; }
 
  private:
@@ -133,20 +133,20 @@ class r1cs_constraints {
   uint32_t fs_;
 };
 
-class r1cs_file {
+class r1cs_file_t {
  public:
   // Maps and fully validates `path`: header and constraints sections present and unique, header
   // length exact, every wire id < nWires, every coefficient < prime, term counts fit, the
   // constraints section consumed exactly. Throws format_error naming file, section and offset.
-  explicit r1cs_file(std::string path);
+  explicit r1cs_file_t(std::string path);
 
   const std::string& path() const { return file_.path(); }
-  const binfile& file() const { return file_; }
-  const r1cs_header& header() const { return header_; }
+  const binfile_t& file() const { return file_; }
+  const r1cs_header_t& header() const { return header_; }
   // Curve whose scalar field is the header prime, if it is one we know.
   std::optional<curve_id_t> curve() const;
 
-  r1cs_constraints constraints() const;
+  r1cs_constraints_t constraints() const;
   // Number of terms over all constraints in A, B and C.
   const std::array<uint64_t, 3>& nnz() const { return nnz_; }
 
@@ -154,8 +154,8 @@ class r1cs_file {
   void read_header();
   void validate_constraints();
 
-  binfile file_;
-  r1cs_header header_;
+  binfile_t file_;
+  r1cs_header_t header_;
   const uint8_t* constraints_ = nullptr;
   std::array<uint64_t, 3> nnz_{};
 };
@@ -164,7 +164,7 @@ class r1cs_file {
 // [row_ptr[i], row_ptr[i+1]) with wire ids col[k] and coefficients at coef_at(k).
 // Rows are the r1cs constraints only: the nPublic+1 "input constraints" of a zkey (§2.4, §7.7)
 // are not added here.
-struct csr_matrix {
+struct csr_matrix_t {
   uint32_t fs = 0;
   std::vector<uint64_t> row_ptr;  // n_constraints + 1 entries
   std::vector<uint32_t> col;      // nnz wire ids, in file order within each row
@@ -175,11 +175,11 @@ struct csr_matrix {
   const uint8_t* coef_at(uint64_t k) const { return coef.data() + k * fs; }
 };
 
-struct r1cs_csr {
-  csr_matrix a, b, c;
+struct r1cs_csr_t {
+  csr_matrix_t a, b, c;
 };
 
 // One pass over the constraints; the arrays are sized exactly from r1cs.nnz().
-r1cs_csr build_csr(const r1cs_file& r1cs);
+r1cs_csr_t build_csr(const r1cs_file_t& r1cs);
 
 }  // namespace zk::formats

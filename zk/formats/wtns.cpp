@@ -19,15 +19,15 @@ const char* wtns_section_name(uint32_t id) {
 
 }  // namespace
 
-wtns_file::wtns_file(std::string path) : file_(std::move(path), "wtns", 2, wtns_section_name) {
-  reader r = file_.read(wtns_section::header);
+wtns_file_t::wtns_file_t(std::string path) : file_(std::move(path), "wtns", 2, wtns_section_name) {
+  reader_t r = file_.read(wtns_section::header);
   n8_ = r.field_size("field size n8");
   file_.expect_size(r.section(), 8ull + n8_, "8+n8");
   prime_ = r.bytes(n8_);
   n_witness_ = r.u32();
   r.expect_end();
 
-  const section_record& vals = file_.unique(wtns_section::values);
+  const section_record_t& vals = file_.unique(wtns_section::values);
   file_.expect_size(vals, uint64_t(n8_) * n_witness_, "n8*nWitness");
   values_ = file_.data() + vals.offset;
 

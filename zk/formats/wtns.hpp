@@ -18,14 +18,14 @@ inline constexpr uint32_t header = 1;
 inline constexpr uint32_t values = 2;
 }  // namespace wtns_section
 
-class wtns_file {
+class wtns_file_t {
  public:
   // Maps and validates `path`: header length exact, section 2 length = n8*nWitness, every
   // value < prime (the error names the index), witness[0] = 1.
-  explicit wtns_file(std::string path);
+  explicit wtns_file_t(std::string path);
 
   const std::string& path() const { return file_.path(); }
-  const binfile& file() const { return file_; }
+  const binfile_t& file() const { return file_; }
 
   uint32_t n8() const { return n8_; }
   const uint8_t* prime() const { return prime_; }  // n8 bytes LE
@@ -36,7 +36,7 @@ class wtns_file {
   std::optional<curve_id_t> curve() const { return curve_from_scalar_prime(prime_, n8_); }
 
  private:
-  binfile file_;
+  binfile_t file_;
   uint32_t n8_ = 0;
   const uint8_t* prime_ = nullptr;
   uint32_t n_witness_ = 0;

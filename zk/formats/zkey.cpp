@@ -51,7 +51,7 @@ const char* protocol_name(uint32_t id) {
 
 }  // namespace
 
-zkey_point_section zkey_points_of(const zkey_header& h, uint32_t id) {
+zkey_point_section_t zkey_points_of(const zkey_header_t& h, uint32_t id) {
   const uint64_t n_vars = h.n_vars, n_public = h.n_public;
   switch (id) {
     case zkey_section::ic:
@@ -71,8 +71,9 @@ zkey_point_section zkey_points_of(const zkey_header& h, uint32_t id) {
   }
 }
 
-std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint,
-                                     uint32_t signal, const uint8_t* value) {
+std::optional<std::string> zkey_coefficient_problem(const zkey_header_t& h, uint32_t matrix,
+                                                    uint32_t constraint, uint32_t signal,
+                                                    const uint8_t* value) {
   if (matrix > 1) return "matrix " + std::to_string(matrix) + " is neither 0 (A) nor 1 (B)";
   if (constraint >= h.domain_size)
     return "constraint " + std::to_string(constraint) +
@@ -80,10 +81,10 @@ std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint
   if (signal >= h.n_vars)
     return "signal " + std::to_string(signal) + " >= nVars = " + std::to_string(h.n_vars);
   if (!le_less(value, h.r, h.n8r)) return "value " + hex_le_number(value, h.n8r) + " >= r";
-  return "";
+  return std::nullopt;
 }
 
-zkey_file::zkey_file(std::string path) : file_(std::move(path), "zkey", 1, zkey_section_name) {
+zkey_file_t::zkey_file_t(std::string path) : file_(std::move(path), "zkey", 1, zkey_section_name) {
   read_protocol();
   read_header();
   ic_ = points(zkey_section::ic);
@@ -96,8 +97,8 @@ zkey_file::zkey_file(std::string path) : file_(std::move(path), "zkey", 1, zkey_
   read_mpc_params();
 }
 
-void zkey_file::read_protocol() {
-  reader r = file_.read(zkey_section::protocol);
+void zkey_file_t::read_protocol() {
+  reader_t r = file_.read(zkey_section::protocol);
   file_.expect_size(r.section(), 4, "u32 protocol");
   const uint32_t protocol = r.u32();
   if (protocol != zkey_protocol_groth16) {
@@ -109,10 +110,10 @@ void zkey_file::read_protocol() {
 // Section 2 (§2.3): u32 n8q; q; u32 n8r; r; u32 nVars; u32 nPublic; u32 domainSize;
 // then α₁, β₁, β₂, γ₂, δ₁, δ₂ — in this order (the comment atop snarkjs's zkey_utils.js, which
 // puts δ₁ before β₂, is wrong; §7.5).
-void zkey_file::read_header() {
-  reader r = file_.read(zkey_section::header);
-  const section_record& s = r.section();
-  zkey_header& h = header_;
+void zkey_file_t::read_header() {
+  reader_t r = file_.read(zkey_section::header);
+  const section_record_t& s = r.section();
+  zkey_header_t& h = header_;
 
   h.n8q = r.field_size("n8q");
   h.q = r.bytes(h.n8q);
@@ -156,18 +157,18 @@ void zkey_file::read_header() {
   while ((1u << h.log2_domain_size) < h.domain_size) ++h.log2_domain_size;
 }
 
-point_span zkey_file::points(uint32_t id) const {
-  const zkey_point_section p = zkey_points_of(header_, id);
-  const section_record& s = file_.unique(id);
+point_span_t zkey_file_t::points(uint32_t id) const {
+  const zkey_point_section_t p = zkey_points_of(header_, id);
+  const section_record_t& s = file_.unique(id);
   file_.expect_size(s, p.count * p.point_size, p.formula);
   return {file_.data() + s.offset, p.count, p.point_size};
 }
 
 // Section 4 (§2.4): u32 nCoef, then nCoef packed records of 12+n8r bytes. Only A (0) and B (1)
 // are stored; C is never needed because c = a∘b (§3.2). Order is not relied on.
-void zkey_file::read_coefficients() {
-  reader r = file_.read(zkey_section::coefficients);
-  const section_record& s = r.section();
+void zkey_file_t::read_coefficients() {
+  reader_t r = file_.read(zkey_section::coefficients);
+  const section_record_t& s = r.section();
   const uint64_t n = r.u32();
   const uint32_t stride = header_.coef_size();
   file_.expect_size(s, 4 + n * stride, "4+nCoef*(12+n8r) with nCoef = " + std::to_string(n));
@@ -175,11 +176,10 @@ void zkey_file::read_coefficients() {
 
   uint32_t prev_constraint = 0;
   for (uint64_t i = 0; i < n; ++i) {
-    const coef_record c = coefs_[i];
-    const std::string what =
-        zkey_coefficient_problem(header_, c.matrix, c.constraint, c.signal, c.value);
-    if (!what.empty()) {
-      file_.fail(s, "coefficient " + std::to_string(i) + ": " + what + " at offset " +
+    const coef_record_t c = coefs_[i];
+    if (const auto what =
+            zkey_coefficient_problem(header_, c.matrix, c.constraint, c.signal, c.value)) {
+      file_.fail(s, "coefficient " + std::to_string(i) + ": " + *what + " at offset " +
                         hex(s.offset + 4 + i * stride));
     }
     if (c.constraint < prev_constraint) coefs_sorted_ = false;
@@ -188,8 +188,8 @@ void zkey_file::read_coefficients() {
 }
 
 // Section 10: 64-byte circuit hash, u32 nContributions, contributions (not parsed here).
-void zkey_file::read_mpc_params() {
-  const section_record* s = file_.find_unique(zkey_section::mpc_params);
+void zkey_file_t::read_mpc_params() {
+  const section_record_t* s = file_.find_unique(zkey_section::mpc_params);
   if (s == nullptr) return;
   if (s->size < zkey_circuit_hash_size + 4) {
     file_.fail(*s, "length " + std::to_string(s->size) +
@@ -198,8 +198,8 @@ void zkey_file::read_mpc_params() {
   circuit_hash_ = file_.data() + s->offset;
 }
 
-void check_witness_matches(const zkey_file& zkey, const wtns_file& wtns) {
-  const zkey_header& h = zkey.header();
+void check_witness_matches(const zkey_file_t& zkey, const wtns_file_t& wtns) {
+  const zkey_header_t& h = zkey.header();
   const bool same_prime = wtns.n8() == h.n8r && std::memcmp(wtns.prime(), h.r, h.n8r) == 0;
   if (!same_prime) {
     throw format_error(wtns.path() + ": witness prime " + hex_le_number(wtns.prime(), wtns.n8()) +

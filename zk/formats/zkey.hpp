@@ -9,6 +9,7 @@
 // Coefficient values are coef·R² mod r as canonical LE integers (§2.4).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "zk/base/curve_id.hpp"
@@ -16,7 +17,7 @@
 
 namespace zk::formats {
 
-class wtns_file;
+class wtns_file_t;
 
 namespace zkey_section {
 inline constexpr uint32_t protocol = 1;
@@ -40,7 +41,7 @@ inline constexpr uint32_t zkey_protocol_fflonk = 10;
 inline constexpr uint32_t zkey_circuit_hash_size = 64;
 
 // Section 2, in file order (§2.3). The six points point into the mapping.
-struct zkey_header {
+struct zkey_header_t {
   curve_id_t curve = curve_id_t::bn254;
   uint32_t n8q = 0;            // bytes per Fq element
   const uint8_t* q = nullptr;  // base field modulus, n8q bytes LE (canonical)
@@ -64,20 +65,21 @@ struct zkey_header {
 
 // What the header fixes of a point section (3, 5..9), for the reader and the writer alike:
 // its point count, its point size, and the size formula named in error messages.
-struct zkey_point_section {
+struct zkey_point_section_t {
   uint64_t count = 0;
   uint32_t point_size = 0;
   const char* formula = "";
 };
-zkey_point_section zkey_points_of(const zkey_header& h, uint32_t section_id);
+zkey_point_section_t zkey_points_of(const zkey_header_t& h, uint32_t section_id);
 
 // Why a coefficient record (§2.4) does not fit the header — matrix neither A nor B, constraint
-// ≥ domainSize, signal ≥ nVars, value ≥ r — or "" when it does.
-std::string zkey_coefficient_problem(const zkey_header& h, uint32_t matrix, uint32_t constraint,
-                                     uint32_t signal, const uint8_t* value);
+// ≥ domainSize, signal ≥ nVars, value ≥ r — or nullopt when it does.
+std::optional<std::string> zkey_coefficient_problem(const zkey_header_t& h, uint32_t matrix,
+                                                    uint32_t constraint, uint32_t signal,
+                                                    const uint8_t* value);
 
 // `count` points of `stride` bytes each, contiguous in the mapping.
-struct point_span {
+struct point_span_t {
   const uint8_t* data = nullptr;
   uint64_t count = 0;
   uint32_t stride = 0;
@@ -87,7 +89,7 @@ struct point_span {
 };
 
 // One section-4 record: { u32 matrix (0 = A, 1 = B), u32 constraint, u32 signal, n8r-byte value }.
-struct coef_record {
+struct coef_record_t {
   uint32_t matrix;
   uint32_t constraint;   // row, < domainSize
   uint32_t signal;       // wire id, < nVars
@@ -95,37 +97,37 @@ struct coef_record {
 };
 
 // The packed records of section 4 (after its u32 count).
-struct coef_span {
+struct coef_span_t {
   const uint8_t* data = nullptr;
   uint64_t count = 0;
   uint32_t n8r = 0;
 
   uint32_t stride() const { return 12 + n8r; }
   uint64_t size_bytes() const { return count * stride(); }
-  coef_record operator[](uint64_t i) const {
+  coef_record_t operator[](uint64_t i) const {
     const uint8_t* p = data + i * stride();
     return {load_u32(p), load_u32(p + 4), load_u32(p + 8), p + 12};
   }
 };
 
 // Movable; the spans and header pointers stay valid across moves (they point into the mapping).
-class zkey_file {
+class zkey_file_t {
  public:
   // Maps and validates `path`. Sections 1-9 are required and unique; section 10 is optional
   // (the prover ignores it) but, when present, must hold at least the circuit hash and count.
-  explicit zkey_file(std::string path);
+  explicit zkey_file_t(std::string path);
 
   const std::string& path() const { return file_.path(); }
-  const binfile& file() const { return file_; }
-  const zkey_header& header() const { return header_; }
+  const binfile_t& file() const { return file_; }
+  const zkey_header_t& header() const { return header_; }
 
-  point_span ic() const { return ic_; }  // nPublic+1 G1: wires 0..nPublic
-  coef_span coefficients() const { return coefs_; }
-  point_span a() const { return a_; }    // nVars G1
-  point_span b1() const { return b1_; }  // nVars G1
-  point_span b2() const { return b2_; }  // nVars G2
-  point_span c() const { return c_; }    // nVars-nPublic-1 G1: wires nPublic+1..nVars-1
-  point_span h() const { return h_; }    // domainSize G1
+  point_span_t ic() const { return ic_; }  // nPublic+1 G1: wires 0..nPublic
+  coef_span_t coefficients() const { return coefs_; }
+  point_span_t a() const { return a_; }    // nVars G1
+  point_span_t b1() const { return b1_; }  // nVars G1
+  point_span_t b2() const { return b2_; }  // nVars G2
+  point_span_t c() const { return c_; }    // nVars-nPublic-1 G1: wires nPublic+1..nVars-1
+  point_span_t h() const { return h_; }    // domainSize G1
 
   // True when the records are in non-decreasing constraint order (zkey_new and writeZKey
   // produce that; snarkjs's multi-threaded buildABC relies on it to cut work).
@@ -142,20 +144,20 @@ class zkey_file {
  private:
   void read_protocol();
   void read_header();
-  point_span points(uint32_t id) const;  // a point section, sized as zkey_points_of says
+  point_span_t points(uint32_t id) const;  // a point section, sized as zkey_points_of says
   void read_coefficients();
   void read_mpc_params();
 
-  binfile file_;
-  zkey_header header_;
-  point_span ic_, a_, b1_, b2_, c_, h_;
-  coef_span coefs_;
+  binfile_t file_;
+  zkey_header_t header_;
+  point_span_t ic_, a_, b1_, b2_, c_, h_;
+  coef_span_t coefs_;
   bool coefs_sorted_ = true;
   const uint8_t* circuit_hash_ = nullptr;
 };
 
 // Throws format_error naming both files unless the witness belongs to this key: the wtns prime
 // must equal the zkey's r and nWitness must equal nVars (§1.3, §3.1).
-void check_witness_matches(const zkey_file& zkey, const wtns_file& wtns);
+void check_witness_matches(const zkey_file_t& zkey, const wtns_file_t& wtns);
 
 }  // namespace zk::formats

@@ -15,9 +15,9 @@ constexpr size_t write_buffer_size = size_t(4) << 20;
 
 }  // namespace
 
-zkey_writer::zkey_writer(std::string path, const zkey_header& header, uint64_t n_coefficients)
+zkey_writer_t::zkey_writer_t(std::string path, const zkey_header_t& header, uint64_t n_coefficients)
     : path_(std::move(path)), tmp_path_(path_ + ".tmp"), header_(header), n_coefs_(n_coefficients) {
-  const zkey_header& h = header_;
+  const zkey_header_t& h = header_;
   if (!valid_field_size(h.n8q) || !valid_field_size(h.n8r)) {
     fail("n8q = " + std::to_string(h.n8q) + ", n8r = " + std::to_string(h.n8r) +
          ": field sizes must be positive multiples of 8 up to 256");
@@ -55,8 +55,8 @@ zkey_writer::zkey_writer(std::string path, const zkey_header& header, uint64_t n
 }
 
 // File head (§1.1) and sections 1 and 2.
-void zkey_writer::write_head() {
-  const zkey_header& h = header_;
+void zkey_writer_t::write_head() {
+  const zkey_header_t& h = header_;
   put("zkey", 4);
   put_u32(zkey_version);
   put_u32(zkey_n_sections);
@@ -82,13 +82,13 @@ void zkey_writer::write_head() {
   put(h.delta2, h.g2_size());
 }
 
-zkey_writer::~zkey_writer() {
+zkey_writer_t::~zkey_writer_t() {
   if (f_ != nullptr) std::fclose(f_);
   if (!finished_) std::remove(tmp_path_.c_str());
 }
 
-uint64_t zkey_writer::expected_size(uint32_t id) const {
-  const zkey_header& h = header_;
+uint64_t zkey_writer_t::expected_size(uint32_t id) const {
+  const zkey_header_t& h = header_;
   switch (id) {
     case zkey_section::header:
       return 4ull + h.n8q + 4 + h.n8r + 12 + 3 * uint64_t(h.g1_size()) + 3 * uint64_t(h.g2_size());
@@ -97,30 +97,30 @@ uint64_t zkey_writer::expected_size(uint32_t id) const {
     case zkey_section::mpc_params:
       return zkey_circuit_hash_size + 4;
     default: {  // the point sections, as the reader expects them
-      const zkey_point_section p = zkey_points_of(h, id);
+      const zkey_point_section_t p = zkey_points_of(h, id);
       return p.count * p.point_size;
     }
   }
 }
 
-void zkey_writer::put(const void* data, uint64_t n) {
+void zkey_writer_t::put(const void* data, uint64_t n) {
   if (n != 0 && std::fwrite(data, 1, n, f_) != n) fail_io("write failed on");
 }
 
-void zkey_writer::put_u32(uint32_t v) {
+void zkey_writer_t::put_u32(uint32_t v) {
   uint8_t b[4];
   store_u32(b, v);
   put(b, 4);
 }
 
-void zkey_writer::begin_record(uint32_t id, uint64_t size) {
+void zkey_writer_t::begin_record(uint32_t id, uint64_t size) {
   uint8_t head[12];
   store_u32(head, id);
   store_u64(head + 4, size);
   put(head, sizeof head);
 }
 
-void zkey_writer::begin_section(uint32_t id) {
+void zkey_writer_t::begin_section(uint32_t id) {
   if (current_ != 0)
     fail("begin_section(" + std::to_string(id) + ") while section " + std::to_string(current_) +
          " is still open");
@@ -137,7 +137,7 @@ void zkey_writer::begin_section(uint32_t id) {
   }
 }
 
-void zkey_writer::write(const uint8_t* data, uint64_t n) {
+void zkey_writer_t::write(const uint8_t* data, uint64_t n) {
   if (current_ == 0 || current_ == zkey_section::coefficients) {
     fail("write() needs an open point section (3, 5..9)");
   }
@@ -149,19 +149,19 @@ void zkey_writer::write(const uint8_t* data, uint64_t n) {
   written_ += n;
 }
 
-void zkey_writer::add_coefficient(uint32_t matrix, uint32_t constraint, uint32_t signal,
-                                  const uint8_t* value) {
+void zkey_writer_t::add_coefficient(uint32_t matrix, uint32_t constraint, uint32_t signal,
+                                    const uint8_t* value) {
   if (current_ != zkey_section::coefficients) fail("add_coefficient() outside section 4");
-  const zkey_header& h = header_;
-  std::string what;
+  const zkey_header_t& h = header_;
+  std::optional<std::string> what;
   if (coefs_written_ >= n_coefs_) {
     what = "more records than nCoef = " + std::to_string(n_coefs_);
-  } else if ((what = zkey_coefficient_problem(h, matrix, constraint, signal, value)).empty() &&
+  } else if (!(what = zkey_coefficient_problem(h, matrix, constraint, signal, value)) &&
              constraint < last_constraint_) {
     what = "constraint " + std::to_string(constraint) + " follows constraint " +
            std::to_string(last_constraint_) + ": records must be sorted by constraint";
   }
-  if (!what.empty()) fail("coefficient " + std::to_string(coefs_written_) + ": " + what);
+  if (what) fail("coefficient " + std::to_string(coefs_written_) + ": " + *what);
 
   uint8_t record[12 + max_field_bytes];  // n8r <= max_field_bytes (checked in the constructor)
   store_u32(record, matrix);
@@ -174,18 +174,18 @@ void zkey_writer::add_coefficient(uint32_t matrix, uint32_t constraint, uint32_t
   written_ += h.coef_size();
 }
 
-void zkey_writer::add_coefficients(const coef_span& records) {
+void zkey_writer_t::add_coefficients(const coef_span_t& records) {
   if (records.n8r != header_.n8r) {
     fail("coefficient records have n8r = " + std::to_string(records.n8r) +
          " but the header has n8r = " + std::to_string(header_.n8r));
   }
   for (uint64_t i = 0; i < records.count; ++i) {
-    const coef_record c = records[i];
+    const coef_record_t c = records[i];
     add_coefficient(c.matrix, c.constraint, c.signal, c.value);
   }
 }
 
-void zkey_writer::end_section() {
+void zkey_writer_t::end_section() {
   if (current_ == 0) fail("end_section() with no open section");
   const uint64_t expected = expected_size(current_);
   if (written_ != expected) {
@@ -196,7 +196,7 @@ void zkey_writer::end_section() {
   ++next_section_;
 }
 
-void zkey_writer::finish(const uint8_t* circuit_hash) {
+void zkey_writer_t::finish(const uint8_t* circuit_hash) {
   if (current_ != 0 || next_section_ != zkey_section::mpc_params) {
     fail("finish() before sections 3..9 were all written");
   }
@@ -211,29 +211,29 @@ void zkey_writer::finish(const uint8_t* circuit_hash) {
   finished_ = true;
 }
 
-void zkey_writer::fail(const std::string& what) const { throw_file_error(path_, what); }
+void zkey_writer_t::fail(const std::string& what) const { throw_file_error(path_, what); }
 
-void zkey_writer::fail_io(const char* what) const {
+void zkey_writer_t::fail_io(const char* what) const {
   throw_file_error(tmp_path_, std::string(what) + ": " + std::strerror(errno));
 }
 
-zkey_sections sections_of(const zkey_file& zkey) {
-  auto raw = [](const point_span& p) { return byte_span{p.data, p.size_bytes()}; };
+zkey_sections_t sections_of(const zkey_file_t& zkey) {
+  auto raw = [](const point_span_t& p) { return byte_span_t{p.data, p.size_bytes()}; };
   return {raw(zkey.ic()), zkey.coefficients(), raw(zkey.a()), raw(zkey.b1()),
           raw(zkey.b2()), raw(zkey.c()),       raw(zkey.h())};
 }
 
-void write_zkey(const std::string& path, const zkey_header& header, const zkey_sections& sections,
-                const uint8_t* circuit_hash) {
-  zkey_writer w(path, header, sections.coefficients.count);
-  const byte_span* points[] = {&sections.ic, nullptr,     &sections.a, &sections.b1,
-                               &sections.b2, &sections.c, &sections.h};
+void write_zkey(const std::string& path, const zkey_header_t& header,
+                const zkey_sections_t& sections, const uint8_t* circuit_hash) {
+  zkey_writer_t w(path, header, sections.coefficients.count);
+  const byte_span_t* points[] = {&sections.ic, nullptr,     &sections.a, &sections.b1,
+                                 &sections.b2, &sections.c, &sections.h};
   for (uint32_t id = zkey_section::ic; id <= zkey_section::points_h; ++id) {
     w.begin_section(id);
     if (id == zkey_section::coefficients) {
       w.add_coefficients(sections.coefficients);
     } else {
-      const byte_span& s = *points[id - zkey_section::ic];
+      const byte_span_t& s = *points[id - zkey_section::ic];
       w.write(s.data, s.size);
     }
     w.end_section();

@@ -29,28 +29,28 @@
 namespace zk::formats {
 
 // The point sections and coefficients of a key, as raw bytes (Montgomery LE points, §2.2).
-struct zkey_sections {
-  byte_span ic;  // (nPublic+1) G1
-  coef_span coefficients;
-  byte_span a;   // nVars G1
-  byte_span b1;  // nVars G1
-  byte_span b2;  // nVars G2
-  byte_span c;   // (nVars-nPublic-1) G1
-  byte_span h;   // domainSize G1
+struct zkey_sections_t {
+  byte_span_t ic;  // (nPublic+1) G1
+  coef_span_t coefficients;
+  byte_span_t a;   // nVars G1
+  byte_span_t b1;  // nVars G1
+  byte_span_t b2;  // nVars G2
+  byte_span_t c;   // (nVars-nPublic-1) G1
+  byte_span_t h;   // domainSize G1
 };
 
 // The sections of a key already read, e.g. to rewrite it.
-zkey_sections sections_of(const zkey_file& zkey);
+zkey_sections_t sections_of(const zkey_file_t& zkey);
 
-class zkey_writer {
+class zkey_writer_t {
  public:
   // Validates `header` (field sizes, known curve primes, domainSize a power of two,
   // nPublic < nVars; header.curve and log2_domain_size are ignored), opens "<path>.tmp" and writes
   // the file head and sections 1 and 2. `n_coefficients` fixes the length of section 4.
-  zkey_writer(std::string path, const zkey_header& header, uint64_t n_coefficients);
-  ~zkey_writer();
-  zkey_writer(const zkey_writer&) = delete;
-  zkey_writer& operator=(const zkey_writer&) = delete;
+  zkey_writer_t(std::string path, const zkey_header_t& header, uint64_t n_coefficients);
+  ~zkey_writer_t();
+  zkey_writer_t(const zkey_writer_t&) = delete;
+  zkey_writer_t& operator=(const zkey_writer_t&) = delete;
 
   // Sections 3..9 are written in id order: begin_section(id), then data, then end_section().
   void begin_section(uint32_t id);
@@ -59,7 +59,7 @@ class zkey_writer {
   // One record of section 4; validated (matrix 0/1, constraint < domainSize and not below the
   // previous record's, signal < nVars, value < r).
   void add_coefficient(uint32_t matrix, uint32_t constraint, uint32_t signal, const uint8_t* value);
-  void add_coefficients(const coef_span& records);
+  void add_coefficients(const coef_span_t& records);
   // Fails unless the current section received exactly its length.
   void end_section();
 
@@ -78,7 +78,7 @@ class zkey_writer {
 
   std::string path_;
   std::string tmp_path_;
-  zkey_header header_;
+  zkey_header_t header_;
   uint64_t n_coefs_;
   std::FILE* f_ = nullptr;
   std::vector<char> buffer_;
@@ -91,7 +91,7 @@ class zkey_writer {
 };
 
 // Writes a whole key in one call (streaming underneath).
-void write_zkey(const std::string& path, const zkey_header& header, const zkey_sections& sections,
-                const uint8_t* circuit_hash);
+void write_zkey(const std::string& path, const zkey_header_t& header,
+                const zkey_sections_t& sections, const uint8_t* circuit_hash);
 
 }  // namespace zk::formats

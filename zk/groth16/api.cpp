@@ -14,9 +14,9 @@ namespace {
 double seconds_since(uint64_t t0) { return double(now_ns() - t0) * 1e-9; }
 
 template <class C>
-void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
+void prove_typed(const formats::zkey_file_t& zkey, const formats::wtns_file_t& wtns,
                  const std::string& proof_path, const std::string& public_path,
-                 const prove_options& options, prove_report& report) {
+                 const prove_options_t& options, prove_report_t& report) {
   auto pk = proving_key_t<C>::view(zkey);
   prover_t<C> prover(pk);
   prover.set_release_key_pages(options.release_key_pages);
@@ -40,16 +40,16 @@ void prove_typed(const formats::zkey_file& zkey, const formats::wtns_file& wtns,
 
 }  // namespace
 
-prove_report prove_files(const std::string& zkey_path, const std::string& wtns_path,
-                         const std::string& proof_path, const std::string& public_path,
-                         const prove_options& options) {
+prove_report_t prove_files(const std::string& zkey_path, const std::string& wtns_path,
+                           const std::string& proof_path, const std::string& public_path,
+                           const prove_options_t& options) {
   formats::check_outputs(
       {{"the proving key (.zkey)", zkey_path}, {"the witness (.wtns)", wtns_path}},
       {{"the proof output", proof_path}, {"the public signals output", public_path}});
-  prove_report report;
+  prove_report_t report;
   uint64_t t0 = now_ns();
-  formats::zkey_file zkey(zkey_path);
-  formats::wtns_file wtns(wtns_path);
+  formats::zkey_file_t zkey(zkey_path);
+  formats::wtns_file_t wtns(wtns_path);
   formats::check_witness_matches(zkey, wtns);
   const auto& h = zkey.header();
   report.curve = curve_name(h.curve);

@@ -23,15 +23,15 @@ struct accelerators_t {
   }
 };
 
-struct prove_options {
+struct prove_options_t {
   bool self_verify = true;        // check the proof with the key's own vk before writing it
-  stage_observer observe;         // per-stage timings (also called for stage::verify)
+  stage_observer_t observe;       // per-stage timings (also called for prover_stage_t::verify)
   bool release_key_pages = true;  // one-shot proving: drop key sections from RSS after use
   accelerators_t accelerators;    // the CUDA backend's hooks; none: the CPU
   precompute_t precompute;        // base tables built after loading (off: one-shot proving)
 };
 
-struct prove_report {
+struct prove_report_t {
   std::string curve;  // snarkjs name
   uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   double load_seconds = 0;    // mapping and validating the key and the witness
@@ -42,9 +42,9 @@ struct prove_report {
 // zkfleet prove <zkey> <wtns> <proof.json> <public.json>. Throws (format_error,
 // std::runtime_error) with a message naming the file on bad input, and refuses to write a proof
 // that fails verification (a witness that does not satisfy the circuit).
-prove_report prove_files(const std::string& zkey_path, const std::string& wtns_path,
-                         const std::string& proof_path, const std::string& public_path,
-                         const prove_options& options = {});
+prove_report_t prove_files(const std::string& zkey_path, const std::string& wtns_path,
+                           const std::string& proof_path, const std::string& public_path,
+                           const prove_options_t& options = {});
 
 // zkfleet verify <verification_key.json> <public.json> <proof.json>. Malformed files throw;
 // a well-formed but wrong proof returns valid = false.

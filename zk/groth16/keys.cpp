@@ -27,7 +27,7 @@ F parse_coord(const std::string& s, const std::string& where) {
 }  // namespace
 
 template <class C>
-proving_key_t<C> proving_key_t<C>::view(const formats::zkey_file& zkey) {
+proving_key_t<C> proving_key_t<C>::view(const formats::zkey_file_t& zkey) {
   const auto& h = zkey.header();
   if (h.curve != curves::curve_id_of<C>)
     throw std::runtime_error(zkey.path() + ": key is for curve " + curve_name(h.curve) +
@@ -61,20 +61,20 @@ proving_key_t<C> proving_key_t<C>::view(const formats::zkey_file& zkey) {
 }
 
 template <class C>
-formats::g1_json g1_to_json(const typename C::g1_affine& p) {
-  if (p.is_infinity()) return formats::g1_json::infinity();
-  return formats::g1_json::affine(p.x.to_string(), p.y.to_string());
+formats::g1_json_t g1_to_json(const typename C::g1_affine& p) {
+  if (p.is_infinity()) return formats::g1_json_t::infinity();
+  return formats::g1_json_t::affine(p.x.to_string(), p.y.to_string());
 }
 
 template <class C>
-formats::g2_json g2_to_json(const typename C::g2_affine& p) {
-  if (p.is_infinity()) return formats::g2_json::infinity();
-  return formats::g2_json::affine({p.x.c0.to_string(), p.x.c1.to_string()},
-                                  {p.y.c0.to_string(), p.y.c1.to_string()});
+formats::g2_json_t g2_to_json(const typename C::g2_affine& p) {
+  if (p.is_infinity()) return formats::g2_json_t::infinity();
+  return formats::g2_json_t::affine({p.x.c0.to_string(), p.x.c1.to_string()},
+                                    {p.y.c0.to_string(), p.y.c1.to_string()});
 }
 
 template <class C>
-typename C::g1_affine g1_from_json(const formats::g1_json& j, const std::string& where) {
+typename C::g1_affine g1_from_json(const formats::g1_json_t& j, const std::string& where) {
   using fq = typename C::fq_t;
   using jac = typename C::g1_jacobian;
   fq x = parse_coord<fq>(j.x, where + "[0]"), y = parse_coord<fq>(j.y, where + "[1]");
@@ -88,7 +88,7 @@ typename C::g1_affine g1_from_json(const formats::g1_json& j, const std::string&
 }
 
 template <class C>
-typename C::g2_affine g2_from_json(const formats::g2_json& j, const std::string& where) {
+typename C::g2_affine g2_from_json(const formats::g2_json_t& j, const std::string& where) {
   using fq = typename C::fq_t;
   using fq2 = typename C::fq2_t;
   auto pair = [&](const std::array<std::string, 2>& v, const char* idx) {
@@ -117,7 +117,7 @@ verifying_key_t<C> verifying_key_t<C>::from_zkey(const proving_key_t<C>& pk) {
 }
 
 template <class C>
-verifying_key_t<C> verifying_key_t<C>::from_json(const formats::vkey_json& j,
+verifying_key_t<C> verifying_key_t<C>::from_json(const formats::vkey_json_t& j,
                                                  const std::string& path) {
   auto curve = parse_curve_name(j.curve);
   if (!curve || *curve != curves::curve_id_of<C>)
@@ -138,8 +138,8 @@ verifying_key_t<C> verifying_key_t<C>::from_json(const formats::vkey_json& j,
 }
 
 template <class C>
-formats::vkey_json verifying_key_t<C>::to_json() const {
-  formats::vkey_json j;
+formats::vkey_json_t verifying_key_t<C>::to_json() const {
+  formats::vkey_json_t j;
   j.curve = std::string(C::snarkjs_name);
   j.n_public = uint32_t(ic.size() - 1);
   j.alpha1 = g1_to_json<C>(alpha1);
@@ -151,8 +151,8 @@ formats::vkey_json verifying_key_t<C>::to_json() const {
 }
 
 template <class C>
-formats::proof_json proof_t<C>::to_json() const {
-  formats::proof_json j;
+formats::proof_json_t proof_t<C>::to_json() const {
+  formats::proof_json_t j;
   j.a = g1_to_json<C>(a);
   j.b = g2_to_json<C>(b);
   j.c = g1_to_json<C>(c);
@@ -161,7 +161,7 @@ formats::proof_json proof_t<C>::to_json() const {
 }
 
 template <class C>
-proof_t<C> proof_t<C>::from_json(const formats::proof_json& j, const std::string& path) {
+proof_t<C> proof_t<C>::from_json(const formats::proof_json_t& j, const std::string& path) {
   if (!j.curve.empty()) {
     auto curve = parse_curve_name(j.curve);
     if (!curve || *curve != curves::curve_id_of<C>)
@@ -183,15 +183,15 @@ std::vector<typename C::fr_t> public_from_json(const std::vector<std::string>& s
   return out;
 }
 
-#define ZK_INSTANTIATE(C)                                                             \
-  template struct proving_key_t<C>;                                                   \
-  template struct verifying_key_t<C>;                                                 \
-  template struct proof_t<C>;                                                         \
-  template formats::g1_json g1_to_json<C>(const C::g1_affine&);                       \
-  template formats::g2_json g2_to_json<C>(const C::g2_affine&);                       \
-  template C::g1_affine g1_from_json<C>(const formats::g1_json&, const std::string&); \
-  template C::g2_affine g2_from_json<C>(const formats::g2_json&, const std::string&); \
-  template std::vector<C::fr_t> public_from_json<C>(const std::vector<std::string>&,  \
+#define ZK_INSTANTIATE(C)                                                               \
+  template struct proving_key_t<C>;                                                     \
+  template struct verifying_key_t<C>;                                                   \
+  template struct proof_t<C>;                                                           \
+  template formats::g1_json_t g1_to_json<C>(const C::g1_affine&);                       \
+  template formats::g2_json_t g2_to_json<C>(const C::g2_affine&);                       \
+  template C::g1_affine g1_from_json<C>(const formats::g1_json_t&, const std::string&); \
+  template C::g2_affine g2_from_json<C>(const formats::g2_json_t&, const std::string&); \
+  template std::vector<C::fr_t> public_from_json<C>(const std::vector<std::string>&,    \
                                                     const std::string&);
 ZK_INSTANTIATE(curves::bn254)
 ZK_INSTANTIATE(curves::bls12_381)

@@ -19,7 +19,7 @@ struct proving_key_t {
   using g1_t = typename C::g1_affine;
   using g2_t = typename C::g2_affine;
 
-  const formats::zkey_file* file = nullptr;
+  const formats::zkey_file_t* file = nullptr;
   uint32_t n_vars = 0, n_public = 0, domain_size = 0, log_domain = 0;
   g1_t alpha1, beta1, delta1;  // [α]₁ [β]₁ [δ]₁
   g2_t beta2, gamma2, delta2;  // [β]₂ [γ]₂ [δ]₂
@@ -28,11 +28,11 @@ struct proving_key_t {
   const g1_t* b1 = nullptr;    // nVars: [B_i(τ)]₁
   const g2_t* b2 = nullptr;    // nVars: [B_i(τ)]₂
   const g1_t* c = nullptr;  // nVars−nPublic−1: [(βA_i + αB_i + C_i)/δ]₁, wires nPublic+1…
-  const g1_t* h = nullptr;          // n: [L^{(2n)}_{2j+1}(τ)/δ]₁
-  formats::coef_span coefficients;  // A and B entries, value = coef·R² (§2.4)
+  const g1_t* h = nullptr;            // n: [L^{(2n)}_{2j+1}(τ)/δ]₁
+  formats::coef_span_t coefficients;  // A and B entries, value = coef·R² (§2.4)
 
   // Views the zkey; throws format_error if the key's curve is not C.
-  static proving_key_t view(const formats::zkey_file& zkey);
+  static proving_key_t view(const formats::zkey_file_t& zkey);
 };
 
 template <class C>
@@ -43,8 +43,8 @@ struct verifying_key_t {
 
   static verifying_key_t from_zkey(const proving_key_t<C>& pk);
   // Reads and validates (numbers < q, points on their curves) a parsed verification_key.json.
-  static verifying_key_t from_json(const formats::vkey_json& j, const std::string& path);
-  formats::vkey_json to_json() const;  // without vk_alphabeta_12 (the caller adds it)
+  static verifying_key_t from_json(const formats::vkey_json_t& j, const std::string& path);
+  formats::vkey_json_t to_json() const;  // without vk_alphabeta_12 (the caller adds it)
 };
 
 template <class C>
@@ -53,22 +53,22 @@ struct proof_t {
   typename C::g2_affine b;
   typename C::g1_affine c;
 
-  formats::proof_json to_json() const;
+  formats::proof_json_t to_json() const;
   // Validates coordinates (< q) and that the points lie on their curves.
-  static proof_t from_json(const formats::proof_json& j, const std::string& path);
+  static proof_t from_json(const formats::proof_json_t& j, const std::string& path);
 };
 
 // Point ⇄ JSON. from_json throws std::runtime_error naming `where` (file and JSON path) when a
 // coordinate is ≥ q or the point is not on the curve; z = 0 reads as infinity, z ≠ 1 as
 // Jacobian (as snarkjs does).
 template <class C>
-formats::g1_json g1_to_json(const typename C::g1_affine& p);
+formats::g1_json_t g1_to_json(const typename C::g1_affine& p);
 template <class C>
-formats::g2_json g2_to_json(const typename C::g2_affine& p);
+formats::g2_json_t g2_to_json(const typename C::g2_affine& p);
 template <class C>
-typename C::g1_affine g1_from_json(const formats::g1_json& j, const std::string& where);
+typename C::g1_affine g1_from_json(const formats::g1_json_t& j, const std::string& where);
 template <class C>
-typename C::g2_affine g2_from_json(const formats::g2_json& j, const std::string& where);
+typename C::g2_affine g2_from_json(const formats::g2_json_t& j, const std::string& where);
 
 // Public signals (decimal strings < r) → Fr; throws naming the file and index.
 template <class C>

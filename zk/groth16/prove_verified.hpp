@@ -1,7 +1,7 @@
 #pragma once
 // The one path from a witness to a proof that leaves the process: prove, take the public inputs
-// from the witness, verify the proof with the key's own verification key (stage::verify on the
-// observer), and refuse a proof that fails. `zkfleet prove`, native circuits and the prover
+// from the witness, verify the proof with the key's own verification key (prover_stage_t::verify on
+// the observer), and refuse a proof that fails. `zkfleet prove`, native circuits and the prover
 // engine of the cluster all go through it.
 #include <cstring>
 #include <stdexcept>
@@ -36,13 +36,13 @@ std::vector<typename C::fr_t> public_inputs(const uint8_t* witness, uint64_t n_p
 
 // How the prover gets a, b, c: from the key's coefficients and the witness (build_ab), or
 // already loaded from a synthesis with prover_t::load_abc.
-enum class abc_source { build, loaded };
+enum class abc_source_t { build, loaded };
 
 struct prove_call_t {
-  abc_source abc = abc_source::build;
-  stage_observer observe;  // the prover's stages, then stage::verify
-  std::string what;        // names the input in the error ("w.wtns", "buffer of job 3 partition 1")
-  std::string hint;        // appended to the error: what may be wrong
+  abc_source_t abc = abc_source_t::build;
+  stage_observer_t observe;  // the prover's stages, then prover_stage_t::verify
+  std::string what;  // names the input in the error ("w.wtns", "buffer of job 3 partition 1")
+  std::string hint;  // appended to the error: what may be wrong
   // false only for `zkfleet prove --no-verify` (timing against provers that do not verify):
   // the proof is returned unchecked.
   bool self_verify = true;
@@ -58,7 +58,7 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
   verified_proof_t<C> out;
   uint64_t t0 = now_ns();
   out.proof =
-      call.abc == abc_source::build
+      call.abc == abc_source_t::build
           ? prover.prove(witness, call.observe)
           : prover.prove_loaded(witness, random_scalar<Fr>(), random_scalar<Fr>(), call.observe);
   uint64_t t1 = now_ns();
@@ -67,7 +67,7 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
   if (call.self_verify) {
     const verdict_t v = verify(vk, pub, out.proof);
     t2 = now_ns();
-    if (call.observe) call.observe(stage::verify, t1, t2);
+    if (call.observe) call.observe(prover_stage_t::verify, t1, t2);
     if (!v.valid)
       throw std::runtime_error(call.what + ": the proof fails verification (" + v.reason + ")" +
                                call.hint);

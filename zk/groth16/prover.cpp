@@ -17,25 +17,25 @@
 
 namespace zk::groth16 {
 
-const char* stage_name(stage s) {
+const char* stage_name(prover_stage_t s) {
   switch (s) {
-    case stage::build_ab:
+    case prover_stage_t::build_ab:
       return "build_ab";
-    case stage::compute_h:
+    case prover_stage_t::compute_h:
       return "compute_h";
-    case stage::msm_a:
+    case prover_stage_t::msm_a:
       return "msm_a";
-    case stage::msm_b1:
+    case prover_stage_t::msm_b1:
       return "msm_b1";
-    case stage::msm_b2:
+    case prover_stage_t::msm_b2:
       return "msm_b2";
-    case stage::msm_c:
+    case prover_stage_t::msm_c:
       return "msm_c";
-    case stage::msm_h:
+    case prover_stage_t::msm_h:
       return "msm_h";
-    case stage::assemble:
+    case prover_stage_t::assemble:
       return "assemble";
-    case stage::verify:
+    case prover_stage_t::verify:
       return "verify";
   }
   return "?";
@@ -243,15 +243,15 @@ void prover_t<C>::release(uint32_t section) const {
 }
 
 template <class C>
-proof_t<C> prover_t<C>::prove(const uint8_t* witness, const stage_observer& observe) {
+proof_t<C> prover_t<C>::prove(const uint8_t* witness, const stage_observer_t& observe) {
   return prove(witness, random_scalar<fr_t>(), random_scalar<fr_t>(), observe);
 }
 
 template <class C>
 proof_t<C> prover_t<C>::prove(const uint8_t* witness, const fr_t& r, const fr_t& s,
-                              const stage_observer& observe) {
+                              const stage_observer_t& observe) {
   uint64_t t0 = now_ns();
-  auto mark = [&](stage st) {
+  auto mark = [&](prover_stage_t st) {
     uint64_t t1 = now_ns();
     if (observe) observe(st, t0, t1);
     t0 = t1;
@@ -259,22 +259,22 @@ proof_t<C> prover_t<C>::prove(const uint8_t* witness, const fr_t& r, const fr_t&
   namespace sec = formats::zkey_section;
   build_ab(witness);
   release(sec::coefficients);
-  mark(stage::build_ab);
+  mark(prover_stage_t::build_ab);
   return prove_loaded(witness, r, s, observe, t0);
 }
 
 template <class C>
 proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
-                                     const stage_observer& observe) {
+                                     const stage_observer_t& observe) {
   return prove_loaded(witness, r, s, observe, now_ns());
 }
 
 template <class C>
 proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
-                                     const stage_observer& observe, uint64_t t0) {
+                                     const stage_observer_t& observe, uint64_t t0) {
   // Stages that ran on the accelerator are reported with its device-measured span.
-  const stage_observer timed = device_timed_observer(acc_, observe);
-  auto mark = [&](stage st) {
+  const stage_observer_t timed = device_timed_observer(acc_, observe);
+  auto mark = [&](prover_stage_t st) {
     uint64_t t1 = now_ns();
     if (timed) timed(st, t0, t1);
     t0 = t1;
@@ -287,10 +287,10 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
     t0 = now_ns();
   } else {
     compute_h();
-    mark(stage::compute_h);
+    mark(prover_stage_t::compute_h);
     m.h = msm_h();
     release(sec::points_h);
-    mark(stage::msm_h);
+    mark(prover_stage_t::msm_h);
     // The accelerator reads the scalars as they are; a hook left empty runs on the CPU.
     msm::plan_t plan;
     if (!(acc_->msm_g1 && acc_->msm_g2)) {
@@ -301,19 +301,19 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
     }
     m.a = msm_a(plan);
     release(sec::points_a);
-    mark(stage::msm_a);
+    mark(prover_stage_t::msm_a);
     m.b1 = msm_b1(plan);
     release(sec::points_b1);
-    mark(stage::msm_b1);
+    mark(prover_stage_t::msm_b1);
     m.b2 = msm_b2(plan);
     release(sec::points_b2);
-    mark(stage::msm_b2);
+    mark(prover_stage_t::msm_b2);
     m.c = msm_c(witness);
     release(sec::points_c);
-    mark(stage::msm_c);
+    mark(prover_stage_t::msm_c);
   }
   proof_t<C> proof = assemble(m, r, s);
-  mark(stage::assemble);
+  mark(prover_stage_t::assemble);
   return proof;
 }
 
@@ -326,7 +326,7 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
 // task's end (they overlap: that is the point), from the calling thread once all are done.
 template <class C>
 msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
-                                             const stage_observer& observe) {
+                                             const stage_observer_t& observe) {
   namespace sec = formats::zkey_section;
   msm_results_t<C> m;
   const msm::plan_t plan = msm::make_plan(witness, pk_.n_vars, fr_t::bits);
@@ -338,8 +338,9 @@ msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
     std::atomic<uint64_t> begin{0}, end{0};
   };
   span_t spans[6];  // compute_h, msm_a, msm_b1, msm_b2, msm_c, msm_h
-  const stage stages[6] = {stage::compute_h, stage::msm_a, stage::msm_b1,
-                           stage::msm_b2,    stage::msm_c, stage::msm_h};
+  const prover_stage_t stages[6] = {prover_stage_t::compute_h, prover_stage_t::msm_a,
+                                    prover_stage_t::msm_b1,    prover_stage_t::msm_b2,
+                                    prover_stage_t::msm_c,     prover_stage_t::msm_h};
   const uint32_t sections[6] = {
       0, sec::points_a, sec::points_b1, sec::points_b2, sec::points_c, sec::points_h};
   auto timed_run = [](msm::job_t& j, span_t& sp) {

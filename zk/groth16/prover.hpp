@@ -20,18 +20,10 @@
 #include <vector>
 
 #include "zk/groth16/keys.hpp"
+#include "zk/groth16/stage.hpp"
 #include "zk/msm/msm.hpp"
 
 namespace zk::groth16 {
-
-enum class stage { build_ab, compute_h, msm_a, msm_b1, msm_b2, msm_c, msm_h, assemble, verify };
-const char* stage_name(stage s);
-inline constexpr stage all_prover_stages[] = {stage::build_ab, stage::compute_h, stage::msm_a,
-                                              stage::msm_b1,   stage::msm_b2,    stage::msm_c,
-                                              stage::msm_h,    stage::assemble};
-
-// Called at the end of each stage with steady-clock nanoseconds; the timeline hooks in here.
-using stage_observer = std::function<void(stage, uint64_t begin_ns, uint64_t end_ns)>;
 uint64_t now_ns();
 
 template <class C>
@@ -70,12 +62,12 @@ struct accelerator_t {
 // before the wrapper is made (an earlier proof nobody observed) is dropped, not reported with the
 // first stage.
 template <class C>
-stage_observer device_timed_observer(const accelerator_t<C>* acc, stage_observer observe) {
+stage_observer_t device_timed_observer(const accelerator_t<C>* acc, stage_observer_t observe) {
   if (!acc || !acc->take_device_span || !observe) return observe;
   auto take = acc->take_device_span;
   uint64_t stale_b = 0, stale_e = 0;
   (void)take(stale_b, stale_e);
-  return [take, observe](stage st, uint64_t t0, uint64_t t1) {
+  return [take, observe](prover_stage_t st, uint64_t t0, uint64_t t1) {
     uint64_t b = 0, e = 0;
     if (take(b, e) && t0 <= b && b <= e && e <= t1)
       observe(st, b, e);
@@ -138,12 +130,12 @@ class prover_t {
   void set_tables(const key_tables_t<C>* t) { tables_ = t; }
 
   // The whole proof with fresh randomizers r, s (or the given ones).
-  proof_t<C> prove(const uint8_t* witness, const stage_observer& observe = {});
+  proof_t<C> prove(const uint8_t* witness, const stage_observer_t& observe = {});
   proof_t<C> prove(const uint8_t* witness, const fr_t& r, const fr_t& s,
-                   const stage_observer& observe = {});
+                   const stage_observer_t& observe = {});
   // The proof from a/b/c already loaded with load_abc (build_ab is skipped).
   proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
-                          const stage_observer& observe = {});
+                          const stage_observer_t& observe = {});
 
   // Evaluations after build_ab (a, b, c) and, after compute_h, the H scalars in a (canonical).
   const std::vector<fr_t>& a() const { return a_; }
@@ -153,8 +145,8 @@ class prover_t {
  private:
   void release(uint32_t section) const;
   proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
-                          const stage_observer& observe, uint64_t t0);
-  msm_results_t<C> cpu_h_and_msms(const uint8_t* witness, const stage_observer& observe);
+                          const stage_observer_t& observe, uint64_t t0);
+  msm_results_t<C> cpu_h_and_msms(const uint8_t* witness, const stage_observer_t& observe);
   void compute_h_on_this_thread();
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;

@@ -25,19 +25,21 @@ namespace zk::groth16 {
 
 namespace {
 
-using steady = std::chrono::steady_clock;
+using steady_clock_t = std::chrono::steady_clock;
 
 // Adds the time from construction to destruction to *acc.
-class phase_timer {
+class phase_timer_t {
  public:
-  explicit phase_timer(double* acc) : acc_(acc), begin_(steady::now()) {}
-  ~phase_timer() { *acc_ += std::chrono::duration<double>(steady::now() - begin_).count(); }
-  phase_timer(const phase_timer&) = delete;
-  phase_timer& operator=(const phase_timer&) = delete;
+  explicit phase_timer_t(double* acc) : acc_(acc), begin_(steady_clock_t::now()) {}
+  ~phase_timer_t() {
+    *acc_ += std::chrono::duration<double>(steady_clock_t::now() - begin_).count();
+  }
+  phase_timer_t(const phase_timer_t&) = delete;
+  phase_timer_t& operator=(const phase_timer_t&) = delete;
 
  private:
   double* acc_;
-  steady::time_point begin_;
+  steady_clock_t::time_point begin_;
 };
 
 // Uniform element of [1, r): rejection sampling of the top limb masked to r's bit length.
@@ -95,13 +97,14 @@ std::vector<Fr> lagrange_at(const Fr& tau, const Fr& first, const Fr& step, size
 }
 
 template <class C>
-class key_generator {
+class key_generator_t {
   using fr_t = typename C::fr_t;
   using g1_affine = typename C::g1_affine;
   using g2_affine = typename C::g2_affine;
 
  public:
-  key_generator(const formats::r1cs_file& r1cs, setup_report& report, const setup_options& options)
+  key_generator_t(const formats::r1cs_file_t& r1cs, setup_report_t& report,
+                  const setup_options_t& options)
       : r1cs_(r1cs), rep_(report), opt_(options) {}
 
   void run(const std::string& zkey_path, const std::string& vkey_path) {
@@ -120,13 +123,13 @@ class key_generator {
     const uint64_t rows = uint64_t(h.n_constraints) + h.n_public() + 1;
     unsigned log_n = 0;
     while ((uint64_t(1) << log_n) < rows) ++log_n;
-    if (log_n + 1 > fr_t::params::two_adicity) {
+    if (log_n + 1 > fr_t::params_t::two_adicity) {
       throw format_error(r1cs_.path() + ": " + std::to_string(h.n_constraints) + " constraints + " +
                          std::to_string(h.n_public()) +
                          " public signals + 1 = " + std::to_string(rows) + " QAP rows need a 2^" +
                          std::to_string(log_n) + " domain, and its H points a 2^" +
                          std::to_string(log_n + 1) + " domain, beyond the field's 2-adicity " +
-                         std::to_string(fr_t::params::two_adicity));
+                         std::to_string(fr_t::params_t::two_adicity));
     }
     log_n_ = log_n;
     n_ = size_t(1) << log_n;
@@ -136,7 +139,7 @@ class key_generator {
 
   // The key's scalars: A_i, B_i at τ and the IC/C combinations (§2.5).
   void evaluate() {
-    phase_timer t(&rep_.evaluate_seconds);
+    phase_timer_t t(&rep_.evaluate_seconds);
     const auto& h = r1cs_.header();
     const uint32_t n_vars = h.n_wires, n_pub = h.n_public();
     tw_ = draw_toxic_waste<fr_t>(opt_, uint32_t(n_));
@@ -154,10 +157,10 @@ class key_generator {
     a_.assign(n_vars, fr_t::zero());
     b_.assign(n_vars, fr_t::zero());
     std::vector<fr_t> c(n_vars, fr_t::zero());
-    auto accumulate = [](std::vector<fr_t>& acc, const formats::linear_combination& lc,
+    auto accumulate = [](std::vector<fr_t>& acc, const formats::linear_combination_t& lc,
                          const fr_t& l) {
       for (uint32_t k = 0; k < lc.size(); ++k) {
-        const formats::lc_term term = lc[k];
+        const formats::lc_term_t term = lc[k];
         acc[term.wire] += load_canonical<fr_t>(term.coef) * l;
       }
     };
@@ -195,13 +198,13 @@ class key_generator {
   // [α]₁ [β]₁ [δ]₁, [β]₂ [γ]₂ [δ]₂ (§2.3), IC, and the fixed-base tables.
   void make_header_points() {
     {
-      phase_timer t(&rep_.g2_seconds);
+      phase_timer_t t(&rep_.g2_seconds);
       g2_table_.emplace(C::g2_generator, fr_t::bits);
       beta2_ = g2_table_->mul(tw_.beta.to_canonical()).to_affine();
       delta2_ = g2_table_->mul(tw_.delta.to_canonical()).to_affine();
       gamma2_ = C::g2_generator;  // γ = 1 (snarkjs zkey_new)
     }
-    phase_timer t(&rep_.g1_seconds);
+    phase_timer_t t(&rep_.g1_seconds);
     g1_table_.emplace(C::g1_generator, fr_t::bits);
     alpha1_ = g1_table_->mul(tw_.alpha.to_canonical()).to_affine();
     beta1_ = g1_table_->mul(tw_.beta.to_canonical()).to_affine();
@@ -216,14 +219,14 @@ class key_generator {
   }
 
   // One G1 point section: [s_i]₁ for the scalars, computed then streamed out.
-  void write_g1_section(formats::zkey_writer& w, uint32_t id, const std::vector<fr_t>& s,
+  void write_g1_section(formats::zkey_writer_t& w, uint32_t id, const std::vector<fr_t>& s,
                         std::vector<g1_affine>& buf) {
     {
-      phase_timer t(&rep_.g1_seconds);
+      phase_timer_t t(&rep_.g1_seconds);
       buf.resize(s.size());
       g1_table_->mul_batch(s.data(), buf.data(), s.size());
     }
-    phase_timer t(&rep_.write_seconds);
+    phase_timer_t t(&rep_.write_seconds);
     w.begin_section(id);
     w.write(bytes_of(buf.data()), buf.size() * sizeof(g1_affine));
     w.end_section();
@@ -235,10 +238,10 @@ class key_generator {
     const auto& rh = r1cs_.header();
     const auto q = le_bytes(C::fq_t::modulus), r = le_bytes(fr_t::modulus);
 
-    std::optional<formats::zkey_writer> w;
+    std::optional<formats::zkey_writer_t> w;
     {
-      phase_timer t(&rep_.write_seconds);
-      formats::zkey_header h;
+      phase_timer_t t(&rep_.write_seconds);
+      formats::zkey_header_t h;
       h.curve = rep_.curve;
       h.n8q = uint32_t(sizeof(typename C::fq_t));
       h.q = q.data();
@@ -268,10 +271,10 @@ class key_generator {
     {
       std::vector<g2_affine> b2(b_.size());
       {
-        phase_timer t(&rep_.g2_seconds);
+        phase_timer_t t(&rep_.g2_seconds);
         g2_table_->mul_batch(b_.data(), b2.data(), b_.size());
       }
-      phase_timer t(&rep_.write_seconds);
+      phase_timer_t t(&rep_.write_seconds);
       w->begin_section(formats::zkey_section::points_b2);
       w->write(bytes_of(b2.data()), b2.size() * sizeof(g2_affine));
       w->end_section();
@@ -279,7 +282,7 @@ class key_generator {
     write_g1_section(*w, formats::zkey_section::points_c, priv_, buf);
     write_g1_section(*w, formats::zkey_section::points_h, h_, buf);
 
-    phase_timer t(&rep_.write_seconds);
+    phase_timer_t t(&rep_.write_seconds);
     // Section 10 circuit hash: left all zero. snarkjs's is a blake2b-512 over the initial key's
     // points in bellman MPC-params order; only `snarkjs zkey verify` compares it, and that check
     // needs a powers-of-tau ceremony this key does not have. snarkjs and rapidsnark provers
@@ -291,12 +294,12 @@ class key_generator {
   // Section 4 (§2.4): per r1cs constraint its A terms then its B terms, value coef·R² mod r as a
   // canonical LE integer, i.e. the Montgomery limbs of coef·R; then the nPublic+1 input rows
   // {A, nConstraints+s, s, 1·R²}.
-  void write_coefficients(formats::zkey_writer& w) {
+  void write_coefficients(formats::zkey_writer_t& w) {
     const fr_t r_mod = fr_t::from_mont(fr_t::r2);  // the element R mod r (limbs R² mod r)
     w.begin_section(formats::zkey_section::coefficients);
-    auto put = [&](uint32_t matrix, uint32_t row, const formats::linear_combination& lc) {
+    auto put = [&](uint32_t matrix, uint32_t row, const formats::linear_combination_t& lc) {
       for (uint32_t k = 0; k < lc.size(); ++k) {
-        const formats::lc_term term = lc[k];
+        const formats::lc_term_t term = lc[k];
         const auto value = le_bytes((load_canonical<fr_t>(term.coef) * r_mod).raw());
         w.add_coefficient(matrix, row, term.wire, value.data());
       }
@@ -316,16 +319,16 @@ class key_generator {
 
   // verification_key.json (§4): α₁, β₂, γ₂, δ₂, e(α₁, β₂), IC.
   void write_vkey(const std::string& path) {
-    phase_timer t(&rep_.write_seconds);
+    phase_timer_t t(&rep_.write_seconds);
     verifying_key_t<C> vk{alpha1_, beta2_, gamma2_, delta2_, ic_points_};
-    formats::vkey_json j = vk.to_json();
+    formats::vkey_json_t j = vk.to_json();
     j.alphabeta = alphabeta_json<C>(alpha1_, beta2_);
     formats::write_vkey_json(path, j);
   }
 
-  const formats::r1cs_file& r1cs_;
-  setup_report& rep_;
-  const setup_options& opt_;
+  const formats::r1cs_file_t& r1cs_;
+  setup_report_t& rep_;
+  const setup_options_t& opt_;
   unsigned log_n_ = 0;
   size_t n_ = 0;
   toxic_waste_t<fr_t> tw_{};
@@ -343,7 +346,7 @@ class key_generator {
 }  // namespace
 
 template <class Fr>
-toxic_waste_t<Fr> draw_toxic_waste(const setup_options& options, uint32_t domain_size) {
+toxic_waste_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t domain_size) {
   std::optional<std::mt19937_64> prng;
   std::optional<std::random_device> rd;
   std::function<uint64_t()> word;
@@ -367,19 +370,19 @@ toxic_waste_t<Fr> draw_toxic_waste(const setup_options& options, uint32_t domain
 }
 
 template toxic_waste_t<curves::bn254::fr_t> draw_toxic_waste<curves::bn254::fr_t>(
-    const setup_options&, uint32_t);
+    const setup_options_t&, uint32_t);
 template toxic_waste_t<curves::bls12_381::fr_t> draw_toxic_waste<curves::bls12_381::fr_t>(
-    const setup_options&, uint32_t);
+    const setup_options_t&, uint32_t);
 
-setup_report dev_setup(const std::string& r1cs_path, const std::string& zkey_path,
-                       const std::string& vkey_path, const setup_options& options) {
+setup_report_t dev_setup(const std::string& r1cs_path, const std::string& zkey_path,
+                         const std::string& vkey_path, const setup_options_t& options) {
   formats::check_outputs(
       {{"the circuit (.r1cs)", r1cs_path}},
       {{"the proving key output (.zkey)", zkey_path}, {"the verification key output", vkey_path}});
-  setup_report rep;
-  std::optional<formats::r1cs_file> r1cs;
+  setup_report_t rep;
+  std::optional<formats::r1cs_file_t> r1cs;
   {
-    phase_timer t(&rep.read_seconds);
+    phase_timer_t t(&rep.read_seconds);
     r1cs.emplace(r1cs_path);
   }
   const auto curve = r1cs->curve();
@@ -393,13 +396,13 @@ setup_report dev_setup(const std::string& r1cs_path, const std::string& zkey_pat
   rep.n_constraints = h.n_constraints;
   rep.n_vars = h.n_wires;
   rep.n_public = h.n_public();
-  // (r1cs_file already refused 1 + nPubOut + nPubIn + nPrvIn > nWires.)
+  // (r1cs_file_t already refused 1 + nPubOut + nPubIn + nPrvIn > nWires.)
   switch (*curve) {
     case curve_id_t::bn254:
-      key_generator<curves::bn254>(*r1cs, rep, options).run(zkey_path, vkey_path);
+      key_generator_t<curves::bn254>(*r1cs, rep, options).run(zkey_path, vkey_path);
       break;
     case curve_id_t::bls12_381:
-      key_generator<curves::bls12_381>(*r1cs, rep, options).run(zkey_path, vkey_path);
+      key_generator_t<curves::bls12_381>(*r1cs, rep, options).run(zkey_path, vkey_path);
       break;
   }
   return rep;

@@ -23,13 +23,13 @@
 
 namespace zk::groth16 {
 
-struct setup_options {
+struct setup_options_t {
   // Deterministic toxic waste (tests, reproducible benchmarks): τ, α, β, δ are drawn from
   // std::mt19937_64(seed). Default: std::random_device.
   std::optional<uint64_t> seed;
 };
 
-struct setup_report {
+struct setup_report_t {
   curve_id_t curve = curve_id_t::bn254;
   uint32_t n_constraints = 0;
   uint32_t n_vars = 0;    // wires, including wire 0
@@ -53,8 +53,8 @@ struct setup_report {
 // contributions) and `vkey_path` (verification_key.json). Prints nothing. Throws
 // format_error / std::runtime_error naming the file on bad input or a domain beyond
 // the field's 2-adicity.
-setup_report dev_setup(const std::string& r1cs_path, const std::string& zkey_path,
-                       const std::string& vkey_path, const setup_options& options = {});
+setup_report_t dev_setup(const std::string& r1cs_path, const std::string& zkey_path,
+                         const std::string& vkey_path, const setup_options_t& options = {});
 
 // The secrets, exposed so that tests can recompute a key from its seed. Drawn in the order
 // τ, α, β, δ, each uniform in [1, r) by rejection sampling on 64-bit words; τ is redrawn while
@@ -64,6 +64,6 @@ struct toxic_waste_t {
   Fr tau, alpha, beta, delta;
 };
 template <class Fr>
-toxic_waste_t<Fr> draw_toxic_waste(const setup_options& options, uint32_t domain_size);
+toxic_waste_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t domain_size);
 
 }  // namespace zk::groth16

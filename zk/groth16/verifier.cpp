@@ -38,10 +38,10 @@ verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_
 }
 
 template <class C>
-formats::gt_json alphabeta_json(const typename C::g1_affine& alpha1,
-                                const typename C::g2_affine& beta2) {
+formats::gt_json_t alphabeta_json(const typename C::g1_affine& alpha1,
+                                  const typename C::g2_affine& beta2) {
   auto e = pairing::pairing(alpha1, beta2);
-  formats::gt_json j;
+  formats::gt_json_t j;
   const typename C::fq2_t* parts[2][3] = {{&e.c0.c0, &e.c0.c1, &e.c0.c2},
                                           {&e.c1.c0, &e.c1.c1, &e.c1.c2}};
   for (int i = 0; i < 2; ++i)
@@ -58,9 +58,9 @@ template verdict_t verify<curves::bn254>(const verifying_key_t<curves::bn254>&,
 template verdict_t verify<curves::bls12_381>(const verifying_key_t<curves::bls12_381>&,
                                              const std::vector<bls12_381::fr_t>&,
                                              const proof_t<curves::bls12_381>&);
-template formats::gt_json alphabeta_json<curves::bn254>(const curves::bn254::g1_affine&,
-                                                        const curves::bn254::g2_affine&);
-template formats::gt_json alphabeta_json<curves::bls12_381>(const curves::bls12_381::g1_affine&,
-                                                            const curves::bls12_381::g2_affine&);
+template formats::gt_json_t alphabeta_json<curves::bn254>(const curves::bn254::g1_affine&,
+                                                          const curves::bn254::g2_affine&);
+template formats::gt_json_t alphabeta_json<curves::bls12_381>(const curves::bls12_381::g1_affine&,
+                                                              const curves::bls12_381::g2_affine&);
 
 }  // namespace zk::groth16

@@ -23,7 +23,7 @@ verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_
 
 // e(α₁, β₂) in snarkjs's vk_alphabeta_12 layout (decimal strings).
 template <class C>
-formats::gt_json alphabeta_json(const typename C::g1_affine& alpha1,
-                                const typename C::g2_affine& beta2);
+formats::gt_json_t alphabeta_json(const typename C::g1_affine& alpha1,
+                                  const typename C::g2_affine& beta2);
 
 }  // namespace zk::groth16

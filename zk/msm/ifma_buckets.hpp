@@ -1,6 +1,6 @@
 #pragma once
 // Batch-affine bucket accumulation with the field arithmetic on AVX-512 IFMA (zk/ff/ifma.hpp):
-// the same additions as msm.cpp's batch_affine_buckets —
+// the same additions as msm.cpp's batch_affine_buckets_t —
 //   λ = (y2 − y1)/(x2 − x1),  x3 = λ² − x1 − x2,  y3 = λ(x1 − x3) − y1,
 // the denominators of a batch inverted together by Montgomery's trick — eight additions at a
 // time, one per vector lane. Pending additions form rows of eight (row r holds additions
@@ -43,18 +43,18 @@ namespace zk::msm {
 namespace ifma_detail {
 
 template <class F>
-struct coord_traits {  // Fq
-  using base = F;
+struct coord_traits_t {  // Fq
+  using base_t = F;
   static constexpr int degree = 1;
   static const uint64_t* limbs(const F& x, int) { return x.l; }
-  static F make(const base* c) { return c[0]; }
+  static F make(const base_t* c) { return c[0]; }
 };
 template <class Fq>
-struct coord_traits<ff::fp2_t<Fq>> {  // Fq2 = c0 + c1·u
-  using base = Fq;
+struct coord_traits_t<ff::fp2_t<Fq>> {  // Fq2 = c0 + c1·u
+  using base_t = Fq;
   static constexpr int degree = 2;
   static const uint64_t* limbs(const ff::fp2_t<Fq>& x, int d) { return d ? x.c1.l : x.c0.l; }
-  static ff::fp2_t<Fq> make(const base* c) { return ff::fp2_t<Fq>{c[0], c[1]}; }
+  static ff::fp2_t<Fq> make(const base_t* c) { return ff::fp2_t<Fq>{c[0], c[1]}; }
 };
 
 // 64-byte aligned, zeroed words (the vector loads and stores of rows are aligned).
@@ -99,17 +99,17 @@ ZK_IFMA_INLINE void transpose8(__m512i v[8]) {
 }  // namespace ifma_detail
 
 template <class G>
-class ifma_buckets {
+class ifma_buckets_t {
  public:
   using aff = ec::affine_t<G>;
   using xyzz = ec::xyzz_t<G>;
   using F = typename G::field_t;
-  using traits = ifma_detail::coord_traits<F>;
-  using B = typename traits::base;
+  using traits_t = ifma_detail::coord_traits_t<F>;
+  using B = typename traits_t::base_t;
   using VF = ff::ifma::vfield_t<B>;
   using R52 = typename VF::R;
   using vfe = typename VF::vfe;
-  static constexpr int D = traits::degree;
+  static constexpr int D = traits_t::degree;
   static constexpr int L = VF::L;              // 52-bit limbs of an Fq element
   static constexpr int N = B::N;               // 64-bit limbs of an Fq element
   static constexpr int C = 2 * D;              // components of a point: x (D of them), then y
@@ -117,7 +117,7 @@ class ifma_buckets {
   static_assert(L <= 8, "a component must fit one vector");
   static_assert(sizeof(aff) == sizeof(uint64_t) * C * N, "affine point = x ‖ y limbs");
 
-  ifma_buckets(size_t nb, size_t batch)
+  ifma_buckets_t(size_t nb, size_t batch)
       : nb_(nb),
         segs_(nb >= kMinReduceBuckets ? std::min<size_t>(kMaxSegments, nb / 4) : 0),
         filled_(nb + 2 * segs_, 0),
@@ -230,7 +230,7 @@ class ifma_buckets {
 
   static void to52(const aff& p, uint64_t* r) {
     for (int q = 0; q < C; ++q) {
-      const uint64_t* w = q < D ? traits::limbs(p.x, q) : traits::limbs(p.y, q - D);
+      const uint64_t* w = q < D ? traits_t::limbs(p.x, q) : traits_t::limbs(p.y, q - D);
       for (int j = 0; j < L; ++j) r[L * q + j] = R52::limb_of(w, j);
     }
   }
@@ -240,7 +240,7 @@ class ifma_buckets {
       x[d] = ff::ifma::join52<B>(r + L * d);
       y[d] = ff::ifma::join52<B>(r + L * (D + d));
     }
-    return aff{traits::make(x), traits::make(y)};
+    return aff{traits_t::make(x), traits_t::make(y)};
   }
   // Record k as XYZZ, its overflow included.
   xyzz point(size_t k) const {
@@ -445,7 +445,7 @@ class ifma_buckets {
         for (int j = 0; j < L; ++j) w[j] = lanes[(d * L + j) * 8 + lane];
         c[d] = ff::ifma::join52<B>(w);
       }
-      prod[lane] = traits::make(c);
+      prod[lane] = traits_t::make(c);
     }
     F run = F::one();
     for (int lane = 0; lane < 8; ++lane) {
@@ -457,7 +457,7 @@ class ifma_buckets {
       const F li = inv * pre[lane];
       inv = inv * prod[lane];
       for (int d = 0; d < D; ++d) {
-        const uint64_t* w = traits::limbs(li, d);
+        const uint64_t* w = traits_t::limbs(li, d);
         for (int j = 0; j < L; ++j) lanes[(d * L + j) * 8 + lane] = R52::limb_of(w, j);
       }
     }

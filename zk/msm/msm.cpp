@@ -63,13 +63,13 @@ unsigned choose_window(size_t m, unsigned bits) {
 // bucket's XYZZ overflow instead (no queue, no waiting): rare for uniform digits, and the whole
 // story for the top window of a 254-bit scalar, whose few buckets all collide.
 template <class G>
-class batch_affine_buckets {
+class batch_affine_buckets_t {
  public:
   using aff = ec::affine_t<G>;
   using xyzz = ec::xyzz_t<G>;
   using F = typename G::field_t;
 
-  batch_affine_buckets(size_t nb, size_t batch)
+  batch_affine_buckets_t(size_t nb, size_t batch)
       : buckets_(nb, aff::infinity()),
         overflow_(nb, xyzz::infinity()),
         stamp_(nb, 0),
@@ -203,10 +203,10 @@ class batch_affine_buckets {
 
 // Buckets in XYZZ coordinates (mixed addition 8M + 2S): for small MSMs.
 template <class G>
-class xyzz_buckets {
+class xyzz_buckets_t {
  public:
   using xyzz = ec::xyzz_t<G>;
-  explicit xyzz_buckets(size_t nb) : buckets_(nb, xyzz::infinity()) {}
+  explicit xyzz_buckets_t(size_t nb) : buckets_(nb, xyzz::infinity()) {}
   void add(uint32_t k, const ec::affine_t<G>* p, bool neg) {
     buckets_[k] = buckets_[k].add_mixed(neg ? -*p : *p);
   }
@@ -312,25 +312,25 @@ size_t top_window_digit_bound(unsigned bits, unsigned c, unsigned W, const uint6
 
 // Which curve a group belongs to, and whether it is G2 (for the endomorphism).
 template <class G>
-struct group_of;
+struct group_of_t;
 template <>
-struct group_of<curves::bn254::g1> {
-  using curve = curves::bn254;
+struct group_of_t<curves::bn254::g1> {
+  using curve_t = curves::bn254;
   static constexpr bool g2 = false;
 };
 template <>
-struct group_of<curves::bn254::g2> {
-  using curve = curves::bn254;
+struct group_of_t<curves::bn254::g2> {
+  using curve_t = curves::bn254;
   static constexpr bool g2 = true;
 };
 template <>
-struct group_of<curves::bls12_381::g1> {
-  using curve = curves::bls12_381;
+struct group_of_t<curves::bls12_381::g1> {
+  using curve_t = curves::bls12_381;
   static constexpr bool g2 = false;
 };
 template <>
-struct group_of<curves::bls12_381::g2> {
-  using curve = curves::bls12_381;
+struct group_of_t<curves::bls12_381::g2> {
+  using curve_t = curves::bls12_381;
   static constexpr bool g2 = true;
 };
 
@@ -489,17 +489,17 @@ struct pippenger_t {
     const size_t nbw = w + 1 == W ? top_buckets : nb;
 #ifdef ZK_FF_IFMA
     if (opt.simd && ff::ifma::available() && nbw / 4 >= kMinBatch) {
-      ifma_buckets<G> acc(nbw, std::min<size_t>(nbw / 4, 2048));
+      ifma_buckets_t<G> acc(nbw, std::min<size_t>(nbw / 4, 2048));
       accumulate(acc);
       return;
     }
 #endif
     const size_t batch = std::min<size_t>(nbw / 8, 2048);
     if (batch >= kMinBatch) {
-      batch_affine_buckets<G> acc(nbw, batch);
+      batch_affine_buckets_t<G> acc(nbw, batch);
       accumulate(acc);
     } else {
-      xyzz_buckets<G> acc(nbw);
+      xyzz_buckets_t<G> acc(nbw);
       accumulate(acc);
     }
   }
@@ -534,13 +534,13 @@ unsigned checked_window(unsigned window, unsigned fallback) {
 
 template <class G>
 unsigned endomorphism_dims() {
-  return group_of<G>::g2 ? 4 : 2;
+  return group_of_t<G>::g2 ? 4 : 2;
 }
 
 template <class G>
 unsigned endomorphism_bits() {
-  using E = ec::endomorphisms<typename group_of<G>::curve>;
-  return group_of<G>::g2 ? E::g2_lattice.max_bits : E::g1_lattice.max_bits;
+  using E = ec::endomorphisms_t<typename group_of_t<G>::curve_t>;
+  return group_of_t<G>::g2 ? E::g2_lattice.max_bits : E::g1_lattice.max_bits;
 }
 
 template <class G>
@@ -553,10 +553,10 @@ job_t msm_job(const ec::affine_t<G>* bases, const plan_t& plan, size_t first,
       size_t(std::lower_bound(plan.idx.begin(), plan.idx.end(), first) - plan.idx.begin());
   const size_t o0 =
       size_t(std::lower_bound(plan.ones.begin(), plan.ones.end(), first) - plan.ones.begin());
-  using state = pippenger_t<G, plain_reader_t<G>>;
-  auto st = std::make_shared<state>(plain_reader_t<G>{bases, plan, first, nullptr, 0, use_table},
-                                    j0, plan.idx.size(), 1, plan.bits, c, bases,
-                                    plan.ones.data() + o0, plan.ones.size() - o0, first, opt);
+  using state_t = pippenger_t<G, plain_reader_t<G>>;
+  auto st = std::make_shared<state_t>(plain_reader_t<G>{bases, plan, first, nullptr, 0, use_table},
+                                      j0, plan.idx.size(), 1, plan.bits, c, bases,
+                                      plan.ones.data() + o0, plan.ones.size() - o0, first, opt);
   return job_of(st, &out);
 }
 
@@ -571,7 +571,7 @@ ec::jacobian_t<G> msm(const ec::affine_t<G>* bases, const plan_t& plan, const op
 template <class G>
 table_t<G> make_table(const ec::affine_t<G>* bases, size_t n, unsigned dims, unsigned factor,
                       unsigned bits) {
-  using C = typename group_of<G>::curve;
+  using C = typename group_of_t<G>::curve_t;
   using aff = ec::affine_t<G>;
   using jac = ec::jacobian_t<G>;
   if (dims != 1 && dims != endomorphism_dims<G>())
@@ -596,7 +596,7 @@ table_t<G> make_table(const ec::affine_t<G>* bases, size_t n, unsigned dims, uns
       aff* img = e == 0 ? nullptr : t.extra.data() + (size_t(e) * factor - 1) * n;
       for (size_t i = lo; i < hi; ++i) {
         if (e == 0) break;
-        if constexpr (group_of<G>::g2)
+        if constexpr (group_of_t<G>::g2)
           img[i] = ec::psi_pow<C>(bases[i], e);
         else
           img[i] = ec::phi<C>(bases[i]);
@@ -622,8 +622,8 @@ table_t<G> make_table(const ec::affine_t<G>* bases, size_t n, unsigned dims, uns
 template <class G>
 job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jacobian_t<G>& out,
               const options_t& opt) {
-  using C = typename group_of<G>::curve;
-  using E = ec::endomorphisms<C>;
+  using C = typename group_of_t<G>::curve_t;
+  using E = ec::endomorphisms_t<C>;
   if (table.n + first < plan.n) throw std::invalid_argument("msm: table shorter than the scalars");
   const size_t m = plan.idx.size();
   const size_t j0 =
@@ -640,7 +640,7 @@ job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jac
         uint64_t k[4];
         load_scalar(plan.scalars + plan.idx[j] * plan.stride, k);
         uint8_t ng = 0;
-        if constexpr (group_of<G>::g2) {
+        if constexpr (group_of_t<G>::g2) {
           const auto sp = E::g2_lattice.split(k);
           for (int e = 0; e < 4; ++e) rd.mags[j * 4 + e] = sp.mag[e], ng |= uint8_t(sp.neg[e] << e);
         } else {
@@ -654,9 +654,9 @@ job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jac
   const unsigned virtuals = table.dims * table.factor;
   const unsigned bits = table.chunk_bits;
   const unsigned c = checked_window(opt.window, choose_window((m - j0) * virtuals, bits));
-  using state = pippenger_t<G, table_reader_t<G>>;
-  auto st = std::make_shared<state>(std::move(rd), j0, m, virtuals, bits, c, table.bases,
-                                    plan.ones.data() + o0, plan.ones.size() - o0, first, opt);
+  using state_t = pippenger_t<G, table_reader_t<G>>;
+  auto st = std::make_shared<state_t>(std::move(rd), j0, m, virtuals, bits, c, table.bases,
+                                      plan.ones.data() + o0, plan.ones.size() - o0, first, opt);
   return job_of(st, &out);
 }
 

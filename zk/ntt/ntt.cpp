@@ -30,7 +30,7 @@ inline void dit_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size
 
 template <class Fr>
 Fr root_of_unity(unsigned k) {
-  constexpr unsigned s = Fr::params::two_adicity;
+  constexpr unsigned s = Fr::params_t::two_adicity;
   if (k > s)
     throw std::invalid_argument("root_of_unity: 2^" + std::to_string(k) +
                                 " exceeds the field's 2-adicity");
@@ -39,14 +39,14 @@ Fr root_of_unity(unsigned k) {
   t.l[0] -= 1;
   for (unsigned i = 0; i < s; ++i)
     for (int j = 0; j < Fr::N; ++j) t.l[j] = (t.l[j] >> 1) | (j + 1 < Fr::N ? t.l[j + 1] << 63 : 0);
-  Fr w = Fr::from_u64(Fr::params::nqr).pow(t);
+  Fr w = Fr::from_u64(Fr::params_t::nqr).pow(t);
   for (unsigned i = s; i > k; --i) w = w.sqr();
   return w;
 }
 
 template <class Fr>
 domain_t<Fr>::domain_t(unsigned log_n) : log_n_(log_n) {
-  if (log_n + 1 > Fr::params::two_adicity)
+  if (log_n + 1 > Fr::params_t::two_adicity)
     throw std::invalid_argument("NTT domain 2^" + std::to_string(log_n) +
                                 " needs a 2n-th root of unity beyond the field's 2-adicity");
   size_t n = size_t(1) << log_n, half = n / 2;

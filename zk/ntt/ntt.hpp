@@ -17,7 +17,7 @@
 
 namespace zk::ntt {
 
-// ω_k for 0 ≤ k ≤ Fr::params::two_adicity (ω_0 = 1, ω_1 = −1).
+// ω_k for 0 ≤ k ≤ Fr::params_t::two_adicity (ω_0 = 1, ω_1 = −1).
 template <class Fr>
 Fr root_of_unity(unsigned k);
 

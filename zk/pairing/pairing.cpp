@@ -34,12 +34,12 @@ template <class C>
 inline void doubling_step(g2_proj_t<C>& t, line_t<C>& l) {
   using fq2_t = typename C::fq2_t;
   static constexpr fq2_t b3 = C::twist_b.times3();
-  fq2_t A = halve2<typename C::tower>(t.X * t.Y);
+  fq2_t A = halve2<typename C::tower_t>(t.X * t.Y);
   fq2_t B = t.Y.sqr();
   fq2_t Cc = t.Z.sqr();
   fq2_t E = b3 * Cc;
   fq2_t F = E.times3();
-  fq2_t G = halve2<typename C::tower>(B + F);
+  fq2_t G = halve2<typename C::tower_t>(B + F);
   fq2_t H = (t.Y + t.Z).sqr() - (B + Cc);
   fq2_t I = E - B;
   fq2_t J = t.X.sqr();
@@ -92,12 +92,12 @@ inline void mul_by_line(typename C::fq12_t& f, const line_t<C>& l, const g1_coor
 //   π²(x, y) = (x·g[1][2], y·g[1][3])
 template <class C>
 g2_coords_t<C> frobenius_g2(const g2_coords_t<C>& q) {
-  const auto& g = frobenius_table<typename C::tower>.g;
+  const auto& g = frobenius_table<typename C::tower_t>.g;
   return {q.x.conjugate() * g[0][2], q.y.conjugate() * g[0][3]};
 }
 template <class C>
 g2_coords_t<C> frobenius2_g2(const g2_coords_t<C>& q) {
-  const auto& g = frobenius_table<typename C::tower>.g;
+  const auto& g = frobenius_table<typename C::tower_t>.g;
   return {q.x * g[1][2], q.y * g[1][3]};
 }
 
@@ -220,16 +220,15 @@ typename C::fq12_t final_exponentiation(const typename C::fq12_t& f) {
   }
 }
 
-template bn254_params::fq12_t multi_miller_loop<bn254_params>(const g1_coords_t<bn254_params>*,
-                                                              const g2_coords_t<bn254_params>*,
-                                                              size_t);
-template bls12_381_params::fq12_t multi_miller_loop<bls12_381_params>(
-    const g1_coords_t<bls12_381_params>*, const g2_coords_t<bls12_381_params>*, size_t);
-template bn254_params::fq12_t final_exponentiation<bn254_params>(const bn254_params::fq12_t&);
-template bls12_381_params::fq12_t final_exponentiation<bls12_381_params>(
-    const bls12_381_params::fq12_t&);
-template bn254_params::fq12_t cyclotomic_exp_by_x<bn254_params>(const bn254_params::fq12_t&);
-template bls12_381_params::fq12_t cyclotomic_exp_by_x<bls12_381_params>(
-    const bls12_381_params::fq12_t&);
+template bn254_params_t::fq12_t multi_miller_loop<bn254_params_t>(
+    const g1_coords_t<bn254_params_t>*, const g2_coords_t<bn254_params_t>*, size_t);
+template bls12_381_params_t::fq12_t multi_miller_loop<bls12_381_params_t>(
+    const g1_coords_t<bls12_381_params_t>*, const g2_coords_t<bls12_381_params_t>*, size_t);
+template bn254_params_t::fq12_t final_exponentiation<bn254_params_t>(const bn254_params_t::fq12_t&);
+template bls12_381_params_t::fq12_t final_exponentiation<bls12_381_params_t>(
+    const bls12_381_params_t::fq12_t&);
+template bn254_params_t::fq12_t cyclotomic_exp_by_x<bn254_params_t>(const bn254_params_t::fq12_t&);
+template bls12_381_params_t::fq12_t cyclotomic_exp_by_x<bls12_381_params_t>(
+    const bls12_381_params_t::fq12_t&);
 
 }  // namespace zk::pairing

@@ -68,11 +68,11 @@ constexpr signed_digits_t signed_digits(unsigned __int128 n, unsigned w) {
   return r;
 }
 
-struct bn254_params {
-  using tower = bn254_tower;
+struct bn254_params_t {
+  using tower_t = bn254_tower_t;
   using fq_t = zk::bn254::fq_t;
   using fq2_t = zk::bn254::fq2_t;
-  using fq12_t = fp12_t<tower>;
+  using fq12_t = fp12_t<tower_t>;
   static constexpr family_t family = family_t::bn;
   static constexpr twist_t twist = twist_t::d_type;
   // The BN parameter (q, r are polynomials in x; wasmcurves finalExpZ).
@@ -87,14 +87,14 @@ struct bn254_params {
   static constexpr unsigned x_window = 4;
   // b' = 3/ξ of the D-type twist (docs/formats.md §5.1).
   static constexpr fq2_t twist_b =
-      fq2_t{fq_t::from_u64(3), fq_t::zero()} * tower_xi<tower>().inverse();
+      fq2_t{fq_t::from_u64(3), fq_t::zero()} * tower_xi<tower_t>().inverse();
 };
 
-struct bls12_381_params {
-  using tower = bls12_381_tower;
+struct bls12_381_params_t {
+  using tower_t = bls12_381_tower_t;
   using fq_t = zk::bls12_381::fq_t;
   using fq2_t = zk::bls12_381::fq2_t;
-  using fq12_t = fp12_t<tower>;
+  using fq12_t = fp12_t<tower_t>;
   static constexpr family_t family = family_t::bls12;
   static constexpr twist_t twist = twist_t::m_type;
   // x = −0xd201000000010000
@@ -136,33 +136,34 @@ typename C::fq12_t final_exponentiation(const typename C::fq12_t& f);
 template <class C>
 typename C::fq12_t cyclotomic_exp_by_x(const typename C::fq12_t& f);
 
-extern template bn254_params::fq12_t multi_miller_loop<bn254_params>(
-    const g1_coords_t<bn254_params>*, const g2_coords_t<bn254_params>*, size_t);
-extern template bls12_381_params::fq12_t multi_miller_loop<bls12_381_params>(
-    const g1_coords_t<bls12_381_params>*, const g2_coords_t<bls12_381_params>*, size_t);
-extern template bn254_params::fq12_t final_exponentiation<bn254_params>(
-    const bn254_params::fq12_t&);
-extern template bls12_381_params::fq12_t final_exponentiation<bls12_381_params>(
-    const bls12_381_params::fq12_t&);
-extern template bn254_params::fq12_t cyclotomic_exp_by_x<bn254_params>(const bn254_params::fq12_t&);
-extern template bls12_381_params::fq12_t cyclotomic_exp_by_x<bls12_381_params>(
-    const bls12_381_params::fq12_t&);
+extern template bn254_params_t::fq12_t multi_miller_loop<bn254_params_t>(
+    const g1_coords_t<bn254_params_t>*, const g2_coords_t<bn254_params_t>*, size_t);
+extern template bls12_381_params_t::fq12_t multi_miller_loop<bls12_381_params_t>(
+    const g1_coords_t<bls12_381_params_t>*, const g2_coords_t<bls12_381_params_t>*, size_t);
+extern template bn254_params_t::fq12_t final_exponentiation<bn254_params_t>(
+    const bn254_params_t::fq12_t&);
+extern template bls12_381_params_t::fq12_t final_exponentiation<bls12_381_params_t>(
+    const bls12_381_params_t::fq12_t&);
+extern template bn254_params_t::fq12_t cyclotomic_exp_by_x<bn254_params_t>(
+    const bn254_params_t::fq12_t&);
+extern template bls12_381_params_t::fq12_t cyclotomic_exp_by_x<bls12_381_params_t>(
+    const bls12_381_params_t::fq12_t&);
 
 // --- front ends over any affine point type -------------------------------------------------------
 
 // The pairing parameters of the curve whose base field is Fq.
 template <class Fq>
-struct params_for;
+struct params_for_t;
 template <>
-struct params_for<zk::bn254::fq_t> {
-  using type = bn254_params;
+struct params_for_t<zk::bn254::fq_t> {
+  using type = bn254_params_t;
 };
 template <>
-struct params_for<zk::bls12_381::fq_t> {
-  using type = bls12_381_params;
+struct params_for_t<zk::bls12_381::fq_t> {
+  using type = bls12_381_params_t;
 };
 template <class G1A>
-using params_of_t = typename params_for<std::decay_t<decltype(std::declval<G1A>().x)>>::type;
+using params_of_t = typename params_for_t<std::decay_t<decltype(std::declval<G1A>().x)>>::type;
 
 namespace detail {
 // Drops pairs with a point at infinity (they contribute 1) and runs one Miller loop on the rest.

@@ -81,13 +81,13 @@ constexpr typename F::big_t modulus_minus_one_div(uint64_t d) {
 
 // --- tower parameters per curve ----------------------------------------------------------------
 
-struct bn254_tower {
+struct bn254_tower_t {
   using fq_t = zk::bn254::fq_t;
   using fq2_t = zk::bn254::fq2_t;
   static constexpr uint64_t xi_c0 = 9;  // ξ = 9 + u (EIP-197, wasmcurves pNonResidueF6)
 };
 
-struct bls12_381_tower {
+struct bls12_381_tower_t {
   using fq_t = zk::bls12_381::fq_t;
   using fq2_t = zk::bls12_381::fq2_t;
   static constexpr uint64_t xi_c0 = 1;  // ξ = 1 + u (wasmcurves f2m_mulNR, zkcrypto bls12_381)
@@ -367,11 +367,11 @@ struct fp12_t {
 }  // namespace zk::pairing
 
 namespace zk::bn254 {
-using fq6_t = pairing::fp6_t<pairing::bn254_tower>;
-using fq12_t = pairing::fp12_t<pairing::bn254_tower>;
+using fq6_t = pairing::fp6_t<pairing::bn254_tower_t>;
+using fq12_t = pairing::fp12_t<pairing::bn254_tower_t>;
 }  // namespace zk::bn254
 
 namespace zk::bls12_381 {
-using fq6_t = pairing::fp6_t<pairing::bls12_381_tower>;
-using fq12_t = pairing::fp12_t<pairing::bls12_381_tower>;
+using fq6_t = pairing::fp6_t<pairing::bls12_381_tower_t>;
+using fq12_t = pairing::fp12_t<pairing::bls12_381_tower_t>;
 }  // namespace zk::bls12_381
