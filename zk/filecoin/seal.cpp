@@ -80,7 +80,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
 
   // PC1: pad, tree_d (its lowest levels rehashed from the data when a path needs them),
   // replica_id.
-  prover_stage_t("fr32 padding and tree_d");
+  stage("fr32 padding and tree_d");
   auto t = steady_clock_t::now();
   std::vector<bytes32_t> data(n);
   fr32_pad(piece.data(), piece.size(), data[0].data());
@@ -91,7 +91,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
   r.seconds.pad_and_tree_d = since(t);
 
   // PC1: labels.
-  prover_stage_t("parent table");
+  stage("parent table");
   t = steady_clock_t::now();
   const graph_t g(c);
   std::vector<std::vector<bytes32_t>> layers(c.layers);
@@ -104,7 +104,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
     r.seconds.parents = since(t);
     t = steady_clock_t::now();
     for (uint32_t l = 1; l <= c.layers; ++l) {
-      prover_stage_t("labels of layer " + std::to_string(l));
+      stage("labels of layer " + std::to_string(l));
       layers[l - 1].resize(n);
       sdr_label_layer(parents, r.replica_id, l, l > 1 ? layers[l - 2].data() : nullptr,
                       layers[l - 1].data());
@@ -113,7 +113,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
   }
 
   // PC2: tree_c over the column hashes, which are recomputed from the layers for the paths.
-  prover_stage_t("tree_c");
+  stage("tree_c");
   t = steady_clock_t::now();
   const poseidon_constants_t& column_constants = poseidon_constants(c.layers);
   const poseidon_tree_t::leaf_fn_t column_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
@@ -138,7 +138,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
   r.seconds.tree_c = since(t);
 
   // PC2: the replica (encode.rs: label + data in the field) and tree_r_last over it.
-  prover_stage_t("replica and tree_r_last");
+  stage("replica and tree_r_last");
   t = steady_clock_t::now();
   const std::vector<bytes32_t>& last = layers.back();
   const poseidon_tree_t::leaf_fn_t replica_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
@@ -152,7 +152,7 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
   r.tree_bytes = tree_d.bytes() + tree_c.bytes() + tree_r.bytes();
 
   // C1: the vanilla proofs of every partition's challenges.
-  prover_stage_t("vanilla proofs");
+  stage("vanilla proofs");
   t = steady_clock_t::now();
   for (uint32_t k = 0; k < c.partitions; ++k) {
     r.challenges.push_back(porep_challenges(c, r.replica_id, req.seed, r.comm_r, k));
