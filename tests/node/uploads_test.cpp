@@ -211,7 +211,7 @@ TEST_CASE("fetch_cache_t: verified copies, fetched once, each failure named and 
       ++calls;
       CHECK(input == ref);
       write_text(path, what);
-      return std::string();
+      return std::optional<std::string>();
     };
   };
   // Not a reference: refused before any fetch.
@@ -223,7 +223,7 @@ TEST_CASE("fetch_cache_t: verified copies, fetched once, each failure named and 
   e = thrown([&] {
     cache.fetch(ref, [&](const std::string&, const std::string& path) {
       write_text(path, "wtns-partial");
-      return std::string("403 no valid ticket");
+      return std::optional<std::string>("403 no valid ticket");
     });
   });
   CHECK(e == "fetching " + ref + " from the scheduler failed: 403 no valid ticket");
@@ -250,7 +250,7 @@ TEST_CASE("fetch_cache_t: copies unused for `keep` go when another input is fetc
     const std::string ref = "upload:sha256:" + sha256_hex(bytes) + ".wtns";
     return cache.fetch(ref, [&](const std::string&, const std::string& path) {
       write_text(path, bytes);
-      return std::string();
+      return std::optional<std::string>();
     });
   };
   const std::string stale = put("wtns-stale"), used = put("wtns-used");
