@@ -18,5 +18,7 @@ struct filecoin_sub_t {
 
 // zkfleet filecoin prove (apps/cmd_filecoin_prove.cpp).
 filecoin_sub_t add_filecoin_prove(CLI::App* group);
+// zkfleet filecoin setup (apps/cmd_filecoin_prove.cpp).
+filecoin_sub_t add_filecoin_setup(CLI::App* group);
 
 }  // namespace zk::apps

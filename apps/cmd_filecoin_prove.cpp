@@ -3,12 +3,18 @@
 //
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
+//   zkfleet filecoin setup --registered-proof NAME --out DIR [--seed N] [--vk-only]
+//
+// setup writes development parameters (zk/filecoin/dev_params.hpp; NOT a ceremony), cached in
+// ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ and linked
+// (or copied) into DIR.
 //
 // Refuses (exit 1, nothing written) a C1 whose replica_id is not the prover's and sector's, whose
 // vanilla proofs fail a check, whose assignment leaves a constraint unsatisfied, or whose proof
 // does not verify with the params' verifying key (and --vk). --out gets the raw proof bytes: 192
 // a partition, partition 0 first (or the one --partition names).
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -20,6 +26,7 @@
 #include "zk/base/error.hpp"
 #include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/derive.hpp"
+#include "zk/filecoin/dev_params.hpp"
 #include "zk/filecoin/graph.hpp"
 #include "zk/filecoin/prover.hpp"
 #include "zk/filecoin/registry.hpp"
@@ -135,7 +142,73 @@ int run_prove(const prove_args_t& a) {
   return 0;
 }
 
+// A hard link where the file system allows, else a copy.
+void link_or_copy(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::remove(to, ec);
+  std::filesystem::create_hard_link(from, to, ec);
+  if (ec) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+}
+
+int run_setup(const opt_t& proof, const opt_t& out, const opt_t& seed_opt, const opt_t& vk_only) {
+  if (!proof.given()) throw usage_error("--registered-proof NAME is required");
+  if (!out.given()) throw usage_error("--out DIR is required");
+  const uint64_t seed = seed_opt.given() ? parse_uint_arg("--seed", seed_opt.one()) : 0;
+  const fc::registered_proof_t& rp = fc::registered_proof(proof.one());
+  const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
+  const std::string name(rp.name);
+  std::printf(
+      "WARNING: development parameters, NOT a ceremony: anyone who knows the seed (%llu) can "
+      "forge proofs with them. Never use them for a real sector.\n",
+      (unsigned long long)seed);
+  std::filesystem::create_directories(out.one());
+  if (vk_only.given()) {
+    const auto r = fc::make_dev_params(c, seed, out.one(), name, true);
+    std::printf("OK: %s (verifying key only; circuit %s, %.1f s)\n", r.vk_path.c_str(),
+                r.digest.c_str(), r.seconds);
+    return 0;
+  }
+  const std::string digest = fc::circuit_shape(c, false)->digest_hex();
+  const char* home = std::getenv("HOME");
+  const char* cache_env = std::getenv("ZK_CACHE_DIR");
+  const std::filesystem::path cache =
+      std::filesystem::path(cache_env ? cache_env
+                                      : std::string(home ? home : "/tmp") + "/.cache/zkfleet") /
+      "filecoin-params" / ("dev-" + digest.substr(0, 16) + "-seed" + std::to_string(seed));
+  const bool cached = std::filesystem::exists(cache / "setup.ok");
+  double seconds = 0;
+  if (!cached) {
+    std::printf("making the parameters of %s (circuit %s) into %s ...\n", name.c_str(),
+                digest.c_str(), cache.c_str());
+    std::fflush(stdout);
+    const auto r = fc::make_dev_params(c, seed, cache.string(), name);
+    seconds = r.seconds;
+    std::ofstream(cache / "setup.ok") << "circuit " << digest << " seed " << seed << "\n";
+  }
+  for (const char* ext : {".params", ".vk"})
+    link_or_copy(cache / (name + ext), std::filesystem::path(out.one()) / (name + ext));
+  std::printf(
+      "OK: %s/%s.params and .vk (circuit %s, seed %llu; %s)\n", out.one().c_str(), name.c_str(),
+      digest.c_str(), (unsigned long long)seed,
+      cached ? "from the cache" : ("made in " + std::to_string(int(seconds)) + " s").c_str());
+  return 0;
+}
+
 }  // namespace
+
+filecoin_sub_t add_filecoin_setup(CLI::App* group) {
+  CLI::App* app = add_command(
+      *group, "setup",
+      "development parameters (bellperson .params + .vk) for a registered proof's circuit: NOT "
+      "a ceremony");
+  const opt_t proof = add_value(app, "--registered-proof", "NAME", "e.g. StackedDrg2KiBV1_1");
+  const opt_t out = add_value(app, "--out", "DIR", "where NAME.params and NAME.vk go");
+  const opt_t seed = add_value(app, "--seed", "N", "the secrets' seed (default 0)");
+  const opt_t vk_only =
+      add_flag(app, "--vk-only", "write the verifying key only (seconds; not cached)");
+  return {app, [=] { return run_setup(proof, out, seed, vk_only); },
+          "filecoin setup takes options only"};
+}
 
 filecoin_sub_t add_filecoin_prove(CLI::App* group) {
   CLI::App* app = add_command(
