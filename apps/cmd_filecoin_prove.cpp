@@ -24,6 +24,7 @@
 #include "apps/backend.hpp"
 #include "apps/cmd_filecoin.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/thread_pool.hpp"
 #include "zk/filecoin/c1.hpp"
 #include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/dev_params.hpp"
@@ -121,6 +122,14 @@ int run_prove(const prove_args_t& a) {
     if (auto* no = std::get_if<fc::prove_refusal_t>(&r))
       return refuse("partition " + std::to_string(k) + ": " + no->reason);
     const auto& p = std::get<fc::partition_proof_t>(r);
+    if (timings) {
+      std::fprintf(stderr, "  %-10s %9.3f s\n", "check_c1", p.check_seconds);
+      std::fprintf(
+          stderr, "  %-10s %9.3f s (%llu constraints, %.0f constraints/s per core, %u threads)\n",
+          "synthesis", p.synthesis_seconds, (unsigned long long)p.constraints,
+          double(p.constraints) / p.synthesis_seconds / compute_threads(), compute_threads());
+      std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", p.satisfied_seconds);
+    }
     if (extra_vk) {
       const auto v =
           fc::verify_proof(extra_vk->vk, p.proof, fc::partition_inputs(pc, g, ids, k).inputs);

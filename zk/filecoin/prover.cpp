@@ -256,7 +256,16 @@ prove_result_t<partition_proof_t> prove_partition(const partition_prover_t& prov
                                                   const prove_options_t& opt) {
   if (!in.c1) throw std::invalid_argument("prove_partition: no C1");
   const c1_output_t& c1 = *in.c1;
+  partition_proof_t out;
+  uint64_t t = groth16::now_ns();
+  auto lap = [&t] {
+    const uint64_t now = groth16::now_ns();
+    const double s = double(now - t) * 1e-9;
+    t = now;
+    return s;
+  };
   if (auto e = check_c1_for_proving(c1, in.prover_id, in.sector)) return prove_refusal_t{*e};
+  out.check_seconds = lap();
   const porep_config_t pc = porep_config(*c1.registered_proof);
   if (in.partition >= c1.vanilla_proofs.size())
     return prove_refusal_t{"partition " + std::to_string(in.partition) + ": the C1 has " +
@@ -266,14 +275,18 @@ prove_result_t<partition_proof_t> prove_partition(const partition_prover_t& prov
     return prove_refusal_t{"the C1's circuit (" + cc.key() + ") is not the parameters' (" +
                            prover.config().key() + ")"};
   partition_assignment_t w;
+  lap();
   try {
     w = synthesize_partition(c1, in.partition);
   } catch (const std::invalid_argument& e) {
     return prove_refusal_t{std::string("synthesis: ") + e.what()};
   }
+  out.synthesis_seconds = lap();
+  out.constraints = w.counts.constraints;
   if (auto u = first_unsatisfied(cc, w.view()))
     return prove_refusal_t{"constraint " + std::to_string(u->constraint) + " (" + u->where +
                            ") is not satisfied"};
+  out.satisfied_seconds = lap();
   sector_ids_t ids;
   ids.prover_id = in.prover_id;
   ids.sector = in.sector;
@@ -290,7 +303,6 @@ prove_result_t<partition_proof_t> prove_partition(const partition_prover_t& prov
     if (!(inputs[i] == w.inputs[i + 1]))
       return prove_refusal_t{"public input " + std::to_string(i) +
                              " of the synthesized circuit is not the one the verifier derives"};
-  partition_proof_t out;
   out.proof = prover.prove(w, opt);
   const uint64_t t0 = groth16::now_ns();
   const verdict_t v = verify_proof(prover.params().vk(), out.proof, inputs);

@@ -66,6 +66,11 @@ struct prove_refusal_t {
 struct partition_proof_t {
   proof_t proof;
   std::array<uint8_t, proof_size> bytes{};  // bellperson's encoding
+  // prove_partition's own stages (the prover's are heard by prove_options_t::observe):
+  double check_seconds = 0;      // replica_id and the vanilla proofs
+  double synthesis_seconds = 0;  // prove-mode synthesis of the partition
+  double satisfied_seconds = 0;  // every constraint checked
+  uint64_t constraints = 0;      // the circuit's own (input constraints not included)
 };
 
 template <class T>
