@@ -413,6 +413,22 @@ std::vector<actors::job_status_msg> cluster_client_t::jobs(uint32_t limit) {
       impl_->scheduler, 10s, "", actors::jobs_atom::value, impl_->token, limit);
 }
 
+actors::job_status_msg cluster_client_t::retry(const std::string& job) {
+  return impl_->request<actors::job_status_msg>(impl_->scheduler, 10s, "",
+                                                actors::retry_atom::value, impl_->token, job);
+}
+
+actors::job_status_msg cluster_client_t::set_priority(const std::string& job,
+                                                      node::priority_t priority) {
+  return impl_->request<actors::job_status_msg>(
+      impl_->scheduler, 10s, "", actors::priority_atom::value, impl_->token, job, priority);
+}
+
+actors::node_usage_msg cluster_client_t::drain(const std::string& node, bool draining) {
+  return impl_->request<actors::node_usage_msg>(
+      impl_->scheduler, 10s, "", actors::drain_atom::value, impl_->token, node, draining);
+}
+
 bool cluster_client_t::cancel(const std::string& job) {
   return impl_->request<bool>(impl_->scheduler, 10s, "", actors::cancel_atom::value, impl_->token,
                               job);

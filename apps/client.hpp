@@ -153,6 +153,12 @@ class cluster_client_t {
   actors::job_result_msg proofs(const std::string& job);
   // The newest `limit` jobs the caller may see (its own; admin: every client's), newest first.
   std::vector<actors::job_status_msg> jobs(uint32_t limit);
+  // A failed job's failed partitions queued again; an unfinished job's new priority; a node
+  // drained (no new work, it finishes what it holds) or undrained. Each throws with the
+  // scheduler's reason when refused.
+  actors::job_status_msg retry(const std::string& job);
+  actors::job_status_msg set_priority(const std::string& job, node::priority_t priority);
+  actors::node_usage_msg drain(const std::string& node, bool draining);
   // True when it cancelled the job, false when the job had already finished.
   bool cancel(const std::string& job);
   // Every node that has joined, as the scheduler accounts it.

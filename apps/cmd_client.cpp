@@ -135,13 +135,16 @@ int run_status(const opt_t& config, const opt_t& client_name, const opt_t& job) 
   const std::string id = one_job ? job_arg(job) : "";
   cluster_client_t client(client_config(path), client_name.one("admin"));
   if (!one_job) {  // the nodes as the scheduler accounts them: one row per node name
-    std::printf("%-16s %5s %12s %12s %12s %6s %9s\n", "node", "alive", "reserved", "peak", "budget",
-                "synth", "pipeline");
+    std::printf("%-16s %5s %12s %12s %12s %6s %9s %s\n", "node", "alive", "reserved", "peak",
+                "budget", "synth", "pipeline", "work");
     for (const auto& n : client.nodes())
-      std::printf("%-16s %5s %12s %12s %12s %6u %9u\n", n.name.c_str(), n.alive ? "yes" : "no",
+      std::printf("%-16s %5s %12s %12s %12s %6u %9u %s\n", n.name.c_str(), n.alive ? "yes" : "no",
                   buffer::format_bytes(n.reserved).c_str(),
                   buffer::format_bytes(n.peak_reserved).c_str(),
-                  buffer::format_bytes(n.budget).c_str(), n.synthesizing, n.pipeline);
+                  buffer::format_bytes(n.budget).c_str(), n.synthesizing, n.pipeline,
+                  n.drained    ? "drained"
+                  : n.draining ? "draining"
+                               : "takes");
     return 0;
   }
   const auto st = client.status(id);

@@ -2,8 +2,13 @@
 // the HTTP routes of each):
 //
 //   zkfleet jobs     --config F [--limit N]      the newest jobs, one line each (number, id, state)
+//   zkfleet drain    --config F NODE             NODE finishes its work and takes no more
+//   zkfleet undrain  --config F NODE             NODE takes work again
+//   zkfleet retry    --config F JOB              a failed job's failed partitions, queued again
+//   zkfleet priority --config F JOB P            an unfinished job's priority (critical … low)
 //
-// Each logs in as client admin, or as --client NAME; a client sees its own jobs, admin every one.
+// Each logs in as client admin, or as --client NAME; a client sees its own jobs, admin every one;
+// only admin drains. A JOB is its id or its number (apps/client_args.hpp).
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -51,6 +56,47 @@ int run_jobs(const opt_t& config, const opt_t& client_name, const opt_t& limit) 
   return 0;
 }
 
+int run_drain(const opt_t& config, const opt_t& client_name, const opt_t& node, bool draining) {
+  const std::string path = config_path(config);
+  cluster_client_t client(client_config(path), client_name.one("admin"));
+  const auto u = client.drain(node.one(), draining);
+  if (!draining)
+    std::printf("node %s undrained: it takes work again\n", u.name.c_str());
+  else if (u.drained)
+    std::printf("node %s drained: it holds no work; safe to stop\n", u.name.c_str());
+  else
+    std::printf(
+        "node %s draining: it finishes what it holds (%u synthesizing, %u in its "
+        "pipeline) and takes no new work; `zkfleet status` says drained when done\n",
+        u.name.c_str(), u.synthesizing, u.pipeline);
+  return 0;
+}
+
+int run_retry(const opt_t& config, const opt_t& client_name, const opt_t& job) {
+  const std::string path = config_path(config);
+  const std::string id = job_arg(job);
+  cluster_client_t client(client_config(path), client_name.one("admin"));
+  const auto s = client.retry(id);
+  std::printf("job %s (#%llu): %u of %u partitions queued again\n", s.id.c_str(),
+              (unsigned long long)s.seq, s.partitions - s.done, s.partitions);
+  return 0;
+}
+
+int run_priority(const opt_t& config, const opt_t& client_name, const opt_t& job,
+                 const opt_t& priority) {
+  const std::string path = config_path(config);
+  const std::string id = job_arg(job);
+  const auto p = config::parse_priority(priority.one());
+  if (!p)
+    throw usage_error("'" + priority.one().substr(0, 40) +
+                      "' is not a priority (critical, high, normal or low)");
+  cluster_client_t client(client_config(path), client_name.one("admin"));
+  const auto s = client.set_priority(id, *p);
+  std::printf("job %s (#%llu): priority %s\n", s.id.c_str(), (unsigned long long)s.seq,
+              config::priority_name(s.priority));
+  return 0;
+}
+
 }  // namespace
 
 void add_operator_commands(CLI::App& root, commands_t& out) {
@@ -64,6 +110,48 @@ void add_operator_commands(CLI::App& root, commands_t& out) {
     command_t c;
     c.app = app;
     c.run = [=] { return run_jobs(config, client, limit); };
+    out.push_back(std::move(c));
+  }
+  for (bool draining : {true, false}) {
+    CLI::App* app =
+        add_command(root, draining ? "drain" : "undrain",
+                    draining ? "Drain a node before maintenance: it finishes what it holds and "
+                               "takes no new work (admin)"
+                             : "Give a drained node work again (admin)");
+    const opt_t node = add_positional(app, "NODE", "the node's name");
+    const opt_t config = add_config(app);
+    const opt_t client = add_client(app);
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_drain(config, client, node, draining); };
+    c.takes = draining ? "drain takes one node name" : "undrain takes one node name";
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app = add_command(root, "retry",
+                                "Queue a failed job's failed partitions again (its finished "
+                                "proofs stay)");
+    const opt_t job = add_positional(app, "JOB", "the job's id or number");
+    const opt_t config = add_config(app);
+    const opt_t client = add_client(app);
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_retry(config, client, job); };
+    c.takes = "retry takes one job";
+    out.push_back(std::move(c));
+  }
+  {
+    CLI::App* app = add_command(root, "priority",
+                                "Change an unfinished job's priority: its queued partitions are "
+                                "placed by it from now on");
+    const opt_t job = add_positional(app, "JOB", "the job's id or number");
+    const opt_t priority = add_positional(app, "PRIORITY", "critical, high, normal or low");
+    const opt_t config = add_config(app);
+    const opt_t client = add_client(app);
+    command_t c;
+    c.app = app;
+    c.run = [=] { return run_priority(config, client, job, priority); };
+    c.takes = "priority takes a job and a priority";
     out.push_back(std::move(c));
   }
 }
