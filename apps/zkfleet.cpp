@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   zk::apps::add_node_command(root, cmds);
   zk::apps::add_up_command(root, cmds);
   zk::apps::add_client_commands(root, cmds);
+  zk::apps::add_operator_commands(root, cmds);
   zk::apps::add_certs_command(root, cmds);
   zk::apps::add_filecoin_command(root, cmds);
   root.footer(

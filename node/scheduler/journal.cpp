@@ -135,6 +135,27 @@ void journal_t::finish_job(uint64_t seq, const std::string& state, const std::st
   if (sqlite3_changes(db_.get()) == 0) refuse(op + ": no such job");
 }
 
+void journal_t::reopen_job(uint64_t seq) {
+  const std::string op = "reopen_job (seq " + std::to_string(seq) + ")";
+  stmt_ptr_t st =
+      prepare("UPDATE jobs SET state = 'open', error = '', finished_ms = 0 WHERE seq = ?1");
+  binder_t b{st.get()};
+  b.i64(1, int64_t(seq));
+  if (b.rc != SQLITE_OK) fail(op + ": bind");
+  if (sqlite3_step(st.get()) != SQLITE_DONE) fail(op);
+  if (sqlite3_changes(db_.get()) == 0) refuse(op + ": no such job");
+}
+
+void journal_t::set_priority(uint64_t seq, uint8_t priority) {
+  const std::string op = "set_priority (seq " + std::to_string(seq) + ")";
+  stmt_ptr_t st = prepare("UPDATE jobs SET priority = ?2, circuit_priority = 0 WHERE seq = ?1");
+  binder_t b{st.get()};
+  b.i64(1, int64_t(seq)).i64(2, priority);
+  if (b.rc != SQLITE_OK) fail(op + ": bind");
+  if (sqlite3_step(st.get()) != SQLITE_DONE) fail(op);
+  if (sqlite3_changes(db_.get()) == 0) refuse(op + ": no such job");
+}
+
 void journal_t::forget_job(uint64_t seq) {
   const std::string op = "forget_job (seq " + std::to_string(seq) + ")";
   tx_t tx(*this, op);
