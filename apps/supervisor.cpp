@@ -98,7 +98,20 @@ pid_t supervisor_t::spawn(const child_t& c, bool append) const {
   return pid;
 }
 
+// NAME.log of an earlier run becomes NAME.log.1 (.1 becomes .2, … up to .5, the oldest dropped):
+// a new `zkfleet up` never writes over the log of the run before it.
+void rotate_log(const std::string& log, int keep) {
+  std::error_code ec;
+  if (!fs::exists(log, ec)) return;
+  fs::remove(log + "." + std::to_string(keep), ec);
+  for (int i = keep - 1; i >= 1; --i)
+    if (fs::exists(log + "." + std::to_string(i), ec))
+      fs::rename(log + "." + std::to_string(i), log + "." + std::to_string(i + 1), ec);
+  fs::rename(log, log + ".1", ec);
+}
+
 void supervisor_t::start(const std::string& name, const std::vector<std::string>& argv) {
+  rotate_log(log_of(name), 5);
   child_t c;
   c.name = name;
   c.argv = argv;
