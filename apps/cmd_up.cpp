@@ -141,10 +141,10 @@ int run_up(const std::string& config_arg, const std::string& level) {
   auto c = config::load_config(cfg_path);
   refuse_model(c);
   const up_files_t files = up_files(c);
-  make_missing_certs(c);
-  if (fs::exists(files.pid_file))
+  if (fs::exists(files.pid_file))  // before any certificate is made
     throw std::runtime_error(files.pid_file +
                              " exists: a cluster of this config is up (zkfleet down --config ...)");
+  make_missing_certs(c);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   catch_stop_signals();
   supervisor_t sup(files);

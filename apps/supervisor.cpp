@@ -84,8 +84,10 @@ pid_t supervisor_t::spawn(const child_t& c, bool append) const {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   const std::string log = log_of(c.name);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(),
-                                   O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+  // Always O_APPEND: a first start finds the file rotated away (start()), and whatever else
+  // writes to the log (an operator's note, `up` itself) is never overwritten by the node.
+  (void)append;
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   std::vector<std::string> copy = c.argv;
   std::vector<char*> argv;
