@@ -19,6 +19,7 @@
 #include "actors/node.hpp"
 #include "actors/timeline.hpp"
 #include "apps/cluster.hpp"
+#include "common/security/revocation.hpp"
 #include "common/util/log.hpp"
 #include "node/scheduler/sessions.hpp"
 
@@ -37,15 +38,43 @@ tls_identity_t tls_identity(const config::config_t& c, security::role_t role,
   t.ca = security::cert_path(dir, security::role_t::ca, "");
   t.cert = security::cert_path(dir, role, name);
   t.key = security::key_path(dir, role, name);
-  const std::string make = std::string("zkfleet certs create-") + security::role_name(role) + " " +
-                           name + " --certs-dir " + dir;
-  if (!std::filesystem::is_regular_file(t.ca))
-    throw std::runtime_error(t.ca + " does not exist: security.certs_dir in " + c.source +
-                             " has no CA (zkfleet certs create-ca --certs-dir " + dir + ")");
-  for (const auto* f : {&t.cert, &t.key})
-    if (!std::filesystem::is_regular_file(*f))
-      throw std::runtime_error(*f + " does not exist: this " + security::role_name(role) +
-                               " has no certificate in " + dir + " (" + make + ")");
+  t.revoked = security::revoked_path(dir);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  // A folder without ca.crt is most often a typo of certs_dir: a new CA would not help (the
+  // cluster trusts its own), so the message says where the cluster's ca.crt comes from.
+  if (!fs::is_regular_file(t.ca, ec))
+    throw std::runtime_error(
+        "security.certs_dir in " + c.source + ": " + dir +
+        (fs::is_directory(dir, ec) ? " has no ca.crt" : " does not exist") +
+        ". Is the path right? Every host and client needs the cluster's own ca.crt there (copy "
+        "it from where the CA was made); a new CA would not be trusted by the cluster");
+  // A missing identity: say which ones this folder has (a client host holds its own only, so
+  // the default --client admin is rarely there), and make it only where ca.key is.
+  for (const auto* f : {&t.cert, &t.key}) {
+    if (fs::is_regular_file(*f, ec)) continue;
+    std::string have;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string n = e.path().filename().string(),
+                        prefix = std::string(security::role_name(role)) + ".";
+      if (n.rfind(prefix, 0) == 0 && e.path().extension() == ".crt")
+        have += (have.empty() ? "" : ", ") + n.substr(prefix.size(), n.size() - prefix.size() - 4);
+    }
+    std::string hint;
+    if (role == security::role_t::client && !have.empty())
+      hint = "the client certificates in " + dir + ": " + have + "; give --client NAME";
+    else if (fs::exists(security::key_path(dir, security::role_t::ca, ""), ec))
+      hint = std::string("make it: zkfleet certs create-") + security::role_name(role) + " " +
+             name + " --certs-dir " + dir;
+    else
+      hint = std::string("make it where the CA key is kept (zkfleet certs create-") +
+             security::role_name(role) + " " + name + ") and copy " + security::role_name(role) +
+             "." + name + ".crt/.key here";
+    throw std::runtime_error(
+        *f + " does not exist: " + security::role_name(role) + " " + name +
+        (role == security::role_t::client && name == "admin" ? " (the default of --client)" : "") +
+        " has no certificate in " + dir + "; " + hint);
+  }
   return t;
 }
 
@@ -81,7 +110,9 @@ void middleman_system_t::drop_tunnels() {
   tunnels.clear();
 }
 
-net::tls_files_t middleman_system_t::files() const { return {tls.cert, tls.key, tls.ca}; }
+net::tls_files_t middleman_system_t::files() const {
+  return {tls.cert, tls.key, tls.ca, tls.revoked};
+}
 
 caf::expected<uint16_t> middleman_system_t::publish(const actors::scheduler_actor& a,
                                                     const config::endpoint_t& at) {
@@ -163,6 +194,11 @@ probe_t tls_handshake(int fd, const tls_identity_t& tls, std::chrono::millisecon
       if (::poll(&p, 1, int(left.count())) == 1) continue;
     }
     if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) return {greeting_t::silent, ""};
+    if (const long v = SSL_get_verify_result(ssl.get()); net::is_foreign_ca_error(v)) {
+      probe_t p{greeting_t::tls_refused, X509_verify_cert_error_string(v)};
+      p.untrusted_server = true;
+      return p;
+    }
     return failed(ERR_get_error());
   }
 }
@@ -222,7 +258,7 @@ util::result_t<net::http_answer_t> call_scheduler_http(const config::config_t& c
   call.host = c.scheduler.http->host;
   call.port = c.scheduler.http->port;
   if (tls.enabled()) {
-    call.tls = {tls.cert, tls.key, tls.ca};
+    call.tls = {tls.cert, tls.key, tls.ca, tls.revoked};
     call.expected_server = scheduler_node_name(c);
   }
   return net::http_call(call);
@@ -256,6 +292,14 @@ actors::scheduler_actor connect_scheduler(middleman_system_t& s, const config::c
                                " answered in plaintext, not TLS: is security the same in every "
                                "node's config (" +
                                c.source + ")?");
+    if (found.untrusted_server)
+      throw std::runtime_error("reached the server at " + ep.str() +
+                               " but its certificate is not signed by your ca.crt (" + s.tls.ca +
+                               ": " + found.why + "); is that file the cluster's ca.crt?");
+    if (g == greeting_t::tls_refused && found.why.find("revoked") != std::string::npos)
+      throw std::runtime_error("the scheduler at " + ep.str() + " refused " + s.tls.cert +
+                               ": the certificate is revoked (" + found.why +
+                               "; docs/security.md \"Revocation\")");
     if (g == greeting_t::tls_refused || g == greeting_t::tls_cut)
       throw std::runtime_error("the TLS handshake with " + ep.str() + " failed (" + found.why +
                                "): is " + s.tls.cert + " a certificate of this cluster's CA?");

@@ -28,6 +28,7 @@ struct tls_identity_t {
   security::role_t role = security::role_t::client;
   std::string name;
   std::string ca, cert, key;  // empty: security.insecure (plain TCP)
+  std::string revoked;        // certs_dir/revoked: peers it lists are refused at the handshake
   bool enabled() const { return !ca.empty(); }
 };
 // The identity `name` of `role` in the config's certs_dir (each file checked: a missing one is
@@ -76,6 +77,9 @@ enum class greeting_t { nobody, scheduler, silent, foreign, tls_refused, tls_cut
 struct probe_t {
   greeting_t greeting = greeting_t::nobody;
   std::string why;  // tls_refused, tls_cut, plaintext: what the server or this side said
+  // tls_refused because the server's certificate is not signed by this side's ca.crt: the
+  // server was reached, it is of another CA (or ca.crt is another cluster's).
+  bool untrusted_server = false;
 };
 probe_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
               const tls_identity_t& tls = {});

@@ -183,7 +183,9 @@ int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_op
   const std::string job = job_arg(job_opt);
   const auto timeout =
       std::chrono::seconds(parse_uint_arg("--timeout", timeout_opt.one("600"), 1, 30 * 86400));
-  const std::string out = out_opt.one(".");
+  // Without a trailing '/': the files printed below never read "proofs//job…".
+  std::string out = out_opt.one(".");
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
   const auto c = client_config(path);
   std::error_code ec;
   if (fs::exists(out, ec) && !fs::is_directory(out, ec))  // before the wait, not after it

@@ -75,7 +75,7 @@ node_role_config_t role_config(const config::node_plan_t& p, const backend_t& ba
   r.send_options.max_attempts = p.send.max_attempts;
   r.send_streams = p.send_streams;
   if (tls.enabled()) {  // the data plane with the node's own certificate, both directions
-    const net::tls_files_t files{tls.cert, tls.key, tls.ca};
+    const net::tls_files_t files{tls.cert, tls.key, tls.ca, tls.revoked};
     r.data_options.tls = files;
     r.send_options.tls = files;
   }
@@ -299,7 +299,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       o.host = c.scheduler.http->host;
       o.port = c.scheduler.http->port;
       if (s.tls.enabled()) {
-        o.tls = {s.tls.cert, s.tls.key, s.tls.ca};
+        o.tls = {s.tls.cert, s.tls.key, s.tls.ca, s.tls.revoked};
         o.tokens = std::make_shared<security::token_store_t>(c.security.certs_dir);
       }
       o.uploads = uploads;

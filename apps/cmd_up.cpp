@@ -75,25 +75,51 @@ void wait_ready(const config::config_t& c, const std::function<void()>& none_exi
   }
 }
 
-// With security.certs_dir: the development certificates the file needs and lacks (a CA, each
-// node's, client.admin), made and said so. A CA whose key is not there (kept off the cluster, the
-// production way) signs nothing here: a missing certificate is then an error naming its command.
+// With security.certs_dir: the certificates the file needs (configs/README.md "security"). Made
+// here only when the file says `security.dev_certs: true`: a CA when certs_dir has no ca.crt —
+// unless the scheduler's journal exists, which says this cluster ran before with a CA that
+// certs_dir no longer points at (a typo would otherwise make a new CA, and every client
+// certificate and token of the old one would stop working) — then each missing node certificate
+// and client.admin's, when ca.key is in the folder. Anything missing otherwise is an error that
+// names security.certs_dir, the path, and the command that makes what is missing.
 void make_missing_certs(const config::config_t& c) {
   if (!c.security.tls()) return;
   using security::role_t;
   const std::string& dir = c.security.certs_dir;
-  if (!fs::exists(security::cert_path(dir, role_t::ca, ""))) {
+  const std::string ca = security::cert_path(dir, role_t::ca, "");
+  std::error_code ec;
+  if (!fs::exists(ca, ec)) {
+    const std::string where = "security.certs_dir in " + c.source + ": " + dir +
+                              (fs::is_directory(dir, ec) ? " has no ca.crt" : " does not exist");
+    if (!c.security.dev_certs)
+      throw std::runtime_error(
+          where +
+          ". Is the path right? zkfleet up makes development certificates only when the file "
+          "says security.dev_certs: true; a farm's CA is made off the cluster (zkfleet certs "
+          "create-ca) and its ca.crt copied to each host's certs_dir");
+    if (!c.scheduler.journal.empty() && fs::exists(c.scheduler.journal, ec))
+      throw std::runtime_error(
+          where + ", but this cluster has run before (its journal " + c.scheduler.journal +
+          " exists): a new CA would make every client certificate and token of the old one "
+          "fail. Is the path right? To start over with new development certificates, remove "
+          "the journal (its jobs are then forgotten)");
     security::create_ca(dir);
-    std::printf("zkfleet up: made a development CA in %s (production: see configs/farm.yaml)\n",
-                dir.c_str());
+    std::printf(
+        "zkfleet up: made a development CA in %s (security.dev_certs; production: see "
+        "configs/farm.yaml)\n",
+        dir.c_str());
   }
   auto ensure = [&](role_t role, const std::string& name, std::vector<std::string> hosts) {
-    if (fs::exists(security::cert_path(dir, role, name))) return;
-    if (!fs::exists(security::key_path(dir, role_t::ca, "")))
-      throw std::runtime_error(security::cert_path(dir, role, name) +
-                               " is missing and the CA key is not in " + dir +
-                               ": make it where the CA key is kept (zkfleet certs create-" +
-                               security::role_name(role) + " " + name + ")");
+    const std::string file = security::cert_path(dir, role, name);
+    if (fs::exists(file, ec)) return;
+    const std::string make = std::string("zkfleet certs create-") + security::role_name(role) +
+                             " " + name + " --certs-dir " + dir;
+    if (!c.security.dev_certs)
+      throw std::runtime_error(file + " is missing (security.certs_dir in " + c.source +
+                               "); make it where the CA key is kept: " + make);
+    if (!fs::exists(security::key_path(dir, role_t::ca, ""), ec))
+      throw std::runtime_error(file + " is missing and the CA key is not in " + dir +
+                               ": make it where the CA key is kept (" + make + ")");
     security::create_options_t o;
     o.hosts = std::move(hosts);
     security::create_cert(dir, role, name, o);
@@ -115,10 +141,10 @@ int run_up(const std::string& config_arg, const std::string& level) {
   auto c = config::load_config(cfg_path);
   refuse_model(c);
   const up_files_t files = up_files(c);
-  make_missing_certs(c);
-  if (fs::exists(files.pid_file))
+  if (fs::exists(files.pid_file))  // before any certificate is made
     throw std::runtime_error(files.pid_file +
                              " exists: a cluster of this config is up (zkfleet down --config ...)");
+  make_missing_certs(c);
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   catch_stop_signals();
   supervisor_t sup(files);

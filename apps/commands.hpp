@@ -26,6 +26,8 @@ void add_client_commands(CLI::App& root, commands_t& out);
 void add_operator_commands(CLI::App& root, commands_t& out);
 // apps/cmd_certs.cpp: certs create-ca, create-node, create-client, list (the cluster's certs).
 void add_certs_command(CLI::App& root, commands_t& out);
+// apps/cmd_config.cpp: config check.
+void add_config_command(CLI::App& root, commands_t& out);
 // apps/cmd_filecoin.cpp: filecoin verify, derive, c1 (Filecoin PoRep; a table of subcommands).
 void add_filecoin_command(CLI::App& root, commands_t& out);
 

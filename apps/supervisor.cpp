@@ -84,8 +84,10 @@ pid_t supervisor_t::spawn(const child_t& c, bool append) const {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   const std::string log = log_of(c.name);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(),
-                                   O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+  // Always O_APPEND: a first start finds the file rotated away (start()), and whatever else
+  // writes to the log (an operator's note, `up` itself) is never overwritten by the node.
+  (void)append;
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   std::vector<std::string> copy = c.argv;
   std::vector<char*> argv;
@@ -98,7 +100,20 @@ pid_t supervisor_t::spawn(const child_t& c, bool append) const {
   return pid;
 }
 
+// NAME.log of an earlier run becomes NAME.log.1 (.1 becomes .2, … up to .5, the oldest dropped):
+// a new `zkfleet up` never writes over the log of the run before it.
+void rotate_log(const std::string& log, int keep) {
+  std::error_code ec;
+  if (!fs::exists(log, ec)) return;
+  fs::remove(log + "." + std::to_string(keep), ec);
+  for (int i = keep - 1; i >= 1; --i)
+    if (fs::exists(log + "." + std::to_string(i), ec))
+      fs::rename(log + "." + std::to_string(i), log + "." + std::to_string(i + 1), ec);
+  fs::rename(log, log + ".1", ec);
+}
+
 void supervisor_t::start(const std::string& name, const std::vector<std::string>& argv) {
+  rotate_log(log_of(name), 5);
   child_t c;
   c.name = name;
   c.argv = argv;

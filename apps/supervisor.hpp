@@ -19,7 +19,8 @@ namespace zk::apps {
 // Where `zkfleet up` of a config keeps its state: /tmp/zkfleet-up-<scheduler port>.pid (the
 // supervisor's pid, then the pid of each node process that runs now, in start order; a node
 // waiting for its restart is left out) and the nodes' logs in
-// /tmp/zkfleet-up-<port>.logs/<node>.log.
+// /tmp/zkfleet-up-<port>.logs/<node>.log; the log of the run before is <node>.log.1 (rotated at
+// each start of `up`, five kept: .1 the newest).
 struct up_files_t {
   std::string pid_file, log_dir;
 };

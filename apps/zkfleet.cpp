@@ -1,6 +1,9 @@
 // zkfleet — the command line. One binary, subcommands (CLI11); each is a thin layer over common/,
 // node/ and actors/. `zkfleet --help` lists them, `zkfleet <command> --help` shows one.
 //
+// `zkfleet --version`: the project's version (CMakeLists.txt) and, in a git checkout, what
+// `git describe --always --dirty` said at configure time ("zkfleet 0.9.0 (f022e55-dirty)").
+//
 // Exit status: 0 success (verify: the proof is valid), 1 failure or invalid proof, 2 usage error.
 #include <cstdio>
 #include <cstring>
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "apps/commands.hpp"
+#include "zk_version.h"  // build/version, cmake/version.cmake
 
 namespace {
 
@@ -54,11 +58,16 @@ int main(int argc, char** argv) {
   zk::apps::add_client_commands(root, cmds);
   zk::apps::add_operator_commands(root, cmds);
   zk::apps::add_certs_command(root, cmds);
+  zk::apps::add_config_command(root, cmds);
   zk::apps::add_filecoin_command(root, cmds);
   root.footer(
       k_footer);  // after the commands: a subcommand takes its parent's footer when it is made
 
   const std::string name = argc >= 2 ? argv[1] : "";
+  if (name == "--version" || name == "version") {
+    std::printf("zkfleet %s\n", ZK_VERSION);
+    return 0;
+  }
   if (name == "--help" || name == "-h" || name == "help") {
     std::fputs(root.help().c_str(), stdout);
     return 0;

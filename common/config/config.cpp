@@ -227,54 +227,109 @@ void refuse_open_listeners(const ctx_t& c, const map_t& m, const config_t& cfg) 
       if (*e && !is_loopback((*e)->host)) refuse("node " + nd.name, **e);
 }
 
+// Runs `read`. In a check (c.problems set) its failure is noted and false returned, so that the
+// sections after it are read too; otherwise the failure throws as it is.
+template <class F>
+bool section(const ctx_t& c, F&& read) {
+  if (!c.problems) {
+    read();
+    return true;
+  }
+  try {
+    read();
+    return true;
+  } catch (const config_error& e) {
+    c.problems->push_back(e.what());
+    return false;
+  }
+}
+
 config_t read_config(const ctx_t& c, const YAML::Node& root) {
   if (!root.IsDefined() || root.IsNull()) throw config_error(c.source + ": the file is empty");
   map_t m(c, root, "", keys_of(""));
   config_t cfg;
   cfg.source = c.source;
-  if (m.has("version")) as_uint(c, m.get("version"), "version", 1, 1);
-  cfg.scheduler = read_scheduler(c, m.need("scheduler"));
-  if (!m.has("security"))
-    fail(c, root, "security",
-         "missing: set security.certs_dir (mutual TLS between every node and client) or, on "
-         "loopback only, security.insecure: true");
-  cfg.security = read_security(c, m.get("security"));
+  section(c, [&] {
+    if (m.has("version")) as_uint(c, m.get("version"), "version", 1, 1);
+  });
+  section(c, [&] { cfg.scheduler = read_scheduler(c, m.need("scheduler")); });
+  section(c, [&] {
+    if (!m.has("security"))
+      fail(c, root, "security",
+           "missing: set security.certs_dir (mutual TLS between every node and client) or, on "
+           "loopback only, security.insecure: true");
+    cfg.security = read_security(c, m.get("security"));
+  });
 
   if (m.has("circuits")) {
     const YAML::Node& cs = m.get("circuits");
-    if (!cs.IsMap())
-      fail(c, cs, "circuits", "is " + quoted(cs) + "; expected a mapping of circuit id to circuit");
-    for (auto it = cs.begin(); it != cs.end(); ++it) {
-      const std::string id = as_string(c, it->first, "circuits");
-      if (!valid_name(id))
-        fail(c, it->first, "circuits." + id, "is not a circuit id (letters, digits, _ . -)");
-      if (cfg.find_circuit(id)) fail(c, it->first, "circuits." + id, "is defined twice");
-      cfg.circuits.push_back(read_circuit(c, id, it->second, "circuits." + id));
+    section(c, [&] {
+      if (!cs.IsMap())
+        fail(c, cs, "circuits",
+             "is " + quoted(cs) + "; expected a mapping of circuit id to circuit");
+    });
+    if (cs.IsMap()) {
+      for (auto it = cs.begin(); it != cs.end(); ++it) {
+        std::string id;
+        section(c, [&] {
+          id = as_string(c, it->first, "circuits");
+          if (!valid_name(id))
+            fail(c, it->first, "circuits." + id, "is not a circuit id (letters, digits, _ . -)");
+          if (cfg.find_circuit(id)) fail(c, it->first, "circuits." + id, "is defined twice");
+        });
+        if (id.empty()) continue;
+        // A circuit that failed stays in the registry by its id (a check then does not also
+        // report every node that names it as unknown).
+        circuit_t ci;
+        ci.id = id;
+        section(c, [&] { ci = read_circuit(c, id, it->second, "circuits." + id); });
+        if (!cfg.find_circuit(id)) cfg.circuits.push_back(std::move(ci));
+      }
     }
   }
 
-  if (m.has("node") == m.has("nodes")) {
-    fail(c, root, "node",
-         m.has("node") ? "give either node or nodes, not both"
-                       : "missing: give node (this process) or nodes (a list)");
-  }
-  if (m.has("node")) {
+  bool nodes_read = section(c, [&] {
+    if (m.has("node") == m.has("nodes")) {
+      fail(c, root, "node",
+           m.has("node") ? "give either node or nodes, not both"
+                         : "missing: give node (this process) or nodes (a list)");
+    }
+  });
+  if (nodes_read && m.has("node")) {
     cfg.single_node = true;
-    cfg.nodes.push_back(read_node(c, m.get("node"), "node"));
-  } else {
-    const YAML::Node l = as_list(c, m.get("nodes"), "nodes", false);
-    for (size_t i = 0; i < l.size(); ++i)
-      cfg.nodes.push_back(read_node(c, l[i], index("nodes", i)));
+    nodes_read = section(c, [&] { cfg.nodes.push_back(read_node(c, m.get("node"), "node")); });
+  } else if (nodes_read) {
+    YAML::Node l;
+    nodes_read = section(c, [&] { l = as_list(c, m.get("nodes"), "nodes", false); });
+    for (size_t i = 0; nodes_read && i < l.size(); ++i) {
+      node_t nd;
+      if (section(c, [&] { nd = read_node(c, l[i], index("nodes", i)); }))
+        cfg.nodes.push_back(std::move(nd));
+      else
+        nodes_read = false;
+    }
+    // The rest of the list still gets its own problems reported.
+    for (size_t i = cfg.nodes.size() + 1; !nodes_read && i < l.size(); ++i)
+      section(c, [&] { read_node(c, l[i], index("nodes", i)); });
   }
 
-  validate_nodes(c, m, cfg);
-  if (cfg.security.insecure) refuse_open_listeners(c, m, cfg);
+  // Checks across nodes need every node (their indexes are the list's).
+  if (nodes_read) {
+    section(c, [&] { validate_nodes(c, m, cfg); });
+    section(c, [&] {
+      if (cfg.security.insecure) refuse_open_listeners(c, m, cfg);
+    });
+  }
 
-  if (m.has("simulation")) cfg.simulation = read_simulation(c, m.get("simulation"));
+  section(c, [&] {
+    if (m.has("simulation")) cfg.simulation = read_simulation(c, m.get("simulation"));
+  });
   return cfg;
 }
 
 }  // namespace
+
+config_t detail::read_root(const ctx_t& c, const YAML::Node& root) { return read_config(c, root); }
 
 const std::vector<schema_section_t>& schema() { return detail::schema_table(); }
 

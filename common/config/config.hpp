@@ -141,6 +141,9 @@ struct scheduler_t {
 struct security_t {
   std::string certs_dir;  // resolved against the config's directory; empty when insecure
   bool insecure = false;
+  // `zkfleet up` may make development certificates in certs_dir (a CA when it has none, each
+  // node's and client.admin's): only when the file says so, never for a certs_dir typo.
+  bool dev_certs = false;
   bool tls() const { return !certs_dir.empty(); }
 };
 

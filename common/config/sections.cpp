@@ -67,15 +67,19 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
       s.input_roots.push_back(root);
     }
   }
-  s.journal = resolve(c, fs::path(c.source).stem().string() + ".state/journal.db");
-  s.uploads = resolve(c, fs::path(c.source).stem().string() + ".state/uploads");
-  if (m.has("uploads")) s.uploads = resolve(c, as_string(c, m.get("uploads"), m.path("uploads")));
-  if (m.has("max_upload")) s.max_upload = as_size(c, m.get("max_upload"), m.path("max_upload"));
+  const std::string state = resolve(c, fs::path(c.source).stem().string() + ".state");
+  s.journal = state + "/journal.db";
   if (m.has("journal")) {
     const YAML::Node v = m.get("journal");
     const std::string p = as_string(c, v, m.path("journal"));
     s.journal = p == "off" ? "" : resolve(c, p);
   }
+  // Uploads live beside the journal (one folder of state to make writable, back up or wipe);
+  // without a journal, in the config's state folder.
+  s.uploads = s.journal.empty() ? state + "/uploads"
+                                : (fs::path(s.journal).parent_path() / "uploads").string();
+  if (m.has("uploads")) s.uploads = resolve(c, as_string(c, m.get("uploads"), m.path("uploads")));
+  if (m.has("max_upload")) s.max_upload = as_size(c, m.get("max_upload"), m.path("max_upload"));
   if (m.has("journal_sync"))
     s.journal_sync_full = as_enum(c, m.get("journal_sync"), m.path("journal_sync"), sync_choices);
   auto duration = [&](const char* key, std::chrono::milliseconds& out) {
@@ -105,6 +109,12 @@ security_t read_security(const ctx_t& c, const YAML::Node& n) {
     fail(c, n, "security",
          "set certs_dir (mutual TLS between every node and client) or, on loopback only, "
          "insecure: true");
+  }
+  if (m.has("dev_certs")) {
+    s.dev_certs = as_bool(c, m.get("dev_certs"), m.path("dev_certs"));
+    if (s.dev_certs && s.insecure)
+      fail(c, m.get("dev_certs"), m.path("dev_certs"),
+           "is for certs_dir (development certificates); insecure: true uses none");
   }
   return s;
 }

@@ -47,7 +47,7 @@ const std::vector<schema_section_t>& schema_table() {
         "max_partitions", "max_queued_jobs", "retention", "input_roots", "journal", "uploads",
         "max_upload", "journal_sync", "heartbeat", "node_timeout", "placement_timeout",
         "stage_timeout"}},
-      {"security", {"certs_dir", "insecure"}},
+      {"security", {"certs_dir", "insecure", "dev_certs"}},
       {"circuits.<id>",
        {"native", "params", "key_dir", "zkey", "r1cs", "witness_generator", "shape", "priority"}},
       {"node", {"name", "roles", "listen", "resources", "hot_circuits", "data_plane"}},
@@ -212,7 +212,10 @@ bool valid_name(const std::string& s) {
 std::string resolve(const ctx_t& c, const std::string& p) {
   fs::path path(p);
   if (path.is_relative()) path = fs::path(c.base_dir) / path;
-  return path.lexically_normal().string();
+  // No trailing separator ("certs/" is "certs"): a path joined to it later has no "//".
+  std::string out = path.lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
 }
 
 }  // namespace zk::config::detail

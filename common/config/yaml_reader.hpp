@@ -19,6 +19,9 @@ struct ctx_t {
   std::string source;
   std::string base_dir;
   load_options_t options;
+  // A check (zkfleet config check): each section's first failure is noted here and reading goes
+  // on with the next section; null: the first failure throws.
+  std::vector<std::string>* problems = nullptr;
 };
 
 std::string join(const std::string& path, const std::string& key);  // "a.b"
@@ -99,6 +102,10 @@ inline constexpr std::pair<const char*, priority_t> priority_choices[] = {
 bool valid_name(const std::string& s);
 // A path of the file, relative to the file's directory unless absolute.
 std::string resolve(const ctx_t& c, const std::string& p);
+
+// The whole file (common/config/config.cpp); with c.problems set, a check that reads on past a
+// section's problem (common/config/check.hpp).
+config_t read_root(const ctx_t& c, const YAML::Node& root);
 
 // The sections (common/config/sections.cpp); each checks its keys and values.
 scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n);

@@ -21,9 +21,13 @@ util::result_t<http_answer_t> http_call(const http_call_t& call) {
                                make_tls_context(call.tls, tls_side_t::client), call.expected_server)
                          : std::make_unique<timed_socket_t>();
   const std::string where = call.host + ":" + std::to_string(call.port);
-  if (auto ec = sock->connect(call.host, call.port, left()))
+  if (auto ec = sock->connect(call.host, call.port, left())) {
+    if (call.tls.enabled() && is_foreign_ca_error(sock->peer_verify_error()))
+      return "reached " + where + " but its certificate is not signed by your ca.crt (" +
+             call.tls.ca_file + ": " + sock->peer_error() + "); is that file the cluster's ca.crt?";
     return "cannot reach " + where + ": " +
            (sock->peer_error().empty() ? ec.message() : sock->peer_error());
+  }
   std::string req = call.method + " " + call.target + " HTTP/1.1\r\nHost: " + where +
                     "\r\nConnection: close\r\nUser-Agent: zkfleet\r\n";
   for (const auto& [k, v] : call.headers) req += k + ": " + v + "\r\n";

@@ -46,12 +46,15 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
   close();
   peer_error_.clear();
   peer_name_.clear();
+  peer_verify_error_ = 0;
   if (tls_) {
     stream_ = std::make_unique<tls_stream_t>(io_, *tls_);
     // Keep OpenSSL's record buffers (asio frees them whenever they drain: a free and a malloc
     // per 16 KiB record of a bulk stream).
     SSL_clear_mode(stream_->native_handle(), SSL_MODE_RELEASE_BUFFERS);
     stream_->set_verify_callback([this](bool preverified, ssl::verify_context& vc) {
+      if (!preverified && peer_verify_error_ == 0)
+        peer_verify_error_ = X509_STORE_CTX_get_error(vc.native_handle());
       return verify_node_peer(preverified, vc.native_handle(), expected_peer_, peer_error_);
     });
   }

@@ -54,6 +54,8 @@ class timed_socket_t {
   // After a connect that failed in the TLS handshake: why this end refused the receiver's
   // certificate (names its subject); "" when the refusal was not ours (or there was none).
   const std::string& peer_error() const { return peer_error_; }
+  // The X509_V_ERR_* of that refusal (X509_V_OK when the chain verified or there was none).
+  long peer_verify_error() const { return peer_verify_error_; }
   // After a TLS connect: the receiver's node name (its certificate's CN).
   const std::string& peer_name() const { return peer_name_; }
 
@@ -70,6 +72,7 @@ class timed_socket_t {
   std::string expected_peer_;
   std::unique_ptr<tls_stream_t> stream_;  // TLS: made afresh by each connect
   std::string peer_error_, peer_name_;
+  long peer_verify_error_ = 0;
 };
 
 }  // namespace zk::net

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/security/revocation.hpp"
+
 namespace zk::net {
 namespace ssl = boost::asio::ssl;
 
@@ -75,6 +77,13 @@ std::string node_name_of(const X509* cert) {
       cn[0].empty())
     return {};
   return cn[0];
+}
+
+bool is_foreign_ca_error(long e) {
+  return e == X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT || e == X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN ||
+         e == X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY ||
+         e == X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT ||
+         e == X509_V_ERR_UNABLE_TO_VERIFY_LEAF_SIGNATURE || e == X509_V_ERR_CERT_SIGNATURE_FAILURE;
 }
 
 bool verify_node_peer(bool preverified, X509_STORE_CTX* ctx, const std::string& expected_name,
@@ -150,6 +159,7 @@ std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_si
   if (SSL_CTX_check_private_key(native) != 1)
     fail("key file '" + files.key_file + "' does not match certificate file '" + files.cert_file +
          "'");
+  if (!files.revoked_file.empty()) security::install_revocation_check(native, files.revoked_file);
   return ctx;
 }
 

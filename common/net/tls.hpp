@@ -24,6 +24,9 @@ struct tls_files_t {
   std::string cert_file;  // the node's certificate (chain), PEM
   std::string key_file;   // its private key, PEM
   std::string ca_file;    // the cluster CA's certificate, PEM: the only trust anchor
+  // The certs_dir's revocation list (common/security/revocation.hpp); a peer whose certificate
+  // it lists is refused at the handshake. Empty: none checked. The file need not exist.
+  std::string revoked_file;
   bool enabled() const { return !cert_file.empty() || !key_file.empty() || !ca_file.empty(); }
 };
 
@@ -33,6 +36,11 @@ using tls_context_t = boost::asio::ssl::context;
 // A context as described above. Throws std::runtime_error naming the file (and what OpenSSL
 // said) when a file is missing, unreadable or does not match, or naming the missing setting.
 std::shared_ptr<tls_context_t> make_tls_context(const tls_files_t& files, tls_side_t side);
+
+// Whether an X509_V_ERR_* of a peer's chain means "not signed by the CA this side trusts" (a
+// self-signed certificate, an issuer not in the CA file, a signature that does not verify): the
+// peer was reached, but it belongs to another CA (or this side has another cluster's ca.crt).
+bool is_foreign_ca_error(long x509_error);
 
 // The subject's attributes in the certificate's order: "O=zkfleet, OU=node, CN=n1"; "(none)"
 // without a certificate.

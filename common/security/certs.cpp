@@ -354,12 +354,17 @@ bool valid_name(std::string_view name) {
   });
 }
 
+// Joined as paths: a directory written with a trailing '/' gives no "//".
 std::string cert_path(const std::string& dir, role_t role, const std::string& name) {
-  return role == role_t::ca ? dir + "/ca.crt" : dir + "/" + role_name(role) + "." + name + ".crt";
+  return (fs::path(dir) / (role == role_t::ca ? std::string("ca.crt")
+                                              : std::string(role_name(role)) + "." + name + ".crt"))
+      .string();
 }
 
 std::string key_path(const std::string& dir, role_t role, const std::string& name) {
-  return role == role_t::ca ? dir + "/ca.key" : dir + "/" + role_name(role) + "." + name + ".key";
+  return (fs::path(dir) / (role == role_t::ca ? std::string("ca.key")
+                                              : std::string(role_name(role)) + "." + name + ".key"))
+      .string();
 }
 
 std::optional<identity_t> subject_identity(const x509_st* cert) {
@@ -453,7 +458,7 @@ std::vector<cert_info_t> list_certs(const std::string& dir) {
   if (ec) throw std::runtime_error("cannot list " + dir + ": " + ec.message());
   std::sort(files.begin(), files.end());
   std::vector<cert_info_t> out;
-  for (const auto& f : files) out.push_back(read_cert_info(dir + "/" + f));
+  for (const auto& f : files) out.push_back(read_cert_info((fs::path(dir) / f).string()));
   return out;
 }
 

@@ -55,19 +55,47 @@ std::string tokens_file(const std::string& dir) { return (fs::path(dir) / "token
 
 }  // namespace
 
+namespace {
+
+// The file's lines, each kept as written; `keep` says which stay. Written to a new file, mode
+// 0600, renamed over the old one (a reader sees the old file or the new one, never half).
+void rewrite_tokens(const std::string& path, const std::vector<std::string>& lines) {
+  const std::string tmp = path + ".new";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) throw std::runtime_error(tmp + ": cannot write");
+    for (const auto& l : lines) out << l << "\n";
+    if (!out) throw std::runtime_error(tmp + ": cannot write");
+  }
+  ::chmod(tmp.c_str(), 0600);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error(path + ": cannot replace: " + ec.message());
+}
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::string first_word(const std::string& line) {
+  std::istringstream f(line);
+  std::string w;
+  f >> w;
+  return w;
+}
+
+}  // namespace
+
 std::string create_token(const std::string& dir, const std::string& name) {
   if (!valid_name(name))
     throw std::runtime_error("'" + name + "' is not a valid name (" + name_rule + ")");
   const std::string path = tokens_file(dir);
   std::vector<std::string> kept;
-  {
-    std::ifstream in(path);
-    for (std::string line; std::getline(in, line);) {
-      std::istringstream f(line);
-      std::string who;
-      if ((f >> who) && who != name) kept.push_back(line);
-    }
-  }
+  for (const auto& line : read_lines(path))
+    if (const auto who = first_word(line); !who.empty() && who != name) kept.push_back(line);
   const std::string token = std::string(prefix) + random_hex(32);
   char when[32];
   const std::time_t t = std::time(nullptr);
@@ -75,36 +103,59 @@ std::string create_token(const std::string& dir, const std::string& name) {
   ::gmtime_r(&t, &tm);
   std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
   kept.push_back(name + " " + sha256_hex(token) + " " + when);
-  const std::string tmp = path + ".new";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out) throw std::runtime_error(tmp + ": cannot write");
-    for (const auto& l : kept) out << l << "\n";
-    if (!out) throw std::runtime_error(tmp + ": cannot write");
-  }
-  ::chmod(tmp.c_str(), 0600);
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(path + ": cannot replace: " + ec.message());
+  rewrite_tokens(path, kept);
   return token;
+}
+
+std::vector<token_entry_t> list_tokens(const std::string& dir) {
+  const std::string path = tokens_file(dir);
+  std::vector<token_entry_t> out;
+  const auto lines = read_lines(path);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::istringstream f(lines[i]);
+    std::string name, hash, created;
+    if (!(f >> name)) continue;  // a blank line
+    if (!(f >> hash >> created) || hash.size() != 64 || !valid_name(name))
+      throw std::runtime_error(path + ":" + std::to_string(i + 1) +
+                               ": not a token line (NAME SHA256HEX CREATED)");
+    out.push_back({name, created});
+  }
+  return out;
+}
+
+void revoke_token(const std::string& dir, const std::string& name) {
+  const std::string path = tokens_file(dir);
+  std::vector<std::string> kept;
+  bool found = false;
+  for (const auto& line : read_lines(path)) {
+    if (first_word(line) == name)
+      found = true;
+    else
+      kept.push_back(line);
+  }
+  if (!found) throw std::runtime_error("client " + name + " has no token in " + path);
+  rewrite_tokens(path, kept);
 }
 
 token_store_t::token_store_t(std::string dir) : path_(tokens_file(dir)) {}
 
+// One stat per request: every rewrite renames a new file over the old one, so a new inode says
+// "changed" even when size and mtime (coarse on some file systems) are the same.
 void token_store_t::reload_if_changed() {
-  const auto now = std::chrono::steady_clock::now();
-  if (seen_mtime_ != -1 && now - checked_ < std::chrono::seconds(1)) return;
-  checked_ = now;
   struct stat st {};
   if (::stat(path_.c_str(), &st) != 0) {
     entries_.clear();
     seen_mtime_ = seen_size_ = 0;
+    seen_inode_ = 0;
     return;
   }
   const int64_t mtime = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  if (mtime == seen_mtime_ && int64_t(st.st_size) == seen_size_) return;
+  if (mtime == seen_mtime_ && int64_t(st.st_size) == seen_size_ &&
+      uint64_t(st.st_ino) == seen_inode_)
+    return;
   seen_mtime_ = mtime;
   seen_size_ = int64_t(st.st_size);
+  seen_inode_ = uint64_t(st.st_ino);
   entries_.clear();
   std::ifstream in(path_);
   for (std::string line; std::getline(in, line);) {

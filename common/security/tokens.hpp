@@ -3,10 +3,12 @@
 // client certificate (scripts, dashboards behind a proxy). `zkfleet certs create-token NAME`
 // makes one: 32 random bytes, shown once as "zkf_<64 hex>", stored only as its SHA-256 in
 // <certs_dir>/tokens ("NAME SHA256HEX CREATED" lines, mode 0600; a new token for NAME replaces
-// NAME's line). The HTTP server keeps the file's entries and reads it again when it changes; a
-// presented token is compared with every entry's hash in constant time. A token names a client
-// identity (NAME), never a node.
-#include <chrono>
+// NAME's line; `zkfleet certs revoke-token NAME` removes it). The HTTP server keeps the file's
+// entries and looks at the file (inode, size, mtime) on every request, reading it again when it
+// changed: a replaced or revoked token fails from the next request on, and the new one works at
+// once (no cache window). A presented token is compared with every entry's hash in constant
+// time. A token names a client identity (NAME), never a node.
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -23,7 +25,19 @@ std::string hmac_sha256_hex(std::string_view key, std::string_view message);
 // naming the file, or the name when it is not a valid name.
 std::string create_token(const std::string& dir, const std::string& name);
 
-// The tokens file of `dir`, read when it changes (by size and mtime, at most once a second).
+// One line of the tokens file as `certs list-tokens` shows it (the hash stays in the file).
+struct token_entry_t {
+  std::string name;
+  std::string created;  // "2026-12-06T00:12:03Z", as written by create_token
+};
+// The tokens of dir/tokens in file order (none when the file is missing). Throws naming the file
+// and line when a line is not "NAME SHA256HEX CREATED".
+std::vector<token_entry_t> list_tokens(const std::string& dir);
+// Removes NAME's token from dir/tokens (the HTTP API refuses it from the next request on). Throws
+// naming the file when NAME has none there, or when the file cannot be rewritten.
+void revoke_token(const std::string& dir, const std::string& name);
+
+// The tokens file of `dir`, read again whenever it changed (looked at on every identify).
 class token_store_t {
  public:
   explicit token_store_t(std::string dir);
@@ -39,9 +53,9 @@ class token_store_t {
   std::string path_;
   std::mutex mu_;
   std::vector<entry_t> entries_;
-  std::chrono::steady_clock::time_point checked_{};
   int64_t seen_mtime_ = -1;
   int64_t seen_size_ = -1;
+  uint64_t seen_inode_ = 0;
 };
 
 }  // namespace zk::security

@@ -101,7 +101,7 @@ expect "no --certs-dir" 2 "\-\-certs-dir DIR is required" -- certs create-ca
 expect "--days 0" 2 "\-\-days needs an integer from 1 to 36500, got '0'" -- certs create-client carol --days 0 --certs-dir "$D"
 expect "--days abc" 2 "\-\-days needs an integer" -- certs create-client carol --days abc --certs-dir "$D"
 expect "list --days" 2 "unknown option --days" -- certs list --days 3 --certs-dir "$D"
-expect "no subcommand" 2 "certs needs a command: create-ca, create-node NAME, create-client NAME, list or create-token NAME" -- certs
+expect "no subcommand" 2 "certs needs a command: create-ca, create-node NAME, create-client NAME, list, revoke NAME, create-token NAME, list-tokens or revoke-token NAME" -- certs
 expect "unknown subcommand" 2 "certs takes a command" -- certs frobnicate
 expect "help" 0 "create-node" -- certs --help
 echo junk >"$D/junk.crt"

@@ -118,7 +118,7 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(select_node(farm, "synth-3").data_plane.send_streams == 1);
   CHECK(farm.find_circuit("window-post")->witness_generator.size() == 3);
   CHECK(farm.find_circuit("porep-lite")->params == "curve=bls12-381,challenges=4,depth=20");
-  CHECK(farm.find_circuit("porep-lite")->key_dir == "/srv/zkfleet/keys/porep-lite-c4-d20");
+  CHECK(farm.find_circuit("porep-lite")->key_dir == "/var/cache/zkfleet/keys/porep-lite-c4-d20");
   CHECK_FALSE(farm.simulation.enabled);
   REQUIRE(farm.simulation.nodes.size() == 2);
   CHECK(farm.simulation.nodes[0].count == 100);
@@ -371,6 +371,15 @@ TEST_CASE("security: certificates, or insecure said explicitly and on loopback o
   const auto tls = parse(replace(insecure, "  insecure: true\n", "  certs_dir: certs\n"));
   CHECK(tls.security.tls());
   CHECK(tls.security.certs_dir == src + "/certs");  // relative to the file's directory
+  CHECK_FALSE(tls.security.dev_certs);              // zkfleet up makes no certificate unless told
+  // A trailing '/' is dropped: paths joined to it never print "//" (issue 27 item 9).
+  CHECK(
+      parse(replace(insecure, "  insecure: true\n", "  certs_dir: certs/\n")).security.certs_dir ==
+      src + "/certs");
+  CHECK(parse(replace(insecure, "  insecure: true\n", "  certs_dir: certs\n  dev_certs: true\n"))
+            .security.dev_certs);
+  CHECK(error_of(replace(insecure, "  insecure: true\n", "  insecure: true\n  dev_certs: true\n"))
+            .find("security.dev_certs: is for certs_dir") != std::string::npos);
   // Insecure with a listener anyone on the network reaches: refused, naming it.
   CHECK(error_of(replace(insecure, "data: 127.0.0.1:7100", "data: 0.0.0.0:7100"))
             .find("security.insecure: refused: node n1 listens on 0.0.0.0:7100") !=
@@ -419,6 +428,11 @@ TEST_CASE("scheduler durability and liveness: journal, sync, heartbeat and timeo
                                "  heartbeat: 500ms\n  node_timeout: 3s\n  stage_timeout: 30s\n"
                                "  placement_timeout: 1h\n"));
   CHECK(j.scheduler.journal == src + "/state/j.db");
+  // Uploads are kept beside the journal, wherever it is (issue 27 item 5: they went to the
+  // config's state folder while farm.yaml and docs/api.md said "beside the journal").
+  CHECK(j.scheduler.uploads == src + "/state/uploads");
+  CHECK(parse(replace(base, "  lookahead: 2\n", "  lookahead: 2\n  journal: off\n"))
+            .scheduler.uploads == src + "/t.state/uploads");
   CHECK_FALSE(j.scheduler.journal_sync_full);
   CHECK(j.scheduler.heartbeat == std::chrono::milliseconds(500));
   CHECK(j.scheduler.node_timeout == std::chrono::seconds(3));
@@ -435,7 +449,8 @@ TEST_CASE("scheduler durability and liveness: journal, sync, heartbeat and timeo
   load_options_t no_files;
   no_files.check_files = false;
   const auto farm = load_config(src + "/configs/farm.yaml", no_files);
-  CHECK(farm.scheduler.journal == "/var/lib/zkfleet/journal.db");
+  CHECK(farm.scheduler.journal == "/var/lib/zkfleet/scheduler/journal.db");
+  CHECK(farm.scheduler.uploads == "/var/lib/zkfleet/scheduler/uploads");
   CHECK(farm.scheduler.stage_timeout == std::chrono::minutes(30));
 }
 

@@ -219,7 +219,12 @@ yaml_head() {
     local f
     for f in "$@"; do echo "  $f"; done
     echo "security:"
-    if [ "$SECURITY" = insecure ]; then echo "  insecure: true"; else echo "  certs_dir: $CERTS"; fi
+    if [ "$SECURITY" = insecure ]; then
+      echo "  insecure: true"
+    else
+      echo "  certs_dir: $CERTS"
+      echo "  dev_certs: true" # zkfleet up makes the test's CA and certificates in $CERTS
+    fi
   } >>"$CFG"
 }
 

@@ -52,7 +52,7 @@ class test_certs_t {
   // The TLS files of a leaf ("node.n1", "client.c1", "other.node.n1") trusting `ca` ("ca" or
   // "other-ca").
   net::tls_files_t files(const std::string& leaf, const std::string& ca = "ca") const {
-    return {path(leaf + ".crt"), path(leaf + ".key"), path(ca + ".crt")};
+    return {path(leaf + ".crt"), path(leaf + ".key"), path(ca + ".crt"), ""};
   }
 
  private:

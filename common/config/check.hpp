@@ -1,0 +1,33 @@
+#pragma once
+// `zkfleet config check --config F [--host NAME]...`: a config file checked offline, every
+// problem reported (not only the first), without starting anything or reaching any host.
+//
+// First the file (keys, values, the checks across nodes, as a node reads it): each section's
+// problem is reported and the next section read (a section stops at its own first problem).
+// Then the files of the nodes that run on this host: for each, what its roles read — the
+// certificates of security.certs_dir (ca.crt, node.NAME.crt/.key, each parsed, of that node, not
+// expired), the circuits' zkey and r1cs (scheduler: both; synth: r1cs; prover: zkey and r1cs),
+// a witness generator's program (synth), scheduler.input_roots (scheduler, synth), and where the
+// scheduler writes (the journal's and the uploads' folders: existing and writable, or makeable).
+// Which nodes run here: those named by --host; without --host, the node of a `node:` file, or
+// the nodes of a `nodes:` file whose listen addresses are all loopback (one machine). The files
+// of other hosts are not looked at (they name paths on those hosts), and the report says which.
+#include <string>
+#include <vector>
+
+namespace zk::config {
+
+struct check_options_t {
+  std::vector<std::string> hosts;  // nodes whose files to check here; empty: see above
+};
+
+struct check_report_t {
+  std::vector<std::string> problems;     // each "<file>:<line>:<col>: <key>: <what>" or with a node
+  std::vector<std::string> checked;      // nodes whose files were checked
+  std::vector<std::string> not_checked;  // nodes whose files were not (other hosts)
+  bool ok() const { return problems.empty(); }
+};
+
+check_report_t check_config(const std::string& path, const check_options_t& options = {});
+
+}  // namespace zk::config
