@@ -307,13 +307,15 @@ void add_client_commands(CLI::App& root, commands_t& out) {
         add_command(root, "status",
                     "A job's progress, or (no JOB) every node's memory: reserved now, peak, "
                     "budget");
-    const opt_t job = add_positional(app, "JOB", "the job id (zkfleet submit printed it)", false);
+    const opt_t job = add_positional(
+        app, "JOB", "the job: its id (as zkfleet submit printed it) or its number (7, #7, job7)",
+        false);
     const opt_t config = add_config(app);
     const opt_t client = add_client(app);
     command_t c;
     c.app = app;
     c.run = [=] { return run_status(config, client, job); };
-    c.takes = "status takes at most one job id";
+    c.takes = "status takes at most one job";
     out.push_back(std::move(c));
   }
   {
@@ -321,7 +323,7 @@ void add_client_commands(CLI::App& root, commands_t& out) {
         add_command(root, "await",
                     "Wait for a job and write each partition's proof.json and public.json; "
                     "exit 1 with the reason when it failed or was cancelled");
-    const opt_t job = add_positional(app, "JOB", "the job id");
+    const opt_t job = add_positional(app, "JOB", "the job: its id or its number");
     const opt_t config = add_config(app);
     const opt_t out_dir = add_value(app, "--out", "DIR", "where the proofs go (default .)");
     const opt_t timeout =
@@ -330,19 +332,19 @@ void add_client_commands(CLI::App& root, commands_t& out) {
     command_t c;
     c.app = app;
     c.run = [=] { return run_await(config, client, job, out_dir, timeout); };
-    c.takes = "await takes one job id";
+    c.takes = "await takes one job";
     out.push_back(std::move(c));
   }
   {
     CLI::App* app =
         add_command(root, "cancel", "Cancel a job; exit 1 when it had already finished");
-    const opt_t job = add_positional(app, "JOB", "the job id");
+    const opt_t job = add_positional(app, "JOB", "the job: its id or its number");
     const opt_t config = add_config(app);
     const opt_t client = add_client(app);
     command_t c;
     c.app = app;
     c.run = [=] { return run_cancel(config, client, job); };
-    c.takes = "cancel takes one job id";
+    c.takes = "cancel takes one job";
     out.push_back(std::move(c));
   }
 }

@@ -158,9 +158,11 @@ rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:]]
 assert len(rows) == 4, f"{len(rows)} nodes"
 out = []
 for r in rows:
-    peak, budget = float(r[3]) * unit[r[4]], float(r[5]) * unit[r[6]]
+    # node alive reserved(value unit) peak(value unit) budget(value unit) synth pipeline work
+    peak, budget = float(r[4]) * unit[r[5]], float(r[6]) * unit[r[7]]
+    assert r[1] == "yes", f"{r[0]}: alive {r[1]}"
     assert 0 < peak <= budget, f"{r[0]}: peak {peak} budget {budget}"
-    out.append(f"{r[0]} peak {r[3]} {r[4]} of {r[5]} {r[6]}")
+    out.append(f"{r[0]} peak {r[4]} {r[5]} of {r[6]} {r[7]}")
 print("; ".join(out))
 PY
 else

@@ -166,7 +166,11 @@ expect_usage "an option given twice" "--seed is given 2 times; it takes one valu
 expect_usage "a positional too many" "verify takes <verification_key.json> <public.json> <proof.json> \(unexpected argument 'four'\)" -- "$ZK" verify a b c four
 expect_usage "an unknown long option" "unknown option --frob$" -- "$ZK" status --config "$T/none.yaml" --frob=1
 expect_usage "an option without its value" "--config needs a value \(FILE\)" -- "$ZK" status --config
-expect_usage "await without a job" "await takes one job id" -- "$ZK" await --config "$T/none.yaml"
+expect_usage "await without a job" "await takes one job" -- "$ZK" await --config "$T/none.yaml"
+expect_usage "retry without a job" "retry takes one job" -- "$ZK" retry --config "$T/none.yaml"
+expect_usage "drain without a node" "drain takes one node name" -- "$ZK" drain --config "$T/none.yaml"
+expect_usage "priority that is none" "'urgent' is not a priority \(critical, high, normal or low\)" -- "$ZK" priority --config "$T/none.yaml" 7 urgent
+expect_usage "jobs --limit 0" "--limit" -- "$ZK" jobs --config "$T/none.yaml" --limit 0
 expect_usage "cluster command without --config" "--config FILE is required" -- "$ZK" cancel 3
 expect_usage "an unknown log level" "--log-level: log level 'loud' is not one of trace, debug, info, warn, error, off" -- "$ZK" up --config "$T/none.yaml" --log-level loud
 expect_usage "a job that is not one" "'-3' is not a job: give its id \(32 hex digits, as zkfleet submit printed it\) or its number \(7, #7 or job7, as logs and the dashboard show it\)" -- "$ZK" status --config "$T/none.yaml" -3
