@@ -54,6 +54,9 @@ class timed_socket_t {
   // After a connect that failed in the TLS handshake: why this end refused the receiver's
   // certificate (names its subject); "" when the refusal was not ours (or there was none).
   const std::string& peer_error() const { return peer_error_; }
+  // After a connect: whether the TCP connection was made (a failure came after it: the TLS
+  // handshake's).
+  bool reached() const { return reached_; }
   // After a TLS connect: the receiver's node name (its certificate's CN).
   const std::string& peer_name() const { return peer_name_; }
 
@@ -70,6 +73,7 @@ class timed_socket_t {
   std::string expected_peer_;
   std::unique_ptr<tls_stream_t> stream_;  // TLS: made afresh by each connect
   std::string peer_error_, peer_name_;
+  bool reached_ = false;
 };
 
 }  // namespace zk::net
