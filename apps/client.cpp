@@ -19,6 +19,8 @@
 #include "actors/node.hpp"
 #include "actors/timeline.hpp"
 #include "apps/cluster.hpp"
+#include "common/net/timed_socket.hpp"
+#include "common/net/tls.hpp"
 #include "common/security/revocation.hpp"
 #include "common/util/log.hpp"
 #include "node/scheduler/sessions.hpp"
@@ -142,71 +144,66 @@ caf::expected<actors::scheduler_actor> middleman_system_t::remote_scheduler(
 
 namespace {
 
-// A TLS handshake on a connected non-blocking socket within `wait`: scheduler when it completed,
-// else how it failed and what the server or this side said.
-probe_t tls_handshake(int fd, const tls_identity_t& tls, std::chrono::milliseconds wait) {
-  std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_client_method()),
-                                                        SSL_CTX_free);
-  if (!ctx) return {greeting_t::tls_refused, "cannot make a TLS context"};
-  SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
-  if (SSL_CTX_use_certificate_chain_file(ctx.get(), tls.cert.c_str()) != 1 ||
-      SSL_CTX_use_PrivateKey_file(ctx.get(), tls.key.c_str(), SSL_FILETYPE_PEM) != 1 ||
-      SSL_CTX_load_verify_locations(ctx.get(), tls.ca.c_str(), nullptr) != 1)
-    return {greeting_t::tls_refused, "cannot load " + tls.cert + ", " + tls.key + " or " + tls.ca};
-  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
-  std::unique_ptr<SSL, decltype(&SSL_free)> ssl(SSL_new(ctx.get()), SSL_free);
-  SSL_set_fd(ssl.get(), fd);
+// A TLS handshake with the endpoint within `wait`, on the shared TLS code (common/net/tls.hpp's
+// client context, timed_socket_t's handshake): scheduler when it completed, else how it failed and
+// what the server or this side said.
+probe_t tls_probe(const config::endpoint_t& ep, const tls_identity_t& tls,
+                  std::chrono::milliseconds wait) {
+  std::shared_ptr<net::tls_context_t> ctx;
+  try {
+    ctx = net::make_tls_context({tls.cert, tls.key, tls.ca}, net::tls_side_t::client);
+  } catch (const std::exception& e) {
+    return {greeting_t::tls_refused, e.what()};
+  }
   // An error of the handshake as the probe reports it: a plaintext answer (a record that is not
-  // TLS), a close without an alert (no error queued), or a refusal with OpenSSL's reason.
-  auto failed = [](unsigned long err) -> probe_t {
+  // TLS), a close without an alert, or a refusal with OpenSSL's reason (or this side's, naming
+  // the server's certificate).
+  auto failed = [](const net::error_code& ec, const std::string& ours) -> probe_t {
+    namespace asio = boost::asio;
+    if (ec == asio::ssl::error::stream_truncated || ec == asio::error::eof ||
+        ec == asio::error::connection_reset)
+      return {greeting_t::tls_cut, "the connection closed during the TLS handshake"};
+    if (ec.category() != asio::error::get_ssl_category())
+      return {greeting_t::tls_refused, ec.message()};
+    const unsigned long err = static_cast<unsigned long>(ec.value());
     const int reason = ERR_GET_REASON(err);
-    const char* text = err ? ERR_reason_error_string(err) : nullptr;
+    const char* text = ERR_reason_error_string(err);
     if (reason == SSL_R_WRONG_VERSION_NUMBER || reason == SSL_R_PACKET_LENGTH_TOO_LONG)
       return {greeting_t::plaintext, text ? text : "not TLS"};
-    if (!text || reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)  // closed, no alert
+    if (reason == SSL_R_UNEXPECTED_EOF_WHILE_READING)  // closed, no alert
       return {greeting_t::tls_cut, "the connection closed during the TLS handshake"};
-    return {greeting_t::tls_refused, text};
+    if (!ours.empty()) return {greeting_t::tls_refused, ours};
+    return {greeting_t::tls_refused, text ? text : ec.message()};
   };
-  const auto end = std::chrono::steady_clock::now() + wait;
-  for (;;) {
-    ERR_clear_error();
-    const int r = SSL_connect(ssl.get());
-    if (r == 1) {
-      // TLS 1.3: the server checks the client's certificate after the client's Finished; a
-      // refusal arrives as an alert on the first read.
-      pollfd p{fd, POLLIN, 0};
-      if (::poll(&p, 1, 300) == 1) {
-        char b;
-        if (SSL_peek(ssl.get(), &b, 1) <= 0 && SSL_get_error(ssl.get(), 0) != SSL_ERROR_WANT_READ) {
-          const unsigned long e = ERR_get_error();
-          if (e)
-            return {greeting_t::tls_refused,
-                    ERR_reason_error_string(e) ? ERR_reason_error_string(e) : "refused"};
-        }
-      }
-      return {greeting_t::scheduler, ""};
-    }
-    const int e = SSL_get_error(ssl.get(), r);
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        end - std::chrono::steady_clock::now());
-    if ((e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) && left.count() > 0) {
-      pollfd p{fd, short(e == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT), 0};
-      if (::poll(&p, 1, int(left.count())) == 1) continue;
-    }
-    if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) return {greeting_t::silent, ""};
-    if (const long v = SSL_get_verify_result(ssl.get()); net::is_foreign_ca_error(v)) {
+  net::timed_socket_t s(ctx);
+  const auto ec = s.connect(ep.host, ep.port, wait);
+  if (ec == boost::asio::error::timed_out)
+    return {s.reached() ? greeting_t::silent : greeting_t::nobody, ""};
+  if (ec && !s.reached()) return {};
+  if (ec) {
+    // The server was reached, but its certificate is not signed by this side's ca.crt.
+    if (const long v = s.peer_verify_error(); net::is_foreign_ca_error(v)) {
       probe_t p{greeting_t::tls_refused, X509_verify_cert_error_string(v)};
       p.untrusted_server = true;
       return p;
     }
-    return failed(ERR_get_error());
+    return failed(ec, s.peer_error());
   }
+  // TLS 1.3: the server checks the client's certificate after the client's Finished; a refusal
+  // arrives as an alert on the first read (nothing else comes: the client speaks first).
+  char b = 0;
+  const auto alert = s.read(boost::asio::buffer(&b, 1), std::chrono::milliseconds(300));
+  if (alert && alert != boost::asio::error::timed_out &&
+      alert.category() == boost::asio::error::get_ssl_category())
+    return failed(alert, "");
+  return {greeting_t::scheduler, ""};
 }
 
 }  // namespace
 
 probe_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
               const tls_identity_t& tls) {
+  if (tls.enabled()) return tls_probe(ep, tls, wait);
   addrinfo hints{};
   hints.ai_socktype = SOCK_STREAM;
   addrinfo* res = nullptr;
@@ -223,9 +220,7 @@ probe_t probe(const config::endpoint_t& ep, std::chrono::milliseconds wait,
         (::connect(fd, ai->ai_addr, ai->ai_addrlen) == 0 || errno == EINPROGRESS) &&
         ::poll(&p, 1, int(wait.count())) == 1 &&
         ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0;
-    if (connected && tls.enabled()) {
-      g = tls_handshake(fd, tls, wait);
-    } else if (connected) {
+    if (connected) {
       p = {fd, POLLIN, 0};
       uint8_t first = 0xff;
       const int ready = ::poll(&p, 1, int(wait.count()));

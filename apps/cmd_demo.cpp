@@ -174,8 +174,12 @@ int run_cluster_demo(const demo_options_t& o) {
   if (!flushed || !snap) throw std::runtime_error("the timeline aggregator did not answer");
   auto agg = to_aggregator(*snap);
   auto all = agg.events();
+  timeline::backends_t backends;  // the legend says what the prover stages ran on
+  if (usage)
+    for (const auto& n : *usage)
+      if (n.prover) backends[n.name] = n.backend;
   std::printf("\ntimeline:\n%s\n",
-              timeline::render_ascii(all, agg.names(), terminal_width()).c_str());
+              timeline::render_ascii(all, agg.names(), terminal_width(), 0, backends).c_str());
   std::printf(
       "%s", timeline::render_stats(timeline::compute_stats(all, agg.names(), o.lookahead)).c_str());
   if (!o.trace_path.empty()) {

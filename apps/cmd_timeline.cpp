@@ -38,6 +38,9 @@ int follow(const std::string& config, const std::string& client, std::chrono::se
     try {
       if (!cluster) cluster = std::make_unique<cluster_client_t>(c, client);
       const timeline::aggregator_t agg = cluster->timeline();
+      timeline::backends_t backends;  // the legend says what the prover stages ran on
+      for (const auto& n : cluster->nodes())
+        if (n.prover) backends[n.name] = n.backend;
       auto ev = agg.events();
       const int64_t last = ev.empty() ? 0 : ev.back().t_ns;
       const int64_t from = last - int64_t(window.count()) * 1000000000;
@@ -51,9 +54,9 @@ int follow(const std::string& config, const std::string& client, std::chrono::se
                     "(Ctrl-C stops)\n",
                     (long long)window.count(), st.proofs, st.proofs_per_minute);
       const unsigned rows = terminal_rows();
-      screen =
-          head + (st.verdict.empty() ? std::string() : st.verdict + "\n") + "\n" +
-          timeline::render_ascii(recent, agg.names(), terminal_width(), rows > 8 ? rows - 8 : 2);
+      screen = head + (st.verdict.empty() ? std::string() : st.verdict + "\n") + "\n" +
+               timeline::render_ascii(recent, agg.names(), terminal_width(),
+                                      rows > 8 ? rows - 8 : 2, backends);
     } catch (const std::exception& e) {
       cluster.reset();  // reconnect on the next draw
       screen = std::string("zkfleet timeline --follow: ") + e.what() + " (retrying)\n";

@@ -15,6 +15,15 @@ const COLOUR = {
   DONE: '#f2f4f8',
 };
 const STAGE_ROLE = { QUEUED: 'scheduler', DONE: 'scheduler', SYNTH: 'synth', GPU: 'prover' };
+// The prover's stages name what they ran on: the node's backend ("cpu" or "cuda (<device>)",
+// /v1/nodes), so a CPU prover's bars never say GPU.
+function stageTitle(stage, nodeName) {
+  if (stage !== 'GPU' && stage !== 'GPU_PICKUP') return stage;
+  const n = S.nodes.find((x) => x.name === nodeName);
+  if (!n || !n.backend) return stage === 'GPU' ? 'PROVE' : 'PROVER_PICKUP';
+  const kind = String(n.backend).startsWith('cuda') ? 'GPU' : 'CPU';
+  return stage === 'GPU' ? kind : `${kind}_PICKUP`;
+}
 const LABEL = {
   QUEUED: 'queued', SYNTH: 'synthesis', CHAN_SEND: 'send', XFER: 'transfer', GPU_PICKUP: 'prover queue',
   GPU: 'prove', VERIFY: 'verify', DONE: 'done',
@@ -534,7 +543,7 @@ function setupWaterfall() {
     const track = S.tl.tracks[`${e.node}/${e.track}`];
     const c = S.jobs.find((j) => j.seq === e.job);
     const lenNs = (i.open ? nowNs() : i.t1) - i.t0;
-    tip.innerHTML = `<div class="tt"><i style="background:${COLOUR[e.stage] || '#888'}"></i><b>${esc(e.stage)}</b>`
+    tip.innerHTML = `<div class="tt"><i style="background:${COLOUR[e.stage] || '#888'}"></i><b>${esc(stageTitle(e.stage, node))}</b>`
       + `${LABEL[e.stage] ? ` <span>${LABEL[e.stage]}</span>` : ''}</div>`
       + `<div>job #${e.job}${c ? ` (${esc(c.circuit)})` : ''}, partition ${e.partition}</div>`
       + `<div>node <b>${esc(node)}</b>${track ? ` · ${esc(track)}` : ''}</div>`

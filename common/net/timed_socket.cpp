@@ -47,6 +47,7 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
   peer_error_.clear();
   peer_name_.clear();
   peer_verify_error_ = 0;
+  reached_ = false;
   if (tls_) {
     stream_ = std::make_unique<tls_stream_t>(io_, *tls_);
     // Keep OpenSSL's record buffers (asio frees them whenever they drain: a free and a malloc
@@ -87,6 +88,7 @@ error_code timed_socket_t::connect(const std::string& host, uint16_t port, milli
                       [&](const error_code& e, const tcp::endpoint&) { result = e; });
   if (!run_until_done(left())) return asio::error::timed_out;
   if (result) return result;
+  reached_ = true;
   tune_socket(lowest());
   if (!stream_) return result;
   if (left().count() <= 0) {

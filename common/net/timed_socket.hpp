@@ -56,6 +56,9 @@ class timed_socket_t {
   const std::string& peer_error() const { return peer_error_; }
   // The X509_V_ERR_* of that refusal (X509_V_OK when the chain verified or there was none).
   long peer_verify_error() const { return peer_verify_error_; }
+  // After a connect: whether the TCP connection was made (a failure came after it: the TLS
+  // handshake's).
+  bool reached() const { return reached_; }
   // After a TLS connect: the receiver's node name (its certificate's CN).
   const std::string& peer_name() const { return peer_name_; }
 
@@ -73,6 +76,7 @@ class timed_socket_t {
   std::unique_ptr<tls_stream_t> stream_;  // TLS: made afresh by each connect
   std::string peer_error_, peer_name_;
   long peer_verify_error_ = 0;
+  bool reached_ = false;
 };
 
 }  // namespace zk::net

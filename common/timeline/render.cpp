@@ -110,8 +110,21 @@ std::vector<interval_t> pair_intervals(const std::vector<event_t>& events) {
   return out;
 }
 
-std::string render_ascii(const std::vector<event_t>& events, const names_t& /*names*/,
-                         unsigned width, size_t max_rows) {
+std::string prover_kind(const std::vector<event_t>& events, const names_t& names,
+                        const backends_t& backends) {
+  bool cpu = false, gpu = false;
+  std::set<uint16_t> seen;
+  for (const auto& e : events) {
+    if (e.st != stage_t::gpu || !seen.insert(e.node).second) continue;
+    auto b = backends.find(names.node(e.node));
+    if (b == backends.end()) continue;
+    (b->second.rfind("cuda", 0) == 0 ? gpu : cpu) = true;
+  }
+  return cpu && gpu ? "CPU+GPU" : cpu ? "CPU" : gpu ? "GPU" : "";
+}
+
+std::string render_ascii(const std::vector<event_t>& events, const names_t& names, unsigned width,
+                         size_t max_rows, const backends_t& backends) {
   if (events.empty()) return "(no events)\n";
   auto iv = pair_intervals(events);
   int64_t t_min = events.front().t_ns, t_max = events.front().t_ns;
@@ -160,9 +173,14 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& /*na
   }
   if (hidden) out += std::string(label_w, ' ') + "   (" + std::to_string(hidden) + " more rows)\n";
   out += "\n" + std::string(label_w, ' ') + "   ";
+  const std::string kind = prover_kind(events, names, backends);
   for (stage_t s : {stage_t::queued, stage_t::synth, stage_t::chan_send, stage_t::xfer,
-                    stage_t::gpu_pickup, stage_t::gpu, stage_t::done})
-    out += std::string(1, stage_glyph(s)) + " " + stage_name(s) + "  ";
+                    stage_t::gpu_pickup, stage_t::gpu, stage_t::done}) {
+    std::string name = stage_name(s);
+    if (!kind.empty() && s == stage_t::gpu_pickup) name = "prover queue (" + kind + ")";
+    if (!kind.empty() && s == stage_t::gpu) name = "prove (" + kind + ")";
+    out += std::string(1, stage_glyph(s)) + " " + name + "  ";
+  }
   out += "\n";
   return out;
 }

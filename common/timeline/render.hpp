@@ -2,6 +2,7 @@
 // What the timeline shows: the ASCII waterfall (a row per job/partition, a glyph per stage),
 // the Chrome trace-event JSON (Perfetto, chrome://tracing: a process per node, a track per
 // actor or resource), the stats that name the stage bounding throughput, and Prometheus text.
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -23,10 +24,19 @@ struct interval_t {
 // the last event's time. Instants are not intervals.
 std::vector<interval_t> pair_intervals(const std::vector<event_t>& events);
 
+// A prover node's backend by node name: "cpu" or "cuda (<device>)" (node_usage's backend).
+using backends_t = std::map<std::string, std::string>;
+// What the prover stages ran on: "CPU", "GPU", "CPU+GPU" (provers of both kinds) for the nodes
+// of the GPU stage's events whose backend is known; "" when none is.
+std::string prover_kind(const std::vector<event_t>& events, const names_t& names,
+                        const backends_t& backends);
+
 // width: total columns (the terminal's). Child stages of GPU are not drawn (see the trace).
 // max_rows > 0 draws only the first rows (in order of first appearance) and says how many more.
+// The legend names the prover stages by what they ran on (prover_kind: "G prove (CPU)"), or by
+// their stage names where no backend is known.
 std::string render_ascii(const std::vector<event_t>& events, const names_t& names, unsigned width,
-                         size_t max_rows = 0);
+                         size_t max_rows = 0, const backends_t& backends = {});
 std::string render_chrome(const std::vector<event_t>& events, const names_t& names);
 // The merged timeline as plain JSON for dashboards and scripts: {"nodes": {id: name}, "tracks":
 // [{node, track, name}], "events": [{job, partition, stage, phase, node, track, t_ns, bytes}]}

@@ -199,8 +199,17 @@ async function checkNodes(page, label) {
       await sleep(200);
       tip = await p3.evaluate(() => { const t = document.getElementById('tip'); return t.hidden ? '' : t.innerText; });
     }
-    if (/GPU/.test(tip) && /node prover-\d/.test(tip) && /duration \d/.test(tip) && new RegExp(`#${seq}\\b`).test(tip)) ok(`hover on that bar: ${tip.replace(/\s+/g, ' ')}`);
-    else bad(`hover tooltip: '${tip}'`);
+    // The prover stage is named by what it ran on: the prover's backend in /v1/nodes (cpu → CPU,
+    // cuda → GPU), never GPU on a CPU prover.
+    const prover = (tip.match(/node (prover-\d+)/) || [])[1] || '';
+    const kind = await p3.evaluate(async (name) => {
+      const r = await fetch('/v1/nodes');
+      const n = ((await r.json()).nodes || []).find((x) => x.name === name);
+      return n && String(n.backend).startsWith('cuda') ? 'GPU' : 'CPU';
+    }, prover);
+    const other = kind === 'GPU' ? 'CPU' : 'GPU';
+    if (new RegExp(`^${kind}\\b`).test(tip) && !new RegExp(`\\b${other}\\b`).test(tip) && prover && /duration \d/.test(tip) && new RegExp(`#${seq}\\b`).test(tip)) ok(`hover on that bar (a ${kind} prover): ${tip.replace(/\s+/g, ' ')}`);
+    else bad(`hover tooltip (the prover's backend is ${kind}): '${tip}'`);
     // Drag along the bar's own row (the waterfall's top may be scrolled out of its box).
     const wf = await (await p3.$('#waterfall')).boundingBox();
     const y = g2.box.y + g2.box.height / 2;

@@ -202,6 +202,30 @@ TEST_CASE("ASCII waterfall of a known event set (golden)") {
   CHECK(got == want);
 }
 
+TEST_CASE("the waterfall's legend names the prover stages by the prover's backend") {
+  const auto v = pipeline(3, 10, 2, 5);  // proven on prover-a
+  auto legend = [&](const backends_t& b) {
+    const std::string all = render_ascii(v, pipeline_names(), 60, 0, b);
+    return all.substr(all.rfind('\n', all.size() - 2) + 1);
+  };
+  const std::string cpu = legend({{"prover-a", "cpu"}, {"synth-a", "cpu"}});
+  CHECK(cpu.find("G prove (CPU)") != std::string::npos);
+  CHECK(cpu.find("p prover queue (CPU)") != std::string::npos);
+  CHECK(cpu.find("GPU") == std::string::npos);  // nothing says GPU on a CPU prover
+  const std::string gpu = legend({{"prover-a", "cuda (NVIDIA H100)"}});
+  CHECK(gpu.find("G prove (GPU)") != std::string::npos);
+  CHECK(gpu.find("CPU") == std::string::npos);
+  // A backend of a node that proved nothing here does not count; none known: the stage names.
+  CHECK(legend({{"synth-a", "cuda (x)"}}).find("G GPU ") != std::string::npos);
+  auto two = v;
+  for (auto& e : two)
+    if (e.partition == 2) e.node = 3;
+  auto names = pipeline_names();
+  names.nodes[3] = "prover-b";
+  CHECK(prover_kind(two, names, {{"prover-a", "cpu"}, {"prover-b", "cuda (x)"}}) == "CPU+GPU");
+  CHECK(prover_kind(two, names, {}).empty());
+}
+
 TEST_CASE("Chrome trace: JSON with the fields Perfetto needs") {
   auto j = nlohmann::json::parse(render_chrome(pipeline(2, 10, 2, 5), pipeline_names()));
   REQUIRE(j.contains("traceEvents"));
