@@ -67,6 +67,34 @@ class actor_gateway_t final : public node::api_gateway_t {
                                    const job_request_msg& request) override {
     return from(ask<std::string>(sys_, scheduler_, timeout_, submit_atom::value, session, request));
   }
+  api_result_t<job_status_msg> wait(const std::string& session, const std::string& job,
+                                    std::chrono::seconds wait) override {
+    // The await answers when the job finishes (a failed or cancelled one with an error); past
+    // `wait` its status, unfinished.
+    auto done = ask<job_result_msg>(sys_, scheduler_, std::chrono::milliseconds(wait),
+                                    await_atom::value, session, job);
+    if (done) return std::move(done->status);
+    const auto e = done.error();
+    const bool ended = e == caf::sec::request_timeout ||
+                       (e.category() == caf::atom("zkfleet") &&
+                        (static_cast<zk_errc>(e.code()) == zk_errc::job_failed ||
+                         static_cast<zk_errc>(e.code()) == zk_errc::job_cancelled));
+    if (!ended) return failure(e);
+    return status(session, job);
+  }
+  api_result_t<job_status_msg> retry(const std::string& session, const std::string& job) override {
+    return from(ask<job_status_msg>(sys_, scheduler_, timeout_, retry_atom::value, session, job));
+  }
+  api_result_t<job_status_msg> set_priority(const std::string& session, const std::string& job,
+                                            priority_t priority) override {
+    return from(ask<job_status_msg>(sys_, scheduler_, timeout_, priority_atom::value, session, job,
+                                    priority));
+  }
+  api_result_t<node_usage_msg> drain(const std::string& session, const std::string& node,
+                                     bool draining) override {
+    return from(ask<node_usage_msg>(sys_, scheduler_, timeout_, drain_atom::value, session, node,
+                                    draining));
+  }
   api_result_t<std::string> metrics() override {
     return from(ask<std::string>(sys_, aggregator_, timeout_, metrics_atom::value));
   }

@@ -30,6 +30,8 @@ std::string to_string(zk_errc e) {
       return "send_failed";
     case zk_errc::internal:
       return "internal";
+    case zk_errc::bad_input:
+      return "bad_input";
   }
   return "unknown_error";
 }

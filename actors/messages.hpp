@@ -14,6 +14,9 @@
 //                await_atom token id → job_result_msg    cancel_atom token id → bool
 //                proofs_atom token id → job_result_msg (the proofs so far, finished or not)
 //                jobs_atom token limit → the newest jobs' job_status_msg (the caller's; admin: all)
+//                retry_atom token id → job_status_msg (a failed job's failed partitions queued)
+//                priority_atom token id priority_t → job_status_msg (an unfinished job's)
+//                drain_atom token node bool → node_usage_msg (admin: drain or undrain a node)
 //   node   → S   join_atom token node_join_msg → node id
 //                circuits_atom token → every circuit (a prover loads its hot ones before it joins)
 //   (circuits come only from the scheduler's config: nothing registers one over the network)
@@ -90,6 +93,9 @@ using circuits_atom = caf::atom_constant<caf::atom("circuits")>;
 using loaded_atom = caf::atom_constant<caf::atom("loaded")>;
 using proofs_atom = caf::atom_constant<caf::atom("proofs")>;
 using jobs_atom = caf::atom_constant<caf::atom("jobs")>;
+using retry_atom = caf::atom_constant<caf::atom("retry")>;
+using priority_atom = caf::atom_constant<caf::atom("priority")>;
+using drain_atom = caf::atom_constant<caf::atom("drain")>;
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -109,6 +115,7 @@ enum class zk_errc : uint8_t {
   forbidden,        // authenticated, but this identity may not do that
   send_failed,      // a synthesized buffer could not be delivered to its prover
   internal,         // the receiver failed (an exception in its handler), not the request
+  bad_input,  // a job's input no attempt can prove (a witness that does not satisfy the circuit)
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
@@ -296,6 +303,9 @@ using scheduler_actor = caf::typed_actor<
     caf::replies_to<proofs_atom, std::string, std::string>::with<job_result_msg>,
     caf::replies_to<jobs_atom, std::string, uint32_t>::with<std::vector<job_status_msg>>,
     caf::replies_to<cancel_atom, std::string, std::string>::with<bool>,
+    caf::replies_to<retry_atom, std::string, std::string>::with<job_status_msg>,
+    caf::replies_to<priority_atom, std::string, std::string, priority_t>::with<job_status_msg>,
+    caf::replies_to<drain_atom, std::string, std::string, bool>::with<node_usage_msg>,
     caf::replies_to<stats_atom, std::string>::with<std::vector<node_usage_msg>>,
     caf::replies_to<timeline_atom, std::string>::with<timeline_actor>,
     caf::reacts_to<buffer_ready_msg>,
@@ -402,7 +412,8 @@ typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
   return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing,
-           x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive, x.backend);
+           x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive, x.backend, x.draining,
+           x.drained);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {

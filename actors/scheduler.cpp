@@ -158,6 +158,15 @@ scheduler_actor::behavior_type scheduler(scheduler_impl_t self, scheduler_config
       [self](cancel_atom, const std::string& t, const std::string& job) {
         return guarded("cancel", [&] { return self->state.cancel(t, job); });
       },
+      [self](retry_atom, const std::string& t, const std::string& job) {
+        return guarded("retry", [&] { return self->state.retry(t, job); });
+      },
+      [self](priority_atom, const std::string& t, const std::string& job, priority_t p) {
+        return guarded("priority", [&] { return self->state.set_priority(t, job, p); });
+      },
+      [self](drain_atom, const std::string& t, const std::string& node, bool draining) {
+        return guarded("drain", [&] { return self->state.drain(t, node, draining); });
+      },
       [self](stats_atom, const std::string& t) {
         return guarded("stats", [&] { return self->state.usage(t); });
       },

@@ -153,6 +153,12 @@ struct scheduler_actor_state {
   caf::result<job_result_msg> proofs(const std::string& token, const std::string& job) const;
   caf::result<std::vector<job_status_msg>> job_list(const std::string& token, uint32_t limit) const;
   caf::result<bool> cancel(const std::string& token, const std::string& job);
+  // An operator's asks (actors/scheduler_operator.cpp).
+  caf::result<job_status_msg> retry(const std::string& token, const std::string& job);
+  caf::result<job_status_msg> set_priority(const std::string& token, const std::string& job,
+                                           priority_t priority);
+  caf::result<node_usage_msg> drain(const std::string& token, const std::string& node,
+                                    bool draining);
   void buffer_ready(const buffer_ready_msg& m);
   void acknowledged(uint64_t job, uint32_t part, uint32_t attempt, double seconds);
   void started(uint64_t job, uint32_t part, uint32_t attempt);
@@ -168,9 +174,10 @@ struct scheduler_actor_state {
   // The caller's identity, or the error that refuses it (unauthenticated, or not `role`).
   util::result_t<security::identity_t, caf::error> who(const std::string& token,
                                                        std::optional<security::role_t> role) const;
-  // The job a client may see: its own, or any for admin.
+  // The job a client may see (its own, or any for admin), typed as its id or its number
+  // (node/job_ref.hpp).
   util::result_t<job_id_t, caf::error> owned_job(const std::string& token,
-                                                 const std::string& public_id) const;
+                                                 const std::string& typed) const;
   // The partition a worker's report is about, when it comes from the actor the current attempt
   // was dispatched to (`synth`: the synthesizer, else the prover), names that attempt and (when
   // `token` is given) carries its report token; null (the report is dropped, and logged)
@@ -189,6 +196,7 @@ struct scheduler_actor_state {
   void release_buffer(part_ref_t& p);
   void settle(job_id_t job);  // answers the waiters once the job is finished
   job_status_msg make_status(job_id_t job) const;
+  node_usage_msg usage_row(node_id_t n) const;
 };
 
 using scheduler_impl_t = scheduler_actor::stateful_pointer<scheduler_actor_state>;

@@ -8,6 +8,7 @@
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_inputs.hpp"
+#include "node/job_ref.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
@@ -127,16 +128,23 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
 }
 
 util::result_t<job_id_t, caf::error> scheduler_actor_state::owned_job(
-    const std::string& token, const std::string& public_id) const {
+    const std::string& token, const std::string& typed) const {
   auto client = who(token, role_t::client);
   if (!client) return client.error();
-  auto it = by_public_id.find(public_id);
-  // Someone else's job is answered as an unknown one: ids are not probed through this.
-  if (it == by_public_id.end() ||
-      (client->name != "admin" && jobs.at(it->second).owner != client->name))
-    return caf::make_error(zk_errc::unknown_job,
-                           "unknown job " + public_id.substr(0, max_id_length));
-  return it->second;
+  // Its id or its number (node/job_ref.hpp), as the user typed it.
+  auto ref = node::parse_job_ref(typed);
+  if (!ref) return caf::make_error(zk_errc::bad_request, ref.error());
+  std::optional<job_id_t> id;
+  if (!ref->id.empty()) {
+    auto it = by_public_id.find(ref->id);
+    if (it != by_public_id.end()) id = it->second;
+  } else if (jobs.count(ref->number)) {
+    id = ref->number;
+  }
+  // Someone else's job is answered as an unknown one: neither ids nor numbers are probed.
+  if (!id || (client->name != "admin" && jobs.at(*id).owner != client->name))
+    return caf::make_error(zk_errc::unknown_job, "unknown job " + typed.substr(0, max_id_length));
+  return *id;
 }
 
 job_status_msg scheduler_actor_state::make_status(job_id_t job) const {

@@ -65,13 +65,25 @@ caf::result<std::vector<node_usage_msg>> scheduler_actor_state::usage(
   auto id = who(token, std::nullopt);
   if (!id) return id.error();
   std::vector<node_usage_msg> out;
-  for (node_id_t nid : policy.nodes()) {
-    const node_ref_t& n = nodes.at(nid);
-    out.push_back({n.name, policy.reserved(nid), policy.budget(nid), policy.synthesizing(nid),
-                   policy.pipeline(nid), policy.peak_reserved(nid), n.joined_synth, n.joined_prover,
-                   bool(n.synthesizer || n.prover), n.backend});
-  }
+  for (node_id_t nid : policy.nodes()) out.push_back(usage_row(nid));
   return out;
+}
+
+node_usage_msg scheduler_actor_state::usage_row(node_id_t nid) const {
+  const node_ref_t& n = nodes.at(nid);
+  node_usage_msg u{n.name,
+                   policy.reserved(nid),
+                   policy.budget(nid),
+                   policy.synthesizing(nid),
+                   policy.pipeline(nid),
+                   policy.peak_reserved(nid),
+                   n.joined_synth,
+                   n.joined_prover,
+                   bool(n.synthesizer || n.prover),
+                   n.backend};
+  u.draining = policy.draining(nid);
+  u.drained = policy.drained(nid);
+  return u;
 }
 
 caf::result<timeline_actor> scheduler_actor_state::timeline(const std::string& token) const {

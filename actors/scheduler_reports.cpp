@@ -220,7 +220,12 @@ void scheduler_actor_state::failed(const failure_msg& m) {
     policy.pause(prover, true);
     paused_until[prover] = std::chrono::steady_clock::now() + timing.prover_pause;
   } else {
-    policy.failed(m.job, m.partition, why);
+    // An input no attempt can prove (its synthesis node checked the witness against the r1cs):
+    // the job fails now, no prover time spent on it again.
+    const bool hopeless = m.code == zk_errc::bad_input && by_synth;
+    policy.failed(
+        m.job, m.partition, why,
+        hopeless ? scheduler_policy_t::retry_t::never : scheduler_policy_t::retry_t::allowed);
   }
   if (synth && policy.held_on(m.job, m.partition) == synth)
     held[{m.job, m.partition}] = {synth, buffer_id};

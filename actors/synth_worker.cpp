@@ -62,6 +62,9 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
     m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);
     m.report_token = d.report_token;
     return m;
+  } catch (const node::bad_input_error& e) {  // no attempt can prove it: said so, not retried
+    if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track);
+    return caf::make_error(zk_errc::bad_input, e.what());
   } catch (const std::exception& e) {
     if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track);
     return caf::make_error(zk_errc::synth_failed, e.what());

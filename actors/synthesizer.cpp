@@ -150,7 +150,11 @@ void synthesizer_state::fail(const caf::actor& worker, const dispatch_msg& d, co
   idle.push_back(worker);
   if (!cancelled->has(d.job) && of_epoch == epoch) {
     log::warn(d.job, d.partition, "synthesis failed: " + reason_of(e));
-    self->send(cfg.scheduler, failure_msg{d.job, d.partition, d.attempt, zk_errc::synth_failed,
+    // The worker's kind of failure travels on: bad_input is not retried (node/job_inputs.hpp).
+    const bool bad_input = e.category() == caf::atom("zkfleet") &&
+                           static_cast<zk_errc>(e.code()) == zk_errc::bad_input;
+    self->send(cfg.scheduler, failure_msg{d.job, d.partition, d.attempt,
+                                          bad_input ? zk_errc::bad_input : zk_errc::synth_failed,
                                           describe(e), d.report_token});
   }
   pump();

@@ -440,8 +440,37 @@ std::optional<actors::job_result_msg> cluster_client_t::await(const std::string&
   if (!r && r.error() == caf::sec::request_timeout) return std::nullopt;
   if (!r && r.error().category() != caf::atom("zkfleet"))  // not the scheduler's answer
     throw scheduler_lost_error(describe(r.error()));
+  const auto code = r ? actors::zk_errc{} : static_cast<actors::zk_errc>(r.error().code());
+  if (!r && (code == actors::zk_errc::job_cancelled || code == actors::zk_errc::job_failed))
+    throw job_ended_error(describe(r.error()));
   if (!r) throw std::runtime_error(describe(r.error()));
   return std::move(*r);
+}
+
+actors::job_result_msg cluster_client_t::proofs(const std::string& job) {
+  return impl_->request<actors::job_result_msg>(impl_->scheduler, 30s, "",
+                                                actors::proofs_atom::value, impl_->token, job);
+}
+
+std::vector<actors::job_status_msg> cluster_client_t::jobs(uint32_t limit) {
+  return impl_->request<std::vector<actors::job_status_msg>>(
+      impl_->scheduler, 10s, "", actors::jobs_atom::value, impl_->token, limit);
+}
+
+actors::job_status_msg cluster_client_t::retry(const std::string& job) {
+  return impl_->request<actors::job_status_msg>(impl_->scheduler, 10s, "",
+                                                actors::retry_atom::value, impl_->token, job);
+}
+
+actors::job_status_msg cluster_client_t::set_priority(const std::string& job,
+                                                      node::priority_t priority) {
+  return impl_->request<actors::job_status_msg>(
+      impl_->scheduler, 10s, "", actors::priority_atom::value, impl_->token, job, priority);
+}
+
+actors::node_usage_msg cluster_client_t::drain(const std::string& node, bool draining) {
+  return impl_->request<actors::node_usage_msg>(
+      impl_->scheduler, 10s, "", actors::drain_atom::value, impl_->token, node, draining);
 }
 
 bool cluster_client_t::cancel(const std::string& job) {

@@ -132,6 +132,12 @@ struct scheduler_lost_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A job awaited ended without all its proofs: it was cancelled, or it failed. Its finished
+// proofs are still the scheduler's to give (cluster_client_t::proofs).
+struct job_ended_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 class cluster_client_t {
  public:
   explicit cluster_client_t(const config::config_t& c, const std::string& client = "admin",
@@ -144,8 +150,19 @@ class cluster_client_t {
   std::string submit(const actors::job_request_msg& r);
   actors::job_status_msg status(const std::string& job);
   // The job's proofs once it has finished; nullopt when it has not within `timeout`. Throws
-  // scheduler_lost_error when the connection broke meanwhile.
+  // scheduler_lost_error when the connection broke meanwhile, job_ended_error (with the
+  // scheduler's reason) when the job was cancelled or failed.
   std::optional<actors::job_result_msg> await(const std::string& job, std::chrono::seconds timeout);
+  // The proofs the job has now, finished or not (a cancelled job keeps those done before).
+  actors::job_result_msg proofs(const std::string& job);
+  // The newest `limit` jobs the caller may see (its own; admin: every client's), newest first.
+  std::vector<actors::job_status_msg> jobs(uint32_t limit);
+  // A failed job's failed partitions queued again; an unfinished job's new priority; a node
+  // drained (no new work, it finishes what it holds) or undrained. Each throws with the
+  // scheduler's reason when refused.
+  actors::job_status_msg retry(const std::string& job);
+  actors::job_status_msg set_priority(const std::string& job, node::priority_t priority);
+  actors::node_usage_msg drain(const std::string& node, bool draining);
   // True when it cancelled the job, false when the job had already finished.
   bool cancel(const std::string& job);
   // Every node that has joined, as the scheduler accounts it.

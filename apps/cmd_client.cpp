@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "apps/client.hpp"
+#include "apps/client_args.hpp"
 #include "apps/commands.hpp"
 #include "apps/supervisor.hpp"
 #include "common/buffer/buffer_store.hpp"
@@ -32,36 +33,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-
-// The cluster's config file: --config is required.
-std::string config_path(const opt_t& config) {
-  if (!config.given()) throw usage_error("--config FILE is required");
-  return config.one();
-}
-
-// The config, read without checking the circuits' files (they may live on other hosts), once the
-// rest of the command line has been checked.
-config::config_t client_config(const std::string& path) {
-  return config::load_config(path, {false});
-}
-
-opt_t add_config(CLI::App* app) {
-  return add_value(app, "--config", "FILE", "the cluster's config file (required)");
-}
-
-opt_t add_client(CLI::App* app) {
-  return add_value(app, "--client", "NAME",
-                   "log in as this client (certificate client.NAME.crt; default admin)");
-}
-
-// A job id as submit printed it: 32 hex digits.
-std::string job_arg(const opt_t& job) {
-  const std::string id = job.one();
-  if (id.size() != 32 || id.find_first_not_of("0123456789abcdef") != std::string::npos)
-    throw usage_error("'" + id.substr(0, 64) +
-                      "' is not a job id (32 hex digits, as zkfleet submit printed it)");
-  return id;
-}
 
 int run_down(const opt_t& config) {
   const auto c = client_config(config_path(config));
@@ -163,14 +134,17 @@ int run_status(const opt_t& config, const opt_t& client_name, const opt_t& job) 
   const bool one_job = job.given();
   const std::string id = one_job ? job_arg(job) : "";
   cluster_client_t client(client_config(path), client_name.one("admin"));
-  if (!one_job) {  // the nodes as the scheduler accounts them
-    std::printf("%-16s %12s %12s %12s %6s %9s\n", "node", "reserved", "peak", "budget", "synth",
-                "pipeline");
+  if (!one_job) {  // the nodes as the scheduler accounts them: one row per node name
+    std::printf("%-16s %5s %12s %12s %12s %6s %9s %s\n", "node", "alive", "reserved", "peak",
+                "budget", "synth", "pipeline", "work");
     for (const auto& n : client.nodes())
-      std::printf("%-16s %12s %12s %12s %6u %9u\n", n.name.c_str(),
+      std::printf("%-16s %5s %12s %12s %12s %6u %9u %s\n", n.name.c_str(), n.alive ? "yes" : "no",
                   buffer::format_bytes(n.reserved).c_str(),
                   buffer::format_bytes(n.peak_reserved).c_str(),
-                  buffer::format_bytes(n.budget).c_str(), n.synthesizing, n.pipeline);
+                  buffer::format_bytes(n.budget).c_str(), n.synthesizing, n.pipeline,
+                  n.drained    ? "drained"
+                  : n.draining ? "draining"
+                               : "takes");
     return 0;
   }
   const auto st = client.status(id);
@@ -183,6 +157,24 @@ int run_status(const opt_t& config, const opt_t& client_name, const opt_t& job) 
   for (size_t k = 0; k < st.part_states.size(); ++k)
     std::printf("  partition %zu: %s\n", k, st.part_states[k].c_str());
   return 0;
+}
+
+// Each proof of `r` as out/job<ID>-p<K>-proof.json and -public.json (ID: the job's id, as
+// submit printed it, whichever form of the job the user typed); how many were written.
+size_t write_proofs(const std::string& out, const actors::job_result_msg& r) {
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec)
+    throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
+  for (const auto& p : r.proofs) {
+    std::string stem = out + "/job" + r.status.id + "-p" + std::to_string(p.partition);
+    formats::write_proof_json(stem + "-proof.json",
+                              formats::parse_proof_json(p.proof_json, "proof"));
+    formats::write_public_json(stem + "-public.json", p.public_signals);
+    std::printf("%s-proof.json %s-public.json (synth %.1f ms, prove %.1f ms, verified)\n",
+                stem.c_str(), stem.c_str(), p.synth_seconds * 1e3, p.prove_seconds * 1e3);
+  }
+  return r.proofs.size();
 }
 
 int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_opt,
@@ -229,6 +221,13 @@ int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_op
     }
     try {
       r = client->await(job, std::max(left(), std::chrono::seconds(1)));
+    } catch (const job_ended_error& e) {
+      // Cancelled or failed: the proofs it finished are still written, then the reason.
+      const auto done = client->proofs(job);
+      const size_t n = write_proofs(out, done);
+      throw std::runtime_error(std::string(e.what()) + " (" + std::to_string(n) + " of " +
+                               std::to_string(done.status.partitions) + " proofs written to " +
+                               out + ")");
     } catch (const scheduler_lost_error& e) {
       if (left().count() <= 0) throw;
       std::fprintf(stderr, "zkfleet await: lost the scheduler (%s); reconnecting\n", e.what());
@@ -245,17 +244,7 @@ int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_op
     }
     break;
   }
-  fs::create_directories(out, ec);
-  if (ec)
-    throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
-  for (const auto& p : r->proofs) {
-    std::string stem = out + "/job" + job + "-p" + std::to_string(p.partition);
-    formats::write_proof_json(stem + "-proof.json",
-                              formats::parse_proof_json(p.proof_json, "proof"));
-    formats::write_public_json(stem + "-public.json", p.public_signals);
-    std::printf("%s-proof.json %s-public.json (synth %.1f ms, prove %.1f ms, verified)\n",
-                stem.c_str(), stem.c_str(), p.synth_seconds * 1e3, p.prove_seconds * 1e3);
-  }
+  write_proofs(out, *r);
   return 0;
 }
 

@@ -176,7 +176,8 @@ int run_cluster_demo(const demo_options_t& o) {
   auto all = agg.events();
   std::printf("\ntimeline:\n%s\n",
               timeline::render_ascii(all, agg.names(), terminal_width()).c_str());
-  std::printf("%s", timeline::render_stats(timeline::compute_stats(all, agg.names())).c_str());
+  std::printf(
+      "%s", timeline::render_stats(timeline::compute_stats(all, agg.names(), o.lookahead)).c_str());
   if (!o.trace_path.empty()) {
     agg.save(o.trace_path);
     std::printf(

@@ -305,6 +305,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       o.uploads = uploads;
       o.upload_key = upload_key;
       o.scheduler_node = plan.name;
+      o.lookahead = c.scheduler.lookahead;
       o.assets = [](std::string_view path) -> std::optional<node::api_asset_t> {
         if (const auto* a = dashboard::find(path))
           return node::api_asset_t{std::string(a->content_type), a->bytes};

@@ -71,7 +71,9 @@ int run_simulate(const std::string& config_path, const std::string& trace_path, 
   std::printf("\nSIMULATION waterfall:\n%s\n",
               timeline::render_ascii(ev, r.timeline.names(), width, rows).c_str());
   std::printf("SIMULATION stats:\n%s",
-              timeline::render_stats(timeline::compute_stats(ev, r.timeline.names())).c_str());
+              timeline::render_stats(
+                  timeline::compute_stats(ev, r.timeline.names(), cfg.scheduler.lookahead))
+                  .c_str());
   if (!trace_path.empty()) {
     r.timeline.save(trace_path);
     std::printf("SIMULATION events saved to %s\n", trace_path.c_str());

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -43,7 +44,7 @@ int follow(const std::string& config, const std::string& client, std::chrono::se
       std::vector<timeline::event_t> recent;
       for (const auto& e : ev)
         if (e.t_ns >= from) recent.push_back(e);
-      const auto st = timeline::compute_stats(recent, agg.names());
+      const auto st = timeline::compute_stats(recent, agg.names(), c.scheduler.lookahead);
       char head[256];
       std::snprintf(head, sizeof head,
                     "zkfleet timeline --follow: last %llds, %zu proofs, %.1f proofs/min "
@@ -94,9 +95,13 @@ int run_timeline(const std::string& format, const std::string& config, const std
     std::printf("%s", timeline::render_chrome(ev, agg.names()).c_str());
   else if (format == "json")
     std::printf("%s", timeline::render_json(ev, agg.names()).c_str());
-  else if (format == "stats")
-    std::printf("%s", timeline::render_stats(timeline::compute_stats(ev, agg.names())).c_str());
-  else
+  else if (format == "stats") {
+    // The running cluster's lookahead setting shapes the advice; a saved file's is unknown.
+    std::optional<config::lookahead_t> lookahead;
+    if (!config.empty()) lookahead = config::load_config(config, {false}).scheduler.lookahead;
+    std::printf(
+        "%s", timeline::render_stats(timeline::compute_stats(ev, agg.names(), lookahead)).c_str());
+  } else
     std::printf("%s", agg.metrics().render_prometheus().c_str());
   return 0;
 }

@@ -22,6 +22,8 @@ void add_node_command(CLI::App& root, commands_t& out);
 void add_up_command(CLI::App& root, commands_t& out);
 // apps/cmd_client.cpp: down, submit, status, await, cancel (clients of a running cluster).
 void add_client_commands(CLI::App& root, commands_t& out);
+// apps/cmd_operator.cpp: jobs, drain, undrain, retry, priority (an operator's commands).
+void add_operator_commands(CLI::App& root, commands_t& out);
 // apps/cmd_certs.cpp: certs create-ca, create-node, create-client, list (the cluster's certs).
 void add_certs_command(CLI::App& root, commands_t& out);
 // apps/cmd_config.cpp: config check.

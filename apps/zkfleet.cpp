@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   zk::apps::add_node_command(root, cmds);
   zk::apps::add_up_command(root, cmds);
   zk::apps::add_client_commands(root, cmds);
+  zk::apps::add_operator_commands(root, cmds);
   zk::apps::add_certs_command(root, cmds);
   zk::apps::add_config_command(root, cmds);
   zk::apps::add_filecoin_command(root, cmds);

@@ -2,12 +2,20 @@
 // A job's inputs checked against its circuit before the job is accepted.
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "node/circuit.hpp"
 
 namespace zk::node {
+
+// A job's input that no retry can prove: a witness that does not satisfy the circuit's
+// constraints (node/synth/synthesize.hpp checks it against the r1cs before any proving). The
+// synthesizer reports it as zk_errc::bad_input, and the scheduler fails the job at once.
+struct bad_input_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // An input path that names an input.json (for the circuit's witness generator), not a .wtns.
 bool is_input_json(const std::string& path);

@@ -25,10 +25,31 @@ std::string human_time(double s) {
   return fmt("%.0fus", s * 1e6);
 }
 
-// Total length of the union of [t0, t1) intervals.
 // A resource busier than this fraction of the wall time is what bounds throughput.
 constexpr double kSaturated = 0.8;
 
+// Sorted, disjoint intervals covering the same time as `iv`.
+std::vector<std::pair<int64_t, int64_t>> merge_intervals(
+    std::vector<std::pair<int64_t, int64_t>> iv) {
+  std::sort(iv.begin(), iv.end());
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const auto& [a, b] : iv)
+    if (!out.empty() && a <= out.back().second)
+      out.back().second = std::max(out.back().second, b);
+    else
+      out.push_back({a, b});
+  return out;
+}
+
+// How much of [t0, t1) the merged intervals cover.
+int64_t overlap_length(const std::vector<std::pair<int64_t, int64_t>>& merged, int64_t t0,
+                       int64_t t1) {
+  int64_t n = 0;
+  for (const auto& [a, b] : merged) n += std::max<int64_t>(0, std::min(b, t1) - std::max(a, t0));
+  return n;
+}
+
+// Total length of the union of [t0, t1) intervals.
 int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv) {
   std::sort(iv.begin(), iv.end());
   int64_t total = 0, cur0 = 0, cur1 = 0;
@@ -217,7 +238,18 @@ std::string render_chrome(const std::vector<event_t>& events, const names_t& nam
   return json{{"traceEvents", trace}, {"displayTimeUnit", "ms"}}.dump(1) + "\n";
 }
 
-stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) {
+// A pipeline-bound verdict's advice: what would deepen the pipeline, given what is set.
+std::string lookahead_advice(const std::optional<config::lookahead_t>& l) {
+  if (!l) return "raise scheduler.lookahead, or set it to auto";
+  if (!l->automatic)
+    return "raise scheduler.lookahead (now " + std::to_string(l->value) + "), or set it to auto";
+  return "lookahead is auto and capped at " + std::to_string(l->max) +
+         ": raise scheduler.lookahead_max, or add synthesis capacity so that partitions are ready "
+         "sooner";
+}
+
+stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
+                      const std::optional<config::lookahead_t>& lookahead) {
   stats_t s;
   if (events.empty()) return s;
   auto iv = pair_intervals(events);
@@ -254,21 +286,32 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
   s.transfer_busy = mean("transfer");
   s.prover_busy = mean("prover");
 
-  // Prover idle: gaps between consecutive GPU intervals on each prover track.
+  // Prover idle: gaps between consecutive GPU intervals on each prover track. The part of a gap
+  // in which no partition waited in the scheduler's queue is starvation: every job submitted so
+  // far was already dispatched (jobs come one after another, or slower than the farm proves), so
+  // no lookahead or placement would have started anything sooner.
+  std::vector<std::pair<int64_t, int64_t>> queued;
+  for (const auto& i : iv)
+    if (i.st == stage_t::queued) queued.push_back({i.t0, i.t1});
+  const auto work = merge_intervals(std::move(queued));
   std::map<std::pair<uint16_t, uint16_t>, std::vector<std::pair<int64_t, int64_t>>> gpu;
   size_t gpu_count = 0;
   for (const auto& i : iv)
     if (i.st == stage_t::gpu) gpu[{i.node, i.actor}].push_back({i.t0, i.t1}), ++gpu_count;
-  int64_t idle = 0;
+  int64_t idle = 0, starved = 0;
   for (auto& [k, v] : gpu) {
     std::sort(v.begin(), v.end());
     int64_t reach = v.front().second;
     for (size_t j = 1; j < v.size(); ++j) {
-      if (v[j].first > reach) idle += v[j].first - reach;
+      if (v[j].first > reach) {
+        idle += v[j].first - reach;
+        starved += v[j].first - reach - overlap_length(work, reach, v[j].first);
+      }
       reach = std::max(reach, v[j].second);
     }
   }
   s.prover_idle_per_proof_s = gpu_count > 1 ? idle * 1e-9 / double(gpu_count - 1) : 0.0;
+  s.prover_starved_per_proof_s = gpu_count > 1 ? starved * 1e-9 / double(gpu_count - 1) : 0.0;
 
   // Queue depth over time, from QUEUED intervals (time-weighted mean, maximum).
   std::vector<std::pair<int64_t, int>> steps;
@@ -313,17 +356,27 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names) 
                        [](const candidate_t& a, const candidate_t& b) { return a.busy < b.busy; });
   if (top->busy <= 0) return s;
   s.bottleneck = top->name;
-  // Nothing saturated and the prover still waits: the pipeline is too shallow, not a resource
-  // too slow (cuzk's seed waterfall: synthesis one partition after another).
-  if (top->busy < kSaturated && s.prover_idle_per_proof_s > 0) s.bottleneck = "pipeline";
+  // Nothing saturated and the prover still waits while partitions wait in the queue: the pipeline
+  // is too shallow, not a resource too slow (cuzk's seed waterfall: synthesis one partition after
+  // another). Waiting while nothing is queued is a lack of work (demand), not the pipeline.
+  const double waiting_s = s.prover_idle_per_proof_s - s.prover_starved_per_proof_s;
+  if (top->busy < kSaturated && s.prover_idle_per_proof_s > 0)
+    s.bottleneck = waiting_s > s.prover_starved_per_proof_s ? "pipeline" : "demand";
   const std::string pct_p = fmt("%.0f%%", s.prover_busy * 100),
                     pct_s = fmt("%.0f%%", s.synth_busy * 100),
                     pct_x = fmt("%.0f%%", s.transfer_busy * 100),
                     idle_s = human_time(s.prover_idle_per_proof_s);
   if (s.bottleneck == "pipeline")
     s.verdict = "pipeline-bound: no resource is saturated (prover " + pct_p + ", synthesis " +
-                pct_s + ", transfers " + pct_x + ") yet the prover idles " + idle_s +
-                " per proof; raise the lookahead (or use auto)";
+                pct_s + ", transfers " + pct_x + ") yet the prover idles " + human_time(waiting_s) +
+                " per proof while partitions wait in the queue; " + lookahead_advice(lookahead);
+  else if (s.bottleneck == "demand")
+    s.verdict = "demand-bound: no resource is saturated (prover " + pct_p + ", synthesis " + pct_s +
+                ", transfers " + pct_x + ") and the prover idles " +
+                human_time(s.prover_starved_per_proof_s) +
+                " per proof with nothing queued: every job was dispatched as it came, so the "
+                "farm waits for jobs, not for its pipeline; submit work sooner or in larger "
+                "batches to use it";
   else if (s.bottleneck == "prover")
     s.verdict = "prover-bound: provers busy " + pct_p + " of the wall time (synthesis " + pct_s +
                 ", transfers " + pct_x + "); add provers or GPUs, or speed up the prover stages";
@@ -344,7 +397,11 @@ std::string render_stats(const stats_t& s) {
          fmt("%.1f", s.proofs_per_minute) + " proofs/min\n";
   out += "busy: synthesis " + fmt("%.0f%%", s.synth_busy * 100) + ", transfer " +
          fmt("%.0f%%", s.transfer_busy * 100) + ", prover " + fmt("%.0f%%", s.prover_busy * 100) +
-         "; prover idle per proof " + human_time(s.prover_idle_per_proof_s) + "\n";
+         "; prover idle per proof " + human_time(s.prover_idle_per_proof_s) +
+         (s.prover_starved_per_proof_s > 0
+              ? " (" + human_time(s.prover_starved_per_proof_s) + " of it with nothing queued)"
+              : std::string()) +
+         "\n";
   out += "queue depth: mean " + fmt("%.1f", s.mean_queue_depth) + ", max " +
          std::to_string(s.max_queue_depth);
   if (!s.queue_depth_series.empty()) {

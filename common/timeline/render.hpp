@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/config/config.hpp"
 #include "common/timeline/aggregator.hpp"
 
 namespace zk::timeline {
@@ -44,15 +45,24 @@ struct stats_t {
   size_t proofs = 0;
   double proofs_per_minute = 0;
   double prover_idle_per_proof_s = 0;  // gaps between consecutive GPU intervals, per proof
+  // The part of those gaps during which no partition waited in the scheduler's queue: idle for
+  // lack of work (jobs submitted by hand one after another, or arriving slower than the farm
+  // proves), which no lookahead shortens.
+  double prover_starved_per_proof_s = 0;
   double synth_busy = 0, transfer_busy = 0, prover_busy = 0;  // mean busy fraction per role
   double mean_queue_depth = 0;
   size_t max_queue_depth = 0;
   std::vector<size_t> queue_depth_series;  // the deepest the queue was in each tenth of the span
   std::vector<track_stats_t> tracks;
-  std::string bottleneck;  // "synthesis" | "prover" | "transfer" | "pipeline" (none saturated) | ""
-  std::string verdict;     // the sentence naming it, with its evidence
+  // "synthesis" | "prover" | "transfer" | "pipeline" (none saturated, the prover waits while
+  // partitions are queued) | "demand" (none saturated, it waits with nothing queued) | ""
+  std::string bottleneck;
+  std::string verdict;  // the sentence naming it, with its evidence
 };
-stats_t compute_stats(const std::vector<event_t>& events, const names_t& names);
+// `lookahead`: the scheduler's setting when the caller knows it, so that a pipeline-bound verdict
+// advises what is not already set (auto already on: its ceiling, lookahead_max).
+stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
+                      const std::optional<config::lookahead_t>& lookahead = std::nullopt);
 std::string render_stats(const stats_t& s);
 
 }  // namespace zk::timeline

@@ -49,7 +49,23 @@ net::http_response_t api_server_t::impl_t::stats(const net::http_request_t& r) {
                                    : std::numeric_limits<int64_t>::min();
   auto agg = gateway->timeline(since);
   if (!agg) return from_failure(agg.error());
-  return json_response(200, stats_json(timeline::compute_stats(agg->events(), agg->names())));
+  return json_response(
+      200, stats_json(timeline::compute_stats(agg->events(), agg->names(), o.lookahead)));
+}
+
+net::http_response_t api_server_t::impl_t::node_action(const net::http_request_t& r,
+                                                       const who_t& who) {
+  const std::string rest = r.path.substr(std::string("/v1/nodes/").size());
+  const auto slash = rest.find('/');
+  const std::string name = rest.substr(0, slash),
+                    action = slash == std::string::npos ? "" : rest.substr(slash + 1);
+  if (name.empty() || (action != "drain" && action != "undrain"))
+    return api_error(
+        404, "no route " + r.path.substr(0, 200) + " (POST /v1/nodes/NAME/drain or /undrain)");
+  if (r.method != "POST") return method_not_allowed(r.method, "POST");
+  auto u = gateway->drain(session(who.name), name, action == "drain");
+  if (!u) return from_failure(u.error());
+  return json_response(200, node_json(*u));
 }
 
 std::optional<json> api_server_t::impl_t::timeline_since(int64_t since,

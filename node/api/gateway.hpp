@@ -45,6 +45,18 @@ class api_gateway_t {
   virtual api_result_t<bool> cancel(const std::string& session, const std::string& job) = 0;
   virtual api_result_t<std::string> submit(const std::string& session,
                                            const job_request_msg& request) = 0;
+  // The job's status once it has finished, or after `wait` when it has not (finished false).
+  virtual api_result_t<job_status_msg> wait(const std::string& session, const std::string& job,
+                                            std::chrono::seconds wait) = 0;
+  // An operator's asks: a failed job retried, an unfinished job's priority, a node drained or
+  // undrained (admin only).
+  virtual api_result_t<job_status_msg> retry(const std::string& session,
+                                             const std::string& job) = 0;
+  virtual api_result_t<job_status_msg> set_priority(const std::string& session,
+                                                    const std::string& job,
+                                                    priority_t priority) = 0;
+  virtual api_result_t<node_usage_msg> drain(const std::string& session, const std::string& node,
+                                             bool draining) = 0;
   // The timeline aggregator: its Prometheus text, and its events after `since` (ns, its time).
   virtual api_result_t<std::string> metrics() = 0;
   virtual api_result_t<timeline::aggregator_t> timeline(int64_t since) = 0;

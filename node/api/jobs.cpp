@@ -28,9 +28,15 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
   std::string rest = r.path.substr(std::string("/v1/jobs/").size());
   const bool proofs = rest.size() > 7 && rest.substr(rest.size() - 7) == "/proofs";
   if (proofs) rest.resize(rest.size() - 7);
+  const std::string token = session(who.name);
+  for (const char* action : {"retry", "priority"}) {
+    const std::string tail = std::string("/") + action;
+    if (rest.size() > tail.size() &&
+        rest.compare(rest.size() - tail.size(), tail.size(), tail) == 0)
+      return job_action(r, token, rest.substr(0, rest.size() - tail.size()), action);
+  }
   if (rest.empty() || rest.find('/') != std::string::npos)
     return api_error(404, "no route " + r.path.substr(0, 200));
-  const std::string token = session(who.name);
   if (r.method == "DELETE" && !proofs) {
     auto c = gateway->cancel(token, rest);
     if (!c) return from_failure(c.error());
@@ -38,6 +44,7 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
     return json_response(200, {{"cancelled", true}});
   }
   if (!is(r, {"GET", "HEAD"})) return method_not_allowed(r.method, proofs ? "GET" : "GET, DELETE");
+  if (!proofs && r.param("wait")) return wait(r, token, rest);
   if (!proofs) {
     auto s = gateway->status(token, rest);
     if (!s) return from_failure(s.error());
@@ -54,6 +61,71 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
                    {"proof", json::parse(p.proof_json)},
                    {"public", p.public_signals}});
   return json_response(200, out);
+}
+
+net::http_response_t api_server_t::impl_t::wait(const net::http_request_t& r,
+                                                const std::string& token, const std::string& job) {
+  const std::string text = *r.param("wait");
+  unsigned long s = 0;
+  try {
+    size_t used = 0;
+    s = std::stoul(text, &used);
+    if (used != text.size()) throw std::invalid_argument(text);
+  } catch (const std::exception&) {
+    return api_error(400, "wait: '" + text.substr(0, 40) + "' is not a number of seconds");
+  }
+  if (s > uint64_t(o.max_wait.count()))
+    return api_error(400, "wait: " + text + " s is longer than the " +
+                              std::to_string(o.max_wait.count()) +
+                              " s a request may wait; ask again after it answers");
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (waits >= o.max_waits)
+      return api_error(429, std::to_string(waits) +
+                                " requests wait already (the most at once): poll GET /v1/jobs/" +
+                                job.substr(0, 64) + " or ask again");
+    ++waits;
+  }
+  auto st = gateway->wait(token, job, std::chrono::seconds(s));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    --waits;
+  }
+  if (!st) return from_failure(st.error());
+  return json_response(200, job_json(*st, true));
+}
+
+net::http_response_t api_server_t::impl_t::job_action(const net::http_request_t& r,
+                                                      const std::string& token,
+                                                      const std::string& job,
+                                                      const std::string& action) {
+  if (job.empty() || job.find('/') != std::string::npos)
+    return api_error(404, "no route " + r.path.substr(0, 200));
+  if (r.method != "POST") return method_not_allowed(r.method, "POST");
+  if (action == "retry") {
+    auto s = gateway->retry(token, job);
+    if (!s) return from_failure(s.error());
+    return json_response(200, job_json(*s, true));
+  }
+  // priority: ?priority=P, or a JSON body {"priority": "P"}
+  std::string text;
+  if (auto p = r.param("priority")) {
+    text = *p;
+  } else {
+    try {
+      const json body = json::parse(r.body);
+      if (body.is_object() && body.contains("priority") && body["priority"].is_string())
+        text = body["priority"];
+    } catch (const json::exception&) {
+    }
+  }
+  auto p = config::parse_priority(text);
+  if (!p)
+    return api_error(400, "priority is one of critical, high, normal, low (got '" +
+                              text.substr(0, 40) + "'): ?priority=P or {\"priority\": \"P\"}");
+  auto s = gateway->set_priority(token, job, *p);
+  if (!s) return from_failure(s.error());
+  return json_response(200, job_json(*s, true));
 }
 
 net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, const who_t& who) {

@@ -28,6 +28,7 @@ void api_server_t::impl_t::handle(net::http_request_t r,
   if (p.rfind("/v1/jobs/", 0) == 0) return reply->respond(job(r, *who));
   if (p == "/v1/nodes")
     return reply->respond(is(r, {"GET", "HEAD"}) ? nodes() : method_not_allowed(r.method, "GET"));
+  if (p.rfind("/v1/nodes/", 0) == 0) return reply->respond(node_action(r, *who));
   if (p == "/v1/stats")
     return reply->respond(is(r, {"GET", "HEAD"}) ? stats(r) : method_not_allowed(r.method, "GET"));
   if (p == "/v1/timeline")

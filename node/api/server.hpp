@@ -10,9 +10,11 @@
 //
 //   GET  /healthz /readyz /metrics          probes (open) and Prometheus text
 //   GET  / /index.html /app.js /style.css   the dashboard (files from `assets`)
-//   POST /v1/jobs    GET /v1/jobs[?limit]   GET|DELETE /v1/jobs/ID   GET /v1/jobs/ID/proofs
-//   PUT  /v1/uploads                        GET /v1/uploads/REF (synthesis nodes, with a ticket)
-//   GET  /v1/nodes /v1/stats /v1/timeline[?since=NS] /v1/events (text/event-stream)
+//   POST /v1/jobs    GET /v1/jobs[?limit]   GET|DELETE /v1/jobs/ID[?wait=S]   GET
+//   /v1/jobs/ID/proofs POST /v1/jobs/ID/retry   POST /v1/jobs/ID/priority?priority=P   (ID: the
+//   job's id or number) POST /v1/nodes/NAME/drain   POST /v1/nodes/NAME/undrain         (admin) PUT
+//   /v1/uploads                        GET /v1/uploads/REF (synthesis nodes, with a ticket) GET
+//   /v1/nodes /v1/stats /v1/timeline[?since=NS] /v1/events (text/event-stream)
 //
 // The files: server.cpp (the server, its routes, the probes), auth.cpp (identities, sessions),
 // views.cpp (the JSON of the answers, errors), jobs.cpp, uploads.cpp, cluster.cpp (nodes, stats,
@@ -55,12 +57,18 @@ struct api_options_t {
   // The node that runs the scheduler: listed in /v1/nodes with the scheduler role (the other
   // nodes are listed as they joined); empty: not listed.
   std::string scheduler_node;
+  // The scheduler's lookahead setting: the stats' advice fits it (timeline::compute_stats).
+  std::optional<config::lookahead_t> lookahead;
   // The dashboard's file at a path ("/" → "/index.html"); empty function or nullopt: none.
   std::function<std::optional<api_asset_t>(std::string_view path)> assets;
   std::chrono::milliseconds ask_timeout{10000};  // the gateway's bound on each answer
   std::chrono::milliseconds event_period{1000};  // /v1/events
   std::chrono::milliseconds io_timeout{10000};
   unsigned max_streams = 32;
+  // GET /v1/jobs/ID?wait=S: S at most max_wait, at most max_waits such requests at once (each
+  // holds one of the server's handler threads); more are answered 429.
+  std::chrono::seconds max_wait{60};
+  unsigned max_waits = 2;
 };
 
 class api_server_t {

@@ -54,6 +54,7 @@ struct api_server_t::impl_t {
     int64_t since = std::numeric_limits<int64_t>::min();
   };
   std::vector<stream_t> streams;
+  unsigned waits = 0;  // GET /v1/jobs/ID?wait=S in progress
   std::condition_variable wake;
   bool stopping = false;
   std::thread publisher;
@@ -83,6 +84,13 @@ struct api_server_t::impl_t {
   net::http_response_t jobs(const net::http_request_t& r, const who_t& who);
   net::http_response_t job(const net::http_request_t& r, const who_t& who);
   net::http_response_t submit(const net::http_request_t& r, const who_t& who);
+  // GET /v1/jobs/ID?wait=S, POST /v1/jobs/ID/retry and /priority (jobs.cpp)
+  net::http_response_t wait(const net::http_request_t& r, const std::string& token,
+                            const std::string& job);
+  net::http_response_t job_action(const net::http_request_t& r, const std::string& token,
+                                  const std::string& job, const std::string& action);
+  // POST /v1/nodes/NAME/drain|undrain (cluster.cpp)
+  net::http_response_t node_action(const net::http_request_t& r, const who_t& who);
   net::http_response_t upload_put(const net::http_request_t& r, const who_t& who);
   net::http_response_t upload_get(const net::http_request_t& r, const who_t& who);
   net::http_response_t nodes();

@@ -54,7 +54,9 @@ json node_json(const node_usage_msg& n) {
           {"peak_bytes", n.peak_reserved},
           {"budget_bytes", n.budget},
           {"synthesizing", n.synthesizing},
-          {"pipeline", n.pipeline}};
+          {"pipeline", n.pipeline},
+          {"draining", n.draining},
+          {"drained", n.drained}};
 }
 
 json stats_json(const timeline::stats_t& s) {
@@ -65,6 +67,7 @@ json stats_json(const timeline::stats_t& s) {
           {"proofs", s.proofs},
           {"proofs_per_minute", s.proofs_per_minute},
           {"prover_idle_per_proof_s", s.prover_idle_per_proof_s},
+          {"prover_starved_per_proof_s", s.prover_starved_per_proof_s},
           {"busy",
            {{"synthesis", s.synth_busy}, {"transfer", s.transfer_busy}, {"prover", s.prover_busy}}},
           {"queue_depth", {{"mean", s.mean_queue_depth}, {"max", s.max_queue_depth}}},

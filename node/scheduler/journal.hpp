@@ -91,6 +91,10 @@ class journal_t {
   // state: done, failed or cancelled.
   void finish_job(uint64_t seq, const std::string& state, const std::string& error,
                   int64_t finished_ms);
+  // A finished job open again (zkfleet retry): state open, its error and finish time cleared.
+  void reopen_job(uint64_t seq);
+  // The job's priority, set by its operator (zkfleet priority): no longer the circuit's.
+  void set_priority(uint64_t seq, uint8_t priority);
   // Deletes the job, its parts and its proofs (retention); next_seq is kept.
   void forget_job(uint64_t seq);
 

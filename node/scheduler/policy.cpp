@@ -35,6 +35,16 @@ scheduler_policy_t::scheduler_policy_t(lookahead_t lookahead, unsigned max_attem
     : lookahead_(lookahead), max_attempts_(std::max(1u, max_attempts)) {}
 
 node_id_t scheduler_policy_t::add_node(const node_spec_t& spec) {
+  for (node_id_t id : node_order_) {
+    node_t& n = nodes_.at(id);
+    if (n.spec.name != spec.name || n.alive) continue;
+    // remove_node released everything it held; what a part still names of it is unreserved.
+    const bool draining = n.draining;
+    n = node_t{};
+    n.spec = spec;
+    n.draining = draining;
+    return id;
+  }
   node_id_t id = node_order_.empty() ? 1 : node_order_.back() + 1;
   nodes_[id].spec = spec;
   node_order_.push_back(id);
@@ -302,11 +312,15 @@ std::optional<std::string> scheduler_policy_t::waiting_reason(job_id_t job) cons
   if (std::none_of(j.parts.begin(), j.parts.end(),
                    [](const part_t& p) { return p.st == part_state_t::queued; }))
     return std::nullopt;
-  bool synth = false, prover = false;
+  bool synth = false, prover = false, synth_drains = false, prover_drains = false;
   for (const auto& [id, n] : nodes_) {
-    synth |= n.alive && n.spec.synth && n.spec.cores > 0;
-    prover |= n.alive && n.spec.prover;
+    const bool s = n.alive && n.spec.synth && n.spec.cores > 0, p = n.alive && n.spec.prover;
+    synth |= s && !n.draining, synth_drains |= s && n.draining;
+    prover |= p && !n.draining, prover_drains |= p && n.draining;
   }
+  const std::string undrain = " (zkfleet undrain NODE gives one work again)";
+  if (!synth && synth_drains) return "every synthesis node is draining" + undrain;
+  if (!prover && prover_drains) return "every prover is draining" + undrain;
   if (!synth && !prover) return std::string("no synthesis node and no prover is in the cluster");
   if (!synth) return std::string("no synthesis node is in the cluster");
   if (!prover) return std::string("no prover is in the cluster");
@@ -363,11 +377,13 @@ void scheduler_policy_t::prove_done(job_id_t job, uint32_t part, double seconds)
   prove_s_ += seconds, ++prove_n_;
 }
 
-void scheduler_policy_t::failed(job_id_t job, uint32_t part, const std::string& reason) {
+void scheduler_policy_t::failed(job_id_t job, uint32_t part, const std::string& reason,
+                                retry_t retry) {
   part_t* p = find(job, part);
   if (!p || p->st == part_state_t::queued || p->st == part_state_t::done ||
       p->st == part_state_t::failed || p->st == part_state_t::cancelled)
     return;
+  if (retry == retry_t::never) p->attempts = max_attempts_ - 1;  // this failure is the last
   requeue_or_fail(jobs_.at(job), *p, reason);
 }
 
@@ -386,7 +402,8 @@ std::optional<node_id_t> scheduler_policy_t::pick_synth(uint64_t bytes) const {
   unsigned best_free = 0;
   for (node_id_t id : node_order_) {
     const node_t& n = nodes_.at(id);
-    if (!n.alive || n.paused || !n.spec.synth || n.synthesizing >= n.spec.cores) continue;
+    if (!n.alive || n.paused || n.draining || !n.spec.synth || n.synthesizing >= n.spec.cores)
+      continue;
     if (n.reserved + bytes + std::max(n.max_work(), n.working) > n.spec.memory_budget) continue;
     unsigned free_cores = n.spec.cores - n.synthesizing;
     if (!best || free_cores > best_free) best = id, best_free = free_cores;
@@ -399,7 +416,7 @@ std::optional<node_id_t> scheduler_policy_t::pick_prover(const circuit_spec_t& c
   std::tuple<bool, unsigned> best_key{};
   for (node_id_t id : node_order_) {
     const node_t& n = nodes_.at(id);
-    if (!n.alive || n.paused || !n.spec.prover) continue;
+    if (!n.alive || n.paused || n.draining || !n.spec.prover) continue;
     unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
     if (n.pipeline >= room) continue;
     if (n.reserved + c.buffer_bytes + std::max(n.max_work(), c.prover_work_bytes) >
@@ -461,40 +478,5 @@ std::vector<dispatch_t> scheduler_policy_t::schedule() {
   }
   return out;
 }
-
-job_status_t scheduler_policy_t::status(job_id_t job) const {
-  auto it = jobs_.find(job);
-  if (it == jobs_.end()) throw std::invalid_argument("unknown job " + std::to_string(job));
-  return it->second.status;
-}
-
-part_state_t scheduler_policy_t::state(job_id_t job, uint32_t part) const {
-  auto it = jobs_.find(job);
-  if (it == jobs_.end() || part >= it->second.parts.size())
-    throw std::invalid_argument("unknown partition " + std::to_string(job) + "/" +
-                                std::to_string(part));
-  return it->second.parts[part].st;
-}
-
-unsigned scheduler_policy_t::attempts(job_id_t job, uint32_t part) const {
-  state(job, part);  // throws for an unknown partition
-  return jobs_.at(job).parts[part].attempts;
-}
-node_id_t scheduler_policy_t::synth_of(job_id_t job, uint32_t part) const {
-  state(job, part);
-  return jobs_.at(job).parts[part].synth;
-}
-node_id_t scheduler_policy_t::prover_of(job_id_t job, uint32_t part) const {
-  state(job, part);
-  return jobs_.at(job).parts[part].prover;
-}
-
-uint64_t scheduler_policy_t::reserved(node_id_t n) const {
-  return nodes_.at(n).reserved + nodes_.at(n).working;
-}
-uint64_t scheduler_policy_t::peak_reserved(node_id_t n) const { return nodes_.at(n).peak; }
-uint64_t scheduler_policy_t::budget(node_id_t n) const { return nodes_.at(n).spec.memory_budget; }
-unsigned scheduler_policy_t::pipeline(node_id_t n) const { return nodes_.at(n).pipeline; }
-unsigned scheduler_policy_t::synthesizing(node_id_t n) const { return nodes_.at(n).synthesizing; }
 
 }  // namespace zk::node

@@ -94,6 +94,9 @@ class scheduler_policy_t {
  public:
   explicit scheduler_policy_t(lookahead_t lookahead = {}, unsigned max_attempts = 3);
 
+  // A node joins. One that comes back under the name of a node that left (a restart, a rejoin
+  // after a pause) is that node again: its id, its place in nodes() and its drain are kept, its
+  // counters start afresh. (A second live node of the same name is the caller's to refuse.)
   node_id_t add_node(const node_spec_t& spec);
   // A node left (down message, or silent past the node timeout): its in-flight partitions go back
   // to the queue without spending an attempt (the node failed, not the partition) — unless the
@@ -162,7 +165,27 @@ class scheduler_policy_t {
   void transfer_done(job_id_t job, uint32_t part, double seconds);
   void prove_started(job_id_t job, uint32_t part);
   void prove_done(job_id_t job, uint32_t part, double seconds);
-  void failed(job_id_t job, uint32_t part, const std::string& reason);
+  // A partition failed on its node. retry_t::allowed: back to the queue until max_attempts;
+  // retry_t::never: an input no attempt can fix (a witness that does not satisfy the circuit):
+  // failed for good at once, failing its job with `reason`.
+  enum class retry_t { allowed, never };
+  void failed(job_id_t job, uint32_t part, const std::string& reason,
+              retry_t retry = retry_t::allowed);
+
+  // --- what an operator asks (node/scheduler/policy_operator.cpp) -----------------------------
+  // A draining node finishes what it holds and is given no new work (a held buffer still goes out
+  // from it: that is its work); undrain gives it work again. The drain outlives a rejoin under the
+  // same name. False for an unknown node.
+  bool drain(node_id_t n, bool draining);
+  bool draining(node_id_t n) const;
+  // Draining and holding nothing: nothing synthesizing, in its pipeline, proving or reserved.
+  bool drained(node_id_t n) const;
+  // The job's failed partitions queued again with their attempts spent reset; its error cleared.
+  // Why not, when the job is unknown, was cancelled, or did not fail.
+  util::result_t<job_id_t> retry(job_id_t job);
+  // A new priority for an unfinished job (its queued partitions are ordered by it from the next
+  // schedule(); those already placed keep going). Why not, when it is unknown or finished.
+  util::result_t<job_id_t> set_priority(job_id_t job, priority_t prio);
 
   // Dispatches every partition that admission allows now, in priority order.
   std::vector<dispatch_t> schedule();
@@ -177,6 +200,8 @@ class scheduler_policy_t {
   uint64_t reserved(node_id_t n) const;       // buffers held + the running proof's work area
   uint64_t peak_reserved(node_id_t n) const;  // the most reserved() has been since the node joined
   uint64_t budget(node_id_t n) const;
+  bool alive(node_id_t n) const;  // joined and not removed since
+  const std::string& name(node_id_t n) const;
   unsigned pipeline(node_id_t prover) const;  // assigned, not yet proving
   unsigned synthesizing(node_id_t synth) const;
   unsigned lookahead(node_id_t prover) const;
@@ -195,7 +220,8 @@ class scheduler_policy_t {
     unsigned pipeline = 0;  // prover: assigned and not yet proving
     unsigned proving = 0;
     bool alive = true;
-    bool paused = false;  // pause()
+    bool paused = false;    // pause()
+    bool draining = false;  // drain()
   };
   struct part_t {
     part_state_t st = part_state_t::queued;

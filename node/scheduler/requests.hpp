@@ -63,6 +63,8 @@ struct node_usage_msg {
   bool synth = false, prover = false;  // the roles it joined with
   bool alive = true;                   // false once it left (its entry stays for the peak)
   std::string backend;                 // a prover's: "cpu" or "cuda (<device>)"
+  bool draining = false;  // given no new work (zkfleet drain); it finishes what it holds
+  bool drained = false;   // draining and holding nothing: safe to stop
 };
 
 }  // namespace zk::node

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "node/job_inputs.hpp"
+#include "node/synth/satisfied.hpp"
 #include "node/synth/witness_generator.hpp"
 #include "zk/base/clock.hpp"
 #include "zk/circuit/porep.hpp"
@@ -48,8 +49,20 @@ synth_result_t commit_buffer(const buffer::synth_params_t& p, buffer::buffer_sto
   return r;
 }
 
+// The witness's values in Montgomery form (what the matrices multiply).
+template <class Fr>
+std::vector<Fr> montgomery_witness(const formats::wtns_file_t& w, uint64_t n) {
+  std::vector<Fr> wm(n);
+  for (uint64_t i = 0; i < n; ++i) {
+    typename Fr::big_t v;
+    std::memcpy(v.l, w.value(uint32_t(i)), 32);
+    wm[i] = Fr::from_canonical(v);
+  }
+  return wm;
+}
+
 synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint64_t job,
-                          uint32_t part, buffer::buffer_store_t& store) {
+                          uint32_t part, buffer::buffer_store_t& store, csr_cache_t& cache) {
   formats::wtns_file_t w(path);
   if (w.curve() != c.curve)
     throw std::runtime_error(path + ": the witness is not over circuit '" + c.id + "''s curve");
@@ -57,13 +70,24 @@ synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint6
     throw std::runtime_error(path + ": " + std::to_string(w.n_witness()) +
                              " witness values, circuit '" + c.id + "' has " +
                              std::to_string(c.n_vars) + " wires");
+  // With the circuit's r1cs known, a witness-only buffer is checked too: the prover would
+  // otherwise spend a proof on it and find only a failed pairing check.
+  if (!c.r1cs.empty())
+    curves::with_curve(c.curve, [&](auto tag) {
+      using Fr = typename decltype(tag)::fr_t;
+      const csr_t& m = cache.csr(c);
+      const auto wm = montgomery_witness<Fr>(w, c.n_vars);
+      if (auto row = first_unsatisfied(m, wm.data()))
+        throw bad_input_error(unsatisfied_reason(path, c.id, c.r1cs, *row, m.n_constraints));
+    });
   const buffer::synth_params_t p = params_for_t(c, job, part, buffer::synth_shape_t::witness_only);
   return commit_buffer(p, store,
                        [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
 }
 
 // a = A·w, b = B·w, c = C·w over the r1cs rows, then the zkey's nPublic+1 input rows
-// (A = w_s, B = C = 0: docs/formats.md §2.4), Montgomery form, straight into the buffer.
+// (A = w_s, B = C = 0: docs/formats.md §2.4), Montgomery form, straight into the buffer. A row
+// where a·b ≠ c throws bad_input_error before the buffer is committed.
 template <class C>
 synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, uint64_t job,
                               uint32_t part, buffer::buffer_store_t& store, const csr_t& m) {
@@ -73,12 +97,7 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
     throw std::runtime_error(path + ": not a witness of circuit '" + c.id + "' (curve or " +
                              std::to_string(w.n_witness()) + " values for " +
                              std::to_string(c.n_vars) + " wires)");
-  std::vector<Fr> wm(c.n_vars);
-  for (uint64_t i = 0; i < c.n_vars; ++i) {
-    typename Fr::big_t v;
-    std::memcpy(v.l, w.value(uint32_t(i)), 32);
-    wm[i] = Fr::from_canonical(v);
-  }
+  const std::vector<Fr> wm = montgomery_witness<Fr>(w, c.n_vars);
   if (m.n_constraints + c.n_public + 1 != c.domain_rows)
     throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) +
                              " constraints do not match the key");
@@ -89,15 +108,12 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
     const csr_t::matrix_t* mats[3] = {&m.a, &m.b, &m.c};
     for (int k = 0; k < 3; ++k) {
       Fr* dst = rows + size_t(k) * c.domain_rows;
-      const auto& mat = *mats[k];
-      for (uint64_t i = 0; i < m.n_constraints; ++i) {
-        Fr acc{};
-        for (uint64_t t = mat.row_ptr[i]; t < mat.row_ptr[i + 1]; ++t)
-          acc += reinterpret_cast<const Fr&>(mat.coef[t]) * wm[mat.col[t]];
-        dst[i] = acc;
-      }
+      for (uint64_t i = 0; i < m.n_constraints; ++i) dst[i] = row_times(*mats[k], i, wm.data());
       for (uint64_t s = 0; s <= c.n_public; ++s) dst[m.n_constraints + s] = k == 0 ? wm[s] : Fr{};
     }
+    if (auto row = first_unsatisfied(rows, rows + c.domain_rows, rows + 2 * c.domain_rows,
+                                     m.n_constraints))
+      throw bad_input_error(unsatisfied_reason(path, c.id, c.r1cs, *row, m.n_constraints));
   });
 }
 
@@ -158,11 +174,15 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
     }
     try {
       if (c.shape == buffer::synth_shape_t::witness_only)
-        r = synth_wtns(c, wtns, job, part, store);
+        r = synth_wtns(c, wtns, job, part, store, cache);
       else
         r = curves::with_curve(c.curve, [&](auto tag) {
           return synth_wtns_abc<decltype(tag)>(c, wtns, job, part, store, cache.csr(c));
         });
+    } catch (const bad_input_error& e) {
+      if (!scratch) throw;
+      throw bad_input_error("circuit '" + c.id + "': the witness that " + c.witness_generator[0] +
+                            " generated from " + input + ": " + e.what());
     } catch (const std::exception& e) {
       if (!scratch) throw;
       throw std::runtime_error("circuit '" + c.id + "': the witness that " +

@@ -20,7 +20,9 @@ struct synth_result_t {
 };
 
 // Synthesizes partition `part` of job `job` into `store` (reserved before anything is computed:
-// over budget is an error, nothing allocated). Throws std::runtime_error naming the input.
+// over budget is an error, nothing allocated). Throws std::runtime_error naming the input, and
+// bad_input_error (node/job_inputs.hpp) when the circuit's r1cs is known and the witness does not
+// satisfy it (the first failing constraint named): a witness-only buffer is checked as well.
 // An input.json (circom) is first turned into a .wtns by the circuit's witness generator
 // (node/synth/witness_generator.hpp; the .wtns goes to a scratch directory, removed
 // afterwards), then checked and used as a job's .wtns is. `stop`, when given, is polled while the

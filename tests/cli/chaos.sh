@@ -164,11 +164,11 @@ echo "figures: $NPARTS proofs in ${ELAPSED} s = ${RATE} proofs/min$([ "$CALM" = 
 [ -z "$REPORT" ] || echo "calm=$CALM elapsed=$ELAPSED rate=$RATE detect=${DETECT:-} restart=${RESTART:-}" >>"$REPORT"
 
 # Every reservation released (the scheduler's account of each node).
-# node  reserved(value unit)  peak  budget  synth  pipeline: every reserved value 0
+# node  alive  reserved(value unit)  peak  budget  synth  pipeline: every reserved value 0
 released() {
   timeout 10 "$ZK" status --config "$CFG" >"$T/status.txt" 2>&1 || true
   [ "$(tail -n +2 "$T/status.txt" | wc -l)" -ge 4 ] &&
-    tail -n +2 "$T/status.txt" | awk '$2 != "0" { bad = 1 } END { exit bad }'
+    tail -n +2 "$T/status.txt" | awk '$3 != "0" { bad = 1 } END { exit bad }'
 }
 wait_until 10 "every reservation released" released && ok "every node's reserved memory is back to zero" ||
   fail "memory still reserved: $(cat "$T/status.txt")"

@@ -1,238 +1,211 @@
 #!/usr/bin/env bash
-# What an operator reaches for (issue 27), on a cluster of real processes with mutual TLS on
-# loopback, driven by the CLI and curl:
-#   - zkfleet --version
-#   - zkfleet config check: every problem of a file at once (exit 1), a good file (exit 0), the
-#     files of other hosts left alone unless --host names one
-#   - zkfleet up and certs_dir: a folder that does not exist is refused naming
-#     security.certs_dir and the path, no CA made, unless the file says dev_certs: true; with
-#     dev_certs, still refused once the cluster has a journal (it ran with another CA); no "//" in
-#     what it prints for a certs_dir written with a trailing '/'
-#   - tokens: certs list-tokens, a replaced token fails and its successor works on the very next
-#     request, certs revoke-token (401 at once)
-#   - client certificates: certs revoke NAME; the scheduler's HTTPS and control plane refuse it at
-#     the next handshake (no restart), other clients still pass; certs list says REVOKED
-#   - zkfleet up keeps the previous run's node logs (NAME.log.1)
-#   - hints that send nobody the wrong way: a client host without --client (its certificates
-#     listed), a certs_dir typo (no "create-ca"), another CA's ca.crt ("reached the server but its
-#     certificate is not signed by your ca.crt", control plane and HTTP), a misspelled circuit
-#     (the known ones listed, API and CLI), an upload of the wrong circuit (no server path),
-#     curl -d (a form, or a body stripped of its newlines: use --data-binary)
-#   - a client's /v1/timeline shows only its own jobs; admin's shows every job
+# What an operator reaches for on a running cluster (issue 27): a loopback cluster under
+# `zkfleet up` (scheduler, synth-1, gpu-1; plain HTTP on loopback), driven by the CLI and curl:
+#   - `zkfleet jobs` lists jobs with their number and id; every command and route that takes a
+#     job takes either (`status 7`, `status '#7'`, `await job7`, GET /v1/jobs/7);
+#   - a witness that does not satisfy the circuit fails its job once, at synthesis, with "the
+#     witness does not satisfy the circuit (constraint N …)": no retry, no prover time;
+#   - `await` on a job cancelled mid-way writes the proofs that finished, then exits 1;
+#   - `zkfleet drain gpu-1`: it finishes its work and takes no more (a new job waits, saying why;
+#     status says draining, then drained); `zkfleet undrain gpu-1`: the job proves;
+#   - `zkfleet retry JOB`: a job failed by a witness generator that failed is retried and proves;
+#   - `zkfleet priority JOB P` on a queued job (CLI and POST /v1/jobs/ID/priority);
+#   - GET /v1/jobs/ID?wait=S blocks until the job finishes, or S seconds (bounded), then answers.
 #
-#   tests/cli/operator.sh <path-to-zkfleet>
+#   tests/cli/operator.sh path/to/zkfleet
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
 harness_init operator "${1:-}"
 command -v curl >/dev/null || skip "curl is not installed"
 
-# --- --version -----------------------------------------------------------------------------------
-v=$("$ZK" --version 2>&1)
-[[ "$v" =~ ^zkfleet\ [0-9]+\.[0-9]+\.[0-9]+ ]] && ok "--version: $v" || fail "--version: $v"
-
-# --- config check ----------------------------------------------------------------------------------
-cat >"$T/bad.yaml" <<YAML
-version: 1
-scheduler:
-  endpoint: 10.0.0.10:7400
-  max_upload: 4 GB
-security: {certs_dir: $T/nowhere}
-circuits:
-  a: {zkey: /nonexistent/a.zkey, r1cs: /nonexistent/a.r1cs}
-  b: {zkye: /nonexistent/b.zkey, r1cs: /nonexistent/b.r1cs}
-nodes:
-  - {name: scheduler, roles: [scheduler], listen: {control: 10.0.0.10:7400}}
-  - {name: gpu-1, roles: [prover], listen: {data: 10.0.0.31:7600}, resources: {memory_budget: 1GiB, cores: lots}}
-YAML
-"$ZK" config check --config "$T/bad.yaml" >"$T/check1.out" 2>&1
-rc=$?
-if [ "$rc" = 1 ] && grep -q "3 problems" "$T/check1.out" && grep -q "scheduler.max_upload" "$T/check1.out" &&
-  grep -q "circuits.b.zkye: unknown key" "$T/check1.out" && grep -q "nodes\[1\].resources.cores" "$T/check1.out" &&
-  grep -q "files not checked for: scheduler " "$T/check1.out"; then
-  ok "config check: three problems at once, other hosts' files not checked"
-else
-  fail "config check (exit $rc): $(cat "$T/check1.out")"
-fi
-"$ZK" config check --config "$ROOT/configs/farm.yaml" --host gpu-1 >"$T/check2.out" 2>&1
-rc=$?
-if [ "$rc" = 1 ] && grep -q "node gpu-1: circuits.porep-32g.zkey: /srv/zkfleet/keys/porep-32g.zkey does not exist" "$T/check2.out" &&
-  grep -q "node gpu-1: circuits.window-post.zkey" "$T/check2.out" && ! grep -q "node synth-1" "$T/check2.out"; then
-  ok "config check --host gpu-1: every missing file of gpu-1, none of another host's"
-else
-  fail "config check --host gpu-1 (exit $rc): $(cat "$T/check2.out")"
-fi
-"$ZK" config check --config "$ROOT/configs/farm.yaml" >"$T/check3.out" 2>&1 &&
-  grep -q "no problems" "$T/check3.out" && ok "config check: farm.yaml's keys on a host of none of its nodes" ||
-  fail "config check farm.yaml: $(cat "$T/check3.out")"
-"$ZK" config >"$T/check4.out" 2>&1
-[ $? = 2 ] && grep -q "config needs a command: check" "$T/check4.out" && ok "config without check: usage" || fail "config: $(cat "$T/check4.out")"
-
-# --- the cluster ---------------------------------------------------------------------------------
-cluster_new op tls
+cluster_new cluster insecure
 take_port HTTP
-U="https://127.0.0.1:$HTTP"
-yaml_head "http: 127.0.0.1:$HTTP"
-yaml_porep porep "curve=bn254,challenges=1,depth=8"
+U="http://127.0.0.1:$HTTP"
+FLAG="$T/generator-may-run"
+yaml_head "http: 127.0.0.1:$HTTP" "input_roots: [$FIX, $T]" "lookahead: 1" "max_attempts: 2"
 yaml_circuit mulchain mulchain "shape: abc_witness"
+# A witness generator that fails until $FLAG exists (then copies the fixture's witness).
+yaml_circuit flaky mulchain "witness_generator: [sh, -c, 'test -e $FLAG && cp $FIX/mulchain/witness.wtns \"\$2\"', gen, '{input}', '{output}']"
 yaml_node scheduler scheduler
-yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 64MiB}"
-yaml_node prover-1 prover "resources: {cores: 1, memory_budget: 512MiB, prover_backend: cpu}"
-GOOD_CFG="$CFG"
+yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 16MiB}"
+yaml_node gpu-1 prover "resources: {memory_budget: 256MiB, prover_backend: cpu}, hot_circuits: [mulchain, flaky]"
 
-# A certs_dir typo without dev_certs: refused, nothing made.
-sed -e "s#certs_dir: $CERTS#certs_dir: $T/cas/#" -e '/dev_certs: true/d' "$CFG" >"$T/typo.yaml"
-"$ZK" up --config "$T/typo.yaml" >"$T/typo.out" 2>&1
-rc=$?
-if [ "$rc" = 1 ] && grep -q "security.certs_dir in $T/typo.yaml: $T/cas does not exist" "$T/typo.out" &&
-  grep -q "security.dev_certs: true" "$T/typo.out" && [ ! -e "$T/cas" ]; then
-  ok "up: a certs_dir that does not exist is refused, no CA made: $(head -c 200 "$T/typo.out")"
-else
-  fail "up with a certs_dir typo (exit $rc): $(cat "$T/typo.out"); $(ls "$T/cas" 2>&1)"
-fi
-
-# The real cluster (dev_certs: the CA made on this first run), its certs_dir with a trailing '/'.
-sed -i "s#certs_dir: $CERTS\$#certs_dir: $CERTS/#" "$CFG"
 cluster_up
-wait_ready 90 || die "zkfleet up did not report ready"
-grep -q "made a development CA in $CERTS (security.dev_certs" "$UP_LOG" && ok "up: a development CA on the first run, said so" || fail "up: $(cat "$UP_LOG")"
-grep -q "//" "$UP_LOG" && fail "up printed a path with //: $(grep // "$UP_LOG")" || ok "up prints no // in its paths"
+wait_ready 60 3 || die "zkfleet up did not report ready"
+ok "cluster ready: 3 nodes"
+SL="$LOGS/scheduler.log"
 
-"$ZK" certs create-client alice --certs-dir "$CERTS" >/dev/null
-"$ZK" certs create-client bob --certs-dir "$CERTS" >/dev/null
-ALICE=(--cacert "$CERTS/ca.crt" --cert "$CERTS/client.alice.crt" --key "$CERTS/client.alice.key")
-BOB=(--cacert "$CERTS/ca.crt" --cert "$CERTS/client.bob.crt" --key "$CERTS/client.bob.key")
-# status NAME ARGS...: the HTTP status of GET /v1/nodes with curl ARGS ("000": no HTTP at all).
-status() { curl -s -m 20 -o /dev/null -w '%{http_code}' "$@" "$U/v1/nodes"; }
-
-# --- tokens --------------------------------------------------------------------------------------
-T1=$("$ZK" certs create-token ci-bot --certs-dir "$CERTS" 2>/dev/null)
-[ "$(status --cacert "$CERTS/ca.crt" -H "Authorization: Bearer $T1")" = 200 ] && ok "a token works" || fail "token ci-bot refused"
-"$ZK" certs list-tokens --certs-dir "$CERTS" >"$T/tokens.out" 2>&1
-grep -Eq "^ci-bot +20[0-9-]+T" "$T/tokens.out" && ! grep -q "$T1" "$T/tokens.out" && ok "certs list-tokens: $(tail -1 "$T/tokens.out")" || fail "list-tokens: $(cat "$T/tokens.out")"
-# Replaced: the old one fails and the new one works on the very next request.
-T2=$("$ZK" certs create-token ci-bot --certs-dir "$CERTS" 2>/dev/null)
-a=$(status --cacert "$CERTS/ca.crt" -H "Authorization: Bearer $T2")
-b=$(status --cacert "$CERTS/ca.crt" -H "Authorization: Bearer $T1")
-[ "$a" = 200 ] && [ "$b" = 401 ] && ok "a replaced token: the new one 200, the old one 401, at once" || fail "replaced token: new $a, old $b"
-"$ZK" certs revoke-token ci-bot --certs-dir "$CERTS" >"$T/rt.out" 2>&1 || fail "revoke-token: $(cat "$T/rt.out")"
-c=$(status --cacert "$CERTS/ca.crt" -H "Authorization: Bearer $T2")
-[ "$c" = 401 ] && ok "a revoked token: 401 at once" || fail "revoked token: $c"
-"$ZK" certs revoke-token ci-bot --certs-dir "$CERTS" >"$T/rt2.out" 2>&1
-[ $? = 1 ] && grep -q "client ci-bot has no token in" "$T/rt2.out" && ok "revoke-token of a name without one: error" || fail "revoke-token twice: $(cat "$T/rt2.out")"
-
-# --- revoking a client certificate -----------------------------------------------------------------
-[ "$(status "${ALICE[@]}")" = 200 ] && ok "alice's certificate works" || fail "alice refused before revocation"
-timeout 60 "$ZK" status --config "$CFG" --client alice >/dev/null 2>&1 && ok "alice on the control plane" || fail "alice's zkfleet status failed before revocation"
-"$ZK" certs revoke alice --certs-dir "$CERTS" >"$T/revoke.out" 2>&1 || fail "certs revoke: $(cat "$T/revoke.out")"
-grep -q "revoked $CERTS/client.alice.crt (client alice, sha256 " "$T/revoke.out" && ok "certs revoke: $(head -1 "$T/revoke.out")" || fail "certs revoke: $(cat "$T/revoke.out")"
-a=$(status "${ALICE[@]}")
-b=$(status "${BOB[@]}")
-[ "$a" = 000 ] && [ "$b" = 200 ] && ok "HTTPS: alice refused at the handshake, bob still served (no restart)" || fail "after revoke: alice $a, bob $b"
-if timeout 60 "$ZK" status --config "$CFG" --client alice >"$T/alice-status.out" 2>&1; then
-  fail "alice still reaches the control plane: $(cat "$T/alice-status.out")"
-elif grep -q "the certificate is revoked" "$T/alice-status.out"; then
-  ok "control plane: alice refused ($(head -c 200 "$T/alice-status.out" | tr '\n' ' '))"
-else
-  fail "control plane: alice refused, but not said why: $(cat "$T/alice-status.out")"
-fi
-wait_log 10 "$LOGS/scheduler.log" "refused .*certificate revoked" && ok "the scheduler logged the revoked certificate" || fail "no 'certificate revoked' in the scheduler's log"
-"$ZK" certs list --certs-dir "$CERTS" >"$T/list.out" 2>&1
-grep -Eq "^client.alice.crt +client +alice +[0-9-]+ +REVOKED 20" "$T/list.out" && grep -Eq "^client.bob.crt .* expires in" "$T/list.out" &&
-  ok "certs list: alice REVOKED, bob not" || fail "certs list: $(cat "$T/list.out")"
-"$ZK" certs revoke carol --certs-dir "$CERTS" >"$T/revoke2.out" 2>&1
-[ $? = 1 ] && grep -q "client.carol.crt does not exist" "$T/revoke2.out" && ok "certs revoke of an unknown client: error naming the file" || fail "revoke carol: $(cat "$T/revoke2.out")"
-
-# --- hints -----------------------------------------------------------------------------------------
-BOBC=(--cacert "$CERTS/ca.crt" --cert "$CERTS/client.bob.crt" --key "$CERTS/client.bob.key")
-ADMINC=(--cacert "$CERTS/ca.crt" --cert "$CERTS/client.admin.crt" --key "$CERTS/client.admin.key")
-post() {  # post NAME CURL-ARGS...: the status in $T/NAME.code, the body in $T/NAME.body
+submit() {  # submit ARGS...: a job's id on stdout
+  timeout 30 "$ZK" submit --config "$CFG" "$@" 2>>"$T/submit.err"
+}
+seq_of() {  # seq_of ID: the job's number, from zkfleet jobs
+  timeout 30 "$ZK" jobs --config "$CFG" | awk -v id="$1" '$2 == id {print $1}'
+}
+state_of() {  # state_of JOB: its state column in zkfleet jobs (JOB: id)
+  timeout 30 "$ZK" jobs --config "$CFG" | awk -v id="$1" '$2 == id {print $3}'
+}
+call() {  # call NAME ARGS...: curl; status in $T/NAME.code, body in $T/NAME.body
   local name="$1"
   shift
-  curl -s -m 60 -o "$T/$name.body" -w '%{http_code}' "$@" >"$T/$name.code" 2>/dev/null
+  curl -s -m 120 -o "$T/$name.body" -w '%{http_code}' "$@" >"$T/$name.code" 2>"$T/$name.err"
 }
-# A client host: ca.crt and bob's certificate only; no --client (the default, admin, is not here).
-mkdir -p "$T/client-host" && cp "$CERTS/ca.crt" "$CERTS/client.bob.crt" "$CERTS/client.bob.key" "$T/client-host/"
-sed -e "s#certs_dir: $CERTS/#certs_dir: $T/client-host#" "$CFG" >"$T/client-host.yaml"
-timeout 60 "$ZK" status --config "$T/client-host.yaml" >"$T/nc.out" 2>&1
-grep -q "client admin (the default of --client) has no certificate in $T/client-host; the client certificates in $T/client-host: bob; give --client NAME" "$T/nc.out" &&
-  ! grep -q "create-client" "$T/nc.out" && ok "no --client on a client host: its certificates listed" || fail "no --client: $(cat "$T/nc.out")"
-sed -e "s#certs_dir: $CERTS/#certs_dir: $T/client-hots#" "$CFG" >"$T/client-typo.yaml"
-timeout 60 "$ZK" status --config "$T/client-typo.yaml" --client bob >"$T/ct.out" 2>&1
-grep -q "security.certs_dir in $T/client-typo.yaml: $T/client-hots does not exist. Is the path right?" "$T/ct.out" &&
-  ! grep -q "create-ca" "$T/ct.out" && ok "a client's certs_dir typo: named, no create-ca" || fail "client certs_dir typo: $(cat "$T/ct.out")"
-# Another CA's ca.crt beside bob's own certificate.
-mkdir -p "$T/other-ca" "$T/other-host"
-"$ZK" certs create-ca --certs-dir "$T/other-ca" >/dev/null
-cp "$T/other-ca/ca.crt" "$CERTS/client.bob.crt" "$CERTS/client.bob.key" "$T/other-host/"
-sed -e "s#certs_dir: $CERTS/#certs_dir: $T/other-host#" "$CFG" >"$T/other.yaml"
-timeout 60 "$ZK" status --config "$T/other.yaml" --client bob >"$T/oc.out" 2>&1
-grep -q "reached the server at 127.0.0.1:$SCHED_PORT but its certificate is not signed by your ca.crt ($T/other-host/ca.crt" "$T/oc.out" &&
-  ok "another CA's ca.crt, control plane: $(head -c 160 "$T/oc.out")" || fail "another CA, control plane: $(cat "$T/oc.out")"
-timeout 60 "$ZK" submit --config "$T/other.yaml" --client bob --circuit mulchain --input "$FIX/mulchain/witness.wtns" >"$T/oh.out" 2>&1
-grep -q "reached 127.0.0.1:$HTTP but its certificate is not signed by your ca.crt ($T/other-host/ca.crt" "$T/oh.out" &&
-  ok "another CA's ca.crt, HTTP upload: said so" || fail "another CA, HTTP: $(cat "$T/oh.out")"
-# A misspelled circuit: the known ones listed (API, and the CLI through the control plane).
-post typo "${BOBC[@]}" -H 'Content-Type: application/json' -d '{"circuit": "porpe"}' "$U/v1/jobs"
-[ "$(cat "$T/typo.code")" = 400 ] && grep -Eq "unknown circuit 'porpe' \(this scheduler's circuits: (mulchain, porep|porep, mulchain)\)" "$T/typo.body" &&
-  ok "API: a misspelled circuit lists the known ones" || fail "API typo: $(cat "$T/typo.code") $(cat "$T/typo.body")"
-timeout 60 "$ZK" submit --config "$CFG" --client bob --circuit porpe --input seed=1 >"$T/ctypo.out" 2>&1
-grep -Eq "unknown circuit 'porpe' \(this scheduler's circuits: (mulchain, porep|porep, mulchain)\)" "$T/ctypo.out" &&
-  ok "CLI: a misspelled circuit lists the known ones" || fail "CLI typo: $(cat "$T/ctypo.out")"
-# curl -d: a form; -d with an octet-stream type: a body stripped of its newlines.
-post form "${BOBC[@]}" -d "@$FIX/mulchain/witness.wtns" "$U/v1/jobs?circuit=mulchain"
-[ "$(cat "$T/form.code")" = 400 ] && grep -q "sent as a form .*--data-binary @FILE" "$T/form.body" &&
-  ok "curl -d: 400 saying --data-binary" || fail "curl -d: $(cat "$T/form.code") $(cat "$T/form.body")"
-post mangled "${BOBC[@]}" -H 'Content-Type: application/octet-stream' -d "@$FIX/mulchain/witness.wtns" "$U/v1/jobs?circuit=mulchain"
-[ "$(cat "$T/mangled.code")" = 400 ] && grep -q "curl -d strips them from a file; send it with --data-binary" "$T/mangled.body" &&
-  ok "a body stripped of its newlines: 400 saying --data-binary ($(head -c 120 "$T/mangled.body"))" || fail "mangled: $(cat "$T/mangled.code") $(cat "$T/mangled.body")"
-# The wrong circuit's witness, uploaded: the error names the upload, not where the scheduler keeps it.
-post wrong "${BOBC[@]}" -H 'Content-Type: application/octet-stream' --data-binary "@$ROOT/tests/fixtures/bn254/poseidon/witness.wtns" "$U/v1/jobs?circuit=mulchain"
-if [ "$(cat "$T/wrong.code")" = 400 ] && grep -q "the upload sha256:" "$T/wrong.body" && ! grep -q "$T/op.state" "$T/wrong.body"; then
-  ok "wrong circuit's upload: $(head -c 200 "$T/wrong.body")"
+code() { cat "$T/$1.code" 2>/dev/null; }
+json() { python3 -c "import json,sys; d=json.load(open('$T/$1.body')); print($2)"; }
+
+# --- 1. the job list; the number and the id --------------------------------------------------
+J=$(submit --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 2)
+[ -n "$J" ] || die "submit: $(cat "$T/submit.err")"
+timeout 120 "$ZK" await --config "$CFG" "$J" --out "$T/p1" --timeout 100 >"$T/await1.log" 2>&1 ||
+  fail "await $J: $(cat "$T/await1.log")"
+timeout 30 "$ZK" jobs --config "$CFG" >"$T/jobs.out" 2>&1 || fail "zkfleet jobs: $(cat "$T/jobs.out")"
+N=$(seq_of "$J")
+if [ -n "$N" ] && head -n 1 "$T/jobs.out" | grep -Eq '^# +id +state' && [ "$(state_of "$J")" = done ]; then
+  ok "zkfleet jobs: job #$N, id $J, done"
 else
-  fail "wrong circuit's upload: $(cat "$T/wrong.code") $(cat "$T/wrong.body")"
+  fail "zkfleet jobs: $(cat "$T/jobs.out")"
 fi
+for form in "$N" "#$N" "job$N"; do
+  if timeout 30 "$ZK" status --config "$CFG" "$form" >"$T/st.out" 2>&1 && head -n 1 "$T/st.out" | grep -q "^job $J (#$N,"; then
+    ok "zkfleet status $form: job $J"
+  else
+    fail "zkfleet status $form: $(cat "$T/st.out")"
+  fi
+done
+rm -rf "$T/p2"
+timeout 60 "$ZK" await --config "$CFG" "job$N" --out "$T/p2" --timeout 30 >"$T/await2.log" 2>&1 &&
+  [ -s "$T/p2/job$J-p1-proof.json" ] && ok "zkfleet await job$N: the proofs, named by the id" ||
+  fail "await job$N: $(cat "$T/await2.log"; ls "$T/p2" 2>&1)"
+call bynum "$U/v1/jobs/$N"
+[ "$(code bynum)" = 200 ] && [ "$(json bynum 'd["id"]')" = "$J" ] && ok "GET /v1/jobs/$N: job $J" ||
+  fail "GET /v1/jobs/$N: $(code bynum) $(cat "$T/bynum.body")"
+call nosuch "$U/v1/jobs/99999"
+[ "$(code nosuch)" = 404 ] && ok "GET /v1/jobs/99999: 404" || fail "GET /v1/jobs/99999: $(code nosuch) $(cat "$T/nosuch.body")"
 
-# --- a client's timeline: its own jobs only ---------------------------------------------------
-post bobjob "${BOBC[@]}" -H 'Content-Type: application/json' -d '{"circuit": "porep", "partitions": 1, "input": {"seed": 3}}' "$U/v1/jobs"
-post adminjob "${ADMINC[@]}" -H 'Content-Type: application/json' -d '{"circuit": "porep", "partitions": 1, "input": {"seed": 4}}' "$U/v1/jobs"
-BJ=$(python3 -c "import json; print(json.load(open('$T/bobjob.body'))['id'])" 2>/dev/null)
-AJ=$(python3 -c "import json; print(json.load(open('$T/adminjob.body'))['id'])" 2>/dev/null)
-done_job() {  # done_job ID CURL-ARGS...
-  local id="$1"
-  shift
-  curl -s -m 20 "$@" "$U/v1/jobs/$id" | grep -q '"state":"done"'
-}
-wait_until 240 "bob's job done" done_job "$BJ" "${BOBC[@]}" && wait_until 240 "admin's job done" done_job "$AJ" "${ADMINC[@]}" ||
-  fail "the two jobs did not finish"
-BSEQ=$(curl -s -m 20 "${BOBC[@]}" "$U/v1/jobs/$BJ" | python3 -c "import json,sys; print(json.load(sys.stdin)['seq'])")
-ASEQ=$(curl -s -m 20 "${ADMINC[@]}" "$U/v1/jobs/$AJ" | python3 -c "import json,sys; print(json.load(sys.stdin)['seq'])")
-tl_jobs() {  # tl_jobs CURL-ARGS...: the job numbers of /v1/timeline's events, sorted
-  curl -s -m 20 "$@" "$U/v1/timeline" | python3 -c "import json,sys; print(' '.join(str(j) for j in sorted({e['job'] for e in json.load(sys.stdin)['events'] if e['job']})))"
-}
-sleep 1  # the nodes ship their events every 100 ms
-bt=$(tl_jobs "${BOBC[@]}")
-at=$(tl_jobs "${ADMINC[@]}")
-[ "$bt" = "$BSEQ" ] && ok "bob's /v1/timeline: his job $BSEQ only" || fail "bob's timeline shows jobs '$bt' (his: $BSEQ, admin's: $ASEQ)"
-if [[ " $at " == *" $BSEQ "* && " $at " == *" $ASEQ "* ]]; then ok "admin's /v1/timeline: every job ($at)"; else fail "admin's timeline: '$at'"; fi
-
-# --- up keeps the previous run's logs ------------------------------------------------------------
-echo "--- marker of the first run ---" >>"$LOGS/synth-1.log"
-cluster_down || fail "zkfleet down"
-cluster_up
-wait_ready 90 || die "zkfleet up (second run) did not report ready"
-grep -q -- "--- marker of the first run ---" "$LOGS/synth-1.log.1" && ! grep -q -- "--- marker" "$LOGS/synth-1.log" &&
-  ok "up: the first run's log is synth-1.log.1, the new run's synth-1.log" || fail "logs: $(ls "$LOGS")"
-cluster_down || fail "zkfleet down (second run)"
-# With dev_certs, a typo in the same file is still refused once the cluster has run (its journal
-# exists): no new CA.
-cp "$CFG" "$T/op.yaml.good"
-sed -i -e "s#certs_dir: $CERTS/#certs_dir: $T/cas#" "$CFG"
-"$ZK" up --config "$CFG" >"$T/typo2.out" 2>&1
+# --- 2. a witness that does not satisfy the circuit ------------------------------------------
+python3 - "$FIX/mulchain/witness.wtns" "$T/unsat.wtns" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+v0 = 12 + 12 + 40 + 12   # the values: after the file header, section 1 and section 2's header
+d[v0 + 32 * 500] ^= 1    # wire 500 changed: unsatisfied
+open(sys.argv[2], 'wb').write(d)
+PY
+from=$(lines "$LOGS/gpu-1.log")
+B=$(submit --circuit mulchain --input "$T/unsat.wtns" --partitions 2)
+timeout 60 "$ZK" await --config "$CFG" "$B" --out "$T/pb" --timeout 50 >"$T/awaitb.log" 2>&1
 rc=$?
-if [ "$rc" = 1 ] && grep -q "$T/cas does not exist, but this cluster has run before (its journal" "$T/typo2.out" && [ ! -e "$T/cas" ]; then
-  ok "up with dev_certs: a new CA refused once the journal exists"
+if [ "$rc" != 0 ] && grep -q "the witness does not satisfy the circuit (constraint [0-9]* of" "$T/awaitb.log"; then
+  ok "a witness that does not satisfy the circuit: $(head -c 300 "$T/awaitb.log")"
 else
-  fail "up with dev_certs and a typo (exit $rc): $(cat "$T/typo2.out")"
+  fail "bad witness: exit $rc: $(cat "$T/awaitb.log")"
 fi
-cp "$T/op.yaml.good" "$CFG"
+timeout 30 "$ZK" status --config "$CFG" "$B" >"$T/stb.out" 2>&1
+grep -q "bad_input: " "$T/stb.out" && ok "its status names the failure bad_input" || fail "status: $(cat "$T/stb.out")"
+n=$(grep -c "synthesis failed" "$LOGS/synth-1.log")
+[ "$n" -le 2 ] && ok "synthesis failed $n time(s) for 2 partitions: not retried" ||
+  fail "the bad witness was synthesized $n times"
+BN=$(seq_of "$B")
+tail -n +"$from" "$LOGS/gpu-1.log" | grep -q "job $BN partition" &&
+  fail "the prover worked on the bad witness: $(tail -n +"$from" "$LOGS/gpu-1.log" | grep "job $BN partition" | head -n 2)" ||
+  ok "no prover time spent on it"
+
+# --- 3. await on a cancelled job writes the proofs that finished ------------------------------
+C=$(submit --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 60)
+some_done() {
+  timeout 30 "$ZK" status --config "$CFG" "$C" >"$T/stc.out" 2>&1 &&
+    head -n 1 "$T/stc.out" | grep -Eq ': ([2-9]|[1-5][0-9])/60 done'
+}
+wait_until 60 "job $C: 2 partitions done" some_done || fail "job $C: $(head -n 1 "$T/stc.out")"
+timeout 30 "$ZK" cancel --config "$CFG" "$C" >"$T/cancel.out" 2>&1 || fail "cancel: $(cat "$T/cancel.out")"
+timeout 60 "$ZK" await --config "$CFG" "$C" --out "$T/pc" --timeout 30 >"$T/awaitc.log" 2>&1
+rc=$?
+DONE=$(timeout 30 "$ZK" status --config "$CFG" "$C" | head -n 1 | sed -n 's/.*: \([0-9]*\)\/60 done.*/\1/p')
+written=$(ls "$T/pc" 2>/dev/null | grep -c -- '-proof.json$')
+if [ "$rc" = 1 ] && [ -n "$DONE" ] && [ "$DONE" -ge 2 ] && [ "$written" = "$DONE" ] &&
+  grep -q "was cancelled ($DONE of 60 proofs written to $T/pc)" "$T/awaitc.log"; then
+  ok "await on the cancelled job: exit 1, $written of 60 finished proofs written"
+else
+  fail "await on a cancelled job: exit $rc, $written written, $DONE done: $(tail -n 2 "$T/awaitc.log")"
+fi
+verify_job "$FIX/mulchain/verification_key.json" "$T/pc" "$C" 0
+for f in "$T"/pc/*-proof.json; do
+  [ -e "$f" ] || continue
+  verify_proof "$FIX/mulchain/verification_key.json" "${f%-proof.json}-public.json" "$f" || fail "refused: $f"
+done
+
+# --- 4. drain, the HTTP wait, priority ---------------------------------------------------------
+node_work() {  # node_work NODE: its work column in zkfleet status
+  timeout 30 "$ZK" status --config "$CFG" | awk -v n="$1" '$1 == n {print $NF}'
+}
+timeout 30 "$ZK" drain --config "$CFG" gpu-1 >"$T/drain.out" 2>&1 &&
+  grep -Eq "^node gpu-1 drain(ed|ing)" "$T/drain.out" && ok "zkfleet drain gpu-1: $(cat "$T/drain.out")" ||
+  fail "zkfleet drain gpu-1: $(cat "$T/drain.out")"
+is_drained() { [ "$(node_work gpu-1)" = drained ]; }
+wait_until 30 "zkfleet status: gpu-1 drained" is_drained && ok "zkfleet status: gpu-1 drained" ||
+  fail "status after drain: $(timeout 30 "$ZK" status --config "$CFG")"
+D=$(submit --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 2 --priority low)
+E=$(submit --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 1 --priority low)
+waits_for_drain() {
+  timeout 30 "$ZK" status --config "$CFG" "$D" >"$T/std.out" 2>&1 &&
+    grep -q "waiting: every prover is draining" "$T/std.out"
+}
+wait_until 10 "job $D: waiting, every prover draining" waits_for_drain &&
+  ok "a job submitted meanwhile waits: $(grep waiting "$T/std.out")" || fail "job $D: $(cat "$T/std.out")"
+t0=$SECONDS
+call wait2 "$U/v1/jobs/$D?wait=2"
+el=$((SECONDS - t0))
+if [ "$(code wait2)" = 200 ] && [ "$(json wait2 'd["state"]')" = queued ] && [ "$el" -ge 1 ]; then
+  ok "GET /v1/jobs/ID?wait=2 on a queued job: answered after ${el} s, still queued"
+else
+  fail "wait=2: $(code wait2) after ${el} s: $(cat "$T/wait2.body")"
+fi
+call wait61 "$U/v1/jobs/$D?wait=61"
+[ "$(code wait61)" = 400 ] && grep -q "longer than the 60 s" "$T/wait61.body" && ok "wait=61: 400, $(cat "$T/wait61.body")" ||
+  fail "wait=61: $(code wait61) $(cat "$T/wait61.body")"
+call waitx "$U/v1/jobs/$D?wait=soon"
+[ "$(code waitx)" = 400 ] && ok "wait=soon: 400" || fail "wait=soon: $(code waitx) $(cat "$T/waitx.body")"
+EN=$(seq_of "$E")
+timeout 30 "$ZK" priority --config "$CFG" "#$EN" critical >"$T/prio.out" 2>&1 &&
+  grep -q "priority critical" "$T/prio.out" && ok "zkfleet priority #$EN critical: $(cat "$T/prio.out")" ||
+  fail "zkfleet priority: $(cat "$T/prio.out")"
+timeout 30 "$ZK" status --config "$CFG" "$E" | head -n 1 | grep -q ", critical)" && ok "status: job $E is critical" ||
+  fail "status of $E: $(timeout 30 "$ZK" status --config "$CFG" "$E" | head -n 1)"
+call prio "$U/v1/jobs/$(seq_of "$D")/priority?priority=high" -X POST
+[ "$(code prio)" = 200 ] && [ "$(json prio 'd["priority"]')" = high ] && ok "POST /v1/jobs/N/priority?priority=high: 200" ||
+  fail "POST priority: $(code prio) $(cat "$T/prio.body")"
+call prioj "$U/v1/jobs/$D/priority" -X POST -H 'Content-Type: application/json' -d '{"priority": "urgent"}'
+[ "$(code prioj)" = 400 ] && ok "a priority that is none: 400" || fail "bad priority: $(code prioj) $(cat "$T/prioj.body")"
+call undrain "$U/v1/nodes/gpu-1/undrain" -X POST
+[ "$(code undrain)" = 200 ] && [ "$(json undrain 'd["draining"]')" = False ] && ok "POST /v1/nodes/gpu-1/undrain: 200" ||
+  fail "undrain: $(code undrain) $(cat "$T/undrain.body")"
+t0=$SECONDS
+call wait30 "$U/v1/jobs/$E?wait=30"
+el=$((SECONDS - t0))
+[ "$(code wait30)" = 200 ] && [ "$(json wait30 'd["state"]')" = done ] && ok "GET ?wait=30: answered when the job was done (${el} s)" ||
+  fail "wait=30: $(code wait30) after ${el} s: $(cat "$T/wait30.body")"
+timeout 60 "$ZK" await --config "$CFG" "$D" --out "$T/pd" --timeout 50 >"$T/awaitd.log" 2>&1 &&
+  ok "undrained: the waiting job proves" || fail "await $D: $(cat "$T/awaitd.log")"
+timeout 30 "$ZK" priority --config "$CFG" "$D" high >"$T/prio2.out" 2>&1 &&
+  fail "the priority of a finished job changed" ||
+  { grep -q "is finished" "$T/prio2.out" && ok "a finished job's priority: refused, $(cat "$T/prio2.out")" || fail "$(cat "$T/prio2.out")"; }
+call drainx "$U/v1/nodes/gpu-9/drain" -X POST
+[ "$(code drainx)" = 400 ] && grep -q "no node named 'gpu-9'" "$T/drainx.body" && ok "drain an unknown node: 400, names the known ones" ||
+  fail "drain gpu-9: $(code drainx) $(cat "$T/drainx.body")"
+
+# --- 5. retry a failed job -------------------------------------------------------------------
+echo '{"x": 3}' >"$T/in.json"
+F=$(submit --circuit flaky --input "$T/in.json" --partitions 1)
+timeout 60 "$ZK" await --config "$CFG" "$F" --out "$T/pf" --timeout 50 >"$T/awaitf.log" 2>&1 &&
+  fail "the flaky generator's job succeeded before the flag" ||
+  ok "a job whose witness generator fails: failed ($(tail -c 120 "$T/awaitf.log"))"
+[ "$(state_of "$F")" = failed ] && ok "zkfleet jobs: failed" || fail "state of $F: $(state_of "$F")"
+touch "$FLAG"
+FN=$(seq_of "$F")
+timeout 30 "$ZK" retry --config "$CFG" "$FN" >"$T/retry.out" 2>&1 &&
+  grep -q "1 of 1 partitions queued again" "$T/retry.out" && ok "zkfleet retry $FN: $(cat "$T/retry.out")" ||
+  fail "zkfleet retry: $(cat "$T/retry.out")"
+timeout 60 "$ZK" await --config "$CFG" "$F" --out "$T/pf" --timeout 50 >"$T/awaitf2.log" 2>&1 &&
+  ok "the retried job proves" || fail "await after retry: $(cat "$T/awaitf2.log")"
+call retry2 "$U/v1/jobs/$F/retry" -X POST
+[ "$(code retry2)" = 400 ] && grep -q "only a failed job is retried" "$T/retry2.body" && ok "POST retry of a done job: 400" ||
+  fail "retry of a done job: $(code retry2) $(cat "$T/retry2.body")"
+
 finish

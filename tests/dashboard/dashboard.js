@@ -161,7 +161,7 @@ async function checkNodes(page, label) {
     // The verdict: the sentence of /v1/stats, as it is.
     await until('page 3: #bottleneck is the verdict of /v1/stats', async () => {
       const [s, st] = [await snapshot(p3), await p3.evaluate(() => fetch('v1/stats').then((r) => r.json()))];
-      if (!/^(prover|synthesis|transfer|pipeline)-bound: .{20,}/.test(s.bottleneck)) return `#bottleneck: '${s.bottleneck}'`;
+      if (!/^(prover|synthesis|transfer|pipeline|demand)-bound: .{20,}/.test(s.bottleneck)) return `#bottleneck: '${s.bottleneck}'`;
       return s.bottleneck === st.verdict ? '' : `'${s.bottleneck}' vs '${st.verdict}'`;
     }, 15000) && ok(`#bottleneck: '${(await snapshot(p3)).bottleneck}'`);
     const figures = await p3.evaluate(() => ({

@@ -186,3 +186,66 @@ TEST_CASE("synthesize: a cancelled job's witness generator is killed, not waited
   CHECK(took < 5.0);  // not the generator's 30 s
   CHECK(store.stats().registered == 0);
 }
+
+namespace {
+
+// The fixture's witness with wire `wire` changed: it no longer satisfies mulchain's constraints.
+std::string unsatisfying_witness(const zk::test::temp_dir_t& tmp, uint32_t wire) {
+  std::string bytes = zk::test::read_text(mc + "/witness.wtns");
+  // values start after the 12-byte file header, section 1 (12 + 40) and section 2's 12-byte header
+  const size_t v0 = 12 + 12 + 40 + 12;
+  REQUIRE(bytes.size() > v0 + 32 * (size_t(wire) + 1));
+  bytes[v0 + 32 * size_t(wire)] ^= 1;
+  const std::string path = tmp.file("unsat.wtns");
+  std::ofstream(path, std::ios::binary) << bytes;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("synthesize: a witness that does not satisfy the r1cs fails as bad input, nothing kept") {
+  zk::test::temp_dir_t tmp("zk_unsat");
+  const std::string bad = unsatisfying_witness(tmp, 500);
+  for (auto shape :
+       {zk::buffer::synth_shape_t::abc_witness, zk::buffer::synth_shape_t::witness_only}) {
+    CAPTURE(int(shape));
+    circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
+    c.shape = shape;  // witness-only buffers are checked too when the r1cs is known
+    zk::buffer::buffer_store_t store(64ull << 20);
+    csr_cache_t cache;
+    std::string e;
+    bool bad_input = false;
+    try {
+      synthesize(c, {bad}, 1, 1, 0, store, cache);
+    } catch (const bad_input_error& ex) {
+      bad_input = true;
+      e = ex.what();
+    } catch (const std::exception& ex) {
+      e = ex.what();
+    }
+    CAPTURE(e);
+    CHECK(bad_input);
+    CHECK(contains(e, bad + ": the witness does not satisfy the circuit (constraint "));
+    CHECK(contains(e, "of circuit 'mulchain' in " + mc + "/circuit.r1cs"));
+    CHECK(contains(e, "not retried"));
+    CHECK(store.stats().registered == 0);
+    // The fixture's own witness still passes the same check.
+    CHECK_NOTHROW(synthesize(c, {mc + "/witness.wtns"}, 1, 1, 0, store, cache));
+  }
+  SUBCASE("a generated witness that does not satisfy it is bad input too, naming the generator") {
+    circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
+    c.witness_generator = {"sh", "-c", "cp \"$2\" \"$1\"", "gen", "{output}", bad, "{input}"};
+    const std::string input = tmp.file("input.json");
+    std::ofstream(input) << "{}\n";
+    zk::buffer::buffer_store_t store(64ull << 20);
+    csr_cache_t cache;
+    CHECK_THROWS_AS(synthesize(c, {input}, 1, 1, 0, store, cache), bad_input_error);
+    const std::string e = synth_error(c, {input});
+    CHECK(contains(e, "the witness that sh generated from " + input));
+    CHECK(contains(e, "does not satisfy the circuit"));
+  }
+  SUBCASE("without an r1cs nothing can be checked before the prover") {
+    circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey");
+    CHECK(synth_error(c, {bad}) == "");
+  }
+}

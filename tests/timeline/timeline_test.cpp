@@ -14,6 +14,7 @@
 #include "tests/test_util.hpp"
 
 using namespace zk::timeline;
+using zk::test::contains;
 
 namespace {
 
@@ -50,6 +51,31 @@ std::vector<event_t> pipeline(int proofs, int64_t synth, int64_t xfer, int64_t p
     v.push_back(ev(1, p, stage_t::gpu, phase_t::end, 2, 0, g1));
     v.push_back(ev(1, p, stage_t::done, phase_t::instant, 2, 0, g1));
     prover_free = g1;
+  }
+  std::stable_sort(v.begin(), v.end(),
+                   [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
+  return v;
+}
+
+// One partition at a time: each is synthesized when the previous proof is done, `gap` ms later
+// (jobs submitted by hand, one after another); `queued_at_start`: every partition was submitted at
+// time 0 and waits in the queue (a lookahead of 0: nothing runs ahead of the prover).
+std::vector<event_t> one_by_one(int proofs, int64_t synth, int64_t xfer, int64_t prove, int64_t gap,
+                                bool queued_at_start) {
+  std::vector<event_t> v;
+  int64_t t = 0;
+  for (int p = 0; p < proofs; ++p) {
+    const int64_t s0 = t, s1 = s0 + synth * ms, x1 = s1 + xfer * ms, g1 = x1 + prove * ms;
+    v.push_back(ev(1 + p, 0, stage_t::queued, phase_t::begin, 0, 0, queued_at_start ? 0 : s0));
+    v.push_back(ev(1 + p, 0, stage_t::queued, phase_t::end, 0, 0, s0));
+    v.push_back(ev(1 + p, 0, stage_t::synth, phase_t::begin, 1, 0, s0));
+    v.push_back(ev(1 + p, 0, stage_t::synth, phase_t::end, 1, 0, s1));
+    v.push_back(ev(1 + p, 0, stage_t::xfer, phase_t::begin, 1, 1, s1));
+    v.push_back(ev(1 + p, 0, stage_t::xfer, phase_t::end, 1, 1, x1));
+    v.push_back(ev(1 + p, 0, stage_t::gpu, phase_t::begin, 2, 0, x1));
+    v.push_back(ev(1 + p, 0, stage_t::gpu, phase_t::end, 2, 0, g1));
+    v.push_back(ev(1 + p, 0, stage_t::done, phase_t::instant, 2, 0, g1));
+    t = g1 + gap * ms;
   }
   std::stable_sort(v.begin(), v.end(),
                    [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
@@ -227,6 +253,43 @@ TEST_CASE("stats name the stage that bounds throughput") {
   CHECK(std::is_sorted(s.queue_depth_series.rbegin(), s.queue_depth_series.rend()));
   CHECK(render_stats(s).find("over time (max per tenth of the run): 3 ") != std::string::npos);
   CHECK(render_stats(s).find("bottleneck: synthesis-bound") != std::string::npos);
+}
+
+TEST_CASE("stats: idle for lack of work is not pipeline-bound; auto lookahead is not advised") {
+  const auto names = pipeline_names();
+  const zk::config::lookahead_t automatic{true, 1, 6}, fixed{false, 2, 8};
+  SUBCASE("jobs submitted one after another: the prover waits for jobs (demand)") {
+    for (int64_t gap : {0, 100})
+      for (const auto& l : {std::optional<zk::config::lookahead_t>{}, std::optional{automatic}}) {
+        auto s = compute_stats(one_by_one(5, 5, 2, 5, gap, false), names, l);
+        CAPTURE(gap);
+        CAPTURE(s.verdict);
+        CHECK(s.bottleneck == "demand");
+        CHECK(s.verdict.rfind("demand-bound: ", 0) == 0);
+        CHECK(s.verdict.find("lookahead") == std::string::npos);
+        CHECK(s.prover_starved_per_proof_s == doctest::Approx((gap + 7) * 1e-3).epsilon(0.01));
+        CHECK(s.prover_idle_per_proof_s == doctest::Approx((gap + 7) * 1e-3).epsilon(0.01));
+        CHECK(contains(render_stats(s), "of it with nothing queued)"));
+      }
+  }
+  SUBCASE("partitions queued while the prover waits: pipeline-bound, and the advice fits") {
+    const auto events = one_by_one(5, 5, 2, 5, 0, true);
+    auto unknown = compute_stats(events, names);
+    CAPTURE(unknown.verdict);
+    CHECK(unknown.bottleneck == "pipeline");
+    // four gaps of 7 ms; only the last has nothing queued behind it
+    CHECK(unknown.prover_idle_per_proof_s == doctest::Approx(0.007).epsilon(0.01));
+    CHECK(unknown.prover_starved_per_proof_s == doctest::Approx(0.007 / 4).epsilon(0.01));
+    CHECK(contains(unknown.verdict, "raise scheduler.lookahead, or set it to auto"));
+    auto f = compute_stats(events, names, fixed);
+    CHECK(contains(f.verdict, "raise scheduler.lookahead (now 2), or set it to auto"));
+    auto a = compute_stats(events, names, automatic);
+    CAPTURE(a.verdict);
+    CHECK(a.bottleneck == "pipeline");
+    CHECK(contains(a.verdict, "lookahead is auto and capped at 6: raise scheduler.lookahead_max"));
+    CHECK_FALSE(contains(a.verdict, "set it to auto"));
+    CHECK_FALSE(contains(a.verdict, "use auto"));
+  }
 }
 
 TEST_CASE("JSON: every event with its stage, phase and the names of nodes and tracks") {

@@ -1,0 +1,63 @@
+// What an operator asks of the scheduler's policy: drain a node, retry a failed job, change a
+// job's priority (docs/api.md, README "Operating a farm").
+#include "node/scheduler/policy.hpp"
+
+namespace zk::node {
+
+bool scheduler_policy_t::drain(node_id_t n, bool draining) {
+  auto it = nodes_.find(n);
+  if (it == nodes_.end()) return false;
+  it->second.draining = draining;
+  return true;
+}
+
+bool scheduler_policy_t::draining(node_id_t n) const {
+  auto it = nodes_.find(n);
+  return it != nodes_.end() && it->second.draining;
+}
+
+bool scheduler_policy_t::alive(node_id_t n) const {
+  auto it = nodes_.find(n);
+  return it != nodes_.end() && it->second.alive;
+}
+
+const std::string& scheduler_policy_t::name(node_id_t n) const { return nodes_.at(n).spec.name; }
+
+bool scheduler_policy_t::drained(node_id_t n) const {
+  auto it = nodes_.find(n);
+  if (it == nodes_.end() || !it->second.draining) return false;
+  const node_t& x = it->second;
+  return x.synthesizing == 0 && x.pipeline == 0 && x.proving == 0 && x.reserved == 0 &&
+         x.working == 0;
+}
+
+util::result_t<job_id_t> scheduler_policy_t::retry(job_id_t job) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) return "unknown job " + std::to_string(job);
+  job_t& j = it->second;
+  if (j.status.cancelled) return "job " + std::to_string(job) + " was cancelled: submit it again";
+  if (j.status.failed == 0)
+    return "job " + std::to_string(job) + (j.status.finished() ? " is done" : " has not failed") +
+           ": only a failed job is retried";
+  if (auto why = never_fits(j.status.circuit, false)) return *why;
+  for (auto& p : j.parts)
+    if (p.st == part_state_t::failed) {
+      p.st = part_state_t::queued;
+      p.attempts = 0;
+      p.losses = 0;
+    }
+  j.status.failed = 0;
+  j.status.error.clear();
+  return job;
+}
+
+util::result_t<job_id_t> scheduler_policy_t::set_priority(job_id_t job, priority_t prio) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) return "unknown job " + std::to_string(job);
+  if (it->second.status.finished())
+    return "job " + std::to_string(job) + " is finished: its priority no longer matters";
+  it->second.status.priority = prio;
+  return job;
+}
+
+}  // namespace zk::node
