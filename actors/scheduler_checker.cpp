@@ -31,6 +31,15 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
         };
         try {
           std::vector<std::string> paths, files;  // paths: under input_roots; files: all, resolved
+          // An upload is named to its client as "the upload sha256:…", never by where the
+          // scheduler stores it (issue 27 item 8).
+          std::vector<std::pair<std::string, std::string>> stored_as;
+          auto unstored = [&stored_as](std::string why) {
+            for (const auto& [path, name] : stored_as)
+              for (size_t at; (at = why.find(path)) != std::string::npos;)
+                why.replace(at, path.size(), name);
+            return why;
+          };
           for (const auto& in : inputs) {
             if (!node::is_upload(in)) {
               paths.push_back(in);
@@ -42,9 +51,10 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
               return refuse("input " + in.substr(0, 100) +
                             " is not an upload this scheduler holds (PUT /v1/uploads first)");
             files.push_back(*p);
+            stored_as.emplace_back(*p, "the upload " + in.substr(std::string("upload:").size()));
           }
           if (auto why = check_input_roots(c, paths, roots)) return refuse(*why);
-          if (auto why = check_job_inputs(c, files, partitions)) return refuse(*why);
+          if (auto why = check_job_inputs(c, files, partitions)) return refuse(unstored(*why));
           return caf::unit;
         } catch (const std::exception& e) {
           return refuse(std::string("checking the inputs failed: ") + e.what());

@@ -22,9 +22,13 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   auto client = who(token, role_t::client);
   if (!client) return client.error();
   auto c = circuits.find(r.circuit);
-  if (c == circuits.end())
+  if (c == circuits.end()) {
+    std::string known;
+    for (const auto& [id, def] : circuits) known += (known.empty() ? "" : ", ") + id;
     return caf::make_error(zk_errc::bad_request,
-                           "unknown circuit '" + r.circuit.substr(0, max_id_length) + "'");
+                           "unknown circuit '" + r.circuit.substr(0, max_id_length) +
+                               "' (this scheduler's circuits: " + known + ")");
+  }
   if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
     return caf::make_error(zk_errc::bad_request,
                            "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");

@@ -21,6 +21,14 @@ std::string api_server_t::impl_t::session(const std::string& client) {
   return t;
 }
 
+std::string api_server_t::impl_t::circuit_ids() {
+  circuit("");  // fills the cache when it is stale
+  std::lock_guard<std::mutex> lock(mu);
+  std::string s;
+  for (const auto& c : circuits) s += (s.empty() ? "" : ", ") + c.id;
+  return s;
+}
+
 std::optional<circuit_def_t> api_server_t::impl_t::circuit(const std::string& id) {
   {
     std::lock_guard<std::mutex> lock(mu);

@@ -1,5 +1,6 @@
 // The cluster's state: GET /v1/nodes, /v1/stats, /v1/timeline.
 #include <algorithm>
+#include <set>
 
 #include "node/api/service.hpp"
 
@@ -67,18 +68,37 @@ net::http_response_t api_server_t::impl_t::node_action(const net::http_request_t
   return json_response(200, node_json(*u));
 }
 
-std::optional<json> api_server_t::impl_t::timeline_since(int64_t since) {
+std::optional<json> api_server_t::impl_t::timeline_since(int64_t since,
+                                                         const std::string& session) {
+  // A client's view: the numbers of its own jobs (the scheduler answers a session with its jobs
+  // only), so that no other owner's job shows by number or timing (issue 27 item 9).
+  std::optional<std::set<uint64_t>> own;
+  if (!session.empty()) {
+    auto list = gateway->jobs(session, 1000u);
+    if (!list) return std::nullopt;
+    own.emplace();
+    for (const auto& j : *list) own->insert(j.seq);
+  }
   // The answer trails the present by two seconds: events a node has not shipped yet (reporters
   // batch every 100 ms, a slow link takes longer) are still in the window the next ask covers.
   const int64_t now_ns = timeline::monotonic_ns() - int64_t(2e9);
   auto agg = gateway->timeline(since);
   if (!agg) return std::nullopt;
   json j = timeline::timeline_json(agg->events(), agg->names());
+  if (own && j.contains("events")) {
+    json kept = json::array();
+    for (auto& e : j["events"]) {
+      const uint64_t job = e.value("job", uint64_t(0));
+      if (job == 0 || own->count(job)) kept.push_back(std::move(e));
+    }
+    j["events"] = std::move(kept);
+  }
   j["now_ns"] = std::max(now_ns, since);
   return j;
 }
 
-net::http_response_t api_server_t::impl_t::timeline(const net::http_request_t& r) {
+net::http_response_t api_server_t::impl_t::timeline(const net::http_request_t& r,
+                                                    const who_t& who) {
   int64_t since = std::numeric_limits<int64_t>::min();
   if (auto s = r.param("since")) {
     try {
@@ -87,7 +107,7 @@ net::http_response_t api_server_t::impl_t::timeline(const net::http_request_t& r
       return api_error(400, "since: not a number of nanoseconds");
     }
   }
-  auto j = timeline_since(since);
+  auto j = timeline_since(since, who.name == "admin" ? "" : session(who.name));
   if (!j) return api_error(503, "the timeline aggregator does not answer");
   return json_response(200, *j);
 }

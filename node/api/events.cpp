@@ -22,7 +22,7 @@ void api_server_t::impl_t::events(const net::http_request_t&, const who_t& who,
   out->write(": zkfleet events\n\n");
   const std::string token = session(who.name);
   lock.lock();
-  streams.push_back({std::move(out), token});
+  streams.push_back({std::move(out), token, who.name == "admin"});
   wake.notify_all();
 }
 
@@ -56,7 +56,7 @@ void api_server_t::impl_t::publish() {
         for (const auto& j : *list) out.push_back(job_json(j, false));
         text += message("jobs", {{"jobs", out}});
       }
-      if (auto t = timeline_since(s.since)) {
+      if (auto t = timeline_since(s.since, s.all_jobs ? "" : s.token)) {
         text += message("timeline", *t);
         s.since = (*t)["now_ns"].get<int64_t>();
       }

@@ -131,6 +131,7 @@ net::http_response_t api_server_t::impl_t::job_action(const net::http_request_t&
 net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, const who_t& who) {
   const std::string type = r.header("content-type");
   const bool json_type = type.rfind("application/json", 0) == 0;
+  if (auto why = form_body_error(r)) return api_error(400, *why);
   job_request_msg req;
   std::string circuit_id, priority;
   uint64_t partitions = 1;
@@ -177,7 +178,9 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
                               priority.substr(0, 40) + "')");
   }
   auto c = circuit(circuit_id);
-  if (!c) return api_error(400, "unknown circuit '" + circuit_id.substr(0, 100) + "'");
+  if (!c)
+    return api_error(400, "unknown circuit '" + circuit_id.substr(0, 100) +
+                              "' (this scheduler's circuits: " + circuit_ids() + ")");
   const bool native = c->kind == circuit_kind_t::native;
   const bool generator = !c->witness_generator.empty();
   try {
@@ -211,11 +214,16 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
       req.inputs.push_back(o.uploads->put(r.body, json_type));
     }
   } catch (const std::invalid_argument& e) {
-    return api_error(std::string(e.what()).find("max_upload") != std::string::npos ? 413 : 400,
-                     e.what());
+    const bool too_big = std::string(e.what()).find("max_upload") != std::string::npos;
+    return api_error(too_big ? 413 : 400,
+                     e.what() + (too_big || json_type ? std::string() : mangled_body_hint(r.body)));
   }
   auto id = gateway->submit(session(who.name), req);
-  if (!id) return from_failure(id.error());
+  if (!id) {  // the witness checked against the circuit: a body mangled by curl -d fails here
+    api_failure_t f = id.error();
+    if (f.status == 400 && !json_type) f.reason += mangled_body_hint(r.body);
+    return from_failure(f);
+  }
   return json_response(201, {{"id", *id}});
 }
 

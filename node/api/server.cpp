@@ -32,7 +32,7 @@ void api_server_t::impl_t::handle(net::http_request_t r,
   if (p == "/v1/stats")
     return reply->respond(is(r, {"GET", "HEAD"}) ? stats(r) : method_not_allowed(r.method, "GET"));
   if (p == "/v1/timeline")
-    return reply->respond(is(r, {"GET", "HEAD"}) ? timeline(r)
+    return reply->respond(is(r, {"GET", "HEAD"}) ? timeline(r, *who)
                                                  : method_not_allowed(r.method, "GET"));
   if (p == "/v1/events") {
     if (r.method != "GET") return reply->respond(method_not_allowed(r.method, "GET"));

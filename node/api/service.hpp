@@ -22,6 +22,12 @@ json node_json(const node_usage_msg& n);
 json stats_json(const timeline::stats_t& s);
 net::http_response_t json_response(unsigned status, const json& body);
 net::http_response_t api_error(unsigned status, const std::string& why);
+// A body sent as a form (Content-Type application/x-www-form-urlencoded: what `curl -d` sends):
+// the error that says how to send a file or a JSON job instead; nullopt for any other type.
+std::optional<std::string> form_body_error(const net::http_request_t& r);
+// A hint for an input that did not parse: `curl -d @FILE` strips every CR and LF byte from the
+// file, so a binary body of some size without a single one was most likely mangled so. "" else.
+std::string mangled_body_hint(const std::string& body);
 // The answer for an ask that got none: its status and reason.
 net::http_response_t from_failure(const api_failure_t& f);
 net::http_response_t method_not_allowed(const std::string& method, const char* allow);
@@ -43,7 +49,8 @@ struct api_server_t::impl_t {
 
   struct stream_t {
     std::shared_ptr<net::http_stream_t> out;
-    std::string token;  // the jobs it may see
+    std::string token;      // the jobs it may see
+    bool all_jobs = false;  // admin: the timeline of every job
     int64_t since = std::numeric_limits<int64_t>::min();
   };
   std::vector<stream_t> streams;
@@ -65,6 +72,8 @@ struct api_server_t::impl_t {
   std::optional<who_t> authenticate(const net::http_request_t& r);
   std::string session(const std::string& client);
   std::optional<circuit_def_t> circuit(const std::string& id);
+  // "a, b, c": the scheduler's circuit ids (for an unknown circuit's error).
+  std::string circuit_ids();
 
   // --- routes
   void handle(net::http_request_t r, const std::shared_ptr<net::http_reply_t>& reply);
@@ -86,13 +95,14 @@ struct api_server_t::impl_t {
   net::http_response_t upload_get(const net::http_request_t& r, const who_t& who);
   net::http_response_t nodes();
   net::http_response_t stats(const net::http_request_t& r);
-  net::http_response_t timeline(const net::http_request_t& r);
+  net::http_response_t timeline(const net::http_request_t& r, const who_t& who);
   void events(const net::http_request_t& r, const who_t& who,
               const std::shared_ptr<net::http_reply_t>& reply);
   void publish();  // the /v1/events thread
   // The timeline after `since` with its "now_ns" (where the next ask starts); nullopt when the
-  // aggregator does not answer.
-  std::optional<json> timeline_since(int64_t since);
+  // aggregator does not answer. With `session`: only the events of that session's jobs (and
+  // those of no job), as a client sees it; admin (empty session) sees every job's.
+  std::optional<json> timeline_since(int64_t since, const std::string& session = "");
   api_result_t<json> node_list();  // /v1/nodes's list, or why the scheduler did not give it
 };
 

@@ -13,15 +13,17 @@ namespace zk::node {
 net::http_response_t api_server_t::impl_t::upload_put(const net::http_request_t& r, const who_t&) {
   if (r.method != "PUT" && r.method != "POST") return method_not_allowed(r.method, "PUT");
   if (!o.uploads) return api_error(404, "this scheduler takes no uploads");
+  if (auto why = form_body_error(r)) return api_error(400, *why);
+  const bool json_type = r.header("content-type").rfind("application/json", 0) == 0;
   try {
-    const bool json_type = r.header("content-type").rfind("application/json", 0) == 0;
     const std::string ref = o.uploads->put(r.body, json_type);
     return json_response(201, {{"upload", ref.substr(std::string("upload:").size())},
                                {"input", ref},
                                {"bytes", r.body.size()}});
   } catch (const std::invalid_argument& e) {
-    return api_error(std::string(e.what()).find("max_upload") != std::string::npos ? 413 : 400,
-                     e.what());
+    const bool too_big = std::string(e.what()).find("max_upload") != std::string::npos;
+    return api_error(too_big ? 413 : 400,
+                     e.what() + (too_big || json_type ? std::string() : mangled_body_hint(r.body)));
   }
 }
 

@@ -84,6 +84,22 @@ net::http_response_t json_response(unsigned status, const json& body) {
   return r;
 }
 
+std::optional<std::string> form_body_error(const net::http_request_t& r) {
+  if (r.header("content-type").rfind("application/x-www-form-urlencoded", 0) != 0)
+    return std::nullopt;
+  return std::string(
+      "the body was sent as a form (Content-Type: application/x-www-form-urlencoded, what curl "
+      "-d sends; -d also strips the newline bytes of a file): send a .wtns or input.json with "
+      "--data-binary @FILE -H 'Content-Type: application/octet-stream', a JSON job with -H "
+      "'Content-Type: application/json'");
+}
+
+std::string mangled_body_hint(const std::string& body) {
+  if (body.size() < 64 || body.find_first_of("\r\n") != std::string::npos) return "";
+  return " (the body has no newline byte at all: curl -d strips them from a file; send it with "
+         "--data-binary @FILE)";
+}
+
 net::http_response_t api_error(unsigned status, const std::string& why) {
   return net::http_error(status, why, true);
 }

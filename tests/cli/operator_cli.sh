@@ -13,10 +13,16 @@
 #   - client certificates: certs revoke NAME; the scheduler's HTTPS and control plane refuse it at
 #     the next handshake (no restart), other clients still pass; certs list says REVOKED
 #   - zkfleet up keeps the previous run's node logs (NAME.log.1)
+#   - hints that send nobody the wrong way: a client host without --client (its certificates
+#     listed), a certs_dir typo (no "create-ca"), another CA's ca.crt ("reached the server but its
+#     certificate is not signed by your ca.crt", control plane and HTTP), a misspelled circuit
+#     (the known ones listed, API and CLI), an upload of the wrong circuit (no server path),
+#     curl -d (a form, or a body stripped of its newlines: use --data-binary)
+#   - a client's /v1/timeline shows only its own jobs; admin's shows every job
 #
 #   tests/cli/operator_cli.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
-harness_init operator_cli "${1:-}"
+harness_init operator "${1:-}"
 command -v curl >/dev/null || skip "curl is not installed"
 
 # --- --version -----------------------------------------------------------------------------------
@@ -66,6 +72,7 @@ take_port HTTP
 U="https://127.0.0.1:$HTTP"
 yaml_head "http: 127.0.0.1:$HTTP"
 yaml_porep porep "curve=bn254,challenges=1,depth=8"
+yaml_circuit mulchain mulchain "shape: abc_witness"
 yaml_node scheduler scheduler
 yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 64MiB}"
 yaml_node prover-1 prover "resources: {cores: 1, memory_budget: 512MiB, prover_backend: cpu}"
@@ -133,6 +140,80 @@ grep -Eq "^client.alice.crt +client +alice +[0-9-]+ +REVOKED 20" "$T/list.out" &
   ok "certs list: alice REVOKED, bob not" || fail "certs list: $(cat "$T/list.out")"
 "$ZK" certs revoke carol --certs-dir "$CERTS" >"$T/revoke2.out" 2>&1
 [ $? = 1 ] && grep -q "client.carol.crt does not exist" "$T/revoke2.out" && ok "certs revoke of an unknown client: error naming the file" || fail "revoke carol: $(cat "$T/revoke2.out")"
+
+# --- hints -----------------------------------------------------------------------------------------
+BOBC=(--cacert "$CERTS/ca.crt" --cert "$CERTS/client.bob.crt" --key "$CERTS/client.bob.key")
+ADMINC=(--cacert "$CERTS/ca.crt" --cert "$CERTS/client.admin.crt" --key "$CERTS/client.admin.key")
+post() {  # post NAME CURL-ARGS...: the status in $T/NAME.code, the body in $T/NAME.body
+  local name="$1"
+  shift
+  curl -s -m 60 -o "$T/$name.body" -w '%{http_code}' "$@" >"$T/$name.code" 2>/dev/null
+}
+# A client host: ca.crt and bob's certificate only; no --client (the default, admin, is not here).
+mkdir -p "$T/client-host" && cp "$CERTS/ca.crt" "$CERTS/client.bob.crt" "$CERTS/client.bob.key" "$T/client-host/"
+sed -e "s#certs_dir: $CERTS/#certs_dir: $T/client-host#" "$CFG" >"$T/client-host.yaml"
+timeout 60 "$ZK" status --config "$T/client-host.yaml" >"$T/nc.out" 2>&1
+grep -q "client admin (the default of --client) has no certificate in $T/client-host; the client certificates in $T/client-host: bob; give --client NAME" "$T/nc.out" &&
+  ! grep -q "create-client" "$T/nc.out" && ok "no --client on a client host: its certificates listed" || fail "no --client: $(cat "$T/nc.out")"
+sed -e "s#certs_dir: $CERTS/#certs_dir: $T/client-hots#" "$CFG" >"$T/client-typo.yaml"
+timeout 60 "$ZK" status --config "$T/client-typo.yaml" --client bob >"$T/ct.out" 2>&1
+grep -q "security.certs_dir in $T/client-typo.yaml: $T/client-hots does not exist. Is the path right?" "$T/ct.out" &&
+  ! grep -q "create-ca" "$T/ct.out" && ok "a client's certs_dir typo: named, no create-ca" || fail "client certs_dir typo: $(cat "$T/ct.out")"
+# Another CA's ca.crt beside bob's own certificate.
+mkdir -p "$T/other-ca" "$T/other-host"
+"$ZK" certs create-ca --certs-dir "$T/other-ca" >/dev/null
+cp "$T/other-ca/ca.crt" "$CERTS/client.bob.crt" "$CERTS/client.bob.key" "$T/other-host/"
+sed -e "s#certs_dir: $CERTS/#certs_dir: $T/other-host#" "$CFG" >"$T/other.yaml"
+timeout 60 "$ZK" status --config "$T/other.yaml" --client bob >"$T/oc.out" 2>&1
+grep -q "reached the server at 127.0.0.1:$SCHED_PORT but its certificate is not signed by your ca.crt ($T/other-host/ca.crt" "$T/oc.out" &&
+  ok "another CA's ca.crt, control plane: $(head -c 160 "$T/oc.out")" || fail "another CA, control plane: $(cat "$T/oc.out")"
+timeout 60 "$ZK" submit --config "$T/other.yaml" --client bob --circuit mulchain --input "$FIX/mulchain/witness.wtns" >"$T/oh.out" 2>&1
+grep -q "reached 127.0.0.1:$HTTP but its certificate is not signed by your ca.crt ($T/other-host/ca.crt" "$T/oh.out" &&
+  ok "another CA's ca.crt, HTTP upload: said so" || fail "another CA, HTTP: $(cat "$T/oh.out")"
+# A misspelled circuit: the known ones listed (API, and the CLI through the control plane).
+post typo "${BOBC[@]}" -H 'Content-Type: application/json' -d '{"circuit": "porpe"}' "$U/v1/jobs"
+[ "$(cat "$T/typo.code")" = 400 ] && grep -Eq "unknown circuit 'porpe' \(this scheduler's circuits: (mulchain, porep|porep, mulchain)\)" "$T/typo.body" &&
+  ok "API: a misspelled circuit lists the known ones" || fail "API typo: $(cat "$T/typo.code") $(cat "$T/typo.body")"
+timeout 60 "$ZK" submit --config "$CFG" --client bob --circuit porpe --input seed=1 >"$T/ctypo.out" 2>&1
+grep -Eq "unknown circuit 'porpe' \(this scheduler's circuits: (mulchain, porep|porep, mulchain)\)" "$T/ctypo.out" &&
+  ok "CLI: a misspelled circuit lists the known ones" || fail "CLI typo: $(cat "$T/ctypo.out")"
+# curl -d: a form; -d with an octet-stream type: a body stripped of its newlines.
+post form "${BOBC[@]}" -d "@$FIX/mulchain/witness.wtns" "$U/v1/jobs?circuit=mulchain"
+[ "$(cat "$T/form.code")" = 400 ] && grep -q "sent as a form .*--data-binary @FILE" "$T/form.body" &&
+  ok "curl -d: 400 saying --data-binary" || fail "curl -d: $(cat "$T/form.code") $(cat "$T/form.body")"
+post mangled "${BOBC[@]}" -H 'Content-Type: application/octet-stream' -d "@$FIX/mulchain/witness.wtns" "$U/v1/jobs?circuit=mulchain"
+[ "$(cat "$T/mangled.code")" = 400 ] && grep -q "curl -d strips them from a file; send it with --data-binary" "$T/mangled.body" &&
+  ok "a body stripped of its newlines: 400 saying --data-binary ($(head -c 120 "$T/mangled.body"))" || fail "mangled: $(cat "$T/mangled.code") $(cat "$T/mangled.body")"
+# The wrong circuit's witness, uploaded: the error names the upload, not where the scheduler keeps it.
+post wrong "${BOBC[@]}" -H 'Content-Type: application/octet-stream' --data-binary "@$ROOT/tests/fixtures/bn254/poseidon/witness.wtns" "$U/v1/jobs?circuit=mulchain"
+if [ "$(cat "$T/wrong.code")" = 400 ] && grep -q "the upload sha256:" "$T/wrong.body" && ! grep -q "$T/op.state" "$T/wrong.body"; then
+  ok "wrong circuit's upload: $(head -c 200 "$T/wrong.body")"
+else
+  fail "wrong circuit's upload: $(cat "$T/wrong.code") $(cat "$T/wrong.body")"
+fi
+
+# --- a client's timeline: its own jobs only ---------------------------------------------------
+post bobjob "${BOBC[@]}" -H 'Content-Type: application/json' -d '{"circuit": "porep", "partitions": 1, "input": {"seed": 3}}' "$U/v1/jobs"
+post adminjob "${ADMINC[@]}" -H 'Content-Type: application/json' -d '{"circuit": "porep", "partitions": 1, "input": {"seed": 4}}' "$U/v1/jobs"
+BJ=$(python3 -c "import json; print(json.load(open('$T/bobjob.body'))['id'])" 2>/dev/null)
+AJ=$(python3 -c "import json; print(json.load(open('$T/adminjob.body'))['id'])" 2>/dev/null)
+done_job() {  # done_job ID CURL-ARGS...
+  local id="$1"
+  shift
+  curl -s -m 20 "$@" "$U/v1/jobs/$id" | grep -q '"state":"done"'
+}
+wait_until 240 "bob's job done" done_job "$BJ" "${BOBC[@]}" && wait_until 240 "admin's job done" done_job "$AJ" "${ADMINC[@]}" ||
+  fail "the two jobs did not finish"
+BSEQ=$(curl -s -m 20 "${BOBC[@]}" "$U/v1/jobs/$BJ" | python3 -c "import json,sys; print(json.load(sys.stdin)['seq'])")
+ASEQ=$(curl -s -m 20 "${ADMINC[@]}" "$U/v1/jobs/$AJ" | python3 -c "import json,sys; print(json.load(sys.stdin)['seq'])")
+tl_jobs() {  # tl_jobs CURL-ARGS...: the job numbers of /v1/timeline's events, sorted
+  curl -s -m 20 "$@" "$U/v1/timeline" | python3 -c "import json,sys; print(' '.join(str(j) for j in sorted({e['job'] for e in json.load(sys.stdin)['events'] if e['job']})))"
+}
+sleep 1  # the nodes ship their events every 100 ms
+bt=$(tl_jobs "${BOBC[@]}")
+at=$(tl_jobs "${ADMINC[@]}")
+[ "$bt" = "$BSEQ" ] && ok "bob's /v1/timeline: his job $BSEQ only" || fail "bob's timeline shows jobs '$bt' (his: $BSEQ, admin's: $ASEQ)"
+if [[ " $at " == *" $BSEQ "* && " $at " == *" $ASEQ "* ]]; then ok "admin's /v1/timeline: every job ($at)"; else fail "admin's timeline: '$at'"; fi
 
 # --- up keeps the previous run's logs ------------------------------------------------------------
 echo "--- marker of the first run ---" >>"$LOGS/synth-1.log"

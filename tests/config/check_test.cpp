@@ -1,7 +1,7 @@
 // zkfleet config check (common/config/check.hpp): every problem of a file in one report, each
 // section's own; the files of the nodes that run here only (--host, or loopback), the files of
 // other hosts left alone and named as not checked. The command's output and exit status:
-// tests/cli/operator.sh.
+// tests/cli/operator_cli.sh.
 #include "common/config/check.hpp"
 
 #include <doctest/doctest.h>
