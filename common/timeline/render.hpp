@@ -51,6 +51,9 @@ struct stats_t {
   std::vector<track_stats_t> tracks;
   std::string bottleneck;  // "synthesis" | "prover" | "transfer" | "pipeline" (none saturated) | ""
   std::string verdict;     // the sentence naming it, with its evidence
+  // When the prover or synthesis bounds: the child stage that takes most of its time (a prover
+  // stage such as msm_h, or a PoRep synthesis stage such as porep_synthesize); "" without them.
+  std::string bound_stage;
 };
 stats_t compute_stats(const std::vector<event_t>& events, const names_t& names);
 std::string render_stats(const stats_t& s);
