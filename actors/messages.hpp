@@ -48,6 +48,7 @@
 #include "common/timeline/event.hpp"
 #include "node/circuit.hpp"
 #include "node/scheduler/policy.hpp"
+#include "node/scheduler/requests.hpp"
 
 namespace zk::actors {
 
@@ -58,6 +59,12 @@ using node::job_id_t;
 using node::lookahead_t;
 using node::node_id_t;
 using node::priority_t;
+// What clients ask and the scheduler answers (node/scheduler/requests.hpp).
+using node::job_request_msg;
+using node::job_result_msg;
+using node::job_status_msg;
+using node::node_usage_msg;
+using node::proof_msg;
 
 // --- atoms (CAF 0.17: at most 10 characters, no type ids of their own) ------------------------
 
@@ -131,50 +138,6 @@ struct login_msg {
   std::string signature;
 };
 
-// --- clients ---------------------------------------------------------------------------------
-
-struct job_request_msg {
-  std::string circuit;
-  priority_t priority = priority_t::normal;
-  uint32_t partitions = 1;
-  std::vector<std::string> inputs;  // circom: .wtns paths; native: none or "seed=N"
-  bool circuit_priority = false;  // ignore `priority`: take the circuit's (circuit_def_t::priority)
-};
-
-struct proof_msg {
-  uint64_t job = 0;
-  uint32_t partition = 0;
-  uint32_t attempt = 0;
-  std::string proof_json;                   // snarkjs proof.json
-  std::vector<std::string> public_signals;  // snarkjs public.json
-  double synth_seconds = 0, prove_seconds = 0, verify_seconds = 0;
-  std::string report_token;  // dispatch_msg::report_token of this attempt
-};
-
-struct job_status_msg {
-  std::string id;    // the job's public id: 128 random bits, hex
-  uint64_t seq = 0;  // the scheduler's job number (what the timeline names the job by)
-  std::string owner;
-  std::string circuit;
-  priority_t priority = priority_t::normal;
-  uint32_t partitions = 0, done = 0, failed = 0;
-  bool cancelled = false, finished = false;
-  std::string error;
-  std::vector<std::string> part_states;  // part_state_name per partition
-  // Why its queued partitions wait although idle nodes would take them: no live node can hold
-  // them (it fails after scheduler.placement_timeout). Empty otherwise.
-  std::string waiting;
-  // Per partition, the node it is on now (the synthesis node while synthesizing, the prover from
-  // then on, the prover that proved it once done); "" while queued.
-  std::vector<std::string> part_nodes;
-  int64_t submitted_ms = 0;  // unix ms
-};
-
-struct job_result_msg {
-  job_status_msg status;
-  std::vector<proof_msg> proofs;  // by partition, those done
-};
-
 // --- nodes -----------------------------------------------------------------------------------
 
 struct node_resources_msg {
@@ -185,17 +148,6 @@ struct node_resources_msg {
   std::vector<std::string> hot_keys;  // circuits whose proving key is resident
   std::string data_endpoint;          // where buffers are fetched ("local:<name>" in one process)
   std::string transfer_key;           // prover: the 32-byte key its data server checks tickets with
-};
-
-// What a node holds now, as the scheduler accounts it (stats_atom → std::vector of these).
-struct node_usage_msg {
-  std::string name;
-  uint64_t reserved = 0, budget = 0;
-  uint32_t synthesizing = 0, pipeline = 0;
-  uint64_t peak_reserved = 0;          // the most ever reserved on it (never above budget)
-  bool synth = false, prover = false;  // the roles it joined with
-  bool alive = true;                   // false once it left (its entry stays for the peak)
-  std::string backend;                 // a prover's: "cpu" or "cuda (<device>)"
 };
 
 // --- work ------------------------------------------------------------------------------------
@@ -362,34 +314,9 @@ typename Inspector::result_type inspect(Inspector& f, login_msg& x) {
   return f(caf::meta::type_name("login_msg"), x.name, x.node, x.cert_pem, x.challenge, x.signature);
 }
 template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, job_request_msg& x) {
-  return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs,
-           x.circuit_priority);
-}
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
-  return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.attempt, x.proof_json,
-           x.public_signals, x.synth_seconds, x.prove_seconds, x.verify_seconds, x.report_token);
-}
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
-  return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.owner, x.circuit, x.priority,
-           x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states,
-           x.waiting, x.part_nodes, x.submitted_ms);
-}
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
-  return f(caf::meta::type_name("job_result_msg"), x.status, x.proofs);
-}
-template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_resources_msg& x) {
   return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend,
            x.hot_keys, x.data_endpoint, x.transfer_key);
-}
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
-  return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing,
-           x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive, x.backend);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
@@ -452,6 +379,31 @@ void add_message_types(caf::actor_system_config& cfg);
 }  // namespace zk::actors
 
 namespace zk::node {
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, job_request_msg& x) {
+  return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs,
+           x.circuit_priority);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
+  return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.attempt, x.proof_json,
+           x.public_signals, x.synth_seconds, x.prove_seconds, x.verify_seconds, x.report_token);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
+  return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.owner, x.circuit, x.priority,
+           x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states,
+           x.waiting, x.part_nodes, x.submitted_ms);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
+  return f(caf::meta::type_name("job_result_msg"), x.status, x.proofs);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
+  return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing,
+           x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive, x.backend);
+}
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
   return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name,

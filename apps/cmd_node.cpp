@@ -14,7 +14,7 @@
 #include <thread>
 #include <utility>
 
-#include "actors/api_http.hpp"
+#include "actors/api_gateway.hpp"
 #include "actors/node.hpp"
 #include "apps/backend.hpp"
 #include "apps/client.hpp"
@@ -253,7 +253,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   auto& sys = *s.sys;
   std::string token;  // this node's session at the scheduler
   own_actors_t own;
-  std::unique_ptr<api_server_t> http;  // destroyed before the actor system
+  std::unique_ptr<node::api_server_t> http;  // destroyed before the actor system
   scheduler_actor scheduler;
   timeline_actor aggregator;
   if (plan.scheduler) {
@@ -300,7 +300,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       throw std::runtime_error("cannot publish the scheduler on " + plan.publish.str() + ": " +
                                sys.render(port.error()));
     if (c.scheduler.http) {
-      api_options_t o;
+      node::api_options_t o;
       o.host = c.scheduler.http->host;
       o.port = c.scheduler.http->port;
       if (s.tls.enabled()) {
@@ -310,12 +310,12 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       o.uploads = uploads;
       o.upload_key = upload_key;
       o.scheduler_node = plan.name;
-      o.assets = [](std::string_view path) -> std::optional<api_asset_t> {
+      o.assets = [](std::string_view path) -> std::optional<node::api_asset_t> {
         if (const auto* a = dashboard::find(path))
-          return api_asset_t{std::string(a->content_type), a->bytes};
+          return node::api_asset_t{std::string(a->content_type), a->bytes};
         return std::nullopt;
       };
-      http = std::make_unique<api_server_t>(sys, scheduler, aggregator, sessions, std::move(o));
+      http = serve_api(sys, scheduler, aggregator, sessions, std::move(o));
       log::info("zkfleet node " + plan.name + ": HTTP API and dashboard at " + http->url() +
                 "/ (metrics at " + http->url() + "/metrics)");
     }

@@ -45,6 +45,34 @@ void metrics_t::add_duration(stage_t st, int64_t ns) {
   ++h.count;
 }
 
+std::string metric_family(const std::string& name, const std::string& help, const char* type) {
+  return "# HELP " + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+}
+
+std::string escape_label_value(const std::string& v) {
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string render_node_gauge(const std::string& name, const std::string& help,
+                              const std::vector<std::pair<std::string, uint64_t>>& by_node) {
+  std::string out = metric_family(name, help, "gauge");
+  for (const auto& [node, value] : by_node)
+    out += name + "{node=\"" + escape_label_value(node) + "\"} " + std::to_string(value) + "\n";
+  return out;
+}
+
 std::string metrics_t::render_prometheus() const {
   auto num = [](const char* f, double v) {
     char buf[64];
@@ -52,10 +80,9 @@ std::string metrics_t::render_prometheus() const {
     return std::string(buf);
   };
   std::string out;
-  out += "# HELP zkfleet_proofs_total Proofs completed.\n# TYPE zkfleet_proofs_total counter\n";
+  out += metric_family("zkfleet_proofs_total", "Proofs completed.", "counter");
   out += "zkfleet_proofs_total " + std::to_string(proofs_) + "\n";
-  out += "# HELP zkfleet_stage_duration_seconds Duration of each stage.\n";
-  out += "# TYPE zkfleet_stage_duration_seconds histogram\n";
+  out += metric_family("zkfleet_stage_duration_seconds", "Duration of each stage.", "histogram");
   for (const auto& [st, h] : stages_) {
     const std::string lab = std::string("stage=\"") + stage_name(st) + "\"";
     for (size_t b = 0; b < bounds.size(); ++b)

@@ -10,10 +10,22 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common/timeline/event.hpp"
 
 namespace zk::timeline {
+
+// The exposition format (text 0.0.4), written here only: everything /metrics serves goes through
+// these (the histograms below, the scheduler's per-node gauges in node/api).
+// A family's "# HELP" and "# TYPE" lines.
+std::string metric_family(const std::string& name, const std::string& help, const char* type);
+// A label value escaped per the exposition format: backslash, double quote and newline.
+std::string escape_label_value(const std::string& v);
+// A gauge family with one sample per node: name{node="<node>"} value.
+std::string render_node_gauge(const std::string& name, const std::string& help,
+                              const std::vector<std::pair<std::string, uint64_t>>& by_node);
 
 class metrics_t {
  public:

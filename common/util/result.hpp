@@ -17,6 +17,8 @@ class result_t {
   explicit operator bool() const { return ok(); }
   T& value() { return std::get<0>(v_); }
   const T& value() const { return std::get<0>(v_); }
+  T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   const E& error() const { return std::get<1>(v_); }

@@ -1,10 +1,10 @@
-// The scheduler's HTTP face (actors/api_http) in one process, plain HTTP (an insecure loopback
-// cluster: every request is admin's): an embedded cluster proves a job, then a plain Beast client
-// scrapes GET /metrics and checks the exposition against what happened (proofs, stage counts,
-// each node's budget), the probes, the API's own answers (HEAD, 404, 405, 400, 413, 429), 503 when
-// the scheduler or the aggregator cannot answer, a stalled client, and a bind clash. The routes
-// with certificates, tokens and uploads across processes: tests/cli/http_api.sh. Every wait is
-// bounded.
+// The scheduler's HTTP face (node/api on the actors' gateway, actors/api_gateway) in one process,
+// plain HTTP (an insecure loopback cluster: every request is admin's): an embedded cluster proves a
+// job, then a plain Beast client scrapes GET /metrics and checks the exposition against what
+// happened (proofs, stage counts, each node's budget), the probes, the API's own answers (HEAD,
+// 404, 405, 400, 413, 429), 503 when the scheduler or the aggregator cannot answer, a stalled
+// client, and a bind clash. The routes with certificates, tokens and uploads across processes:
+// tests/cli/http_api.sh. Every wait is bounded.
 #include <doctest/doctest.h>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -16,7 +16,7 @@
 #include <map>
 #include <sstream>
 
-#include "actors/api_http.hpp"
+#include "actors/api_gateway.hpp"
 #include "actors/node.hpp"
 #include "tests/test_util.hpp"
 
@@ -154,16 +154,16 @@ TEST_CASE(
   // Every reporter's events at the aggregator before the scrape (the server does not flush).
   REQUIRE(ask<caf::ok_atom>(*s.sys, cluster->aggregator, 10s, flush_atom::value));
   {
-    api_server_t server(*s.sys, cluster->scheduler, cluster->aggregator, cluster->sessions, {});
-    REQUIRE(server.port() != 0);
-    CHECK(server.url() == "http://127.0.0.1:" + std::to_string(server.port()));
-    auto hz = fetch(server.port(), http::verb::get, "/healthz");
+    auto server = serve_api(*s.sys, cluster->scheduler, cluster->aggregator, cluster->sessions, {});
+    REQUIRE(server->port() != 0);
+    CHECK(server->url() == "http://127.0.0.1:" + std::to_string(server->port()));
+    auto hz = fetch(server->port(), http::verb::get, "/healthz");
     CHECK(hz.status == 200);
     CHECK(hz.body == "ok\n");
-    auto rz = fetch(server.port(), http::verb::get, "/readyz");
+    auto rz = fetch(server->port(), http::verb::get, "/readyz");
     CHECK_MESSAGE(rz.status == 200, rz.body);
 
-    auto r = fetch(server.port(), http::verb::get, "/metrics");
+    auto r = fetch(server->port(), http::verb::get, "/metrics");
     REQUIRE_MESSAGE(r.status == 200, r.body);
     CHECK(r.content_type.rfind("text/plain; version=0.0.4", 0) == 0);
     auto e = parse(r.body);
@@ -205,35 +205,34 @@ TEST_CASE(
     CHECK(e.types.size() == 7);
 
     // HEAD: GET's headers, no body.
-    auto h = fetch(server.port(), http::verb::head, "/metrics");
+    auto h = fetch(server->port(), http::verb::head, "/metrics");
     CHECK(h.status == 200);
     CHECK(h.body.empty());
     CHECK(h.content_length > 0);
     CHECK(h.content_type.rfind("text/plain; version=0.0.4", 0) == 0);
     // A query string is not part of the path.
-    CHECK(fetch(server.port(), http::verb::get, "/metrics?x=1").status == 200);
+    CHECK(fetch(server->port(), http::verb::get, "/metrics?x=1").status == 200);
 
-    auto nf = fetch(server.port(), http::verb::get, "/nope");
+    auto nf = fetch(server->port(), http::verb::get, "/nope");
     CHECK(nf.status == 404);
     CHECK(nf.content_type == "application/json");
     CHECK(nf.body.find("\"error\":\"no route /nope") != std::string::npos);
-    auto post = fetch(server.port(), http::verb::post, "/metrics", "x=1");
+    auto post = fetch(server->port(), http::verb::post, "/metrics", "x=1");
     CHECK(post.status == 405);
     CHECK(post.allow == "GET, HEAD");
     // No dashboard compiled into this server: said so. A body over the JSON bound: 413 unread.
-    CHECK(fetch(server.port(), http::verb::get, "/").status == 404);
-    auto big = fetch(server.port(), http::verb::post, "/v1/nodes", std::string(70000, 'x'));
+    CHECK(fetch(server->port(), http::verb::get, "/").status == 404);
+    auto big = fetch(server->port(), http::verb::post, "/v1/nodes", std::string(70000, 'x'));
     CHECK(big.status == 413);
     // The job routes answer for the embedded cluster's job, in the API's JSON.
-    auto st = fetch(server.port(), http::verb::get, "/v1/jobs/" + *job);
+    auto st = fetch(server->port(), http::verb::get, "/v1/jobs/" + *job);
     CHECK(st.status == 200);
     CHECK(st.body.find("\"state\":\"done\"") != std::string::npos);
-    auto pr = fetch(server.port(), http::verb::get, "/v1/jobs/" + *job + "/proofs");
+    auto pr = fetch(server->port(), http::verb::get, "/v1/jobs/" + *job + "/proofs");
     CHECK(pr.status == 200);
     CHECK(pr.body.find("\"pi_a\"") != std::string::npos);
-    CHECK(
-        fetch(server.port(), http::verb::get, "/v1/jobs/0123456789abcdef0123456789abcdef").status ==
-        404);
+    CHECK(fetch(server->port(), http::verb::get, "/v1/jobs/0123456789abcdef0123456789abcdef")
+              .status == 404);
   }
   cluster->stop();
   cluster.reset();
@@ -262,9 +261,9 @@ TEST_CASE(
     api_options_t o;
     o.ask_timeout = 300ms;
     o.io_timeout = 300ms;
-    api_server_t server(*s.sys, caf::actor_cast<scheduler_actor>(sched),
-                        caf::actor_cast<timeline_actor>(silent), sessions, o);
-    auto r = fetch(server.port(), http::verb::get, "/metrics");
+    auto server = serve_api(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+                            caf::actor_cast<timeline_actor>(silent), sessions, o);
+    auto r = fetch(server->port(), http::verb::get, "/metrics");
     CHECK(r.status == 503);
     CHECK_MESSAGE(
         r.body == "{\"error\":\"the timeline aggregator did not answer within 300 ms\"}\n", r.body);
@@ -273,37 +272,36 @@ TEST_CASE(
     {
       asio::io_context io;
       tcp::socket idle(io);
-      idle.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server.port()));
-      CHECK(fetch(server.port(), http::verb::get, "/nope").status == 404);
+      idle.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server->port()));
+      CHECK(fetch(server->port(), http::verb::get, "/nope").status == 404);
     }
     bool closed = false;
     const auto t0 = std::chrono::steady_clock::now();
-    CHECK(raw_exchange(server.port(), "", 10s, &closed).empty());
+    CHECK(raw_exchange(server->port(), "", 10s, &closed).empty());
     CHECK(closed);
     CHECK(std::chrono::steady_clock::now() - t0 < 5s);
     // Not HTTP: 400, and the connection is closed.
-    CHECK(
-        raw_exchange(server.port(), "HELLO THERE\r\n\r\n", 10s, &closed).rfind("HTTP/1.1 400", 0) ==
-        0);
+    CHECK(raw_exchange(server->port(), "HELLO THERE\r\n\r\n", 10s, &closed)
+              .rfind("HTTP/1.1 400", 0) == 0);
     CHECK(closed);
 
-    api_server_t down(*s.sys, caf::actor_cast<scheduler_actor>(gone),
-                      caf::actor_cast<timeline_actor>(silent), sessions, o);
-    auto d = fetch(down.port(), http::verb::get, "/metrics");
+    auto down = serve_api(*s.sys, caf::actor_cast<scheduler_actor>(gone),
+                          caf::actor_cast<timeline_actor>(silent), sessions, o);
+    auto d = fetch(down->port(), http::verb::get, "/metrics");
     CHECK(d.status == 503);
     CHECK_MESSAGE(d.body.rfind("{\"error\":\"the scheduler ", 0) == 0, d.body);
     // Over the request rate of one address (burst 100, then 50 a second): 429, said in JSON.
     unsigned refused = 0;
     for (int i = 0; i < 150; ++i)
-      refused += fetch(server.port(), http::verb::get, "/healthz").status == 429;
+      refused += fetch(server->port(), http::verb::get, "/healthz").status == 429;
     CHECK(refused > 0);
 
-    const std::string where = "127.0.0.1:" + std::to_string(server.port());
+    const std::string where = "127.0.0.1:" + std::to_string(server->port());
     try {
       api_options_t taken = o;
-      taken.port = server.port();
-      api_server_t clash(*s.sys, caf::actor_cast<scheduler_actor>(sched),
-                         caf::actor_cast<timeline_actor>(silent), sessions, taken);
+      taken.port = server->port();
+      auto clash = serve_api(*s.sys, caf::actor_cast<scheduler_actor>(sched),
+                             caf::actor_cast<timeline_actor>(silent), sessions, taken);
       FAIL("bound a port already taken");
     } catch (const std::runtime_error& e) {
       CHECK_MESSAGE(std::string(e.what()).find(where) != std::string::npos, e.what());
@@ -312,6 +310,6 @@ TEST_CASE(
   CHECK(render_node_gauges({weird_node()})
             .find("zkfleet_node_reserved_bytes{node=\"we\\\"ird\\\\node\\n\"} 7\n") !=
         std::string::npos);
-  CHECK(escape_label_value("plain-1") == "plain-1");
+  CHECK(zk::timeline::escape_label_value("plain-1") == "plain-1");
   for (const auto& a : {silent, sched}) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
 }

@@ -3,7 +3,8 @@
 // merged timeline (also live, as server-sent events), the dashboard's files, health probes and
 // Prometheus metrics, on the HTTP server of common/net (plain, or HTTPS with the node's
 // certificate). It runs beside the scheduler in the scheduler node's process and talks to the
-// scheduler and the timeline aggregator as any client does: each request with the session of its
+// scheduler and the timeline aggregator through a gateway (node/api/gateway.hpp; the actors'
+// one: actors/api_gateway.hpp) as any client does: each request with the session of its
 // caller's identity (a client certificate, a bearer token, or admin on an insecure loopback
 // cluster), each answer awaited for at most ask_timeout (503 past it).
 //
@@ -13,8 +14,10 @@
 //   PUT  /v1/uploads                        GET /v1/uploads/REF (synthesis nodes, with a ticket)
 //   GET  /v1/nodes /v1/stats /v1/timeline[?since=NS] /v1/events (text/event-stream)
 //
-// Destroy it before the actor_system it asks.
-#include <caf/all.hpp>
+// The files: server.cpp (the server, its routes, the probes), auth.cpp (identities, sessions),
+// views.cpp (the JSON of the answers, errors), jobs.cpp, uploads.cpp, cluster.cpp (nodes, stats,
+// timeline), events.cpp (/v1/events and its publisher thread), metrics.cpp; service.hpp is
+// their shared state.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -24,18 +27,16 @@
 #include <string_view>
 #include <vector>
 
-#include "actors/messages.hpp"
 #include "common/net/http_server.hpp"
 #include "common/security/tokens.hpp"
+#include "node/api/gateway.hpp"
 #include "node/scheduler/sessions.hpp"
 #include "node/scheduler/uploads.hpp"
 
-namespace zk::actors {
+namespace zk::node {
 
 // The per-node gauges in exposition format (with # HELP and # TYPE), one sample per node.
 std::string render_node_gauges(const std::vector<node_usage_msg>& nodes);
-// A label value escaped per the exposition format: backslash, double quote and newline.
-std::string escape_label_value(const std::string& v);
 
 struct api_asset_t {
   std::string content_type;
@@ -49,14 +50,14 @@ struct api_options_t {
   // where every request acts as admin (the config allows that on loopback only).
   net::tls_files_t tls;
   std::shared_ptr<security::token_store_t> tokens;  // bearer tokens (HTTPS); null: none
-  std::shared_ptr<node::upload_store_t> uploads;    // null: no uploads
+  std::shared_ptr<upload_store_t> uploads;          // null: no uploads
   std::string upload_key;                           // the scheduler's, for the fetch tickets
   // The node that runs the scheduler: listed in /v1/nodes with the scheduler role (the other
   // nodes are listed as they joined); empty: not listed.
   std::string scheduler_node;
   // The dashboard's file at a path ("/" → "/index.html"); empty function or nullopt: none.
   std::function<std::optional<api_asset_t>(std::string_view path)> assets;
-  std::chrono::milliseconds ask_timeout{10000};
+  std::chrono::milliseconds ask_timeout{10000};  // the gateway's bound on each answer
   std::chrono::milliseconds event_period{1000};  // /v1/events
   std::chrono::milliseconds io_timeout{10000};
   unsigned max_streams = 32;
@@ -65,9 +66,9 @@ struct api_options_t {
 class api_server_t {
  public:
   // Binds at once and serves on threads of its own. Throws std::runtime_error naming host:port
-  // (or a TLS file) when it cannot.
-  api_server_t(caf::actor_system& sys, scheduler_actor scheduler, timeline_actor aggregator,
-               std::shared_ptr<node::sessions_t> sessions, api_options_t options);
+  // (or a TLS file) when it cannot. Destroy it before what the gateway asks.
+  api_server_t(std::shared_ptr<api_gateway_t> gateway, std::shared_ptr<sessions_t> sessions,
+               api_options_t options);
   ~api_server_t();
   api_server_t(const api_server_t&) = delete;
   api_server_t& operator=(const api_server_t&) = delete;
@@ -84,4 +85,4 @@ class api_server_t {
   std::unique_ptr<net::http_server_t> server_;
 };
 
-}  // namespace zk::actors
+}  // namespace zk::node

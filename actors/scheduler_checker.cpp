@@ -1,0 +1,94 @@
+// The scheduler's checker: input files and proofs checked off the scheduler actor, and the
+// circuit descriptions checked at start-up.
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "actors/scheduler_internal.hpp"
+#include "common/net/endpoint.hpp"
+#include "common/net/ticket.hpp"
+#include "common/util/log.hpp"
+#include "node/job_inputs.hpp"
+#include "node/verify_proof.hpp"
+#include "zk/base/clock.hpp"
+
+namespace zk::actors {
+
+using namespace zk::node;  // the policy's types
+using security::role_t;
+
+// The scheduler's file and proof checks, on a thread of their own (detached): input paths (they
+// may sit on a slow or hung disk; an upload is checked as the file it was stored as) and the
+// pairing check of every proof. Each answers nothing when the check passes, else the refusal:
+// bad_request for inputs, prove_failed for a proof (any other error: the check itself failed).
+caf::behavior scheduler_checker(caf::event_based_actor*,
+                                std::shared_ptr<node::upload_store_t> uploads) {
+  return {
+      [uploads](check_atom, const circuit_def_t& c, const std::vector<std::string>& inputs,
+                uint32_t partitions, const std::vector<std::string>& roots) -> caf::result<void> {
+        auto refuse = [](const std::string& why) {
+          return caf::make_error(zk_errc::bad_request, why);
+        };
+        try {
+          std::vector<std::string> paths, files;  // paths: under input_roots; files: all, resolved
+          for (const auto& in : inputs) {
+            if (!node::is_upload(in)) {
+              paths.push_back(in);
+              files.push_back(in);
+              continue;
+            }
+            auto p = uploads ? uploads->path_of(in) : std::nullopt;
+            if (!p)
+              return refuse("input " + in.substr(0, 100) +
+                            " is not an upload this scheduler holds (PUT /v1/uploads first)");
+            files.push_back(*p);
+          }
+          if (auto why = check_input_roots(c, paths, roots)) return refuse(*why);
+          if (auto why = check_job_inputs(c, files, partitions)) return refuse(*why);
+          return caf::unit;
+        } catch (const std::exception& e) {
+          return refuse(std::string("checking the inputs failed: ") + e.what());
+        }
+      },
+      [uploads](collect_atom, const std::vector<std::string>& in_use) -> size_t {
+        if (!uploads) return 0;
+        const size_t gone = uploads->collect({in_use.begin(), in_use.end()}, std::chrono::hours(1));
+        if (gone) log::info("scheduler: " + std::to_string(gone) + " uploads no job names freed");
+        return gone;
+      },
+      [](verify_atom, const circuit_def_t& c, const std::string& proof,
+         const std::vector<std::string>& pub, const std::string& expected) -> caf::result<void> {
+        auto refuse = [](const std::string& why) {
+          return caf::make_error(zk_errc::prove_failed, why);
+        };
+        try {
+          if (expected.size() != 32 || public_digest(pub) != expected)
+            return refuse("its public signals are not those of the witness it was sent");
+          auto v = verify_proof(c, proof, pub);
+          if (!v) return refuse("the proof fails the pairing check: " + v.reason);
+          return caf::unit;
+        } catch (const std::exception& e) {
+          return refuse(std::string("the proof cannot be read: ") + e.what());
+        }
+      },
+  };
+}
+
+// The checker's refusal (an error of zkfleet's with this code), or nullopt when the error is of
+// the check itself (a timeout, the checker gone).
+std::optional<std::string> refusal(const caf::error& e, zk_errc code) {
+  if (e.category() != caf::atom("zkfleet") || zk_errc(e.code()) != code) return std::nullopt;
+  return reason_of(e);
+}
+
+std::optional<std::string> check_circuit(const circuit_def_t& c) {
+  if (c.id.empty() || c.id.size() > max_id_length || c.buffer_bytes == 0 || c.n_vars == 0)
+    return "circuit '" + c.id.substr(0, max_id_length) +
+           "' is not described (no id, size or wires)";
+  if (uint8_t(c.priority) > uint8_t(priority_t::low))
+    return "circuit '" + c.id + "': priority " + std::to_string(int(c.priority)) +
+           " is not one of 0..3";
+  return std::nullopt;
+}
+
+}  // namespace zk::actors

@@ -1,0 +1,101 @@
+// The scheduler's journal: a job restored from it, a partition's and a job's state written to it.
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "actors/scheduler_internal.hpp"
+#include "common/net/endpoint.hpp"
+#include "common/net/ticket.hpp"
+#include "common/util/log.hpp"
+#include "node/job_inputs.hpp"
+#include "node/verify_proof.hpp"
+#include "zk/base/clock.hpp"
+
+namespace zk::actors {
+
+using namespace zk::node;  // the policy's types
+using security::role_t;
+
+void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
+  const bool open = jj.state == "open";
+  if (!circuits.count(jj.circuit)) {
+    log::warn("scheduler: journaled job " + std::to_string(jj.seq) + " is of circuit '" +
+              jj.circuit + "', which this config no longer has: dropped");
+    if (open)
+      guarded_void("the journal", [&] {
+        journal->finish_job(jj.seq, "failed", "circuit '" + jj.circuit + "' left the config",
+                            unix_ms());
+      });
+    return;
+  }
+  std::vector<bool> done(jj.partitions, false);
+  for (const auto& p : jj.proofs)
+    if (p.partition < jj.partitions) done[p.partition] = true;
+  if (!policy.restore(jj.seq, jj.circuit, priority_t(jj.priority), jj.partitions, done, jj.attempts,
+                      open ? "open" : jj.state, jj.error)) {
+    log::warn("scheduler: journaled job " + std::to_string(jj.seq) + " could not be restored");
+    return;
+  }
+  job_ref_t& j = jobs[jj.seq];
+  j.public_id = jj.public_id;
+  j.owner = jj.owner;
+  j.submitted_ms = jj.submitted_ms;
+  j.request.circuit = jj.circuit;
+  j.request.priority = priority_t(jj.priority);
+  j.request.circuit_priority = jj.circuit_priority;
+  j.request.partitions = jj.partitions;
+  j.request.inputs = jj.inputs;
+  for (const auto& p : jj.proofs) {
+    j.proofs.push_back(
+        {jj.seq, p.partition, 0, p.proof_json, p.public_signals, 0, p.prove_seconds, 0, ""});
+    j.proved_by[p.partition] = p.prover;
+  }
+  if (!open) {
+    j.finish_noted = true;
+    const auto age = std::chrono::milliseconds(std::max<int64_t>(0, unix_ms() - jj.finished_ms));
+    j.finished_at = std::chrono::steady_clock::now() - age;
+  } else if (rec) {
+    for (uint32_t k = 0; k < jj.partitions; ++k)
+      if (!done[k]) rec->begin(jj.seq, k, timeline::stage_t::queued, track);
+  }
+  by_public_id[j.public_id] = jj.seq;
+}
+
+bool scheduler_actor_state::journal_part(job_id_t job, uint32_t part) {
+  if (!journal) return true;
+  try {
+    std::string where;
+    auto p = parts.find({job, part});
+    if (p != parts.end()) {
+      auto s = nodes.find(p->second.where.synth), v = nodes.find(p->second.where.prover);
+      where = (s != nodes.end() ? s->second.name : "?") + ">" +
+              (v != nodes.end() ? v->second.name : "?");
+    }
+    journal->note_part(job, part, policy.attempts(job, part), where);
+    return true;
+  } catch (const std::exception& e) {
+    log::error(job, part, std::string("the journal could not note the partition: ") + e.what());
+    return false;
+  }
+}
+
+void scheduler_actor_state::note_finish(job_id_t job) {
+  auto it = jobs.find(job);
+  if (it == jobs.end() || it->second.finish_noted) return;
+  const job_status_t s = policy.status(job);
+  if (!s.finished()) return;
+  it->second.finish_noted = true;
+  // Its queued partitions will never be dispatched: buffers held for them go.
+  for (auto h = held.lower_bound({job, 0}); h != held.end() && h->first.first == job;) {
+    policy.unhold(job, h->first.second);
+    auto n = nodes.find(h->second.first);
+    if (n != nodes.end() && n->second.synthesizer)
+      self->send(n->second.synthesizer, release_atom::value, h->second.second);
+    h = held.erase(h);
+  }
+  if (journal)
+    guarded_void("the journal",
+                 [&] { journal->finish_job(job, finish_state(s), s.error, unix_ms()); });
+}
+
+}  // namespace zk::actors

@@ -1,0 +1,89 @@
+// A synthesizer's worker: one core's synthesis, detached (synthesizer.hpp).
+#include "actors/synthesizer.hpp"
+#include "common/util/log.hpp"
+#include "node/job_inputs.hpp"
+#include "node/synth/synthesize.hpp"
+#include "node/verify_proof.hpp"
+
+namespace zk::actors {
+
+namespace {
+
+caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::string& endpoint,
+                                            buffer::buffer_store_t& store,
+                                            timeline::recorder_t* rec, uint16_t track,
+                                            const dispatch_msg& d) {
+  if (rec) rec->begin(d.job, d.partition, timeline::stage_t::synth, track);
+  try {
+    node::circuit_def_t circuit = d.circuit;
+    // Uploaded inputs are fetched from the scheduler (their files stand in for them); paths must
+    // lie under this node's input roots.
+    std::vector<std::string> inputs = d.inputs, paths;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!node::is_upload(inputs[i])) {
+        paths.push_back(inputs[i]);
+        continue;
+      }
+      if (!st.local || !st.local->uploads || !st.local->fetch)
+        throw std::runtime_error("input " + inputs[i] +
+                                 " is an upload, and this node cannot fetch uploads "
+                                 "(its config sets no scheduler.http)");
+      const std::string ticket = std::to_string(d.job) + "." + std::to_string(d.partition) + "." +
+                                 std::to_string(d.attempt) + "." +
+                                 (i < d.input_tickets.size() ? d.input_tickets[i] : "");
+      inputs[i] =
+          st.local->uploads->fetch(inputs[i], [&](const std::string& in, const std::string& path) {
+            return st.local->fetch(in, ticket, path);
+          });
+    }
+    if (st.local) {
+      auto gen = st.local->witness_generators.find(circuit.id);
+      if (gen == st.local->witness_generators.end())
+        throw std::runtime_error("circuit '" + circuit.id + "' is not in this node's config");
+      circuit.witness_generator = gen->second;  // the node's own, never the message's
+      if (auto why = node::check_input_roots(circuit, paths, st.local->input_roots))
+        throw std::runtime_error(*why);
+    }
+    node::synth_result_t r =
+        node::synthesize(circuit, inputs, d.partitions, d.job, d.partition, store, *st.cache,
+                         [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
+    if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track, r.payload_bytes);
+    buffer_ready_msg m;
+    m.job = d.job;
+    m.partition = d.partition;
+    m.attempt = d.attempt;
+    m.buffer_id = r.buffer_id;
+    m.size = r.payload_bytes;
+    m.checksum = r.checksum;
+    m.endpoint = endpoint;
+    m.synth_seconds = r.seconds;
+    auto pin = store.find(r.buffer_id);  // the public signals the proof must be of
+    if (!pin) throw std::runtime_error("the buffer just made is gone from the store");
+    m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);
+    m.report_token = d.report_token;
+    return m;
+  } catch (const std::exception& e) {
+    if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track);
+    return caf::make_error(zk_errc::synth_failed, e.what());
+  }
+}
+
+}  // namespace
+
+caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
+                           std::shared_ptr<buffer::buffer_store_t> store,
+                           std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
+                           std::shared_ptr<node::csr_cache_t> cache,
+                           std::shared_ptr<const cancelled_jobs_t> cancelled,
+                           std::optional<synth_local_t> local) {
+  self->state.cache = std::move(cache);
+  self->state.cancelled = std::move(cancelled);
+  self->state.local = std::move(local);
+  return {
+      [=](const dispatch_msg& d) {
+        return run_synthesis(self->state, endpoint, *store, recorder.get(), track, d);
+      },
+  };
+}
+
+}  // namespace zk::actors

@@ -1,0 +1,53 @@
+#pragma once
+// What the HTTP API (node/api) asks of the cluster, and nothing else: the scheduler's answers to
+// a session and the timeline aggregator's. The actors layer implements it on the scheduler and
+// aggregator actors (actors/api_gateway.hpp); the API sees plain values and, when there is no
+// answer, why not with the HTTP status that says so.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/timeline/aggregator.hpp"
+#include "common/util/result.hpp"
+#include "node/circuit.hpp"
+#include "node/scheduler/requests.hpp"
+
+namespace zk::node {
+
+// Why an ask got no answer.
+struct api_failure_t {
+  // The HTTP status it maps to (docs/api.md): 404 unknown job, 401 no session, 403 forbidden,
+  // 409 a job failed or cancelled, 500 the scheduler's own failure, 400 any other refusal; 503
+  // when the peer did not answer in time or is gone (not the request's fault).
+  unsigned status = 503;
+  std::string reason;  // the reason text alone ("unknown job 'x'")
+  // "did not answer within 2000 ms" for a timeout, "failed: <the error>" otherwise.
+  std::string detail;
+};
+
+template <class T>
+using api_result_t = util::result_t<T, api_failure_t>;
+
+class api_gateway_t {
+ public:
+  virtual ~api_gateway_t() = default;
+  // The scheduler, each ask with the caller's session token.
+  virtual api_result_t<std::vector<circuit_def_t>> circuits(const std::string& session) = 0;
+  virtual api_result_t<std::vector<node_usage_msg>> usage(const std::string& session) = 0;
+  virtual api_result_t<std::vector<job_status_msg>> jobs(const std::string& session,
+                                                         uint32_t limit) = 0;
+  virtual api_result_t<job_status_msg> status(const std::string& session,
+                                              const std::string& job) = 0;
+  virtual api_result_t<job_result_msg> proofs(const std::string& session,
+                                              const std::string& job) = 0;
+  // true: cancelled; false: the job had already finished.
+  virtual api_result_t<bool> cancel(const std::string& session, const std::string& job) = 0;
+  virtual api_result_t<std::string> submit(const std::string& session,
+                                           const job_request_msg& request) = 0;
+  // The timeline aggregator: its Prometheus text, and its events after `since` (ns, its time).
+  virtual api_result_t<std::string> metrics() = 0;
+  virtual api_result_t<timeline::aggregator_t> timeline(int64_t since) = 0;
+};
+
+}  // namespace zk::node

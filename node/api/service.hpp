@@ -1,0 +1,91 @@
+#pragma once
+// The API server's shared state and its routes (node/api/server.hpp lists the files), and the
+// JSON views and error answers they share: private to node/api.
+#include <condition_variable>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "common/timeline/render.hpp"
+#include "node/api/server.hpp"
+
+namespace zk::node {
+
+using json = nlohmann::json;
+
+// --- views.cpp: the JSON of the API's answers (docs/api.md) and its errors ---------------------
+
+json job_json(const job_status_msg& s, bool parts);
+json node_json(const node_usage_msg& n);
+json stats_json(const timeline::stats_t& s);
+net::http_response_t json_response(unsigned status, const json& body);
+net::http_response_t api_error(unsigned status, const std::string& why);
+// The answer for an ask that got none: its status and reason.
+net::http_response_t from_failure(const api_failure_t& f);
+net::http_response_t method_not_allowed(const std::string& method, const char* allow);
+bool is(const net::http_request_t& r, std::initializer_list<const char*> methods);
+
+// --- the server's state
+// ---------------------------------------------------------------------------
+
+struct api_server_t::impl_t {
+  std::shared_ptr<api_gateway_t> gateway;
+  std::shared_ptr<sessions_t> sessions;
+  api_options_t o;
+  bool secure = false;
+
+  std::mutex mu;
+  std::map<std::string, std::string> session_of;  // client name → its session at the scheduler
+  std::vector<circuit_def_t> circuits;
+  std::chrono::steady_clock::time_point circuits_at{};
+
+  struct stream_t {
+    std::shared_ptr<net::http_stream_t> out;
+    std::string token;  // the jobs it may see
+    int64_t since = std::numeric_limits<int64_t>::min();
+  };
+  std::vector<stream_t> streams;
+  std::condition_variable wake;
+  bool stopping = false;
+  std::thread publisher;
+
+  impl_t(std::shared_ptr<api_gateway_t> g, std::shared_ptr<sessions_t> se, api_options_t opt)
+      : gateway(std::move(g)),
+        sessions(std::move(se)),
+        o(std::move(opt)),
+        secure(o.tls.enabled()) {}
+
+  // --- identities (auth.cpp)
+  struct who_t {
+    std::string role, name;
+  };
+  std::optional<who_t> authenticate(const net::http_request_t& r);
+  std::string session(const std::string& client);
+  std::optional<circuit_def_t> circuit(const std::string& id);
+
+  // --- routes
+  void handle(net::http_request_t r, const std::shared_ptr<net::http_reply_t>& reply);
+  net::http_response_t healthz(const net::http_request_t& r);
+  net::http_response_t readyz(const net::http_request_t& r);
+  net::http_response_t asset(const net::http_request_t& r);
+  net::http_response_t metrics(const net::http_request_t& r);
+  net::http_response_t jobs(const net::http_request_t& r, const who_t& who);
+  net::http_response_t job(const net::http_request_t& r, const who_t& who);
+  net::http_response_t submit(const net::http_request_t& r, const who_t& who);
+  net::http_response_t upload_put(const net::http_request_t& r, const who_t& who);
+  net::http_response_t upload_get(const net::http_request_t& r, const who_t& who);
+  net::http_response_t nodes();
+  net::http_response_t stats(const net::http_request_t& r);
+  net::http_response_t timeline(const net::http_request_t& r);
+  void events(const net::http_request_t& r, const who_t& who,
+              const std::shared_ptr<net::http_reply_t>& reply);
+  void publish();  // the /v1/events thread
+  // The timeline after `since` with its "now_ns" (where the next ask starts); nullopt when the
+  // aggregator does not answer.
+  std::optional<json> timeline_since(int64_t since);
+  api_result_t<json> node_list();  // /v1/nodes's list, or why the scheduler did not give it
+};
+
+}  // namespace zk::node

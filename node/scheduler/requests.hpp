@@ -1,0 +1,68 @@
+#pragma once
+// What clients ask the scheduler and what it answers, as plain structs (no CAF): the actors'
+// messages carry them (actors/messages.hpp: their inspect and type ids), the HTTP API
+// (node/api) renders them, the command line prints them.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "node/scheduler/policy.hpp"
+
+namespace zk::node {
+
+struct job_request_msg {
+  std::string circuit;
+  priority_t priority = priority_t::normal;
+  uint32_t partitions = 1;
+  std::vector<std::string> inputs;  // circom: .wtns paths; native: none or "seed=N"
+  bool circuit_priority = false;  // ignore `priority`: take the circuit's (circuit_def_t::priority)
+};
+
+struct proof_msg {
+  uint64_t job = 0;
+  uint32_t partition = 0;
+  uint32_t attempt = 0;
+  std::string proof_json;                   // snarkjs proof.json
+  std::vector<std::string> public_signals;  // snarkjs public.json
+  double synth_seconds = 0, prove_seconds = 0, verify_seconds = 0;
+  std::string report_token;  // dispatch_msg::report_token of this attempt
+};
+
+struct job_status_msg {
+  std::string id;    // the job's public id: 128 random bits, hex
+  uint64_t seq = 0;  // the scheduler's job number (what the timeline names the job by)
+  std::string owner;
+  std::string circuit;
+  priority_t priority = priority_t::normal;
+  uint32_t partitions = 0, done = 0, failed = 0;
+  bool cancelled = false, finished = false;
+  std::string error;
+  std::vector<std::string> part_states;  // part_state_name per partition
+  // Why its queued partitions wait although idle nodes would take them: no live node can hold
+  // them (it fails after scheduler.placement_timeout). Empty otherwise.
+  std::string waiting;
+  // Per partition, the node it is on now (the synthesis node while synthesizing, the prover from
+  // then on, the prover that proved it once done); "" while queued.
+  std::vector<std::string> part_nodes;
+  int64_t submitted_ms = 0;  // unix ms
+};
+
+struct job_result_msg {
+  job_status_msg status;
+  std::vector<proof_msg> proofs;  // by partition, those done
+};
+
+// --- nodes -----------------------------------------------------------------------------------
+
+// What a node holds now, as the scheduler accounts it (stats_atom → std::vector of these).
+struct node_usage_msg {
+  std::string name;
+  uint64_t reserved = 0, budget = 0;
+  uint32_t synthesizing = 0, pipeline = 0;
+  uint64_t peak_reserved = 0;          // the most ever reserved on it (never above budget)
+  bool synth = false, prover = false;  // the roles it joined with
+  bool alive = true;                   // false once it left (its entry stays for the peak)
+  std::string backend;                 // a prover's: "cpu" or "cuda (<device>)"
+};
+
+}  // namespace zk::node
