@@ -30,6 +30,8 @@ std::string to_string(zk_errc e) {
       return "send_failed";
     case zk_errc::internal:
       return "internal";
+    case zk_errc::bad_witness:
+      return "bad_witness";
   }
   return "unknown_error";
 }

@@ -109,6 +109,8 @@ enum class zk_errc : uint8_t {
   forbidden,        // authenticated, but this identity may not do that
   send_failed,      // a synthesized buffer could not be delivered to its prover
   internal,         // the receiver failed (an exception in its handler), not the request
+  bad_witness,  // the job's own input cannot be proven (a Filecoin C1 whose vanilla proofs leave a
+                // constraint unsatisfied): its job fails at once, never retried
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.

@@ -220,7 +220,8 @@ void scheduler_actor_state::failed(const failure_msg& m) {
     policy.pause(prover, true);
     paused_until[prover] = std::chrono::steady_clock::now() + timing.prover_pause;
   } else {
-    policy.failed(m.job, m.partition, why);
+    // A witness the circuit does not accept fails the same way anywhere: the job fails now.
+    policy.failed(m.job, m.partition, why, /*final=*/m.code == zk_errc::bad_witness);
   }
   if (synth && policy.held_on(m.job, m.partition) == synth)
     held[{m.job, m.partition}] = {synth, buffer_id};

@@ -150,8 +150,12 @@ void synthesizer_state::fail(const caf::actor& worker, const dispatch_msg& d, co
   idle.push_back(worker);
   if (!cancelled->has(d.job) && of_epoch == epoch) {
     log::warn(d.job, d.partition, "synthesis failed: " + reason_of(e));
-    self->send(cfg.scheduler, failure_msg{d.job, d.partition, d.attempt, zk_errc::synth_failed,
-                                          describe(e), d.report_token});
+    const bool bad_witness =
+        e.category() == caf::atom("zkfleet") && zk_errc(e.code()) == zk_errc::bad_witness;
+    self->send(cfg.scheduler,
+               failure_msg{d.job, d.partition, d.attempt,
+                           bad_witness ? zk_errc::bad_witness : zk_errc::synth_failed, describe(e),
+                           d.report_token});
   }
   pump();
 }

@@ -21,21 +21,26 @@ bool is_filecoin(const circuit_def_t& c) {
 
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
                                         const std::string& vk) {
+  circuit_def_t c = filecoin_circuit(id, registered_proof);
+  const fc::verifying_key_t key = fc::read_vk_file(vk).vk;
+  if (key.ic.size() != c.n_public + 1)
+    throw std::runtime_error(vk + ": " + std::to_string(key.ic.size()) +
+                             " IC points, the circuit of " + registered_proof + " has " +
+                             std::to_string(c.n_public + 1) +
+                             " inputs (ONE included): not its key");
+  c.vk = vk;
+  return c;
+}
+
+circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof) {
   const fc::porep_config_t pc = fc::porep_config(fc::registered_proof(registered_proof));
   const fc::circuit_config_t cc = fc::circuit_config(pc);
   const auto shape = fc::circuit_shape(cc, /*matrices=*/false);  // counts, densities, digest
-  const fc::verifying_key_t key = fc::read_vk_file(vk).vk;
-  if (key.ic.size() != shape->counts.inputs)
-    throw std::runtime_error(vk + ": " + std::to_string(key.ic.size()) +
-                             " IC points, the circuit of " + registered_proof + " has " +
-                             std::to_string(shape->counts.inputs) +
-                             " inputs (ONE included): not its key");
   circuit_def_t c;
   c.id = id;
   c.kind = circuit_kind_t::native;
   c.native_name = filecoin_native_name;
   c.native_params = registered_proof;
-  c.vk = vk;
   c.shape = buffer::synth_shape_t::abc_witness;
   c.curve = curve_id_t::bls12_381;
   c.digest = shape->digest_hex();

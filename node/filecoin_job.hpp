@@ -40,6 +40,8 @@ bool is_filecoin(const circuit_def_t& c);
 // scheduler checks proofs with (read and checked here). Throws naming what does not fit.
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
                                         const std::string& vk);
+// The same without a verifying key (`vk` left empty): what synthesis needs (tests).
+circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof);
 
 // The registered proof's configuration (partitions, challenges, porep_id ...).
 filecoin::porep_config_t filecoin_config(const circuit_def_t& c);

@@ -368,11 +368,13 @@ void scheduler_policy_t::prove_done(job_id_t job, uint32_t part, double seconds)
   prove_s_ += seconds, ++prove_n_;
 }
 
-void scheduler_policy_t::failed(job_id_t job, uint32_t part, const std::string& reason) {
+void scheduler_policy_t::failed(job_id_t job, uint32_t part, const std::string& reason,
+                                bool final) {
   part_t* p = find(job, part);
   if (!p || p->st == part_state_t::queued || p->st == part_state_t::done ||
       p->st == part_state_t::failed || p->st == part_state_t::cancelled)
     return;
+  if (final) p->attempts = std::max(p->attempts, max_attempts_ - 1);  // this one is the last
   requeue_or_fail(jobs_.at(job), *p, reason);
 }
 

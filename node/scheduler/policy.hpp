@@ -165,7 +165,8 @@ class scheduler_policy_t {
   void transfer_done(job_id_t job, uint32_t part, double seconds);
   void prove_started(job_id_t job, uint32_t part);
   void prove_done(job_id_t job, uint32_t part, double seconds);
-  void failed(job_id_t job, uint32_t part, const std::string& reason);
+  // final: no further attempt (the job's own input cannot be proven), the job fails now.
+  void failed(job_id_t job, uint32_t part, const std::string& reason, bool final = false);
 
   // Dispatches every partition that admission allows now, in priority order.
   std::vector<dispatch_t> schedule();
