@@ -1,9 +1,11 @@
 #include "actors/node.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
 #include "common/util/log.hpp"
+#include "node/filecoin_job.hpp"
 
 namespace zk::actors {
 
@@ -22,6 +24,52 @@ std::vector<circuit_def_t> hot_circuits(const node_role_config_t& cfg,
     if (it == all.end())
       throw std::runtime_error("node " + cfg.name + ": hot circuit '" + id +
                                "' is not a circuit of the scheduler");
+    out.push_back(*it);
+  }
+  return out;
+}
+
+// A prover's Filecoin parameters: they stay resident, so they come out of its memory budget
+// before anything else (their file's size: the bases decoded for the MSMs take about as much).
+// Throws naming the node and the key when a file is missing or they leave nothing for work.
+uint64_t resident_params_bytes(const node_role_config_t& cfg) {
+  uint64_t sum = 0;
+  for (const auto& [id, path] : cfg.filecoin_params) {
+    std::error_code ec;
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+      throw std::runtime_error("node " + cfg.name + ": filecoin_params." + id + ": " + path +
+                               " cannot be read: " + ec.message());
+    sum += size;
+  }
+  if (sum && sum >= cfg.memory_budget)
+    throw std::runtime_error("node " + cfg.name + ": resources.memory_budget (" +
+                             buffer::format_bytes(cfg.memory_budget) +
+                             ") does not hold its filecoin_params (" + buffer::format_bytes(sum) +
+                             " resident): raise it or map fewer parameters");
+  return sum;
+}
+
+// The Filecoin circuits this prover has parameters for: proven here only, their keys loaded at
+// start-up with the hot ones. Throws when one is not a circuit of the scheduler or one partition
+// of it does not fit the budget left beside the parameters.
+std::vector<circuit_def_t> filecoin_circuits(const node_role_config_t& cfg,
+                                             const std::vector<circuit_def_t>& all,
+                                             uint64_t budget) {
+  std::vector<circuit_def_t> out;
+  for (const auto& [id, path] : cfg.filecoin_params) {
+    auto it =
+        std::find_if(all.begin(), all.end(), [&](const circuit_def_t& c) { return c.id == id; });
+    if (it == all.end() || !node::is_filecoin(*it))
+      throw std::runtime_error("node " + cfg.name + ": filecoin_params." + id +
+                               ": not a filecoin-porep circuit of the scheduler");
+    if (it->buffer_bytes + it->prover_work_bytes > budget)
+      throw std::runtime_error("node " + cfg.name + ": resources.memory_budget (" +
+                               buffer::format_bytes(cfg.memory_budget) +
+                               ") holds the filecoin_params but not one " + "partition of '" + id +
+                               "' beside them (buffer " + buffer::format_bytes(it->buffer_bytes) +
+                               " + work " + buffer::format_bytes(it->prover_work_bytes) + ", " +
+                               buffer::format_bytes(budget) + " left)");
     out.push_back(*it);
   }
   return out;
@@ -55,7 +103,10 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   node_join_msg join;
   join.resources.name = cfg.name;
   join.resources.cores = cfg.cores;
-  join.resources.memory_budget = cfg.memory_budget;
+  // A prover's resident Filecoin parameters are not the scheduler's to hand out.
+  const uint64_t resident = cfg.prover ? resident_params_bytes(cfg) : 0;
+  const uint64_t budget = cfg.memory_budget - resident;
+  join.resources.memory_budget = budget;
   auto endpoint = net::data_endpoint_t::local(cfg.name);
   if (!cfg.data_listen.empty()) {
     auto ep = net::data_endpoint_t::parse("tcp:" + cfg.data_listen);
@@ -65,7 +116,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     endpoint = *ep;
   }
   if (cfg.prover && endpoint.is_tcp()) {
-    n.prover_store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
+    n.prover_store = std::make_shared<buffer::buffer_store_t>(budget);
     net::server_options_t so = cfg.data_options;
     so.address = endpoint.host;
     so.port = endpoint.port;
@@ -88,9 +139,14 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   if (!circuits)
     throw std::runtime_error("node " + cfg.name + ": the scheduler did not list its circuits: " +
                              describe(circuits.error()));
-  const auto hot = hot_circuits(cfg, *circuits);
+  auto hot = hot_circuits(cfg, *circuits);
+  if (cfg.prover)
+    for (auto& c : filecoin_circuits(cfg, *circuits, budget))
+      if (std::none_of(hot.begin(), hot.end(),
+                       [&](const circuit_def_t& h) { return h.id == c.id; }))
+        hot.push_back(std::move(c));
   if (cfg.synth) {
-    n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
+    n.store = std::make_shared<buffer::buffer_store_t>(budget);
     // With a prover beside it, the prover's store answers for the data endpoint; this store is
     // reached in-process under "local:<node>" (buffers for that prover never leave it).
     const std::string own = cfg.prover && endpoint.is_tcp() ? endpoint.str() : "";
@@ -103,9 +159,9 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     join.synthesizer = n.synthesizer;
   }
   if (cfg.prover) {
-    prover_config_t pc{directory, endpoint.str(),   scheduler, n.recorder,
-                       tracks,    cfg.accelerators, hot,       {},
-                       cfg.slot};
+    prover_config_t pc{directory, endpoint.str(),     scheduler, n.recorder,
+                       tracks,    cfg.accelerators,   hot,       {},
+                       cfg.slot,  cfg.filecoin_params};
     if (n.data_server)
       pc.claim = [server = n.data_server](uint64_t id) { return server->claim(id); };
     n.prover = sys.spawn(prover, pc);
@@ -135,6 +191,13 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
       throw std::runtime_error("node " + cfg.name +
                                ": its prover did not load its keys: " + describe(loaded.error()));
     }
+    for (const auto& [id, path] : cfg.filecoin_params)  // resident, or the node does not start
+      if (std::find(loaded->begin(), loaded->end(), id) == loaded->end()) {
+        stop_all();
+        throw std::runtime_error("node " + cfg.name + ": filecoin_params." + id + ": " + path +
+                                 " could not be mapped for circuit '" + id +
+                                 "' (its log says why)");
+      }
     join.resources.hot_keys = *loaded;
   }
   auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, token, join);

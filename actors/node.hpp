@@ -30,6 +30,11 @@ struct node_role_config_t {
   // Prover role: circuits whose keys are mapped at start-up (from the scheduler's definitions)
   // and named in the join once they are.
   std::vector<std::string> hot_keys;
+  // Prover role: each filecoin-porep circuit's bellperson .params on this host (circuit id →
+  // path). They are mapped at start-up and stay resident: the node's budget for buffers and work
+  // is memory_budget less their size, and a node whose budget does not hold them and one
+  // partition refuses to start. Such a prover is the only kind that proves those circuits.
+  std::vector<std::pair<std::string, std::string>> filecoin_params;
   // Prover role: its backend's name ("cpu", "cuda (<device>)") and hooks (null: the CPU),
   // owned by the caller while the node runs.
   std::string backend = "cpu";

@@ -50,6 +50,8 @@ struct prover_config_t {
   std::function<bool(uint64_t)> claim;
   // Where a rejoining node puts its new scheduler (null: the scheduler above, for good).
   std::shared_ptr<scheduler_slot_t> slot;
+  // Each filecoin-porep circuit's .params on this host (node_role_config_t::filecoin_params).
+  std::vector<std::pair<std::string, std::string>> filecoin_params;
 };
 
 struct prover_state {

@@ -7,6 +7,7 @@
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
+#include "node/filecoin_job.hpp"
 #include "node/job_inputs.hpp"
 #include "node/job_ref.hpp"
 #include "node/verify_proof.hpp"
@@ -39,7 +40,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                                                      " partitions: a job may have at most " +
                                                      std::to_string(limits.max_partitions) +
                                                      " (scheduler.max_partitions)");
-  if (r.inputs.size() > r.partitions)
+  // A Filecoin C2 job: one C1 for every partition, with prover_id= and sector= (checked later).
+  if (r.inputs.size() > (node::is_filecoin(c->second) ? 3 : r.partitions))
     return caf::make_error(zk_errc::bad_request, std::to_string(r.inputs.size()) + " inputs for " +
                                                      std::to_string(r.partitions) +
                                                      " partitions: at most one per partition");

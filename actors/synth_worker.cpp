@@ -2,6 +2,7 @@
 #include "actors/synthesizer.hpp"
 #include "common/util/log.hpp"
 #include "node/job_inputs.hpp"
+#include "node/synth/filecoin_synth.hpp"
 #include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
 
@@ -44,9 +45,16 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
       if (auto why = node::check_input_roots(circuit, paths, st.local->input_roots))
         throw std::runtime_error(*why);
     }
-    node::synth_result_t r =
-        node::synthesize(circuit, inputs, d.partitions, d.job, d.partition, store, *st.cache,
-                         [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); });
+    // A Filecoin partition's stages (porep_witness, porep_synthesize, porep_check) nest in SYNTH.
+    node::synth_stage_observer_t observe;
+    if (rec)
+      observe = [&](timeline::stage_t s, int64_t t0, int64_t t1) {
+        rec->record({d.job, d.partition, s, timeline::phase_t::begin, 0, track, t0, 0});
+        rec->record({d.job, d.partition, s, timeline::phase_t::end, 0, track, t1, 0});
+      };
+    node::synth_result_t r = node::synthesize(
+        circuit, inputs, d.partitions, d.job, d.partition, store, *st.cache,
+        [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); }, observe);
     if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track, r.payload_bytes);
     buffer_ready_msg m;
     m.job = d.job;

@@ -1,7 +1,8 @@
 // The clients of a running cluster (apps/client.hpp reaches its scheduler):
 //
 //   zkfleet submit --config F --circuit ID [--input FILE]... [--partitions N] [--priority P]
-//                  (no --priority: the circuit's configured priority, else default_priority)
+//                  (no --priority: the circuit's configured priority, else default_priority;
+//                  filecoin-porep: --input c1.json --input prover_id=HEX --input sector=N)
 //   zkfleet status --config F [JOB]          (no JOB: every node's memory as the scheduler
 //                                             accounts it)
 //   zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS]
@@ -26,6 +27,8 @@
 #include "apps/commands.hpp"
 #include "apps/supervisor.hpp"
 #include "common/buffer/buffer_store.hpp"
+#include "node/filecoin_job.hpp"
+#include "zk/filecoin/registry.hpp"
 #include "zk/formats/json.hpp"
 
 namespace zk::apps {
@@ -87,7 +90,16 @@ int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circu
   actors::job_request_msg r;
   r.circuit = circuit.one();
   if (r.circuit.empty()) throw usage_error("--circuit ID is required");
-  r.partitions = uint32_t(parse_uint_arg("--partitions", partitions.one("1"), 1, 0xffffffffu));
+  const auto c = client_config(path);
+  // A Filecoin C2 job has the registered proof's partitions (the C1 must have as many).
+  const config::circuit_t* circuit_cfg = c.find_circuit(r.circuit);
+  const bool filecoin = circuit_cfg && circuit_cfg->native == config::native_filecoin_porep;
+  const std::string natural =
+      filecoin ? std::to_string(filecoin::porep_config(
+                                    filecoin::registered_proof(circuit_cfg->registered_proof))
+                                    .partitions)
+               : "1";
+  r.partitions = uint32_t(parse_uint_arg("--partitions", partitions.one(natural), 1, 0xffffffffu));
   if (!priority.given()) {
     r.circuit_priority = true;  // the circuit's (config `priority`), else the scheduler's default
   } else {
@@ -101,11 +113,10 @@ int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circu
     throw usage_error(
         "--input and --input-path do not mix: a job's inputs are all uploaded or all "
         "on the cluster's hosts");
-  const auto c = client_config(path);
   const std::string who = client_name.one("admin");
   for (const auto& in : inputs.all()) {
-    if (in.rfind("seed=", 0) == 0 && !fs::exists(in)) {
-      r.inputs.push_back(in);  // a native circuit's input, not a file
+    if ((in.rfind("seed=", 0) == 0 || node::is_filecoin_arg(in)) && !fs::exists(in)) {
+      r.inputs.push_back(in);  // a native circuit's argument (seed=, prover_id=, sector=), no file
       continue;
     }
     if (!c.scheduler.http || c.scheduler.http->port == 0) {
@@ -159,6 +170,29 @@ int run_status(const opt_t& config, const opt_t& client_name, const opt_t& job) 
   return 0;
 }
 
+// A Filecoin C2 job's proof: its partitions' 192-byte proofs in partition order, written raw
+// (what lotus and Filecoin's verifier take) and as hex.
+void write_sector_proof(const std::string& stem, const actors::job_result_msg& r) {
+  std::vector<std::pair<uint32_t, std::string>> parts;
+  double synth = 0, prove = 0;
+  for (const auto& p : r.proofs) {
+    parts.emplace_back(p.partition, p.proof_json);
+    synth += p.synth_seconds;
+    prove += p.prove_seconds;
+  }
+  auto bytes = node::assemble_sector_proof(r.status.partitions, parts);
+  if (!bytes) throw std::runtime_error("job " + r.status.id + ": " + bytes.error());
+  const std::string raw = stem + "-proof.bin", hex = stem + "-proof.hex";
+  std::ofstream(raw, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
+  std::ofstream(hex) << filecoin::to_hex(bytes->data(), bytes->size()) << "\n";
+  if (!fs::exists(raw) || fs::file_size(raw) != bytes->size() || !fs::exists(hex))
+    throw std::runtime_error(stem + ": the sector proof could not be written");
+  std::printf("%s %s (%u partitions, %zu bytes; synth %.1f ms, prove %.1f ms, verified)\n",
+              raw.c_str(), hex.c_str(), r.status.partitions, bytes->size(), synth * 1e3,
+              prove * 1e3);
+}
+
 // Each proof of `r` as out/job<ID>-p<K>-proof.json and -public.json (ID: the job's id, as
 // submit printed it, whichever form of the job the user typed); how many were written.
 size_t write_proofs(const std::string& out, const actors::job_result_msg& r) {
@@ -166,6 +200,10 @@ size_t write_proofs(const std::string& out, const actors::job_result_msg& r) {
   fs::create_directories(out, ec);
   if (ec)
     throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
+  if (!r.proofs.empty() && node::is_filecoin_proof_text(r.proofs.front().proof_json)) {
+    write_sector_proof(out + "/job" + r.status.id, r);  // one sector proof of every partition
+    return r.proofs.size();
+  }
   for (const auto& p : r.proofs) {
     std::string stem = out + "/job" + r.status.id + "-p" + std::to_string(p.partition);
     formats::write_proof_json(stem + "-proof.json",
@@ -278,14 +316,18 @@ void add_client_commands(CLI::App& root, commands_t& out) {
         add_values(app, "--input", "FILE",
                    "a .wtns or an input.json (circuits with a witness_generator), uploaded "
                    "through scheduler.http (without it, read by the cluster where it runs, "
-                   "as --input-path), or seed=N (native circuits); one for every "
-                   "partition, or one per partition: --input A --input B");
+                   "as --input-path), or seed=N (porep-lite); one for every "
+                   "partition, or one per partition: --input A --input B. filecoin-porep: "
+                   "the C1 output and its sector, --input c1.json --input prover_id=HEX "
+                   "--input sector=N");
     const opt_t input_paths =
         add_values(app, "--input-path", "PATH",
                    "instead of --input: a file the synthesis nodes read where they run (under "
                    "scheduler.input_roots), not uploaded");
     const opt_t partitions =
-        add_value(app, "--partitions", "N", "partitions of the job (default 1)");
+        add_value(app, "--partitions", "N",
+                  "partitions of the job (default 1; a filecoin-porep circuit: its registered "
+                  "proof's)");
     const opt_t priority =
         add_value(app, "--priority", "P",
                   "critical, high, normal or low (default: the circuit's priority, else "
@@ -321,7 +363,8 @@ void add_client_commands(CLI::App& root, commands_t& out) {
   {
     CLI::App* app =
         add_command(root, "await",
-                    "Wait for a job and write each partition's proof.json and public.json; "
+                    "Wait for a job and write each partition's proof.json and public.json (a "
+                    "Filecoin C2 job: the sector's proof, job<ID>-proof.bin and .hex); "
                     "exit 1 with the reason when it failed or was cancelled");
     const opt_t job = add_positional(app, "JOB", "the job: its id or its number");
     const opt_t config = add_config(app);

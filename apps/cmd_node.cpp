@@ -22,6 +22,7 @@
 #include "apps/commands.hpp"
 #include "common/config/roles.hpp"
 #include "dashboard/assets.hpp"
+#include "node/filecoin_job.hpp"
 #include "node/scheduler/sessions.hpp"
 #include "zk/circuit/api.hpp"
 
@@ -33,7 +34,10 @@ using namespace std::chrono_literals;
 
 node::circuit_def_t describe(const config::circuit_t& c, config::priority_t default_priority) {
   node::circuit_def_t d;
-  if (!c.native.empty()) {  // keyed here (or the cached key reused) before the scheduler takes jobs
+  if (c.native == config::native_filecoin_porep) {  // the circuit's shape, its .vk checked
+    d = node::describe_filecoin_circuit(c.id, c.registered_proof, c.vk);
+  } else if (!c.native.empty()) {  // keyed here (or the cached key reused) before the scheduler
+                                   // takes jobs
     d = node::describe_native_circuit(
         c.id, c.native, c.params,
         c.key_dir.empty() ? circuit::default_key_dir(c.native, c.params) : c.key_dir);
@@ -61,6 +65,7 @@ node_role_config_t role_config(const config::node_plan_t& p, const backend_t& ba
   r.cores = p.cores;
   r.memory_budget = p.memory_budget;
   r.hot_keys = p.hot_keys;
+  r.filecoin_params = p.filecoin_params;
   r.backend = backend.name;
   r.accelerators = backend.accelerators();
   r.report_period = p.report_period;

@@ -4,15 +4,18 @@
 'use strict';
 
 // ---- stages (common/timeline/event.cpp) -----------------------------------------------------
-// Top-level stages are drawn on the row; the prover's stages (children of GPU) as a thin strip
-// under it; DONE is an instant (a mark).
+// Top-level stages are drawn on the row; the prover's stages (children of GPU) and a Filecoin
+// PoRep synthesis's (children of SYNTH) as a thin strip under it; DONE is an instant (a mark).
 const TOP = ['QUEUED', 'SYNTH', 'CHAN_SEND', 'XFER', 'GPU_PICKUP', 'GPU'];
-const CHILD = ['build_ab', 'compute_h', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'assemble', 'VERIFY'];
+const PROVER_CHILD = ['build_ab', 'compute_h', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'assemble', 'VERIFY'];
+const SYNTH_CHILD = ['porep_witness', 'porep_synthesize', 'porep_check'];
+const CHILD = PROVER_CHILD.concat(SYNTH_CHILD);
+const PARENT = (s) => (SYNTH_CHILD.includes(s) ? 'SYNTH' : 'GPU');
 const COLOUR = {
   QUEUED: '#4b5263', SYNTH: '#4d94e0', CHAN_SEND: '#a07be0', XFER: '#e39b3b', GPU_PICKUP: '#a8a15a',
   GPU: '#3dbd7d', build_ab: '#2f8f6a', compute_h: '#5fd39b', msm_a: '#1f9e89', msm_b1: '#27b0a0',
   msm_b2: '#35c2b5', msm_c: '#58d2c8', msm_h: '#8fe3d0', assemble: '#b5e8a1', VERIFY: '#e6e27a',
-  DONE: '#f2f4f8',
+  porep_witness: '#2c6bb0', porep_synthesize: '#7fb6f0', porep_check: '#b9d7f7', DONE: '#f2f4f8',
 };
 const STAGE_ROLE = { QUEUED: 'scheduler', DONE: 'scheduler', SYNTH: 'synth', GPU: 'prover' };
 // The prover's stages name what they ran on: the node's backend ("cpu" or "cuda (<device>)",
@@ -26,7 +29,8 @@ function stageTitle(stage, nodeName) {
 }
 const LABEL = {
   QUEUED: 'queued', SYNTH: 'synthesis', CHAN_SEND: 'send', XFER: 'transfer', GPU_PICKUP: 'prover queue',
-  GPU: 'prove', VERIFY: 'verify', DONE: 'done',
+  GPU: 'prove', VERIFY: 'verify', DONE: 'done', porep_witness: 'PoRep witness',
+  porep_synthesize: 'PoRep synthesis', porep_check: 'PoRep check',
 };
 
 const WINDOW_NS = 120e9;        // the live view: the last 2 minutes
@@ -445,11 +449,12 @@ function render() {
       + ` x="${xa.toFixed(1)}" y="${r.y + y}" width="${Math.max(1, xb - xa).toFixed(1)}" height="${h}" fill="${COLOUR[i.e.stage] || '#888'}"/>`);
   };
   for (const i of S.top) bar(i, 2, 10, '');
-  // The prover's stages only where they can be told apart (a GPU bar at least 24 px wide).
+  // The children only where they can be told apart (their GPU or SYNTH bar at least 24 px wide).
   const pxPerNs = plotW / (t1 - t0);
-  const wide = new Set(S.top.filter((i) => i.e.stage === 'GPU' && ((i.open ? now : i.t1) - i.t0) * pxPerNs >= 24)
-    .map((i) => `${i.k}/${i.e.node}`));
-  for (const i of S.children) if (wide.has(`${i.k}/${i.e.node}`)) bar(i, 12, 3, ' child');
+  const wide = new Set(S.top.filter((i) => (i.e.stage === 'GPU' || i.e.stage === 'SYNTH')
+    && ((i.open ? now : i.t1) - i.t0) * pxPerNs >= 24)
+    .map((i) => `${i.k}/${i.e.node}/${i.e.stage}`));
+  for (const i of S.children) if (wide.has(`${i.k}/${i.e.node}/${PARENT(i.e.stage)}`)) bar(i, 12, 3, ' child');
   for (const m of S.marks) {
     const r = rows.get(m.k);
     if (!r || r.y === undefined || m.t0 < t0 || m.t0 > t1) continue;
@@ -565,7 +570,8 @@ function setupWaterfall() {
 function renderLegend() {
   const sw = (s, cls) => `<span class="sw${cls}"><i style="background:${COLOUR[s]}"></i>${LABEL[s] || s}</span>`;
   $('legend').innerHTML = TOP.map((s) => sw(s, '')).join('')
-    + '<span class="sep">prover stages:</span>' + CHILD.map((s) => sw(s, ' small')).join('')
+    + '<span class="sep">prover stages:</span>' + PROVER_CHILD.map((s) => sw(s, ' small')).join('')
+    + '<span class="sep">PoRep synthesis:</span>' + SYNTH_CHILD.map((s) => sw(s, ' small')).join('')
     + '<span class="sw"><svg width="10" height="12"><path d="M5 0l4 6l-4 6l-4 -6z" fill="#f2f4f8"/></svg>done</span>';
 }
 

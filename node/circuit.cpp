@@ -82,7 +82,7 @@ circuit_def_t describe_native_circuit(const std::string& id, const std::string& 
 }
 
 circuit_spec_t to_spec(const circuit_def_t& c) {
-  return {c.id, c.buffer_bytes, c.prover_work_bytes};
+  return {c.id, c.buffer_bytes, c.prover_work_bytes, c.native_name == "filecoin-porep"};
 }
 
 }  // namespace zk::node

@@ -9,6 +9,8 @@
 //                  from the r1cs in CSR form (node/synth/csr_cache)
 //   native         porep-lite in prove mode: witness and          abc+witness     load_abc
 //                  a/b/c in one pass
+//   filecoin-porep a C1 partition's vanilla proofs, Filecoin's      abc+witness     the node's
+//                  circuit in prove mode (node/filecoin_job.hpp)                     .params
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,8 +29,10 @@ struct circuit_def_t {
   circuit_kind_t kind = circuit_kind_t::circom;
   std::string zkey;           // proving key path (native: <key_dir>/circuit.zkey)
   std::string r1cs;           // circom abc+witness: the constraint matrices
-  std::string native_name;    // native: "porep-lite"
-  std::string native_params;  // native: what the R1CS depends on (curve, challenges, depth)
+  std::string native_name;    // native: "porep-lite" or "filecoin-porep"
+  std::string native_params;  // native: what the R1CS depends on (porep-lite: curve, challenges,
+                              // depth; filecoin-porep: the registered proof's name)
+  std::string vk;  // filecoin-porep: the bellperson .vk proofs are checked with (node/filecoin_job)
   buffer::synth_shape_t shape = buffer::synth_shape_t::witness_only;
   curve_id_t curve = curve_id_t::bn254;
   std::string digest;  // hex SHA-256: of the .zkey (circom) or of the .r1cs (native)

@@ -22,7 +22,8 @@ bool is_input_json(const std::string& path);
 
 // circom takes one .wtns path (every partition) or one per partition, each an existing file; a
 // path ending in ".json" is an input.json, accepted only when the circuit has a witness
-// generator; native takes none or one "seed=N" (the synthetic replica). The reason when they do
+// generator; porep-lite takes none or one "seed=N" (the synthetic replica); filecoin-porep one C1
+// with prover_id=HEX and sector=N, checked as node/filecoin_job.hpp says. The reason when they do
 // not fit, nullopt when they do.
 std::optional<std::string> check_job_inputs(const circuit_def_t& c,
                                             const std::vector<std::string>& inputs,
@@ -30,8 +31,9 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
 
 // circom inputs are paths read on the scheduler's and the synthesis nodes' disks: each must
 // resolve (symlinks followed) to a file under one of `roots` (already absolute). The reason when
-// one does not (naming the path, never its content), nullopt when all do. Native inputs are not
-// paths. Does file-system calls: not on an actor that must stay responsive.
+// one does not (naming the path, never its content), nullopt when all do. porep-lite inputs are
+// not paths; a filecoin-porep job's C1 is (its prover_id= and sector= are not). Does file-system
+// calls: not on an actor that must stay responsive.
 std::optional<std::string> check_input_roots(const circuit_def_t& c,
                                              const std::vector<std::string>& inputs,
                                              const std::vector<std::string>& roots);

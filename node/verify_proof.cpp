@@ -2,14 +2,41 @@
 
 #include <openssl/sha.h>
 
+#include "node/filecoin_job.hpp"
 #include "zk/ec/with_curve.hpp"
+#include "zk/filecoin/verify.hpp"
 #include "zk/formats/json.hpp"
 #include "zk/formats/zkey.hpp"
 
 namespace zk::node {
 
+namespace {
+
+// A Filecoin partition's proof (bellperson's 192 bytes) against the circuit's .vk.
+groth16::verdict_t verify_filecoin(const circuit_def_t& c, const std::string& proof_text,
+                                   const std::vector<std::string>& public_signals) {
+  auto bytes = filecoin_proof_bytes(proof_text);
+  if (!bytes) throw std::runtime_error("proof: " + bytes.error());
+  const auto vk = filecoin::read_vk_file(c.vk).vk;
+  const auto proof = filecoin::decode_proof(bytes->data(), "proof", 0, 0);
+  std::vector<filecoin::fr_t> inputs;
+  for (size_t i = 0; i < public_signals.size(); ++i) {
+    uint8_t le[32];
+    std::optional<filecoin::fr_t> x;
+    if (formats::decimal_to_le(public_signals[i], le, 32)) x = filecoin::fr_from_bytes(le);
+    if (!x)
+      throw std::runtime_error("public signal " + std::to_string(i) +
+                               " is not a field element: " + public_signals[i].substr(0, 100));
+    inputs.push_back(*x);
+  }
+  return filecoin::verify_proof(vk, proof, inputs);
+}
+
+}  // namespace
+
 groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
                                 const std::vector<std::string>& public_signals) {
+  if (is_filecoin(c)) return verify_filecoin(c, proof_json, public_signals);
   return curves::with_curve(c.curve, [&](auto tag) {
     using C = decltype(tag);
     formats::zkey_file_t zkey(c.zkey);

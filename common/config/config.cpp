@@ -189,6 +189,13 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
              "\"" + nd.hot_circuits[k] + "\" is not in circuits");
       }
     }
+    for (const auto& [id, path] : nd.filecoin_params) {
+      const circuit_t* ci = cfg.find_circuit(id);
+      if (!ci || ci->native != native_filecoin_porep)
+        fail(c, node_yaml(i)["filecoin_params"][id], node_path(i) + ".filecoin_params." + id,
+             ci ? "circuit \"" + id + "\" is not native: filecoin-porep"
+                : "\"" + id + "\" is not in circuits");
+    }
     if (nd.has(node_role_t::scheduler)) {
       ++schedulers;
       if (nd.control->port != cfg.scheduler.endpoint.port) {
@@ -197,6 +204,18 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
                  cfg.scheduler.endpoint.str() + ")");
       }
     }
+  }
+  // A filecoin-porep circuit is proven only where a prover maps its parameters.
+  for (const circuit_t& ci : cfg.circuits) {
+    if (ci.native != native_filecoin_porep) continue;
+    bool mapped = false;
+    for (const node_t& nd : cfg.nodes)
+      for (const auto& fp : nd.filecoin_params) mapped |= fp.first == ci.id;
+    if (!mapped)
+      fail(c, m.get("circuits")[ci.id], "circuits." + ci.id,
+           "no prover node has filecoin_params for this circuit (give a prover node "
+           "`filecoin_params: {" +
+               ci.id + ": /path/to/" + ci.registered_proof + ".params}`)");
   }
   if (!cfg.single_node && schedulers != 1) {
     fail(c, m.get("nodes"), "nodes",

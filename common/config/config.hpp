@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace zk::config {
@@ -72,15 +73,24 @@ struct node_t {
   std::optional<endpoint_t> data;  // listen.data: the Asio data plane (synth and prover roles)
   resources_t resources;
   std::vector<std::string> hot_circuits;  // proving keys kept resident (prover role)
+  // Prover role: the bellperson .params file of each filecoin-porep circuit this node proves
+  // (circuit id → path, resolved against the config file's directory), mapped at start-up and kept
+  // resident within resources.memory_budget. A prover proves a filecoin-porep circuit only with
+  // its parameters here.
+  std::vector<std::pair<std::string, std::string>> filecoin_params;
   data_plane_t data_plane;
   bool has(node_role_t r) const;
 };
 
 struct circuit_t {
   std::string id;
-  // A native circuit (zkfleet's own C++ circuit, e.g. "porep-lite"): synthesized by the synth
-  // nodes, keyed by the scheduler with a development setup cached in key_dir. Empty: circom.
+  // A native circuit (zkfleet's own C++ circuit): "porep-lite" (synthesized by the synth nodes,
+  // keyed by the scheduler with a development setup cached in key_dir) or "filecoin-porep"
+  // (Filecoin's StackedDrg circuit: jobs are C1 outputs, provers bring the parameters in their
+  // node's filecoin_params). Empty: circom.
   std::string native;
+  std::string registered_proof;  // filecoin-porep: the RegisteredSealProof ("StackedDrg2KiBV1_1")
+  std::string vk;       // filecoin-porep: the bellperson .vk the scheduler checks proofs with
   std::string params;   // native: the shape parameters ("curve=bn254,challenges=2,depth=16")
   std::string key_dir;  // native: where the key is made/reused; empty: the user's cache
   std::string
@@ -193,6 +203,9 @@ struct config_t {
   const node_t* find_node(const std::string& name) const;
   const circuit_t* find_circuit(const std::string& id) const;
 };
+
+inline constexpr const char* native_porep_lite = "porep-lite";
+inline constexpr const char* native_filecoin_porep = "filecoin-porep";
 
 struct load_options_t {
   bool check_files = true;  // circuits' zkey/r1cs must exist (off for files describing other hosts)

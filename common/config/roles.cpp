@@ -24,6 +24,7 @@ node_plan_t plan_of(const config_t& c, const node_t& node, uint16_t index) {
   p.cores = node.resources.cores.value_or(std::max(1u, std::thread::hardware_concurrency()));
   p.memory_budget = node.resources.memory_budget;
   p.hot_keys = node.hot_circuits;
+  p.filecoin_params = node.filecoin_params;
   p.prover_backend = node.resources.prover_backend;
   p.gpus = node.resources.gpus;
   p.vram = node.resources.vram;

@@ -28,6 +28,8 @@ struct node_plan_t {
   unsigned cores = 1;          // resources.cores, auto resolved to the machine's hardware threads
   uint64_t memory_budget = 0;  // the buffer store's budget and the scheduler's account
   std::vector<std::string> hot_keys;
+  // Prover role: each filecoin-porep circuit's .params on this host (node.filecoin_params).
+  std::vector<std::pair<std::string, std::string>> filecoin_params;
   backend_t prover_backend = backend_t::automatic;  // the prover's backend and what it may use
   std::optional<unsigned> gpus;
   std::optional<uint64_t> vram;

@@ -5,6 +5,7 @@
 
 #include "common/config/yaml_reader.hpp"
 #include "zk/circuit/porep.hpp"
+#include "zk/filecoin/registry.hpp"
 
 namespace zk::config::detail {
 
@@ -124,12 +125,46 @@ security_t read_security(const ctx_t& c, const YAML::Node& n) {
 // the replica seed, so the shape parameters may not.
 namespace {
 
+// Filecoin's PoRep circuit: `registered_proof` names it (its sector size, tree shape and
+// challenges fix the R1CS), `vk` is the bellperson verifying key the scheduler checks every
+// partition's proof with. The parameters are per prover node (node.filecoin_params); jobs bring
+// a C1 output with the sector's prover id and number.
+circuit_t read_filecoin_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
+  for (const char* key : {"zkey", "r1cs", "witness_generator", "params", "key_dir", "shape"})
+    if (m.has(key))
+      fail(c, m.get(key), m.path(key),
+           "not for a filecoin-porep circuit (give registered_proof and vk; each prover node's "
+           "parameters go in its filecoin_params)");
+  const YAML::Node rp = m.need("registered_proof");
+  ci.registered_proof = as_string(c, rp, m.path("registered_proof"));
+  try {
+    const auto& proof = filecoin::registered_proof(ci.registered_proof);
+    if (proof.feature == filecoin::feature_t::non_interactive_porep)
+      fail(c, rp, m.path("registered_proof"),
+           ci.registered_proof +
+               ": non-interactive PoRep proofs are SnarkPack aggregates, not C2 partitions");
+  } catch (const std::invalid_argument& e) {
+    fail(c, rp, m.path("registered_proof"), e.what());
+  }
+  const YAML::Node vk = m.need("vk");
+  ci.vk = resolve(c, as_string(c, vk, m.path("vk")));
+  std::error_code ec;
+  if (c.options.check_files && !fs::is_regular_file(ci.vk, ec))
+    fail(c, vk, m.path("vk"), ci.vk + " does not exist (the .vk of the circuit's parameters)");
+  if (m.has("priority"))
+    ci.priority = as_enum(c, m.get("priority"), m.path("priority"), priority_choices);
+  return ci;
+}
+
 circuit_t read_native_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
   const YAML::Node n = m.get("native");
   ci.native = as_string(c, n, m.path("native"));
-  if (ci.native != "porep-lite")
+  if (ci.native == native_filecoin_porep) return read_filecoin_circuit(c, m, ci);
+  if (ci.native != native_porep_lite)
     fail(c, n, m.path("native"),
-         "\"" + ci.native + "\" is not a native circuit (known: porep-lite)");
+         "\"" + ci.native + "\" is not a native circuit (known: porep-lite, filecoin-porep)");
+  for (const char* key : {"registered_proof", "vk"})
+    if (m.has(key)) fail(c, m.get(key), m.path(key), "only for native: filecoin-porep");
   for (const char* key : {"zkey", "r1cs", "witness_generator"})
     if (m.has(key))
       fail(c, m.get(key), m.path(key), "not for a native circuit (its key is made from `params`)");
@@ -169,6 +204,8 @@ circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& 
   for (const char* key : {"params", "key_dir"})
     if (m.has(key))
       fail(c, m.get(key), m.path(key), "only for native circuits (with `native: porep-lite`)");
+  for (const char* key : {"registered_proof", "vk"})
+    if (m.has(key)) fail(c, m.get(key), m.path(key), "only for native: filecoin-porep");
   for (auto [key, dst] :
        {std::pair<const char*, std::string*>{"zkey", &ci.zkey}, {"r1cs", &ci.r1cs}}) {
     const YAML::Node v = m.need(key);
@@ -275,6 +312,20 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
       fail(c, m.get("hot_circuits"), m.path("hot_circuits"),
            "only a prover keeps proving keys resident");
     node.hot_circuits = as_names(c, m.get("hot_circuits"), m.path("hot_circuits"));
+  }
+  if (m.has("filecoin_params")) {  // circuit id → .params path; the ids are checked by the file
+    const YAML::Node v = m.get("filecoin_params");
+    const std::string p = m.path("filecoin_params");
+    if (!node.has(node_role_t::prover)) fail(c, v, p, "only a prover maps Filecoin parameters");
+    if (!v.IsMap() || v.size() == 0)
+      fail(c, v, p, "is " + quoted(v) + "; expected a mapping of circuit id to .params path");
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string id = as_string(c, it->first, p);
+      const std::string key = join(p, id);
+      for (const auto& [other, path] : node.filecoin_params)
+        if (other == id) fail(c, it->first, key, "given twice");
+      node.filecoin_params.push_back({id, resolve(c, as_string(c, it->second, key))});
+    }
   }
   if (m.has("data_plane")) {
     map_t d(c, m.get("data_plane"), m.path("data_plane"), keys_of("node.data_plane"));

@@ -29,8 +29,13 @@ enum class stage_t : uint8_t {
   assemble,
   verify,  // the prover's self-check
   done,    // instant: proof returned
+  // Children of synth for a Filecoin PoRep partition (node/synth/filecoin_synth.hpp), after done
+  // so that the numbers above stay what they were:
+  porep_witness,     // the C1 read, the partition's witness taken from its vanilla proofs
+  porep_synthesize,  // the StackedDrg circuit in prove mode into the synth buffer
+  porep_check,       // every constraint checked on the assignment
 };
-inline constexpr int stage_count = int(stage_t::done) + 1;
+inline constexpr int stage_count = int(stage_t::porep_check) + 1;
 
 // The timeline's stage of one of the prover's own stages.
 constexpr stage_t prover_stage(groth16::prover_stage_t s) {
@@ -66,6 +71,11 @@ bool parse_stage(std::string_view name, stage_t& out);
 char stage_glyph(stage_t s);
 // Prover stages nest inside gpu.
 inline bool is_prover_child(stage_t s) { return s >= stage_t::build_ab && s <= stage_t::verify; }
+// Synthesis stages nest inside synth.
+inline bool is_synth_child(stage_t s) {
+  return s >= stage_t::porep_witness && s <= stage_t::porep_check;
+}
+inline bool is_child(stage_t s) { return is_prover_child(s) || is_synth_child(s); }
 
 // Monotonic nanoseconds (steady_clock), the clock every recorder uses.
 int64_t monotonic_ns();

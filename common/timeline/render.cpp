@@ -77,7 +77,7 @@ const char* role_of(stage_t s) {
     case stage_t::gpu:
       return "prover";
     default:
-      return is_prover_child(s) ? "prover" : "scheduler";
+      return is_prover_child(s) ? "prover" : is_synth_child(s) ? "synthesis" : "scheduler";
   }
 }
 
@@ -161,7 +161,7 @@ std::string render_ascii(const std::vector<event_t>& events, const names_t& name
   for (const auto& r : rows) {
     std::string line(plot_w, ' ');
     for (const auto& i : iv) {
-      if (i.job != r.first || i.partition != r.second || is_prover_child(i.st)) continue;
+      if (i.job != r.first || i.partition != r.second || is_child(i.st)) continue;
       unsigned c0 = col(i.t0), c1 = std::max(c0 + 1, col(i.t1));
       for (unsigned c = c0; c < c1 && c < plot_w; ++c) line[c] = stage_glyph(i.st);
     }
@@ -282,7 +282,7 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
   std::map<std::pair<uint16_t, uint16_t>, std::vector<std::pair<int64_t, int64_t>>> busy;
   std::map<std::pair<uint16_t, uint16_t>, std::string> role;
   for (const auto& i : iv) {
-    if (is_prover_child(i.st) || i.st == stage_t::queued || i.st == stage_t::gpu_pickup) continue;
+    if (is_child(i.st) || i.st == stage_t::queued || i.st == stage_t::gpu_pickup) continue;
     busy[{i.node, i.actor}].push_back({i.t0, i.t1});
     role[{i.node, i.actor}] = role_of(i.st);
   }
@@ -406,6 +406,29 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
     s.verdict = "transfer-bound: transfers busy " + pct_x + ", prover idle " + idle_s +
                 " per proof (prover " + pct_p + ", synthesis " + pct_s +
                 "); send witness-only buffers or use a faster network";
+  // Within the bound role, the stage that takes most of its time (the prover's stages; a Filecoin
+  // PoRep synthesis's porep_witness / porep_synthesize / porep_check).
+  if (s.bottleneck == "prover" || s.bottleneck == "synthesis") {
+    std::map<stage_t, int64_t> spent;
+    int64_t all = 0;
+    for (const auto& i : iv)
+      if ((s.bottleneck == "prover" ? is_prover_child(i.st) : is_synth_child(i.st))) {
+        spent[i.st] += i.t1 - i.t0;
+        all += i.t1 - i.t0;
+      }
+    if (all > 0) {
+      auto top_stage =
+          std::max_element(spent.begin(), spent.end(),
+                           [](const auto& a, const auto& b) { return a.second < b.second; });
+      s.bound_stage = stage_name(top_stage->first);
+      s.verdict +=
+          "; its largest stage is " + s.bound_stage + " (" +
+          fmt("%.0f%%", 100.0 * double(top_stage->second) / double(all)) + " of its " +
+          (s.bottleneck == "prover" ? "prover" : "synthesis") + " stages' time, " +
+          human_time(double(top_stage->second) * 1e-9 / std::max<double>(1, double(s.proofs))) +
+          " per proof)";
+    }
+  }
   return s;
 }
 

@@ -68,6 +68,9 @@ struct stats_t {
   // partitions are queued) | "demand" (none saturated, it waits with nothing queued) | ""
   std::string bottleneck;
   std::string verdict;  // the sentence naming it, with its evidence
+  // When the prover or synthesis bounds: the child stage that takes most of its time (a prover
+  // stage such as msm_h, or a PoRep synthesis stage such as porep_synthesize); "" without them.
+  std::string bound_stage;
 };
 // `lookahead`: the scheduler's setting when the caller knows it, so that a pipeline-bound verdict
 // advises what is not already set (auto already on: its ceiling, lookahead_max).

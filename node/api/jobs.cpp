@@ -3,6 +3,7 @@
 
 #include "common/config/config.hpp"
 #include "node/api/service.hpp"
+#include "node/filecoin_job.hpp"
 
 namespace zk::node {
 
@@ -60,7 +61,29 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
     out.push_back({{"partition", p.partition},
                    {"proof", json::parse(p.proof_json)},
                    {"public", p.public_signals}});
-  return json_response(200, out);
+  auto c = circuit(got->status.circuit);
+  if (!c || !is_filecoin(*c)) return json_response(200, out);
+  // A Filecoin C2 job: the sector's proof too, its partitions' proofs in partition order, once
+  // every partition is proven (hex here; ?format=raw: the bytes themselves).
+  std::vector<std::pair<uint32_t, std::string>> parts;
+  for (const auto& p : sorted) parts.emplace_back(p.partition, p.proof_json);
+  const bool complete = got->status.done == got->status.partitions;
+  auto sector = complete ? assemble_sector_proof(got->status.partitions, parts)
+                         : util::result_t<std::vector<uint8_t>>(std::string("not all proven"));
+  if (r.param("format") == std::optional<std::string>("raw")) {
+    if (!complete)
+      return api_error(409, "job " + rest + ": " + std::to_string(got->status.done) + " of " +
+                                std::to_string(got->status.partitions) + " partitions proven");
+    if (!sector) return api_error(500, "job " + rest + ": " + sector.error());
+    net::http_response_t raw;
+    raw.content_type = "application/octet-stream";
+    raw.body.assign(sector->begin(), sector->end());
+    return raw;
+  }
+  return json_response(
+      200, {{"partitions", out},
+            {"sector_proof",
+             sector ? json(filecoin::to_hex(sector->data(), sector->size())) : json(nullptr)}});
 }
 
 net::http_response_t api_server_t::impl_t::wait(const net::http_request_t& r,
@@ -135,6 +158,7 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
   job_request_msg req;
   std::string circuit_id, priority;
   uint64_t partitions = 1;
+  bool partitions_given = false;
   json input;  // JSON form
   try {
     if (json_type && !r.param("circuit")) {
@@ -147,6 +171,7 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
         if (!body["partitions"].is_number_unsigned())
           return api_error(400, "\"partitions\" must be a positive integer");
         partitions = body["partitions"];
+        partitions_given = true;
       }
       if (body.contains("priority")) {
         if (!body["priority"].is_string()) return api_error(400, "\"priority\" must be a string");
@@ -157,7 +182,7 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
       auto c = r.param("circuit");
       if (!c || c->empty()) return api_error(400, "the query needs circuit=ID");
       circuit_id = *c;
-      if (auto p = r.param("partitions")) partitions = std::stoull(*p);
+      if (auto p = r.param("partitions")) partitions = std::stoull(*p), partitions_given = true;
       if (auto p = r.param("priority")) priority = *p;
     }
   } catch (const json::exception& e) {
@@ -167,6 +192,12 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
   }
   if (partitions == 0 || partitions > 0xffffffffull)
     return api_error(400, "partitions must be between 1 and 4294967295");
+  auto c = circuit(circuit_id);
+  if (!c)
+    return api_error(400, "unknown circuit '" + circuit_id.substr(0, 100) +
+                              "' (this scheduler's circuits: " + circuit_ids() + ")");
+  // A Filecoin C2 job: the registered proof's partitions unless given (the C1 must have them).
+  if (is_filecoin(*c) && !partitions_given) partitions = filecoin_config(*c).partitions;
   req.circuit = circuit_id;
   req.partitions = uint32_t(partitions);
   if (priority.empty()) {
@@ -177,14 +208,25 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     return api_error(400, "priority is one of critical, high, normal, low (got '" +
                               priority.substr(0, 40) + "')");
   }
-  auto c = circuit(circuit_id);
-  if (!c)
-    return api_error(400, "unknown circuit '" + circuit_id.substr(0, 100) +
-                              "' (this scheduler's circuits: " + circuit_ids() + ")");
   const bool native = c->kind == circuit_kind_t::native;
   const bool generator = !c->witness_generator.empty();
   try {
-    if (json_type && !r.param("circuit")) {  // the input inside the JSON body
+    if (is_filecoin(*c)) {  // the body is the C1 (the API's JSON or the lotus/curio wrapper)
+      if (!r.param("circuit"))
+        return api_error(400,
+                         "circuit '" + circuit_id +
+                             "' takes the C1 output as the body: POST it to /v1/jobs?circuit=" +
+                             circuit_id + "&prover_id=HEX&sector=N");
+      if (!o.uploads) return api_error(400, "this scheduler takes no uploads");
+      req.inputs.push_back(o.uploads->put(r.body, true));
+      for (const char* key : {"prover_id", "sector"}) {
+        auto v = r.param(key);
+        if (!v || v->empty())
+          return api_error(400, "circuit '" + circuit_id + "' needs " + key +
+                                    "= in the query (the sector the C1 is of)");
+        req.inputs.push_back(std::string(key) + "=" + *v);
+      }
+    } else if (json_type && !r.param("circuit")) {  // the input inside the JSON body
       if (native) {
         if (!input.is_null()) {
           if (!input.is_object() || !input.contains("seed") || !input["seed"].is_number_unsigned())

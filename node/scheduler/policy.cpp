@@ -64,7 +64,7 @@ scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c,
       if (!f.big_synth || n.spec.memory_budget > f.big_synth->spec.memory_budget) f.big_synth = &n;
       f.synth_fits |= c.buffer_bytes <= n.spec.memory_budget;
     }
-    if (n.spec.prover) {
+    if (n.spec.prover && (!c.resident_only || n.spec.hot_keys.count(c.id))) {
       if (!f.big_prover || n.spec.memory_budget > f.big_prover->spec.memory_budget)
         f.big_prover = &n;
       f.prover_fits |= c.buffer_bytes + c.prover_work_bytes <= n.spec.memory_budget;
@@ -324,6 +324,11 @@ std::optional<std::string> scheduler_policy_t::waiting_reason(job_id_t job) cons
   if (!synth && !prover) return std::string("no synthesis node and no prover is in the cluster");
   if (!synth) return std::string("no synthesis node is in the cluster");
   if (!prover) return std::string("no prover is in the cluster");
+  const circuit_spec_t& c = circuits_.at(j.status.circuit);
+  if (c.resident_only && std::none_of(nodes_.begin(), nodes_.end(), [&](const auto& n) {
+        return n.second.alive && n.second.spec.prover && n.second.spec.hot_keys.count(c.id);
+      }))
+    return "circuit '" + c.id + "': no live prover has its parameters resident (filecoin_params)";
   return never_fits(j.status.circuit, true);
 }
 
@@ -383,7 +388,7 @@ void scheduler_policy_t::failed(job_id_t job, uint32_t part, const std::string& 
   if (!p || p->st == part_state_t::queued || p->st == part_state_t::done ||
       p->st == part_state_t::failed || p->st == part_state_t::cancelled)
     return;
-  if (retry == retry_t::never) p->attempts = max_attempts_ - 1;  // this failure is the last
+  if (retry == retry_t::never) p->attempts = std::max(p->attempts, max_attempts_ - 1);  // the last
   requeue_or_fail(jobs_.at(job), *p, reason);
 }
 
@@ -417,6 +422,7 @@ std::optional<node_id_t> scheduler_policy_t::pick_prover(const circuit_spec_t& c
   for (node_id_t id : node_order_) {
     const node_t& n = nodes_.at(id);
     if (!n.alive || n.paused || n.draining || !n.spec.prover) continue;
+    if (c.resident_only && !n.spec.hot_keys.count(c.id)) continue;  // its parameters are not here
     unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
     if (n.pipeline >= room) continue;
     if (n.reserved + c.buffer_bytes + std::max(n.max_work(), c.prover_work_bytes) >

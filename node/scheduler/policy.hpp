@@ -56,6 +56,9 @@ struct circuit_spec_t {
   std::string id;
   uint64_t buffer_bytes = 0;       // one partition's synth buffer (held by synth node, then prover)
   uint64_t prover_work_bytes = 0;  // the prover's working memory for one proof beyond the buffer
+  // Proven only by provers that have its key resident (hot_keys): a Filecoin circuit, whose
+  // parameters each prover node maps from its own filecoin_params.
+  bool resident_only = false;
 };
 
 using config::lookahead_t;  // fixed or auto (common/config)

@@ -5,7 +5,9 @@
 #include <optional>
 #include <stdexcept>
 
+#include "node/filecoin_job.hpp"
 #include "node/job_inputs.hpp"
+#include "node/synth/filecoin_synth.hpp"
 #include "node/synth/satisfied.hpp"
 #include "node/synth/witness_generator.hpp"
 #include "zk/base/clock.hpp"
@@ -158,7 +160,9 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
 synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs,
                           uint32_t partitions, uint64_t job, uint32_t part,
                           buffer::buffer_store_t& store, csr_cache_t& cache,
-                          const std::function<bool()>& stop) {
+                          const std::function<bool()>& stop,
+                          const synth_stage_observer_t& observe) {
+  if (is_filecoin(c)) return synthesize_filecoin(c, inputs, job, part, store, observe);
   auto t0 = std::chrono::steady_clock::now();
   synth_result_t r;
   if (c.kind == circuit_kind_t::circom) {

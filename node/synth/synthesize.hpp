@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "common/buffer/buffer_store.hpp"
+#include "common/timeline/event.hpp"
 #include "node/circuit.hpp"
 #include "node/synth/csr_cache.hpp"
 
@@ -19,6 +20,10 @@ struct synth_result_t {
   double seconds = 0;
 };
 
+// A synthesis stage's span (monotonic ns, timeline::monotonic_ns) as it ends: the children of
+// synth (a Filecoin partition's porep_witness, porep_synthesize, porep_check).
+using synth_stage_observer_t = std::function<void(timeline::stage_t, int64_t t0, int64_t t1)>;
+
 // Synthesizes partition `part` of job `job` into `store` (reserved before anything is computed:
 // over budget is an error, nothing allocated). Throws std::runtime_error naming the input, and
 // bad_input_error (node/job_inputs.hpp) when the circuit's r1cs is known and the witness does not
@@ -26,10 +31,13 @@ struct synth_result_t {
 // An input.json (circom) is first turned into a .wtns by the circuit's witness generator
 // (node/synth/witness_generator.hpp; the .wtns goes to a scratch directory, removed
 // afterwards), then checked and used as a job's .wtns is. `stop`, when given, is polled while the
-// generator runs: true kills it (the job was cancelled) and the call throws saying so.
+// generator runs: true kills it (the job was cancelled) and the call throws saying so. A
+// filecoin-porep partition goes through synthesize_filecoin (node/synth/filecoin_synth.hpp: its
+// bad_input_error when the C1 cannot be proven), reporting its stages to `observe`.
 synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs,
                           uint32_t partitions, uint64_t job, uint32_t part,
                           buffer::buffer_store_t& store, csr_cache_t& cache,
-                          const std::function<bool()>& stop = {});
+                          const std::function<bool()>& stop = {},
+                          const synth_stage_observer_t& observe = {});
 
 }  // namespace zk::node

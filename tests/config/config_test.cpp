@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/test_util.hpp"
+
 using namespace zk::config;
 
 namespace {
@@ -313,7 +315,7 @@ TEST_CASE("native circuits: porep-lite with its shape parameters") {
   };
   CHECK(error_of(replace(native, "native: porep-lite", "native: winning-post"))
             .find("circuits.porep.native: \"winning-post\" is not a native circuit (known: "
-                  "porep-lite)") != std::string::npos);
+                  "porep-lite, filecoin-porep)") != std::string::npos);
   CHECK(error_of(replace(native, "depth=12", "depth=x")).find("circuits.porep.params: ") !=
         std::string::npos);
   CHECK(error_of(replace(native, "depth=12", "depth=12,partitions=10"))
@@ -507,4 +509,51 @@ TEST_CASE("configs/README.md documents every key the parser accepts") {
     }
   }
   CHECK(keys > 50);
+}
+
+TEST_CASE("filecoin-porep circuits and the provers' filecoin_params") {
+  using zk::test::contains;
+  load_options_t no_files;
+  no_files.check_files = false;
+  const auto farm = load_config(src + "/configs/filecoin-farm.yaml", no_files);
+  const circuit_t* c = farm.find_circuit("c2-32g");
+  REQUIRE(c);
+  CHECK(c->native == "filecoin-porep");
+  CHECK(c->registered_proof == "StackedDrg32GiBV1_1");
+  REQUIRE(select_node(farm, "gpu-2").filecoin_params.size() == 1);
+  CHECK(select_node(farm, "gpu-2").filecoin_params[0].first == "c2-32g");
+
+  const std::string base = R"(version: 1
+scheduler: {endpoint: 127.0.0.1:7000}
+circuits:
+  fc: {native: filecoin-porep, registered_proof: StackedDrg2KiBV1_1, vk: /x/a.vk}
+nodes:
+  - {name: s, roles: [scheduler, synth], listen: {control: 127.0.0.1:7000, data: 127.0.0.1:7001}, resources: {memory_budget: 1GiB}}
+  - {name: p, roles: [prover], listen: {data: 127.0.0.1:7002}, resources: {memory_budget: 4GiB}, filecoin_params: {fc: /x/a.params}}
+)";
+  CHECK(error_of(base, false).empty());
+  CHECK(contains(error_of(replace(base, "StackedDrg2KiBV1_1", "StackedDrg3KiB"), false),
+                 "circuits.fc.registered_proof: unknown registered seal proof"));
+  CHECK(contains(
+      error_of(replace(base, "StackedDrg2KiBV1_1", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"),
+               false),
+      "non-interactive"));
+  CHECK(contains(error_of(replace(base, ", vk: /x/a.vk", ""), false), "circuits.fc.vk"));
+  CHECK(contains(error_of(base, true), "circuits.fc.vk: /x/a.vk does not exist"));
+  CHECK(contains(error_of(replace(base, "vk: /x/a.vk", "vk: /x/a.vk, params: \"a=1\""), false),
+                 "circuits.fc.params: not for a filecoin-porep circuit"));
+  CHECK(
+      contains(error_of(replace(base, "filecoin_params: {fc:", "filecoin_params: {other:"), false),
+               "nodes[1].filecoin_params.other: \"other\" is not in circuits"));
+  CHECK(contains(error_of(replace(base, ", filecoin_params: {fc: /x/a.params}", ""), false),
+                 "circuits.fc: no prover node has filecoin_params"));
+  CHECK(contains(error_of(replace(base, "resources: {memory_budget: 1GiB}}",
+                                  "resources: {memory_budget: 1GiB}, filecoin_params: {fc: /a}}"),
+                          false),
+                 "nodes[0].filecoin_params: only a prover"));
+  CHECK(contains(
+      error_of(replace(base, "native: filecoin-porep, registered_proof: StackedDrg2KiBV1_1",
+                       "native: porep-lite, registered_proof: StackedDrg2KiBV1_1"),
+               false),
+      "circuits.fc.registered_proof: only for native: filecoin-porep"));
 }

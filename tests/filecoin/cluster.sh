@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Filecoin C2 through a 5-process loopback cluster (issue 24 item 5, the done-when's cluster half):
+#
+#   scheduler (HTTP), 2 synthesis nodes, 2 prover nodes each mapping the 2 KiB parameters made by
+#   Filecoin's own code (the reference's `setup`, bellperson's random parameters, seed 7: the cache
+#   tests/filecoin/prove_vs_ref.sh makes) into its budget;
+#   a 2 KiB sector sealed by the reference (its C1), submitted by `zkfleet submit` and over HTTP
+#   (POST /v1/jobs with the C1 wrapped as lotus-bench writes it);
+#   `zkfleet await` writes the sector's proof; Filecoin's verify_seal (the reference's `verify`)
+#   and `zkfleet filecoin verify` accept it, and reject it for another sector; the HTTP job's proof
+#   (GET /v1/jobs/ID/proofs, hex and raw) equals await's; the wrong sector is refused at submit,
+#   over both; the timeline holds the PoRep synthesis stages and the stats name the bottleneck.
+#
+#   tests/filecoin/cluster.sh build/zkfleet
+#
+# Skipped (77) without cargo (no reference) or curl.
+. "$(dirname "$0")/../lib/cluster.sh"
+harness_init filecoin_cluster "${1:-}"
+command -v curl >/dev/null || skip "curl is not installed"
+command -v cargo >/dev/null || skip "cargo is not installed: no reference (tests/filecoin-ref)"
+REF="$("$ROOT/tests/filecoin-ref/build.sh" 2>"$T/ref-build.log" | tail -n 1)" || true
+[ -x "$REF" ] || die "tests/filecoin-ref/build.sh did not build the reference: $(tail -n 5 "$T/ref-build.log")"
+
+# The reference's 2 KiB parameters (cached as prove_vs_ref.sh caches them; made when absent).
+KEY="$(sha256sum "$ROOT/tests/filecoin-ref/Cargo.lock" | cut -c1-16)"
+PDIR="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}/filecoin-params/ref-$KEY-2kib-seed7"
+PARAMS="$PDIR/StackedDrg2KiBV1_1.params"
+VK="$PDIR/StackedDrg2KiBV1_1.vk"
+if [ ! -e "$PDIR/setup.ok" ]; then
+  echo "== making the 2 KiB parameters with the reference (seed 7; ~10 minutes) into $PDIR"
+  mkdir -p "$PDIR"
+  "$REF" setup --registered-proof StackedDrg2KiBV1_1 --out "$PDIR" --seed 7 >"$PDIR/setup.json" ||
+    die "the reference's setup failed"
+  touch "$PDIR/setup.ok"
+fi
+
+# A sector sealed by the reference.
+PROOF=StackedDrg2KiBV1_1
+PROVER="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+SECTOR=$((RANDOM + 1))
+"$REF" seal --registered-proof $PROOF --prover-id "$PROVER" --sector $SECTOR \
+  --ticket "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n' | sed 's/..$/0a/')" \
+  --seed "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')" --random $RANDOM --out "$T/seal" \
+  >"$T/seal.log" 2>&1 || die "the reference's seal failed: $(tail -n 5 "$T/seal.log")"
+C1="$T/seal/c1.json"
+hx() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
+VARGS=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(hx "$C1" ticket)"
+  --seed "$(hx "$C1" seed)" --comm-r "$(hx "$C1" comm_r)" --comm-d "$(hx "$C1" comm_d)")
+# The lotus-bench wrapper of the same C1 (for the HTTP job).
+python3 - "$C1" "$SECTOR" >"$T/c1-wrapped.json" <<'EOF'
+import base64, json, sys
+raw = open(sys.argv[1], "rb").read()
+print(json.dumps({"SectorNum": int(sys.argv[2]), "Phase1Out": base64.b64encode(raw).decode(),
+                  "SectorSize": 2048}))
+EOF
+
+# --- the cluster: scheduler, 2 synthesis nodes, 2 provers with the parameters resident --------
+cluster_new fc insecure
+take_port HTTP
+U="http://127.0.0.1:$HTTP"
+yaml_head "http: 127.0.0.1:$HTTP" "stage_timeout: 10m"
+yaml_line "circuits:" "  fc2k: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK}"
+yaml_node scheduler scheduler
+yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 1GiB}"
+yaml_node synth-2 synth "resources: {cores: 1, memory_budget: 1GiB}"
+for p in prover-1 prover-2; do
+  yaml_node $p prover "resources: {cores: 2, memory_budget: 4GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS}"
+done
+cluster_up
+wait_ready 900 || die "the cluster did not become ready"
+ok "5 processes up, both provers with the 2 KiB parameters resident"
+
+# The prover's budget: the parameters come out of it (it declares the rest).
+"$ZK" status --config "$CFG" >"$T/status.txt" 2>&1
+if grep -E '^prover-1 ' "$T/status.txt" | grep -q 'GiB' && ! grep -E '^prover-1 ' "$T/status.txt" | grep -q ' 4 GiB'; then
+  ok "prover-1 declares its budget less the resident parameters: $(grep -E '^prover-1 ' "$T/status.txt" | tr -s ' ')"
+else
+  fail "prover-1's budget: $(cat "$T/status.txt")"
+fi
+
+# --- the wrong sector is refused at submit ----------------------------------------------------
+if out="$("$ZK" submit --config "$CFG" --circuit fc2k --input "$C1" --input "prover_id=$PROVER" \
+  --input "sector=$((SECTOR + 1))" 2>&1)"; then
+  fail "a C1 submitted with the wrong sector was accepted: $out"
+else
+  case "$out" in *"wrong prover id or sector"*) ok "wrong sector refused by submit: $out" ;;
+    *) fail "wrong sector refused, but not for that: $out" ;; esac
+fi
+code="$(curl -s -m 60 -o "$T/bad.body" -w '%{http_code}' -H 'Content-Type: application/json' \
+  --data-binary @"$T/c1-wrapped.json" "$U/v1/jobs?circuit=fc2k&prover_id=$PROVER&sector=$((SECTOR + 1))")"
+if [ "$code" = 400 ] && grep -q 'wrong prover id or sector' "$T/bad.body"; then
+  ok "wrong sector refused over HTTP (400): $(cat "$T/bad.body")"
+else
+  fail "wrong sector over HTTP: $code $(cat "$T/bad.body")"
+fi
+
+# --- a job by the CLI, a job over HTTP ---------------------------------------------------------
+JOB="$("$ZK" submit --config "$CFG" --circuit fc2k --input "$C1" --input "prover_id=$PROVER" \
+  --input "sector=$SECTOR" 2>"$T/submit.err")" || die "zkfleet submit: $(cat "$T/submit.err")"
+ok "submitted by the CLI: job $JOB"
+code="$(curl -s -m 60 -o "$T/post.body" -w '%{http_code}' -H 'Content-Type: application/json' \
+  --data-binary @"$T/c1-wrapped.json" "$U/v1/jobs?circuit=fc2k&prover_id=$PROVER&sector=$SECTOR")"
+HJOB="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$T/post.body" 2>/dev/null)"
+[ "$code" = 201 ] && [ -n "$HJOB" ] && ok "submitted over HTTP (the lotus wrapper as the body): job $HJOB" ||
+  die "POST /v1/jobs: $code $(cat "$T/post.body")"
+
+start=$(date +%s.%N)
+"$ZK" await --config "$CFG" "$JOB" --out "$T/out" --timeout 900 >"$T/await.out" 2>&1 ||
+  die "zkfleet await: $(cat "$T/await.out")"
+"$ZK" await --config "$CFG" "$HJOB" --out "$T/out" --timeout 900 >"$T/await2.out" 2>&1 ||
+  die "zkfleet await (HTTP job): $(cat "$T/await2.out")"
+end=$(date +%s.%N)
+P="$T/out/job$JOB-proof.bin"
+if [ "$(stat -c %s "$P" 2>/dev/null)" = 192 ] &&
+  [ "$(cat "$T/out/job$JOB-proof.hex")" = "$(od -An -tx1 -v "$P" | tr -d ' \n')" ]; then
+  ok "await wrote the sector's proof, raw (192 bytes) and hex: $(cat "$T/await.out")"
+else
+  fail "await's proof files: $(ls -l "$T/out") $(cat "$T/await.out")"
+fi
+
+# --- Filecoin's verifier and zkfleet's: accepted for the sector, rejected for another ----------
+for sector in $SECTOR $((SECTOR + 1)); do
+  want=$([ $sector = $SECTOR ] && echo 0 || echo 1)
+  rrc=0 zrc=0
+  "$REF" verify --vk "$VK" --proof "$P" "${VARGS[@]}" --sector $sector >"$T/ref.json" 2>&1 || rrc=$?
+  "$ZK" filecoin verify --vk "$VK" --proof "$P" "${VARGS[@]}" --sector $sector >"$T/zk.txt" 2>&1 || zrc=$?
+  if [ $rrc = $want ] && [ $zrc = $want ]; then
+    ok "sector $sector: Filecoin's verify_seal exit $rrc, zkfleet filecoin verify exit $zrc"
+  else
+    fail "sector $sector: Filecoin's verify_seal exit $rrc, zkfleet exit $zrc, expected $want: $(cat "$T/zk.txt") $(grep -m1 error "$T/ref.json")"
+  fi
+done
+HP="$T/out/job$HJOB-proof.bin"
+rrc=0
+"$REF" verify --vk "$VK" --proof "$HP" "${VARGS[@]}" --sector $SECTOR >"$T/ref2.json" 2>&1 || rrc=$?
+[ $rrc = 0 ] && ok "the HTTP job's proof: Filecoin's verify_seal accepts it" ||
+  fail "the HTTP job's proof: verify_seal exit $rrc: $(grep -m1 error "$T/ref2.json")"
+
+# --- GET /v1/jobs/ID/proofs: the sector proof, hex and raw, equal to await's -------------------
+curl -s -m 60 -o "$T/proofs.json" "$U/v1/jobs/$HJOB/proofs"
+curl -s -m 60 -o "$T/proofs.bin" "$U/v1/jobs/$HJOB/proofs?format=raw"
+HEX="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sector_proof"])' "$T/proofs.json" 2>/dev/null)"
+if [ "$HEX" = "$(cat "$T/out/job$HJOB-proof.hex")" ] && cmp -s "$T/proofs.bin" "$HP"; then
+  ok "GET /v1/jobs/ID/proofs: the sector proof (hex, and raw with ?format=raw) equals await's"
+else
+  fail "GET /v1/jobs/ID/proofs: $(head -c 400 "$T/proofs.json")"
+fi
+
+# --- the timeline: the PoRep synthesis stages, the prover's, and the bottleneck sentence -------
+"$ZK" timeline --config "$CFG" --format json >"$T/timeline.json" 2>"$T/timeline.err"
+"$ZK" timeline --config "$CFG" --format stats >"$T/stats.txt" 2>>"$T/timeline.err"
+python3 - "$T/timeline.json" >"$T/stages.txt" <<'EOF'
+import json, sys
+ev = json.load(open(sys.argv[1]))["events"]
+open_ = {}
+spans = {}
+for e in ev:
+    k = (e["job"], e["partition"], e["stage"], e["node"], e["track"])
+    if e["phase"] == "begin": open_[k] = e["t_ns"]
+    elif e["phase"] == "end" and k in open_:
+        spans.setdefault(e["stage"], []).append((e["t_ns"] - open_.pop(k)) / 1e9)
+for s in ["SYNTH", "porep_witness", "porep_synthesize", "porep_check", "XFER", "GPU",
+          "compute_h", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h"]:
+    v = sorted(spans.get(s, []))
+    if v: print("%s %d %.3f" % (s, len(v), v[len(v) // 2]))
+EOF
+if grep -q '^porep_synthesize ' "$T/stages.txt" && grep -q '^porep_check ' "$T/stages.txt" &&
+  grep -q '^GPU ' "$T/stages.txt"; then
+  ok "timeline: the PoRep stages (count, median s): $(tr '\n' ';' <"$T/stages.txt")"
+else
+  fail "timeline: no PoRep stages: $(cat "$T/stages.txt" "$T/timeline.err")"
+fi
+if grep -Eq 'bottleneck: (prover|synthesis|transfer|pipeline)-bound' "$T/stats.txt"; then
+  ok "stats: $(grep bottleneck "$T/stats.txt")"
+else
+  fail "stats name no bottleneck: $(cat "$T/stats.txt")"
+fi
+echo "two C2 jobs through the cluster: $(python3 -c "print('%.1f' % ($end - $start))") s from the first await to the last"
+finish
