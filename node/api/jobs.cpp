@@ -43,17 +43,36 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
     if (!s) return from_failure(s.error());
     return json_response(200, job_json(*s, true));
   }
+  // A page of at most max_proofs_per_answer, from partition `from` on; a Link header names the
+  // next page when there is one.
+  uint64_t from = 0;
+  uint32_t limit = max_proofs_per_answer;
+  try {
+    if (auto f = r.param("from")) from = std::stoull(*f);
+    if (auto l = r.param("limit"))
+      limit = uint32_t(std::clamp<unsigned long long>(std::stoull(*l), 1, max_proofs_per_answer));
+  } catch (const std::exception&) {
+    return api_error(400, "from and limit are numbers of partitions");
+  }
   auto got = gateway->proofs(token, rest);
   if (!got) return from_failure(got.error());
   json out = json::array();
   auto sorted = got->proofs;
   std::sort(sorted.begin(), sorted.end(),
             [](const proof_msg& a, const proof_msg& b) { return a.partition < b.partition; });
-  for (const auto& p : sorted)
-    out.push_back({{"partition", p.partition},
-                   {"proof", json::parse(p.proof_json)},
-                   {"public", p.public_signals}});
-  return json_response(200, out);
+  auto it =
+      std::lower_bound(sorted.begin(), sorted.end(), from,
+                       [](const proof_msg& p, uint64_t k) { return uint64_t(p.partition) < k; });
+  for (; it != sorted.end() && out.size() < limit; ++it)
+    out.push_back({{"partition", it->partition},
+                   {"proof", json::parse(it->proof_json)},
+                   {"public", it->public_signals}});
+  auto answer = json_response(200, out);
+  if (it != sorted.end())
+    answer.headers.push_back({"Link", "</v1/jobs/" + rest +
+                                          "/proofs?from=" + std::to_string(it->partition) +
+                                          "&limit=" + std::to_string(limit) + ">; rel=\"next\""});
+  return answer;
 }
 
 net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, const who_t& who) {
@@ -136,7 +155,11 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
       if (json_type && !generator)
         return api_error(400,
                          "circuit '" + circuit_id + "' has no witness generator: send its .wtns");
-      req.inputs.push_back(o.uploads->put(r.body, json_type));
+      auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
+      if (!sink) return api_error(400, "this scheduler takes no uploads");
+      auto ref = sink->receiver().commit();
+      if (!ref) return upload_refusal(ref.error());
+      req.inputs.push_back(ref.value());
     }
   } catch (const std::invalid_argument& e) {
     return api_error(std::string(e.what()).find("max_upload") != std::string::npos ? 413 : 400,
