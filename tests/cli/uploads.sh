@@ -65,8 +65,8 @@ printf 'wtns' >"$BIG"
 truncate -s "${UPLOAD_MIB}M" "$BIG"
 BEFORE=$(hwm "$SCHED")
 START=$(date +%s%N)
-CODE=$(curl -s -m 600 -o "$T/big.body" -w '%{http_code}' -X PUT -H 'Content-Type: application/octet-stream' \
-  --data-binary "@$BIG" "$U/v1/uploads")
+CODE=$(curl -s -m 600 -o "$T/big.body" -w '%{http_code}' -H 'Content-Type: application/octet-stream' \
+  -T "$BIG" "$U/v1/uploads")
 MS=$((($(date +%s%N) - START) / 1000000))
 AFTER=$(hwm "$SCHED")
 GREW=$(((AFTER - BEFORE) / 1024))
@@ -87,7 +87,7 @@ rm -f "$STORE/$SUM.wtns"
 OVER="$T/over.wtns"
 printf 'wtns' >"$OVER"
 truncate -s $((MAX_BYTES + 1)) "$OVER"
-CODE=$(curl -s -m 60 -o "$T/over.body" -w '%{http_code}' -X PUT --data-binary "@$OVER" "$U/v1/uploads")
+CODE=$(curl -s -m 60 -o "$T/over.body" -w '%{http_code}' -T "$OVER" "$U/v1/uploads")
 WANT="is over scheduler.max_upload ($MAX_BYTES bytes, $MAX_UPLOAD_MIB MiB): raise scheduler.max_upload"
 if [ "$CODE" = 413 ] && grep -qF "\"error\":\"the body ($((MAX_BYTES + 1)) bytes) $WANT" "$T/over.body"; then
   ok "curl: 413 $(cat "$T/over.body")"
