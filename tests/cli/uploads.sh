@@ -118,6 +118,8 @@ POLL=0.2 wait_until 20 "no temporary upload file left" test "$(stray)" = 0 &&
 
 # --- the real circuit's witness, to verified proofs, with progress on a terminal ---------------
 command -v script >/dev/null || skip "script(1) is not installed"
+# last_line FILE TEXT: the last progress line with TEXT that a terminal session drew.
+last_line() { tr '\r' '\n' <"$1" | grep -a -- "$2" | tail -n 1 | sed 's/\x1b\[K//g'; }
 # In a pipe: no progress line.
 JOB=$(timeout 300 "$ZK" submit --config "$CFG" --circuit mulchain --input "$CIRC/witness.wtns" \
   --partitions 2 2>"$T/submit.err")
@@ -128,7 +130,7 @@ grep -q "uploading" "$T/submit.err" && fail "a progress line in a pipe: $(cat "$
 timeout 600 script -qefc "'$ZK' await --config '$CFG' '$JOB' --out '$T/proofs' --timeout 500" \
   "$T/await.tty" >/dev/null 2>&1
 grep -aq "awaiting job ${JOB:0:8} \[.*\] [0-9]* / 2 proofs" "$T/await.tty" &&
-  ok "await on a terminal: $(grep -ao 'awaiting job[^]*]* [0-9]* / 2 proofs[^]*' "$T/await.tty" | tail -n 1 | tr -d '\r\033')" ||
+  ok "await on a terminal: $(last_line "$T/await.tty" "awaiting job")" ||
   fail "no progress line from await on a terminal: $(tr -d '\033' <"$T/await.tty" | tail -c 400)"
 verify_job "$CIRC/verification_key.json" "$T/proofs" "$JOB" 2
 [ "$VERIFIED" = 2 ] && ok "both partitions' proofs verified by $CHECKER"
@@ -148,7 +150,7 @@ python3 -c "import json; d=json.load(open('$T/page2.body')); assert [p['partitio
 timeout 600 script -qefc "'$ZK' submit --config '$CFG' --circuit mulchain --input '$BIG'" \
   "$T/submit.tty" >/dev/null 2>&1
 if grep -aq "uploading big.wtns \[.*\] .*MiB/s" "$T/submit.tty"; then
-  ok "submit on a terminal: $(grep -ao 'uploading big.wtns[^]*' "$T/submit.tty" | tail -n 1 | tr -d '\r')"
+  ok "submit on a terminal: $(last_line "$T/submit.tty" "uploading big.wtns")"
 else
   fail "no progress line from submit on a terminal: $(tr -d '\033' <"$T/submit.tty" | tail -c 400)"
 fi
