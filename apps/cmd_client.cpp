@@ -27,6 +27,7 @@
 #include "apps/commands.hpp"
 #include "apps/supervisor.hpp"
 #include "common/buffer/buffer_store.hpp"
+#include "common/util/progress.hpp"
 #include "node/filecoin_job.hpp"
 #include "zk/filecoin/registry.hpp"
 #include "zk/formats/json.hpp"
@@ -58,19 +59,28 @@ int run_down(const opt_t& config) {
 }
 
 // An input file uploaded through the scheduler's HTTP endpoint (PUT /v1/uploads): the cluster
-// reads it from there, wherever this client runs. Its reference, or an error naming the file.
+// reads it from there, wherever this client runs. Streamed from disk (any size, in bounded memory),
+// with a progress line on a terminal; its reference, or an error naming the file and, whenever the
+// scheduler answered, its status and message (a 413 names the bound to raise).
 std::string upload(const config::config_t& c, const tls_identity_t& who, const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw std::runtime_error(file + ": cannot read the input (" + std::strerror(errno) + ")");
+  std::error_code ec;
+  const uint64_t size = fs::file_size(file, ec);
+  if (ec) throw std::runtime_error(file + ": cannot read the input (" + ec.message() + ")");
   net::http_call_t call;
   call.method = "PUT";
   call.target = "/v1/uploads";
-  call.body.assign(std::istreambuf_iterator<char>(in), {});
+  call.body_file = file;
   const bool json = file.size() >= 5 && file.substr(file.size() - 5) == ".json";
   call.headers = {{"Content-Type", json ? "application/json" : "application/octet-stream"}};
-  call.timeout = std::chrono::minutes(10);
+  // The scheduler takes a body at 1 MiB/s at least (its deadline): the same here, plus a minute.
+  call.timeout = std::max<std::chrono::milliseconds>(
+      std::chrono::minutes(10), std::chrono::seconds(60 + size / (uint64_t(1) << 20)));
+  call.max_answer = 64 << 10;  // a reference, or an error
+  util::progress_bar_t bar("uploading " + fs::path(file).filename().string(), size,
+                           util::progress_unit_t::bytes);
+  call.on_progress = [&bar](uint64_t done, uint64_t) { bar.update(done); };
   const auto a = call_scheduler_http(c, who, call);
+  bar.finish();
   if (!a) throw std::runtime_error(file + ": the upload failed: " + a.error());
   std::string why = a->body;
   try {
@@ -79,6 +89,7 @@ std::string upload(const config::config_t& c, const tls_identity_t& who, const s
     why = j.value("error", a->body);
   } catch (const std::exception&) {
   }
+  while (!why.empty() && why.back() == '\n') why.pop_back();
   throw std::runtime_error(file + ": the scheduler refused the upload (" +
                            std::to_string(a->status) + "): " + why);
 }
@@ -215,6 +226,28 @@ size_t write_proofs(const std::string& out, const actors::job_result_msg& r) {
   return r.proofs.size();
 }
 
+// The job's result once it has finished, within `wait`. With a progress line on a terminal, the
+// scheduler's count of proved partitions is polled every second meanwhile (a status is small;
+// the proofs come once, in await's answer).
+std::optional<actors::job_result_msg> await_job(cluster_client_t& client, const std::string& job,
+                                                std::chrono::seconds wait,
+                                                util::progress_bar_t& bar) {
+  if (!bar.active()) return client.await(job, wait);
+  const auto end = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    const auto st = client.status(job);
+    bar.set_total(st.partitions);
+    bar.update(st.done);
+    if (st.finished || st.cancelled || st.failed > 0) break;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= end) return std::nullopt;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(1s, end - now));
+  }
+  const auto left =
+      std::chrono::duration_cast<std::chrono::seconds>(end - std::chrono::steady_clock::now());
+  return client.await(job, std::max(left, std::chrono::seconds(1)));
+}
+
 int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_opt,
               const opt_t& out_opt, const opt_t& timeout_opt) {
   const std::string path = config_path(config);
@@ -236,6 +269,7 @@ int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_op
                                                             std::chrono::steady_clock::now());
   };
   std::optional<actors::job_result_msg> r;
+  util::progress_bar_t bar("awaiting job " + job.substr(0, 8), 0, util::progress_unit_t::proofs);
   auto backoff = std::chrono::milliseconds(500);
   auto pause = [&] {
     std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(backoff, left()));
@@ -258,7 +292,7 @@ int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_op
       continue;
     }
     try {
-      r = client->await(job, std::max(left(), std::chrono::seconds(1)));
+      r = await_job(*client, job, std::max(left(), std::chrono::seconds(1)), bar);
     } catch (const job_ended_error& e) {
       // Cancelled or failed: the proofs it finished are still written, then the reason.
       const auto done = client->proofs(job);
@@ -282,6 +316,8 @@ int run_await(const opt_t& config, const opt_t& client_name, const opt_t& job_op
     }
     break;
   }
+  bar.update(r->proofs.size());
+  bar.finish();
   write_proofs(out, *r);
   return 0;
 }

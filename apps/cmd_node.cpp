@@ -8,7 +8,6 @@
 #include <caf/io/all.hpp>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -341,19 +340,21 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
           (std::filesystem::temp_directory_path() / ("zkfleet-inputs-" + plan.name)).string());
       local.fetch = [&c, tls = s.tls](const std::string& input, const std::string& ticket,
                                       const std::string& path) -> std::optional<std::string> {
+        // Streamed into the file, bounded by scheduler.max_upload (what the scheduler takes);
+        // an error answer stays small. The same rate as the scheduler's own deadline, 1 MiB/s.
         net::http_call_t call;
         call.target = "/v1/uploads/" + input.substr(std::string("upload:").size());
         call.headers = {{"X-Zkfleet-Ticket", ticket}};
-        call.timeout = std::chrono::minutes(10);
+        call.answer_file = path;
+        call.max_answer_file = c.scheduler.max_upload;
+        call.answer_file_bound = "scheduler.max_upload";
+        call.max_answer = 64 << 10;
+        call.timeout = std::chrono::seconds(60 + c.scheduler.max_upload / (uint64_t(1) << 20));
         const auto a = call_scheduler_http(c, tls, call);
         if (!a) return a.error();
         if (a->status != 200)
           return "the scheduler answered " + std::to_string(a->status) + ": " +
                  a->body.substr(0, 300);
-        std::ofstream out(path, std::ios::binary | std::ios::trunc);
-        out.write(a->body.data(), std::streamsize(a->body.size()));
-        out.close();
-        if (!out) return path + ": cannot write";
         return std::nullopt;
       };
     }

@@ -1,6 +1,7 @@
 #include "common/net/http_server.hpp"
 
 #include <openssl/ssl.h>
+#include <sys/stat.h>
 
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
@@ -12,7 +13,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <cstdio>
 #include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -90,6 +93,25 @@ http_response_t http_error(unsigned status, const std::string& why, bool json) {
   return r;
 }
 
+std::string http_size_text(uint64_t n) {
+  static const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (u < 4 && n >= 1024 && n % 1024 == 0) n /= 1024, ++u;
+  return std::to_string(n) + " " + units[u];
+}
+
+http_response_t http_too_large(const http_body_plan_t& plan, std::optional<uint64_t> declared,
+                               bool json) {
+  const std::string name = plan.limit_name.empty() ? "this route's bound" : plan.limit_name;
+  std::string why = (declared ? "the body (" + std::to_string(*declared) + " bytes)"
+                              : std::string("the body (sent in chunks)")) +
+                    " is over " + name + " (" + std::to_string(plan.limit) + " bytes";
+  if (plan.limit >= 1024) why += ", " + http_size_text(plan.limit);
+  why += ")";
+  if (!plan.hint.empty()) why += ": " + plan.hint;
+  return http_error(413, why, json);
+}
+
 struct http_server_t::core_t {
   core_t(std::string w, std::string h, http_handler_t f, http_options_t o)
       : what(std::move(w)),
@@ -116,8 +138,8 @@ struct http_server_t::core_t {
     b.tokens -= 1;
     return true;
   }
-  uint64_t body_limit(const std::string& method, const std::string& path) const {
-    return options.body_limit ? options.body_limit(method, path) : uint64_t(64) << 10;
+  http_body_plan_t body_plan(const http_request_t& head) const {
+    return options.body_plan ? options.body_plan(head) : http_body_plan_t{};
   }
 
   const std::string what, host;
@@ -229,11 +251,15 @@ class session_t : public std::enable_shared_from_this<session_t<Stream>> {
   }
 
   void read_header() {
-    parser_.emplace();
-    parser_->header_limit(core_->options.max_header_bytes);
+    header_parser_.emplace();
+    header_parser_->header_limit(core_->options.max_header_bytes);
+    // No bound on the body yet: Beast would check a declared length against its default (1 MiB)
+    // when the header ends; the route's plan sets the bound once the header is read. (Not
+    // boost::none: Boost 1.74's check `len > limit` holds for every length against none.)
+    header_parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
     beast::get_lowest_layer(stream_).expires_after(core_->options.io_timeout);
     http::async_read_header(
-        stream_, buffer_, *parser_,
+        stream_, buffer_, *header_parser_,
         [self = this->shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
   }
 
@@ -249,36 +275,105 @@ class session_t : public std::enable_shared_from_this<session_t<Stream>> {
       return write_answer(
           http_error(400, "bad request: " + ec.message(), core_->options.json_errors));
     }
-    const auto& h = parser_->get();
-    method_ = std::string(h.method_string());
-    target_ = std::string(h.target());
-    path_ = target_.substr(0, target_.find('?'));
+    const auto& h = header_parser_->get();
+    head_.method = std::string(h.method_string());
+    head_.target = std::string(h.target());
+    head_.path = head_.target.substr(0, head_.target.find('?'));
+    const size_t q = head_.target.find('?');
+    if (q != std::string::npos) head_.query = head_.target.substr(q + 1);
+    for (const auto& f : h) {
+      std::string name(f.name_string());
+      for (auto& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
+      head_.headers.emplace_back(std::move(name), std::string(f.value()));
+    }
+    head_.peer = peer_;
+    head_.cert_role = cert_role_;
+    head_.cert_name = cert_name_;
+    method_ = head_.method;
+    body_pending_ = !header_parser_->is_done();  // a body follows the header
     if (!core_->admit(peer_))
       return write_answer(http_error(429, "too many requests from " + peer_ + ": slow down",
                                      core_->options.json_errors));
-    const uint64_t limit = core_->body_limit(method_, path_);
-    const auto length = parser_->content_length();
-    if (length && *length > limit)
-      return write_answer(http_error(413,
-                                     "the body (" + std::to_string(*length) +
-                                         " bytes) is over this route's bound of " +
-                                         std::to_string(limit) + " bytes",
-                                     core_->options.json_errors));
-    parser_->body_limit(limit);
-    const uint64_t expect = length.value_or(limit);
+    plan_ = core_->body_plan(head_);
+    if (plan_.answer) return write_answer(std::move(*plan_.answer));
+    const auto declared = header_parser_->content_length();
+    const std::optional<uint64_t> length =
+        declared ? std::optional<uint64_t>(*declared) : std::nullopt;
+    if (length && *length > plan_.limit)
+      return write_answer(http_too_large(plan_, length, core_->options.json_errors));
+    const uint64_t expect = length.value_or(plan_.limit);
     beast::get_lowest_layer(stream_).expires_after(
         core_->options.io_timeout +
         std::chrono::milliseconds(1000 * expect /
                                   std::max<uint64_t>(1, core_->options.min_body_rate)));
+    std::string expect_field = head_.header("expect");
+    for (auto& c : expect_field) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (body_pending_ && expect_field == "100-continue" && h.version() >= 11) {
+      static const std::string go_on = "HTTP/1.1 100 Continue\r\n\r\n";
+      return asio::async_write(stream_, asio::buffer(go_on),
+                               [self = this->shared_from_this()](beast::error_code e, size_t) {
+                                 if (e) return self->close();
+                                 self->read_body();
+                               });
+    }
+    read_body();
+  }
+
+  // The body by the plan: into its sink a piece at a time, or into memory.
+  void read_body() {
+    if (!body_pending_) {  // none follows the header
+      if (plan_.sink)
+        if (auto refusal = plan_.sink->finish()) {
+          plan_.sink.reset();
+          return write_answer(std::move(*refusal));
+        }
+      return on_body({});
+    }
+    if (plan_.sink) {
+      sink_parser_.emplace(std::move(*header_parser_));
+      sink_parser_->body_limit(plan_.limit);
+      piece_.resize(std::max<size_t>(core_->options.file_piece, 4096));
+      return read_piece();
+    }
+    string_parser_.emplace(std::move(*header_parser_));
+    string_parser_->body_limit(plan_.limit);
     http::async_read(
-        stream_, buffer_, *parser_,
+        stream_, buffer_, *string_parser_,
         [self = this->shared_from_this()](beast::error_code e, size_t) { self->on_body(e); });
+  }
+
+  void read_piece() {
+    auto& body = sink_parser_->get().body();
+    body.data = piece_.data();
+    body.size = piece_.size();
+    body.more = true;
+    http::async_read_some(
+        stream_, buffer_, *sink_parser_,
+        [self = this->shared_from_this()](beast::error_code e, size_t) { self->on_piece(e); });
+  }
+
+  void on_piece(beast::error_code ec) {
+    if (ec == http::error::need_buffer) ec = {};
+    const size_t got = piece_.size() - sink_parser_->get().body().size;
+    if (!ec && got > 0)
+      if (auto refusal = plan_.sink->write({piece_.data(), got})) {
+        plan_.sink.reset();  // it drops what it took
+        return write_answer(std::move(*refusal));
+      }
+    if (ec) return on_body(ec);
+    if (!sink_parser_->is_done()) return read_piece();
+    if (auto refusal = plan_.sink->finish()) {
+      plan_.sink.reset();
+      return write_answer(std::move(*refusal));
+    }
+    on_body({});
   }
 
   void on_body(beast::error_code ec);
   void write_answer(http_response_t r) {
     if (answered_) return;
     answered_ = true;
+    if (!r.file.empty()) return write_file_answer(std::move(r));
     res_ = to_beast(r, 11);
     if (method_ == "HEAD") {  // the headers GET would have, no body
       const auto n = res_.body().size();
@@ -286,9 +381,68 @@ class session_t : public std::enable_shared_from_this<session_t<Stream>> {
       res_.content_length(n);
     }
     beast::get_lowest_layer(stream_).expires_after(core_->options.io_timeout);
-    http::async_write(stream_, res_, [self = this->shared_from_this()](beast::error_code, size_t) {
-      self->close();
-    });
+    http::async_write(
+        stream_, res_,
+        [self = this->shared_from_this()](beast::error_code e, size_t) { self->after_answer(e); });
+  }
+
+  // A file as the body: the header, then the file a piece at a time (each write under the io
+  // timeout), so that its size costs no memory.
+  void write_file_answer(http_response_t r) {
+    file_ = std::fopen(r.file.c_str(), "rb");
+    struct stat st {};
+    if (!file_ || ::fstat(::fileno(file_), &st) != 0) {
+      answered_ = false;
+      return write_answer(
+          http_error(503, "the file of this answer cannot be read", core_->options.json_errors));
+    }
+    std::string head = "HTTP/1.1 " + std::to_string(r.status) + " " +
+                       std::string(http::obsolete_reason(http::status(r.status))) +
+                       "\r\nServer: zkfleet\r\nContent-Type: " + r.content_type +
+                       "\r\nContent-Length: " + std::to_string(st.st_size) +
+                       "\r\nConnection: close\r\n";
+    for (const auto& [k, v] : r.headers) head += k + ": " + v + "\r\n";
+    file_piece_ = std::move(head) + "\r\n";
+    file_left_ = method_ == "HEAD" ? 0 : uint64_t(st.st_size);
+    write_file_piece();
+  }
+  void write_file_piece() {
+    beast::get_lowest_layer(stream_).expires_after(core_->options.io_timeout);
+    asio::async_write(
+        stream_, asio::buffer(file_piece_),
+        [self = this->shared_from_this()](beast::error_code ec, size_t) {
+          if (ec) return self->close();
+          if (self->file_left_ == 0) return self->after_answer(ec);
+          auto& piece = self->file_piece_;
+          piece.resize(std::min<uint64_t>(self->file_left_, self->core_->options.file_piece));
+          if (std::fread(piece.data(), 1, piece.size(), self->file_) != piece.size())
+            return self->close();  // the file shrank: the answer is cut short
+          self->file_left_ -= piece.size();
+          self->write_file_piece();
+        });
+  }
+
+  // After an answer: close; or, when the client may still be sending a body this answer came
+  // before, stop sending and read (and drop) what it sends for a bounded time and size first,
+  // so that it sees the answer rather than a reset.
+  void after_answer(beast::error_code ec) {
+    if (ec || !body_pending_) return close();
+    plan_.sink.reset();
+    error_code_t ignored;
+    lowest(stream_).shutdown(tcp::socket::shutdown_send, ignored);
+    drained_ = 0;
+    piece_.resize(64 << 10);
+    beast::get_lowest_layer(stream_).expires_after(core_->options.drain_timeout);
+    drain();
+  }
+  void drain() {
+    stream_.async_read_some(asio::buffer(piece_),
+                            [self = this->shared_from_this()](beast::error_code ec, size_t n) {
+                              self->drained_ += n;
+                              if (ec || self->drained_ > self->core_->options.max_drain_bytes)
+                                return self->close();
+                              self->drain();
+                            });
   }
 
   void push(std::string bytes) {
@@ -317,6 +471,9 @@ class session_t : public std::enable_shared_from_this<session_t<Stream>> {
   void close() {
     if (ended_) return;
     ended_ = true;
+    plan_.sink.reset();  // a body cut off: the sink drops what it took
+    if (file_) std::fclose(file_);
+    file_ = nullptr;
     error_code_t ec;
     lowest(stream_).shutdown(tcp::socket::shutdown_both, ec);
     lowest(stream_).close(ec);
@@ -325,10 +482,20 @@ class session_t : public std::enable_shared_from_this<session_t<Stream>> {
   core_t* core_;
   Stream stream_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  // The header is read by the first; the body by one of the others, made from it by the plan.
+  std::optional<http::request_parser<http::empty_body>> header_parser_;
+  std::optional<http::request_parser<http::string_body>> string_parser_;
+  std::optional<http::request_parser<http::buffer_body>> sink_parser_;
+  http_request_t head_;  // the request without its body
+  http_body_plan_t plan_;
+  std::vector<char> piece_;  // a streamed body's piece; the drain's scratch
+  uint64_t drained_ = 0;
+  std::FILE* file_ = nullptr;  // a file answer
+  std::string file_piece_;
+  uint64_t file_left_ = 0;
   response_t res_;
-  std::string peer_, cert_role_, cert_name_, method_, target_, path_;
-  bool answered_ = false, closing_ = false;
+  std::string peer_, cert_role_, cert_name_, method_;
+  bool answered_ = false, closing_ = false, body_pending_ = false;
   std::atomic<bool> ended_{false};
   std::deque<std::string> queue_;
   size_t backlog_ = 0;
@@ -379,30 +546,17 @@ class reply_impl_t : public http_reply_t {
 
 template <class Stream>
 void session_t<Stream>::on_body(beast::error_code ec) {
-  if (ec == http::error::body_limit)
-    return write_answer(
-        http_error(413, "the body is over this route's bound", core_->options.json_errors));
+  if (ec == http::error::body_limit)  // a chunked body passed the bound
+    return write_answer(http_too_large(plan_, std::nullopt, core_->options.json_errors));
   if (ec) {
     if (peer_gone(ec)) return close();
     return write_answer(
         http_error(400, "bad request: " + ec.message(), core_->options.json_errors));
   }
-  auto& req = parser_->get();
-  http_request_t r;
-  r.method = method_;
-  r.target = target_;
-  r.path = path_;
-  const size_t q = target_.find('?');
-  if (q != std::string::npos) r.query = target_.substr(q + 1);
-  for (const auto& f : req) {
-    std::string name(f.name_string());
-    for (auto& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-    r.headers.emplace_back(std::move(name), std::string(f.value()));
-  }
-  r.body = std::move(req.body());
-  r.peer = peer_;
-  r.cert_role = cert_role_;
-  r.cert_name = cert_name_;
+  body_pending_ = false;
+  http_request_t r = std::move(head_);
+  if (string_parser_) r.body = std::move(string_parser_->get().body());
+  r.sink = std::move(plan_.sink);
   beast::get_lowest_layer(stream_).expires_never();  // the handler's time is its own
   auto reply =
       std::make_shared<reply_impl_t<Stream>>(this->shared_from_this(), core_->options.json_errors);

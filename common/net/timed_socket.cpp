@@ -139,4 +139,37 @@ error_code timed_socket_t::read(asio::mutable_buffer buffer, millis_t timeout, s
   return ok ? result : asio::error::timed_out;
 }
 
+timed_socket_t::read_some_t timed_socket_t::read_some(asio::mutable_buffer buffer,
+                                                      millis_t timeout) {
+  read_some_t r{asio::error::would_block, 0};
+  auto done = [&](const error_code& e, size_t bytes) {
+    r.error = e;
+    r.bytes = bytes;
+  };
+  if (stream_)
+    stream_->async_read_some(buffer, done);
+  else
+    socket_.async_read_some(buffer, done);
+  if (!run_until_done(timeout)) return {asio::error::timed_out, r.bytes};
+  return r;
+}
+
+bool timed_socket_t::readable(millis_t timeout) {
+  if (stream_ && SSL_pending(stream_->native_handle()) > 0) return true;
+  if (!lowest().is_open()) return true;  // a read says why at once
+  error_code result = asio::error::would_block;
+  lowest().async_wait(tcp::socket::wait_read, [&](const error_code& e) { result = e; });
+  io_.restart();
+  if (timeout.count() <= 0)
+    io_.poll();
+  else
+    io_.run_for(timeout);
+  if (result != asio::error::would_block) return true;
+  error_code ignored;
+  lowest().cancel(ignored);  // not closed: the caller goes on writing
+  io_.restart();
+  io_.run();
+  return false;
+}
+
 }  // namespace zk::net

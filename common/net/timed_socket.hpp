@@ -47,6 +47,15 @@ class timed_socket_t {
   error_code write(boost::asio::const_buffer buffer, millis_t timeout);
   // Reads exactly buffer.size() bytes; *got (when given) says how many arrived before an error.
   error_code read(boost::asio::mutable_buffer buffer, millis_t timeout, size_t* got = nullptr);
+  // Reads what is there, at least one byte: the bytes read and the error (eof at the end).
+  struct read_some_t {
+    error_code error;
+    size_t bytes = 0;
+  };
+  read_some_t read_some(boost::asio::mutable_buffer buffer, millis_t timeout);
+  // Whether bytes (or the peer's close) are there to read within the timeout; unlike the other
+  // calls, a timeout leaves the socket open (0: only what is there now).
+  bool readable(millis_t timeout);
   bool is_open() const;
   void close();
 

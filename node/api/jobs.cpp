@@ -51,18 +51,40 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
     if (!s) return from_failure(s.error());
     return json_response(200, job_json(*s, true));
   }
+  // A page of at most max_proofs_per_answer, from partition `from` on; a Link header names the
+  // next page when there is one.
+  uint64_t from = 0;
+  uint32_t limit = max_proofs_per_answer;
+  try {
+    if (auto f = r.param("from")) from = std::stoull(*f);
+    if (auto l = r.param("limit"))
+      limit = uint32_t(std::clamp<unsigned long long>(std::stoull(*l), 1, max_proofs_per_answer));
+  } catch (const std::exception&) {
+    return api_error(400, "from and limit are numbers of partitions");
+  }
   auto got = gateway->proofs(token, rest);
   if (!got) return from_failure(got.error());
   json out = json::array();
   auto sorted = got->proofs;
   std::sort(sorted.begin(), sorted.end(),
             [](const proof_msg& a, const proof_msg& b) { return a.partition < b.partition; });
-  for (const auto& p : sorted)
-    out.push_back({{"partition", p.partition},
-                   {"proof", json::parse(p.proof_json)},
-                   {"public", p.public_signals}});
+  auto it =
+      std::lower_bound(sorted.begin(), sorted.end(), from,
+                       [](const proof_msg& p, uint64_t k) { return uint64_t(p.partition) < k; });
+  for (; it != sorted.end() && out.size() < limit; ++it)
+    out.push_back({{"partition", it->partition},
+                   {"proof", json::parse(it->proof_json)},
+                   {"public", it->public_signals}});
+  // A page that ends before the last partition names the next one.
+  auto paged = [&](net::http_response_t answer) {
+    if (it != sorted.end())
+      answer.headers.push_back({"Link", "</v1/jobs/" + rest +
+                                            "/proofs?from=" + std::to_string(it->partition) +
+                                            "&limit=" + std::to_string(limit) + ">; rel=\"next\""});
+    return answer;
+  };
   auto c = circuit(got->status.circuit);
-  if (!c || !is_filecoin(*c)) return json_response(200, out);
+  if (!c || !is_filecoin(*c)) return paged(json_response(200, out));
   // A Filecoin C2 job: the sector's proof too, its partitions' proofs in partition order, once
   // every partition is proven (hex here; ?format=raw: the bytes themselves).
   std::vector<std::pair<uint32_t, std::string>> parts;
@@ -80,10 +102,10 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
     raw.body.assign(sector->begin(), sector->end());
     return raw;
   }
-  return json_response(
+  return paged(json_response(
       200, {{"partitions", out},
             {"sector_proof",
-             sector ? json(filecoin::to_hex(sector->data(), sector->size())) : json(nullptr)}});
+             sector ? json(filecoin::to_hex(sector->data(), sector->size())) : json(nullptr)}}));
 }
 
 net::http_response_t api_server_t::impl_t::wait(const net::http_request_t& r,
@@ -217,8 +239,11 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
                          "circuit '" + circuit_id +
                              "' takes the C1 output as the body: POST it to /v1/jobs?circuit=" +
                              circuit_id + "&prover_id=HEX&sector=N");
-      if (!o.uploads) return api_error(400, "this scheduler takes no uploads");
-      req.inputs.push_back(o.uploads->put(r.body, true));
+      auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
+      if (!o.uploads || !sink) return api_error(400, "this scheduler takes no uploads");
+      auto ref = sink->receiver().commit();
+      if (!ref) return upload_refusal(ref.error());
+      req.inputs.push_back(ref.value());
       for (const char* key : {"prover_id", "sector"}) {
         auto v = r.param(key);
         if (!v || v->empty())
@@ -253,7 +278,11 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
       if (json_type && !generator)
         return api_error(400,
                          "circuit '" + circuit_id + "' has no witness generator: send its .wtns");
-      req.inputs.push_back(o.uploads->put(r.body, json_type));
+      auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
+      if (!sink) return api_error(400, "this scheduler takes no uploads");
+      auto ref = sink->receiver().commit();
+      if (!ref) return upload_refusal(ref.error());
+      req.inputs.push_back(ref.value());
     }
   } catch (const std::invalid_argument& e) {
     const bool too_big = std::string(e.what()).find("max_upload") != std::string::npos;

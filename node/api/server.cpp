@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "node/api/service.hpp"
+#include "node/filecoin_job.hpp"
 
 namespace zk::node {
 
@@ -39,6 +40,43 @@ void api_server_t::impl_t::handle(net::http_request_t r,
     return events(r, *who, reply);
   }
   reply->respond(api_error(404, "no route " + p.substr(0, 200) + " (docs/api.md lists them)"));
+}
+
+net::http_body_plan_t api_server_t::impl_t::body_plan(const net::http_request_t& head) {
+  net::http_body_plan_t plan;  // 64 KiB in memory
+  const bool upload =
+      ((head.method == "PUT" || head.method == "POST") && head.path == "/v1/uploads") ||
+      (head.method == "POST" && head.path == "/v1/jobs" && head.param("circuit"));
+  if (head.method == "POST" && head.path == "/v1/jobs" && !upload) {  // a JSON job
+    plan.limit = o.uploads ? std::min(o.uploads->max_bytes(), max_json_job_body) : plan.limit;
+    plan.limit_name = "the bound of a JSON job";
+    plan.hint = "send a larger input as the body of POST /v1/jobs?circuit=ID (docs/api.md)";
+    return plan;
+  }
+  if (!upload || !o.uploads) return plan;
+  // Who it is, before a byte of the body is taken.
+  const auto who = authenticate(head);
+  if (!who)
+    plan.answer = api_error(401,
+                            "unauthenticated: present a client certificate of this cluster's "
+                            "CA or an Authorization: Bearer token (zkfleet certs create-token)");
+  else if (who->role != "client")
+    plan.answer = api_error(
+        403, "a " + who->role + " certificate may not use " + head.path + ": only a client's");
+  if (plan.answer) return plan;
+  plan.limit = o.uploads->max_bytes();
+  plan.limit_name = "scheduler.max_upload";
+  plan.hint = "raise scheduler.max_upload in the scheduler's config to send it";
+  try {
+    // A Filecoin C2 job's body is its C1 output, JSON whatever the Content-Type says.
+    auto c = head.param("circuit") ? circuit(*head.param("circuit")) : std::nullopt;
+    const bool json_type =
+        head.header("content-type").rfind("application/json", 0) == 0 || (c && is_filecoin(*c));
+    plan.sink = std::make_shared<upload_sink_t>(o.uploads->receive(json_type));
+  } catch (const std::exception& e) {
+    plan.answer = api_error(500, std::string("the upload store: ") + e.what());
+  }
+  return plan;
 }
 
 net::http_response_t api_server_t::impl_t::healthz(const net::http_request_t& r) {
@@ -83,13 +121,8 @@ api_server_t::api_server_t(std::shared_ptr<api_gateway_t> gateway,
   h.tls = impl_->o.tls;
   h.io_timeout = impl_->o.io_timeout;
   h.json_errors = true;
-  const uint64_t max_upload = impl_->o.uploads ? impl_->o.uploads->max_bytes() : 0;
-  h.body_limit = [max_upload](const std::string& method, const std::string& path) -> uint64_t {
-    const bool upload = (method == "PUT" && path == "/v1/uploads") ||
-                        (method == "POST" && (path == "/v1/jobs" || path == "/v1/uploads"));
-    return upload ? std::max<uint64_t>(max_upload, 64 << 10) : uint64_t(64) << 10;
-  };
   auto impl = impl_;
+  h.body_plan = [impl](const net::http_request_t& head) { return impl->body_plan(head); };
   server_ = std::make_unique<net::http_server_t>(
       "http", impl_->o.host, impl_->o.port,
       [impl](net::http_request_t r, std::shared_ptr<net::http_reply_t> reply) {

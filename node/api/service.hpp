@@ -33,6 +33,29 @@ net::http_response_t from_failure(const api_failure_t& f);
 net::http_response_t method_not_allowed(const std::string& method, const char* allow);
 bool is(const net::http_request_t& r, std::initializer_list<const char*> methods);
 
+// --- uploads.cpp: an upload's body as it streams in -------------------------------------------
+
+// The sink of an upload's body (PUT /v1/uploads, POST /v1/jobs?circuit=): the store's receiver,
+// fed a piece at a time by the HTTP server; the route commits it.
+class upload_sink_t : public net::http_body_sink_t {
+ public:
+  explicit upload_sink_t(std::unique_ptr<upload_receiver_t> r) : receiver_(std::move(r)) {}
+  std::optional<net::http_response_t> write(std::string_view piece) override;
+  std::optional<net::http_response_t> finish() override { return std::nullopt; }
+  upload_receiver_t& receiver() { return *receiver_; }
+
+ private:
+  std::unique_ptr<upload_receiver_t> receiver_;
+};
+// The answer for an upload that was not taken: 413, 400, or 500 (the store's fault).
+net::http_response_t upload_refusal(const upload_error_t& e);
+// The largest JSON body of POST /v1/jobs (its input inside): in memory, so bounded apart from
+// scheduler.max_upload (larger inputs go as the body of POST /v1/jobs?circuit=ID).
+inline constexpr uint64_t max_json_job_body = uint64_t(16) << 20;
+// The most proofs one GET /v1/jobs/ID/proofs answers (?from=K pages on; a Link header names the
+// next page).
+inline constexpr uint32_t max_proofs_per_answer = 1000;
+
 // --- the server's state
 // ---------------------------------------------------------------------------
 
@@ -76,6 +99,9 @@ struct api_server_t::impl_t {
   std::string circuit_ids();
 
   // --- routes
+  // What a request may send, from its header (on the server's io thread): uploads stream into
+  // the store under scheduler.max_upload once the caller is known to be a client.
+  net::http_body_plan_t body_plan(const net::http_request_t& head);
   void handle(net::http_request_t r, const std::shared_ptr<net::http_reply_t>& reply);
   net::http_response_t healthz(const net::http_request_t& r);
   net::http_response_t readyz(const net::http_request_t& r);

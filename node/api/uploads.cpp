@@ -4,27 +4,37 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 #include "node/api/service.hpp"
 
 namespace zk::node {
 
+std::optional<net::http_response_t> upload_sink_t::write(std::string_view piece) {
+  if (auto e = receiver_->write(piece)) return upload_refusal(*e);
+  return std::nullopt;
+}
+
+net::http_response_t upload_refusal(const upload_error_t& e) {
+  switch (e.kind) {
+    case upload_error_t::kind_t::too_large:
+      return api_error(413, e.why + ": raise scheduler.max_upload in the scheduler's config");
+    case upload_error_t::kind_t::io:
+      return api_error(500, e.why);
+    default:
+      return api_error(400, e.why);
+  }
+}
+
 net::http_response_t api_server_t::impl_t::upload_put(const net::http_request_t& r, const who_t&) {
   if (r.method != "PUT" && r.method != "POST") return method_not_allowed(r.method, "PUT");
-  if (!o.uploads) return api_error(404, "this scheduler takes no uploads");
+  auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
+  if (!o.uploads || !sink) return api_error(404, "this scheduler takes no uploads");
   if (auto why = form_body_error(r)) return api_error(400, *why);
-  const bool json_type = r.header("content-type").rfind("application/json", 0) == 0;
-  try {
-    const std::string ref = o.uploads->put(r.body, json_type);
-    return json_response(201, {{"upload", ref.substr(std::string("upload:").size())},
-                               {"input", ref},
-                               {"bytes", r.body.size()}});
-  } catch (const std::invalid_argument& e) {
-    const bool too_big = std::string(e.what()).find("max_upload") != std::string::npos;
-    return api_error(too_big ? 413 : 400,
-                     e.what() + (too_big || json_type ? std::string() : mangled_body_hint(r.body)));
-  }
+  auto ref = sink->receiver().commit();
+  if (!ref) return upload_refusal(ref.error());
+  return json_response(201, {{"upload", ref.value().substr(std::string("upload:").size())},
+                             {"input", ref.value()},
+                             {"bytes", sink->receiver().bytes()}});
 }
 
 net::http_response_t api_server_t::impl_t::upload_get(const net::http_request_t& r,
@@ -47,11 +57,9 @@ net::http_response_t api_server_t::impl_t::upload_get(const net::http_request_t&
     return api_error(403, "the ticket is not for this upload");
   auto path = o.uploads->path_of(input);
   if (!path) return api_error(404, "no upload " + input.substr(0, 100));
-  std::ifstream in(*path, std::ios::binary);
-  net::http_response_t out;
+  net::http_response_t out;  // streamed from the file by the server
   out.content_type = "application/octet-stream";
-  out.body.assign(std::istreambuf_iterator<char>(in), {});
-  if (!in.good() && !in.eof()) return api_error(503, "the upload could not be read");
+  out.file = *path;
   return out;
 }
 

@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -53,17 +56,40 @@ std::string temp_name(const std::string& dir) {
       .string();
 }
 
-void write_file(const std::string& path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), std::streamsize(bytes.size()));
-  out.close();
-  if (!out) throw std::runtime_error(path + ": cannot write");
-}
-
-std::string read_file(const std::string& path) {
+// Whether the file holds one JSON object: parsed as it is read back (SAX: nothing kept).
+std::optional<std::string> json_object_problem(const std::string& path) {
+  struct check_t : nlohmann::json_sax<nlohmann::json> {
+    int events = 0;
+    bool object = false;
+    std::string error;
+    bool first(bool is_object) {
+      if (events++ == 0) object = is_object;
+      return true;
+    }
+    bool null() override { return first(false); }
+    bool boolean(bool) override { return first(false); }
+    bool number_integer(number_integer_t) override { return first(false); }
+    bool number_unsigned(number_unsigned_t) override { return first(false); }
+    bool number_float(number_float_t, const string_t&) override { return first(false); }
+    bool string(string_t&) override { return first(false); }
+    bool binary(binary_t&) override { return first(false); }
+    bool start_object(std::size_t) override { return first(true); }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return first(false); }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string&,
+                     const nlohmann::detail::exception& e) override {
+      error = e.what();
+      return false;
+    }
+  } check;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot read");
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  if (!in) return std::string("the stored input cannot be read back");
+  if (!nlohmann::json::sax_parse(in, &check) || !check.error.empty())
+    return "the input is not JSON: " + check.error;
+  if (!check.object) return std::string("an input.json must be a JSON object");
+  return std::nullopt;
 }
 
 }  // namespace
@@ -74,38 +100,102 @@ upload_store_t::upload_store_t(std::string dir, uint64_t max_bytes)
 }
 
 std::string upload_store_t::put(std::string_view bytes, bool json) {
-  if (bytes.empty()) throw std::invalid_argument("the input is empty");
-  if (bytes.size() > max_)
-    throw std::invalid_argument("the input (" + std::to_string(bytes.size()) +
-                                " bytes) is over scheduler.max_upload (" + std::to_string(max_) +
-                                " bytes)");
-  if (json) {
-    try {
-      if (!nlohmann::json::parse(bytes).is_object())
-        throw std::invalid_argument("an input.json must be a JSON object");
-    } catch (const nlohmann::json::exception& e) {
-      throw std::invalid_argument(std::string("the input is not JSON: ") + e.what());
-    }
-  } else if (bytes.size() < 4 || bytes.substr(0, 4) != "wtns") {
-    throw std::invalid_argument(
-        "the input is not a .wtns (it does not start with \"wtns\"); an input.json goes with "
-        "Content-Type: application/json");
+  auto r = receive(json);
+  auto fail = [](const upload_error_t& e) -> std::string {
+    if (e.kind == upload_error_t::kind_t::io) throw std::runtime_error(e.why);
+    throw std::invalid_argument(e.why);
+  };
+  if (auto e = r->write(bytes)) return fail(*e);
+  auto ref = r->commit();
+  if (!ref) return fail(ref.error());
+  return ref.value();
+}
+
+std::unique_ptr<upload_receiver_t> upload_store_t::receive(bool json) {
+  return std::unique_ptr<upload_receiver_t>(
+      new upload_receiver_t(dir_, temp_name(dir_), max_, json));
+}
+
+upload_receiver_t::upload_receiver_t(std::string dir, std::string tmp, uint64_t max_bytes,
+                                     bool json)
+    : dir_(std::move(dir)), tmp_(std::move(tmp)), max_(max_bytes), json_(json) {
+  file_ = std::fopen(tmp_.c_str(), "wbx");
+  if (!file_)
+    throw std::runtime_error(tmp_ + ": cannot write the upload's file (" + std::strerror(errno) +
+                             ")");
+}
+
+upload_receiver_t::~upload_receiver_t() { drop(); }
+
+void upload_receiver_t::drop() {
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+  if (!tmp_.empty()) {
+    std::error_code ec;
+    fs::remove(tmp_, ec);
+    tmp_.clear();
   }
-  const std::string hex = security::sha256_hex(bytes), ext = json ? "json" : "wtns";
+}
+
+std::optional<upload_error_t> upload_receiver_t::write(std::string_view bytes) {
+  if (failed_) return failed_;
+  auto refuse = [&](upload_error_t::kind_t kind, std::string why) {
+    failed_ = upload_error_t{kind, std::move(why)};
+    drop();
+    return failed_;
+  };
+  if (bytes.size() > max_ - bytes_)
+    return refuse(upload_error_t::kind_t::too_large,
+                  "the input (" + std::to_string(bytes_ + bytes.size()) +
+                      " bytes) is over scheduler.max_upload (" + std::to_string(max_) + " bytes)");
+  if (!json_ && head_.size() < 4) {
+    head_.append(bytes.substr(0, 4 - head_.size()));
+    if (head_.size() == 4 && head_ != "wtns")
+      return refuse(upload_error_t::kind_t::bad_input,
+                    "the input is not a .wtns (it does not start with \"wtns\"); an input.json "
+                    "goes with Content-Type: application/json");
+  }
+  hash_.update(bytes);
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
+    return refuse(upload_error_t::kind_t::io,
+                  tmp_ + ": cannot write the upload (" + std::strerror(errno) + ")");
+  bytes_ += bytes.size();
+  return std::nullopt;
+}
+
+util::result_t<std::string, upload_error_t> upload_receiver_t::commit() {
+  if (failed_) return *failed_;
+  auto refuse = [&](upload_error_t::kind_t kind, std::string why) {
+    failed_ = upload_error_t{kind, std::move(why)};
+    drop();
+    return *failed_;
+  };
+  if (bytes_ == 0) return refuse(upload_error_t::kind_t::bad_input, "the input is empty");
+  if (!json_ && head_ != "wtns")
+    return refuse(upload_error_t::kind_t::bad_input,
+                  "the input is not a .wtns (it does not start with \"wtns\"); an input.json "
+                  "goes with Content-Type: application/json");
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!closed)
+    return refuse(upload_error_t::kind_t::io, tmp_ + ": cannot write the upload (close failed)");
+  if (json_)
+    if (auto why = json_object_problem(tmp_))
+      return refuse(upload_error_t::kind_t::bad_input, *why);
+  const std::string hex = hash_.hex(), ext = json_ ? "json" : "wtns";
   const std::string ref = std::string(upload_prefix) + hex + "." + ext;
   const std::string final_path = (fs::path(dir_) / (hex + "." + ext)).string();
   std::error_code ec;
   if (fs::exists(final_path, ec)) {  // the same bytes again: keep the file, renew its age
     fs::last_write_time(final_path, fs::file_time_type::clock::now(), ec);
+    drop();
     return ref;
   }
-  const std::string tmp = temp_name(dir_);
-  write_file(tmp, bytes);
-  fs::rename(tmp, final_path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw std::runtime_error(final_path + ": cannot store the upload");
-  }
+  fs::rename(tmp_, final_path, ec);
+  if (ec)
+    return refuse(upload_error_t::kind_t::io,
+                  final_path + ": cannot store the upload (" + ec.message() + ")");
+  tmp_.clear();  // it is the stored file now
   return ref;
 }
 
@@ -161,7 +251,12 @@ std::string fetch_cache_t::fetch(const std::string& input, const getter_t& get) 
     fs::remove(tmp, ec);
     throw std::runtime_error("fetching " + input + " from the scheduler failed: " + *why);
   }
-  if (security::sha256_hex(read_file(tmp)) != r->hex) {
+  const auto digest = security::sha256_file_hex(tmp);
+  if (!digest) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error("fetching " + input + ": " + digest.error().why);
+  }
+  if (digest.value() != r->hex) {
     fs::remove(tmp, ec);
     throw std::runtime_error("fetching " + input +
                              " from the scheduler gave other bytes than its digest names");

@@ -2,7 +2,9 @@
 // Job inputs uploaded through the HTTP API (docs/api.md "Uploads"), kept by the scheduler node so
 // that clients share no filesystem with the cluster. Content-addressed files in one folder
 // (scheduler.uploads, beside the journal): <sha256 hex>.wtns or .json, written to a temporary
-// name and renamed, so a file under its final name is always whole. A job names an upload by its
+// name and renamed, so a file under its final name is always whole. An upload streams in
+// (receive(): appended to its temporary file and hashed as it arrives, so memory does not grow with
+// it; a cut-off one leaves nothing behind). A job names an upload by its
 // reference, "upload:sha256:<hex>.<ext>" (an input string like a path or "seed=N"); the journal
 // keeps the job's inputs and the files stay, so uploads survive a restart with the jobs that use
 // them. Synthesis nodes fetch them from the scheduler's HTTP endpoint with a ticket the scheduler
@@ -11,11 +13,16 @@
 // collects.
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+
+#include "common/security/digest.hpp"
+#include "common/util/result.hpp"
 
 namespace zk::node {
 
@@ -33,6 +40,45 @@ std::optional<upload_ref_t> parse_upload(std::string_view input);
 std::string upload_ticket(std::string_view key, std::string_view input, uint64_t job,
                           uint32_t partition, uint32_t attempt);
 
+// Why an upload was not taken: over the bound (HTTP 413), not an input (400), or the store could
+// not keep it (I/O: the scheduler's fault, 500).
+struct upload_error_t {
+  enum class kind_t { too_large, bad_input, io };
+  kind_t kind = kind_t::bad_input;
+  std::string why;
+};
+
+// One upload as it arrives (upload_store_t::receive): each piece appended to a temporary file of
+// the store and hashed; commit() checks what it is and gives it its content name. Destroyed
+// without a commit (the client left, a refusal, a deadline), its temporary file goes. A .wtns
+// whose first four bytes are not "wtns" is refused as soon as they arrive; a JSON input is checked
+// at commit (parsed as it is read back, nothing held). One thread at a time.
+class upload_receiver_t {
+ public:
+  ~upload_receiver_t();
+  upload_receiver_t(const upload_receiver_t&) = delete;
+  upload_receiver_t& operator=(const upload_receiver_t&) = delete;
+
+  // Appends a piece; the refusal once the upload cannot be taken (it then takes nothing more).
+  std::optional<upload_error_t> write(std::string_view bytes);
+  // The stored upload's reference ("upload:sha256:<hex>.<ext>"), or why it is not taken.
+  util::result_t<std::string, upload_error_t> commit();
+  uint64_t bytes() const { return bytes_; }
+  bool json() const { return json_; }
+
+ private:
+  friend class upload_store_t;
+  upload_receiver_t(std::string dir, std::string tmp, uint64_t max_bytes, bool json);
+  void drop();
+  std::string dir_, tmp_;
+  uint64_t max_, bytes_ = 0;
+  bool json_;
+  std::FILE* file_ = nullptr;
+  security::sha256_stream_t hash_;
+  std::string head_;  // the first bytes, for the .wtns magic
+  std::optional<upload_error_t> failed_;
+};
+
 class upload_store_t {
  public:
   // `dir` is made (owner-only) when missing. Throws naming it when it cannot be.
@@ -42,6 +88,9 @@ class upload_store_t {
   // a .wtns must start with the wtns magic. Throws std::invalid_argument naming what is wrong
   // (over max_bytes, empty, not the kind it claims) and std::runtime_error on I/O errors.
   std::string put(std::string_view bytes, bool json);
+  // An upload that streams in (a JSON input when `json`, else a .wtns). Throws std::runtime_error
+  // when the store cannot make its temporary file.
+  std::unique_ptr<upload_receiver_t> receive(bool json);
   // The file of an upload reference; nullopt when it is not one or is not stored.
   std::optional<std::string> path_of(std::string_view input) const;
   // Deletes every stored upload that `in_use` does not name and that is older than `grace`
@@ -58,7 +107,8 @@ class upload_store_t {
 
 // A synthesis node's copies of the uploads it was sent: fetch(input) gives a local file, fetched
 // once (by `get`, which writes the bytes the scheduler answers into the file it is given and says
-// why not otherwise) and verified against the reference's digest. Files are dropped once unused
+// why not otherwise) and verified against the reference's digest (the file hashed a piece at a
+// time: an input of any size, in bounded memory). Files are dropped once unused
 // for `keep`. Thread-safe: a node's workers share one.
 class fetch_cache_t {
  public:

@@ -134,7 +134,7 @@ call metrics "${ADMIN[@]}" "$U/metrics" && expect metrics 200 'zkfleet_proofs_to
 call up "${ALICE[@]}" -X PUT -H 'Content-Type: application/octet-stream' --data-binary "@$FIX/mulchain/witness.wtns" "$U/v1/uploads" && expect up 201 '"input":"upload:sha256:'
 REF=$(json up 'd["upload"]')
 head -c 70000 /dev/zero | sed 's/^/wtns/' >"$T/big.bin"
-call too-big "${ALICE[@]}" -X PUT --data-binary "@$T/big.bin" "$U/v1/uploads" && expect too-big 413 "over this route's bound"
+call too-big "${ALICE[@]}" -X PUT --data-binary "@$T/big.bin" "$U/v1/uploads" && expect too-big 413 "is over scheduler.max_upload (65536 bytes, 64 KiB): raise scheduler.max_upload"
 call fetch-client "${ALICE[@]}" "$U/v1/uploads/$REF" && expect fetch-client 403 "synthesis nodes"
 call fetch-noticket "${NODE[@]}" "$U/v1/uploads/$REF" && expect fetch-noticket 403 "no valid ticket"
 call fetch-forged "${NODE[@]}" -H "X-Zkfleet-Ticket: 1.0.1.$(printf 'a%.0s' $(seq 1 64))" "$U/v1/uploads/$REF" && expect fetch-forged 403 "not for this upload"

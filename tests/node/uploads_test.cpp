@@ -263,3 +263,111 @@ TEST_CASE("fetch_cache_t: copies unused for `keep` go when another input is fetc
   CHECK(fs::exists(used));
   CHECK(fs::exists(fresh));
 }
+
+TEST_CASE(
+    "upload_receiver_t: pieces streamed in give put's reference; every refusal leaves nothing") {
+  temp_dir_t d("zk_uploads");
+  const uint64_t bound = 1 << 20;
+  upload_store_t s(d.path().string(), bound);
+  // Exactly the bound, in uneven pieces, the magic itself split: the reference of the bytes.
+  std::string bytes = "wtns" + std::string(bound - 4, '\7');
+  for (size_t i = 0; i < bytes.size(); i += 65537) bytes[i + 3 < bytes.size() ? i + 3 : i] ^= 1;
+  bytes.replace(0, 4, "wtns");
+  {
+    auto r = s.receive(false);
+    CHECK_FALSE(r->write(bytes.substr(0, 2)));
+    for (size_t at = 2; at < bytes.size(); at += 100003)
+      CHECK_FALSE(r->write(std::string_view(bytes).substr(at, 100003)));
+    CHECK(r->bytes() == bound);
+    auto ref = r->commit();
+    REQUIRE_MESSAGE(ref, ref.error().why);
+    CHECK(ref.value() == "upload:sha256:" + sha256_hex(bytes) + ".wtns");
+    CHECK(read_text(*s.path_of(ref.value())) == bytes);
+  }
+  CHECK(files_in(d.path()) == 1);
+  // One byte over, in pieces: too_large once the byte comes; the partial file is gone at once.
+  {
+    auto r = s.receive(false);
+    CHECK_FALSE(r->write(bytes));
+    CHECK(files_in(d.path()) == 2);  // the upload's temporary file
+    auto e = r->write("x");
+    REQUIRE(e);
+    CHECK(e->kind == upload_error_t::kind_t::too_large);
+    CHECK(e->why == "the input (" + std::to_string(bound + 1) +
+                        " bytes) is over scheduler.max_upload (1048576 bytes)");
+    CHECK(files_in(d.path()) == 1);
+    CHECK(r->write("more"));  // it takes nothing more
+    CHECK_FALSE(r->commit().ok());
+  }
+  // Not a .wtns: refused as the fourth byte arrives.
+  {
+    auto r = s.receive(false);
+    CHECK_FALSE(r->write("wt"));
+    auto e = r->write("nx and the rest");
+    REQUIRE(e);
+    CHECK(e->kind == upload_error_t::kind_t::bad_input);
+    CHECK(contains(e->why, "is not a .wtns"));
+  }
+  // Cut off: dropped without a commit, nothing left.
+  {
+    auto r = s.receive(false);
+    CHECK_FALSE(r->write(bytes.substr(0, 1000)));
+    CHECK(files_in(d.path()) == 2);
+  }
+  CHECK(files_in(d.path()) == 1);
+  // Empty; too short for the magic.
+  CHECK(s.receive(false)->commit().error().why == "the input is empty");
+  {
+    auto r = s.receive(false);
+    CHECK_FALSE(r->write("wt"));
+    CHECK(contains(r->commit().error().why, "is not a .wtns"));
+  }
+  CHECK(files_in(d.path()) == 1);
+}
+
+TEST_CASE("upload_receiver_t: a JSON input is checked at commit as it is read back") {
+  temp_dir_t d("zk_uploads");
+  upload_store_t s(d.path().string(), 8 << 20);
+  // A large object (about 5 MiB): taken, its digest that of the bytes.
+  std::string big = "{\"bits\": [";
+  for (int i = 0; i < 1000000; ++i) big += i ? ",\"1\"" : "\"0\"";
+  big += "]}";
+  auto r = s.receive(true);
+  for (size_t at = 0; at < big.size(); at += 65536)
+    CHECK_FALSE(r->write(std::string_view(big).substr(at, 65536)));
+  auto ref = r->commit();
+  REQUIRE_MESSAGE(ref, ref.error().why);
+  CHECK(ref.value() == "upload:sha256:" + sha256_hex(big) + ".json");
+  for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
+           {"[1, 2]", "an input.json must be a JSON object"},
+           {"  42", "an input.json must be a JSON object"},
+           {"{\"a\": ", "the input is not JSON: "},
+           {"{} x", "the input is not JSON: "}}) {
+    auto bad = s.receive(true);
+    CHECK_FALSE(bad->write(text));
+    auto e = bad->commit();
+    REQUIRE_FALSE(e);
+    CHECK_MESSAGE(contains(e.error().why, why), text);
+    CHECK(e.error().kind == upload_error_t::kind_t::bad_input);
+  }
+  CHECK(files_in(d.path()) == 1);
+}
+
+TEST_CASE("fetch_cache_t: a large input is verified by its digest, hashed a piece at a time") {
+  temp_dir_t d("zk_fetch");
+  fetch_cache_t cache((d.path() / "cache").string(), 3600s);
+  std::string bytes = "wtns" + std::string((5 << 20) + 123, 'q');
+  bytes[3 << 20] = 'r';
+  const std::string ref = "upload:sha256:" + sha256_hex(bytes) + ".wtns";
+  auto serve = [](std::string what) {
+    return [what](const std::string&, const std::string& path) {
+      write_text(path, what);
+      return std::optional<std::string>();
+    };
+  };
+  std::string other = bytes;
+  other[(5 << 20) + 100] = 'x';  // one byte past the first pieces
+  CHECK(thrown([&] { cache.fetch(ref, serve(other)); }) ==
+        "fetching " + ref + " from the scheduler gave other bytes than its digest names");
+  CHECK(read_text(cache.fetch(ref, serve(bytes))) == bytes);
+}
