@@ -13,9 +13,15 @@
 //       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
 //   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N [--registered-proof NAME]
 //       [--porep-id HEX] [--api-version V]
+//   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
+//       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
+//   zkfleet filecoin setup --registered-proof NAME --out DIR [--seed N] [--vk-only]
+//       (both in apps/cmd_filecoin_prove.cpp)
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
 // declares its options on the group and returns what to run.
+#include "apps/cmd_filecoin.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -46,14 +52,6 @@ namespace {
 
 namespace fc = zk::filecoin;
 using ojson_t = nlohmann::ordered_json;
-
-// One subcommand of `filecoin`: its app, what it runs once its line is parsed, and its usage
-// sentence for a stray word.
-struct filecoin_sub_t {
-  CLI::App* app = nullptr;
-  std::function<int()> run;
-  std::string takes;
-};
 
 // --- shared options --------------------------------------------------------------------------
 
@@ -692,8 +690,9 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify, add_derive, add_c1,      add_vk,
-                                           add_params, add_seal,   add_check_c1};
+constexpr sub_factory_t k_subcommands[] = {add_verify,   add_derive,         add_c1,
+                                           add_vk,       add_params,         add_seal,
+                                           add_check_c1, add_filecoin_prove, add_filecoin_setup};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {

@@ -227,14 +227,20 @@ constexpr size_t kMinBatch = 128;
 
 }  // namespace
 
-plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride, bool digits) {
+plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride, bool digits,
+                 bool split) {
   if (n > UINT32_MAX) throw std::invalid_argument("msm: more than 2^32 points");
   if (bits > 255) throw std::invalid_argument("msm: scalars wider than 255 bits");
   plan_t p;
   p.scalars = scalars;
   p.stride = stride;
   p.n = n;
-  for (size_t i = 0; i < n; ++i) {
+  p.split = split;
+  if (!split) {
+    p.idx.resize(n);
+    for (size_t i = 0; i < n; ++i) p.idx[i] = uint32_t(i);
+  }
+  for (size_t i = 0; split && i < n; ++i) {
     uint64_t k[4];
     load_scalar(scalars + i * stride, k);
     if (is_zero(k)) continue;

@@ -30,8 +30,9 @@ struct plan_t {
   unsigned c = 0;                    // window width in bits
   unsigned windows = 0;              // number of signed-digit windows
   uint64_t offset[5] = {};           // H = Σ_w 2^{c−1}·2^{c·w}
-  std::vector<uint32_t> idx;         // positions of scalars > 1
-  std::vector<uint32_t> ones;        // positions of scalars == 1
+  bool split = true;                 // 0s dropped and 1s summed apart (make_plan's `split`)
+  std::vector<uint32_t> idx;         // positions of scalars > 1 (every scalar without split)
+  std::vector<uint32_t> ones;        // positions of scalars == 1 (none without split)
   // The signed digits of the scalars > 1, window-major: digits[w·idx.size() + j] is window w of
   // scalar idx[j]. Read once here (not once per window and MSM: the witness plan serves three).
   std::vector<int16_t> digits;
@@ -39,9 +40,12 @@ struct plan_t {
 
 // scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits. Without
 // `digits` the plan keeps no digit table (2·windows bytes a scalar; MSMs then read the digits
-// off the scalars): for a plan that serves one MSM and memory that counts.
+// off the scalars): for a plan that serves one MSM and memory that counts. `split` (SupraSeal
+// C2's split of bit-heavy witnesses): zero scalars are dropped and scalars equal to one become
+// plain additions of their bases; without it every scalar goes through the windows (the
+// baseline the split is measured against; same sum).
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride = 32,
-                 bool digits = true);
+                 bool digits = true, bool split = true);
 
 // The signed-digit recoding for c-bit windows: returns the window count W and writes
 // H = Σ_w 2^{c−1}·2^{c·w} (five limbs), W the smallest with k + H < 2^{c·W} for all k < 2^bits.

@@ -29,7 +29,7 @@ inline void dit_butterflies(Fr* a, size_t len, size_t stride, const Fr* tw, size
 }  // namespace
 
 template <class Fr>
-Fr root_of_unity(unsigned k) {
+Fr root_of_unity(unsigned k, uint64_t generator) {
   constexpr unsigned s = Fr::params_t::two_adicity;
   if (k > s)
     throw std::invalid_argument("root_of_unity: 2^" + std::to_string(k) +
@@ -39,18 +39,18 @@ Fr root_of_unity(unsigned k) {
   t.l[0] -= 1;
   for (unsigned i = 0; i < s; ++i)
     for (int j = 0; j < Fr::N; ++j) t.l[j] = (t.l[j] >> 1) | (j + 1 < Fr::N ? t.l[j + 1] << 63 : 0);
-  Fr w = Fr::from_u64(Fr::params_t::nqr).pow(t);
+  Fr w = Fr::from_u64(generator ? generator : Fr::params_t::nqr).pow(t);
   for (unsigned i = s; i > k; --i) w = w.sqr();
   return w;
 }
 
 template <class Fr>
-domain_t<Fr>::domain_t(unsigned log_n) : log_n_(log_n) {
+domain_t<Fr>::domain_t(unsigned log_n, uint64_t generator) : log_n_(log_n) {
   if (log_n + 1 > Fr::params_t::two_adicity)
     throw std::invalid_argument("NTT domain 2^" + std::to_string(log_n) +
                                 " needs a 2n-th root of unity beyond the field's 2-adicity");
   size_t n = size_t(1) << log_n, half = n / 2;
-  omega_ = root_of_unity<Fr>(log_n);
+  omega_ = root_of_unity<Fr>(log_n, generator);
   tw_.resize(half ? half : 1);
   parallel_for(tw_.size(), [&](size_t b, size_t e) {
     Fr w = omega_.pow_u64(b);
@@ -60,7 +60,7 @@ domain_t<Fr>::domain_t(unsigned log_n) : log_n_(log_n) {
     }
   });
   n_inv_ = Fr::from_u64(n).inverse();
-  coset_gen_n_inv_ = root_of_unity<Fr>(log_n + 1) * n_inv_;
+  coset_gen_n_inv_ = root_of_unity<Fr>(log_n + 1, generator) * n_inv_;
 }
 
 template <class Fr>
@@ -159,18 +159,46 @@ void domain_t<Fr>::to_odd_coset(Fr* a, bool parallel) const {
   dit(a, chunks);  // evaluations at ω_2n·ω_n^i, natural order
 }
 
+// Position bitrev(j) of a[] times factor·x^j, for every j (each position written once).
 template <class Fr>
-std::shared_ptr<const domain_t<Fr>> domain_t<Fr>::get(unsigned log_n) {
+static void scale_bit_reversed(Fr* a, size_t n, unsigned log_n, const Fr& x, const Fr& factor) {
+  parallel_for(n, [&](size_t b, size_t e) {
+    Fr w = x.pow_u64(b) * factor;
+    for (size_t j = b; j < e; ++j) {
+      Fr& v = a[bitrev(j, log_n)];
+      v = v * w;
+      w = w * x;
+    }
+  });
+}
+
+template <class Fr>
+void domain_t<Fr>::to_coset(Fr* a, const Fr& shift) const {
+  dif<true>(a);  // n·coefficients, bit-reversed
+  scale_bit_reversed(a, size(), log_n_, shift, n_inv_);
+  dit(a);  // evaluations at shift·ω^i, natural order
+}
+
+template <class Fr>
+void domain_t<Fr>::coset_to_coefficients(Fr* a, const Fr& shift) const {
+  dif<true>(a);  // n·shift^j·coefficient j, bit-reversed
+  scale_bit_reversed(a, size(), log_n_, shift.inverse(), n_inv_);
+  bit_reverse(a);
+}
+
+template <class Fr>
+std::shared_ptr<const domain_t<Fr>> domain_t<Fr>::get(unsigned log_n, uint64_t generator) {
   static std::mutex mu;
-  static std::map<unsigned, std::shared_ptr<const domain_t>> cache;
+  static std::map<std::pair<unsigned, uint64_t>, std::shared_ptr<const domain_t>> cache;
   std::lock_guard<std::mutex> lk(mu);
-  auto& d = cache[log_n];
-  if (!d) d = std::make_shared<const domain_t>(log_n);
+  const uint64_t g = generator ? generator : Fr::params_t::nqr;
+  auto& d = cache[{log_n, g}];
+  if (!d) d = std::make_shared<const domain_t>(log_n, g);
   return d;
 }
 
-template bn254::fr_t root_of_unity<bn254::fr_t>(unsigned);
-template bls12_381::fr_t root_of_unity<bls12_381::fr_t>(unsigned);
+template bn254::fr_t root_of_unity<bn254::fr_t>(unsigned, uint64_t);
+template bls12_381::fr_t root_of_unity<bls12_381::fr_t>(unsigned, uint64_t);
 template class domain_t<bn254::fr_t>;
 template class domain_t<bls12_381::fr_t>;
 

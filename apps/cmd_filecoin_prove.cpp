@@ -1,0 +1,249 @@
+// zkfleet filecoin prove: C2, a sector's PoRep proof from its C1 output (zk/filecoin/prover.hpp,
+// docs/filecoin.md §13).
+//
+//   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
+//       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
+//   zkfleet filecoin setup --registered-proof NAME --out DIR [--seed N] [--vk-only]
+//
+// setup writes development parameters (zk/filecoin/dev_params.hpp; NOT a ceremony), cached in
+// ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ and linked
+// (or copied) into DIR.
+//
+// Refuses (exit 1, nothing written) a C1 whose replica_id is not the prover's and sector's, whose
+// vanilla proofs fail a check, whose assignment leaves a constraint unsatisfied, or whose proof
+// does not verify with the params' verifying key (and --vk). --out gets the raw proof bytes: 192
+// a partition, partition 0 first (or the one --partition names).
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apps/backend.hpp"
+#include "apps/cmd_filecoin.hpp"
+#include "zk/base/error.hpp"
+#include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/c1.hpp"
+#include "zk/filecoin/derive.hpp"
+#include "zk/filecoin/dev_params.hpp"
+#include "zk/filecoin/graph.hpp"
+#include "zk/filecoin/prover.hpp"
+#include "zk/filecoin/registry.hpp"
+#include "zk/filecoin/verify.hpp"
+
+namespace zk::apps {
+namespace {
+
+namespace fc = zk::filecoin;
+
+struct prove_args_t {
+  opt_t c1, params, prover_id, sector, out, vk, partition, backend, no_split, timings;
+};
+
+int refuse(const std::string& why) {
+  std::printf("REFUSED: %s (nothing written)\n", why.c_str());
+  return 1;
+}
+
+// Writes the bytes to path through a temporary beside it, so that a failure leaves no file.
+void write_atomically(const std::string& path, const std::vector<uint8_t>& data) {
+  const std::string tmp = path + ".partial";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) throw std::runtime_error("--out " + path + ": cannot create " + tmp);
+    f.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+    if (!f.flush()) throw std::runtime_error("--out " + path + ": write failed");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+int run_prove(const prove_args_t& a) {
+  const std::pair<const opt_t*, const char*> required[] = {{&a.c1, "--c1 FILE"},
+                                                           {&a.params, "--params FILE"},
+                                                           {&a.prover_id, "--prover-id HEX"},
+                                                           {&a.sector, "--sector N"},
+                                                           {&a.out, "--out FILE"}};
+  for (const auto& [o, what] : required)
+    if (!o->given()) throw usage_error(std::string(what) + " is required");
+  const fc::bytes32_t prover_id = fc::parse_hex32(a.prover_id.one(), "--prover-id");
+  const uint64_t sector = parse_uint_arg("--sector", a.sector.one());
+  const backend_t backend = choose_backend(a.backend.one("cpu"));
+
+  fc::c1_read_t read;
+  try {
+    read = fc::read_c1_file(a.c1.one());
+  } catch (const zk::format_error& e) {
+    return refuse(e.what());
+  }
+  const fc::c1_output_t& c1 = read.c1;
+  const uint32_t partitions = uint32_t(c1.vanilla_proofs.size());
+  uint32_t first = 0, last = partitions;
+  if (a.partition.given()) {
+    first = uint32_t(parse_uint_arg("--partition", a.partition.one(), 0, 1u << 20));
+    if (first >= partitions)
+      return refuse("--partition " + std::to_string(first) + ": the C1 has " +
+                    std::to_string(partitions) + " partition" + (partitions == 1 ? "" : "s"));
+    last = first + 1;
+  }
+  // The cheap checks first: no parameters are read for a C1 that cannot be proved.
+  if (auto e = fc::check_c1_for_proving(c1, prover_id, sector)) return refuse(*e);
+  std::optional<fc::vk_read_t> extra_vk;
+  if (a.vk.given()) extra_vk = fc::read_vk_file(a.vk.one());
+
+  const fc::porep_config_t pc = fc::porep_config(*c1.registered_proof);
+  const fc::params_file_t params(a.params.one(), fc::params_file_t::mode_t::unchecked);
+  const fc::partition_prover_t prover(params, fc::circuit_config(pc));
+  fc::prove_options_t opt;
+  opt.split = !a.no_split.given();
+  opt.accelerator = backend.bls12_381.get();
+  const bool timings = a.timings.given();
+  if (timings)
+    opt.observe = [](groth16::prover_stage_t st, uint64_t b, uint64_t e) {
+      std::fprintf(stderr, "  %-10s %9.3f s\n", groth16::stage_name(st), double(e - b) * 1e-9);
+    };
+  const fc::graph_t g(pc);
+  fc::sector_ids_t ids;
+  ids.prover_id = prover_id;
+  ids.sector = sector;
+  ids.ticket = c1.ticket;
+  ids.seed = c1.seed;
+  ids.comm_d = c1.comm_d;
+  ids.comm_r = c1.comm_r;
+
+  std::vector<uint8_t> out;
+  for (uint32_t k = first; k < last; ++k) {
+    const uint64_t t0 = groth16::now_ns();
+    if (timings)
+      std::fprintf(stderr, "partition %u (%s, backend %s):\n", k, opt.split ? "split" : "no split",
+                   backend.name.c_str());
+    auto r = fc::prove_partition(prover, {&c1, prover_id, sector, k}, opt);
+    if (auto* no = std::get_if<fc::prove_refusal_t>(&r))
+      return refuse("partition " + std::to_string(k) + ": " + no->reason);
+    const auto& p = std::get<fc::partition_proof_t>(r);
+    if (timings) {
+      std::fprintf(stderr, "  %-10s %9.3f s\n", "check_c1", p.check_seconds);
+      std::fprintf(
+          stderr, "  %-10s %9.3f s (%llu constraints, %.0f constraints/s per core, %u threads)\n",
+          "synthesis", p.synthesis_seconds, (unsigned long long)p.constraints,
+          double(p.constraints) / p.synthesis_seconds / compute_threads(), compute_threads());
+      std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", p.satisfied_seconds);
+    }
+    if (extra_vk) {
+      const auto v =
+          fc::verify_proof(extra_vk->vk, p.proof, fc::partition_inputs(pc, g, ids, k).inputs);
+      if (!v.valid)
+        return refuse("partition " + std::to_string(k) + ": the proof does not verify with --vk " +
+                      a.vk.one() + ": " + v.reason);
+    }
+    if (timings)
+      std::fprintf(stderr, "  %-10s %9.3f s\n", "partition", double(groth16::now_ns() - t0) * 1e-9);
+    out.insert(out.end(), p.bytes.begin(), p.bytes.end());
+  }
+  write_atomically(a.out.one(), out);
+  std::printf(
+      "OK: %u partition proof%s (%zu bytes) of %s sector %llu written to %s, verified "
+      "with %s's verifying key%s\n",
+      last - first, last - first == 1 ? "" : "s", out.size(),
+      std::string(c1.registered_proof->name).c_str(), (unsigned long long)sector,
+      a.out.one().c_str(), a.params.one().c_str(), extra_vk ? " and --vk" : "");
+  return 0;
+}
+
+// A hard link where the file system allows, else a copy.
+void link_or_copy(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::remove(to, ec);
+  std::filesystem::create_hard_link(from, to, ec);
+  if (ec) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+}
+
+int run_setup(const opt_t& proof, const opt_t& out, const opt_t& seed_opt, const opt_t& vk_only) {
+  if (!proof.given()) throw usage_error("--registered-proof NAME is required");
+  if (!out.given()) throw usage_error("--out DIR is required");
+  const uint64_t seed = seed_opt.given() ? parse_uint_arg("--seed", seed_opt.one()) : 0;
+  const fc::registered_proof_t& rp = fc::registered_proof(proof.one());
+  const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
+  const std::string name(rp.name);
+  std::printf(
+      "WARNING: development parameters, NOT a ceremony: anyone who knows the seed (%llu) can "
+      "forge proofs with them. Never use them for a real sector.\n",
+      (unsigned long long)seed);
+  std::filesystem::create_directories(out.one());
+  if (vk_only.given()) {
+    const auto r = fc::make_dev_params(c, seed, out.one(), name, true);
+    std::printf("OK: %s (verifying key only; circuit %s, %.1f s)\n", r.vk_path.c_str(),
+                r.digest.c_str(), r.seconds);
+    return 0;
+  }
+  const std::string digest = fc::circuit_shape(c, false)->digest_hex();
+  const char* home = std::getenv("HOME");
+  const char* cache_env = std::getenv("ZK_CACHE_DIR");
+  const std::filesystem::path cache =
+      std::filesystem::path(cache_env ? cache_env
+                                      : std::string(home ? home : "/tmp") + "/.cache/zkfleet") /
+      "filecoin-params" / ("dev-" + digest.substr(0, 16) + "-seed" + std::to_string(seed));
+  const bool cached = std::filesystem::exists(cache / "setup.ok");
+  double seconds = 0;
+  if (!cached) {
+    std::printf("making the parameters of %s (circuit %s) into %s ...\n", name.c_str(),
+                digest.c_str(), cache.c_str());
+    std::fflush(stdout);
+    const auto r = fc::make_dev_params(c, seed, cache.string(), name);
+    seconds = r.seconds;
+    std::ofstream(cache / "setup.ok") << "circuit " << digest << " seed " << seed << "\n";
+  }
+  for (const char* ext : {".params", ".vk"})
+    link_or_copy(cache / (name + ext), std::filesystem::path(out.one()) / (name + ext));
+  std::printf(
+      "OK: %s/%s.params and .vk (circuit %s, seed %llu; %s)\n", out.one().c_str(), name.c_str(),
+      digest.c_str(), (unsigned long long)seed,
+      cached ? "from the cache" : ("made in " + std::to_string(int(seconds)) + " s").c_str());
+  return 0;
+}
+
+}  // namespace
+
+filecoin_sub_t add_filecoin_setup(CLI::App* group) {
+  CLI::App* app = add_command(
+      *group, "setup",
+      "development parameters (bellperson .params + .vk) for a registered proof's circuit: NOT "
+      "a ceremony");
+  const opt_t proof = add_value(app, "--registered-proof", "NAME", "e.g. StackedDrg2KiBV1_1");
+  const opt_t out = add_value(app, "--out", "DIR", "where NAME.params and NAME.vk go");
+  const opt_t seed = add_value(app, "--seed", "N", "the secrets' seed (default 0)");
+  const opt_t vk_only =
+      add_flag(app, "--vk-only", "write the verifying key only (seconds; not cached)");
+  return {app, [=] { return run_setup(proof, out, seed, vk_only); },
+          "filecoin setup takes options only"};
+}
+
+filecoin_sub_t add_filecoin_prove(CLI::App* group) {
+  CLI::App* app = add_command(
+      *group, "prove",
+      "C2: prove a sealed sector from its C1 output with bellperson parameters (.params); the "
+      "proof is verified before it is written");
+  auto a = std::make_shared<prove_args_t>();
+  a->c1 = add_value(app, "--c1", "FILE",
+                    "the C1 output (the API's JSON or the lotus-bench / curio wrapper)");
+  a->params = add_value(app, "--params", "FILE",
+                        "bellperson parameters of the sector's circuit (.params; mapped)");
+  a->prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
+  a->sector = add_value(app, "--sector", "N", "the sector number");
+  a->out = add_value(app, "--out", "FILE",
+                     "where the proof goes: 192 bytes a partition, partition 0 first");
+  a->vk = add_value(app, "--vk", "FILE",
+                    "also verify with this verifying key (bellperson .vk) before writing");
+  a->partition = add_value(app, "--partition", "K", "prove partition K only");
+  a->backend = add_value(app, "--backend", "cpu|cuda|auto", "where the MSMs run (default cpu)");
+  a->no_split = add_flag(app, "--no-split",
+                         "run every scalar through the MSM windows (no 0/1 split; for benchmarks)");
+  a->timings = add_flag(app, "--timings", "print each prover stage's time on stderr");
+  app->footer(
+      "Exit status: 0 proof written; 1 refused or bad input (the message names the partition, "
+      "challenge and check, or the constraint; nothing is written); 2 usage error.");
+  return {app, [a] { return run_prove(*a); }, "filecoin prove takes options only"};
+}
+
+}  // namespace zk::apps

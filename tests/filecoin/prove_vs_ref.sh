@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# zkfleet's C2 (`zkfleet filecoin prove`) checked by code no one here wrote (issue 24 item 6):
+#
+#   1. parameters for the 2 KiB circuit made by Filecoin's own code (the reference's `setup`,
+#      bellperson generate_random_parameters, seed 7), cached outside the clone in
+#      ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/ref-<Cargo.lock key>-2kib-seed7
+#      (made when absent: ~10 minutes of 2 cores, 5 GB of memory, 1.1 GB of disk);
+#   2. a 2 KiB sector sealed by the reference (its C1), proved by zkfleet;
+#   3. accepted by Filecoin's verify_seal (the reference's `verify`), by zkfleet's verifier and by
+#      npm @noble/curves (tests/filecoin/noble_verify.js), and rejected by all three for another
+#      sector; rejected for the verifying key of another seed (zkfleet's `filecoin setup
+#      --vk-only`, whose keys the reference accepts: checked in bench/filecoin-c2);
+#   4. refused before proving, nothing written, when the C1 is tampered with (a labeling proof's
+#      parent label, a comm_d leaf) or the prover id is another.
+#
+#   tests/filecoin/prove_vs_ref.sh build/zkfleet
+. "$(dirname "$0")/ref_lib.sh" "$1"
+
+NODE_MODULES="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
+if [ ! -d "$NODE_MODULES/@noble/curves" ]; then
+  echo "FAIL: @noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
+  exit 1
+fi
+export ZK_NODE_MODULES="$NODE_MODULES"
+
+KEY="$(sha256sum "$ROOT/tests/filecoin-ref/Cargo.lock" | cut -c1-16)"
+PDIR="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}/filecoin-params/ref-$KEY-2kib-seed7"
+PARAMS="$PDIR/StackedDrg2KiBV1_1.params"
+VK="$PDIR/StackedDrg2KiBV1_1.vk"
+if [ ! -e "$PDIR/setup.ok" ]; then
+  echo "== making the 2 KiB parameters with the reference (seed 7; ~10 minutes) into $PDIR"
+  mkdir -p "$PDIR"
+  "$REF" setup --registered-proof StackedDrg2KiBV1_1 --out "$PDIR" --seed 7 >"$PDIR/setup.json"
+  touch "$PDIR/setup.ok"
+fi
+
+PROOF=StackedDrg2KiBV1_1
+PROVER="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+SECTOR=$((RANDOM + 1))
+"$REF" seal --registered-proof $PROOF --prover-id "$PROVER" --sector $SECTOR \
+  --ticket "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n' | sed 's/..$/0a/')" \
+  --seed "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')" --random $RANDOM --out "$T/seal" >/dev/null
+C1="$T/seal/c1.json"
+hx() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
+args=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(hx "$C1" ticket)"
+  --seed "$(hx "$C1" seed)" --comm-r "$(hx "$C1" comm_r)" --comm-d "$(hx "$C1" comm_d)")
+
+# --- prove and check ------------------------------------------------------------------------------
+if out="$("$ZK" filecoin prove --c1 "$C1" --params "$PARAMS" --vk "$VK" --prover-id "$PROVER" \
+  --sector $SECTOR --out "$T/zk.proof" --timings 2>"$T/timings")" && [ "$(stat -c %s "$T/zk.proof")" = 192 ]; then
+  ok "zkfleet filecoin prove: $out"
+  sed 's/^/     /' "$T/timings"
+else
+  bad "zkfleet filecoin prove: $out"
+  cat "$T/timings"
+  finish
+  exit 1
+fi
+for sector in $SECTOR $((SECTOR + 1)); do
+  want=$([ $sector = $SECTOR ] && echo 0 || echo 1)
+  rrc=0 zrc=0 nrc=0
+  "$REF" verify --vk "$VK" --proof "$T/zk.proof" "${args[@]}" --sector $sector >"$T/ref.json" 2>&1 || rrc=$?
+  "$ZK" filecoin verify --vk "$VK" --proof "$T/zk.proof" "${args[@]}" --sector $sector \
+    --print-public-inputs >"$T/inputs.txt" 2>"$T/zk.txt" || zrc=$?
+  nout="$(node "$ROOT/tests/filecoin/noble_verify.js" "$VK" "$T/zk.proof" "$T/inputs.txt" 2>&1)" || nrc=$?
+  what="sector $sector: Filecoin's verify_seal exit $rrc, zkfleet verify exit $zrc, @noble/curves exit $nrc"
+  if [ $rrc = $want ] && [ $zrc = $want ] && [ $nrc = $want ]; then
+    ok "$what (expected $want; noble: $nout)"
+  else
+    bad "$what, expected $want: $(cat "$T/zk.txt") / $nout / $(grep -m1 '"error"' "$T/ref.json")"
+  fi
+done
+
+# Another seed's verifying key (zkfleet's development setup, the key alone) rejects the proof.
+if "$ZK" filecoin setup --registered-proof $PROOF --seed 8 --vk-only --out "$T/seed8" >"$T/setup8.txt" 2>&1; then
+  rrc=0 zrc=0 nrc=0
+  "$REF" verify --vk "$T/seed8/$PROOF.vk" --proof "$T/zk.proof" "${args[@]}" --sector $SECTOR >/dev/null 2>&1 || rrc=$?
+  "$ZK" filecoin verify --vk "$T/seed8/$PROOF.vk" --proof "$T/zk.proof" "${args[@]}" --sector $SECTOR \
+    --print-public-inputs >"$T/inputs.txt" 2>/dev/null || zrc=$?
+  node "$ROOT/tests/filecoin/noble_verify.js" "$T/seed8/$PROOF.vk" "$T/zk.proof" "$T/inputs.txt" >/dev/null 2>&1 || nrc=$?
+  if [ $rrc = 1 ] && [ $zrc = 1 ] && [ $nrc = 1 ]; then
+    ok "the seed-8 key rejects the seed-7 proof (Filecoin, zkfleet, @noble/curves all exit 1)"
+  else
+    bad "the seed-8 key: Filecoin exit $rrc, zkfleet exit $zrc, @noble/curves exit $nrc (expected 1)"
+  fi
+else
+  bad "zkfleet filecoin setup --vk-only: $(tail -n 3 "$T/setup8.txt")"
+fi
+
+# --- refusals: nothing proved, nothing written ------------------------------------------------------
+refused() {  # name, c1 file, prover id, what the reason must mention
+  local name="$1" c1="$2" prover="$3" want="$4" rc=0 out
+  rm -f "$T/refused.proof"
+  out="$("$ZK" filecoin prove --c1 "$c1" --params "$PARAMS" --prover-id "$prover" --sector $SECTOR \
+    --out "$T/refused.proof" 2>&1)" || rc=$?
+  if [ $rc = 1 ] && [ ! -e "$T/refused.proof" ] && [ ! -e "$T/refused.proof.partial" ] &&
+    grep -q "REFUSED" <<<"$out" && grep -q -- "$want" <<<"$out"; then
+    ok "$name: refused, nothing written ($out)"
+  else
+    bad "$name: exit $rc, expected 1 with REFUSED and '$want': $out"
+  fi
+}
+tamper() {  # python expression on v (the first proof of partition 0), output file
+  python3 - "$C1" "$2" "$1" <<'EOF'
+import json, sys
+c1 = json.load(open(sys.argv[1]))
+v = next(iter(c1["vanilla_proofs"].values()))[0][0]
+exec(sys.argv[3])
+json.dump(c1, open(sys.argv[2], "w"), separators=(",", ":"))
+EOF
+}
+tamper 'p = v["labeling_proofs"][1]["parents"][3]; p[0] ^= 1' "$T/label.json"
+refused "a labeling proof's parent label changed" "$T/label.json" "$PROVER" "challenge 0"
+tamper 'l = v["comm_d_proofs"]["data"]["Single"]["leaf"]; l[0] ^= 1' "$T/leaf.json"
+refused "a comm_d leaf changed" "$T/leaf.json" "$PROVER" "challenge 0"
+OTHER="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+refused "another prover id" "$C1" "$OTHER" "replica_id"
+finish
