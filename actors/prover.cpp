@@ -8,7 +8,7 @@ void prover_state::init(prover_actor::pointer s, prover_config_t c) {
   self = s;
   cfg = std::move(c);
   worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.tracks.prove(),
-                                                    cfg.accelerators, cfg.hot);
+                                                    cfg.accelerators, cfg.hot, cfg.filecoin_params);
 }
 
 void prover_state::receive(const prove_request_msg& r) {
@@ -166,12 +166,15 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
 
 caf::behavior prover_worker(prover_worker_actor* self,
                             std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot) {
+                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot,
+                            std::vector<std::pair<std::string, std::string>> filecoin_params) {
   self->state.engine.set_accelerators(accelerators);
+  self->state.engine.set_filecoin_params(std::move(filecoin_params));
   for (const auto& c : hot) {
     try {
       self->state.engine.load(c);
-      log::info("proving key of circuit '" + c.id + "' mapped (" + c.zkey + ")");
+      log::info("proving key of circuit '" + c.id + "' mapped (" + self->state.engine.key_path(c) +
+                ")");
     } catch (const std::exception& e) {
       log::error("hot circuit '" + c.id + "': its proving key cannot be loaded: " + e.what());
     }

@@ -87,10 +87,12 @@ struct prover_worker_state {
 };
 using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
 // It maps the keys of `hot` first (a key that cannot be read is logged and left to fail its
-// proofs), then answers loaded_atom with the circuits mapped.
+// proofs), then answers loaded_atom with the circuits mapped. filecoin_params: each
+// filecoin-porep circuit's .params on this host (prover_engine_t::set_filecoin_params).
 caf::behavior prover_worker(prover_worker_actor* self,
                             std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot);
+                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot,
+                            std::vector<std::pair<std::string, std::string>> filecoin_params);
 
 }  // namespace zk::actors
 

@@ -3,7 +3,10 @@
 #include <stdexcept>
 
 #include "common/util/log.hpp"
+#include "node/filecoin_job.hpp"
+#include "node/prover/filecoin_key.hpp"
 #include "node/prover/key_file.hpp"
+#include "node/prover/prover_key.hpp"
 #include "zk/base/fingerprint.hpp"
 #include "zk/circuit/sha256.hpp"
 #include "zk/ec/with_curve.hpp"
@@ -12,15 +15,6 @@
 #include "zk/groth16/prove_verified.hpp"
 
 namespace zk::node {
-
-struct prover_engine_t::key_t {
-  file_id_t loaded;          // the zkey file as it was when mapped
-  uint64_t sample = 0;       // sampled_fingerprint of its bytes when mapped
-  uint64_t table_bytes = 0;  // its precomputed tables (0: none)
-  virtual ~key_t() = default;
-  virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                               const groth16::stage_observer_t& observe) = 0;
-};
 
 namespace {
 
@@ -85,9 +79,15 @@ struct typed_key_t final : prover_engine_t::key_t {
   }
 };
 
-std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const accelerators_t& acc,
+std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const std::string& path,
+                                                 const accelerators_t& acc,
                                                  const groth16::precompute_t& pre, uint64_t room) {
-  const auto before = file_id_of(c.zkey);
+  const auto before = file_id_of(path);
+  if (is_filecoin(c)) {  // the node's own parameters, resident
+    auto k = load_filecoin_key(c, path);
+    if (before) k->loaded = *before;
+    return k;
+  }
   std::unique_ptr<prover_engine_t::key_t> k = curves::with_curve(c.curve, [&](auto tag) {
     using C = decltype(tag);
     return std::unique_ptr<prover_engine_t::key_t>(
@@ -107,9 +107,12 @@ prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
   // anything reads it and mapped again; the new mapping proves only when its sampled bytes are
   // those this prover first mapped (a touch, a byte-identical copy), else the proof fails saying
   // so, until the first bytes are back or a restart registers the new key.
+  const std::string path = key_path(c);
+  if (path.empty())
+    throw std::runtime_error("circuit '" + c.id + "': this prover has no filecoin_params for it");
   auto it = keys_.find(c.id);
   if (it != keys_.end()) {
-    const auto now = file_id_of(c.zkey);
+    const auto now = file_id_of(path);
     if (now && it->second->loaded.changed_in_place(*now)) {
       keys_.erase(it);
       it = keys_.end();
@@ -118,11 +121,11 @@ prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
   if (it == keys_.end()) {
     const uint64_t used = precompute_bytes();
     const uint64_t room = precompute_budget_ > used ? precompute_budget_ - used : 0;
-    auto k = load_key(c, acc_, precompute_, room);  // a damaged file throws here, naming it
+    auto k = load_key(c, path, acc_, precompute_, room);  // a damaged file throws, naming it
     auto [first, fresh] = first_sample_.emplace(c.id, k->sample);
     if (!fresh && first->second != k->sample)
       throw std::runtime_error(
-          "circuit '" + c.id + "': " + c.zkey + " was rewritten in place with other bytes since " +
+          "circuit '" + c.id + "': " + path + " was rewritten in place with other bytes since " +
           "this prover first mapped it: not proving with a key other than the one registered " +
           "(restart the cluster to register the new key, or replace keys by renaming a new " +
           "file over the old one)");
@@ -132,6 +135,13 @@ prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
 }
 
 void prover_engine_t::load(const circuit_def_t& c) { key(c); }
+
+std::string prover_engine_t::key_path(const circuit_def_t& c) const {
+  if (!is_filecoin(c)) return c.zkey;
+  for (const auto& [id, path] : filecoin_params_)
+    if (id == c.id) return path;
+  return "";
+}
 
 uint64_t prover_engine_t::precompute_bytes() const {
   uint64_t sum = 0;

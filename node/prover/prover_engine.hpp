@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/buffer/buffer_store.hpp"
@@ -39,6 +40,13 @@ class prover_engine_t {
     precompute_ = p;
     precompute_budget_ = budget_bytes;
   }
+  // Each filecoin-porep circuit's .params on this node (circuit id → path): those circuits prove
+  // with them (node/prover/filecoin_key.hpp), and only here.
+  void set_filecoin_params(std::vector<std::pair<std::string, std::string>> params) {
+    filecoin_params_ = std::move(params);
+  }
+  // The file c's key is mapped from: its zkey, or this node's .params ("" when it has none).
+  std::string key_path(const circuit_def_t& c) const;
   // Bytes of precomputed tables held now, over all mapped keys.
   uint64_t precompute_bytes() const;
   // Maps c's key now (a node's hot circuits, at start-up) instead of at its first proof.
@@ -63,6 +71,7 @@ class prover_engine_t {
   accelerators_t acc_;
   groth16::precompute_t precompute_;
   uint64_t precompute_budget_ = 0;
+  std::vector<std::pair<std::string, std::string>> filecoin_params_;
 };
 
 }  // namespace zk::node
