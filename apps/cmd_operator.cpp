@@ -20,16 +20,6 @@
 namespace zk::apps {
 namespace {
 
-// One word for where a job is: queued (nothing placed yet), running, done, failed, cancelled.
-std::string job_state(const actors::job_status_msg& s) {
-  if (s.cancelled) return "cancelled";
-  if (s.failed > 0) return "failed";
-  if (s.finished) return "done";
-  for (const auto& p : s.part_states)
-    if (p != "queued") return "running";
-  return "queued";
-}
-
 std::string age_of(int64_t submitted_ms) {
   const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::system_clock::now().time_since_epoch())
@@ -49,7 +39,7 @@ int run_jobs(const opt_t& config, const opt_t& client_name, const opt_t& limit) 
               "priority", "circuit", "owner", "age");
   for (const auto& s : client.jobs(n))
     std::printf("%-6llu %-32s %-9s %9s %6u %-8s %-16s %-12s %s\n", (unsigned long long)s.seq,
-                s.id.c_str(), job_state(s).c_str(),
+                s.id.c_str(), node::job_state(s),
                 (std::to_string(s.done) + "/" + std::to_string(s.partitions)).c_str(), s.failed,
                 config::priority_name(s.priority), s.circuit.c_str(), s.owner.c_str(),
                 age_of(s.submitted_ms).c_str());

@@ -112,20 +112,15 @@ bool revoke_cert(const std::string& dir, const cert_info_t& cert) {
 // A line that does not parse is skipped here (`zkfleet certs list` names it): the handshake
 // still checks every line that does.
 void revocation_list_t::reload_if_changed() {
-  struct stat st {};
-  if (::stat(file_.c_str(), &st) != 0) {
-    fingerprints_.clear();
-    seen_mtime_ = seen_size_ = 0;
-    seen_inode_ = 0;
-    return;
+  switch (stamp_.check(file_)) {
+    case util::file_stamp_t::seen_t::missing:
+      fingerprints_.clear();
+      return;
+    case util::file_stamp_t::seen_t::same:
+      return;
+    case util::file_stamp_t::seen_t::changed:
+      break;
   }
-  const int64_t mtime = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  if (mtime == seen_mtime_ && int64_t(st.st_size) == seen_size_ &&
-      uint64_t(st.st_ino) == seen_inode_)
-    return;
-  seen_mtime_ = mtime;
-  seen_size_ = int64_t(st.st_size);
-  seen_inode_ = uint64_t(st.st_ino);
   fingerprints_.clear();
   std::ifstream in(file_);
   for (std::string line; std::getline(in, line);) {

@@ -19,6 +19,8 @@
 
 struct ssl_ctx_st;  // OpenSSL's SSL_CTX
 
+#include "common/util/file_stamp.hpp"
+
 namespace zk::security {
 
 struct revoked_cert_t {
@@ -48,8 +50,7 @@ class revocation_list_t {
   std::string file_;
   std::mutex mu_;
   std::vector<std::string> fingerprints_;
-  int64_t seen_mtime_ = -1, seen_size_ = -1;
-  uint64_t seen_inode_ = 0;
+  util::file_stamp_t stamp_;
 };
 
 // Makes every handshake of `ctx` refuse a peer whose certificate is listed in `file` (above). The

@@ -142,20 +142,15 @@ token_store_t::token_store_t(std::string dir) : path_(tokens_file(dir)) {}
 // One stat per request: every rewrite renames a new file over the old one, so a new inode says
 // "changed" even when size and mtime (coarse on some file systems) are the same.
 void token_store_t::reload_if_changed() {
-  struct stat st {};
-  if (::stat(path_.c_str(), &st) != 0) {
-    entries_.clear();
-    seen_mtime_ = seen_size_ = 0;
-    seen_inode_ = 0;
-    return;
+  switch (stamp_.check(path_)) {
+    case util::file_stamp_t::seen_t::missing:
+      entries_.clear();
+      return;
+    case util::file_stamp_t::seen_t::same:
+      return;
+    case util::file_stamp_t::seen_t::changed:
+      break;
   }
-  const int64_t mtime = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  if (mtime == seen_mtime_ && int64_t(st.st_size) == seen_size_ &&
-      uint64_t(st.st_ino) == seen_inode_)
-    return;
-  seen_mtime_ = mtime;
-  seen_size_ = int64_t(st.st_size);
-  seen_inode_ = uint64_t(st.st_ino);
   entries_.clear();
   std::ifstream in(path_);
   for (std::string line; std::getline(in, line);) {

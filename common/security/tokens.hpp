@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/util/file_stamp.hpp"
+
 namespace zk::security {
 
 // Lowercase hex of the SHA-256 of `bytes`; of HMAC-SHA256(key, message).
@@ -53,9 +55,7 @@ class token_store_t {
   std::string path_;
   std::mutex mu_;
   std::vector<entry_t> entries_;
-  int64_t seen_mtime_ = -1;
-  int64_t seen_size_ = -1;
-  uint64_t seen_inode_ = 0;
+  util::file_stamp_t stamp_;
 };
 
 }  // namespace zk::security

@@ -232,6 +232,12 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
   }
   const bool native = c->kind == circuit_kind_t::native;
   const bool generator = !c->witness_generator.empty();
+  // The curl -d hint, from the streamed body (or the one in memory).
+  auto body_hint = [&] {
+    if (auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink))
+      return mangled_body_hint(sink->receiver().bytes(), sink->receiver().any_newline());
+    return mangled_body_hint(r.body.size(), r.body.find_first_of("\r\n") != std::string::npos);
+  };
   try {
     if (is_filecoin(*c)) {  // the body is the C1 (the API's JSON or the lotus/curio wrapper)
       if (!r.param("circuit"))
@@ -287,12 +293,12 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
   } catch (const std::invalid_argument& e) {
     const bool too_big = std::string(e.what()).find("max_upload") != std::string::npos;
     return api_error(too_big ? 413 : 400,
-                     e.what() + (too_big || json_type ? std::string() : mangled_body_hint(r.body)));
+                     e.what() + (too_big || json_type ? std::string() : body_hint()));
   }
   auto id = gateway->submit(session(who.name), req);
   if (!id) {  // the witness checked against the circuit: a body mangled by curl -d fails here
     api_failure_t f = id.error();
-    if (f.status == 400 && !json_type) f.reason += mangled_body_hint(r.body);
+    if (f.status == 400 && !json_type) f.reason += body_hint();
     return from_failure(f);
   }
   return json_response(201, {{"id", *id}});

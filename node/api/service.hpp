@@ -27,7 +27,7 @@ net::http_response_t api_error(unsigned status, const std::string& why);
 std::optional<std::string> form_body_error(const net::http_request_t& r);
 // A hint for an input that did not parse: `curl -d @FILE` strips every CR and LF byte from the
 // file, so a binary body of some size without a single one was most likely mangled so. "" else.
-std::string mangled_body_hint(const std::string& body);
+std::string mangled_body_hint(uint64_t size, bool any_newline);
 // The answer for an ask that got none: its status and reason.
 net::http_response_t from_failure(const api_failure_t& f);
 net::http_response_t method_not_allowed(const std::string& method, const char* allow);

@@ -4,19 +4,6 @@
 
 namespace zk::node {
 
-namespace {
-
-const char* job_state(const job_status_msg& s) {
-  if (s.cancelled) return "cancelled";
-  if (s.failed > 0) return "failed";
-  if (s.finished) return "done";
-  for (const auto& p : s.part_states)
-    if (p != "queued") return "running";
-  return "queued";
-}
-
-}  // namespace
-
 json job_json(const job_status_msg& s, bool parts) {
   json j = {{"id", s.id},
             {"seq", s.seq},
@@ -94,8 +81,8 @@ std::optional<std::string> form_body_error(const net::http_request_t& r) {
       "'Content-Type: application/json'");
 }
 
-std::string mangled_body_hint(const std::string& body) {
-  if (body.size() < 64 || body.find_first_of("\r\n") != std::string::npos) return "";
+std::string mangled_body_hint(uint64_t size, bool any_newline) {
+  if (size < 64 || any_newline) return "";
   return " (the body has no newline byte at all: curl -d strips them from a file; send it with "
          "--data-binary @FILE)";
 }

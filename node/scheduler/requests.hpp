@@ -47,6 +47,16 @@ struct job_status_msg {
   int64_t submitted_ms = 0;  // unix ms
 };
 
+// One word for where a job is: queued (nothing placed yet), running, done, failed, cancelled.
+inline const char* job_state(const job_status_msg& s) {
+  if (s.cancelled) return "cancelled";
+  if (s.failed > 0) return "failed";
+  if (s.finished) return "done";
+  for (const auto& p : s.part_states)
+    if (p != "queued") return "running";
+  return "queued";
+}
+
 struct job_result_msg {
   job_status_msg status;
   std::vector<proof_msg> proofs;  // by partition, those done

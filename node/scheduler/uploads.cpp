@@ -156,6 +156,7 @@ std::optional<upload_error_t> upload_receiver_t::write(std::string_view bytes) {
                     "goes with Content-Type: application/json");
   }
   hash_.update(bytes);
+  if (!newline_) newline_ = bytes.find_first_of("\r\n") != std::string_view::npos;
   if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
     return refuse(upload_error_t::kind_t::io,
                   tmp_ + ": cannot write the upload (" + std::strerror(errno) + ")");

@@ -64,6 +64,8 @@ class upload_receiver_t {
   // The stored upload's reference ("upload:sha256:<hex>.<ext>"), or why it is not taken.
   util::result_t<std::string, upload_error_t> commit();
   uint64_t bytes() const { return bytes_; }
+  // Whether a CR or LF byte came (a .wtns of any size has some; curl -d strips them all).
+  bool any_newline() const { return newline_; }
   bool json() const { return json_; }
 
  private:
@@ -76,6 +78,7 @@ class upload_receiver_t {
   std::FILE* file_ = nullptr;
   security::sha256_stream_t hash_;
   std::string head_;  // the first bytes, for the .wtns magic
+  bool newline_ = false;
   std::optional<upload_error_t> failed_;
 };
 

@@ -279,7 +279,7 @@ TEST_CASE("http in-memory body: over Beast's 1 MiB default, under the route's bo
   CHECK(a->status == 413);
 }
 
-TEST_CASE("http streamed body: a client that stops mid-body leaves no file; a refusal neither") {
+TEST_CASE("http streamed body: a client that stops mid-body leaves no file, a refusal neither") {
   server_t srv;
   {
     raw_client_t raw(srv.http->port());
@@ -296,7 +296,7 @@ TEST_CASE("http streamed body: a client that stops mid-body leaves no file; a re
   CHECK(eventually([&] { return srv.uploads() == 0; }));
 }
 
-TEST_CASE("http Expect: 100-continue: answered before the body; a refusal costs no upload") {
+TEST_CASE("http Expect: 100-continue: answered before the body, a refusal costs no upload") {
   server_t srv;
   raw_client_t raw(srv.http->port());
   raw.send(put_head(8, "Expect: 100-continue\r\n"));
@@ -328,7 +328,7 @@ TEST_CASE("http Expect: 100-continue: answered before the body; a refusal costs 
   CHECK(sent == bound);
 }
 
-TEST_CASE("http answers: a file streamed into a file under its bound; over it, the bound named") {
+TEST_CASE("http answers: a file streamed into a file under its bound, over it, the bound named") {
   server_t srv;
   write_text(srv.served, bytes_of(5 << 20));
   auto c = srv.call("GET", "/file?" + srv.served);

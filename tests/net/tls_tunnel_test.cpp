@@ -148,7 +148,7 @@ TEST_CASE("TLS tunnel: another CA's certificate and the wrong terminating node a
   }
 }
 
-TEST_CASE("TLS tunnel: a silent client is dropped after the handshake timeout; per-peer limit") {
+TEST_CASE("TLS tunnel: a silent client is dropped after the handshake timeout, per-peer limit") {
   echo_server_t echo;
   refusals_t refused;
   net::tunnel_options_t o;

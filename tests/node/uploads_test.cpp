@@ -265,7 +265,7 @@ TEST_CASE("fetch_cache_t: copies unused for `keep` go when another input is fetc
 }
 
 TEST_CASE(
-    "upload_receiver_t: pieces streamed in give put's reference; every refusal leaves nothing") {
+    "upload_receiver_t: pieces streamed in give put's reference, every refusal leaves nothing") {
   temp_dir_t d("zk_uploads");
   const uint64_t bound = 1 << 20;
   upload_store_t s(d.path().string(), bound);

@@ -73,7 +73,7 @@ zk::net::tls_files_t files_of(const std::string& dir, role_t role, const std::st
 
 }  // namespace
 
-TEST_CASE("revoke_cert: one line per certificate, read back; a malformed line is named") {
+TEST_CASE("revoke_cert: one line per certificate, read back, a malformed line is named") {
   temp_dir_t d("zk_revocation");
   const std::string dir = d.path().string();
   create_ca(dir);

@@ -279,7 +279,7 @@ TEST_CASE("stats name the stage that bounds throughput") {
   CHECK(render_stats(s).find("bottleneck: synthesis-bound") != std::string::npos);
 }
 
-TEST_CASE("stats: idle for lack of work is not pipeline-bound; auto lookahead is not advised") {
+TEST_CASE("stats: idle for lack of work is not pipeline-bound, auto lookahead is not advised") {
   const auto names = pipeline_names();
   const zk::config::lookahead_t automatic{true, 1, 6}, fixed{false, 2, 8};
   SUBCASE("jobs submitted one after another: the prover waits for jobs (demand)") {
