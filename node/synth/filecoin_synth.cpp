@@ -58,15 +58,8 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::vector<std
                              std::string(pc.proof->name) + " does not have the counts the " +
                              "scheduler described (" + std::to_string(c.n_vars) + " variables, " +
                              std::to_string(c.domain_rows) + " rows)");
-  buffer::synth_params_t p;
-  p.curve = c.curve;
-  p.circuit_digest = c.digest_bytes();
-  p.job_id = job;
-  p.partition = part;
-  p.n_vars = c.n_vars;
-  p.n_public = c.n_public;
-  p.domain_rows = c.domain_rows;
-  p.shape = buffer::synth_shape_t::abc_witness;
+  const buffer::synth_params_t p =
+      synth_params_for(c, job, part, buffer::synth_shape_t::abc_witness);
   const uint64_t bytes = buffer::payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
   auto reserved = store.reserve(bytes);
   if (!reserved) throw std::runtime_error(reserved.error().message);

@@ -16,11 +16,10 @@
 #include "zk/formats/wtns.hpp"
 
 namespace zk::node {
-namespace {
 
 // The header parameters of partition `part` of `job` for circuit c, in the given shape.
-buffer::synth_params_t params_for_t(const circuit_def_t& c, uint64_t job, uint32_t part,
-                                    buffer::synth_shape_t shape) {
+buffer::synth_params_t synth_params_for(const circuit_def_t& c, uint64_t job, uint32_t part,
+                                        buffer::synth_shape_t shape) {
   buffer::synth_params_t p;
   p.curve = c.curve;
   p.circuit_digest = c.digest_bytes();
@@ -33,6 +32,8 @@ buffer::synth_params_t params_for_t(const circuit_def_t& c, uint64_t job, uint32
   p.shape = shape;
   return p;
 }
+
+namespace {
 
 // Reserves a buffer for the payload, lets `fill` write it, seals the header and commits.
 template <class Fill>
@@ -82,7 +83,8 @@ synth_result_t synth_wtns(const circuit_def_t& c, const std::string& path, uint6
       if (auto row = first_unsatisfied(m, wm.data()))
         throw bad_input_error(unsatisfied_reason(path, c.id, c.r1cs, *row, m.n_constraints));
     });
-  const buffer::synth_params_t p = params_for_t(c, job, part, buffer::synth_shape_t::witness_only);
+  const buffer::synth_params_t p =
+      synth_params_for(c, job, part, buffer::synth_shape_t::witness_only);
   return commit_buffer(p, store,
                        [&](uint8_t* out) { std::memcpy(out, w.values(), size_t(c.n_vars) * 32); });
 }
@@ -103,7 +105,8 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
   if (m.n_constraints + c.n_public + 1 != c.domain_rows)
     throw std::runtime_error(c.r1cs + ": " + std::to_string(m.n_constraints) +
                              " constraints do not match the key");
-  const buffer::synth_params_t p = params_for_t(c, job, part, buffer::synth_shape_t::abc_witness);
+  const buffer::synth_params_t p =
+      synth_params_for(c, job, part, buffer::synth_shape_t::abc_witness);
   return commit_buffer(p, store, [&](uint8_t* out) {
     std::memcpy(out, w.values(), size_t(c.n_vars) * 32);
     Fr* rows = reinterpret_cast<Fr*>(out + size_t(c.n_vars) * 32);
@@ -129,7 +132,8 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
   auto params = circuit::porep_params_t::parse(text);
   circuit::porep_data_t<Fr> data(params);
   static_assert(sizeof(Fr) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
-  const buffer::synth_params_t p = params_for_t(c, job, part, buffer::synth_shape_t::abc_witness);
+  const buffer::synth_params_t p =
+      synth_params_for(c, job, part, buffer::synth_shape_t::abc_witness);
   // Prove mode straight into the buffer's payload (witness | a | b | c): no second copy of the
   // partition exists, so the node's memory is the buffer its budget accounts for.
   return commit_buffer(p, store, [&](uint8_t* out) {

@@ -13,6 +13,11 @@
 
 namespace zk::node {
 
+// The header parameters of partition `part` of `job` for circuit c in the given shape (the
+// domain rows of the key for abc+witness, the header's minimum for witness-only).
+buffer::synth_params_t synth_params_for(const circuit_def_t& c, uint64_t job, uint32_t part,
+                                        buffer::synth_shape_t shape);
+
 struct synth_result_t {
   uint64_t buffer_id = 0;  // in the store it was committed to
   uint64_t payload_bytes = 0;
