@@ -332,6 +332,9 @@ std::string log_in(caf::actor_system& sys, const actors::scheduler_actor& schedu
   auto h = actors::ask<actors::hello_msg>(sys, scheduler, 10s, actors::hello_atom::value, nonce);
   if (!h && h.error() == caf::sec::request_receiver_down)
     throw scheduler_lost_error("the scheduler went away before it greeted: " + describe(h.error()));
+  // Reached but silent for 10 s (a scheduler still starting on a loaded host): worth another try.
+  if (!h && h.error() == caf::sec::request_timeout)
+    throw scheduler_lost_error("the scheduler did not greet within 10 s: " + describe(h.error()));
   if (!h) throw std::runtime_error("the scheduler did not greet: " + describe(h.error()));
   actors::login_msg m;
   m.name = tls.name;

@@ -320,7 +320,19 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
                 "/ (metrics at " + http->url() + "/metrics)");
     }
   } else {
-    auto link = connect_node(s, c, 30s, [](const std::string& why) { log::info(why); });
+    // The first join: a scheduler reached but lost or silent meanwhile is tried again (1 s
+    // apart) for up to 60 s; anything else (a refused certificate, a config error) ends here.
+    const auto join_end = std::chrono::steady_clock::now() + 60s;
+    std::optional<scheduler_link_t> joined;
+    while (!joined) {
+      try {
+        joined = connect_node(s, c, 30s, [](const std::string& why) { log::info(why); });
+      } catch (const scheduler_lost_error& e) {
+        if (std::chrono::steady_clock::now() >= join_end || !pause_unless_stopped(1s)) throw;
+        log::info(std::string("joining again: ") + e.what());
+      }
+    }
+    auto& link = *joined;
     scheduler = link.scheduler;
     aggregator = link.aggregator;
     token = link.token;
