@@ -21,31 +21,10 @@ command -v cargo >/dev/null || skip "cargo is not installed: no reference (tests
 REF="$("$ROOT/tests/filecoin-ref/build.sh" 2>"$T/ref-build.log" | tail -n 1)" || true
 [ -x "$REF" ] || die "tests/filecoin-ref/build.sh did not build the reference: $(tail -n 5 "$T/ref-build.log")"
 
-# The reference's 2 KiB parameters (cached as prove_vs_ref.sh caches them; made when absent).
-KEY="$(sha256sum "$ROOT/tests/filecoin-ref/Cargo.lock" | cut -c1-16)"
-PDIR="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}/filecoin-params/ref-$KEY-2kib-seed7"
-PARAMS="$PDIR/StackedDrg2KiBV1_1.params"
-VK="$PDIR/StackedDrg2KiBV1_1.vk"
-if [ ! -e "$PDIR/setup.ok" ]; then
-  echo "== making the 2 KiB parameters with the reference (seed 7; ~10 minutes) into $PDIR"
-  mkdir -p "$PDIR"
-  "$REF" setup --registered-proof StackedDrg2KiBV1_1 --out "$PDIR" --seed 7 >"$PDIR/setup.json" ||
-    die "the reference's setup failed"
-  touch "$PDIR/setup.ok"
-fi
-
-# A sector sealed by the reference.
-PROOF=StackedDrg2KiBV1_1
-PROVER="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
-SECTOR=$((RANDOM + 1))
-"$REF" seal --registered-proof $PROOF --prover-id "$PROVER" --sector $SECTOR \
-  --ticket "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n' | sed 's/..$/0a/')" \
-  --seed "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')" --random $RANDOM --out "$T/seal" \
-  >"$T/seal.log" 2>&1 || die "the reference's seal failed: $(tail -n 5 "$T/seal.log")"
-C1="$T/seal/c1.json"
-hx() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
-VARGS=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(hx "$C1" ticket)"
-  --seed "$(hx "$C1" seed)" --comm-r "$(hx "$C1" comm_r)" --comm-d "$(hx "$C1" comm_d)")
+# The reference's 2 KiB parameters and a sector it sealed (PARAMS, VK, PROOF, PROVER, SECTOR, C1).
+. "$(dirname "$0")/ref_c2.sh"
+VARGS=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(c1_hex "$C1" ticket)"
+  --seed "$(c1_hex "$C1" seed)" --comm-r "$(c1_hex "$C1" comm_r)" --comm-d "$(c1_hex "$C1" comm_d)")
 # The lotus-bench wrapper of the same C1 (for the HTTP job).
 python3 - "$C1" "$SECTOR" >"$T/c1-wrapped.json" <<'EOF'
 import base64, json, sys

@@ -23,27 +23,10 @@ if [ ! -d "$NODE_MODULES/@noble/curves" ]; then
 fi
 export ZK_NODE_MODULES="$NODE_MODULES"
 
-KEY="$(sha256sum "$ROOT/tests/filecoin-ref/Cargo.lock" | cut -c1-16)"
-PDIR="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}/filecoin-params/ref-$KEY-2kib-seed7"
-PARAMS="$PDIR/StackedDrg2KiBV1_1.params"
-VK="$PDIR/StackedDrg2KiBV1_1.vk"
-if [ ! -e "$PDIR/setup.ok" ]; then
-  echo "== making the 2 KiB parameters with the reference (seed 7; ~10 minutes) into $PDIR"
-  mkdir -p "$PDIR"
-  "$REF" setup --registered-proof StackedDrg2KiBV1_1 --out "$PDIR" --seed 7 >"$PDIR/setup.json"
-  touch "$PDIR/setup.ok"
-fi
-
-PROOF=StackedDrg2KiBV1_1
-PROVER="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
-SECTOR=$((RANDOM + 1))
-"$REF" seal --registered-proof $PROOF --prover-id "$PROVER" --sector $SECTOR \
-  --ticket "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n' | sed 's/..$/0a/')" \
-  --seed "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')" --random $RANDOM --out "$T/seal" >/dev/null
-C1="$T/seal/c1.json"
-hx() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
-args=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(hx "$C1" ticket)"
-  --seed "$(hx "$C1" seed)" --comm-r "$(hx "$C1" comm_r)" --comm-d "$(hx "$C1" comm_d)")
+# The reference's 2 KiB parameters and a sector it sealed (PARAMS, VK, PROOF, PROVER, SECTOR, C1).
+. "$(dirname "$0")/ref_c2.sh"
+args=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(c1_hex "$C1" ticket)"
+  --seed "$(c1_hex "$C1" seed)" --comm-r "$(c1_hex "$C1" comm_r)" --comm-d "$(c1_hex "$C1" comm_d)")
 
 # --- prove and check ------------------------------------------------------------------------------
 if out="$("$ZK" filecoin prove --c1 "$C1" --params "$PARAMS" --vk "$VK" --prover-id "$PROVER" \
