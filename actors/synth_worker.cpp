@@ -1,4 +1,7 @@
 // A synthesizer's worker: one core's synthesis, detached (synthesizer.hpp).
+#include <chrono>
+#include <filesystem>
+
 #include "actors/synthesizer.hpp"
 #include "common/util/log.hpp"
 #include "node/job_inputs.hpp"
@@ -32,10 +35,24 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
       const std::string ticket = std::to_string(d.job) + "." + std::to_string(d.partition) + "." +
                                  std::to_string(d.attempt) + "." +
                                  (i < d.input_tickets.size() ? d.input_tickets[i] : "");
+      bool fetched = false;  // else a copy this node kept
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::string upload = inputs[i];
       inputs[i] =
-          st.local->uploads->fetch(inputs[i], [&](const std::string& in, const std::string& path) {
+          st.local->uploads->fetch(upload, [&](const std::string& in, const std::string& path) {
+            fetched = true;
             return st.local->fetch(in, ticket, path);
           });
+      if (fetched) {
+        std::error_code ec;
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now() - t0)
+                            .count();
+        log::info("job " + std::to_string(d.job) + " partition " + std::to_string(d.partition) +
+                  ": fetched " + upload + " (" +
+                  std::to_string(std::filesystem::file_size(inputs[i], ec)) + " bytes) in " +
+                  std::to_string(ms) + " ms");
+      }
     }
     if (st.local) {
       auto gen = st.local->witness_generators.find(circuit.id);

@@ -3,9 +3,9 @@
 #include <stdexcept>
 
 #include "common/buffer/buffer_store.hpp"
+#include "common/security/digest.hpp"
 #include "zk/circuit/api.hpp"
 #include "zk/circuit/porep.hpp"
-#include "zk/circuit/sha256.hpp"
 #include "zk/formats/r1cs.hpp"
 #include "zk/formats/zkey.hpp"
 
@@ -35,7 +35,7 @@ buffer::digest_t circuit_def_t::digest_bytes() const {
 
 circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
                                     const std::string& r1cs_path) {
-  formats::zkey_file_t zkey(zkey_path);
+  formats::zkey_file_t zkey(zkey_path, formats::zkey_open_t::verifier);
   circuit_def_t c;
   c.id = id;
   c.kind = circuit_kind_t::circom;
@@ -43,7 +43,12 @@ circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zk
   c.r1cs = r1cs_path;
   c.shape =
       r1cs_path.empty() ? buffer::synth_shape_t::witness_only : buffer::synth_shape_t::abc_witness;
-  c.digest = circuit::to_hex(circuit::sha256(zkey.file().data(), zkey.file().size()));
+  // Read through a buffer, not the mapping: hashing a key of gigabytes in place would map all of
+  // it into this process (a scheduler's peak RSS would be the key's size); OpenSSL's SHA-256 also
+  // uses the CPU's SHA instructions.
+  auto digest = security::sha256_file_hex(zkey_path);
+  if (!digest) throw std::runtime_error(digest.error().why);
+  c.digest = digest.value();
   describe_from_key(c, zkey);
   c.domain_rows = c.n_public + 1;
   if (!r1cs_path.empty()) {
@@ -74,7 +79,7 @@ circuit_def_t describe_native_circuit(const std::string& id, const std::string& 
   c.native_params = parsed.shape_params();  // partitions and seed belong to jobs
   c.shape = buffer::synth_shape_t::abc_witness;
   c.digest = setup.digest;
-  formats::zkey_file_t zkey(c.zkey);
+  formats::zkey_file_t zkey(c.zkey, formats::zkey_open_t::verifier);
   describe_from_key(c, zkey);
   c.domain_rows = uint64_t(setup.n_constraints) + setup.n_public + 1;
   c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));

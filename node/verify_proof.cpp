@@ -39,7 +39,7 @@ groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof
   if (is_filecoin(c)) return verify_filecoin(c, proof_json, public_signals);
   return curves::with_curve(c.curve, [&](auto tag) {
     using C = decltype(tag);
-    formats::zkey_file_t zkey(c.zkey);
+    formats::zkey_file_t zkey(c.zkey, formats::zkey_open_t::verifier);
     auto pk = groth16::proving_key_t<C>::view(zkey);
     auto vk = groth16::verifying_key_t<C>::from_zkey(pk);
     auto proof =

@@ -203,6 +203,24 @@ TEST_CASE("zkey: coefficient records are validated") {
   CHECK_FALSE(z.coefficients_sorted_by_constraint());
 }
 
+TEST_CASE("zkey: opened for its verification key, the coefficient section is not read") {
+  temp_dir_t dir;
+  zkey_spec_t spec;
+  spec.coefs[4].matrix = 2;  // a record the prover's open refuses
+  const std::string path = write_zkey_file(dir, make_zkey_sections(spec));
+  CHECK_ERROR(zkey_file_t(path), "coefficient 4: matrix 2 is neither 0 (A) nor 1 (B)");
+  const zkey_file_t v(path, zkey_open_t::verifier);
+  CHECK(v.header().n_vars == 6);
+  CHECK(v.header().domain_size == 8);
+  CHECK(v.coefficients().count == 0);
+  CHECK(v.ic().count == v.header().n_public + 1);
+  // The rest is checked as for the prover: a section of the wrong length still fails.
+  auto secs = make_zkey_sections(zkey_spec_t());
+  find_section(secs, 9)->payload.push_back(0);
+  CHECK_ERROR(zkey_file_t(write_zkey_file(dir, secs), zkey_open_t::verifier),
+              "section 9 (H points): length 513 does not match");
+}
+
 TEST_CASE("zkey: header consistency") {
   temp_dir_t dir;
   auto edit_header = [&](size_t at, uint32_t v) {

@@ -84,11 +84,12 @@ std::optional<std::string> zkey_coefficient_problem(const zkey_header_t& h, uint
   return std::nullopt;
 }
 
-zkey_file_t::zkey_file_t(std::string path) : file_(std::move(path), "zkey", 1, zkey_section_name) {
+zkey_file_t::zkey_file_t(std::string path, zkey_open_t open)
+    : file_(std::move(path), "zkey", 1, zkey_section_name) {
   read_protocol();
   read_header();
   ic_ = points(zkey_section::ic);
-  read_coefficients();
+  if (open == zkey_open_t::prover) read_coefficients();
   a_ = points(zkey_section::points_a);
   b1_ = points(zkey_section::points_b1);
   b2_ = points(zkey_section::points_b2);

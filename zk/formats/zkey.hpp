@@ -110,12 +110,18 @@ struct coef_span_t {
   }
 };
 
+// What opening a .zkey reads. prover: everything the prover uses, the coefficient section's every
+// record checked (at 2^23 that reads 860 MB). verifier: the header, the section table and the
+// points' extents only (no page of the point or coefficient sections is read); coefficients() is
+// empty. For a node that needs the key's counts or its verification key, not its matrices.
+enum class zkey_open_t { prover, verifier };
+
 // Movable; the spans and header pointers stay valid across moves (they point into the mapping).
 class zkey_file_t {
  public:
   // Maps and validates `path`. Sections 1-9 are required and unique; section 10 is optional
   // (the prover ignores it) but, when present, must hold at least the circuit hash and count.
-  explicit zkey_file_t(std::string path);
+  explicit zkey_file_t(std::string path, zkey_open_t open = zkey_open_t::prover);
 
   const std::string& path() const { return file_.path(); }
   const binfile_t& file() const { return file_; }
