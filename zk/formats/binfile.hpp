@@ -109,6 +109,9 @@ class binfile_t {
 
   void advise_willneed(const section_record_t& s) const { file_.advise_willneed(s.offset, s.size); }
   void advise_dontneed(const section_record_t& s) const { file_.advise_dontneed(s.offset, s.size); }
+  // Drops the pages of [offset, offset + len) from this process's resident set (the mapping is
+  // read-only: a later read faults them in again from the page cache).
+  void advise_dontneed(uint64_t offset, uint64_t len) const { file_.advise_dontneed(offset, len); }
 
  private:
   mapped_file_t file_;
