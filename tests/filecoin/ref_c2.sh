@@ -6,7 +6,7 @@
 #
 # Sets PARAMS and VK: the reference's own 2 KiB parameters (its `setup`, seed 7), cached outside
 # the clone in $ZK_CACHE_DIR (default ~/.cache/zkfleet)/filecoin-params/ref-<Cargo.lock key>-2kib-seed7
-# and made when absent (~10 minutes); then seals a sector with the reference (random ids, ticket,
+# and made when absent (~10 minutes; one test at a time, under a lock); then seals a sector with the reference (random ids, ticket,
 # seed and data) and sets PROOF, PROVER, SECTOR and C1 (its c1.json); defines c1_hex FILE KEY (a
 # byte array of a C1 as hex). Ends the test (exit 1) when the reference fails.
 ref_c2_die() {
@@ -17,13 +17,22 @@ REF_KEY="$(sha256sum "$ROOT/tests/filecoin-ref/Cargo.lock" | cut -c1-16)"
 PDIR="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}/filecoin-params/ref-$REF_KEY-2kib-seed7"
 PARAMS="$PDIR/StackedDrg2KiBV1_1.params"
 VK="$PDIR/StackedDrg2KiBV1_1.vk"
+# One test makes them; another that needs them meanwhile waits on the lock (CTest runs both at
+# once), then reuses them. Made in a folder of their own, renamed whole when complete.
+mkdir -p "$(dirname "$PDIR")"
+exec {REF_C2_LOCK}>"$PDIR.lock"
+flock -w 1800 "$REF_C2_LOCK" || ref_c2_die "another test held $PDIR.lock for 30 minutes"
 if [ ! -e "$PDIR/setup.ok" ]; then
   echo "== making the 2 KiB parameters with the reference (seed 7; ~10 minutes) into $PDIR"
-  mkdir -p "$PDIR"
-  "$REF" setup --registered-proof StackedDrg2KiBV1_1 --out "$PDIR" --seed 7 >"$PDIR/setup.json" ||
+  rm -rf "$PDIR.tmp" "$PDIR"
+  mkdir -p "$PDIR.tmp"
+  "$REF" setup --registered-proof StackedDrg2KiBV1_1 --out "$PDIR.tmp" --seed 7 >"$PDIR.tmp/setup.json" ||
     ref_c2_die "the reference's setup failed"
-  touch "$PDIR/setup.ok"
+  touch "$PDIR.tmp/setup.ok"
+  mv "$PDIR.tmp" "$PDIR"
 fi
+flock -u "$REF_C2_LOCK"
+exec {REF_C2_LOCK}>&-
 
 PROOF=StackedDrg2KiBV1_1
 PROVER="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
