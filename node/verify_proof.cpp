@@ -1,8 +1,7 @@
 #include "node/verify_proof.hpp"
 
-#include <openssl/sha.h>
-
 #include "node/filecoin_job.hpp"
+#include "zk/base/sha256.hpp"
 #include "zk/ec/with_curve.hpp"
 #include "zk/filecoin/verify.hpp"
 #include "zk/formats/json.hpp"
@@ -52,9 +51,8 @@ groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof
 namespace {
 
 std::string sha256(const uint8_t* p, size_t n) {
-  std::string out(SHA256_DIGEST_LENGTH, '\0');
-  SHA256(p, n, reinterpret_cast<unsigned char*>(out.data()));
-  return out;
+  const auto d = sha256_t::hash(p, n);
+  return std::string(d.begin(), d.end());
 }
 
 }  // namespace

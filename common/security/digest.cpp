@@ -1,5 +1,6 @@
 #include "common/security/digest.hpp"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <cerrno>
@@ -57,6 +58,10 @@ util::result_t<std::string, file_error_t> sha256_file_hex(const std::string& pat
   std::fclose(f);
   if (failed) return file_error_t{path + ": a read failed"};
   return h.hex();
+}
+
+bool same_secret(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 }  // namespace zk::security

@@ -32,4 +32,8 @@ struct file_error_t {
 // The SHA-256 (hex) of a file, read 1 MiB at a time; or why it could not be read.
 util::result_t<std::string, file_error_t> sha256_file_hex(const std::string& path);
 
+// Two secrets (MACs, token hashes) compared in time independent of where they differ; unequal
+// lengths compare unequal at once (a length is no secret).
+bool same_secret(std::string_view a, std::string_view b);
+
 }  // namespace zk::security

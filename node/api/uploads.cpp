@@ -1,10 +1,9 @@
 // The upload routes: PUT /v1/uploads (clients), GET /v1/uploads/REF (synthesis nodes, with a
 // ticket).
-#include <openssl/crypto.h>
-
 #include <cstdio>
 #include <cstring>
 
+#include "common/security/digest.hpp"
 #include "node/api/service.hpp"
 
 namespace zk::node {
@@ -53,8 +52,7 @@ net::http_response_t api_server_t::impl_t::upload_get(const net::http_request_t&
     return api_error(403, "no valid ticket for this upload (X-Zkfleet-Ticket)");
   const std::string want =
       upload_ticket(o.upload_key, input, job, uint32_t(part), uint32_t(attempt));
-  if (want.size() != std::strlen(mac) || CRYPTO_memcmp(want.data(), mac, want.size()) != 0)
-    return api_error(403, "the ticket is not for this upload");
+  if (!security::same_secret(want, mac)) return api_error(403, "the ticket is not for this upload");
   auto path = o.uploads->path_of(input);
   if (!path) return api_error(404, "no upload " + input.substr(0, 100));
   net::http_response_t out;  // streamed from the file by the server
