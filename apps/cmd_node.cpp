@@ -43,9 +43,10 @@ node::circuit_def_t describe(const config::circuit_t& c, config::priority_t defa
   } else {
     const bool abc = c.shape == config::shape_t::abc_witness ||
                      (c.shape == config::shape_t::automatic && !c.r1cs.empty());
-    if (abc && c.r1cs.empty())
-      throw std::runtime_error("circuit " + c.id + ": shape abc_witness needs an r1cs");
-    d = node::describe_zkey_circuit(c.id, c.zkey, abc ? c.r1cs : "");
+    // The r1cs goes with either shape: synthesis checks every witness against it.
+    d = node::describe_zkey_circuit(
+        c.id, c.zkey, c.r1cs,
+        abc ? buffer::synth_shape_t::abc_witness : buffer::synth_shape_t::witness_only);
     d.witness_generator = c.witness_generator;
   }
   d.priority = c.priority.value_or(default_priority);

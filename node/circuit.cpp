@@ -34,15 +34,18 @@ buffer::digest_t circuit_def_t::digest_bytes() const {
 }
 
 circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
-                                    const std::string& r1cs_path) {
+                                    const std::string& r1cs_path,
+                                    std::optional<buffer::synth_shape_t> shape) {
   formats::zkey_file_t zkey(zkey_path, formats::zkey_open_t::verifier);
   circuit_def_t c;
   c.id = id;
   c.kind = circuit_kind_t::circom;
   c.zkey = zkey_path;
   c.r1cs = r1cs_path;
-  c.shape =
-      r1cs_path.empty() ? buffer::synth_shape_t::witness_only : buffer::synth_shape_t::abc_witness;
+  c.shape = shape.value_or(r1cs_path.empty() ? buffer::synth_shape_t::witness_only
+                                             : buffer::synth_shape_t::abc_witness);
+  if (c.shape == buffer::synth_shape_t::abc_witness && r1cs_path.empty())
+    throw std::runtime_error("circuit " + id + ": shape abc_witness needs an r1cs");
   // Read through a buffer, not the mapping: hashing a key of gigabytes in place would map all of
   // it into this process (a scheduler's peak RSS would be the key's size); OpenSSL's SHA-256 also
   // uses the CPU's SHA instructions.

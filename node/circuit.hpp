@@ -12,6 +12,7 @@
 //   filecoin-porep a C1 partition's vanilla proofs, Filecoin's      abc+witness     the node's
 //                  circuit in prove mode (node/filecoin_job.hpp)                     .params
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,10 +54,13 @@ struct circuit_def_t {
 };
 
 // A circom circuit from its snarkjs .zkey (jobs bring a .wtns per partition or one for all).
-// With an .r1cs its buffers are abc+witness (the synthesizer evaluates the constraints), else
-// witness-only. Throws naming the file that does not fit.
+// Its buffers are `shape`, by default abc+witness with an .r1cs (the synthesizer evaluates the
+// constraints), else witness-only. With an .r1cs, whatever the shape, synthesis checks that the
+// witness satisfies every constraint before any prover sees it. Throws naming the file that does
+// not fit.
 circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
-                                    const std::string& r1cs_path = "");
+                                    const std::string& r1cs_path = "",
+                                    std::optional<buffer::synth_shape_t> shape = std::nullopt);
 // A native circuit ("porep-lite"): keyed with a development setup cached in key_dir by r1cs
 // digest (circuit::setup_circuit), then described from its key.
 circuit_def_t describe_native_circuit(const std::string& id, const std::string& name,

@@ -4,7 +4,8 @@
 #   - `zkfleet jobs` lists jobs with their number and id; every command and route that takes a
 #     job takes either (`status 7`, `status '#7'`, `await job7`, GET /v1/jobs/7);
 #   - a witness that does not satisfy the circuit fails its job once, at synthesis, with "the
-#     witness does not satisfy the circuit (constraint N …)": no retry, no prover time;
+#     witness does not satisfy the circuit (constraint N …)": no retry, no prover time (abc+witness
+#     and witness-only buffers);
 #   - `await` on a job cancelled mid-way writes the proofs that finished, then exits 1;
 #   - `zkfleet drain gpu-1`: it finishes its work and takes no more (a new job waits, saying why;
 #     status says draining, then drained); `zkfleet undrain gpu-1`: the job proves;
@@ -23,6 +24,7 @@ U="http://127.0.0.1:$HTTP"
 FLAG="$T/generator-may-run"
 yaml_head "http: 127.0.0.1:$HTTP" "input_roots: [$FIX, $T]" "lookahead: 1" "max_attempts: 2"
 yaml_circuit mulchain mulchain "shape: abc_witness"
+yaml_circuit mulchain-wo mulchain "shape: witness_only"
 # A witness generator that fails until $FLAG exists (then copies the fixture's witness).
 yaml_circuit flaky mulchain "witness_generator: [sh, -c, 'test -e $FLAG && cp $FIX/mulchain/witness.wtns \"\$2\"', gen, '{input}', '{output}']"
 yaml_node scheduler scheduler
@@ -106,6 +108,19 @@ BN=$(seq_of "$B")
 tail -n +"$from" "$LOGS/gpu-1.log" | grep -q "job $BN partition" &&
   fail "the prover worked on the bad witness: $(tail -n +"$from" "$LOGS/gpu-1.log" | grep "job $BN partition" | head -n 2)" ||
   ok "no prover time spent on it"
+# The same with witness-only buffers: the r1cs is configured, so synthesis checks it too (a config
+# that set shape: witness_only once dropped the r1cs, and the prover found a failed pairing check).
+from=$(lines "$LOGS/gpu-1.log")
+B=$(submit --circuit mulchain-wo --input "$T/unsat.wtns")
+timeout 60 "$ZK" await --config "$CFG" "$B" --out "$T/pbw" --timeout 50 >"$T/awaitbw.log" 2>&1
+rc=$?
+BN=$(seq_of "$B")
+if [ "$rc" != 0 ] && grep -q "the witness does not satisfy the circuit (constraint [0-9]* of" "$T/awaitbw.log" &&
+  ! tail -n +"$from" "$LOGS/gpu-1.log" | grep -q "job $BN partition"; then
+  ok "shape witness_only: refused at synthesis too, no prover time"
+else
+  fail "bad witness, shape witness_only: exit $rc: $(cat "$T/awaitbw.log")"
+fi
 
 # --- 3. await on a cancelled job writes the proofs that finished ------------------------------
 C=$(submit --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 60)
