@@ -415,8 +415,20 @@ cluster_client_t::cluster_client_t(const config::config_t& c, const std::string&
                                    const std::function<void()>& still_ok)
     : impl_(std::make_unique<impl_t>(tls_identity(c, security::role_t::client, client),
                                      timing_of(c))) {
-  impl_->scheduler = connect_scheduler(impl_->system, c, patience, still_ok);
-  impl_->token = log_in(*impl_->system.sys, impl_->scheduler, c, impl_->system.tls);
+  // A scheduler that was reached but did not greet (or went away before it did) is tried again,
+  // for at least 30 s: on a loaded host its greeting can take longer than log_in's 10 s.
+  const auto end = std::chrono::steady_clock::now() + std::max<std::chrono::seconds>(patience, 30s);
+  for (;;) {
+    impl_->scheduler = connect_scheduler(impl_->system, c, patience, still_ok);
+    try {
+      impl_->token = log_in(*impl_->system.sys, impl_->scheduler, c, impl_->system.tls);
+      return;
+    } catch (const scheduler_lost_error&) {
+      if (std::chrono::steady_clock::now() + 1s >= end || stop_requested()) throw;
+      if (still_ok) still_ok();
+      std::this_thread::sleep_for(500ms);
+    }
+  }
 }
 
 cluster_client_t::~cluster_client_t() = default;

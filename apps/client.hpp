@@ -138,6 +138,8 @@ struct job_ended_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Connects and logs in: a scheduler that is reached but does not greet within 10 s, or goes away
+// before it does, is tried again for max(patience, 30 s), then scheduler_lost_error.
 class cluster_client_t {
  public:
   explicit cluster_client_t(const config::config_t& c, const std::string& client = "admin",
