@@ -45,13 +45,13 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
           });
       if (fetched) {
         std::error_code ec;
+        const auto bytes = std::filesystem::file_size(inputs[i], ec);
         const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                             std::chrono::steady_clock::now() - t0)
                             .count();
         log::info("job " + std::to_string(d.job) + " partition " + std::to_string(d.partition) +
-                  ": fetched " + upload + " (" +
-                  std::to_string(std::filesystem::file_size(inputs[i], ec)) + " bytes) in " +
-                  std::to_string(ms) + " ms");
+                  ": fetched " + upload + " (" + (ec ? std::string("?") : std::to_string(bytes)) +
+                  " bytes) in " + std::to_string(ms) + " ms");
       }
     }
     if (st.local) {

@@ -96,8 +96,12 @@ assert not missing, f"no events from {sorted(missing)} (have {sorted(seen)})"
 # (tracks "send 0/1"). Which prover gets a partition is the scheduler's choice (under load one
 # prover may take all of a node's partitions), so the check is the mapping: one stream per prover.
 track_name = {(tr["node"], tr["track"]): tr["name"] for tr in t["tracks"]}
-prover_of = {(e["job"], e["partition"]): e["node"] for e in t["events"]
-             if e["stage"] == "GPU" and e["phase"] == "begin"}
+# A partition proved once (a retried one may have gone to two provers) names its prover.
+gpu_nodes = {}
+for e in t["events"]:
+    if e["stage"] == "GPU" and e["phase"] == "begin":
+        gpu_nodes.setdefault((e["job"], e["partition"]), []).append(e["node"])
+prover_of = {k: v[0] for k, v in gpu_nodes.items() if len(v) == 1}
 streams, stream_of = set(), {}
 for e in t["events"]:
     if e["stage"] != "XFER" or not names[str(e["node"])].startswith("synth-"):
@@ -108,6 +112,7 @@ for e in t["events"]:
     if p is not None:
         stream_of.setdefault((e["node"], p), set()).add(name)
 assert streams and all(name.startswith("send ") for _, name in streams), f"XFER on {sorted(streams)}"
+assert stream_of, "no synthesis node's send matched to the prover that proved it"
 assert all(len(v) == 1 for v in stream_of.values()), f"a prover reached on several streams: {stream_of}"
 for n in {n for n, _ in stream_of}:
     used = [next(iter(v)) for (m, _), v in stream_of.items() if m == n]

@@ -153,7 +153,7 @@ verify_job "$CIRC/verification_key.json" "$T/proofs" "$JOB" 1
 [ "$VERIFIED" = 1 ] && ok "the 200 MiB witness's proof verified by $CHECKER"
 FETCHED=$(grep -h "fetched upload:sha256:.* ($WTNS_BYTES bytes)" "$TMPDIR"/zkfleet-up-*.logs/synth-1.log 2>/dev/null | head -n 1)
 [ -n "$FETCHED" ] && ok "synth-1 fetched it over HTTP: ${FETCHED#*] }" || fail "no fetch of $WTNS_BYTES bytes in synth-1's log"
-rm -rf "$CIRC/circuit.r1cs" "$T/proofs"  # 1.5 GB no longer read by anyone but the nodes' caches
+rm -rf "$T/proofs"
 
 # The proofs in pages: a 3-partition job of the committed fixture, uploaded too.
 JOB=$(timeout 120 "$ZK" submit --config "$CFG" --circuit small --input "$FIX/mulchain/witness.wtns" \

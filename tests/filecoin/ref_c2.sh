@@ -21,7 +21,7 @@ VK="$PDIR/StackedDrg2KiBV1_1.vk"
 # once), then reuses them. Made in a folder of their own, renamed whole when complete.
 mkdir -p "$(dirname "$PDIR")"
 exec {REF_C2_LOCK}>"$PDIR.lock"
-flock -w 1800 "$REF_C2_LOCK" || ref_c2_die "another test held $PDIR.lock for 30 minutes"
+flock -w 1500 "$REF_C2_LOCK" || ref_c2_die "another test held $PDIR.lock for 25 minutes"
 if [ ! -e "$PDIR/setup.ok" ]; then
   echo "== making the 2 KiB parameters with the reference (seed 7; ~10 minutes) into $PDIR"
   rm -rf "$PDIR.tmp" "$PDIR"

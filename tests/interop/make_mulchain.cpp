@@ -192,6 +192,10 @@ int main(int argc, char** argv) {
       "usage: make_mulchain --curve bn254|bls12_381 --size N --out DIR [--x DEC] [--y DEC]\n";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a != "--curve" && a != "--out" && a != "--x" && a != "--y" && a != "--size") {
+      std::fprintf(stderr, "make_mulchain: unknown argument %s\n%s", a.c_str(), usage);
+      return 2;
+    }
     if (i + 1 >= argc) {
       std::fprintf(stderr, "make_mulchain: %s needs a value\n%s", a.c_str(), usage);
       return 2;
@@ -205,7 +209,7 @@ int main(int argc, char** argv) {
       x = v;
     else if (a == "--y")
       y = v;
-    else if (a == "--size") {
+    else {  // --size
       char* end = nullptr;
       n = std::strtoull(v.c_str(), &end, 10);
       if (v.empty() || *end || n < 2 || n > 0xFFFFFFF0ull) {
@@ -213,9 +217,6 @@ int main(int argc, char** argv) {
                      v.c_str());
         return 2;
       }
-    } else {
-      std::fprintf(stderr, "make_mulchain: unknown argument %s\n%s", a.c_str(), usage);
-      return 2;
     }
   }
   if (out.empty() || n == 0 || (curve != "bn254" && curve != "bls12_381")) {

@@ -3,6 +3,7 @@
 #include "common/security/digest.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -21,7 +22,9 @@ TEST_CASE("sha256_stream_t: the FIPS 180-4 vectors, in one piece and byte by byt
 }
 
 TEST_CASE("sha256_file_hex: a file over the 1 MiB read piece, and a missing file named") {
-  const auto path = (std::filesystem::temp_directory_path() / "zk_digest_test.bin").string();
+  const auto path = (std::filesystem::temp_directory_path() /
+                     ("zk_digest_test." + std::to_string(::getpid()) + ".bin"))
+                        .string();
   std::string bytes(size_t(1) << 20, 'a');
   bytes += "tail";
   std::FILE* f = std::fopen(path.c_str(), "wb");

@@ -89,7 +89,10 @@ zkey_file_t::zkey_file_t(std::string path, zkey_open_t open)
   read_protocol();
   read_header();
   ic_ = points(zkey_section::ic);
-  if (open == zkey_open_t::prover) read_coefficients();
+  if (open == zkey_open_t::prover)
+    read_coefficients();
+  else
+    file_.unique(zkey_section::coefficients);  // present once, like every section; not read
   a_ = points(zkey_section::points_a);
   b1_ = points(zkey_section::points_b1);
   b2_ = points(zkey_section::points_b2);
