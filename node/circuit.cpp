@@ -55,7 +55,7 @@ circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zk
   describe_from_key(c, zkey);
   c.domain_rows = c.n_public + 1;
   if (!r1cs_path.empty()) {
-    formats::r1cs_file_t r1cs(r1cs_path);
+    formats::r1cs_file_t r1cs(r1cs_path, formats::r1cs_open_t::header);  // counts only
     const auto& h = r1cs.header();
     if (r1cs.curve() != c.curve || h.n_wires != c.n_vars ||
         uint64_t(h.n_pub_out) + h.n_pub_in != c.n_public)

@@ -100,6 +100,25 @@ TEST_CASE("r1cs: out-of-range wire") {
               "at offset 0xe0", "section at offset 0x18");
 }
 
+TEST_CASE("r1cs: opened for its header, the constraints are not read") {
+  temp_dir_t dir;
+  r1cs_spec_t spec;
+  spec.constraints[1][1][0].wire = 300;  // a term the full open refuses
+  const std::string path = write_r1cs(dir, make_r1cs_sections(spec));
+  CHECK_ERROR(r1cs_file_t(path), "wire 300 >= nWires = 300");
+  const r1cs_file_t h(path, r1cs_open_t::header);
+  temp_dir_t other;
+  const r1cs_file_t full(write_r1cs(other, make_r1cs_sections(r1cs_spec_t())));
+  CHECK(h.header().n_wires == full.header().n_wires);
+  CHECK(h.header().n_constraints == spec.constraints.size());
+  CHECK_THROWS_AS(h.constraints(), std::logic_error);
+  // The header itself is checked as in a full open.
+  spec = r1cs_spec_t();
+  spec.n_pub_in = 400;
+  CHECK_ERROR(r1cs_file_t(write_r1cs(dir, make_r1cs_sections(spec)), r1cs_open_t::header),
+              "exceeds nWires");
+}
+
 TEST_CASE("r1cs: coefficient >= prime") {
   temp_dir_t dir;
   r1cs_spec_t spec;

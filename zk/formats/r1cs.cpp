@@ -1,6 +1,7 @@
 #include "zk/formats/r1cs.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
 #include "zk/base/error.hpp"
 
@@ -29,9 +30,13 @@ constexpr const char* matrix_names[3] = {"A", "B", "C"};
 
 }  // namespace
 
-r1cs_file_t::r1cs_file_t(std::string path) : file_(std::move(path), "r1cs", 1, r1cs_section_name) {
+r1cs_file_t::r1cs_file_t(std::string path, r1cs_open_t open)
+    : file_(std::move(path), "r1cs", 1, r1cs_section_name) {
   read_header();
-  validate_constraints();
+  if (open == r1cs_open_t::full)
+    validate_constraints();
+  else
+    file_.unique(r1cs_section::constraints);
 }
 
 void r1cs_file_t::read_header() {
@@ -100,6 +105,8 @@ std::optional<curve_id_t> r1cs_file_t::curve() const {
 }
 
 r1cs_constraints_t r1cs_file_t::constraints() const {
+  if (constraints_ == nullptr && header_.n_constraints != 0)
+    throw std::logic_error(file_.path() + ": opened for its header only, not its constraints");
   return {constraints_, header_.n_constraints, header_.fs};
 }
 

@@ -133,12 +133,18 @@ class r1cs_constraints_t {
   uint32_t fs_;
 };
 
+// What opening an .r1cs reads. full: everything, every term checked. header: the header, the
+// section table and the label map's size; the constraints section must be there but none of it is
+// read (a node that needs the counts of a 1.5 GB .r1cs maps none of it); constraint access is a
+// logic error then.
+enum class r1cs_open_t { full, header };
+
 class r1cs_file_t {
  public:
   // Maps and fully validates `path`: header and constraints sections present and unique, header
   // length exact, every wire id < nWires, every coefficient < prime, term counts fit, the
   // constraints section consumed exactly. Throws format_error naming file, section and offset.
-  explicit r1cs_file_t(std::string path);
+  explicit r1cs_file_t(std::string path, r1cs_open_t open = r1cs_open_t::full);
 
   const std::string& path() const { return file_.path(); }
   const binfile_t& file() const { return file_; }
