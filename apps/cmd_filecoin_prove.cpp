@@ -104,13 +104,7 @@ int run_prove(const prove_args_t& a) {
       std::fprintf(stderr, "  %-10s %9.3f s\n", groth16::stage_name(st), double(e - b) * 1e-9);
     };
   const fc::graph_t g(pc);
-  fc::sector_ids_t ids;
-  ids.prover_id = prover_id;
-  ids.sector = sector;
-  ids.ticket = c1.ticket;
-  ids.seed = c1.seed;
-  ids.comm_d = c1.comm_d;
-  ids.comm_r = c1.comm_r;
+  const fc::sector_ids_t ids = fc::sector_ids_of(c1, prover_id, sector);
 
   std::vector<uint8_t> out;
   for (uint32_t k = first; k < last; ++k) {

@@ -114,17 +114,6 @@ util::result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
   return a;
 }
 
-fc::sector_ids_t sector_ids(const fc::c1_output_t& c1, const filecoin_job_args_t& args) {
-  fc::sector_ids_t s;
-  s.prover_id = args.prover_id;
-  s.sector = args.sector;
-  s.ticket = c1.ticket;
-  s.seed = c1.seed;
-  s.comm_d = c1.comm_d;
-  s.comm_r = c1.comm_r;
-  return s;
-}
-
 std::optional<std::string> check_filecoin_job(const circuit_def_t& c,
                                               const std::vector<std::string>& inputs,
                                               uint32_t partitions) {

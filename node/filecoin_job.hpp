@@ -64,9 +64,6 @@ std::optional<std::string> check_filecoin_job(const circuit_def_t& c,
                                               const std::vector<std::string>& inputs,
                                               uint32_t partitions);
 
-// The sector's identity the C1 is checked against and its partitions' inputs are derived from.
-filecoin::sector_ids_t sector_ids(const filecoin::c1_output_t& c1, const filecoin_job_args_t& args);
-
 // A partition's proof as it travels in proof_msg::proof_json and the journal:
 //   {"protocol":"groth16","curve":"bls12381","format":"bellperson","proof":"<384 hex digits>"}
 std::string filecoin_proof_text(const uint8_t* proof192);

@@ -963,4 +963,15 @@ std::optional<std::string> base64_decode(std::string_view s) {
   return out;
 }
 
+sector_ids_t sector_ids_of(const c1_output_t& c1, const bytes32_t& prover_id, uint64_t sector) {
+  sector_ids_t ids;
+  ids.prover_id = prover_id;
+  ids.sector = sector;
+  ids.ticket = c1.ticket;
+  ids.seed = c1.seed;
+  ids.comm_d = c1.comm_d;
+  ids.comm_r = c1.comm_r;
+  return ids;
+}
+
 }  // namespace zk::filecoin

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/registry.hpp"
 
 namespace zk::filecoin {
@@ -127,5 +128,9 @@ std::string write_c1_wrapper_json(const c1_output_t& c1, int64_t sector_num);
 std::string base64_encode(const uint8_t* p, size_t n);
 // std::nullopt when the text is not canonical padded standard base64.
 std::optional<std::string> base64_decode(std::string_view s);
+
+// The ids a sector's proof is about: the prover's and the sector's, with the C1's ticket, seed
+// and commitments (what replica_id and the public inputs are derived from).
+sector_ids_t sector_ids_of(const c1_output_t& c1, const bytes32_t& prover_id, uint64_t sector);
 
 }  // namespace zk::filecoin

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "zk/base/sha256.hpp"
@@ -123,18 +124,26 @@ dev_params_report_t make_dev_params(const circuit_config_t& c, uint64_t seed,
   if (!vk_only) {
     r.params_path = dir + "/" + name + ".params";
     params_writer_t w(r.params_path, vk);
-    auto put_g1 = [&](const std::vector<fr_t>& scalars) {
+    // One section of points scalar·generator, computed and written a chunk at a time (G2 points
+    // are twice the size and far slower: smaller chunks).
+    auto put = [&](const std::vector<fr_t>& scalars, const auto& gen, auto point) {
+      using point_t = decltype(point);
+      constexpr bool is_g2 = std::is_same_v<point_t, g2_affine_t>;
       w.begin_section(scalars.size());
-      const size_t chunk = size_t(1) << 20;
-      std::vector<g1_affine_t> pts;
+      const size_t chunk = size_t(1) << (is_g2 ? 18 : 20);
+      std::vector<point_t> pts;
       for (size_t b = 0; b < scalars.size(); b += chunk) {
         const size_t m = std::min(chunk, scalars.size() - b);
         pts.resize(m);
-        g1.mul_batch(scalars.data() + b, pts.data(), m);
-        w.append_g1(pts.data(), m);
+        gen.mul_batch(scalars.data() + b, pts.data(), m);
+        if constexpr (is_g2)
+          w.append_g2(pts.data(), m);
+        else
+          w.append_g1(pts.data(), m);
       }
       r.points += scalars.size();
     };
+    auto put_g1 = [&](const std::vector<fr_t>& scalars) { put(scalars, g1, g1_affine_t{}); };
     // h: τⁱ·Z(τ)/δ
     std::vector<fr_t> sc(n - 1);
     const fr_t zd = z * delta_inv;
@@ -159,18 +168,7 @@ dev_params_report_t make_dev_params(const circuit_config_t& c, uint64_t seed,
     for (uint32_t i = 0; i < s.counts.aux; ++i)
       if (s.b_aux.test(i)) sc.push_back(b_aux[i]);
     put_g1(sc);
-    w.begin_section(sc.size());
-    {
-      const size_t chunk = size_t(1) << 18;
-      std::vector<g2_affine_t> pts;
-      for (size_t b = 0; b < sc.size(); b += chunk) {
-        const size_t m = std::min(chunk, sc.size() - b);
-        pts.resize(m);
-        g2.mul_batch(sc.data() + b, pts.data(), m);
-        w.append_g2(pts.data(), m);
-      }
-      r.points += sc.size();
-    }
+    put(sc, g2, g2_affine_t{});  // the same B scalars in G2
     w.finish();
   }
   write_vk_file(r.vk_path, vk);

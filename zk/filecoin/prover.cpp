@@ -6,7 +6,6 @@
 #include <string>
 
 #include "zk/base/thread_pool.hpp"
-#include "zk/ec/ct_mul.hpp"
 #include "zk/filecoin/derive.hpp"
 #include "zk/filecoin/graph.hpp"
 #include "zk/filecoin/registry.hpp"
@@ -217,20 +216,12 @@ proof_t partition_prover_t::prove(partition_assignment_t& w, const prove_options
   mark(groth16::prover_stage_t::msm_h);
 
   // --- assemble (constant time in r and s) -----------------------------------------------------
-  using p1 = ec::projective_t<g1_t>;
-  using p2 = ec::projective_t<g2_t>;
   const fr_t r = opt.r ? *opt.r : groth16::random_scalar<fr_t>();
   const fr_t sr = opt.s ? *opt.s : groth16::random_scalar<fr_t>();
-  const auto rk = r.to_canonical(), sk = sr.to_canonical();
   const verifying_key_t& vk = params_.vk();
-  const p1 pi_a = p1::from_jacobian(m.a) + p1::from_affine(vk.alpha_g1) +
-                  ec::ct_mul(p1::from_affine(vk.delta_g1), rk, bits);
-  const p2 pi_b = p2::from_jacobian(m.b2) + p2::from_affine(vk.beta_g2) +
-                  ec::ct_mul(p2::from_affine(vk.delta_g2), sk, bits);
-  const p1 b1 = p1::from_jacobian(m.b1) + p1::from_affine(vk.beta_g1);
-  const p1 pi_c = p1::from_jacobian(m.c) + p1::from_jacobian(m.h) + ec::ct_mul(pi_a, sk, bits) +
-                  ec::ct_mul(b1, rk, bits);
-  proof_t proof{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+  const auto g = groth16::assemble_proof<curve_t>(
+      m, {vk.alpha_g1, vk.beta_g1, vk.delta_g1, vk.beta_g2, vk.delta_g2}, r, sr);
+  proof_t proof{g.a, g.b, g.c};
   mark(groth16::prover_stage_t::assemble);
   return proof;
 }
@@ -287,13 +278,7 @@ prove_result_t<partition_proof_t> prove_partition(const partition_prover_t& prov
     return prove_refusal_t{"constraint " + std::to_string(u->constraint) + " (" + u->where +
                            ") is not satisfied"};
   out.satisfied_seconds = lap();
-  sector_ids_t ids;
-  ids.prover_id = in.prover_id;
-  ids.sector = in.sector;
-  ids.ticket = c1.ticket;
-  ids.seed = c1.seed;
-  ids.comm_d = c1.comm_d;
-  ids.comm_r = c1.comm_r;
+  const sector_ids_t ids = sector_ids_of(c1, in.prover_id, in.sector);
   const graph_t g(pc);
   const std::vector<fr_t> inputs = partition_inputs(pc, g, ids, in.partition).inputs;
   if (inputs.size() + 1 != w.inputs.size())

@@ -223,15 +223,21 @@ typename C::g1_jacobian prover_t<C>::msm_h() const {
 // same π_C as §3.6 without the s·δ₁ and rs·δ₁ products.
 template <class C>
 proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const fr_t& s) const {
+  return assemble_proof<C>(m, {pk_.alpha1, pk_.beta1, pk_.delta1, pk_.beta2, pk_.delta2}, r, s);
+}
+
+template <class C>
+proof_t<C> assemble_proof(const msm_results_t<C>& m, const proof_constants_t<C>& k,
+                          const typename C::fr_t& r, const typename C::fr_t& s) {
   using p1 = ec::projective_t<typename C::g1>;
   using p2 = ec::projective_t<typename C::g2>;
-  constexpr unsigned bits = fr_t::bits;
+  constexpr unsigned bits = C::fr_t::bits;
   const auto rk = r.to_canonical(), sk = s.to_canonical();
-  const p1 pi_a = p1::from_jacobian(m.a) + p1::from_affine(pk_.alpha1) +
-                  ec::ct_mul(p1::from_affine(pk_.delta1), rk, bits);
-  const p2 pi_b = p2::from_jacobian(m.b2) + p2::from_affine(pk_.beta2) +
-                  ec::ct_mul(p2::from_affine(pk_.delta2), sk, bits);
-  const p1 b1 = p1::from_jacobian(m.b1) + p1::from_affine(pk_.beta1);
+  const p1 pi_a = p1::from_jacobian(m.a) + p1::from_affine(k.alpha1) +
+                  ec::ct_mul(p1::from_affine(k.delta1), rk, bits);
+  const p2 pi_b = p2::from_jacobian(m.b2) + p2::from_affine(k.beta2) +
+                  ec::ct_mul(p2::from_affine(k.delta2), sk, bits);
+  const p1 b1 = p1::from_jacobian(m.b1) + p1::from_affine(k.beta1);
   const p1 pi_c = p1::from_jacobian(m.c) + p1::from_jacobian(m.h) + ec::ct_mul(pi_a, sk, bits) +
                   ec::ct_mul(b1, rk, bits);
   return proof_t<C>{pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
@@ -435,5 +441,11 @@ template class prover_t<curves::bn254>;
 template class prover_t<curves::bls12_381>;
 template bn254::fr_t random_scalar<bn254::fr_t>();
 template bls12_381::fr_t random_scalar<bls12_381::fr_t>();
+template proof_t<curves::bn254> assemble_proof(const msm_results_t<curves::bn254>&,
+                                               const proof_constants_t<curves::bn254>&,
+                                               const bn254::fr_t&, const bn254::fr_t&);
+template proof_t<curves::bls12_381> assemble_proof(const msm_results_t<curves::bls12_381>&,
+                                                   const proof_constants_t<curves::bls12_381>&,
+                                                   const bls12_381::fr_t&, const bls12_381::fr_t&);
 
 }  // namespace zk::groth16

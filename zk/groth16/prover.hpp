@@ -161,4 +161,17 @@ class prover_t {
 template <class F>
 F random_scalar();
 
+// The key's constants the proof is assembled with (a snarkjs .zkey's, or bellperson's .params).
+template <class C>
+struct proof_constants_t {
+  typename C::g1_affine alpha1, beta1, delta1;
+  typename C::g2_affine beta2, delta2;
+};
+
+// π_A = A′ + α₁ + rδ₁, π_B = B′ + β₂ + sδ₂, π_C = C′ + H′ + s·π_A + r·(B′₁ + β₁), constant time in
+// r and s: the one assembly of both provers (this one and zk/filecoin's).
+template <class C>
+proof_t<C> assemble_proof(const msm_results_t<C>& m, const proof_constants_t<C>& k,
+                          const typename C::fr_t& r, const typename C::fr_t& s);
+
 }  // namespace zk::groth16
