@@ -29,7 +29,8 @@
 #include "common/buffer/buffer_store.hpp"
 #include "common/util/progress.hpp"
 #include "node/filecoin_job.hpp"
-#include "zk/filecoin/registry.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/filecoin/api/registry.hpp"
 #include "zk/formats/json.hpp"
 
 namespace zk::apps {
@@ -196,7 +197,7 @@ void write_sector_proof(const std::string& stem, const actors::job_result_msg& r
   const std::string raw = stem + "-proof.bin", hex = stem + "-proof.hex";
   std::ofstream(raw, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
-  std::ofstream(hex) << filecoin::to_hex(bytes->data(), bytes->size()) << "\n";
+  std::ofstream(hex) << zk::to_hex(bytes->data(), bytes->size()) << "\n";
   if (!fs::exists(raw) || fs::file_size(raw) != bytes->size() || !fs::exists(hex))
     throw std::runtime_error(stem + ": the sector proof could not be written");
   std::printf("%s %s (%u partitions, %zu bytes; synth %.1f ms, prove %.1f ms, verified)\n",

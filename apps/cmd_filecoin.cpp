@@ -37,15 +37,16 @@
 
 #include "apps/commands.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
-#include "zk/filecoin/bellperson.hpp"
-#include "zk/filecoin/c1.hpp"
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/fr32.hpp"
-#include "zk/filecoin/registry.hpp"
-#include "zk/filecoin/seal.hpp"
-#include "zk/filecoin/vanilla.hpp"
-#include "zk/filecoin/verify.hpp"
+#include "zk/bellperson/groth16/files.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/seal.hpp"
+#include "zk/filecoin/api/verify_seal.hpp"
+#include "zk/filecoin/core/fr32.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/filecoin/porep/vanilla/proof.hpp"
 
 namespace zk::apps {
 namespace {
@@ -74,8 +75,8 @@ struct porep_opts_t {
     const fc::registered_proof_t& p = proof.given() ? fc::registered_proof(proof.one()) : *fallback;
     std::optional<fc::api_version_t> v;
     if (api_version.given()) v = fc::parse_api_version(api_version.one());
-    std::optional<fc::bytes32_t> id;
-    if (porep_id.given()) id = fc::parse_hex32(porep_id.one(), "--porep-id");
+    std::optional<zk::bytes32_t> id;
+    if (porep_id.given()) id = zk::parse_hex32(porep_id.one(), "--porep-id");
     return fc::porep_config(p, v, id);
   }
 };
@@ -103,16 +104,16 @@ struct sector_opts_t {
     for (const auto& [o, what] : required)
       if (!o->given()) throw usage_error(std::string(what) + " is required");
     fc::sector_ids_t s;
-    s.prover_id = fc::parse_hex32(prover_id.one(), "--prover-id");
+    s.prover_id = zk::parse_hex32(prover_id.one(), "--prover-id");
     try {
       s.sector = parse_uint_arg("--sector", sector.one());
     } catch (const usage_error& e) {  // a bad value, not a bad command line: exit 1
       throw std::invalid_argument(e.what());
     }
-    s.ticket = fc::parse_hex32(ticket.one(), "--ticket");
-    s.seed = fc::parse_hex32(seed.one(), "--seed");
-    s.comm_r = fc::parse_hex32(comm_r.one(), "--comm-r");
-    s.comm_d = fc::parse_hex32(comm_d.one(), "--comm-d");
+    s.ticket = zk::parse_hex32(ticket.one(), "--ticket");
+    s.seed = zk::parse_hex32(seed.one(), "--seed");
+    s.comm_r = zk::parse_hex32(comm_r.one(), "--comm-r");
+    s.comm_d = zk::parse_hex32(comm_d.one(), "--comm-d");
     return s;
   }
 };
@@ -126,11 +127,11 @@ int run_verify(const opt_t& vk_file, const opt_t& proof_file, const porep_opts_t
   const fc::porep_config_t c = po.config();
   const fc::sector_ids_t s = so.ids();
   // Bad files are bad input: the reason names the file, the part and the offset.
-  fc::vk_read_t vk;
-  std::vector<fc::proof_t> proofs;
+  bellperson::vk_read_t vk;
+  std::vector<bellperson::proof_t> proofs;
   try {
-    vk = fc::read_vk_file(vk_file.one());
-    proofs = fc::read_proof_file(proof_file.one());
+    vk = bellperson::read_vk_file(vk_file.one());
+    proofs = bellperson::read_proof_file(proof_file.one());
   } catch (const zk::format_error& e) {
     std::printf("INVALID: %s\n", e.what());
     return 1;
@@ -140,10 +141,11 @@ int run_verify(const opt_t& vk_file, const opt_t& proof_file, const porep_opts_t
     for (const auto& p : r.partitions)
       for (const auto& x : p.inputs) std::printf("%s\n", x.to_string().c_str());
   if (r.verdict.valid) {
-    std::fprintf(print_inputs.given() ? stderr : stdout,
-                 "OK: the proof is valid (%s, %u partition%s, %s key)\n",
-                 std::string(c.proof->name).c_str(), c.partitions, c.partitions == 1 ? "" : "s",
-                 vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed");
+    std::fprintf(
+        print_inputs.given() ? stderr : stdout,
+        "OK: the proof is valid (%s, %u partition%s, %s key)\n", std::string(c.proof->name).c_str(),
+        c.partitions, c.partitions == 1 ? "" : "s",
+        vk.encoding == bellperson::vk_encoding_t::compressed ? "compressed" : "uncompressed");
     return 0;
   }
   std::fprintf(print_inputs.given() ? stderr : stdout, "INVALID: %s\n", r.verdict.reason.c_str());
@@ -183,7 +185,7 @@ ojson_t describe(const fc::porep_config_t& c, const fc::graph_t& g) {
   j["registered_proof"] = std::string(c.proof->name);
   j["api_version"] = std::string(fc::api_version_name(c.api_version));
   j["api_version_is_default"] = c.api_version_is_default;
-  j["porep_id"] = fc::to_hex(c.porep_id);
+  j["porep_id"] = zk::to_hex(c.porep_id);
   j["porep_id_is_default"] = c.porep_id_is_default;
   j["sector_size"] = c.sector_size;
   j["partitions"] = c.partitions;
@@ -194,7 +196,7 @@ ojson_t describe(const fc::porep_config_t& c, const fc::graph_t& g) {
   j["minimum_challenges"] = c.minimum_challenges;
   j["drg_degree"] = fc::drg_degree;
   j["exp_degree"] = fc::exp_degree;
-  j["drg_seed"] = fc::to_hex(g.drg_seed().data(), g.drg_seed().size());
+  j["drg_seed"] = zk::to_hex(g.drg_seed().data(), g.drg_seed().size());
   j["feistel_keys"] = g.feistel_keys();
   j["tree_shape"] = fc::tree_shape_name(c.shape);
   return j;
@@ -209,14 +211,14 @@ int run_derive(const porep_opts_t& po, const sector_opts_t& so, const opt_t& par
   ojson_t j = describe(c, g);
   if (so.any_given() || !parents_all.given()) {
     const fc::sector_ids_t s = so.ids();
-    const fc::bytes32_t rid = fc::replica_id(s.prover_id, s.sector, s.ticket, s.comm_d, c.porep_id);
-    j["prover_id"] = fc::to_hex(s.prover_id);
+    const zk::bytes32_t rid = fc::replica_id(s.prover_id, s.sector, s.ticket, s.comm_d, c.porep_id);
+    j["prover_id"] = zk::to_hex(s.prover_id);
     j["sector"] = s.sector;
-    j["ticket"] = fc::to_hex(s.ticket);
-    j["seed"] = fc::to_hex(s.seed);
-    j["comm_d"] = fc::to_hex(s.comm_d);
-    j["comm_r"] = fc::to_hex(s.comm_r);
-    j["replica_id"] = fc::to_hex(rid);
+    j["ticket"] = zk::to_hex(s.ticket);
+    j["seed"] = zk::to_hex(s.seed);
+    j["comm_d"] = zk::to_hex(s.comm_d);
+    j["comm_r"] = zk::to_hex(s.comm_r);
+    j["replica_id"] = zk::to_hex(rid);
     j["replica_id_decimal"] = fc::fr_from_bytes(rid)->to_string();
     ojson_t parts = ojson_t::array();
     for (uint32_t k = 0; k < c.partitions; ++k) {
@@ -306,11 +308,11 @@ int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& se
   j["challenges_per_partition"] = shape.challenges;
   j["layers"] = shape.layers;
   j["tree_shape"] = fc::tree_shape_name(shape.tree);
-  j["comm_r"] = fc::to_hex(c1.comm_r);
-  j["comm_d"] = fc::to_hex(c1.comm_d);
-  j["replica_id"] = fc::to_hex(c1.replica_id);
-  j["seed"] = fc::to_hex(c1.seed);
-  j["ticket"] = fc::to_hex(c1.ticket);
+  j["comm_r"] = zk::to_hex(c1.comm_r);
+  j["comm_d"] = zk::to_hex(c1.comm_d);
+  j["replica_id"] = zk::to_hex(c1.replica_id);
+  j["seed"] = zk::to_hex(c1.seed);
+  j["ticket"] = zk::to_hex(c1.ticket);
   if (out.given()) {
     const bool wrap = f == "wrapper" || (f == "same" && r.wrapper);
     int64_t num = r.wrapper ? r.wrapper->sector_num : 0;
@@ -345,25 +347,27 @@ filecoin_sub_t add_c1(CLI::App* group) {
 
 int run_vk(const opt_t& in, const opt_t& out, const opt_t& compressed) {
   if (!in.given()) throw usage_error("--vk FILE is required");
-  fc::vk_read_t vk;
+  bellperson::vk_read_t vk;
   try {
-    vk = fc::read_vk_file(in.one());
+    vk = bellperson::read_vk_file(in.one());
   } catch (const zk::format_error& e) {
     std::printf("INVALID: %s\n", e.what());
     return 1;
   }
   ojson_t j;
   j["file"] = in.one();
-  j["encoding"] = vk.encoding == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+  j["encoding"] =
+      vk.encoding == bellperson::vk_encoding_t::compressed ? "compressed" : "uncompressed";
   j["bytes"] = vk.size;
   j["ic_points"] = vk.vk.ic.size();
   j["public_inputs"] = vk.vk.ic.size() - 1;
   if (out.given()) {
-    const auto e =
-        compressed.given() ? fc::vk_encoding_t::compressed : fc::vk_encoding_t::uncompressed;
-    fc::write_vk_file(out.one(), vk.vk, e);
+    const auto e = compressed.given() ? bellperson::vk_encoding_t::compressed
+                                      : bellperson::vk_encoding_t::uncompressed;
+    bellperson::write_vk_file(out.one(), vk.vk, e);
     j["written"] = out.one();
-    j["written_encoding"] = e == fc::vk_encoding_t::compressed ? "compressed" : "uncompressed";
+    j["written_encoding"] =
+        e == bellperson::vk_encoding_t::compressed ? "compressed" : "uncompressed";
   } else if (compressed.given()) {
     throw usage_error("--compressed applies to --out");
   }
@@ -387,10 +391,10 @@ filecoin_sub_t add_vk(CLI::App* group) {
 
 int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
   if (!in.given()) throw usage_error("--params FILE is required");
-  const auto mode =
-      unchecked.given() ? fc::params_file_t::mode_t::unchecked : fc::params_file_t::mode_t::checked;
+  const auto mode = unchecked.given() ? bellperson::params_file_t::mode_t::unchecked
+                                      : bellperson::params_file_t::mode_t::checked;
   const auto t0 = std::chrono::steady_clock::now();
-  std::optional<fc::params_file_t> p;
+  std::optional<bellperson::params_file_t> p;
   try {
     p.emplace(in.one(), mode);
   } catch (const zk::format_error& e) {
@@ -405,7 +409,7 @@ int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
   j["mode"] = unchecked.given() ? "unchecked" : "checked";
   j["ic_points"] = p->vk().ic.size();
   uint64_t points = 0;
-  for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+  for (size_t i = 0; i < bellperson::params_file_t::section_count; ++i) {
     j["sections"][p->section(i).name] = p->section(i).count;
     points += p->section(i).count;
   }
@@ -416,14 +420,14 @@ int run_params(const opt_t& in, const opt_t& unchecked, const opt_t& out) {
   if (out.given()) {
     // Every point read back into memory and written again (the writer's own check).
     const auto t1 = std::chrono::steady_clock::now();
-    fc::params_writer_t w(out.one(), p->vk());
+    bellperson::params_writer_t w(out.one(), p->vk());
     constexpr uint64_t batch = 1 << 20;
     uint64_t most_g1 = 0;
-    for (size_t i = 0; i + 1 < fc::params_file_t::section_count; ++i)
+    for (size_t i = 0; i + 1 < bellperson::params_file_t::section_count; ++i)
       most_g1 = std::max(most_g1, p->section(i).count);
-    std::vector<fc::g1_affine_t> g1(std::min(batch, most_g1));
-    std::vector<fc::g2_affine_t> g2(std::min(batch / 2, p->b_g2().count));
-    for (size_t i = 0; i < fc::params_file_t::section_count; ++i) {
+    std::vector<bellperson::g1_affine_t> g1(std::min(batch, most_g1));
+    std::vector<bellperson::g2_affine_t> g2(std::min(batch / 2, p->b_g2().count));
+    for (size_t i = 0; i < bellperson::params_file_t::section_count; ++i) {
       const auto& s = p->section(i);
       w.begin_section(s.count);
       const uint64_t step = s.g2 ? batch / 2 : batch;
@@ -478,7 +482,7 @@ void write_text(const std::string& path, const std::string& text) {
   write_file(path, text.data(), text.size());
 }
 
-ojson_t hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
+ojson_t hex(const zk::bytes32_t& b) { return zk::to_hex(b); }
 
 // --- seal ------------------------------------------------------------------------------------
 
@@ -498,10 +502,10 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
 
   fc::seal_request_t req;
   req.config = po.config();
-  req.prover_id = fc::parse_hex32(prover_id.one(), "--prover-id");
+  req.prover_id = zk::parse_hex32(prover_id.one(), "--prover-id");
   req.sector = parse_uint_arg("--sector", sector.one());
-  req.ticket = fc::parse_hex32(ticket.one(), "--ticket");
-  req.seed = fc::parse_hex32(seed.one(), "--seed");
+  req.ticket = zk::parse_hex32(ticket.one(), "--ticket");
+  req.seed = zk::parse_hex32(seed.one(), "--seed");
   const uint64_t unpadded = fc::fr32_unpadded_size(req.config.sector_size);
   ojson_t source;
   if (data.given()) {
@@ -634,7 +638,7 @@ int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prov
   if (!c1_file.given()) throw usage_error("--c1 FILE is required");
   if (!prover_id.given()) throw usage_error("--prover-id HEX is required");
   if (!sector.given()) throw usage_error("--sector N is required");
-  const fc::bytes32_t prover = fc::parse_hex32(prover_id.one(), "--prover-id");
+  const zk::bytes32_t prover = zk::parse_hex32(prover_id.one(), "--prover-id");
   const uint64_t sector_no = parse_uint_arg("--sector", sector.one());
   fc::c1_read_t read;
   try {
@@ -650,12 +654,12 @@ int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prov
                 std::string(c1.registered_proof->name).c_str(), std::string(c.proof->name).c_str());
     return 1;
   }
-  const fc::bytes32_t rid = fc::replica_id(prover, sector_no, c1.ticket, c1.comm_d, c.porep_id);
+  const zk::bytes32_t rid = fc::replica_id(prover, sector_no, c1.ticket, c1.comm_d, c.porep_id);
   if (rid != c1.replica_id) {
     std::printf(
         "INVALID: the C1's replica_id %s is not %s (prover, sector, ticket, comm_d, "
         "porep_id)\n",
-        fc::to_hex(c1.replica_id).c_str(), fc::to_hex(rid).c_str());
+        zk::to_hex(c1.replica_id).c_str(), zk::to_hex(rid).c_str());
     return 1;
   }
   const fc::graph_t g(c);

@@ -1,11 +1,11 @@
-// zkfleet filecoin prove: C2, a sector's PoRep proof from its C1 output (zk/filecoin/prover.hpp,
-// docs/filecoin.md §13).
+// zkfleet filecoin prove: C2, a sector's PoRep proof from its C1 output
+// (zk/filecoin/api/prover.hpp, docs/filecoin.md §13).
 //
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
 //   zkfleet filecoin setup --registered-proof NAME --out DIR [--seed N] [--vk-only]
 //
-// setup writes development parameters (zk/filecoin/dev_params.hpp; NOT a ceremony), cached in
+// setup writes development parameters (zk/filecoin/api/dev_params.hpp; NOT a ceremony), cached in
 // ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ and linked
 // (or copied) into DIR.
 //
@@ -24,14 +24,15 @@
 #include "apps/backend.hpp"
 #include "apps/cmd_filecoin.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
-#include "zk/filecoin/c1.hpp"
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/dev_params.hpp"
-#include "zk/filecoin/graph.hpp"
-#include "zk/filecoin/prover.hpp"
-#include "zk/filecoin/registry.hpp"
-#include "zk/filecoin/verify.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/dev_params.hpp"
+#include "zk/filecoin/api/prover.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/verify_seal.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/filecoin/porep/vanilla/graph.hpp"
 
 namespace zk::apps {
 namespace {
@@ -67,7 +68,7 @@ int run_prove(const prove_args_t& a) {
                                                            {&a.out, "--out FILE"}};
   for (const auto& [o, what] : required)
     if (!o->given()) throw usage_error(std::string(what) + " is required");
-  const fc::bytes32_t prover_id = fc::parse_hex32(a.prover_id.one(), "--prover-id");
+  const zk::bytes32_t prover_id = zk::parse_hex32(a.prover_id.one(), "--prover-id");
   const uint64_t sector = parse_uint_arg("--sector", a.sector.one());
   const backend_t backend = choose_backend(a.backend.one("cpu"));
 
@@ -89,11 +90,12 @@ int run_prove(const prove_args_t& a) {
   }
   // The cheap checks first: no parameters are read for a C1 that cannot be proved.
   if (auto e = fc::check_c1_for_proving(c1, prover_id, sector)) return refuse(*e);
-  std::optional<fc::vk_read_t> extra_vk;
-  if (a.vk.given()) extra_vk = fc::read_vk_file(a.vk.one());
+  std::optional<bellperson::vk_read_t> extra_vk;
+  if (a.vk.given()) extra_vk = bellperson::read_vk_file(a.vk.one());
 
   const fc::porep_config_t pc = fc::porep_config(*c1.registered_proof);
-  const fc::params_file_t params(a.params.one(), fc::params_file_t::mode_t::unchecked);
+  const bellperson::params_file_t params(a.params.one(),
+                                         bellperson::params_file_t::mode_t::unchecked);
   const fc::partition_prover_t prover(params, fc::circuit_config(pc));
   fc::prove_options_t opt;
   opt.split = !a.no_split.given();
@@ -125,8 +127,8 @@ int run_prove(const prove_args_t& a) {
       std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", p.satisfied_seconds);
     }
     if (extra_vk) {
-      const auto v =
-          fc::verify_proof(extra_vk->vk, p.proof, fc::partition_inputs(pc, g, ids, k).inputs);
+      const auto v = bellperson::verify_proof(extra_vk->vk, p.proof,
+                                              fc::partition_inputs(pc, g, ids, k).inputs);
       if (!v.valid)
         return refuse("partition " + std::to_string(k) + ": the proof does not verify with --vk " +
                       a.vk.one() + ": " + v.reason);

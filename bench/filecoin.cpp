@@ -6,10 +6,10 @@
 //
 // Writes a .params file of valid points (consecutive multiples of the generators) under $TMPDIR:
 // h, l, a, b_g1 share the G1 points 1/2, 1/4, 1/8, 1/8; b_g2 the G2 points. Prints points/s of
-//   decode + on-curve + subgroup check (the endomorphism tests, zk/filecoin/points.hpp) on one
-//   thread, and of the [r]·P check it replaces;
-//   params_file_t(checked): every point, in parallel on compute_threads() threads (ZK_THREADS);
-//   params_file_t(unchecked) + read_g1/read_g2 of every point (decode only).
+//   decode + on-curve + subgroup check (the endomorphism tests, zk/bellperson/groth16/points.hpp)
+//   on one thread, and of the [r]·P check it replaces; params_file_t(checked): every point, in
+//   parallel on compute_threads() threads (ZK_THREADS); params_file_t(unchecked) + read_g1/read_g2
+//   of every point (decode only).
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,10 +20,10 @@
 
 #include "bench/bench_util.hpp"
 #include "zk/base/thread_pool.hpp"
-#include "zk/filecoin/bellperson.hpp"
+#include "zk/bellperson/groth16/files.hpp"
 
 using namespace zk;
-using namespace zk::filecoin;
+using namespace zk::bellperson;
 using zk::bench::median_ms;
 
 namespace {

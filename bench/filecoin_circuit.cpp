@@ -1,5 +1,6 @@
-// Synthesis of Filecoin's PoRep circuit (zk/filecoin/circuit.hpp), not a test: one partition of a
-// sector sealed here (zk/filecoin/seal.hpp), in every mode, median of `repeats` runs.
+// Synthesis of Filecoin's PoRep circuit (zk/filecoin/porep/circuit/circuit.hpp), not a test: one
+// partition of a sector sealed here (zk/filecoin/api/seal.hpp), in every mode, median of `repeats`
+// runs.
 //
 //   build/bench_filecoin_circuit [registered proof = StackedDrg2KiBV1_1] [repeats = 5]
 //
@@ -19,12 +20,14 @@
 
 #include "bench/bench_util.hpp"
 #include "zk/base/thread_pool.hpp"
-#include "zk/filecoin/circuit.hpp"
-#include "zk/filecoin/fr32.hpp"
-#include "zk/filecoin/seal.hpp"
+#include "zk/filecoin/api/seal.hpp"
+#include "zk/filecoin/core/fr32.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
 
 using namespace zk;
 using namespace zk::filecoin;
+using namespace zk::bellperson;
+using namespace zk::neptune;
 using bellperson::counts_t;
 
 namespace {
@@ -119,7 +122,7 @@ int main(int argc, char** argv) {
       cs.alloc_input(fr_t::one());
       num_t in[8];
       for (unsigned i = 0; i < 8; ++i) in[i] = bellperson::alloc_num(cs, fr_t::from_u64(i + 7));
-      bellperson::poseidon_hash(cs, in, poseidon_constants(8));
+      neptune::poseidon_hash(cs, in, poseidon_constants(8));
     }
   });
 

@@ -1,5 +1,5 @@
-// Filecoin C1 output reader: zk::filecoin::parse_c1 (zk/filecoin/c1.hpp), the API's JSON and the
-// lotus-bench / curio wrapper. Expected for bad input: format_error. Properties of an accepted
+// Filecoin C1 output reader: zk::filecoin::parse_c1 (zk/filecoin/api/c1.hpp), the API's JSON and
+// the lotus-bench / curio wrapper. Expected for bad input: format_error. Properties of an accepted
 // input: validate_c1 agrees, and the writer gives text the reader reads back to the same text
 // (write ∘ read is a fixed point: the first write normalises whitespace and key order to
 // serde_json's layout, the second must equal it), in the form that was read.
@@ -12,7 +12,7 @@
 
 #include "fuzz/fuzz_util.hpp"
 #include "zk/base/error.hpp"
-#include "zk/filecoin/c1.hpp"
+#include "zk/filecoin/api/c1.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// bellperson .params reader: zk::filecoin::params_file_t (zk/filecoin/bellperson.hpp), opened
+// bellperson .params reader: bellperson::params_file_t (zk/bellperson/groth16/files.hpp), opened
 // through its real open/fstat/mmap path (a memfd, fuzz_util.hpp) in both modes. Expected for bad
 // input: format_error. Properties of an accepted file: the sections tile the file exactly after
 // the key, every point reads (checked mode), and the writer writes the same bytes back; in
@@ -15,11 +15,11 @@
 
 #include "fuzz/fuzz_util.hpp"
 #include "zk/base/error.hpp"
-#include "zk/filecoin/bellperson.hpp"
+#include "zk/bellperson/groth16/files.hpp"
 
 namespace {
 
-using namespace zk::filecoin;
+using namespace zk::bellperson;
 
 void check_layout(const params_file_t& p) {
   uint64_t off = p.vk_bytes();

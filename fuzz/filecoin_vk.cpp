@@ -1,5 +1,5 @@
-// bellperson verifying keys and proofs: zk::filecoin::parse_vk (both encodings, detected) and
-// decode_proofs (zk/filecoin/bellperson.hpp) on the same bytes. Expected for bad input:
+// bellperson verifying keys and proofs: bellperson::parse_vk (both encodings, detected) and
+// decode_proofs (zk/bellperson/groth16/files.hpp) on the same bytes. Expected for bad input:
 // format_error. Properties of an accepted input: every point is finite and in its subgroup, the
 // encoder writes exactly the input bytes back (the encodings are canonical), and the key's size is
 // the one vk_size computes.
@@ -9,11 +9,11 @@
 
 #include "fuzz/fuzz_util.hpp"
 #include "zk/base/error.hpp"
-#include "zk/filecoin/bellperson.hpp"
+#include "zk/bellperson/groth16/files.hpp"
 
 namespace {
 
-using namespace zk::filecoin;
+using namespace zk::bellperson;
 
 void check_vk(const uint8_t* data, size_t size, const vk_read_t& r) {
   ZK_FUZZ_CHECK(r.size == size);

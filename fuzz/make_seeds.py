@@ -363,7 +363,7 @@ node:
 # ---- Filecoin: bellperson .vk / proofs / .params, and C1 outputs ------------------------------
 #
 # Points are multiples of the generators, computed here with plain affine arithmetic (slow, but a
-# few dozen points); the ZCash encoding (zk/filecoin/points.hpp): big-endian coordinates, G2 with
+# few dozen points); the ZCash encoding (zk/bellperson/groth16/points.hpp): big-endian coordinates, G2 with
 # the imaginary part first, flags 0x80 compressed / 0x40 infinity / 0x20 larger y.
 
 G1_GEN = (0x17F1D3A73197D7942695638C4FA9AC0FC3688C4F9774B905A14E3A3F171BAC586C55E83FF97A1AEFFB3AF00ADB22C6BB,

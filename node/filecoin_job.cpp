@@ -5,11 +5,12 @@
 #include <stdexcept>
 
 #include "common/buffer/buffer_store.hpp"
-#include "zk/filecoin/bellperson.hpp"
-#include "zk/filecoin/circuit.hpp"
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/graph.hpp"
-#include "zk/filecoin/vanilla.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/bellperson/groth16/files.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/filecoin/porep/vanilla/graph.hpp"
+#include "zk/filecoin/porep/vanilla/proof.hpp"
 
 namespace zk::node {
 
@@ -22,7 +23,7 @@ bool is_filecoin(const circuit_def_t& c) {
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
                                         const std::string& vk) {
   circuit_def_t c = filecoin_circuit(id, registered_proof);
-  const fc::verifying_key_t key = fc::read_vk_file(vk).vk;
+  const bellperson::verifying_key_t key = bellperson::read_vk_file(vk).vk;
   if (key.ic.size() != c.n_public + 1)
     throw std::runtime_error(vk + ": " + std::to_string(key.ic.size()) +
                              " IC points, the circuit of " + registered_proof + " has " +
@@ -89,7 +90,7 @@ util::result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
       if (prover) return what_circuit(c) + ": prover_id is given twice";
       prover = true;
       try {
-        a.prover_id = fc::parse_hex32(in.substr(std::string(prover_id_key).size()), "prover_id");
+        a.prover_id = zk::parse_hex32(in.substr(std::string(prover_id_key).size()), "prover_id");
       } catch (const std::exception& e) {
         return what_circuit(c) + ": " + e.what();
       }
@@ -138,13 +139,13 @@ std::optional<std::string> check_filecoin_job(const circuit_def_t& c,
       uint64_t(read.wrapper->sector_num) != args->sector)
     return file + ": the wrapper's SectorNum is " + std::to_string(read.wrapper->sector_num) +
            ", the job says sector=" + std::to_string(args->sector);
-  const fc::bytes32_t derived =
+  const zk::bytes32_t derived =
       fc::replica_id(args->prover_id, args->sector, c1.ticket, c1.comm_d, pc.porep_id);
   if (derived != c1.replica_id)
-    return file + ": replica_id " + fc::to_hex(c1.replica_id) +
+    return file + ": replica_id " + zk::to_hex(c1.replica_id) +
            " is not the one prover_id, sector " + std::to_string(args->sector) +
            ", the ticket, comm_d and the porep_id of " + std::string(pc.proof->name) + " give (" +
-           fc::to_hex(derived) + "): wrong prover id or sector";
+           zk::to_hex(derived) + "): wrong prover id or sector";
   try {
     const fc::graph_t g(pc);
     if (auto why = fc::check_vanilla_proofs(pc, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
@@ -161,7 +162,7 @@ std::string filecoin_proof_text(const uint8_t* proof192) {
   j["protocol"] = "groth16";
   j["curve"] = "bls12381";
   j["format"] = "bellperson";
-  j["proof"] = fc::to_hex(proof192, fc::proof_size);
+  j["proof"] = zk::to_hex(proof192, bellperson::proof_size);
   return j.dump();
 }
 
@@ -186,10 +187,10 @@ util::result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& tex
   } catch (const std::exception& e) {
     return std::string("the proof text is not JSON: ") + e.what();
   }
-  if (hex.size() != 2 * fc::proof_size)
+  if (hex.size() != 2 * bellperson::proof_size)
     return "the proof has " + std::to_string(hex.size()) + " hex digits, not " +
-           std::to_string(2 * fc::proof_size);
-  std::vector<uint8_t> out(fc::proof_size);
+           std::to_string(2 * bellperson::proof_size);
+  std::vector<uint8_t> out(bellperson::proof_size);
   for (size_t i = 0; i < out.size(); ++i) {
     int v = 0;
     for (int k = 0; k < 2; ++k) {
@@ -217,7 +218,7 @@ util::result_t<std::vector<uint8_t>> assemble_sector_proof(
       return "partition " + std::to_string(k) + " has two proofs";
   }
   std::vector<uint8_t> out;
-  out.reserve(size_t(partitions) * fc::proof_size);
+  out.reserve(size_t(partitions) * bellperson::proof_size);
   for (uint32_t k = 0; k < partitions; ++k) {
     auto it = by_partition.find(k);
     if (it == by_partition.end()) return "partition " + std::to_string(k) + " has no proof";

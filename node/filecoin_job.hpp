@@ -24,9 +24,9 @@
 
 #include "common/util/result.hpp"
 #include "node/circuit.hpp"
-#include "zk/filecoin/c1.hpp"
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/registry.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
 
 namespace zk::node {
 
@@ -36,8 +36,9 @@ inline constexpr const char* filecoin_native_name = "filecoin-porep";
 bool is_filecoin(const circuit_def_t& c);
 
 // The circuit of a registered proof: counts, buffer sizes and the digest (the circuit's hash,
-// zk/filecoin/circuit.hpp circuit_shape) from the circuit itself; `vk` is the bellperson .vk the
-// scheduler checks proofs with (read and checked here). Throws naming what does not fit.
+// zk/filecoin/porep/circuit/circuit.hpp circuit_shape) from the circuit itself; `vk` is the
+// bellperson .vk the scheduler checks proofs with (read and checked here). Throws naming what does
+// not fit.
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
                                         const std::string& vk);
 // The same without a verifying key (`vk` left empty): what synthesis needs (tests).
@@ -51,7 +52,7 @@ bool is_filecoin_arg(const std::string& input);
 
 struct filecoin_job_args_t {
   std::string c1;  // the C1's path (or upload reference, before it is resolved)
-  filecoin::bytes32_t prover_id{};
+  zk::bytes32_t prover_id{};
   uint64_t sector = 0;
 };
 // The job's inputs split; the reason when they are not one C1, one prover_id and one sector.

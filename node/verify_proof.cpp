@@ -3,7 +3,7 @@
 #include "node/filecoin_job.hpp"
 #include "zk/base/sha256.hpp"
 #include "zk/ec/with_curve.hpp"
-#include "zk/filecoin/verify.hpp"
+#include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/formats/json.hpp"
 #include "zk/formats/zkey.hpp"
 
@@ -16,8 +16,8 @@ groth16::verdict_t verify_filecoin(const circuit_def_t& c, const std::string& pr
                                    const std::vector<std::string>& public_signals) {
   auto bytes = filecoin_proof_bytes(proof_text);
   if (!bytes) throw std::runtime_error("proof: " + bytes.error());
-  const auto vk = filecoin::read_vk_file(c.vk).vk;
-  const auto proof = filecoin::decode_proof(bytes->data(), "proof", 0, 0);
+  const auto vk = bellperson::read_vk_file(c.vk).vk;
+  const auto proof = bellperson::decode_proof(bytes->data(), "proof", 0, 0);
   std::vector<filecoin::fr_t> inputs;
   for (size_t i = 0; i < public_signals.size(); ++i) {
     uint8_t le[32];
@@ -28,7 +28,7 @@ groth16::verdict_t verify_filecoin(const circuit_def_t& c, const std::string& pr
                                " is not a field element: " + public_signals[i].substr(0, 100));
     inputs.push_back(*x);
   }
-  return filecoin::verify_proof(vk, proof, inputs);
+  return bellperson::verify_proof(vk, proof, inputs);
 }
 
 }  // namespace

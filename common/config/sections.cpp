@@ -5,7 +5,7 @@
 
 #include "common/config/yaml_reader.hpp"
 #include "zk/circuit/porep.hpp"
-#include "zk/filecoin/registry.hpp"
+#include "zk/filecoin/api/registry.hpp"
 
 namespace zk::config::detail {
 

@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 
+#include "zk/base/hex.hpp"
 #include "zk/base/le_bytes.hpp"
 
 namespace zk::net {
@@ -19,16 +20,7 @@ transfer_key_t make_transfer_key() {
   return key;
 }
 
-std::string transfer_key_hex(const transfer_key_t& key) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  s.reserve(key.size() * 2);
-  for (uint8_t b : key) {
-    s.push_back(digits[b >> 4]);
-    s.push_back(digits[b & 15]);
-  }
-  return s;
-}
+std::string transfer_key_hex(const transfer_key_t& key) { return to_hex(key.data(), key.size()); }
 
 std::optional<transfer_key_t> transfer_key_from_hex(std::string_view hex) {
   transfer_key_t key{};

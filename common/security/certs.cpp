@@ -25,6 +25,7 @@
 #include <stdexcept>
 
 #include "common/security/openssl.hpp"
+#include "zk/base/hex.hpp"
 
 namespace zk::security {
 
@@ -290,16 +291,6 @@ std::chrono::system_clock::time_point to_time(const ASN1_TIME* t, const std::str
   return std::chrono::system_clock::from_time_t(::timegm(&tm));
 }
 
-std::string sha256_hex(X509* x) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  check(X509_digest(x, EVP_sha256(), md, &n) == 1, "X509_digest");
-  static const char* const hex = "0123456789abcdef";
-  std::string s;
-  for (unsigned i = 0; i < n; ++i) s += {hex[md[i] >> 4], hex[md[i] & 15]};
-  return s;
-}
-
 // The one entry of `nid` in a name, as UTF-8; nullopt when absent or repeated.
 std::optional<std::string> only_entry(const X509_NAME* n, int nid) {
   const int i = X509_NAME_get_index_by_NID(n, nid, -1);
@@ -444,7 +435,8 @@ cert_info_t read_cert_info(const std::string& file) {
   i.name = s->name;
   i.not_before = to_time(X509_get0_notBefore(x.get()), file);
   i.not_after = to_time(X509_get0_notAfter(x.get()), file);
-  i.fingerprint = sha256_hex(x.get());
+  i.fingerprint = detail::cert_fingerprint(x.get());
+  check(!i.fingerprint.empty(), "X509_digest");
   return i;
 }
 

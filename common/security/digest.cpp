@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "zk/base/hex.hpp"
+
 namespace zk::security {
 
 struct sha256_stream_t::ctx_t {
@@ -34,14 +36,7 @@ std::string sha256_stream_t::hex() {
   if (EVP_DigestFinal_ex(ctx_->md, md, &n) != 1)
     throw std::runtime_error("SHA-256: OpenSSL failed to finish");
   ctx_->start();
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (unsigned i = 0; i < n; ++i) {
-    out += digits[md[i] >> 4];
-    out += digits[md[i] & 15];
-  }
-  return out;
+  return to_hex(md, n);
 }
 
 util::result_t<std::string, file_error_t> sha256_file_hex(const std::string& path) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/security/openssl.hpp"
+#include "zk/base/hex.hpp"
 
 namespace zk::security {
 namespace {
@@ -98,10 +99,7 @@ std::string random_hex(size_t bytes) {
   std::vector<unsigned char> b(bytes);
   if (bytes > 0 && RAND_bytes(b.data(), int(bytes)) != 1)
     throw std::runtime_error("RAND_bytes: " + openssl_errors());
-  static const char* const hex = "0123456789abcdef";
-  std::string s;
-  for (unsigned char c : b) s += {hex[c >> 4], hex[c & 15]};
-  return s;
+  return to_hex(b.data(), b.size());
 }
 
 // --- verifier ------------------------------------------------------------------------------------

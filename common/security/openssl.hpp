@@ -16,6 +16,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "zk/base/files.hpp"
+#include "zk/base/hex.hpp"
+
 namespace zk::security::detail {
 
 struct ossl_free_t {
@@ -44,13 +47,16 @@ inline std::string openssl_errors() {
   return s.empty() ? "no detail from OpenSSL" : s;
 }
 
-// The whole file as text; throws "cannot read PATH: <reason>".
-inline std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+// The whole file as text (zk/base/files.hpp: format_error "<path>: cannot open: <reason>").
+using zk::read_text;
+
+// A certificate's SHA-256 fingerprint (of its DER encoding), lowercase hex: what revocation lists
+// and `zkfleet certs` name a certificate by. "" when OpenSSL cannot compute it.
+inline std::string cert_fingerprint(X509* x) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  if (X509_digest(x, EVP_sha256(), md, &n) != 1) return "";
+  return to_hex(md, n);
 }
 
 }  // namespace zk::security::detail

@@ -15,6 +15,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/security/openssl.hpp"
+#include "zk/base/hex.hpp"
+
 namespace zk::security {
 
 namespace fs = std::filesystem;
@@ -49,16 +52,6 @@ std::optional<revoked_cert_t> parse_line(const std::string& line, const std::str
   return r;
 }
 
-std::string fingerprint_of(X509* x) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  if (X509_digest(x, EVP_sha256(), md, &n) != 1) return "";
-  static const char* const hex = "0123456789abcdef";
-  std::string s;
-  for (unsigned i = 0; i < n; ++i) s += {hex[md[i] >> 4], hex[md[i] & 15]};
-  return s;
-}
-
 // OpenSSL's verification of the chain, then the leaf against the list. A revoked leaf is reported
 // to the connection's own verify callback (asio's, which records why) as the chain's error.
 int verify_with_revocation(X509_STORE_CTX* x, void* arg) {
@@ -66,7 +59,7 @@ int verify_with_revocation(X509_STORE_CTX* x, void* arg) {
   if (ok <= 0) return ok;
   X509* leaf = X509_STORE_CTX_get0_cert(x);
   auto* list = static_cast<revocation_list_t*>(arg);
-  if (!leaf || !list->revoked(fingerprint_of(leaf))) return ok;
+  if (!leaf || !list->revoked(detail::cert_fingerprint(leaf))) return ok;
   X509_STORE_CTX_set_error(x, X509_V_ERR_CERT_REVOKED);
   X509_STORE_CTX_set_error_depth(x, 0);
   X509_STORE_CTX_set_current_cert(x, leaf);

@@ -14,21 +14,11 @@
 
 #include "common/security/certs.hpp"
 #include "common/security/identity.hpp"
+#include "zk/base/hex.hpp"
 
 namespace zk::security {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string to_hex(const unsigned char* md, unsigned n) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < n; ++i) out += hex[md[i] >> 4], out += hex[md[i] & 15];
-  return out;
-}
-
-}  // namespace
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
   unsigned char md[EVP_MAX_MD_SIZE];

@@ -4,6 +4,7 @@
 #include "common/config/config.hpp"
 #include "node/api/service.hpp"
 #include "node/filecoin_job.hpp"
+#include "zk/base/hex.hpp"
 
 namespace zk::node {
 
@@ -102,10 +103,10 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
     raw.body.assign(sector->begin(), sector->end());
     return raw;
   }
-  return paged(json_response(
-      200, {{"partitions", out},
-            {"sector_proof",
-             sector ? json(filecoin::to_hex(sector->data(), sector->size())) : json(nullptr)}}));
+  return paged(
+      json_response(200, {{"partitions", out},
+                          {"sector_proof", sector ? json(zk::to_hex(sector->data(), sector->size()))
+                                                  : json(nullptr)}}));
 }
 
 net::http_response_t api_server_t::impl_t::wait(const net::http_request_t& r,

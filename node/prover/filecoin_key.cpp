@@ -6,8 +6,8 @@
 #include "common/util/log.hpp"
 #include "node/filecoin_job.hpp"
 #include "zk/base/fingerprint.hpp"
-#include "zk/filecoin/prover.hpp"
-#include "zk/filecoin/verify.hpp"
+#include "zk/filecoin/api/prover.hpp"
+#include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/formats/json.hpp"
 
 namespace zk::node {
@@ -17,12 +17,12 @@ namespace fc = zk::filecoin;
 namespace {
 
 struct filecoin_key_t final : prover_engine_t::key_t {
-  fc::params_file_t file;
+  bellperson::params_file_t file;
   fc::circuit_config_t config;
   fc::partition_prover_t prover;
 
   filecoin_key_t(const circuit_def_t& c, const std::string& params)
-      : file(params, fc::params_file_t::mode_t::unchecked),
+      : file(params, bellperson::params_file_t::mode_t::unchecked),
         config(fc::circuit_config(filecoin_config(c))),
         prover(file, config, /*resident=*/true) {
     if (file.vk().ic.size() != c.n_public + 1)
@@ -69,18 +69,18 @@ struct filecoin_key_t final : prover_engine_t::key_t {
     fc::prove_options_t opt;
     opt.observe = observe;
     const uint64_t t0 = groth16::now_ns();
-    const fc::proof_t proof = prover.prove(a, opt);
+    const bellperson::proof_t proof = prover.prove(a, opt);
     const uint64_t t1 = groth16::now_ns();
     // Verified with the parameters' own key against the partition's public inputs.
     std::vector<fc::fr_t> inputs(a.inputs.begin() + 1, a.inputs.end());
-    const auto verdict = fc::verify_proof(file.vk(), proof, inputs);
+    const auto verdict = bellperson::verify_proof(file.vk(), proof, inputs);
     const uint64_t t2 = groth16::now_ns();
     if (observe) observe(groth16::prover_stage_t::verify, t1, t2);
     if (!verdict)
       throw std::runtime_error(what + ": the proof fails verification with " + file.path() +
                                "'s key: " + verdict.reason);
-    uint8_t bytes[fc::proof_size];
-    fc::encode_proof(proof, bytes);
+    uint8_t bytes[bellperson::proof_size];
+    bellperson::encode_proof(proof, bytes);
     proof_result_t r;
     r.proof_json = filecoin_proof_text(bytes);
     for (const auto& x : inputs) {

@@ -1,8 +1,8 @@
 #pragma once
 // A prover node's key for a filecoin-porep circuit (node/filecoin_job.hpp): the node's own
 // bellperson .params (node.filecoin_params) mapped, its bases decoded once and kept resident
-// (zk/filecoin/prover.hpp partition_prover_t), and every proof verified with the file's verifying
-// key against the partition's public inputs before it leaves.
+// (zk/filecoin/api/prover.hpp partition_prover_t), and every proof verified with the file's
+// verifying key against the partition's public inputs before it leaves.
 #include <memory>
 #include <string>
 

@@ -8,6 +8,7 @@
 #include "node/prover/key_file.hpp"
 #include "node/prover/prover_key.hpp"
 #include "zk/base/fingerprint.hpp"
+#include "zk/base/hex.hpp"
 #include "zk/circuit/sha256.hpp"
 #include "zk/ec/with_curve.hpp"
 #include "zk/formats/json.hpp"
@@ -161,7 +162,7 @@ proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buff
   const std::string what =
       "buffer of job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
   if (auto err = buffer::validate_header(h)) throw std::runtime_error(what + ": " + err->message);
-  if (circuit::to_hex(h.circuit_digest.data(), h.circuit_digest.size()) != c.digest)
+  if (zk::to_hex(h.circuit_digest.data(), h.circuit_digest.size()) != c.digest)
     throw std::runtime_error(what + ": made for another circuit than '" + c.id +
                              "' (digest differs)");
   if (h.curve != buffer::curve_code(c.curve) || h.n_vars != c.n_vars || h.n_public != c.n_public ||

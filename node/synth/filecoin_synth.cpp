@@ -5,7 +5,7 @@
 #include "node/filecoin_job.hpp"
 #include "zk/base/clock.hpp"
 #include "zk/circuit/cs.hpp"
-#include "zk/filecoin/circuit.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
 
 namespace zk::node {
 

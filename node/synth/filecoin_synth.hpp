@@ -2,7 +2,7 @@
 // One partition of a Filecoin C2 job synthesized into a synth buffer (node/filecoin_job.hpp):
 //
 //   porep_witness     the C1 read, partition k's witness taken from its vanilla proofs
-//                     (zk/filecoin/circuit.hpp witness_from_vanilla, check_witness)
+//                     (zk/filecoin/porep/circuit/circuit.hpp witness_from_vanilla, check_witness)
 //   porep_synthesize  the StackedDrg circuit in prove mode, challenges in parallel, straight into
 //                     the buffer reserved in the node's store (nothing copied)
 //   porep_check       every constraint a_i·b_i = c_i checked (first_unsatisfied)

@@ -1,24 +1,26 @@
 // zk/bellperson: the constraint systems' bookkeeping and every gadget against known values — the
 // native SHA-256 and Poseidon (zk/filecoin), bellperson's and storage-proofs' own constraint
-// counts, SDR labels of zk/filecoin/labels — in prove mode (values, every constraint satisfied),
-// shape mode (terms) and count mode.
+// counts, SDR labels of zk/filecoin/porep/vanilla/labels — in prove mode (values, every constraint
+// satisfied), shape mode (terms) and count mode.
+#include "zk/filecoin/porep/circuit/gadgets.hpp"
+
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <random>
 #include <vector>
 
+#include "zk/base/hex.hpp"
+#include "zk/base/sha256.hpp"
 #include "zk/bellperson/cs.hpp"
-#include "zk/bellperson/poseidon.hpp"
-#include "zk/bellperson/sha256.hpp"
-#include "zk/filecoin/circuit_gadgets.hpp"
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/labels.hpp"
-#include "zk/filecoin/poseidon.hpp"
-#include "zk/filecoin/sha256.hpp"
+#include "zk/bellperson/gadgets/sha256.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/filecoin/porep/vanilla/labels.hpp"
+#include "zk/neptune/circuit.hpp"
+#include "zk/neptune/poseidon.hpp"
 
 using namespace zk::bellperson;
-using zk::filecoin::bytes32_t;
+using zk::bytes32_t;
 
 namespace {
 
@@ -225,7 +227,7 @@ TEST_CASE("bellperson sha256: the gadget computes SHA-256, with bellperson's con
     boolean_t digest[256];
     sha256_bits(p.cs, bits.data(), bits.size(), digest);
     INFO("length " << len);
-    CHECK(bits_of(digest, zk::filecoin::sha256(msg.data(), msg.size())));
+    CHECK(bits_of(digest, zk::sha256(msg.data(), msg.size())));
     CHECK(p.first_unsatisfied() == -1);
   }
   // bellperson gadgets/sha256.rs tests: a compression of an allocated block 25,840 constraints,
@@ -235,7 +237,7 @@ TEST_CASE("bellperson sha256: the gadget computes SHA-256, with bellperson's con
   for (auto& b : bits) b = boolean_t::is(alloc_bit(cs, false));
   const uint32_t after_bits = cs.counts().constraints;
   std::array<uint32_g, 8> state;
-  for (unsigned j = 0; j < 8; ++j) state[j] = uint32_g::constant(sha256_circuit_constants::iv[j]);
+  for (unsigned j = 0; j < 8; ++j) state[j] = uint32_g::constant(zk::sha256_iv[j]);
   sha256_compression(cs, bits.data(), state);
   CHECK(cs.counts().constraints - after_bits == 25840);
   count_cs_t cs2;
@@ -246,7 +248,7 @@ TEST_CASE("bellperson sha256: the gadget computes SHA-256, with bellperson's con
   count_cs_t cs3;
   sha256_bits(cs3, bits.data(), 0, digest);
   CHECK(cs3.counts().constraints == 0);
-  CHECK(bits_of(digest, zk::filecoin::sha256(nullptr, 0)));
+  CHECK(bits_of(digest, zk::sha256(nullptr, 0)));
 }
 
 TEST_CASE("bellperson uint32: addmany of allocated and constant words, mod 2^32") {
@@ -317,14 +319,14 @@ TEST_CASE("bellperson num: to_bits_le and inputize") {
 
 TEST_CASE("neptune poseidon circuit: equals the native hash, 311 and 598 constraints (hash.rs)") {
   for (unsigned arity : {2u, 4u, 8u, 11u}) {
-    const auto& k = zk::filecoin::poseidon_constants(arity);
+    const auto& k = zk::neptune::poseidon_constants(arity);
     prover_t p;
     std::vector<fr_t> in(arity);
     std::vector<num_t> nums(arity);
     for (unsigned i = 0; i < arity; ++i) nums[i] = alloc_num(p.cs, in[i] = random_fr());
     const uint32_t before = p.cs.counts().constraints;
-    const num_t h = poseidon_hash(p.cs, nums.data(), k);
-    CHECK(h.value == zk::filecoin::poseidon_hash(k, in.data()));
+    const num_t h = zk::neptune::poseidon_hash(p.cs, nums.data(), k);
+    CHECK(h.value == zk::neptune::poseidon_hash(k, in.data()));
     CHECK(p.aux[h.var.index()] == h.value);
     CHECK(p.first_unsatisfied() == -1);
     const uint32_t n = p.cs.counts().constraints - before;
@@ -386,5 +388,5 @@ TEST_CASE("create_label: 532,025 constraints and the label SDR computes") {
   CHECK(p.first_unsatisfied() == -1);
   const bytes32_t want =
       zk::filecoin::sdr_label_from_parents(id, 3, 22, parents.data(), parents.size());
-  CHECK(zk::filecoin::to_hex(zk::filecoin::fr_to_bytes(label.value)) == zk::filecoin::to_hex(want));
+  CHECK(zk::to_hex(zk::filecoin::fr_to_bytes(label.value)) == zk::to_hex(want));
 }

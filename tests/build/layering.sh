@@ -4,7 +4,8 @@
 #     must fail with "No such file" for exactly that header; the control probe, which includes
 #     only what the actors' layer may, must build;
 #  2. by the sources: no library includes a third-party header its layer does not allow
-#     (the include roots cannot hide /usr/include).
+#     (the include roots cannot hide /usr/include);
+#  3. inside zk/: no folder includes a folder below it (tests/build/zk_folders.py).
 # Usage: layering.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 BUILD=$1
@@ -44,6 +45,20 @@ forbid common 'caf/|cuda|sqlite3|CLI/'
 forbid node 'caf/|cuda|CLI/'
 forbid actors 'cuda|CLI/'
 forbid cuda 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/'
+
+# inside zk/: each folder sees only the folders above it (tests/build/zk_folders.py ORDER)
+if ! python3 "$SRC/tests/build/zk_folders.py" "$SRC"; then fails=$((fails + 1)); fi
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+cp -r "$SRC/zk" "$probe/zk"
+echo '#include "zk/filecoin/api/c1.hpp"' >>"$probe/zk/bellperson/cs.hpp"  # a folder cycle
+if out=$(python3 "$SRC/tests/build/zk_folders.py" "$probe" 2>&1); then
+  bad "zk_folders.py accepted zk/bellperson including zk/filecoin/api"
+elif grep -q "zk/bellperson may not see zk/filecoin/api" <<<"$out"; then
+  ok "zk_folders.py refuses an include below the folder"
+else
+  bad "zk_folders.py failed for another reason:"; echo "$out" | tail -5
+fi
 
 echo "$fails failed"
 [ "$fails" -eq 0 ]

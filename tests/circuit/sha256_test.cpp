@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tests/circuit/circuit_util.hpp"
+#include "zk/base/hex.hpp"
 #include "zk/circuit/porep.hpp"
 
 using namespace zk;

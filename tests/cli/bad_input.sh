@@ -189,7 +189,7 @@ stop_bg "$listener"
 expect_fail "porep-lite past the largest domain" "challenges=20000, depth=32 make 691960253 rows per partition, past the 2\^27 domain" -- "$ZK" setup --circuit porep-lite --params depth=32,challenges=20000 --out "$T/keys"
 expect_fail "porep-lite params: a key twice" "'depth' is given twice" -- "$ZK" setup --circuit porep-lite --params depth=8,depth=9 --out "$T/keys"
 mkdir -p "$T/adir"
-expect_fail "verify: a directory for the verification key" "adir: is a directory, not a JSON file" -- "$ZK" verify "$T/adir" "$T/adir" "$T/adir"
+expect_fail "verify: a directory for the verification key" "adir: is a directory, not a file" -- "$ZK" verify "$T/adir" "$T/adir" "$T/adir"
 expect_fail "status: a directory for --config" "adir: is a directory, not a config file" -- "$ZK" status --config "$T/adir"
 expect_fail "timeline: an events file and --config" "an events file or --config F, not both" -- "$ZK" timeline --config "$CFG" "$T/events"
 

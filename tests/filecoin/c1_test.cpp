@@ -1,8 +1,8 @@
-// zk/filecoin/c1: the C1 output's reader and writer on C1s built here in every tree shape (the
+// zk/filecoin/api/c1: the C1 output's reader and writer on C1s built here in every tree shape (the
 // reader and writer must agree byte for byte), and the reader's refusals, each naming the JSON
 // path. Real C1s made by Filecoin's own sealer are read and written back byte for byte by
 // tests/filecoin/c1_vs_ref.sh.
-#include "zk/filecoin/c1.hpp"
+#include "zk/filecoin/api/c1.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,9 +11,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "zk/base/base64.hpp"
 #include "zk/base/error.hpp"
+#include "zk/filecoin/api/registry.hpp"
 
 using namespace zk::filecoin;
+using zk::base64_decode;
+using zk::base64_encode;
 using ojson_t = nlohmann::ordered_json;
 
 namespace {

@@ -1,7 +1,7 @@
-// filecoin_circuit_ref: zkfleet's Filecoin circuit (zk/filecoin/circuit.hpp) against Filecoin's
-// own, as tests/filecoin-ref dumps it (`count ... --dump FILE`, `--witness FILE.bin`). Driven by
-// tests/filecoin/circuit_ref.sh; also a diagnosis tool (it names the first constraint that
-// differs, with the reference's namespace path).
+// filecoin_circuit_ref: zkfleet's Filecoin circuit (zk/filecoin/porep/circuit/circuit.hpp) against
+// Filecoin's own, as tests/filecoin-ref dumps it (`count ... --dump FILE`, `--witness FILE.bin`).
+// Driven by tests/filecoin/circuit_ref.sh; also a diagnosis tool (it names the first constraint
+// that differs, with the reference's namespace path).
 //
 //   filecoin_circuit_ref counts CIRCUIT
 //   filecoin_circuit_ref compare-dump CIRCUIT --dump FILE [--sample N]
@@ -12,7 +12,7 @@
 // reference's dump (a file or a FIFO, streamed) and compares every constraint (or, with
 // --sample N, every N-th and the last ones) term by term: the same variables (input/aux and
 // index) in the same order with equal coefficients; then the numbers of inputs, aux variables and
-// constraints. compare-witness reads a C1 (the API's JSON, zk/filecoin/c1.hpp),
+// constraints. compare-witness reads a C1 (the API's JSON, zk/filecoin/api/c1.hpp),
 // synthesizes partition K in prove mode and compares every input and aux value with the
 // reference's witness of that C1 (`count --c1 ... --witness FILE.bin`: 32-byte little-endian
 // values, inputs then aux); it also checks that every constraint holds. Exit 0 equal, 1
@@ -28,12 +28,20 @@
 #include <unordered_map>
 #include <vector>
 
-#include "zk/filecoin/c1.hpp"
-#include "zk/filecoin/circuit.hpp"
-#include "zk/filecoin/derive.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/prover.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
 
 using namespace zk;
 using namespace zk::filecoin;
+using zk::bytes32_t;
+using zk::sha256_t;
+using zk::to_hex;
+using namespace zk::bellperson;
+using namespace zk::neptune;
 using bellperson::r1cs_matrix_t;
 using bellperson::r1cs_shape_t;
 using bellperson::var_t;
@@ -222,7 +230,7 @@ class ref_digest_t {
       for (int i = 0; i < 32; ++i) b[i] = uint8_t(v.l[i / 8] >> (8 * (i % 8)));
       h_.update(b, 32);
     }
-    return h_.finish();
+    return h_.finalize();
   }
 
  private:
@@ -230,7 +238,7 @@ class ref_digest_t {
     const uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
     h_.update(b, 4);
   }
-  sha256_hasher_t h_;
+  sha256_t h_;
   std::unordered_map<std::string, uint32_t> ids_;  // by canonical decimal
   std::vector<fr_t> coeffs_;
 };

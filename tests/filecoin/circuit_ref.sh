@@ -7,7 +7,7 @@
 #      digest computed from the reference's terms against zkfleet's;
 #   2. a 2 KiB sector sealed by the reference (`seal --random`): the reference's witness of its
 #      C1's partition (`count --c1 ... --witness`, every input and aux value) against zkfleet's
-#      prove-mode synthesis of the same C1 (read by zk/filecoin/c1.hpp), which must also
+#      prove-mode synthesis of the same C1 (read by zk/filecoin/api/c1.hpp), which must also
 #      satisfy every constraint.
 # Usage: circuit_ref.sh <filecoin_circuit_ref binary>. Exit 77 (skipped, with the reason) when
 # cargo is absent: the reference cannot be built.

@@ -1,19 +1,24 @@
-// zk/filecoin/circuit: the counts Filecoin's own tests assert, a sealed 2 KiB partition through
-// prove mode (satisfied, its inputs the derived public inputs, parallel = sequential, the shape's
-// matrices evaluated on its witness give its a, b, c), and refusals. The constraint-by-constraint
-// comparison with Filecoin's own circuit is tests/filecoin/circuit_ref.sh.
-#include "zk/filecoin/circuit.hpp"
+// zk/filecoin/porep/circuit/circuit: the counts Filecoin's own tests assert, a sealed 2 KiB
+// partition through prove mode (satisfied, its inputs the derived public inputs, parallel =
+// sequential, the shape's matrices evaluated on its witness give its a, b, c), and refusals. The
+// constraint-by-constraint comparison with Filecoin's own circuit is tests/filecoin/circuit_ref.sh.
+#include "zk/filecoin/porep/circuit/circuit.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/fr32.hpp"
-#include "zk/filecoin/graph.hpp"
-#include "zk/filecoin/seal.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/prover.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/seal.hpp"
+#include "zk/filecoin/core/fr32.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/filecoin/porep/vanilla/graph.hpp"
 
 using namespace zk::filecoin;
+using namespace zk::bellperson;
+using namespace zk::neptune;
 using zk::bellperson::counts_t;
 
 namespace {
@@ -127,7 +132,8 @@ TEST_CASE(
   const auto bad = first_unsatisfied(c, v);
   CHECK_MESSAGE(!bad, (bad ? bad->where : std::string()));
 
-  // The public inputs are StackedCompound::generate_public_inputs (zk/filecoin/derive).
+  // The public inputs are StackedCompound::generate_public_inputs
+  // (zk/filecoin/porep/vanilla/challenges).
   sector_ids_t ids;
   ids.prover_id = s.req.prover_id;
   ids.sector = s.req.sector;

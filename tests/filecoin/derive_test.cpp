@@ -1,14 +1,16 @@
-// zk/filecoin/graph and derive: properties that hold whatever the reference computes. The values
-// themselves are compared with Filecoin's own code, node for node, by
+// zk/filecoin/porep/vanilla/graph and derive: properties that hold whatever the reference computes.
+// The values themselves are compared with Filecoin's own code, node for node, by
 // tests/filecoin/derive_vs_ref.sh (every registered proof and ApiVersion, random ids).
-#include "zk/filecoin/derive.hpp"
-
 #include <doctest/doctest.h>
 
 #include <set>
 #include <stdexcept>
 
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+
 using namespace zk::filecoin;
+using zk::bytes32_t;
 
 namespace {
 bytes32_t filled(uint8_t v) {

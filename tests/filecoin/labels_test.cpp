@@ -3,7 +3,7 @@
 // ApiVersion orders of the DRG parents), the block-level hash equal to the streaming hash of the
 // labeling proof's message, and node 0's label (the header alone). The labels of real sectors are
 // compared with the Rust reference's `labels` and `seal` in tests/filecoin/seal_ref.sh.
-#include "zk/filecoin/labels.hpp"
+#include "zk/filecoin/porep/vanilla/labels.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,9 +13,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "zk/filecoin/registry.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/core/hashers.hpp"
 
 using namespace zk::filecoin;
+using zk::bytes32_t;
+using zk::parse_hex32;
+using zk::to_hex;
 
 namespace {
 

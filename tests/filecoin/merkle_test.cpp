@@ -3,7 +3,7 @@
 // zerocomm.go PieceComms) — by building real trees up to 1 MiB and by the level recursion up to
 // 2 TiB; tree proofs of every shape Filecoin uses recompute their roots, prove their index, and
 // fail once a sibling, the leaf, an index or the shape is changed.
-#include "zk/filecoin/merkle.hpp"
+#include "zk/filecoin/core/merkle.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,10 +13,16 @@
 #include <stdexcept>
 #include <string>
 
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/fr32.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/filecoin/core/fr32.hpp"
+#include "zk/filecoin/core/hashers.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/neptune/poseidon.hpp"
 
 using namespace zk::filecoin;
+using zk::bytes32_t;
+using zk::to_hex;
+using namespace zk::neptune;
 
 namespace {
 

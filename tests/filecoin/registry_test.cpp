@@ -1,7 +1,7 @@
-// zk/filecoin/registry: the 20 RegisteredSealProofs of filecoin-proofs-api 19.1.0 and their
+// zk/filecoin/api/registry: the 20 RegisteredSealProofs of filecoin-proofs-api 19.1.0 and their
 // configurations. Every value here is also compared with Filecoin's own code by
 // tests/filecoin/derive_vs_ref.sh (the reference's `derive` prints the same fields).
-#include "zk/filecoin/registry.hpp"
+#include "zk/filecoin/api/registry.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "zk/base/hex.hpp"
+
 using namespace zk::filecoin;
+using zk::bytes32_t;
+using zk::parse_hex32;
+using zk::to_hex;
 
 TEST_CASE("registry: twenty proofs, ids in enum order, names unique") {
   const auto& all = registered_proofs();

@@ -13,10 +13,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "zk/filecoin/bellperson.hpp"
-#include "zk/filecoin/derive.hpp"
+#include "zk/bellperson/groth16/files.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
 
 using namespace zk::filecoin;
+using namespace zk::bellperson;
+using zk::bytes32_t;
 using ojson_t = nlohmann::ordered_json;
 
 namespace {

@@ -10,11 +10,15 @@
 #include <string>
 
 #include "zk/base/error.hpp"
-#include "zk/filecoin/c1.hpp"
-#include "zk/filecoin/fr32.hpp"
-#include "zk/filecoin/seal.hpp"
+#include "zk/base/sha256.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/seal.hpp"
+#include "zk/filecoin/core/fr32.hpp"
 
 using namespace zk::filecoin;
+using zk::bytes32_t;
+using zk::sha256;
 
 namespace {
 

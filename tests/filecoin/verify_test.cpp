@@ -1,11 +1,9 @@
-// zk/filecoin/verify: a real Filecoin proof (tests/fixtures/filecoin/polka-2kib.json: the
+// zk/filecoin/api/verify_seal: a real Filecoin proof (tests/fixtures/filecoin/polka-2kib.json: the
 // filecoin-proofs 18.1 prover with polka-storage's trusted setup, StackedDrg2KiBV1_1, V1_2_0,
 // porep_id 0) is accepted, and rejected when any input or one proof bit changes. Accepting it
 // proves replica_id, the challenges, both graphs, the public-input order, the key and proof
 // encodings and the pairing check against Filecoin's. tests/filecoin/verify_vs_ref.sh asks
 // Filecoin's own verifier the same questions.
-#include "zk/filecoin/verify.hpp"
-
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -13,8 +11,14 @@
 #include <string>
 
 #include "zk/base/error.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/verify_seal.hpp"
 
 using namespace zk::filecoin;
+using zk::bytes32_t;
+using zk::parse_hex32;
+using namespace zk::bellperson;
 
 namespace {
 

@@ -15,11 +15,12 @@
 #include "node/synth/filecoin_synth.hpp"
 #include "node/verify_proof.hpp"
 #include "tests/test_util.hpp"
-#include "zk/filecoin/bellperson.hpp"
-#include "zk/filecoin/derive.hpp"
-#include "zk/filecoin/fr32.hpp"
-#include "zk/filecoin/graph.hpp"
-#include "zk/filecoin/seal.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/bellperson/groth16/files.hpp"
+#include "zk/filecoin/api/seal.hpp"
+#include "zk/filecoin/core/fr32.hpp"
+#include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/filecoin/porep/vanilla/graph.hpp"
 #include "zk/formats/json.hpp"
 
 namespace fc = zk::filecoin;
@@ -61,7 +62,7 @@ const circuit_def_t& circuit_2k() {
   return c;
 }
 
-std::string hex(const fc::bytes32_t& b) { return fc::to_hex(b); }
+std::string hex(const zk::bytes32_t& b) { return zk::to_hex(b); }
 
 std::vector<std::string> job(const std::string& c1, const std::string& prover, uint64_t sector) {
   return {c1, "prover_id=" + prover, "sector=" + std::to_string(sector)};
@@ -131,9 +132,9 @@ TEST_CASE("filecoin job: refusals at submit name what is wrong") {
 }
 
 TEST_CASE("filecoin job: the sector's proof is the partitions' proofs in partition order") {
-  std::vector<std::vector<uint8_t>> p(3, std::vector<uint8_t>(fc::proof_size));
+  std::vector<std::vector<uint8_t>> p(3, std::vector<uint8_t>(zk::bellperson::proof_size));
   for (size_t k = 0; k < 3; ++k)
-    for (size_t i = 0; i < fc::proof_size; ++i) p[k][i] = uint8_t(k * 7 + i);
+    for (size_t i = 0; i < zk::bellperson::proof_size; ++i) p[k][i] = uint8_t(k * 7 + i);
   const std::string t0 = zk::node::filecoin_proof_text(p[0].data()),
                     t1 = zk::node::filecoin_proof_text(p[1].data()),
                     t2 = zk::node::filecoin_proof_text(p[2].data());
@@ -145,9 +146,10 @@ TEST_CASE("filecoin job: the sector's proof is the partitions' proofs in partiti
   // Reported in any order, assembled 0, 1, 2.
   auto sector = zk::node::assemble_sector_proof(3, {{2, t2}, {0, t0}, {1, t1}});
   REQUIRE(sector);
-  REQUIRE(sector->size() == 3 * fc::proof_size);
+  REQUIRE(sector->size() == 3 * zk::bellperson::proof_size);
   for (size_t k = 0; k < 3; ++k)
-    CHECK(std::memcmp(sector->data() + k * fc::proof_size, p[k].data(), fc::proof_size) == 0);
+    CHECK(std::memcmp(sector->data() + k * zk::bellperson::proof_size, p[k].data(),
+                      zk::bellperson::proof_size) == 0);
   auto missing = zk::node::assemble_sector_proof(3, {{2, t2}, {0, t0}});
   REQUIRE_FALSE(missing);
   CHECK(contains(missing.error(), "partition 1 has no proof"));

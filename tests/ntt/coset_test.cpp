@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/test_util.hpp"
+#include "zk/base/hex.hpp"
 #include "zk/ff/bls12_381.hpp"
 #include "zk/ntt/ntt.hpp"
 

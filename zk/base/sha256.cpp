@@ -1,98 +1,200 @@
 #include "zk/base/sha256.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 namespace zk {
 
 namespace {
 
-constexpr uint32_t k_round[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
 inline uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+inline uint32_t load_be32(const uint8_t* p) {
+  return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+}
+
+#if defined(__x86_64__)
+#define ZK_SHANI_TARGET __attribute__((target("sha,sse4.1,ssse3")))
+
+// The SHA-NI schedule (Intel, "New Instructions Supporting the Secure Hash Algorithm on Intel
+// Architecture Processors", 2013): the state lives as ABEF/CDGH lane pairs; each group of four
+// rounds adds K to a message quad and runs two sha256rnds2; sha256msg1/msg2 extend the schedule
+// four words at a time (W[j+1] from W[j-3..j], kept in four rotating registers).
+ZK_SHANI_TARGET void compress_shani(uint32_t state[8], const uint8_t* data, size_t n) {
+  const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i tmp = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&state[0]));
+  __m128i state1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&state[4]));
+  tmp = _mm_shuffle_epi32(tmp, 0xb1);                // C D A B
+  state1 = _mm_shuffle_epi32(state1, 0x1b);          // E F G H
+  __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);  // A B E F
+  state1 = _mm_blend_epi16(state1, tmp, 0xf0);       // C D G H
+
+  for (; n > 0; --n, data += 64) {
+    const __m128i abef = state0, cdgh = state1;
+    __m128i w[4];
+    for (int j = 0; j < 4; ++j)
+      w[j] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16 * j)),
+                              byte_swap);
+    for (int j = 0; j < 16; ++j) {
+      __m128i msg = _mm_add_epi32(
+          w[j & 3], _mm_load_si128(reinterpret_cast<const __m128i*>(&sha256_k[4 * j])));
+      state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
+      if (j >= 3 && j <= 14) {
+        // W[j+1] (its slot already holds msg1(W[j-3], W[j-2])) += W[j-2..j+1 shifted]; msg2.
+        __m128i t = _mm_alignr_epi8(w[j & 3], w[(j + 3) & 3], 4);
+        w[(j + 1) & 3] = _mm_sha256msg2_epu32(_mm_add_epi32(w[(j + 1) & 3], t), w[j & 3]);
+      }
+      msg = _mm_shuffle_epi32(msg, 0x0e);
+      state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
+      if (j >= 1 && j <= 12) w[(j + 3) & 3] = _mm_sha256msg1_epu32(w[(j + 3) & 3], w[j & 3]);
+    }
+    state0 = _mm_add_epi32(state0, abef);
+    state1 = _mm_add_epi32(state1, cdgh);
+  }
+
+  tmp = _mm_shuffle_epi32(state0, 0x1b);        // F E B A
+  state1 = _mm_shuffle_epi32(state1, 0xb1);     // D C H G
+  state0 = _mm_blend_epi16(tmp, state1, 0xf0);  // D C B A
+  state1 = _mm_alignr_epi8(state1, tmp, 8);     // H G F E
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&state[0]), state0);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(&state[4]), state1);
+}
+#endif
+
+bool env_disables_shani() {
+  const char* e = std::getenv("ZK_NO_SHANI");
+  return e && *e && std::strcmp(e, "0") != 0;
+}
 
 }  // namespace
 
-void sha256_t::reset() {
-  static constexpr uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  std::memcpy(h_, iv, sizeof h_);
-  buf_len_ = 0;
-  total_ = 0;
+void sha256_compress_portable(uint32_t state[8], const uint8_t* blocks, size_t n) {
+  uint32_t w[64];
+  for (; n > 0; --n, blocks += 64) {
+    for (int i = 0; i < 16; ++i) w[i] = load_be32(blocks + 4 * i);
+    for (int i = 16; i < 64; ++i) {
+      const uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      const uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+    uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
+    for (int i = 0; i < 64; ++i) {
+      const uint32_t t1 =
+          h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + sha256_k[i] + w[i];
+      const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      h = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+    }
+    state[0] += a;
+    state[1] += b;
+    state[2] += c;
+    state[3] += d;
+    state[4] += e;
+    state[5] += f;
+    state[6] += g;
+    state[7] += h;
+  }
 }
 
-void sha256_t::compress(uint32_t state[8], const uint8_t block[64]) {
-  uint32_t w[64];
-  for (int i = 0; i < 16; ++i)
-    w[i] = uint32_t(block[4 * i]) << 24 | uint32_t(block[4 * i + 1]) << 16 |
-           uint32_t(block[4 * i + 2]) << 8 | uint32_t(block[4 * i + 3]);
-  for (int i = 16; i < 64; ++i) {
-    const uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    const uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+bool sha256_cpu_has_shani() {
+#if defined(__x86_64__)
+  static const bool has = [] {
+    __builtin_cpu_init();
+    // CPUID leaf 7, sub-leaf 0: EBX bit 29 is SHA.
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+    const bool sha = (b >> 29) & 1;
+    return sha && __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1");
+  }();
+  return has;
+#else
+  return false;
+#endif
+}
+
+bool sha256_uses_shani() {
+  static const bool on = sha256_cpu_has_shani() && !env_disables_shani();
+  return on;
+}
+
+void sha256_compress_shani(uint32_t state[8], const uint8_t* blocks, size_t n) {
+#if defined(__x86_64__)
+  if (!sha256_cpu_has_shani()) throw std::logic_error("sha256_compress_shani: no SHA-NI");
+  compress_shani(state, blocks, n);
+#else
+  (void)state, (void)blocks, (void)n;
+  throw std::logic_error("sha256_compress_shani: not an x86-64 build");
+#endif
+}
+
+void sha256_compress(uint32_t state[8], const uint8_t* blocks, size_t n) {
+#if defined(__x86_64__)
+  if (sha256_uses_shani()) return compress_shani(state, blocks, n);
+#endif
+  sha256_compress_portable(state, blocks, n);
+}
+
+bytes32_t sha256_state_bytes(const uint32_t state[8]) {
+  bytes32_t out;
+  for (int i = 0; i < 8; ++i) {
+    out[4 * i] = uint8_t(state[i] >> 24);
+    out[4 * i + 1] = uint8_t(state[i] >> 16);
+    out[4 * i + 2] = uint8_t(state[i] >> 8);
+    out[4 * i + 3] = uint8_t(state[i]);
   }
-  uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5],
-           g = state[6], h = state[7];
-  for (int i = 0; i < 64; ++i) {
-    const uint32_t t1 =
-        h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k_round[i] + w[i];
-    const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-    h = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
-  }
-  state[0] += a;
-  state[1] += b;
-  state[2] += c;
-  state[3] += d;
-  state[4] += e;
-  state[5] += f;
-  state[6] += g;
-  state[7] += h;
+  return out;
+}
+
+void sha256_t::reset() {
+  std::memcpy(state_, sha256_iv, sizeof state_);
+  buffered_ = 0;
+  total_ = 0;
 }
 
 sha256_t& sha256_t::update(const void* data, size_t n) {
   const uint8_t* p = static_cast<const uint8_t*>(data);
   total_ += n;
-  if (buf_len_ > 0) {
-    const size_t take = n < 64 - buf_len_ ? n : 64 - buf_len_;
-    std::memcpy(buf_ + buf_len_, p, take);
-    buf_len_ += take;
+  if (buffered_ > 0) {
+    const size_t take = std::min(n, 64 - buffered_);
+    std::memcpy(buf_ + buffered_, p, take);
+    buffered_ += take;
     p += take;
     n -= take;
-    if (buf_len_ < 64) return *this;
-    compress(h_, buf_);
-    buf_len_ = 0;
+    if (buffered_ < 64) return *this;
+    sha256_compress(state_, buf_, 1);
+    buffered_ = 0;
   }
-  for (; n >= 64; p += 64, n -= 64) compress(h_, p);
-  if (n > 0) {
-    std::memcpy(buf_, p, n);
-    buf_len_ = n;
+  if (n >= 64) {
+    sha256_compress(state_, p, n / 64);
+    p += n / 64 * 64;
+    n %= 64;
   }
+  std::memcpy(buf_, p, n);
+  buffered_ = n;
   return *this;
 }
 
 sha256_t::digest_t sha256_t::finalize() {
+  // FIPS 180-4 §5.1.1: 0x80, zeros to 56 mod 64, the bit length as a big-endian u64.
   const uint64_t bits = total_ * 8;
-  uint8_t pad[72] = {0x80};
-  const size_t pad_len = (buf_len_ < 56 ? 56 : 120) - buf_len_;
+  uint8_t pad[128] = {0x80};
+  const size_t pad_len = (buffered_ < 56 ? 56 : 120) - buffered_;
   for (int i = 0; i < 8; ++i) pad[pad_len + size_t(i)] = uint8_t(bits >> (56 - 8 * i));
   update(pad, pad_len + 8);
-  digest_t out;
-  for (int i = 0; i < 8; ++i)
-    for (int j = 0; j < 4; ++j) out[size_t(4 * i + j)] = uint8_t(h_[i] >> (24 - 8 * j));
+  const digest_t out = sha256_state_bytes(state_);
   reset();
   return out;
 }

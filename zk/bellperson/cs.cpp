@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "zk/base/hex.hpp"
 #include "zk/base/le_bytes.hpp"
-#include "zk/filecoin/registry.hpp"
 
 namespace zk::bellperson {
 
@@ -43,7 +43,7 @@ uint64_t r1cs_shape_t::domain_size() const {
   return d;
 }
 
-std::string r1cs_shape_t::digest_hex() const { return filecoin::to_hex(digest); }
+std::string r1cs_shape_t::digest_hex() const { return to_hex(digest); }
 
 std::string r1cs_shape_t::region_of_constraint(uint64_t i) const {
   const region_t* found = nullptr;
@@ -225,7 +225,7 @@ r1cs_shape_t shape_cs_t::finish() {
     tail.insert(tail.end(), bytes, bytes + 32);
   }
   digest_.update(tail.data(), tail.size());
-  shape_.digest = digest_.finish();
+  shape_.digest = digest_.finalize();
   coeff_ids_.clear();
   return std::move(shape_);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Constraint systems that number variables and constraints exactly as bellperson does, so that a
 // circuit written once against them (the gadgets of this folder, the Filecoin circuit of
-// zk/filecoin/circuit.hpp) synthesizes to the R1CS a bellperson `.params` file was generated for.
+// zk/filecoin/porep/circuit/circuit.hpp) synthesizes to the R1CS a bellperson `.params` file was
+// generated for.
 //
 // bellpepper-core 0.2.1 (src/constraint_system.rs, src/lc.rs), bellperson 0.27.0
 // (src/groth16/prover/mod.rs ProvingAssignment, src/groth16/generator.rs KeypairAssembly):
@@ -53,8 +54,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "zk/base/sha256.hpp"
 #include "zk/ff/bls12_381.hpp"
-#include "zk/filecoin/sha256.hpp"
 
 namespace zk::bellperson {
 
@@ -346,7 +347,7 @@ struct r1cs_shape_t {
   //   u32le constraints ‖ u32le n_coeffs ‖ the coefficients (32 bytes canonical little-endian
   //   each) in index order — the index of a coefficient being the order of its first appearance
   //   in the term stream (coeffs above), so the digest depends on the terms alone
-  filecoin::bytes32_t digest{};
+  bytes32_t digest{};
   std::vector<region_t> regions;
 
   // Constraints the prover evaluates (input constraints appended) and its FFT domain.
@@ -426,7 +427,7 @@ class shape_cs_t {
     uint32_t id = ~uint32_t(0);
   };
   std::array<cached_coeff_t, 4096> coeff_cache_{};
-  filecoin::sha256_hasher_t digest_;
+  sha256_t digest_;
   std::vector<uint8_t> digest_buf_;
   bool finished_ = false;
   row_t ra_, rb_, rc_;  // scratch

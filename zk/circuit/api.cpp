@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "zk/base/clock.hpp"
+#include "zk/base/hex.hpp"
 #include "zk/circuit/porep.hpp"
 #include "zk/circuit/r1cs_writer.hpp"
 #include "zk/ec/with_curve.hpp"

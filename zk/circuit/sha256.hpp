@@ -1,7 +1,7 @@
 #pragma once
 // SHA-256 (FIPS 180-4), natively and as constraints over bits.
 //
-// Native: sha256() in plain C++ (key digests, synthetic data, the reference for the gadget).
+// Native: zk/base/sha256.hpp (the reference for the gadget, and its constants).
 //
 // Gadget: bits are wires (or constants), messages and digests in stream order (byte 0 first,
 // most significant bit of each byte first); inside the compression a 32-bit word is 32 bits,
@@ -25,32 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "zk/base/sha256.hpp"
 #include "zk/circuit/gadgets_bits.hpp"
 
 namespace zk::circuit {
-
-using sha256_digest_t = std::array<uint8_t, 32>;
-
-sha256_digest_t sha256(const uint8_t* data, size_t n);
-inline sha256_digest_t sha256(const std::vector<uint8_t>& v) { return sha256(v.data(), v.size()); }
-std::string to_hex(const uint8_t* data, size_t n);
-inline std::string to_hex(const sha256_digest_t& d) { return to_hex(d.data(), d.size()); }
-
-namespace sha256_constants {
-// FIPS 180-4 §4.2.2 (first 32 bits of the fractional parts of the cube roots of the first 64
-// primes) and §5.3.3 (square roots of the first 8 primes).
-inline constexpr uint32_t k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-inline constexpr uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-}  // namespace sha256_constants
 
 template <class CS>
 using sha_word_t = std::array<lc_of_t<CS>, 32>;  // least significant bit first
@@ -102,7 +80,6 @@ sha_word_t<CS> add_words(CS& cs, std::initializer_list<const sha_word_t<CS>*> wo
 // One compression: state (8 words) ← compress(state, block), block = 512 bits in stream order.
 template <class CS>
 void sha256_compress(CS& cs, std::array<sha_word_t<CS>, 8>& state, const lc_of_t<CS>* block) {
-  namespace k = sha256_constants;
   std::vector<sha_word_t<CS>> w(64);
   for (unsigned t = 0; t < 16; ++t)
     for (unsigned i = 0; i < 32; ++i) w[t][i] = block[32 * t + 31 - i];
@@ -125,8 +102,8 @@ void sha256_compress(CS& cs, std::array<sha_word_t<CS>, 8>& state, const lc_of_t
     auto S0 = detail::sigma(cs, a, 2, 13, 22, false);
     sha_word_t<CS> mj;
     for (unsigned i = 0; i < 32; ++i) mj[i] = maj(cs, a[i], b[i], c[i]);
-    made.push_back(detail::add_words(cs, {&d, &h, &S1, &chv, &w[t]}, k::k[t]));        // e'
-    made.push_back(detail::add_words(cs, {&h, &S1, &chv, &w[t], &S0, &mj}, k::k[t]));  // a'
+    made.push_back(detail::add_words(cs, {&d, &h, &S1, &chv, &w[t]}, sha256_k[t]));        // e'
+    made.push_back(detail::add_words(cs, {&h, &S1, &chv, &w[t], &S0, &mj}, sha256_k[t]));  // a'
     const sha_word_t<CS>* ne = &made[made.size() - 2];
     const sha_word_t<CS>* na = &made[made.size() - 1];
     v[7] = v[6];
@@ -154,7 +131,7 @@ void sha256_bits(CS& cs, const lc_of_t<CS>* msg, uint64_t n_bits, lc_of_t<CS>* d
   for (uint64_t i = n_bits + 1; i < padded - 64; ++i) block[i] = lc_of_t<CS>{};
   for (unsigned i = 0; i < 64; ++i) block[padded - 1 - i] = constant_bit(cs, (n_bits >> i) & 1);
   std::array<sha_word_t<CS>, 8> state;
-  for (unsigned j = 0; j < 8; ++j) state[j] = detail::constant_word(cs, sha256_constants::iv[j]);
+  for (unsigned j = 0; j < 8; ++j) state[j] = detail::constant_word(cs, sha256_iv[j]);
   for (uint64_t off = 0; off < padded; off += 512) sha256_compress(cs, state, block.data() + off);
   for (unsigned j = 0; j < 8; ++j)
     for (unsigned i = 0; i < 32; ++i) digest[32 * j + 31 - i] = state[j][i];

@@ -9,6 +9,7 @@
 
 #include "zk/base/curve_id.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/files.hpp"
 
 namespace zk::formats {
 
@@ -30,26 +31,6 @@ ojson_t to_json(const g2_json_t& p) {
 // JSON.stringify(x, null, 1) (and bfj {space: 1}, which snarkjs 0.7.6's CLI uses): one-space
 // indent, ": " after keys, no trailing newline.
 std::string stringify(const ojson_t& j) { return j.dump(1); }
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw_file_error(path, std::string("cannot create: ") + std::strerror(errno));
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) throw_file_error(path, "write failed");
-}
-
-std::string read_text(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw_file_error(path, "is a directory, not a JSON file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw_file_error(path, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw_file_error(path, "read failed");
-  return ss.str();
-}
 
 // ---- reading: every accessor carries the JSON path for its error ----
 
@@ -150,7 +131,7 @@ proof_json_t parse_proof_json(std::string_view text, std::string_view name) {
 }
 
 void write_proof_json(const std::string& path, const proof_json_t& proof) {
-  write_text(path, proof_to_json(proof));
+  write_file_atomic(path, proof_to_json(proof));
 }
 
 proof_json_t read_proof_json(const std::string& path) {
@@ -181,7 +162,7 @@ std::vector<std::string> parse_public_json(std::string_view text, std::string_vi
 }
 
 void write_public_json(const std::string& path, const std::vector<std::string>& signals) {
-  write_text(path, public_to_json(signals));
+  write_file_atomic(path, public_to_json(signals));
 }
 
 std::vector<std::string> read_public_json(const std::string& path) {
@@ -256,7 +237,7 @@ vkey_json_t parse_vkey_json(std::string_view text, std::string_view name) {
 }
 
 void write_vkey_json(const std::string& path, const vkey_json_t& vkey) {
-  write_text(path, vkey_to_json(vkey));
+  write_file_atomic(path, vkey_to_json(vkey));
 }
 
 vkey_json_t read_vkey_json(const std::string& path) {

@@ -1,0 +1,26 @@
+#pragma once
+// Groth16 verification with a bellperson key (docs/filecoin.md §5).
+//
+// One partition (bellperson src/groth16/verifier.rs verify_proof):
+//   e(A, B) = e(α, β) · e(Σ_i x_i·IC_i, γ) · e(C, δ),  x_0 = 1,
+// checked as one product of four Miller loops and one final exponentiation equal to 1.
+// Several (verify_proofs_batch): with independent random 128-bit weights z_j,
+//   Π_j e(z_j·A_j, B_j) = e(α, β)^{Σ z_j} · e(Σ_j z_j·vk_x_j, γ) · e(Σ_j z_j·C_j, δ),
+// n + 3 Miller loops and one final exponentiation; a false batch is then checked partition by
+// partition so that the verdict names the failing ones.
+#include <string>
+#include <vector>
+
+#include "zk/bellperson/groth16/files.hpp"
+#include "zk/groth16/verifier.hpp"
+
+namespace zk::bellperson {
+
+using verdict_t = zk::groth16::verdict_t;
+
+verdict_t verify_proof(const verifying_key_t& vk, const proof_t& proof,
+                       const std::vector<fr_t>& inputs);
+verdict_t verify_proofs_batch(const verifying_key_t& vk, const std::vector<proof_t>& proofs,
+                              const std::vector<std::vector<fr_t>>& inputs);
+
+}  // namespace zk::bellperson
