@@ -100,6 +100,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   if (cfg.synth)
     tracks.workers = std::max(1u, cfg.cores), tracks.streams = std::max(1u, cfg.send_streams);
   tracks.prover = cfg.prover;
+  tracks.cpu_stages_apart = cfg.prover && cfg.backend != "cpu";
   node_join_msg join;
   join.resources.name = cfg.name;
   join.resources.cores = cfg.cores;

@@ -8,7 +8,8 @@ void prover_state::init(prover_actor::pointer s, prover_config_t c) {
   self = s;
   cfg = std::move(c);
   worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.tracks.prove(),
-                                                    cfg.accelerators, cfg.hot, cfg.filecoin_params);
+                                                    cfg.tracks.prove_cpu(), cfg.accelerators,
+                                                    cfg.hot, cfg.filecoin_params);
 }
 
 void prover_state::receive(const prove_request_msg& r) {
@@ -138,16 +139,19 @@ prover_actor::behavior_type prover(prover_impl_t self, prover_config_t cfg) {
 
 namespace {
 
+// Each prover stage on the track of the backend that ran it (cpu_track: the CPU stages of a
+// prover with an accelerator; the same track without one).
 caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::recorder_t* rec,
-                                 uint16_t track, const prove_work_msg& w) {
+                                 uint16_t track, uint16_t cpu_track, const prove_work_msg& w) {
   const auto& b = w.request.buffer;
   groth16::stage_observer_t observe;
   if (rec)
-    observe = [&](groth16::prover_stage_t s, uint64_t t0, uint64_t t1) {
-      rec->record({b.job, b.partition, timeline::prover_stage(s), timeline::phase_t::begin, 0,
-                   track, int64_t(t0), 0});
-      rec->record({b.job, b.partition, timeline::prover_stage(s), timeline::phase_t::end, 0, track,
-                   int64_t(t1), 0});
+    observe = [&](const groth16::stage_span_t& s) {
+      const uint16_t on = s.backend == groth16::stage_backend_t::accelerator ? track : cpu_track;
+      rec->record({b.job, b.partition, timeline::prover_stage(s.stage), timeline::phase_t::begin, 0,
+                   on, int64_t(s.begin_ns), 0});
+      rec->record({b.job, b.partition, timeline::prover_stage(s.stage), timeline::phase_t::end, 0,
+                   on, int64_t(s.end_ns), 0});
     };
   if (rec) rec->begin(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
   try {
@@ -166,7 +170,8 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
 
 caf::behavior prover_worker(prover_worker_actor* self,
                             std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot,
+                            uint16_t cpu_track, node::accelerators_t accelerators,
+                            std::vector<circuit_def_t> hot,
                             std::vector<std::pair<std::string, std::string>> filecoin_params) {
   self->state.engine.set_accelerators(accelerators);
   self->state.engine.set_filecoin_params(std::move(filecoin_params));
@@ -181,8 +186,8 @@ caf::behavior prover_worker(prover_worker_actor* self,
   }
   return {
       [self](loaded_atom) { return self->state.engine.loaded(); },
-      [self, recorder, track](const prove_work_msg& w) {
-        return run_proof(self->state.engine, recorder.get(), track, w);
+      [self, recorder, track, cpu_track](const prove_work_msg& w) {
+        return run_proof(self->state.engine, recorder.get(), track, cpu_track, w);
       },
   };
 }

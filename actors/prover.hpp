@@ -91,7 +91,8 @@ using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
 // filecoin-porep circuit's .params on this host (prover_engine_t::set_filecoin_params).
 caf::behavior prover_worker(prover_worker_actor* self,
                             std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
-                            node::accelerators_t accelerators, std::vector<circuit_def_t> hot,
+                            uint16_t cpu_track, node::accelerators_t accelerators,
+                            std::vector<circuit_def_t> hot,
                             std::vector<std::pair<std::string, std::string>> filecoin_params);
 
 }  // namespace zk::actors

@@ -172,12 +172,12 @@ struct scheduler_actor_state {
 
  private:
   // The caller's identity, or the error that refuses it (unauthenticated, or not `role`).
-  util::result_t<security::identity_t, caf::error> who(const std::string& token,
-                                                       std::optional<security::role_t> role) const;
+  result_t<security::identity_t, caf::error> who(const std::string& token,
+                                                 std::optional<security::role_t> role) const;
   // The job a client may see (its own, or any for admin), typed as its id or its number
   // (node/job_ref.hpp).
-  util::result_t<job_id_t, caf::error> owned_job(const std::string& token,
-                                                 const std::string& typed) const;
+  result_t<job_id_t, caf::error> owned_job(const std::string& token,
+                                           const std::string& typed) const;
   // The partition a worker's report is about, when it comes from the actor the current attempt
   // was dispatched to (`synth`: the synthesizer, else the prover), names that attempt and (when
   // `token` is given) carries its report token; null (the report is dropped, and logged)

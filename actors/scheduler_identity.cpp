@@ -16,7 +16,7 @@ namespace zk::actors {
 using namespace zk::node;  // the policy's types
 using security::role_t;
 
-util::result_t<security::identity_t, caf::error> scheduler_actor_state::who(
+result_t<security::identity_t, caf::error> scheduler_actor_state::who(
     const std::string& token, std::optional<role_t> role) const {
   auto id = token.size() <= max_id_length ? sessions->find(token) : std::nullopt;
   if (!id) return caf::make_error(zk_errc::unauthenticated, "no valid session: log in first");

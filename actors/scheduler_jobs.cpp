@@ -129,8 +129,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   return rp;
 }
 
-util::result_t<job_id_t, caf::error> scheduler_actor_state::owned_job(
-    const std::string& token, const std::string& typed) const {
+result_t<job_id_t, caf::error> scheduler_actor_state::owned_job(const std::string& token,
+                                                                const std::string& typed) const {
   auto client = who(token, role_t::client);
   if (!client) return client.error();
   // Its id or its number (node/job_ref.hpp), as the user typed it.

@@ -151,7 +151,9 @@ probe_t tls_probe(const config::endpoint_t& ep, const tls_identity_t& tls,
                   std::chrono::milliseconds wait) {
   std::shared_ptr<net::tls_context_t> ctx;
   try {
-    ctx = net::make_tls_context({tls.cert, tls.key, tls.ca}, net::tls_side_t::client);
+    // The probe only tells a TLS listener from another; revocation is the connection's to check.
+    ctx = net::make_tls_context({tls.cert, tls.key, tls.ca, /*revoked_file=*/""},
+                                net::tls_side_t::client);
   } catch (const std::exception& e) {
     return {greeting_t::tls_refused, e.what()};
   }
@@ -244,9 +246,8 @@ std::string scheduler_node_name(const config::config_t& c) {
   return "";
 }
 
-util::result_t<net::http_answer_t> call_scheduler_http(const config::config_t& c,
-                                                       const tls_identity_t& tls,
-                                                       net::http_call_t call) {
+result_t<net::http_answer_t> call_scheduler_http(const config::config_t& c,
+                                                 const tls_identity_t& tls, net::http_call_t call) {
   if (!c.scheduler.http)
     throw std::runtime_error("scheduler.http is not set in " + c.source +
                              ": the scheduler serves no HTTP to send or fetch inputs through");

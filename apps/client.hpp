@@ -122,9 +122,8 @@ std::string scheduler_node_name(const config::config_t& c);
 // HTTPS with its certificate when the cluster has certificates, the scheduler node's certificate
 // required of the server. The answer, or why none came; throws when the config sets no
 // scheduler.http.
-util::result_t<net::http_answer_t> call_scheduler_http(const config::config_t& c,
-                                                       const tls_identity_t& tls,
-                                                       net::http_call_t call);
+result_t<net::http_answer_t> call_scheduler_http(const config::config_t& c,
+                                                 const tls_identity_t& tls, net::http_call_t call);
 
 // The connection to the scheduler broke while a request waited (the scheduler restarted, or the
 // network went): the request may be made again on a new connection.

@@ -1,5 +1,5 @@
 // zkfleet filecoin prove: C2, a sector's PoRep proof from its C1 output
-// (zk/filecoin/api/prover.hpp, docs/filecoin.md §13).
+// (zk/filecoin/api/c2.hpp, docs/filecoin.md §13).
 //
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
@@ -18,17 +18,19 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "apps/backend.hpp"
 #include "apps/cmd_filecoin.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
 #include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/c2.hpp"
 #include "zk/filecoin/api/dev_params.hpp"
-#include "zk/filecoin/api/prover.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -46,18 +48,6 @@ struct prove_args_t {
 int refuse(const std::string& why) {
   std::printf("REFUSED: %s (nothing written)\n", why.c_str());
   return 1;
-}
-
-// Writes the bytes to path through a temporary beside it, so that a failure leaves no file.
-void write_atomically(const std::string& path, const std::vector<uint8_t>& data) {
-  const std::string tmp = path + ".partial";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("--out " + path + ": cannot create " + tmp);
-    f.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
-    if (!f.flush()) throw std::runtime_error("--out " + path + ": write failed");
-  }
-  std::filesystem::rename(tmp, path);
 }
 
 int run_prove(const prove_args_t& a) {
@@ -94,16 +84,28 @@ int run_prove(const prove_args_t& a) {
   if (a.vk.given()) extra_vk = bellperson::read_vk_file(a.vk.one());
 
   const fc::porep_config_t pc = fc::porep_config(*c1.registered_proof);
-  const bellperson::params_file_t params(a.params.one(),
-                                         bellperson::params_file_t::mode_t::unchecked);
-  const fc::partition_prover_t prover(params, fc::circuit_config(pc));
-  fc::prove_options_t opt;
-  opt.split = !a.no_split.given();
-  opt.accelerator = backend.bls12_381.get();
+  const uint64_t t_load = groth16::now_ns();
+  std::optional<fc::c2_prover_t> c2;
+  {
+    const bellperson::params_file_t params(a.params.one(),
+                                           bellperson::params_file_t::mode_t::unchecked);
+    c2.emplace(params, fc::circuit_config(pc));
+  }
+  c2->prover().set_split(!a.no_split.given());
+  c2->prover().set_accelerator(backend.bls12_381.get());
   const bool timings = a.timings.given();
   if (timings)
-    opt.observe = [](groth16::prover_stage_t st, uint64_t b, uint64_t e) {
-      std::fprintf(stderr, "  %-10s %9.3f s\n", groth16::stage_name(st), double(e - b) * 1e-9);
+    std::fprintf(stderr, "%-10s %9.3f s (%s decoded: %llu bytes resident)\n", "params",
+                 double(groth16::now_ns() - t_load) * 1e-9, a.params.one().c_str(),
+                 (unsigned long long)c2->key().bytes());
+  fc::prove_partition_t in;
+  in.c1 = &c1;
+  in.prover_id = prover_id;
+  in.sector = sector;
+  if (timings)
+    in.observe = [](const groth16::stage_span_t& s) {
+      std::fprintf(stderr, "  %-10s %9.3f s  %s\n", groth16::stage_name(s.stage),
+                   double(s.end_ns - s.begin_ns) * 1e-9, groth16::backend_name(s.backend));
     };
   const fc::graph_t g(pc);
   const fc::sector_ids_t ids = fc::sector_ids_of(c1, prover_id, sector);
@@ -112,19 +114,20 @@ int run_prove(const prove_args_t& a) {
   for (uint32_t k = first; k < last; ++k) {
     const uint64_t t0 = groth16::now_ns();
     if (timings)
-      std::fprintf(stderr, "partition %u (%s, backend %s):\n", k, opt.split ? "split" : "no split",
-                   backend.name.c_str());
-    auto r = fc::prove_partition(prover, {&c1, prover_id, sector, k}, opt);
-    if (auto* no = std::get_if<fc::prove_refusal_t>(&r))
-      return refuse("partition " + std::to_string(k) + ": " + no->reason);
-    const auto& p = std::get<fc::partition_proof_t>(r);
+      std::fprintf(stderr, "partition %u (%s, backend %s):\n", k,
+                   a.no_split.given() ? "no split" : "split", backend.name.c_str());
+    in.partition = k;
+    auto r = fc::prove_partition(*c2, in);
+    if (!r) return refuse("partition " + std::to_string(k) + ": " + r.error());
+    const fc::partition_proof_t& p = *r;
     if (timings) {
       std::fprintf(stderr, "  %-10s %9.3f s\n", "check_c1", p.check_seconds);
       std::fprintf(
           stderr, "  %-10s %9.3f s (%llu constraints, %.0f constraints/s per core, %u threads)\n",
-          "synthesis", p.synthesis_seconds, (unsigned long long)p.constraints,
-          double(p.constraints) / p.synthesis_seconds / compute_threads(), compute_threads());
-      std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", p.satisfied_seconds);
+          "synthesis", p.synthesis.synthesis_seconds, (unsigned long long)p.synthesis.constraints,
+          double(p.synthesis.constraints) / p.synthesis.synthesis_seconds / compute_threads(),
+          compute_threads());
+      std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", p.synthesis.satisfied_seconds);
     }
     if (extra_vk) {
       const auto v = bellperson::verify_proof(extra_vk->vk, p.proof,
@@ -137,7 +140,8 @@ int run_prove(const prove_args_t& a) {
       std::fprintf(stderr, "  %-10s %9.3f s\n", "partition", double(groth16::now_ns() - t0) * 1e-9);
     out.insert(out.end(), p.bytes.begin(), p.bytes.end());
   }
-  write_atomically(a.out.one(), out);
+  zk::write_file_atomic(a.out.one(),
+                        std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
   std::printf(
       "OK: %u partition proof%s (%zu bytes) of %s sector %llu written to %s, verified "
       "with %s's verifying key%s\n",

@@ -13,9 +13,11 @@
 namespace zk::apps {
 namespace {
 
-void print_stage_table(const std::vector<std::pair<groth16::prover_stage_t, double>>& stages) {
-  for (const auto& [s, secs] : stages)
-    std::printf("  %-10s %9.3f ms\n", groth16::stage_name(s), secs * 1e3);
+// Each stage's time and where it ran.
+void print_stage_table(const std::vector<groth16::stage_span_t>& stages) {
+  for (const auto& s : stages)
+    std::printf("  %-10s %9.3f ms  %s\n", groth16::stage_name(s.stage),
+                double(s.end_ns - s.begin_ns) * 1e-6, groth16::backend_name(s.backend));
 }
 
 }  // namespace
@@ -26,7 +28,7 @@ int run_prove(const opt_t& zkey, const opt_t& wtns, const opt_t& proof, const op
               const opt_t& verbose, const opt_t& no_verify, const opt_t& backend_mode,
               const opt_t& precompute, const opt_t& endomorphism) {
   const bool verbosely = verbose.given();
-  std::vector<std::pair<groth16::prover_stage_t, double>> stages;
+  std::vector<groth16::stage_span_t> stages;
   groth16::prove_options_t opt;
   opt.self_verify = !no_verify.given();
   opt.precompute.endomorphism = endomorphism.given();
@@ -37,10 +39,7 @@ int run_prove(const opt_t& zkey, const opt_t& wtns, const opt_t& proof, const op
   }
   const backend_t backend = choose_backend(backend_mode.one("auto"));
   backend.apply(opt);
-  if (verbosely)
-    opt.observe = [&](groth16::prover_stage_t s, uint64_t b, uint64_t e) {
-      stages.emplace_back(s, double(e - b) * 1e-9);
-    };
+  if (verbosely) opt.observe = [&](const groth16::stage_span_t& s) { stages.push_back(s); };
   auto r = groth16::prove_files(zkey.one(), wtns.one(), proof.one(), pub.one(), opt);
   if (verbosely) {
     std::printf("%s: curve %s, %u wires (%u public), domain 2^%d, backend %s\n", zkey.one().c_str(),

@@ -77,8 +77,8 @@ bool is_filecoin_arg(const std::string& input) {
   return starts_with(input, prover_id_key) || starts_with(input, sector_key);
 }
 
-util::result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
-                                                        const std::vector<std::string>& inputs) {
+result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
+                                                  const std::vector<std::string>& inputs) {
   filecoin_job_args_t a;
   bool c1 = false, prover = false, sector = false;
   const std::string usage = what_circuit(c) +
@@ -176,7 +176,7 @@ bool is_filecoin_proof_text(const std::string& text) {
   }
 }
 
-util::result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& text) {
+result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& text) {
   std::string hex;
   try {
     const auto j = nlohmann::json::parse(text);
@@ -207,7 +207,7 @@ util::result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& tex
   return out;
 }
 
-util::result_t<std::vector<uint8_t>> assemble_sector_proof(
+result_t<std::vector<uint8_t>> assemble_sector_proof(
     uint32_t partitions, const std::vector<std::pair<uint32_t, std::string>>& proofs) {
   std::map<uint32_t, const std::string*> by_partition;
   for (const auto& [k, text] : proofs) {

@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "common/util/result.hpp"
 #include "node/circuit.hpp"
+#include "zk/base/result.hpp"
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -56,8 +56,8 @@ struct filecoin_job_args_t {
   uint64_t sector = 0;
 };
 // The job's inputs split; the reason when they are not one C1, one prover_id and one sector.
-util::result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
-                                                        const std::vector<std::string>& inputs);
+result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
+                                                  const std::vector<std::string>& inputs);
 
 // Everything a C1 must satisfy before its job is accepted (see the top); `inputs` hold the C1 as a
 // path this process reads. The reason naming the C1 and what is wrong, nullopt when it fits.
@@ -70,12 +70,12 @@ std::optional<std::string> check_filecoin_job(const circuit_def_t& c,
 std::string filecoin_proof_text(const uint8_t* proof192);
 // Whether the text is one (by its format field); the 192 bytes, or the reason.
 bool is_filecoin_proof_text(const std::string& text);
-util::result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& text);
+result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& text);
 
 // The sector's proof: the partitions' proofs concatenated in partition order (192 bytes each).
 // `proofs` are (partition, proof text) in any order; the reason when a partition is missing or
 // given twice, or a text is not a proof.
-util::result_t<std::vector<uint8_t>> assemble_sector_proof(
+result_t<std::vector<uint8_t>> assemble_sector_proof(
     uint32_t partitions, const std::vector<std::pair<uint32_t, std::string>>& proofs);
 
 }  // namespace zk::node

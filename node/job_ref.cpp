@@ -4,7 +4,7 @@
 
 namespace zk::node {
 
-util::result_t<job_ref_t> parse_job_ref(const std::string& text) {
+result_t<job_ref_t> parse_job_ref(const std::string& text) {
   const std::string why = "'" + text.substr(0, 64) +
                           "' is not a job: give its id (32 hex digits, as zkfleet submit printed "
                           "it) or its number (7, #7 or job7, as logs and the dashboard show it)";

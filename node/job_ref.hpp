@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::node {
 
@@ -18,6 +18,6 @@ struct job_ref_t {
 
 // "0123…cdef" (32 hex digits; upper case accepted), "7", "#7" or "job7" / "job 7"; why not, naming
 // the text and both forms.
-util::result_t<job_ref_t> parse_job_ref(const std::string& text);
+result_t<job_ref_t> parse_job_ref(const std::string& text);
 
 }  // namespace zk::node

@@ -32,7 +32,7 @@
 #include <variant>
 
 #include "common/buffer/synth_buffer.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::buffer {
 
@@ -44,8 +44,6 @@ struct store_error_t {
   std::string
       message;  // "buffer store: 300 MiB (class 320 MiB) does not fit: 900 MiB of 1 GiB accounted"
 };
-
-using util::result_t;
 
 namespace detail {
 struct store_state_t;

@@ -78,7 +78,7 @@ send_result_t data_client_t::send(const buffer::synth_header_t& header,
   return result;
 }
 
-util::result_t<data_client_t::delivered_t, data_client_t::attempt_error_t> data_client_t::attempt(
+result_t<data_client_t::delivered_t, data_client_t::attempt_error_t> data_client_t::attempt(
     const buffer::synth_header_t& header, const std::vector<asio::const_buffer>& payload,
     const std::optional<transfer_ticket_t>& ticket) {
   timed_socket_t& socket = *socket_;
@@ -112,7 +112,7 @@ util::result_t<data_client_t::delivered_t, data_client_t::attempt_error_t> data_
   const uint32_t attempt_no = ticket ? ticket->attempt : 0;
   error_code io_error;  // the last socket error of a reply read or header write
   // A reply, checked against what was sent.
-  auto read_reply = [&](const char* stage) -> util::result_t<reply_t> {
+  auto read_reply = [&](const char* stage) -> result_t<reply_t> {
     reply_bytes_t bytes{};
     size_t got = 0;
     if (auto ec = socket.read(asio::buffer(bytes), options_.io_timeout, &got)) {
@@ -142,7 +142,7 @@ util::result_t<data_client_t::delivered_t, data_client_t::attempt_error_t> data_
   std::memcpy(head.data() + head_bytes, h.data(), h.size());
   head_bytes += h.size();
 
-  util::result_t<reply_t> ready = std::string("no header sent");
+  result_t<reply_t> ready = std::string("no header sent");
   for (;;) {
     io_error = {};
     if (auto ec = socket.write(asio::buffer(head.data(), head_bytes), options_.io_timeout)) {

@@ -33,7 +33,7 @@
 #include "common/net/ticket.hpp"
 #include "common/net/timed_socket.hpp"
 #include "common/net/tls.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::net {
 
@@ -100,7 +100,7 @@ class data_client_t {
                            // or it refused the ticket
     int64_t ready_ns = 0;  // when the receiver's READY came, if it did
   };
-  util::result_t<delivered_t, attempt_error_t> attempt(
+  result_t<delivered_t, attempt_error_t> attempt(
       const buffer::synth_header_t& header, const std::vector<boost::asio::const_buffer>& payload,
       const std::optional<transfer_ticket_t>& ticket);
   std::string host_;

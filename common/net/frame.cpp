@@ -52,8 +52,8 @@ reply_bytes_t encode_reply(const reply_t& r) {
   return b;
 }
 
-util::result_t<reply_t> decode_reply(const uint8_t* p) {
-  auto fail = [](std::string what) { return util::result_t<reply_t>("reply: " + std::move(what)); };
+result_t<reply_t> decode_reply(const uint8_t* p) {
+  auto fail = [](std::string what) { return result_t<reply_t>("reply: " + std::move(what)); };
   if (le_get<uint32_t>(p, 0) != reply_magic) return fail("magic is not \"ZKRP\"");
   const auto version = le_get<uint16_t>(p, 4);
   if (version != reply_version)

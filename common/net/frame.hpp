@@ -35,7 +35,7 @@
 #include <string>
 
 #include "common/buffer/synth_buffer.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::net {
 
@@ -72,7 +72,7 @@ struct reply_t {
 using reply_bytes_t = std::array<uint8_t, reply_size>;
 reply_bytes_t encode_reply(const reply_t& r);
 // The reply, or the reason when magic, version, status or checksum is wrong.
-util::result_t<reply_t> decode_reply(const uint8_t* bytes);
+result_t<reply_t> decode_reply(const uint8_t* bytes);
 
 // The NACK a header validation error earns.
 reply_status_t status_for(buffer::header_field_t f);

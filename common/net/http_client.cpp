@@ -95,7 +95,7 @@ head_t peek_head(exchange_t& x) {
 
 // The answer, read from `x.in` and the socket: interim answers (100 Continue) skipped, its body
 // into memory or the answer file, each under its bound.
-util::result_t<http_answer_t> read_answer(exchange_t& x) {
+result_t<http_answer_t> read_answer(exchange_t& x) {
   const http_call_t& call = x.call;
   for (;;) {
     const head_t head = peek_head(x);
@@ -174,7 +174,7 @@ util::result_t<http_answer_t> read_answer(exchange_t& x) {
 
 // A send failed: the server may have answered first (a refusal, then its close): that answer if
 // it can still be read within a short wait, else the send's error.
-util::result_t<http_answer_t> answer_or(exchange_t& x, const error_code& ec) {
+result_t<http_answer_t> answer_or(exchange_t& x, const error_code& ec) {
   const std::string failed =
       "sending to " + x.where + " failed: " +
       (ec == asio::error::timed_out
@@ -189,7 +189,7 @@ util::result_t<http_answer_t> answer_or(exchange_t& x, const error_code& ec) {
 
 }  // namespace
 
-util::result_t<http_answer_t> http_call(const http_call_t& call) {
+result_t<http_answer_t> http_call(const http_call_t& call) {
   std::unique_ptr<timed_socket_t> sock =
       call.tls.enabled() ? std::make_unique<timed_socket_t>(
                                make_tls_context(call.tls, tls_side_t::client), call.expected_server)

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "common/net/tls.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::net {
 
@@ -59,6 +59,6 @@ struct http_answer_t {
 // refused this side's certificate or this side its, it did not answer HTTP, an answer over its
 // bound, the timeout passed, the body's file could not be read). Never throws for the peer's
 // doing (a bad TLS file does throw).
-util::result_t<http_answer_t> http_call(const http_call_t& call);
+result_t<http_answer_t> http_call(const http_call_t& call);
 
 }  // namespace zk::net

@@ -74,9 +74,9 @@ ticket_bytes_t encode_ticket(const transfer_ticket_t& t) {
   return b;
 }
 
-util::result_t<transfer_ticket_t> decode_ticket(const uint8_t* p) {
+result_t<transfer_ticket_t> decode_ticket(const uint8_t* p) {
   auto fail = [](std::string what) {
-    return util::result_t<transfer_ticket_t>("transfer ticket: " + std::move(what));
+    return result_t<transfer_ticket_t>("transfer ticket: " + std::move(what));
   };
   if (le_get<uint32_t>(p, 0) != ticket_magic) return fail("magic is not \"ZKTT\"");
   const auto version = le_get<uint16_t>(p, 4);

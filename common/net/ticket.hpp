@@ -34,7 +34,7 @@
 #include <string_view>
 
 #include "common/buffer/synth_buffer.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::net {
 
@@ -71,7 +71,7 @@ transfer_ticket_t make_ticket(const transfer_key_t& key, uint64_t job, uint32_t 
 ticket_bytes_t encode_ticket(const transfer_ticket_t& t);
 // The ticket, or the reason ("transfer ticket: ...") when magic, version or a reserved field is
 // wrong. The MAC is not checked here (ticket_valid does).
-util::result_t<transfer_ticket_t> decode_ticket(const uint8_t* bytes);
+result_t<transfer_ticket_t> decode_ticket(const uint8_t* bytes);
 
 // The receiver's side: the ticket's MAC was made with this key for the ticket's job, partition and
 // attempt and for header_digest (compared in constant time). The caller also checks that the

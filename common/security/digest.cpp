@@ -39,7 +39,7 @@ std::string sha256_stream_t::hex() {
   return to_hex(md, n);
 }
 
-util::result_t<std::string, file_error_t> sha256_file_hex(const std::string& path) {
+result_t<std::string, file_error_t> sha256_file_hex(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return file_error_t{path + ": cannot read (" + std::strerror(errno) + ")"};
   sha256_stream_t h;

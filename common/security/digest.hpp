@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::security {
 
@@ -30,7 +30,7 @@ struct file_error_t {
   std::string why;
 };
 // The SHA-256 (hex) of a file, read 1 MiB at a time; or why it could not be read.
-util::result_t<std::string, file_error_t> sha256_file_hex(const std::string& path);
+result_t<std::string, file_error_t> sha256_file_hex(const std::string& path);
 
 // Two secrets (MACs, token hashes) compared in time independent of where they differ; unequal
 // lengths compare unequal at once (a length is no secret).

@@ -108,7 +108,7 @@ struct verifier_t::state_t {
   ossl_ptr_t<X509_STORE> store;  // the CA alone; read-only once made (X509_STORE locks itself)
 
   // The leaf's identity, its chain to the CA checked (signature, dates, TLS client purpose).
-  util::result_t<identity_t> check(X509* leaf) const {
+  result_t<identity_t> check(X509* leaf) const {
     if (!X509_get0_pubkey(leaf) || (X509_get_extension_flags(leaf) & EXFLAG_INVALID)) {
       ERR_clear_error();
       return std::string("certificate is malformed (altered?): its key or extensions do not parse");
@@ -142,15 +142,15 @@ verifier_t::verifier_t(const std::string& ca_file) {
   s_ = std::move(st);
 }
 
-util::result_t<identity_t> verifier_t::verify(const std::string& cert_pem) const {
+result_t<identity_t> verifier_t::verify(const std::string& cert_pem) const {
   ossl_ptr_t<X509> leaf = parse_cert(cert_pem);
   if (!leaf) return std::string("certificate does not parse (not a PEM certificate)");
   return s_->check(leaf.get());
 }
 
-util::result_t<identity_t> verifier_t::verify_signed(const std::string& cert_pem,
-                                                     std::string_view message,
-                                                     const std::string& signature) const {
+result_t<identity_t> verifier_t::verify_signed(const std::string& cert_pem,
+                                               std::string_view message,
+                                               const std::string& signature) const {
   ossl_ptr_t<X509> leaf = parse_cert(cert_pem);
   if (!leaf) return std::string("certificate does not parse (not a PEM certificate)");
   auto id = s_->check(leaf.get());

@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "common/security/certs.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::security {
 
@@ -32,10 +32,10 @@ class verifier_t {
   // purpose: TLS client), is not a CA itself and has O=zkfleet, OU node|client and a valid CN.
   // Else what failed: "certificate is not signed by this cluster's CA", "certificate expired on
   // 2026-01-02 03:04:05 UTC", "not a node or client certificate (...)".
-  util::result_t<identity_t> verify(const std::string& cert_pem) const;
+  result_t<identity_t> verify(const std::string& cert_pem) const;
   // verify(), then the signature of `message` by that certificate's key.
-  util::result_t<identity_t> verify_signed(const std::string& cert_pem, std::string_view message,
-                                           const std::string& signature) const;
+  result_t<identity_t> verify_signed(const std::string& cert_pem, std::string_view message,
+                                     const std::string& signature) const;
 
  private:
   struct state_t;

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "common/timeline/aggregator.hpp"
-#include "common/util/result.hpp"
 #include "node/circuit.hpp"
 #include "node/scheduler/requests.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::node {
 
@@ -27,7 +27,7 @@ struct api_failure_t {
 };
 
 template <class T>
-using api_result_t = util::result_t<T, api_failure_t>;
+using api_result_t = result_t<T, api_failure_t>;
 
 class api_gateway_t {
  public:

@@ -92,7 +92,7 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
   for (const auto& p : sorted) parts.emplace_back(p.partition, p.proof_json);
   const bool complete = got->status.done == got->status.partitions;
   auto sector = complete ? assemble_sector_proof(got->status.partitions, parts)
-                         : util::result_t<std::vector<uint8_t>>(std::string("not all proven"));
+                         : result_t<std::vector<uint8_t>>(std::string("not all proven"));
   if (r.param("format") == std::optional<std::string>("raw")) {
     if (!complete)
       return api_error(409, "job " + rest + ": " + std::to_string(got->status.done) + " of " +

@@ -35,6 +35,7 @@ struct typed_key_t final : prover_engine_t::key_t {
         prover(pk),
         vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
     prover.set_accelerator(acc);
+    log_stage_backends(c, prover, acc ? acc->name : "");
     sample = sampled_fingerprint(file.file().data(), file.file().size());
     if (!pre.enabled()) return;
     const uint64_t need = groth16::key_tables_t<C>::bytes_for(pk, pre);
@@ -53,28 +54,7 @@ struct typed_key_t final : prover_engine_t::key_t {
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                        const groth16::stage_observer_t& observe) override {
-    using Fr = typename C::fr_t;
-    const auto& h = b.header();
-    const auto layout = buffer::payload_layout(h);
-    groth16::prove_call_t call;
-    call.observe = observe;
-    call.what = "circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " +
-                std::to_string(h.partition);
-    if (h.shape() == buffer::synth_shape_t::abc_witness) {
-      if (h.domain_rows > pk.domain_size)
-        throw std::runtime_error("buffer of job " + std::to_string(h.job_id) + ": " +
-                                 std::to_string(h.domain_rows) + " rows exceed the key's domain " +
-                                 std::to_string(pk.domain_size));
-      uint64_t ta = groth16::now_ns();
-      prover.load_abc(reinterpret_cast<const Fr*>(b.data() + layout.a),
-                      reinterpret_cast<const Fr*>(b.data() + layout.b),
-                      reinterpret_cast<const Fr*>(b.data() + layout.c), size_t(h.domain_rows));
-      if (observe)
-        observe(groth16::prover_stage_t::build_ab, ta,
-                groth16::now_ns());  // a/b/c loaded, not built
-      call.abc = groth16::abc_source_t::loaded;
-    }
-    auto p = groth16::prove_verified(prover, vk, b.data() + layout.witness, call);
+    auto p = prove_buffer(prover, vk, c, b, observe);
     return {formats::proof_to_json(p.proof.to_json()), std::move(p.public_signals), p.prove_seconds,
             p.verify_seconds};
   }
@@ -85,7 +65,7 @@ std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const s
                                                  const groth16::precompute_t& pre, uint64_t room) {
   const auto before = file_id_of(path);
   if (is_filecoin(c)) {  // the node's own parameters, resident
-    auto k = load_filecoin_key(c, path);
+    auto k = load_filecoin_key(c, path, acc.bls12_381);
     if (before) k->loaded = *before;
     return k;
   }

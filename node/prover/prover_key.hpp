@@ -1,9 +1,16 @@
 #pragma once
-// A key the prover engine holds per circuit (node/prover/prover_engine.hpp): what was mapped, and
-// how it proves a buffer. One implementation per kind: zkey-shaped keys (prover_engine.cpp) and
-// Filecoin's bellperson parameters (filecoin_key.hpp).
+// A key the prover engine holds per circuit (node/prover/prover_engine.hpp): what was loaded, and
+// how it proves a buffer. One implementation per key format: snarkjs zkeys (prover_engine.cpp)
+// and Filecoin's bellperson parameters (filecoin_key.hpp); both prove with the one Groth16 prover
+// through prove_buffer.
+#include <stdexcept>
+#include <string>
+
+#include "common/buffer/synth_buffer.hpp"
+#include "common/util/log.hpp"
 #include "node/prover/key_file.hpp"
 #include "node/prover/prover_engine.hpp"
+#include "zk/groth16/prove_verified.hpp"
 
 namespace zk::node {
 
@@ -15,5 +22,67 @@ struct prover_engine_t::key_t {
   virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                                const groth16::stage_observer_t& observe) = 0;
 };
+
+// A synth buffer proved with `prover` and verified with `vk` (groth16::prove_verified, the one
+// path): a, b, c loaded from an abc+witness buffer (its rows must fit the key's domain), built from
+// the key's coefficients for a witness-only one. Throws std::runtime_error naming the job and
+// partition when the buffer does not fit or the proof fails verification.
+template <class C>
+groth16::verified_proof_t<C> prove_buffer(groth16::prover_t<C>& prover,
+                                          const groth16::verifying_key_t<C>& vk,
+                                          const circuit_def_t& c, const buffer::buffer_ref_t& b,
+                                          const groth16::stage_observer_t& observe) {
+  using Fr = typename C::fr_t;
+  const auto& h = b.header();
+  const auto layout = buffer::payload_layout(h);
+  groth16::prove_call_t call;
+  call.observe = observe;
+  call.what = "circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " +
+              std::to_string(h.partition);
+  if (h.shape() == buffer::synth_shape_t::abc_witness) {
+    const uint64_t domain = prover.key().domain_size;
+    if (h.domain_rows > domain)
+      throw std::runtime_error("buffer of job " + std::to_string(h.job_id) + ": " +
+                               std::to_string(h.domain_rows) + " rows exceed the key's domain " +
+                               std::to_string(domain));
+    const uint64_t ta = groth16::now_ns();
+    prover.load_abc(reinterpret_cast<const Fr*>(b.data() + layout.a),
+                    reinterpret_cast<const Fr*>(b.data() + layout.b),
+                    reinterpret_cast<const Fr*>(b.data() + layout.c), size_t(h.domain_rows));
+    if (observe)  // a, b, c loaded, not built
+      observe({groth16::prover_stage_t::build_ab, ta, groth16::now_ns(),
+               groth16::stage_backend_t::cpu});
+    call.abc = groth16::abc_source_t::loaded;
+  }
+  return groth16::prove_verified(prover, vk, b.data() + layout.witness, call);
+}
+
+// One line at a key's load: which stages run where ("circuit 'c2': stages on cuda (NVIDIA H100):
+// msm_a msm_b1 msm_b2 msm_c msm_h; on the CPU: compute_h"), so an operator sees at start-up what
+// a node's GPU does for each key. Nothing when there is no accelerator.
+template <class C>
+void log_stage_backends(const circuit_def_t& c, const groth16::prover_t<C>& prover,
+                        const std::string& accelerator) {
+  if (accelerator.empty()) return;
+  std::string on_acc, on_cpu;
+  for (groth16::prover_stage_t s : groth16::all_prover_stages) {
+    if (s == groth16::prover_stage_t::build_ab || s == groth16::prover_stage_t::assemble) continue;
+    std::string& to =
+        prover.backend_of(s) == groth16::stage_backend_t::accelerator ? on_acc : on_cpu;
+    to += std::string(to.empty() ? "" : " ") + groth16::stage_name(s);
+  }
+  std::string line = "circuit '" + c.id + "': stages on " + accelerator + ": " +
+                     (on_acc.empty() ? "none" : on_acc);
+  if (!on_cpu.empty())
+    line += "; on the CPU: " + on_cpu +
+            (prover.key().h_form == groth16::h_form_t::coset_quotient &&
+                     on_cpu.find("compute_h") != std::string::npos
+                 ? " (bellperson's coset quotient has no accelerator kernel)"
+                 : "");
+  if (on_acc.empty())
+    log::warn(line);
+  else
+    log::info(line);
+}
 
 }  // namespace zk::node

@@ -92,8 +92,8 @@ std::optional<std::string> scheduler_policy_t::never_fits(const std::string& cir
   return why;
 }
 
-util::result_t<job_id_t> scheduler_policy_t::submit(const std::string& circuit, priority_t prio,
-                                                    uint32_t partitions) {
+result_t<job_id_t> scheduler_policy_t::submit(const std::string& circuit, priority_t prio,
+                                              uint32_t partitions) {
   if (!circuits_.count(circuit)) return "unknown circuit '" + circuit + "'";
   if (partitions == 0) return std::string("a job needs at least one partition");
   if (auto why = never_fits(circuit, false)) return *why;

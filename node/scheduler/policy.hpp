@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "common/config/config.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::node {
 
@@ -112,7 +112,7 @@ class scheduler_policy_t {
 
   // The new job's id, or why it is refused: an unknown circuit, a zero partition count, or why
   // the circuit's partitions fit no node that has ever joined (never_fits(circuit, false)).
-  util::result_t<job_id_t> submit(const std::string& circuit, priority_t prio, uint32_t partitions);
+  result_t<job_id_t> submit(const std::string& circuit, priority_t prio, uint32_t partitions);
   // Why no partition of `circuit` could be placed even on idle nodes: no synthesis node's budget
   // holds its buffer, or no prover's holds buffer + work area. Among the live nodes (live_only:
   // what schedule() skips, to wait for a big node's return) or every node that ever joined (what
@@ -185,10 +185,10 @@ class scheduler_policy_t {
   bool drained(node_id_t n) const;
   // The job's failed partitions queued again with their attempts spent reset; its error cleared.
   // Why not, when the job is unknown, was cancelled, or did not fail.
-  util::result_t<job_id_t> retry(job_id_t job);
+  result_t<job_id_t> retry(job_id_t job);
   // A new priority for an unfinished job (its queued partitions are ordered by it from the next
   // schedule(); those already placed keep going). Why not, when it is unknown or finished.
-  util::result_t<job_id_t> set_priority(job_id_t job, priority_t prio);
+  result_t<job_id_t> set_priority(job_id_t job, priority_t prio);
 
   // Dispatches every partition that admission allows now, in priority order.
   std::vector<dispatch_t> schedule();

@@ -31,7 +31,7 @@ bool scheduler_policy_t::drained(node_id_t n) const {
          x.working == 0;
 }
 
-util::result_t<job_id_t> scheduler_policy_t::retry(job_id_t job) {
+result_t<job_id_t> scheduler_policy_t::retry(job_id_t job) {
   auto it = jobs_.find(job);
   if (it == jobs_.end()) return "unknown job " + std::to_string(job);
   job_t& j = it->second;
@@ -51,7 +51,7 @@ util::result_t<job_id_t> scheduler_policy_t::retry(job_id_t job) {
   return job;
 }
 
-util::result_t<job_id_t> scheduler_policy_t::set_priority(job_id_t job, priority_t prio) {
+result_t<job_id_t> scheduler_policy_t::set_priority(job_id_t job, priority_t prio) {
   auto it = jobs_.find(job);
   if (it == jobs_.end()) return "unknown job " + std::to_string(job);
   if (it->second.status.finished())

@@ -27,7 +27,7 @@ sessions_t::sessions_t(std::optional<security::verifier_t> verifier,
                        std::optional<security::signer_t> signer, sessions_options_t options)
     : verifier_(std::move(verifier)), signer_(std::move(signer)), options_(options) {}
 
-util::result_t<sessions_t::hello_t> sessions_t::hello(const std::string& nonce) {
+result_t<sessions_t::hello_t> sessions_t::hello(const std::string& nonce) {
   if (nonce.empty() || nonce.size() > max_field)
     return std::string("hello: the nonce must be 1 to 128 characters");
   hello_t h;
@@ -49,7 +49,7 @@ util::result_t<sessions_t::hello_t> sessions_t::hello(const std::string& nonce) 
   return h;
 }
 
-util::result_t<session_token_t> sessions_t::login(const login_t& l, const std::string& caller) {
+result_t<session_token_t> sessions_t::login(const login_t& l, const std::string& caller) {
   const char* role = security::role_name(l.role);
   if (l.role == security::role_t::ca) return refused("login: a CA cannot log in");
   if (!security::valid_name(l.name))

@@ -23,7 +23,7 @@
 #include <string>
 
 #include "common/security/identity.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::node {
 
@@ -62,10 +62,10 @@ class sessions_t {
   bool secure() const { return verifier_.has_value(); }
 
   // A fresh challenge for `nonce` (at most 128 characters).
-  util::result_t<hello_t> hello(const std::string& nonce);
+  result_t<hello_t> hello(const std::string& nonce);
   // The session token, or why the login is refused (logged by the caller). `caller` is the CAF
   // node the request came from, as the scheduler sees it.
-  util::result_t<session_token_t> login(const login_t& l, const std::string& caller);
+  result_t<session_token_t> login(const login_t& l, const std::string& caller);
   // The identity behind a token; nullopt for an unknown (or evicted) one.
   std::optional<security::identity_t> find(const std::string& token) const;
   // A session for an in-process caller (the embedded cluster, the scheduler node's own gateway,

@@ -164,7 +164,7 @@ std::optional<upload_error_t> upload_receiver_t::write(std::string_view bytes) {
   return std::nullopt;
 }
 
-util::result_t<std::string, upload_error_t> upload_receiver_t::commit() {
+result_t<std::string, upload_error_t> upload_receiver_t::commit() {
   if (failed_) return *failed_;
   auto refuse = [&](upload_error_t::kind_t kind, std::string why) {
     failed_ = upload_error_t{kind, std::move(why)};

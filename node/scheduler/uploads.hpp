@@ -22,7 +22,7 @@
 #include <string_view>
 
 #include "common/security/digest.hpp"
-#include "common/util/result.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::node {
 
@@ -62,7 +62,7 @@ class upload_receiver_t {
   // Appends a piece; the refusal once the upload cannot be taken (it then takes nothing more).
   std::optional<upload_error_t> write(std::string_view bytes);
   // The stored upload's reference ("upload:sha256:<hex>.<ext>"), or why it is not taken.
-  util::result_t<std::string, upload_error_t> commit();
+  result_t<std::string, upload_error_t> commit();
   uint64_t bytes() const { return bytes_; }
   // Whether a CR or LF byte came (a .wtns of any size has some; curl -d strips them all).
   bool any_newline() const { return newline_; }

@@ -4,7 +4,7 @@
 
 #include "node/filecoin_job.hpp"
 #include "zk/base/clock.hpp"
-#include "zk/circuit/cs.hpp"
+#include "zk/ff/canonical.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 
 namespace zk::node {
@@ -84,8 +84,8 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::vector<std
     throw bad_input_error(args->c1 + ": " + what + ": constraint " +
                           std::to_string(bad->constraint) + " (" + bad->where +
                           ") is not satisfied: the C1's vanilla proofs do not fit the circuit");
-  circuit::write_canonical_le(base, size_t(c.n_vars),
-                              buf.data());  // the witness as the header says
+  ff::write_canonical_le(base, size_t(c.n_vars),
+                         buf.data());  // the witness as the header says
   stage(timeline::stage_t::porep_check, t);
 
   auto header = buffer::make_header(p, {{buf.data(), size_t(bytes)}});

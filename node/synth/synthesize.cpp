@@ -13,6 +13,7 @@
 #include "zk/base/clock.hpp"
 #include "zk/circuit/porep.hpp"
 #include "zk/ec/with_curve.hpp"
+#include "zk/ff/canonical.hpp"
 #include "zk/formats/wtns.hpp"
 
 namespace zk::node {
@@ -155,7 +156,7 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
                                std::to_string(cs.n_wires()) + " wires, " +
                                std::to_string(cs.a().size()) + " rows; the key expects " +
                                std::to_string(c.n_vars) + " and " + std::to_string(c.domain_rows));
-    circuit::write_canonical_le(w, c.n_vars, out);  // the witness as in a .wtns, in place
+    ff::write_canonical_le(w, c.n_vars, out);  // the witness as in a .wtns, in place
   });
 }
 

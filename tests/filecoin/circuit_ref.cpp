@@ -30,7 +30,7 @@
 
 #include "zk/base/hex.hpp"
 #include "zk/filecoin/api/c1.hpp"
-#include "zk/filecoin/api/prover.hpp"
+#include "zk/filecoin/api/c2.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -119,8 +119,8 @@ int cmd_counts(const args_t& a) {
   std::printf(
       "{\n  \"config\": \"%s\",\n  \"num_inputs\": %u,\n  \"num_aux\": %u,\n"
       "  \"num_constraints\": %u,\n  \"prover_constraints\": %llu,\n  \"domain_size\": %llu,\n"
-      "  \"lc_terms\": %llu,\n  \"a_aux_density\": %u,\n  \"b_input_density\": %u,\n"
-      "  \"b_aux_density\": %u,\n  \"digest\": \"%s\",\n"
+      "  \"lc_terms\": %llu,\n  \"a_aux_density\": %zu,\n  \"b_input_density\": %zu,\n"
+      "  \"b_aux_density\": %zu,\n  \"digest\": \"%s\",\n"
       "  \"layout_prefix_constraints\": %u,\n  \"layout_per_challenge_constraints\": %u,\n"
       "  \"shape_seconds\": %.3f\n}\n",
       a.config.key().c_str(), s->counts.inputs, s->counts.aux, s->counts.constraints,

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "zk/filecoin/api/c1.hpp"
-#include "zk/filecoin/api/prover.hpp"
+#include "zk/filecoin/api/c2.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/seal.hpp"
 #include "zk/filecoin/core/fr32.hpp"

@@ -360,12 +360,13 @@ void same_key_twice(const char* curve, const char* name) {
   CHECK(st1.ntt_calls == 1);  // compute_h whole: its three transforms in one call
 
   std::vector<std::pair<groth16::prover_stage_t, std::pair<uint64_t, uint64_t>>> reported;
+  std::vector<groth16::stage_backend_t> backends;
   takes.clear();
   const uint64_t start = groth16::now_ns();
-  const auto second =
-      gpu.prove(wtns.values(), r, s, [&](groth16::prover_stage_t st, uint64_t b, uint64_t e) {
-        reported.push_back({st, {b, e}});
-      });
+  const auto second = gpu.prove(wtns.values(), r, s, [&](const groth16::stage_span_t& sp) {
+    reported.push_back({sp.stage, {sp.begin_ns, sp.end_ns}});
+    backends.push_back(sp.backend);
+  });
   const uint64_t stop = groth16::now_ns();
   const auto st2 = cuda::get_stats();
   CHECK(st2.base_uploads == st1.base_uploads);  // nothing uploaded again
@@ -402,6 +403,7 @@ void same_key_twice(const char* curve, const char* name) {
         st == groth16::prover_stage_t::msm_b1 || st == groth16::prover_stage_t::msm_b2 ||
         st == groth16::prover_stage_t::msm_c || st == groth16::prover_stage_t::msm_h;
     CHECK(t.had == on_gpu);
+    CHECK((backends[i] == groth16::stage_backend_t::accelerator) == on_gpu);
     if (on_gpu) {
       CHECK(b == t.b);  // the device's span was reported
       CHECK(e == t.e);

@@ -89,11 +89,11 @@ void check_fixture(const std::string& curve, const std::string& name) {
       groth16::prover_t<C> with_tables(pk);
       with_tables.set_tables(&tables);
       std::vector<int> seen(9, 0);
-      const auto got = with_tables.prove(wtns.values(), r, s,
-                                         [&](groth16::prover_stage_t st, uint64_t b, uint64_t e) {
-                                           CHECK(b <= e);
-                                           ++seen[size_t(st)];
-                                         });
+      const auto got = with_tables.prove(wtns.values(), r, s, [&](const groth16::stage_span_t& sp) {
+        CHECK(sp.begin_ns <= sp.end_ns);
+        CHECK(sp.backend == groth16::stage_backend_t::cpu);
+        ++seen[size_t(sp.stage)];
+      });
       CHECK(got.a == want.a);
       CHECK(got.b == want.b);
       CHECK(got.c == want.c);
@@ -174,16 +174,16 @@ TEST_CASE("device_timed_observer reports device spans inside the stage, host tim
     return true;
   };
   std::vector<std::pair<uint64_t, uint64_t>> got;
-  auto timed =
-      groth16::device_timed_observer<C>(&acc, [&](groth16::prover_stage_t, uint64_t b, uint64_t e) {
-        got.push_back({b, e});
-      });
-  CHECK(pending.empty());                            // the stale span was taken and dropped
-  timed(groth16::prover_stage_t::build_ab, 10, 20);  // no device work
+  auto timed = groth16::device_timed_observer<C>(&acc, [&](const groth16::stage_span_t& sp) {
+    got.push_back({sp.begin_ns, sp.end_ns});
+  });
+  CHECK(pending.empty());  // the stale span was taken and dropped
+  const auto acc_stage = groth16::stage_backend_t::accelerator;
+  timed({groth16::prover_stage_t::build_ab, 10, 20, groth16::stage_backend_t::cpu});  // no work
   pending = {{32, 38}};
-  timed(groth16::prover_stage_t::compute_h, 30, 40);  // device work inside
+  timed({groth16::prover_stage_t::compute_h, 30, 40, acc_stage});  // device work inside
   pending = {{45, 70}};
-  timed(groth16::prover_stage_t::msm_h, 40, 60);  // a span that ends after the stage: not believed
+  timed({groth16::prover_stage_t::msm_h, 40, 60, acc_stage});  // ends after the stage: not believed
   REQUIRE(got.size() == 3);
   CHECK(got[0] == std::pair<uint64_t, uint64_t>{10, 20});
   CHECK(got[1] == std::pair<uint64_t, uint64_t>{32, 38});

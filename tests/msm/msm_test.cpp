@@ -198,3 +198,92 @@ TEST_CASE("MSM jobs: run together, suffixes of a plan, each finished once") {
   std::vector<msm::job_t> no_jobs;
   msm::run_jobs(no_jobs);
 }
+
+// A plan over a density (bellperson's queries: a base only for the variables in the density)
+// reads the witness in place and pairs position i with base rank(i): the same sum as the plain
+// MSM over the compacted scalars, with and without the 0/1 split, over bases and over tables, for
+// a suffix, G1 and G2.
+TEST_CASE("MSM over a density equals the MSM of the compacted scalars") {
+  using C = curves::bls12_381;
+  using fr = C::fr_t;
+  const size_t n = 5000, first = 777;
+  std::vector<uint8_t> sc(32 * n);
+  msm::density_t d;
+  std::vector<uint8_t> packed, packed_suffix;
+  size_t in_suffix = 0;
+  for (size_t i = 0; i < n; ++i) {
+    typename fr::big_t k = test::random_field<fr>().to_canonical();
+    if (i % 5 == 0) k = typename fr::big_t{{1}};
+    if (i % 7 == 1) k = typename fr::big_t{};
+    std::memcpy(&sc[32 * i], k.l, 32);
+    const bool set = (i * 2654435761u) % 10 < 6 || i == n - 1;  // ~60 %, the last one set
+    d.push(set);
+    if (set) {
+      packed.insert(packed.end(), &sc[32 * i], &sc[32 * i] + 32);
+      if (i >= first)
+        packed_suffix.insert(packed_suffix.end(), &sc[32 * i], &sc[32 * i] + 32), ++in_suffix;
+    }
+  }
+  d.index();
+  REQUIRE(d.count() == packed.size() / 32);
+  CHECK(d.rank(0) == 0);
+  CHECK(d.rank(n) == d.count());
+  std::vector<C::g1_affine> b1(d.count());
+  std::vector<C::g2_affine> b2(d.count());
+  for (size_t i = 0; i < b1.size(); ++i) {
+    b1[i] = test::random_g1<C>();
+    b2[i] = i % 7 ? b2[i - 1] : test::random_g2<C>();
+  }
+  const size_t m = d.count();
+  const auto want1 = msm::msm<C::g1>(b1.data(), packed.data(), m, fr::bits);
+  const auto want2 = msm::msm<C::g2>(b2.data(), packed.data(), m, fr::bits);
+  const size_t skip = d.rank(first);
+  const auto want_suffix =
+      msm::msm<C::g1>(b1.data() + skip, packed_suffix.data(), in_suffix, fr::bits);
+  for (bool split : {true, false})
+    for (bool digits : {true, false}) {
+      CAPTURE(split);
+      CAPTURE(digits);
+      const auto plan = msm::make_plan(sc.data(), n, fr::bits, 32, digits, split, &d);
+      CHECK(msm::msm<C::g1>(b1.data(), plan) == want1);
+      CHECK(msm::msm<C::g2>(b2.data(), plan) == want2);
+      C::g1_jacobian r;
+      std::vector<msm::job_t> jobs{msm::msm_job<C::g1>(b1.data() + skip, plan, first, r)};
+      msm::run_jobs(jobs);
+      CHECK(r == want_suffix);
+      const auto t1 = msm::make_table<C::g1>(b1.data(), m, 2, 2, fr::bits);
+      const auto t2 = msm::make_table<C::g2>(b2.data(), m, 4, 1, fr::bits);
+      CHECK(msm::msm<C::g1>(t1, plan) == want1);
+      CHECK(msm::msm<C::g2>(t2, plan) == want2);
+    }
+  // A density shorter than the scalars is refused.
+  msm::density_t short_d = msm::density_t::all(n - 1);
+  CHECK_THROWS_AS(msm::make_plan(sc.data(), n, fr::bits, 32, true, true, &short_d),
+                  std::invalid_argument);
+}
+
+TEST_CASE("density: push, append at and off a word boundary, rank") {
+  msm::density_t a;
+  for (size_t i = 0; i < 70; ++i) a.push(i % 3 == 0);
+  msm::density_t b = msm::density_t::all(64);
+  msm::density_t ab = a;
+  ab.append(b);
+  msm::density_t ba = b;
+  ba.append(a);
+  ab.index();
+  ba.index();
+  CHECK(ab.size() == 134);
+  CHECK(ab.count() == a.count() + 64);
+  CHECK(ba.count() == a.count() + 64);
+  for (size_t i = 0; i < 70; ++i) {
+    CHECK(ab.test(i) == (i % 3 == 0));
+    CHECK(ba.test(64 + i) == (i % 3 == 0));
+  }
+  size_t set = 0;
+  for (size_t i = 0; i <= ab.size(); ++i) {
+    CHECK(ab.rank(i) == set);
+    if (i < ab.size() && ab.test(i)) ++set;
+  }
+  CHECK(msm::density_t::all(65).count() == 65);
+  CHECK(msm::density_t::all(65, false).count() == 0);
+}

@@ -56,6 +56,7 @@
 
 #include "zk/base/sha256.hpp"
 #include "zk/ff/bls12_381.hpp"
+#include "zk/msm/density.hpp"
 
 namespace zk::bellperson {
 
@@ -297,27 +298,7 @@ class empty_lc_t {
 // ---- the recorded shape --------------------------------------------------------------------
 
 // One bit per variable of an index space (bellperson's DensityTracker).
-class density_t {
- public:
-  void push() {
-    if (size_ % 64 == 0) words_.push_back(0);
-    ++size_;
-  }
-  void set(uint32_t i) {
-    uint64_t& w = words_[i / 64];
-    const uint64_t m = uint64_t(1) << (i % 64);
-    count_ += (w & m) == 0;
-    w |= m;
-  }
-  bool test(uint32_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
-  uint32_t size() const { return size_; }
-  uint32_t count() const { return count_; }  // get_total_density()
-  const std::vector<uint64_t>& words() const { return words_; }
-
- private:
-  std::vector<uint64_t> words_;
-  uint32_t size_ = 0, count_ = 0;
-};
+using msm::density_t;  // bellperson's DensityTracker (zk/msm/density.hpp)
 
 // Compressed rows: row i holds terms [row_ptr[i], row_ptr[i+1]) of `var` (raw) and `coeff`
 // (an index into r1cs_shape_t::coeffs), in bellpepper's order, cancelled terms included.

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "zk/base/le_bytes.hpp"
+#include "zk/ff/canonical.hpp"
 
 namespace zk::circuit {
 
@@ -306,17 +307,7 @@ class shape_cs_t {
   r1cs_shape_t<Fr> shape_;
 };
 
-// Montgomery elements → canonical little-endian integers of sizeof(Fr::big_t) bytes each: the
-// witness as a .wtns's values section holds it and the prover's MSMs read it. `out` may be `in`
-// itself (each element is read whole before its own bytes are written).
-template <class Fr>
-void write_canonical_le(const Fr* in, size_t n, uint8_t* out) {
-  constexpr size_t n8 = sizeof(typename Fr::big_t);
-  for (size_t i = 0; i < n; ++i) {
-    const auto v = in[i].to_canonical();
-    for (int k = 0; k < Fr::N; ++k) le_put(out, i * n8 + 8 * size_t(k), v.l[k]);
-  }
-}
+using ff::write_canonical_le;  // zk/ff/canonical.hpp
 
 template <class Fr>
 class prove_cs_t {

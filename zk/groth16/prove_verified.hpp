@@ -1,13 +1,16 @@
 #pragma once
-// The one path from a witness to a proof that leaves the process: prove, take the public inputs
-// from the witness, verify the proof with the key's own verification key (prover_stage_t::verify on
-// the observer), and refuse a proof that fails. `zkfleet prove`, native circuits and the prover
-// engine of the cluster all go through it.
+// The one path from a witness to a proof that leaves the process, for every key (zkey or
+// bellperson .params): prove, take the public inputs from the witness, verify the proof with the
+// key's own verification key (prover_stage_t::verify on the observer), and refuse a proof that
+// fails. `zkfleet prove`, `zkfleet filecoin prove`, native circuits and the cluster's prover engine
+// all go through it.
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "zk/base/bytes.hpp"
 #include "zk/formats/json.hpp"
 #include "zk/groth16/prover.hpp"
 #include "zk/groth16/verifier.hpp"
@@ -46,7 +49,20 @@ struct prove_call_t {
   // false only for `zkfleet prove --no-verify` (timing against provers that do not verify):
   // the proof is returned unchecked.
   bool self_verify = true;
+  // Fixed randomizers r and s as canonical little-endian integers below r (tests and the
+  // benchmarks' byte-for-byte comparisons); unset: fresh from the OS CSPRNG for every proof.
+  std::optional<bytes32_t> r, s;
 };
+
+// A canonical little-endian 32-byte integer as a field element; std::invalid_argument when it is
+// not below the modulus.
+template <class Fr>
+Fr scalar_from_le(const bytes32_t& le) {
+  typename Fr::big_t v{};
+  std::memcpy(v.l, le.data(), 32);
+  if (!ff::big_lt(v, Fr::modulus)) throw std::invalid_argument("a scalar not below the modulus");
+  return Fr::from_canonical(v);
+}
 
 // Proves `witness` (n_vars canonical 32-byte values) with `prover`, verifies against `vk`.
 // Throws std::runtime_error("<what>: the proof fails verification (<reason>)<hint>") when it does
@@ -56,18 +72,18 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
                                    const uint8_t* witness, const prove_call_t& call) {
   using Fr = typename C::fr_t;
   verified_proof_t<C> out;
+  const Fr r = call.r ? scalar_from_le<Fr>(*call.r) : random_scalar<Fr>();
+  const Fr s = call.s ? scalar_from_le<Fr>(*call.s) : random_scalar<Fr>();
   uint64_t t0 = now_ns();
-  out.proof =
-      call.abc == abc_source_t::build
-          ? prover.prove(witness, call.observe)
-          : prover.prove_loaded(witness, random_scalar<Fr>(), random_scalar<Fr>(), call.observe);
+  out.proof = call.abc == abc_source_t::build ? prover.prove(witness, r, s, call.observe)
+                                              : prover.prove_loaded(witness, r, s, call.observe);
   uint64_t t1 = now_ns();
   const auto pub = public_inputs<C>(witness, prover.key().n_public);
   uint64_t t2 = t1;
   if (call.self_verify) {
     const verdict_t v = verify(vk, pub, out.proof);
     t2 = now_ns();
-    if (call.observe) call.observe(prover_stage_t::verify, t1, t2);
+    if (call.observe) call.observe({prover_stage_t::verify, t1, t2, stage_backend_t::cpu});
     if (!v.valid)
       throw std::runtime_error(call.what + ": the proof fails verification (" + v.reason + ")" +
                                call.hint);

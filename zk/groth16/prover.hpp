@@ -1,19 +1,28 @@
 #pragma once
-// The Groth16 prover as named stages (docs/design.md "Prover stages"), each callable alone:
+// The Groth16 prover, one for every key (a snarkjs .zkey or a bellperson .params: the key views of
+// zk/groth16/keys.hpp), as named stages (docs/design.md "Prover stages"), each callable alone:
 //
-//   build_ab   a, b from the key's coefficients and the witness; c = a∘b      (compat §3.2)
-//   compute_h  a, b, c → odd-coset evaluations; p = a·b − c, out of Montgomery (§3.3)
+//   build_ab   a, b from a zkey's coefficients and the witness; c = a∘b          (compat §3.2)
+//              (or load_abc / abc_for_loading: a, b, c synthesized elsewhere)
+//   compute_h  a, b, c → the quotient's H scalars as the key's h_form says: snarkjs's odd coset
+//              (p = a·b − c on it, out of Montgomery, §3.3), or bellperson's coset (p/Z on
+//              g·ω^i, back to coefficients: n − 1 of them; docs/filecoin.md §13)
 //   msm_a      Σ w_i·A_i          msm_b1  Σ w_i·B1_i        msm_b2  Σ w_i·B2_i  (G2)
+//              over the variables of the key's densities (every variable for a zkey)
 //   msm_c      Σ_{i>ℓ} w_i·C_i    msm_h   Σ p_j·H_j                            (§3.5)
 //   assemble   π_A = A′ + α₁ + rδ₁, π_B = B′ + β₂ + sδ₂,
 //              π_C = C′ + H′ + s·π_A + r·(B1′ + β₁ + sδ₁) − rs·δ₁ = C′ + H′ + s·π_A + r·(B1′ + β₁)
-//              (§3.6); the secret r, s multiply in constant time (ec::ct_mul)
+//              (§3.6; bellperson's C: the same); the secret r, s multiply in constant time
 //
-// The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, read in
-// place). Work buffers are allocated once per prover and reused across proofs. prove() runs
-// build_ab, then on the CPU compute_h beside the A, B1, B2, C MSMs and then the H MSM, all as
-// tasks on the compute pool (each key section touched in one stretch and released when its MSM
-// is summed; no thread idles at the seams), or stage after stage on an accelerator.
+// The witness is n_vars canonical little-endian 32-byte integers (the .wtns values, or a synth
+// buffer's witness: bellperson's input then aux assignment), read in place: the MSMs' plans read
+// the key's densities (msm::density_t ranks), no scalar is copied. Work buffers are allocated
+// once per prover and reused across proofs. prove() runs build_ab, then on the CPU compute_h
+// beside the A, B1, B2, C MSMs and then the H MSM, all as tasks on the compute pool (each key
+// section touched in one stretch and released when its MSM is summed; no thread idles at the
+// seams) — or, when compute_h outweighs the MSMs (a bit-heavy witness: Filecoin's), compute_h on
+// every thread first and then the five MSMs together —, or stage after stage where an
+// accelerator takes them. Every stage is reported with where it ran (stage_span_t::backend).
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -44,8 +53,9 @@ struct accelerator_t {
   std::function<void(const typename C::g2_affine*, const uint8_t*, size_t,
                      typename C::g2_jacobian&)>
       msm_g2;
-  // compute_h whole: a, b, c to the odd coset, then h = a·b − c into a, canonical (the H MSM's
-  // scalars), as prover_t::compute_h does on the CPU.
+  // compute_h whole for keys of h_form_t::odd_coset: a, b, c to the odd coset, then
+  // h = a·b − c into a, canonical (the H MSM's scalars), as prover_t::compute_h does on the CPU.
+  // (bellperson's coset quotient has no hook: it runs on the CPU.)
   std::function<void(typename C::fr_t* a, const typename C::fr_t* b, const typename C::fr_t* c,
                      unsigned log_n)>
       compute_h;
@@ -67,12 +77,12 @@ stage_observer_t device_timed_observer(const accelerator_t<C>* acc, stage_observ
   auto take = acc->take_device_span;
   uint64_t stale_b = 0, stale_e = 0;
   (void)take(stale_b, stale_e);
-  return [take, observe](prover_stage_t st, uint64_t t0, uint64_t t1) {
+  return [take, observe](const stage_span_t& s) {
     uint64_t b = 0, e = 0;
-    if (take(b, e) && t0 <= b && b <= e && e <= t1)
-      observe(st, b, e);
+    if (take(b, e) && s.begin_ns <= b && b <= e && e <= s.end_ns)
+      observe({s.stage, b, e, s.backend});
     else
-      observe(st, t0, t1);
+      observe(s);
   };
 }
 
@@ -96,6 +106,23 @@ struct key_tables_t {
   static key_tables_t build(const proving_key_t<C>& pk, const precompute_t& p);
 };
 
+// The witness's MSM plans (msm::plan_t: the signed digits read once): one for a zkey's A, B1, B2
+// and C; with densities one for A, one for B1 and B2, one for C (bellperson's L: every aux).
+struct witness_plans_t {
+  msm::plan_t all, a, b;
+  bool dense = true;  // no densities: `all` serves every query
+  const msm::plan_t& for_a() const { return dense ? all : a; }
+  const msm::plan_t& for_b() const { return dense ? all : b; }
+  const msm::plan_t& for_c() const { return all; }
+};
+
+// a, b, c rows filled in place (abc_for_loading): the prover's own work arrays.
+template <class Fr>
+struct abc_rows_t {
+  Fr *a = nullptr, *b = nullptr, *c = nullptr;
+  size_t rows = 0;
+};
+
 template <class C>
 class prover_t {
  public:
@@ -105,19 +132,27 @@ class prover_t {
   const proving_key_t<C>& key() const { return pk_; }
 
   // --- stages ------------------------------------------------------------------------------
+  // A zkey's a, b from its coefficients (std::logic_error for a key without them).
   void build_ab(const uint8_t* witness);
   // build_ab's alternative when synthesis already evaluated the constraints (native circuits,
-  // synth buffers): a, b (and c, or a∘b when c is null) for the first `rows` rows of the
-  // domain, Montgomery form; the rest is zero. The rows must include the key's nPublic+1 input
-  // rows (A = w_s at row nConstraints+s), as the zkey's coefficients do (docs/formats.md §2.4).
+  // synth buffers, Filecoin's circuit): a, b (and c, or a∘b when c is null) for the first `rows`
+  // rows of the domain, Montgomery form; the rest is zero. The rows must include the key's
+  // input rows (circom: A = w_s at row nConstraints+s, as the zkey's coefficients do,
+  // docs/formats.md §2.4; bellperson: its input constraints, A = input i).
   void load_abc(const fr_t* a, const fr_t* b, const fr_t* c, size_t rows);
+  // load_abc without the copy: the prover's own arrays for the first `rows` rows, to be filled by
+  // the caller (a synthesis in prove mode) before prove_loaded; rows beyond are zeroed here.
+  abc_rows_t<fr_t> abc_for_loading(size_t rows);
   void compute_h();
-  typename C::g1_jacobian msm_a(const msm::plan_t& witness_plan) const;
-  typename C::g1_jacobian msm_b1(const msm::plan_t& witness_plan) const;
-  typename C::g2_jacobian msm_b2(const msm::plan_t& witness_plan) const;
-  typename C::g1_jacobian msm_c(const uint8_t* witness) const;
+  witness_plans_t make_plans(const uint8_t* witness) const;
+  typename C::g1_jacobian msm_a(const witness_plans_t& plans) const;
+  typename C::g1_jacobian msm_b1(const witness_plans_t& plans) const;
+  typename C::g2_jacobian msm_b2(const witness_plans_t& plans) const;
+  typename C::g1_jacobian msm_c(const witness_plans_t& plans) const;
   typename C::g1_jacobian msm_h() const;
   proof_t<C> assemble(const msm_results_t<C>& m, const fr_t& r, const fr_t& s) const;
+  // Where each stage runs with this key and accelerator.
+  stage_backend_t backend_of(prover_stage_t s) const;
 
   // Drop each key section from the resident set once its stage is done (the key stays mapped
   // and is paged back in from the page cache when needed again). For one-shot proving (the
@@ -128,6 +163,10 @@ class prover_t {
   // The CPU MSMs read these tables of the key's bases (null: the bases alone). Not owned: they
   // must outlive the prover's proofs.
   void set_tables(const key_tables_t<C>* t) { tables_ = t; }
+  // SupraSeal C2's split of the A, B1, B2 and C MSMs' scalars (zero scalars dropped, ones summed
+  // apart; on by default). Off: every scalar through Pippenger's windows (the benchmarks'
+  // baseline; the same sums).
+  void set_split(bool on) { split_ = on; }
 
   // The whole proof with fresh randomizers r, s (or the given ones).
   proof_t<C> prove(const uint8_t* witness, const stage_observer_t& observe = {});
@@ -147,31 +186,22 @@ class prover_t {
   proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
                           const stage_observer_t& observe, uint64_t t0);
   msm_results_t<C> cpu_h_and_msms(const uint8_t* witness, const stage_observer_t& observe);
-  void compute_h_on_this_thread();
+  bool h_beside_msms(const witness_plans_t& plans) const;
+  void compute_h_on_this_thread(bool parallel);
+  // The scalars of a plan's positions in order, contiguous (an accelerator's hook reads them so),
+  // in scratch_.
+  const uint8_t* compacted(const msm::plan_t& plan, size_t first) const;
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
+  mutable std::vector<uint8_t> scratch_;
   bool release_pages_ = false;
+  bool split_ = true;
   const accelerator_t<C>* acc_ = nullptr;
   const key_tables_t<C>* tables_ = nullptr;
-  typename C::g1_jacobian g1_msm(const typename C::g1_affine* bases, const uint8_t* scalars,
-                                 size_t n) const;
 };
 
 // Uniform random field element from the OS entropy source.
 template <class F>
 F random_scalar();
-
-// The key's constants the proof is assembled with (a snarkjs .zkey's, or bellperson's .params).
-template <class C>
-struct proof_constants_t {
-  typename C::g1_affine alpha1, beta1, delta1;
-  typename C::g2_affine beta2, delta2;
-};
-
-// π_A = A′ + α₁ + rδ₁, π_B = B′ + β₂ + sδ₂, π_C = C′ + H′ + s·π_A + r·(B′₁ + β₁), constant time in
-// r and s: the one assembly of both provers (this one and zk/filecoin's).
-template <class C>
-proof_t<C> assemble_proof(const msm_results_t<C>& m, const proof_constants_t<C>& k,
-                          const typename C::fr_t& r, const typename C::fr_t& s);
 
 }  // namespace zk::groth16

@@ -24,7 +24,18 @@ inline constexpr prover_stage_t all_prover_stages[] = {
     prover_stage_t::msm_b1,   prover_stage_t::msm_b2,    prover_stage_t::msm_c,
     prover_stage_t::msm_h,    prover_stage_t::assemble};
 
-// Called at the end of each stage with steady-clock nanoseconds; the timeline hooks in here.
-using stage_observer_t = std::function<void(prover_stage_t, uint64_t begin_ns, uint64_t end_ns)>;
+// Where a stage ran: the CPU, or the prover's accelerator (its hooks, zk/groth16/prover.hpp).
+enum class stage_backend_t : uint8_t { cpu, accelerator };
+const char* backend_name(stage_backend_t b);  // "cpu", "accelerator"
+
+// One stage's span: steady-clock nanoseconds (now_ns), and where it ran.
+struct stage_span_t {
+  prover_stage_t stage = prover_stage_t::build_ab;
+  uint64_t begin_ns = 0, end_ns = 0;
+  stage_backend_t backend = stage_backend_t::cpu;
+};
+
+// Called at the end of each stage; the timeline and `--timings` hook in here.
+using stage_observer_t = std::function<void(const stage_span_t&)>;
 
 }  // namespace zk::groth16

@@ -12,7 +12,7 @@ verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_
                  const proof_t<C>& proof) {
   auto fail = [](std::string reason) { return verdict_t{false, std::move(reason)}; };
   if (x.size() + 1 != vk.ic.size())
-    return fail("the key expects " + std::to_string(vk.ic.size() - 1) + " public signals, got " +
+    return fail("the key expects " + std::to_string(vk.ic.size() - 1) + " public inputs, got " +
                 std::to_string(x.size()));
   const auto r = C::fr_t::modulus;
   if (!proof.a.is_on_curve() || !proof.b.is_on_curve() || !proof.c.is_on_curve())

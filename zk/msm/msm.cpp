@@ -228,19 +228,25 @@ constexpr size_t kMinBatch = 128;
 }  // namespace
 
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride, bool digits,
-                 bool split) {
+                 bool split, const density_t* density) {
   if (n > UINT32_MAX) throw std::invalid_argument("msm: more than 2^32 points");
   if (bits > 255) throw std::invalid_argument("msm: scalars wider than 255 bits");
+  if (density && density->size() < n)
+    throw std::invalid_argument("msm: a density of " + std::to_string(density->size()) +
+                                " positions for " + std::to_string(n) + " scalars");
   plan_t p;
   p.scalars = scalars;
   p.stride = stride;
   p.n = n;
   p.split = split;
+  p.density = density;
   if (!split) {
-    p.idx.resize(n);
-    for (size_t i = 0; i < n; ++i) p.idx[i] = uint32_t(i);
+    p.idx.reserve(density ? density->count() : n);
+    for (size_t i = 0; i < n; ++i)
+      if (!density || density->test(i)) p.idx.push_back(uint32_t(i));
   }
   for (size_t i = 0; split && i < n; ++i) {
+    if (density && !density->test(i)) continue;
     uint64_t k[4];
     load_scalar(scalars + i * stride, k);
     if (is_zero(k)) continue;
@@ -340,20 +346,34 @@ struct group_of_t<curves::bls12_381::g2> {
   static constexpr bool g2 = true;
 };
 
+// Which base a plan position pairs with: i − first, or with a density rank(i) − rank(first).
+struct base_map_t {
+  const density_t* density = nullptr;
+  size_t first = 0, rank_first = 0;
+  base_map_t() = default;
+  base_map_t(const plan_t& plan, size_t first_)
+      : density(plan.density), first(first_), rank_first(density ? density->rank(first_) : 0) {}
+  size_t operator()(size_t i) const { return density ? density->rank(i) - rank_first : i - first; }
+  // How many bases the plan's positions at or after `first` reach.
+  size_t bases_needed_for(size_t n) const {
+    return density ? density->rank(n) - rank_first : n - first;
+  }
+};
+
 // The plan's scalars as they are: one virtual point per scalar, the base itself. Entries from
 // j0 on (the plan's scalars at positions ≥ first, bases indexed from first).
 template <class G>
 struct plain_reader_t {
   const ec::affine_t<G>* bases;
   const plan_t& plan;
-  size_t first;
+  base_map_t base_of;      // plan position → base number
   const uint64_t* offset;  // H of the window width in use
   unsigned c;
   bool use_table;  // the plan's digits are those of this window width
   // Digit of window w of entry j's virtual point v, its base and its sign.
   int32_t digit(size_t j, unsigned, unsigned w, const ec::affine_t<G>*& base, bool& neg) const {
     const uint32_t i = plan.idx[j];
-    base = bases + (i - first);
+    base = bases + base_of(i);
     neg = false;
     if (use_table) return plan.digits[size_t(w) * plan.idx.size() + j];
     uint64_t k[4], sh[5];
@@ -370,7 +390,7 @@ template <class G>
 struct table_reader_t {
   const table_t<G>& table;
   const plan_t& plan;
-  size_t first;                         // bases indexed from the plan's position first
+  base_map_t base_of;                   // plan position → base number
   std::vector<unsigned __int128> mags;  // dims per entry (dims > 1), |k_e|
   std::vector<uint8_t> negs;            // bit e: k_e < 0
   const uint64_t* offset;
@@ -406,7 +426,7 @@ struct table_reader_t {
     }
     uint64_t sh[5];
     add_offset(x, offset, sh);
-    base = table.copy(v) + (i - first);
+    base = table.copy(v) + base_of(i);
     return digit_at(sh, w * c, c);
   }
 };
@@ -425,14 +445,15 @@ struct pippenger_t {
   size_t nb = 0, top_buckets = 0, parts = 1, window_tasks = 0, ones_chunks = 1;
   const ec::affine_t<G>* ones_bases = nullptr;
   const uint32_t* ones = nullptr;
-  size_t ones_n = 0, ones_first = 0;  // ones_bases[ones[i] − ones_first]
+  size_t ones_n = 0;
+  base_map_t ones_base_of;  // ones_bases[ones_base_of(ones[i])]
   options_t opt;
   std::vector<jac> partial;
   std::vector<xyzz> ones_sum;
 
   pippenger_t(Reader r, size_t j0_, size_t m_, unsigned virtuals_, unsigned bits, unsigned c_,
               const ec::affine_t<G>* ones_bases_, const uint32_t* ones_, size_t ones_n_,
-              size_t ones_first_, const options_t& opt_)
+              base_map_t ones_base_of_, const options_t& opt_)
       : rd(std::move(r)),
         j0(j0_),
         m(m_),
@@ -441,7 +462,7 @@ struct pippenger_t {
         ones_bases(ones_bases_),
         ones(ones_),
         ones_n(ones_n_),
-        ones_first(ones_first_),
+        ones_base_of(ones_base_of_),
         opt(opt_) {
     W = signed_digit_windows(bits, c, offset);
     rd.offset = offset;
@@ -468,7 +489,7 @@ struct pippenger_t {
       const size_t t = task - window_tasks;
       const size_t b = ones_n * t / ones_chunks, e = ones_n * (t + 1) / ones_chunks;
       xyzz acc = xyzz::infinity();
-      for (size_t i = b; i < e; ++i) acc = acc.add_mixed(ones_bases[ones[i] - ones_first]);
+      for (size_t i = b; i < e; ++i) acc = acc.add_mixed(ones_bases[ones_base_of(ones[i])]);
       ones_sum[t] = acc;
       return;
     }
@@ -559,10 +580,11 @@ job_t msm_job(const ec::affine_t<G>* bases, const plan_t& plan, size_t first,
       size_t(std::lower_bound(plan.idx.begin(), plan.idx.end(), first) - plan.idx.begin());
   const size_t o0 =
       size_t(std::lower_bound(plan.ones.begin(), plan.ones.end(), first) - plan.ones.begin());
+  const base_map_t base_of(plan, first);
   using state_t = pippenger_t<G, plain_reader_t<G>>;
-  auto st = std::make_shared<state_t>(plain_reader_t<G>{bases, plan, first, nullptr, 0, use_table},
-                                      j0, plan.idx.size(), 1, plan.bits, c, bases,
-                                      plan.ones.data() + o0, plan.ones.size() - o0, first, opt);
+  auto st = std::make_shared<state_t>(
+      plain_reader_t<G>{bases, plan, base_of, nullptr, 0, use_table}, j0, plan.idx.size(), 1,
+      plan.bits, c, bases, plan.ones.data() + o0, plan.ones.size() - o0, base_of, opt);
   return job_of(st, &out);
 }
 
@@ -630,13 +652,15 @@ job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jac
               const options_t& opt) {
   using C = typename group_of_t<G>::curve_t;
   using E = ec::endomorphisms_t<C>;
-  if (table.n + first < plan.n) throw std::invalid_argument("msm: table shorter than the scalars");
+  const base_map_t base_of(plan, first);
+  if (table.n < base_of.bases_needed_for(plan.n))
+    throw std::invalid_argument("msm: table shorter than the scalars");
   const size_t m = plan.idx.size();
   const size_t j0 =
       size_t(std::lower_bound(plan.idx.begin(), plan.idx.end(), first) - plan.idx.begin());
   const size_t o0 =
       size_t(std::lower_bound(plan.ones.begin(), plan.ones.end(), first) - plan.ones.begin());
-  table_reader_t<G> rd{table, plan, first, {}, {}, nullptr, 0};
+  table_reader_t<G> rd{table, plan, base_of, {}, {}, nullptr, 0};
   if (table.dims > 1) {
     rd.mags.resize(m * table.dims);
     rd.negs.resize(m);
@@ -662,7 +686,7 @@ job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jac
   const unsigned c = checked_window(opt.window, choose_window((m - j0) * virtuals, bits));
   using state_t = pippenger_t<G, table_reader_t<G>>;
   auto st = std::make_shared<state_t>(std::move(rd), j0, m, virtuals, bits, c, table.bases,
-                                      plan.ones.data() + o0, plan.ones.size() - o0, first, opt);
+                                      plan.ones.data() + o0, plan.ones.size() - o0, base_of, opt);
   return job_of(st, &out);
 }
 

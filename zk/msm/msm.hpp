@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "zk/ec/point.hpp"
+#include "zk/msm/density.hpp"
 
 namespace zk::msm {
 
@@ -36,6 +37,10 @@ struct plan_t {
   // The signed digits of the scalars > 1, window-major: digits[w·idx.size() + j] is window w of
   // scalar idx[j]. Read once here (not once per window and MSM: the witness plan serves three).
   std::vector<int16_t> digits;
+  // The bases follow this density (null: one base per scalar): the scalar at position i pairs
+  // with base rank(i) (an MSM from position `first`: rank(i) − rank(first)); positions outside
+  // it are left out of the plan. Not owned: it must outlive the plan.
+  const density_t* density = nullptr;
 };
 
 // scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits. Without
@@ -45,7 +50,7 @@ struct plan_t {
 // plain additions of their bases; without it every scalar goes through the windows (the
 // baseline the split is measured against; same sum).
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride = 32,
-                 bool digits = true, bool split = true);
+                 bool digits = true, bool split = true, const density_t* density = nullptr);
 
 // The signed-digit recoding for c-bit windows: returns the window count W and writes
 // H = Σ_w 2^{c−1}·2^{c·w} (five limbs), W the smallest with k + H < 2^{c·W} for all k < 2^bits.

@@ -24,16 +24,14 @@
 
 #include "zk/bellperson/groth16/points.hpp"
 #include "zk/formats/mapped_file.hpp"
+#include "zk/groth16/keys.hpp"
 
 namespace zk::bellperson {
 
 // --- proofs ------------------------------------------------------------------------------------
 
-struct proof_t {
-  g1_affine_t a;
-  g2_affine_t b;
-  g1_affine_t c;
-};
+// A proof is the one Groth16 proof type of the project (A, B, C affine).
+using proof_t = groth16::proof_t<curve_t>;
 constexpr size_t proof_size = g1_compressed_size + g2_compressed_size + g1_compressed_size;
 
 // One 192-byte proof, subgroup-checked, no point at infinity (Proof::read_many).
@@ -52,6 +50,11 @@ struct verifying_key_t {
   g1_affine_t delta_g1;
   g2_affine_t delta_g2;
   std::vector<g1_affine_t> ic;  // one per public input, ONE first
+
+  // The key as the one Groth16 verifier takes it (zk/groth16/verifier.hpp).
+  groth16::verifying_key_t<curve_t> to_groth16() const {
+    return {alpha_g1, beta_g2, gamma_g2, delta_g2, ic};
+  }
 };
 
 enum class vk_encoding_t { uncompressed, compressed };

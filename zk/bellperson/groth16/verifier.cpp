@@ -39,12 +39,7 @@ std::string input_count_problem(const verifying_key_t& vk, size_t n) {
 
 verdict_t verify_proof(const verifying_key_t& vk, const proof_t& p,
                        const std::vector<fr_t>& inputs) {
-  if (auto e = input_count_problem(vk, inputs.size()); !e.empty()) return fail(e);
-  const g1_affine_t vk_x = ic_sum(vk, inputs, fr_t::one()).to_affine();
-  const pair_t pairs[] = {
-      {-p.a, p.b}, {vk.alpha_g1, vk.beta_g2}, {vk_x, vk.gamma_g2}, {p.c, vk.delta_g2}};
-  if (!pairing::pairing_product_is_one(pairs, 4)) return fail("the pairing check failed");
-  return {true, {}};
+  return groth16::verify(vk.to_groth16(), inputs, p);
 }
 
 verdict_t verify_proofs_batch(const verifying_key_t& vk, const std::vector<proof_t>& proofs,

@@ -10,8 +10,8 @@
 #include "zk/base/sha256.hpp"
 #include "zk/base/thread_pool.hpp"
 #include "zk/bellperson/groth16/files.hpp"
+#include "zk/bellperson/groth16/key.hpp"
 #include "zk/ec/fixed_base.hpp"
-#include "zk/filecoin/api/prover.hpp"
 #include "zk/ntt/ntt.hpp"
 
 namespace zk::filecoin {
@@ -75,7 +75,7 @@ dev_params_report_t make_dev_params(const circuit_config_t& c, uint64_t seed,
   const fr_t alpha = draw(seed, "alpha"), beta = draw(seed, "beta"), gamma = draw(seed, "gamma"),
              delta = draw(seed, "delta");
   const fr_t z = tau.pow_u64(n) - fr_t::one();
-  const fr_t omega = ntt::root_of_unity<fr_t>(log_n, bellperson_generator);
+  const fr_t omega = ntt::root_of_unity<fr_t>(log_n, bellperson::domain_generator);
 
   // Lagrange basis at τ: (τⁿ − 1)/n · ωⁱ/(τ − ωⁱ).
   std::vector<fr_t> lag(n);

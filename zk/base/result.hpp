@@ -6,7 +6,7 @@
 #include <utility>
 #include <variant>
 
-namespace zk::util {
+namespace zk {
 
 template <class T, class E = std::string>
 class result_t {
@@ -27,4 +27,4 @@ class result_t {
   std::variant<T, E> v_;
 };
 
-}  // namespace zk::util
+}  // namespace zk

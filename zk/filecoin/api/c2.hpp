@@ -1,0 +1,102 @@
+#pragma once
+// Filecoin C2 (filecoin-proofs 19.1.0 api/seal.rs seal_commit_phase2): one partition's Groth16
+// proof of Filecoin's PoRep circuit with a bellperson `.params` file, made by the one prover of
+// the project (zk/groth16/prover.hpp) over the file's key view (zk/bellperson/groth16/key.hpp),
+// so that Filecoin's verifier accepts it with the file's verifying key (docs/filecoin.md §13).
+//
+//   c2_prover_t        the .params of one circuit decoded for it (bellperson::params_key_t: its
+//                      densities, bellperson's coset), the prover with its work arrays (reused
+//                      across proofs), and the accelerator it hands its stages to
+//   synthesize_into    partition k's assignment in prove mode straight into a witness (inputs ‖
+//                      aux, canonical: what the prover and a synth buffer read) and the prover's
+//                      a, b, c; every constraint checked
+//   prove_partition    C1 + prover id + sector + partition → the checked, verified proof (the
+//                      command line); a prover node proves a synth buffer with the same prover
+//                      (node/prover/prover_engine.cpp) through groth16::prove_verified
+//
+// Refusals (a C1 of another prover or sector, a vanilla proof that fails its check, an
+// unsatisfied constraint, a proof that does not verify) are values: result_t's reason names the
+// partition, the challenge and the check, or the constraint and its region.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "zk/base/result.hpp"
+#include "zk/bellperson/groth16/files.hpp"
+#include "zk/bellperson/groth16/key.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/groth16/prove_verified.hpp"
+
+namespace zk::filecoin {
+
+using curve_t = bellperson::curve_t;
+
+class c2_prover_t {
+ public:
+  // Decodes the file for the circuit (the file must be for it: std::invalid_argument naming the
+  // section otherwise); the file may be closed afterwards.
+  c2_prover_t(const bellperson::params_file_t& params, const circuit_config_t& config);
+
+  const circuit_config_t& config() const { return config_; }
+  const bellperson::params_key_t& key() const { return key_; }
+  groth16::prover_t<curve_t>& prover() { return prover_; }
+  // The decoded key and the prover's work arrays.
+  uint64_t resident_bytes() const;
+
+ private:
+  circuit_config_t config_;
+  bellperson::params_key_t key_;
+  groth16::prover_t<curve_t> prover_;
+};
+
+// Partition k of a C1 synthesized in prove mode into `witness` (resized to inputs + aux: the
+// canonical little-endian values a synth buffer and the prover read) and the prover's own a, b, c
+// (abc_for_loading), every constraint checked. Throws std::invalid_argument as
+// witness_from_vanilla does for a malformed witness; a constraint that fails is the refusal.
+struct synthesis_report_t {
+  double synthesis_seconds = 0, satisfied_seconds = 0;
+  uint64_t constraints = 0;  // the circuit's own (input constraints not included)
+};
+result_t<synthesis_report_t> synthesize_into(c2_prover_t& prover, const c1_output_t& c1,
+                                             uint32_t partition, std::vector<fr_t>& witness);
+
+struct partition_proof_t {
+  bellperson::proof_t proof;
+  std::array<uint8_t, bellperson::proof_size> bytes{};  // bellperson's encoding
+  double check_seconds = 0;                             // replica_id and the vanilla proofs
+  synthesis_report_t synthesis;
+  double prove_seconds = 0, verify_seconds = 0;
+};
+
+struct prove_partition_t {
+  const c1_output_t* c1 = nullptr;
+  bytes32_t prover_id{};
+  uint64_t sector = 0;
+  uint32_t partition = 0;
+  groth16::stage_observer_t observe;  // the prover's stages, then verify
+  std::optional<bytes32_t> r, s;      // fixed randomizers (tests); unset: the OS CSPRNG
+};
+
+// Partition k of a C1: refused (nothing proved) when the C1's replica_id is not that of the
+// prover id, sector, ticket, comm_d and porep_id, when a vanilla proof fails its check, when the
+// synthesized assignment leaves a constraint unsatisfied, when its public inputs are not those the
+// verifier derives, or when the proof does not verify with the params' verifying key.
+result_t<partition_proof_t> prove_partition(c2_prover_t& prover, const prove_partition_t& in);
+
+// The checks prove_partition runs before synthesis (replica_id, every partition's vanilla
+// proofs): the refusal's reason, or nullopt.
+std::optional<std::string> check_c1_for_proving(const c1_output_t& c1, const bytes32_t& prover_id,
+                                                uint64_t sector);
+
+// Partition k of a C1 (zk/filecoin/api/c1.hpp: the API's JSON or the lotus/curio wrapper) in one
+// call: the circuit of its registered proof, the witness of its vanilla_proofs[k], prove mode.
+// Throws std::invalid_argument for a partition the C1 does not have and as witness_from_vanilla
+// does.
+partition_assignment_t synthesize_partition(const c1_output_t& c1, uint32_t partition,
+                                            bool parallel = true);
+
+}  // namespace zk::filecoin
