@@ -7,6 +7,7 @@
 
 #include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
+#include "zk/bellperson/groth16/generator.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -114,8 +115,8 @@ bellperson::proof_t partition_prover_t::prove(partition_assignment_t& w,
   };
 
   // --- h: bellperson's coset FFT --------------------------------------------------------------
-  auto domain = ntt::domain_t<fr_t>::get(log_n_, bellperson_generator);
-  const fr_t shift = fr_t::from_u64(bellperson_generator);
+  auto domain = ntt::domain_t<fr_t>::get(log_n_, bellperson::multiplicative_generator);
+  const fr_t shift = fr_t::from_u64(bellperson::multiplicative_generator);
   w.a.resize(n, fr_t::zero());
   w.b.resize(n, fr_t::zero());
   w.c.resize(n, fr_t::zero());

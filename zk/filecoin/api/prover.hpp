@@ -42,10 +42,6 @@
 
 namespace zk::filecoin {
 
-// The field's multiplicative generator (blstrs Scalar::MULTIPLICATIVE_GENERATOR): ω's generator
-// and the coset shift of bellperson's h.
-constexpr uint64_t bellperson_generator = 7;
-
 struct prove_options_t {
   bool split = true;  // SupraSeal's 0/1 split of the A, B1, B2 and L MSMs
   // The MSMs on an accelerator (its msm_g1 / msm_g2 hooks, over the compacted scalars; h stays on
