@@ -19,7 +19,7 @@ ORDER = [
     "zk/circuit",                 # native circuits numbered as circom does
     "zk/bellperson",              # bellpepper's constraint systems
     "zk/bellperson/gadgets",      # bellperson's gadgets
-    "zk/bellperson/groth16",      # bellperson's Groth16 files, key view, verifier
+    "zk/bellperson/groth16",      # bellperson's Groth16 files, key view, verifier, generator
     "zk/neptune",                 # neptune's Poseidon, native and as a circuit
     "zk/filecoin/core",           # storage-proofs-core, filecoin-hashers, fr32
     "zk/filecoin/porep",          # the PoRep configuration

@@ -1,46 +1,25 @@
 #include "zk/groth16/setup.hpp"
 
 #include <array>
-#include <chrono>
-#include <cstring>
 #include <functional>
 #include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
 
+#include "zk/base/clock.hpp"
 #include "zk/base/error.hpp"
-#include "zk/base/thread_pool.hpp"
 #include "zk/ec/curves.hpp"
-#include "zk/ec/fixed_base.hpp"
 #include "zk/formats/json.hpp"
 #include "zk/formats/paths.hpp"
 #include "zk/formats/r1cs.hpp"
 #include "zk/formats/zkey_writer.hpp"
 #include "zk/groth16/keys.hpp"
 #include "zk/groth16/verifier.hpp"
-#include "zk/ntt/ntt.hpp"
 
 namespace zk::groth16 {
 
 namespace {
-
-using steady_clock_t = std::chrono::steady_clock;
-
-// Adds the time from construction to destruction to *acc.
-class phase_timer_t {
- public:
-  explicit phase_timer_t(double* acc) : acc_(acc), begin_(steady_clock_t::now()) {}
-  ~phase_timer_t() {
-    *acc_ += std::chrono::duration<double>(steady_clock_t::now() - begin_).count();
-  }
-  phase_timer_t(const phase_timer_t&) = delete;
-  phase_timer_t& operator=(const phase_timer_t&) = delete;
-
- private:
-  double* acc_;
-  steady_clock_t::time_point begin_;
-};
 
 // Uniform element of [1, r): rejection sampling of the top limb masked to r's bit length.
 template <class Fr>
@@ -74,45 +53,114 @@ std::vector<uint8_t> le_bytes(const Big& v) {
   return out;
 }
 
-// out[c] = scale·x_c/(τ − x_c) for the points x_c = first·step^c, c < count. With
-// scale = (τ^N − 1)/N and {x_c} a whole N-point subgroup (or its coset ω_{2n}·H), this is the
-// Lagrange basis L_c(τ) = (τ^N − 1)/N · x_c/(τ − x_c): Π_{j≠c}(x_c − x_j) = N·x_c^{N−1} = N/x_c
-// on {x : x^N = 1}. O(count) field work and one inversion per chunk (Montgomery's trick).
-template <class Fr>
-std::vector<Fr> lagrange_at(const Fr& tau, const Fr& first, const Fr& step, size_t count,
-                            const Fr& scale) {
-  std::vector<Fr> out(count);
-  parallel_for(count, [&](size_t b, size_t e) {
-    std::vector<Fr> den(e - b), scratch(e - b);
-    Fr x = first * step.pow_u64(b);
-    for (size_t c = b; c < e; ++c) {
-      out[c] = x;
-      den[c - b] = tau - x;
-      x = x * step;
-    }
-    ff::batch_inverse(den.data(), scratch.data(), den.size());
-    for (size_t c = b; c < e; ++c) out[c] = scale * out[c] * den[c - b];
-  });
-  return out;
+template <class P>
+const uint8_t* bytes_of(const P* p) {
+  return reinterpret_cast<const uint8_t*>(p);
 }
 
+// The r1cs as the generator's constraint source: its wires are already numbered ONE, the public
+// outputs, the public inputs, then the private wires (§1), and its rows are the constraints.
+template <class Fr>
+class r1cs_source_t final : public constraint_source_t<Fr> {
+ public:
+  explicit r1cs_source_t(const formats::r1cs_file_t& r1cs) : r1cs_(r1cs) {}
+  uint64_t constraints() const override { return r1cs_.header().n_constraints; }
+  uint64_t inputs() const override { return uint64_t(r1cs_.header().n_public()) + 1; }
+  uint64_t variables() const override { return r1cs_.header().n_wires; }
+  void for_each_term(const typename constraint_source_t<Fr>::term_visitor_t& visit) const override {
+    uint64_t row = 0;
+    for (const auto& con : r1cs_.constraints()) {
+      const formats::linear_combination_t* lcs[3] = {&con.a, &con.b, &con.c};
+      for (int m = 0; m < 3; ++m)
+        for (uint32_t k = 0; k < lcs[m]->size(); ++k) {
+          const formats::lc_term_t term = (*lcs[m])[k];
+          visit(qap_matrix_t(m), row, term.wire, load_canonical<Fr>(term.coef));
+        }
+      ++row;
+    }
+  }
+
+ private:
+  const formats::r1cs_file_t& r1cs_;
+};
+
+// snarkjs's convention (§2.5, §5.4): its nqr's roots, H on the 2n-domain's odd coset, γ = 1, a
+// point for every wire in A, B1 and B2 (infinity written as (0, 0)).
+template <class Fr>
+convention_t<Fr> snarkjs_convention(const setup_options_t& options) {
+  convention_t<Fr> c;
+  c.domain_generator = 0;
+  c.h = h_query_t::odd_coset;
+  c.gamma_drawn = false;
+  c.queries = query_points_t::every_variable;
+  c.draw_secrets = [options](uint64_t n) { return draw_toxic_waste<Fr>(options, uint32_t(n)); };
+  return c;
+}
+
+// Sections 5..9 of the zkey from the generator's sections: the affine points' bytes as they
+// are (affine_t is the zkey layout, §2.2), timed as writing.
 template <class C>
-class key_generator_t {
+class zkey_sink_t final : public point_sink_t<C> {
+ public:
+  zkey_sink_t(formats::zkey_writer_t& w, double* write_seconds) : w_(w), seconds_(write_seconds) {}
+
+  void begin_section(key_section_t s, uint64_t) override {
+    phase_timer_t t(seconds_);
+    w_.begin_section(section_id(s));
+  }
+  void append(const typename C::g1_affine* p, size_t n) override {
+    phase_timer_t t(seconds_);
+    w_.write(bytes_of(p), n * sizeof(*p));
+  }
+  void append(const typename C::g2_affine* p, size_t n) override {
+    phase_timer_t t(seconds_);
+    w_.write(bytes_of(p), n * sizeof(*p));
+  }
+  void end_section() override {
+    phase_timer_t t(seconds_);
+    w_.end_section();
+  }
+
+ private:
+  static uint32_t section_id(key_section_t s) {
+    switch (s) {
+      case key_section_t::a:
+        return formats::zkey_section::points_a;
+      case key_section_t::b_g1:
+        return formats::zkey_section::points_b1;
+      case key_section_t::b_g2:
+        return formats::zkey_section::points_b2;
+      case key_section_t::l:
+        return formats::zkey_section::points_c;
+      case key_section_t::h:
+        return formats::zkey_section::points_h;
+    }
+    return 0;
+  }
+  formats::zkey_writer_t& w_;
+  double* seconds_;
+};
+
+template <class C>
+class zkey_setup_t {
   using fr_t = typename C::fr_t;
   using g1_affine = typename C::g1_affine;
   using g2_affine = typename C::g2_affine;
 
  public:
-  key_generator_t(const formats::r1cs_file_t& r1cs, setup_report_t& report,
-                  const setup_options_t& options)
+  zkey_setup_t(const formats::r1cs_file_t& r1cs, setup_report_t& report,
+               const setup_options_t& options)
       : r1cs_(r1cs), rep_(report), opt_(options) {}
 
   void run(const std::string& zkey_path, const std::string& vkey_path) {
     check_domain();
-    evaluate();
-    make_header_points();
-    write_zkey(zkey_path);
-    write_vkey(vkey_path);
+    const r1cs_source_t<fr_t> source(r1cs_);
+    key_generator_t<C> gen(source, snarkjs_convention<fr_t>(opt_));
+    write_zkey(gen, zkey_path);
+    write_vkey(gen.vk(), vkey_path);
+    rep_.evaluate_seconds += gen.timings().evaluate_seconds;
+    rep_.g1_seconds += gen.timings().g1_seconds;
+    rep_.g2_seconds += gen.timings().g2_seconds;
   }
 
  private:
@@ -121,8 +169,7 @@ class key_generator_t {
   void check_domain() {
     const auto& h = r1cs_.header();
     const uint64_t rows = uint64_t(h.n_constraints) + h.n_public() + 1;
-    unsigned log_n = 0;
-    while ((uint64_t(1) << log_n) < rows) ++log_n;
+    const unsigned log_n = log2_domain(rows);
     if (log_n + 1 > fr_t::params_t::two_adicity) {
       throw format_error(r1cs_.path() + ": " + std::to_string(h.n_constraints) + " constraints + " +
                          std::to_string(h.n_public()) +
@@ -131,111 +178,15 @@ class key_generator_t {
                          std::to_string(log_n + 1) + " domain, beyond the field's 2-adicity " +
                          std::to_string(fr_t::params_t::two_adicity));
     }
-    log_n_ = log_n;
-    n_ = size_t(1) << log_n;
-    rep_.domain_size = uint32_t(n_);
+    rep_.domain_size = uint32_t(uint64_t(1) << log_n);
     rep_.n_coefficients = r1cs_.nnz()[0] + r1cs_.nnz()[1] + h.n_public() + 1;
   }
 
-  // The key's scalars: A_i, B_i at τ and the IC/C combinations (§2.5).
-  void evaluate() {
-    phase_timer_t t(&rep_.evaluate_seconds);
-    const auto& h = r1cs_.header();
-    const uint32_t n_vars = h.n_wires, n_pub = h.n_public();
-    tw_ = draw_toxic_waste<fr_t>(opt_, uint32_t(n_));
-    const fr_t& tau = tw_.tau;
-
-    // L_c(τ) on the n-domain {ω_n^c}.
-    const fr_t omega_n = ntt::root_of_unity<fr_t>(log_n_);
-    const fr_t tau_n = tau.pow_u64(n_);
-    const fr_t n_inv = fr_t::from_u64(n_).inverse();
-    std::vector<fr_t> lag =
-        lagrange_at(tau, fr_t::one(), omega_n, n_, (tau_n - fr_t::one()) * n_inv);
-
-    // A_i, B_i, C_i = Σ_c m_{c,i}·L_c(τ) over the r1cs rows, then the input rows
-    // {A, row nConstraints+s, wire s, 1} (§2.4).
-    a_.assign(n_vars, fr_t::zero());
-    b_.assign(n_vars, fr_t::zero());
-    std::vector<fr_t> c(n_vars, fr_t::zero());
-    auto accumulate = [](std::vector<fr_t>& acc, const formats::linear_combination_t& lc,
-                         const fr_t& l) {
-      for (uint32_t k = 0; k < lc.size(); ++k) {
-        const formats::lc_term_t term = lc[k];
-        acc[term.wire] += load_canonical<fr_t>(term.coef) * l;
-      }
-    };
-    uint32_t row = 0;
-    for (const auto& con : r1cs_.constraints()) {
-      accumulate(a_, con.a, lag[row]);
-      accumulate(b_, con.b, lag[row]);
-      accumulate(c, con.c, lag[row]);
-      ++row;
-    }
-    for (uint32_t s = 0; s <= n_pub; ++s) a_[s] += lag[h.n_constraints + s];
-
-    // IC: β·A_i + α·B_i + C_i for i ≤ nPublic (γ = 1); C: the same over δ for i > nPublic.
-    const fr_t delta_inv = tw_.delta.inverse();
-    ic_.resize(n_pub + 1);
-    priv_.resize(n_vars - n_pub - 1);
-    parallel_for(n_vars, [&](size_t b, size_t e) {
-      for (size_t i = b; i < e; ++i) {
-        const fr_t v = tw_.beta * a_[i] + tw_.alpha * b_[i] + c[i];
-        if (i <= n_pub)
-          ic_[i] = v;
-        else
-          priv_[i - n_pub - 1] = v * delta_inv;
-      }
-    });
-
-    // H[j] = L^{(2n)}_{2j+1}(τ)/δ: the 2n-domain basis at the odd points ω_2n·ω_n^j (§2.5),
-    // scale (τ^{2n} − 1)/(2n)/δ.
-    const fr_t omega_2n = ntt::root_of_unity<fr_t>(log_n_ + 1);
-    const fr_t h_scale =
-        (tau_n.sqr() - fr_t::one()) * (n_inv * fr_t::from_u64(2).inverse()) * delta_inv;
-    h_ = lagrange_at(tau, omega_2n, omega_n, n_, h_scale);
-  }
-
-  // [α]₁ [β]₁ [δ]₁, [β]₂ [γ]₂ [δ]₂ (§2.3), IC, and the fixed-base tables.
-  void make_header_points() {
-    {
-      phase_timer_t t(&rep_.g2_seconds);
-      g2_table_.emplace(C::g2_generator, fr_t::bits);
-      beta2_ = g2_table_->mul(tw_.beta.to_canonical()).to_affine();
-      delta2_ = g2_table_->mul(tw_.delta.to_canonical()).to_affine();
-      gamma2_ = C::g2_generator;  // γ = 1 (snarkjs zkey_new)
-    }
-    phase_timer_t t(&rep_.g1_seconds);
-    g1_table_.emplace(C::g1_generator, fr_t::bits);
-    alpha1_ = g1_table_->mul(tw_.alpha.to_canonical()).to_affine();
-    beta1_ = g1_table_->mul(tw_.beta.to_canonical()).to_affine();
-    delta1_ = g1_table_->mul(tw_.delta.to_canonical()).to_affine();
-    ic_points_.resize(ic_.size());
-    g1_table_->mul_batch(ic_.data(), ic_points_.data(), ic_.size());
-  }
-
-  template <class P>
-  static const uint8_t* bytes_of(const P* p) {
-    return reinterpret_cast<const uint8_t*>(p);
-  }
-
-  // One G1 point section: [s_i]₁ for the scalars, computed then streamed out.
-  void write_g1_section(formats::zkey_writer_t& w, uint32_t id, const std::vector<fr_t>& s,
-                        std::vector<g1_affine>& buf) {
-    {
-      phase_timer_t t(&rep_.g1_seconds);
-      buf.resize(s.size());
-      g1_table_->mul_batch(s.data(), buf.data(), s.size());
-    }
-    phase_timer_t t(&rep_.write_seconds);
-    w.begin_section(id);
-    w.write(bytes_of(buf.data()), buf.size() * sizeof(g1_affine));
-    w.end_section();
-  }
-
-  void write_zkey(const std::string& path) {
+  void write_zkey(key_generator_t<C>& gen, const std::string& path) {
     static_assert(sizeof(g1_affine) == 2 * sizeof(typename C::fq_t), "affine_t is the zkey layout");
     static_assert(sizeof(g2_affine) == 4 * sizeof(typename C::fq_t), "affine_t is the zkey layout");
     const auto& rh = r1cs_.header();
+    const auto& vk = gen.vk();
     const auto q = le_bytes(C::fq_t::modulus), r = le_bytes(fr_t::modulus);
 
     std::optional<formats::zkey_writer_t> w;
@@ -249,38 +200,27 @@ class key_generator_t {
       h.r = r.data();
       h.n_vars = rh.n_wires;
       h.n_public = rh.n_public();
-      h.domain_size = uint32_t(n_);
-      h.log2_domain_size = log_n_;
-      h.alpha1 = bytes_of(&alpha1_);
-      h.beta1 = bytes_of(&beta1_);
-      h.beta2 = bytes_of(&beta2_);
-      h.gamma2 = bytes_of(&gamma2_);
-      h.delta1 = bytes_of(&delta1_);
-      h.delta2 = bytes_of(&delta2_);
+      h.domain_size = uint32_t(gen.domain_size());
+      h.log2_domain_size = gen.log_domain_size();
+      h.alpha1 = bytes_of(&vk.alpha1);
+      h.beta1 = bytes_of(&vk.beta1);
+      h.beta2 = bytes_of(&vk.beta2);
+      h.gamma2 = bytes_of(&vk.gamma2);
+      h.delta1 = bytes_of(&vk.delta1);
+      h.delta2 = bytes_of(&vk.delta2);
       w.emplace(path, h, rep_.n_coefficients);
 
       w->begin_section(formats::zkey_section::ic);
-      w->write(bytes_of(ic_points_.data()), ic_points_.size() * sizeof(g1_affine));
+      w->write(bytes_of(vk.ic.data()), vk.ic.size() * sizeof(g1_affine));
       w->end_section();
       write_coefficients(*w);
     }
 
-    std::vector<g1_affine> buf;
-    write_g1_section(*w, formats::zkey_section::points_a, a_, buf);
-    write_g1_section(*w, formats::zkey_section::points_b1, b_, buf);
-    {
-      std::vector<g2_affine> b2(b_.size());
-      {
-        phase_timer_t t(&rep_.g2_seconds);
-        g2_table_->mul_batch(b_.data(), b2.data(), b_.size());
-      }
-      phase_timer_t t(&rep_.write_seconds);
-      w->begin_section(formats::zkey_section::points_b2);
-      w->write(bytes_of(b2.data()), b2.size() * sizeof(g2_affine));
-      w->end_section();
-    }
-    write_g1_section(*w, formats::zkey_section::points_c, priv_, buf);
-    write_g1_section(*w, formats::zkey_section::points_h, h_, buf);
+    // Sections 5..9 in id order: A, B1, B2, C (the generator's l), H.
+    zkey_sink_t<C> sink(*w, &rep_.write_seconds);
+    for (key_section_t s : {key_section_t::a, key_section_t::b_g1, key_section_t::b_g2,
+                            key_section_t::l, key_section_t::h})
+      gen.write_section(s, sink);
 
     phase_timer_t t(&rep_.write_seconds);
     // Section 10 circuit hash: left all zero. snarkjs's is a blake2b-512 over the initial key's
@@ -318,35 +258,23 @@ class key_generator_t {
   }
 
   // verification_key.json (§4): α₁, β₂, γ₂, δ₂, e(α₁, β₂), IC.
-  void write_vkey(const std::string& path) {
+  void write_vkey(const vk_points_t<C>& k, const std::string& path) {
     phase_timer_t t(&rep_.write_seconds);
-    verifying_key_t<C> vk{alpha1_, beta2_, gamma2_, delta2_, ic_points_};
+    verifying_key_t<C> vk{k.alpha1, k.beta2, k.gamma2, k.delta2, k.ic};
     formats::vkey_json_t j = vk.to_json();
-    j.alphabeta = alphabeta_json<C>(alpha1_, beta2_);
+    j.alphabeta = alphabeta_json<C>(k.alpha1, k.beta2);
     formats::write_vkey_json(path, j);
   }
 
   const formats::r1cs_file_t& r1cs_;
   setup_report_t& rep_;
   const setup_options_t& opt_;
-  unsigned log_n_ = 0;
-  size_t n_ = 0;
-  toxic_waste_t<fr_t> tw_{};
-  std::vector<fr_t> a_, b_;  // A_i(τ), B_i(τ) for every wire
-  std::vector<fr_t> ic_;     // β·A_i + α·B_i + C_i, i ≤ nPublic
-  std::vector<fr_t> priv_;   // (β·A_i + α·B_i + C_i)/δ, i > nPublic
-  std::vector<fr_t> h_;      // L^{(2n)}_{2j+1}(τ)/δ
-  std::optional<ec::fixed_base_t<typename C::g1>> g1_table_;
-  std::optional<ec::fixed_base_t<typename C::g2>> g2_table_;
-  g1_affine alpha1_{}, beta1_{}, delta1_{};
-  g2_affine beta2_{}, gamma2_{}, delta2_{};
-  std::vector<g1_affine> ic_points_;
 };
 
 }  // namespace
 
 template <class Fr>
-toxic_waste_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t domain_size) {
+secrets_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t domain_size) {
   std::optional<std::mt19937_64> prng;
   std::optional<std::random_device> rd;
   std::function<uint64_t()> word;
@@ -358,7 +286,7 @@ toxic_waste_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t doma
     word = [&] { return (uint64_t((*rd)()) << 32) | (*rd)(); };
   }
 
-  toxic_waste_t<Fr> tw;
+  secrets_t<Fr> tw;
   const uint64_t two_n = uint64_t(domain_size) * 2;
   do {
     tw.tau = draw_nonzero<Fr>(word);
@@ -366,12 +294,13 @@ toxic_waste_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t doma
   tw.alpha = draw_nonzero<Fr>(word);
   tw.beta = draw_nonzero<Fr>(word);
   tw.delta = draw_nonzero<Fr>(word);
+  tw.gamma = Fr::one();
   return tw;
 }
 
-template toxic_waste_t<curves::bn254::fr_t> draw_toxic_waste<curves::bn254::fr_t>(
+template secrets_t<curves::bn254::fr_t> draw_toxic_waste<curves::bn254::fr_t>(
     const setup_options_t&, uint32_t);
-template toxic_waste_t<curves::bls12_381::fr_t> draw_toxic_waste<curves::bls12_381::fr_t>(
+template secrets_t<curves::bls12_381::fr_t> draw_toxic_waste<curves::bls12_381::fr_t>(
     const setup_options_t&, uint32_t);
 
 setup_report_t dev_setup(const std::string& r1cs_path, const std::string& zkey_path,
@@ -399,10 +328,10 @@ setup_report_t dev_setup(const std::string& r1cs_path, const std::string& zkey_p
   // (r1cs_file_t already refused 1 + nPubOut + nPubIn + nPrvIn > nWires.)
   switch (*curve) {
     case curve_id_t::bn254:
-      key_generator_t<curves::bn254>(*r1cs, rep, options).run(zkey_path, vkey_path);
+      zkey_setup_t<curves::bn254>(*r1cs, rep, options).run(zkey_path, vkey_path);
       break;
     case curve_id_t::bls12_381:
-      key_generator_t<curves::bls12_381>(*r1cs, rep, options).run(zkey_path, vkey_path);
+      zkey_setup_t<curves::bls12_381>(*r1cs, rep, options).run(zkey_path, vkey_path);
       break;
   }
   return rep;

@@ -13,13 +13,16 @@
 //   IC[i] = [β·A_i + α·B_i + C_i]₁ (i ≤ nPublic)   C[i] = [(β·A_i + α·B_i + C_i)/δ]₁ (i > nPublic)
 //   A[i] = [A_i]₁  B1[i] = [B_i]₁  B2[i] = [B_i]₂  H[j] = [L^{(2n)}_{2j+1}(τ)/δ]₁      (§2.5)
 //
-// The cost is fixed-base scalar multiplication (ec/fixed_base.hpp): about 3·nVars + n in G1 and
+// The key is zk/groth16/generator.hpp's with snarkjs's convention (its nqr's roots, H on the odd
+// coset, γ = 1, a point for every wire); this file reads the .r1cs and writes the two files. The
+// cost is fixed-base scalar multiplication (ec/fixed_base.hpp): about 3·nVars + n in G1 and
 // nVars in G2.
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "zk/base/curve_id.hpp"
+#include "zk/groth16/generator.hpp"
 
 namespace zk::groth16 {
 
@@ -56,14 +59,11 @@ struct setup_report_t {
 setup_report_t dev_setup(const std::string& r1cs_path, const std::string& zkey_path,
                          const std::string& vkey_path, const setup_options_t& options = {});
 
-// The secrets, exposed so that tests can recompute a key from its seed. Drawn in the order
-// τ, α, β, δ, each uniform in [1, r) by rejection sampling on 64-bit words; τ is redrawn while
-// τ^{2n} = 1 (the Lagrange formulas divide by τ − ω).
+// The secrets (snarkjs's convention_t::draw_secrets), exposed so that tests can recompute a key
+// from its seed. Drawn in the order τ, α, β, δ, each uniform in [1, r) by rejection sampling on
+// 64-bit words; τ is redrawn while τ^{2n} = 1 (the Lagrange formulas divide by τ − ω, ω in the
+// 2n-domain for H); γ = 1.
 template <class Fr>
-struct toxic_waste_t {
-  Fr tau, alpha, beta, delta;
-};
-template <class Fr>
-toxic_waste_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t domain_size);
+secrets_t<Fr> draw_toxic_waste(const setup_options_t& options, uint32_t domain_size);
 
 }  // namespace zk::groth16

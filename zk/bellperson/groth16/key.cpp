@@ -86,7 +86,7 @@ params_key_t::params_key_t(const params_file_t& f, const r1cs_shape_t& s) {
   pk_.a_density = &a_density_;
   pk_.b_density = &b_density_;
   pk_.h_form = groth16::h_form_t::coset_quotient;
-  pk_.domain_generator = domain_generator;
+  pk_.domain_generator = multiplicative_generator;
   vk_ = vk.to_groth16();
   pk_.ic = vk_.ic.data();
 }

@@ -24,10 +24,6 @@
 
 namespace zk::bellperson {
 
-// The field's multiplicative generator (blstrs Scalar::MULTIPLICATIVE_GENERATOR): ω's generator
-// and the coset shift of bellperson's h.
-inline constexpr uint64_t domain_generator = 7;
-
 class params_key_t {
  public:
   // Checks every section's size against the circuit (its counts and densities: the file must be

@@ -27,6 +27,11 @@ namespace zk::bellperson {
 
 using curve_t = zk::curves::bls12_381;
 using fr_t = curve_t::fr_t;
+
+// blstrs Scalar::MULTIPLICATIVE_GENERATOR: the generator of bellperson's domain
+// (ω = 7^((r−1)/2^log n); snarkjs's roots come from the nqr 5 instead) and the coset shift of its
+// prover's h.
+inline constexpr uint64_t multiplicative_generator = 7;
 using fq_t = curve_t::fq_t;
 using fq2_t = curve_t::fq2_t;
 using g1_affine_t = curve_t::g1_affine;
