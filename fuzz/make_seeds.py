@@ -573,6 +573,14 @@ def filecoin_c1_seeds():
     w("wrapper-truncated-inner.json",
       '{"SectorNum":7,"Phase1Out":"' + base64.b64encode(inner).decode() + '","SectorSize":2048}')
     w("wrapper-bad-base64.json", '{"SectorNum":-1,"Phase1Out":"eyJ=","SectorSize":2048}')
+    # The reader's bounds and nlohmann's number kinds (zk/filecoin/api/c1.cpp reader_t).
+    head = '{"registered_proof":"StackedDrg2KiBV1_1","vanilla_proofs":{"StackedDrg2KiBV1":'
+    w("bad-deep-nesting.json", head + "[" * 20000)
+    w("bad-127-partitions.json", head + "[" + "[]," * 126 + "[]]}}")
+    w("bad-bom.json", "\ufeff" + good[:200])
+    w("bad-numbers.json", '{"SectorNum":-9223372036854775809,"Phase1Out":"","SectorSize":1e400}')
+    w("bad-big-integers.json", good.replace('"node":3', '"node":18446744073709551616', 1))
+    w("bad-33-bytes.json", good.replace('"seed":[1,', '"seed":[0,1,', 1))
 
 
 if __name__ == "__main__":

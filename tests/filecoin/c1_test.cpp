@@ -1,7 +1,8 @@
 // zk/filecoin/api/c1: the C1 output's reader and writer on C1s built here in every tree shape (the
 // reader and writer must agree byte for byte), and the reader's refusals, each naming the JSON
-// path. Real C1s made by Filecoin's own sealer are read and written back byte for byte by
-// tests/filecoin/c1_vs_ref.sh.
+// path: the schema's, nlohmann's syntax errors said in the reader's words, numbers of every kind
+// nlohmann reads, and its bounds (nesting, array lengths). Real C1s made by Filecoin's own sealer
+// are read and written back byte for byte by tests/filecoin/c1_vs_ref.sh.
 #include "zk/filecoin/api/c1.hpp"
 
 #include <doctest/doctest.h>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/test_util.hpp"
 #include "zk/base/base64.hpp"
 #include "zk/base/error.hpp"
 #include "zk/filecoin/api/registry.hpp"
@@ -96,6 +98,14 @@ std::string error_of(const std::string& text) {
     return e.what();
   }
   return "(no error)";
+}
+
+// The error for the valid 2 KiB C1's text with its first `from` replaced by `to`.
+std::string error_with(const std::string& from, const std::string& to) {
+  std::string text = write_c1_json(make_c1(registered_proof("StackedDrg2KiBV1_1")));
+  const size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return error_of(text.replace(at, from.size(), to));
 }
 
 // The error for the valid 2 KiB C1 with one change made to its JSON tree.
@@ -207,6 +217,14 @@ TEST_CASE("c1: refusals name the JSON path") {
         "c1.json: vanilla_proofs.StackedDrg2KiBV1[0]: expected 2 challenge proofs, got 1");
   CHECK(error_after([](ojson_t& j) { j["comm_r"] = ojson_t::parse(r_bytes); }) ==
         "c1.json: comm_r: value not below the field modulus");
+  CHECK(error_after([](ojson_t& j) { j["registered_proof"] = "StackedDrg8MiBV1"; }) ==
+        "c1.json: vanilla_proofs: variant \"StackedDrg2KiBV1\" where StackedDrg8MiBV1 needs "
+        "\"StackedDrg8MiBV1\"");
+  CHECK(error_after([](ojson_t& j) {
+          proof0(j)["labeling_proofs"][0]["node"] = ojson_t::parse("18446744073709551615");
+        }) ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs[0].node: node "
+        "18446744073709551615 of a 64-node sector");
   // Wrong Merkle kind for the shape.
   CHECK(error_after([](ojson_t& j) {
           auto& d = proof0(j)["comm_r_last_proof"]["data"];
@@ -250,9 +268,6 @@ TEST_CASE("c1: refusals of the syntax, with the byte") {
       starts(error_after([](ojson_t& j) { j["registered_proof"] = "StackedDrg4KiBV1"; }),
              "c1.json: registered_proof: unknown registered seal proof 'StackedDrg4KiBV1' (known: "
              "StackedDrg2KiBV1, "));
-  CHECK(starts(error_after([](ojson_t& j) { j["registered_proof"] = "StackedDrg8MiBV1"; }),
-               "c1.json: vanilla_proofs: variant \"StackedDrg2KiBV1\" where StackedDrg8MiBV1 needs "
-               "\"StackedDrg8MiBV1\""));
   CHECK(starts(error_after([](ojson_t& j) {
                  auto& d = proof0(j)["comm_d_proofs"]["data"];
                  d["Other"] = d["Single"];
@@ -303,4 +318,139 @@ TEST_CASE("c1: validate_c1 on a C1 in memory") {
                        "vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column."
                        "rows: expected 2 rows (one a layer), got 1",
                        std::invalid_argument);
+}
+
+TEST_CASE("c1: nlohmann's refusals said as the reader's: file, path, byte") {
+  const std::string good = write_c1_json(make_c1(registered_proof("StackedDrg2KiBV1_1")));
+  // Every cut and every corrupted byte: the file, a message of the reader's with the byte,
+  // never nlohmann's own text ("[json.exception.parse_error.101] parse error at line 1, …").
+  for (size_t n = 0; n < good.size(); n += 331) {
+    CAPTURE(n);
+    for (const std::string& bad :
+         {good.substr(0, n), good.substr(0, n) + "}" + good.substr(n),
+          good.substr(0, n) + "\"" + good.substr(n), good.substr(0, n) + "x" + good.substr(n)}) {
+      const std::string e = error_of(bad);
+      CAPTURE(e);
+      CHECK(e.rfind("c1.json: ", 0) == 0);
+      CHECK(zk::test::contains(e, " (byte "));
+      CHECK(!zk::test::contains(e, "json.exception"));
+      CHECK(!zk::test::contains(e, "syntax error"));
+    }
+  }
+  CHECK(error_of("") ==
+        "c1.json: unexpected end of input; expected '[', '{', or a literal (byte 0)");
+  // The byte: how far the parser had read (here the end of the text, and the '}' after "nul").
+  const size_t ticket = good.find("\"ticket\":[") + 10;
+  CHECK(error_of(good.substr(0, ticket)) ==
+        "c1.json: ticket: unexpected end of input; expected '[', '{', or a literal (byte " +
+            std::to_string(ticket) + ")");
+  CHECK(error_of(good.substr(0, ticket + 2)) ==
+        "c1.json: ticket: unexpected end of input; expected ']' (byte " +
+            std::to_string(ticket + 2) + ")");
+  CHECK(error_with("\"_h\":null", "\"_h\":nul") ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][0].replica_column_proofs.c_x.column._h: "
+        "invalid literal; last read: '\"_h\":nul}' (byte " +
+            std::to_string(good.find("\"_h\":null") + 9) + ")");
+  // The offending token in a message is cut short: here an unterminated string of 1 MB.
+  const std::string e = error_of("{\"registered_proof\":\"" + std::string(1 << 20, 'a'));
+  CAPTURE(e);
+  CHECK(e.size() < 200);
+  CHECK(e.rfind("c1.json: registered_proof: invalid string: missing closing quote; last read: "
+                "'\"aaaa",
+                0) == 0);
+}
+
+TEST_CASE("c1: numbers, strings and literals where the schema has something else") {
+  // Numbers nlohmann reads as floats: fractions, exponents, integers beyond 64 bits, overflow.
+  // (byte: after the number and the ',' the parser looked at to end it)
+  const std::string good = write_c1_json(make_c1(registered_proof("StackedDrg2KiBV1_1")));
+  CHECK(error_with("\"node\":", "\"node\":18446744073709551616,\"x\":") ==
+        "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0].node: a non-negative "
+        "integer above 2^64 - 1 (byte " +
+            std::to_string(good.find("\"node\":") + 7 + 21) + ")");
+  CHECK(zk::test::contains(error_with("\"node\":", "\"node\":1e400,\"x\":"),
+                           "labeling_proofs[0].node: a number out of range (1e400) (byte "));
+  CHECK(zk::test::contains(error_with("\"node\":", "\"node\":-1,\"x\":"),
+                           "labeling_proofs[0].node: expected a non-negative integer, found -1"));
+  CHECK(zk::test::contains(
+      error_with("\"column\":{\"index\":", "\"column\":{\"index\":4294967296,\"x\":"),
+      "c_x.column.index: 4294967296 does not fit 32 bits (byte "));
+  CHECK(zk::test::contains(error_with("\"seed\":[", "\"seed\":[1e2,"),
+                           "c1.json: seed[0]: expected a byte (0 to 255), found a fraction or an "
+                           "exponent (1e2) (byte "));
+  CHECK(zk::test::contains(error_with("\"seed\":[", "\"seed\":[99999999999999999999999,"),
+                           "c1.json: seed[0]: 99999999999999999999999 is not a byte (0 to 255)"));
+  CHECK(zk::test::contains(error_with("\"seed\":[", "\"seed\":[\"1\","),
+                           "c1.json: seed[0]: expected a byte (0 to 255), found a string"));
+  CHECK(zk::test::contains(error_with("\"seed\":[", "\"seed\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"),
+                           "c1.json: seed: expected 32 bytes, got more (byte "));
+  CHECK(zk::test::contains(error_with("\"seed\":[", "\"seed\":{\"a\":["),
+                           "c1.json: seed: expected an array of 32 bytes, found an object"));
+  CHECK(zk::test::contains(error_with("\"_h\":null", "\"_h\":false"),
+                           "c_x.column._h: expected null, found false (byte "));
+  CHECK(zk::test::contains(
+      error_with("\"registered_proof\":\"StackedDrg2KiBV1_1\"", "\"registered_proof\":2"),
+      "c1.json: registered_proof: expected a string (a registered proof's "
+      "name), found a number (byte "));
+  CHECK(zk::test::contains(error_with("{\"data\":{\"Single\"", "{\"data\":{\"Double\""),
+                           "comm_d_proofs.data: unknown proof kind \"Double\" (expected Single, "
+                           "Sub or Top) (byte "));
+  CHECK(zk::test::contains(error_with("{\"data\":{\"Single\"", "{\"data\":{}, \"x\":{\"Single\""),
+                           "comm_d_proofs.data: expected one key: Single, Sub or Top (byte "));
+  // A key of any length is cut short in the message.
+  const std::string e = error_with("\"ticket\"", "\"" + std::string(100000, 'k') + "\"");
+  CAPTURE(e);
+  CHECK(e.size() < 300);
+  CHECK(zk::test::contains(e, "c1.json: unknown key \"kkkk"));
+  // A byte order mark: serde_json and Go refuse it, so does the reader (nlohmann would skip it).
+  CHECK(error_of("\xef\xbb\xbf" + write_c1_json(make_c1(registered_proof("StackedDrg2KiBV1_1")))) ==
+        "c1.json: a byte order mark (not JSON) (byte 0)");
+}
+
+TEST_CASE("c1: bounded: nesting stops at the schema's depth, arrays at the registry's counts") {
+  // A bracket the schema does not have is refused at once: 1 M brackets are not read.
+  CHECK(error_of(std::string(1 << 20, '[')) ==
+        "c1.json: expected an object, found an array (byte 1)");
+  const std::string head =
+      "{\"registered_proof\":\"StackedDrg2KiBV1\",\"vanilla_proofs\":{\"StackedDrg2KiBV1\":";
+  CHECK(
+      error_of(head + std::string(1 << 20, '[')) ==
+      "c1.json: vanilla_proofs.StackedDrg2KiBV1[0][0]: expected an object, found an array (byte " +
+          std::to_string(head.size() + 3) + ")");
+  CHECK(
+      error_of(head +
+               "[[{\"comm_d_proofs\":{\"data\":{\"Single\":{\"path\":{\"path\":[{\"hashes\":[[" +
+               std::string(1 << 20, '[')) ==
+      error_of(head +
+               "[[{\"comm_d_proofs\":{\"data\":{\"Single\":{\"path\":{\"path\":[{\"hashes\":[[["));
+  // More partitions than any registered proof has (126): refused at the 127th of a million.
+  std::string many = head + "[";
+  for (int i = 0; i < 1000000; ++i) many += "[],";
+  const std::string e = error_of(many);
+  CHECK(e.rfind("c1.json: vanilla_proofs.StackedDrg2KiBV1: more than 126 elements: no registered "
+                "proof has more (byte ",
+                0) == 0);
+  // The other arrays likewise, each at the most any registered proof has.
+  auto more = [](const std::string& e, const std::string& path, int n) {
+    CAPTURE(e);
+    return e.rfind("c1.json: " + path + ": more than " + std::to_string(n) +
+                       " elements: no registered proof has more (byte ",
+                   0) == 0;
+  };
+  auto grow = [](ojson_t& a, size_t n) {
+    while (a.size() < n) a.push_back(a[0]);
+  };
+  CHECK(more(error_after([&](ojson_t& j) { grow(j["vanilla_proofs"]["StackedDrg2KiBV1"][0], 19); }),
+             "vanilla_proofs.StackedDrg2KiBV1[0]", 18));
+  CHECK(more(error_after([&](ojson_t& j) { grow(proof0(j)["labeling_proofs"], 12); }),
+             "vanilla_proofs.StackedDrg2KiBV1[0][1].labeling_proofs", 11));
+  CHECK(more(error_after([&](ojson_t& j) { grow(proof0(j)["encoding_proof"]["parents"], 38); }),
+             "vanilla_proofs.StackedDrg2KiBV1[0][1].encoding_proof.parents", 37));
+  CHECK(more(
+      error_after([&](ojson_t& j) { grow(proof0(j)["replica_column_proofs"]["drg_parents"], 9); }),
+      "vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents", 8));
+  CHECK(more(error_after([&](ojson_t& j) {
+               grow(proof0(j)["comm_d_proofs"]["data"]["Single"]["path"]["path"], 32);
+             }),
+             "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.path.path", 31));
 }

@@ -1,10 +1,10 @@
 #include "zk/filecoin/api/c1.hpp"
 
+#include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <initializer_list>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "zk/base/base64.hpp"
@@ -17,475 +17,546 @@ namespace zk::filecoin {
 
 namespace {
 
-constexpr size_t total_parents = 37;  // stacked/vanilla/proof.rs TOTAL_PARENTS: labels hashed
+constexpr uint32_t total_parents = 37;  // stacked/vanilla/proof.rs TOTAL_PARENTS: labels hashed
 
-// --- a strict JSON reader for this schema --------------------------------------------------------
+// --- reading: nlohmann/json's SAX parser, every event checked against the schema ---------------
 //
-// Recursive descent straight into the structs: nothing is kept of the text, the recursion follows
-// the schema (never the input's nesting), and every error names the JSON path and the byte.
+// nlohmann::json::sax_parse tokenizes (RFC 8259 strictly: numbers, escapes, UTF-8; one value, then
+// the end) and calls reader_t once per bracket, key and scalar. reader_t keeps a stack of frames,
+// one per object or array open, each knowing which node of the schema it is and what it fills,
+// and writes c1_output_t as the values come: no DOM (nlohmann's DOM of a 32 GiB C1 takes 5× its
+// 38 MB text, the structs 0.7×; bench/README.md "The C1 reader").
+//
+// Bounded: nlohmann's parser is iterative (one bit of its own stack per open bracket) and a
+// bracket the schema does not have at that place is refused at once, so nothing nests deeper than
+// the schema's 16 levels (a Top proof's path hash in a parent's column); every array is refused
+// past the most elements any registered proof's C1 has (cap_of: 126 partitions, 18 challenges, 31
+// path levels, 37 domains, 11 labeling proofs, 8 columns, 32 bytes), so the structs stay within a
+// few times the text: at worst ~3×, path elements without hashes (24 bytes of text, 32 of struct,
+// vectors up to twice their size); a 44 MB C1 of them takes 55 MB. The one long string is the
+// wrapper's Phase1Out, which nlohmann's lexer holds twice while it reads it (its token and the raw
+// text for messages): the wrapper's peak is ~4× its text.
 
-class json_in_t {
- public:
-  json_in_t(std::string_view text, std::string_view file) : s_(text), file_(file) {}
-
-  // The path of the value being read; key()/index() extend it for one scope.
-  class scope_t {
-   public:
-    scope_t(std::string& path, size_t keep) : path_(path), keep_(keep) {}
-    ~scope_t() { path_.resize(keep_); }
-    scope_t(const scope_t&) = delete;
-    scope_t& operator=(const scope_t&) = delete;
-
-   private:
-    std::string& path_;
-    size_t keep_;
-  };
-  scope_t key(std::string_view k) {
-    const size_t keep = path_.size();
-    if (!path_.empty()) path_ += '.';
-    path_.append(k);
-    return scope_t(path_, keep);
-  }
-  scope_t index(size_t i) {
-    const size_t keep = path_.size();
-    path_ += '[' + std::to_string(i) + ']';
-    return scope_t(path_, keep);
-  }
-
-  [[noreturn]] void fail(const std::string& what) const {
-    std::string msg(file_);
-    msg += ": ";
-    if (!path_.empty()) msg += path_ + ": ";
-    msg += what + " (byte " + std::to_string(pos_) + ")";
-    throw format_error(msg);
-  }
-
-  void ws() {
-    while (pos_ < s_.size() &&
-           (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r'))
-      ++pos_;
-  }
-  char peek() {
-    ws();
-    return pos_ < s_.size() ? s_[pos_] : '\0';
-  }
-  void expect(char c, const char* what) {
-    if (peek() != c)
-      fail(std::string("expected ") + what +
-           (pos_ < s_.size() ? std::string(", found '") + s_[pos_] + "'" : ", found the end"));
-    ++pos_;
-  }
-  bool at_end() {
-    ws();
-    return pos_ == s_.size();
-  }
-
-  std::string string() {
-    expect('"', "a string");
-    std::string out;
-    while (true) {
-      if (pos_ >= s_.size()) fail("unterminated string");
-      const char c = s_[pos_++];
-      if (c == '"') return out;
-      if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= s_.size()) fail("unterminated string");
-      const char e = s_[pos_++];
-      switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-          out += e;
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          uint32_t cp = hex4();
-          if (cp >= 0xd800 && cp < 0xdc00) {
-            if (pos_ + 2 > s_.size() || s_[pos_] != '\\' || s_[pos_ + 1] != 'u')
-              fail("unpaired surrogate in a \\u escape");
-            pos_ += 2;
-            const uint32_t lo = hex4();
-            if (lo < 0xdc00 || lo >= 0xe000) fail("unpaired surrogate in a \\u escape");
-            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-          } else if (cp >= 0xdc00 && cp < 0xe000) {
-            fail("unpaired surrogate in a \\u escape");
-          }
-          utf8(cp, out);
-          break;
-        }
-        default:
-          fail(std::string("invalid escape \\") + e);
-      }
-    }
-  }
-
-  // A JSON number that is a non-negative integer below 2^64 (no sign, fraction or exponent).
-  uint64_t u64(const char* what = "a non-negative integer") {
-    ws();
-    const size_t start = pos_;
-    uint64_t v = 0;
-    bool any = false;
-    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
-      const uint64_t d = uint64_t(s_[pos_] - '0');
-      if (v > (UINT64_MAX - d) / 10) fail(std::string(what) + " above 2^64 - 1");
-      v = v * 10 + d;
-      ++pos_;
-      any = true;
-    }
-    if (!any) fail(std::string("expected ") + what);
-    if (pos_ - start > 1 && s_[start] == '0') fail("a number with a leading zero (not JSON)");
-    if (pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
-      fail(std::string("expected ") + what + ", found a fraction or an exponent");
-    return v;
-  }
-  int64_t i64() {
-    if (peek() == '-') {
-      ++pos_;
-      const uint64_t m = u64("an integer");
-      if (m > uint64_t(INT64_MAX) + 1) fail("an integer below -2^63");
-      return m == uint64_t(INT64_MAX) + 1 ? INT64_MIN : -int64_t(m);
-    }
-    const uint64_t v = u64("an integer");
-    if (v > uint64_t(INT64_MAX)) fail("an integer above 2^63 - 1");
-    return int64_t(v);
-  }
-  uint32_t u32() {
-    const uint64_t v = u64();
-    if (v > UINT32_MAX) fail(std::to_string(v) + " does not fit 32 bits");
-    return uint32_t(v);
-  }
-
-  void null() {
-    ws();
-    if (s_.substr(pos_, 4) != "null") fail("expected null");
-    pos_ += 4;
-  }
-
-  // An object whose keys are exactly `keys`, each once, in any order; on(key) reads the value.
-  template <class F>
-  void object(std::initializer_list<const char*> keys, F&& on) {
-    expect('{', "an object");
-    uint64_t seen = 0;
-    if (peek() == '}') {
-      ++pos_;
-    } else {
-      while (true) {
-        const std::string k = string();
-        size_t i = 0;
-        for (const char* want : keys) {
-          if (k == want) break;
-          ++i;
-        }
-        if (i == keys.size()) fail("unknown key \"" + k + "\"" + expected_keys(keys));
-        if (seen & (uint64_t(1) << i)) fail("key \"" + k + "\" given twice");
-        seen |= uint64_t(1) << i;
-        expect(':', "':'");
-        {
-          auto sc = key(k);
-          on(k);
-        }
-        if (peek() == ',') {
-          ++pos_;
-          continue;
-        }
-        expect('}', "',' or '}'");
-        break;
-      }
-    }
-    size_t i = 0;
-    for (const char* want : keys) {
-      if (!(seen & (uint64_t(1) << i))) fail(std::string("missing key \"") + want + "\"");
-      ++i;
-    }
-  }
-
-  // An object with one key (an externally tagged enum, a map of one entry); returns the key
-  // after on(key) read its value.
-  template <class F>
-  std::string single_key_object(const char* what, F&& on) {
-    expect('{', "an object");
-    if (peek() == '}') fail(std::string("expected one key: ") + what);
-    const std::string k = string();
-    expect(':', "':'");
-    {
-      auto sc = key(k);
-      on(k);
-    }
-    if (peek() == ',') fail(std::string("more than one key: expected one, ") + what);
-    expect('}', "'}'");
-    return k;
-  }
-
-  // An array; on(i) reads element i.
-  template <class F>
-  size_t array(F&& on) {
-    expect('[', "an array");
-    size_t n = 0;
-    if (peek() == ']') {
-      ++pos_;
-      return 0;
-    }
-    while (true) {
-      {
-        auto sc = index(n);
-        on(n);
-      }
-      ++n;
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      expect(']', "',' or ']'");
-      return n;
-    }
-  }
-
-  // 32 numbers 0…255. The hot path of a C1 (every hash is one): no path is built unless an
-  // element is bad.
-  bytes32_t bytes32() {
-    bytes32_t out{};
-    expect('[', "an array");
-    size_t n = 0;
-    if (peek() == ']') {
-      ++pos_;
-    } else {
-      while (true) {
-        ws();
-        unsigned v = 0;
-        const size_t start = pos_;
-        while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9' && pos_ - start < 4)
-          v = v * 10 + unsigned(s_[pos_++] - '0');
-        const bool digits = pos_ > start;
-        const bool plain =
-            digits && (pos_ - start == 1 || s_[start] != '0') &&
-            (pos_ >= s_.size() || (s_[pos_] != '.' && s_[pos_] != 'e' && s_[pos_] != 'E' &&
-                                   !(s_[pos_] >= '0' && s_[pos_] <= '9')));
-        if (!plain || v > 255) {
-          pos_ = start;
-          auto sc = index(n);
-          const uint64_t big = u64("a byte (0 to 255)");
-          fail(std::to_string(big) + " is not a byte (0 to 255)");
-        }
-        if (n < 32) out[n] = uint8_t(v);
-        ++n;
-        const char c = peek();
-        if (c == ',') {
-          ++pos_;
-          continue;
-        }
-        expect(']', "',' or ']'");
-        break;
-      }
-    }
-    if (n != 32) fail("expected 32 bytes, got " + std::to_string(n));
-    return out;
-  }
-
-  const std::string& path() const { return path_; }
-  std::string_view file() const { return file_; }
-
- private:
-  uint32_t hex4() {
-    if (pos_ + 4 > s_.size()) fail("short \\u escape");
-    uint32_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = s_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9')
-        v |= uint32_t(c - '0');
-      else if (c >= 'a' && c <= 'f')
-        v |= uint32_t(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F')
-        v |= uint32_t(c - 'A' + 10);
-      else
-        fail("bad hex digit in a \\u escape");
-    }
-    return v;
-  }
-  static void utf8(uint32_t cp, std::string& out) {
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xc0 | (cp >> 6));
-      out += char(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      out += char(0xe0 | (cp >> 12));
-      out += char(0x80 | ((cp >> 6) & 0x3f));
-      out += char(0x80 | (cp & 0x3f));
-    } else {
-      out += char(0xf0 | (cp >> 18));
-      out += char(0x80 | ((cp >> 12) & 0x3f));
-      out += char(0x80 | ((cp >> 6) & 0x3f));
-      out += char(0x80 | (cp & 0x3f));
-    }
-  }
-  static std::string expected_keys(std::initializer_list<const char*> keys) {
-    std::string s = " (expected ";
-    bool first = true;
-    for (const char* k : keys) {
-      s += (first ? "" : ", ") + std::string(k);
-      first = false;
-    }
-    return s + ")";
-  }
-
-  std::string_view s_;
-  std::string_view file_;
-  size_t pos_ = 0;
-  std::string path_;
+// Where the schema is: an object, an array or a scalar of the C1 or the wrapper.
+enum class node_t : uint8_t {
+  // objects
+  document,         // the top level: a C1, or the wrapper (told by its first key)
+  c1,               // SealCommitPhase1Output
+  wrapper,          // {"SectorNum", "Phase1Out", "SectorSize"}
+  variant,          // vanilla_proofs: {"StackedDrg2KiBV1": partitions}, exactly one key
+  vanilla,          // a challenge's proof (stacked/vanilla/params.rs Proof)
+  merkle,           // MerkleProof: {"data": …}
+  merkle_data,      // ProofData, externally tagged: {"Single" | "Sub" | "Top": …}, one key
+  single,           // SingleProof {"root", "leaf", "path"}
+  sub,              // SubProof {"base_proof", "sub_proof", "root", "leaf"}
+  top,              // TopProof {"base_proof", "sub_proof", "top_proof", "root", "leaf"}
+  path,             // InclusionPath {"path": [element]}
+  path_element,     // PathElement {"hashes", "index"}
+  replica_columns,  // ReplicaColumnProof {"c_x", "drg_parents", "exp_parents"}
+  column_proof,     // ColumnProof {"column", "inclusion_proof"}
+  column,           // Column {"index", "rows", "_h"}
+  labeling,         // LabelingProof / EncodingProof {"parents", "layer_index", "node"}
+  // arrays
+  partitions,     // [partition]
+  challenges,     // [proof]
+  path_elements,  // [element]
+  columns,        // [column proof]
+  labelings,      // [labeling proof]
+  domains,        // [domain]
+  bytes32,        // 32 numbers 0…255
+  // scalars
+  byte,  // an element of bytes32
+  u64,
+  u32,
+  i64,
+  null,
+  proof_name,  // registered_proof
+  base64,      // Phase1Out
 };
 
-// --- the schema, read --------------------------------------------------------------------------
+bool is_object(node_t n) { return n <= node_t::labeling; }
+bool is_array(node_t n) { return n >= node_t::partitions && n <= node_t::bytes32; }
 
-std::vector<domain_t> read_domains(json_in_t& j) {
-  std::vector<domain_t> out;
-  j.array([&](size_t) { out.push_back(j.bytes32()); });
-  return out;
-}
+// A value's place in the schema: its node, what it fills, and (an object's field) its key.
+struct field_t {
+  const char* key;
+  node_t node;
+  void* target;
+};
+struct fields_t {
+  fields_t(std::initializer_list<field_t> l) : size(l.size()) { std::copy(l.begin(), l.end(), at); }
+  field_t at[7];
+  size_t size;
+};
 
-inclusion_path_t read_inclusion_path(json_in_t& j) {
-  inclusion_path_t out;
-  j.object({"path"}, [&](const std::string&) {
-    j.array([&](size_t) {
-      path_element_t e;
-      j.object({"hashes", "index"}, [&](const std::string& k) {
-        if (k == "hashes")
-          e.hashes = read_domains(j);
-        else
-          e.index = j.u64();
-      });
-      out.push_back(std::move(e));
-    });
-  });
-  return out;
-}
-
-merkle_proof_t read_merkle(json_in_t& j) {
-  merkle_proof_t m;
-  j.object({"data"}, [&](const std::string&) {
-    j.single_key_object("Single, Sub or Top", [&](const std::string& kind) {
-      if (kind == "Single") {
-        m.kind = merkle_kind_t::single;
-        j.object({"root", "leaf", "path"}, [&](const std::string& k) {
-          if (k == "root")
-            m.root = j.bytes32();
-          else if (k == "leaf")
-            m.leaf = j.bytes32();
-          else
-            m.base = read_inclusion_path(j);
-        });
-      } else if (kind == "Sub") {
-        m.kind = merkle_kind_t::sub;
-        j.object({"base_proof", "sub_proof", "root", "leaf"}, [&](const std::string& k) {
-          if (k == "base_proof")
-            m.base = read_inclusion_path(j);
-          else if (k == "sub_proof")
-            m.sub = read_inclusion_path(j);
-          else if (k == "root")
-            m.root = j.bytes32();
-          else
-            m.leaf = j.bytes32();
-        });
-      } else if (kind == "Top") {
-        m.kind = merkle_kind_t::top;
-        j.object({"base_proof", "sub_proof", "top_proof", "root", "leaf"},
-                 [&](const std::string& k) {
-                   if (k == "base_proof")
-                     m.base = read_inclusion_path(j);
-                   else if (k == "sub_proof")
-                     m.sub = read_inclusion_path(j);
-                   else if (k == "top_proof")
-                     m.top = read_inclusion_path(j);
-                   else if (k == "root")
-                     m.root = j.bytes32();
-                   else
-                     m.leaf = j.bytes32();
-                 });
-      } else {
-        j.fail("unknown proof kind (expected Single, Sub or Top)");
-      }
-    });
-  });
-  return m;
-}
-
-column_proof_t read_column_proof(json_in_t& j) {
-  column_proof_t c;
-  j.object({"column", "inclusion_proof"}, [&](const std::string& k) {
-    if (k == "column") {
-      j.object({"index", "rows", "_h"}, [&](const std::string& f) {
-        if (f == "index")
-          c.column.index = j.u32();
-        else if (f == "rows")
-          c.column.rows = read_domains(j);
-        else
-          j.null();
-      });
-    } else {
-      c.inclusion_proof = read_merkle(j);
+// The fields of an object node whose values fill `t`: the schema (c1.hpp), a line a key. The
+// document's are the C1's or the wrapper's (its first key tells), the variant's is any one key.
+fields_t fields(node_t n, void* t) {
+  using k = node_t;
+  switch (n) {
+    case k::c1: {
+      auto& c = *static_cast<c1_output_t*>(t);
+      return {{"registered_proof", k::proof_name, &c},
+              {"vanilla_proofs", k::variant, &c.vanilla_proofs},
+              {"comm_r", k::bytes32, &c.comm_r},
+              {"comm_d", k::bytes32, &c.comm_d},
+              {"replica_id", k::bytes32, &c.replica_id},
+              {"seed", k::bytes32, &c.seed},
+              {"ticket", k::bytes32, &c.ticket}};
     }
-  });
-  return c;
+    case k::wrapper: {
+      auto& w = *static_cast<c1_wrapper_t*>(t);
+      return {{"SectorNum", k::i64, &w.sector_num},
+              {"Phase1Out", k::base64, nullptr},
+              {"SectorSize", k::u64, &w.sector_size}};
+    }
+    case k::vanilla: {
+      auto& v = *static_cast<vanilla_proof_t*>(t);
+      return {{"comm_d_proofs", k::merkle, &v.comm_d_proofs},
+              {"comm_r_last_proof", k::merkle, &v.comm_r_last_proof},
+              {"replica_column_proofs", k::replica_columns, &v.replica_column_proofs},
+              {"labeling_proofs", k::labelings, &v.labeling_proofs},
+              {"encoding_proof", k::labeling, &v.encoding_proof}};
+    }
+    case k::merkle:
+      return {{"data", k::merkle_data, t}};
+    case k::merkle_data:  // merkle_kind_t's order
+      return {{"Single", k::single, t}, {"Sub", k::sub, t}, {"Top", k::top, t}};
+    case k::single: {
+      auto& m = *static_cast<merkle_proof_t*>(t);
+      return {
+          {"root", k::bytes32, &m.root}, {"leaf", k::bytes32, &m.leaf}, {"path", k::path, &m.base}};
+    }
+    case k::sub: {
+      auto& m = *static_cast<merkle_proof_t*>(t);
+      return {{"base_proof", k::path, &m.base},
+              {"sub_proof", k::path, &m.sub},
+              {"root", k::bytes32, &m.root},
+              {"leaf", k::bytes32, &m.leaf}};
+    }
+    case k::top: {
+      auto& m = *static_cast<merkle_proof_t*>(t);
+      return {{"base_proof", k::path, &m.base},
+              {"sub_proof", k::path, &m.sub},
+              {"top_proof", k::path, &m.top},
+              {"root", k::bytes32, &m.root},
+              {"leaf", k::bytes32, &m.leaf}};
+    }
+    case k::path:
+      return {{"path", k::path_elements, t}};
+    case k::path_element: {
+      auto& e = *static_cast<path_element_t*>(t);
+      return {{"hashes", k::domains, &e.hashes}, {"index", k::u64, &e.index}};
+    }
+    case k::replica_columns: {
+      auto& r = *static_cast<replica_column_proof_t*>(t);
+      return {{"c_x", k::column_proof, &r.c_x},
+              {"drg_parents", k::columns, &r.drg_parents},
+              {"exp_parents", k::columns, &r.exp_parents}};
+    }
+    case k::column_proof: {
+      auto& c = *static_cast<column_proof_t*>(t);
+      return {{"column", k::column, &c.column}, {"inclusion_proof", k::merkle, &c.inclusion_proof}};
+    }
+    case k::column: {
+      auto& c = *static_cast<column_t*>(t);
+      return {{"index", k::u32, &c.index}, {"rows", k::domains, &c.rows}, {"_h", k::null, nullptr}};
+    }
+    case k::labeling: {
+      auto& l = *static_cast<labeling_proof_t*>(t);
+      return {{"parents", k::domains, &l.parents},
+              {"layer_index", k::u32, &l.layer_index},
+              {"node", k::u64, &l.node}};
+    }
+    default:  // document, variant
+      return {};
+  }
 }
 
-labeling_proof_t read_labeling(json_in_t& j) {
-  labeling_proof_t l;
-  j.object({"parents", "layer_index", "node"}, [&](const std::string& k) {
-    if (k == "parents")
-      l.parents = read_domains(j);
-    else if (k == "layer_index")
-      l.layer_index = j.u32();
+// What the key of a one-key object is.
+const char* one_key(node_t n) {
+  return n == node_t::variant ? "the sector size's variant (e.g. StackedDrg2KiBV1)"
+                              : "Single, Sub or Top";
+}
+
+// "expected …" of a node.
+const char* expected(node_t n) {
+  switch (n) {
+    case node_t::variant:
+    case node_t::merkle_data:
+      return "an object with one key";
+    case node_t::bytes32:
+      return "an array of 32 bytes";
+    case node_t::byte:
+      return "a byte (0 to 255)";
+    case node_t::u64:
+    case node_t::u32:
+      return "a non-negative integer";
+    case node_t::i64:
+      return "an integer";
+    case node_t::null:
+      return "null";
+    case node_t::proof_name:
+      return "a string (a registered proof's name)";
+    case node_t::base64:
+      return "a string (base64)";
+    default:
+      return is_object(n) ? "an object" : "an array";
+  }
+}
+
+// The most elements an array node may have: the most any registered proof's C1 has, from the
+// registry once (the exact counts are validate()'s, when the registered proof is known).
+uint32_t cap_of(node_t n) {
+  constexpr size_t first = size_t(node_t::partitions), count = size_t(node_t::bytes32) + 1 - first;
+  static const std::array<uint32_t, count> caps = [] {
+    std::array<uint32_t, count> c{};
+    auto cap = [&](node_t a) -> uint32_t& { return c[size_t(a) - first]; };
+    cap(node_t::columns) = std::max(drg_degree, exp_degree);
+    cap(node_t::domains) = total_parents;
+    cap(node_t::bytes32) = 32;
+    for (const registered_proof_t& p : registered_proofs()) {
+      const c1_shape_t s = c1_shape(p);
+      cap(node_t::partitions) = std::max(cap(node_t::partitions), s.partitions);
+      cap(node_t::challenges) = std::max(cap(node_t::challenges), s.challenges);
+      cap(node_t::path_elements) =
+          std::max({cap(node_t::path_elements), s.comm_d_path, s.base_path});
+      cap(node_t::labelings) = std::max(cap(node_t::labelings), s.layers);
+      cap(node_t::domains) = std::max(cap(node_t::domains), s.layers);  // a column's rows
+      for (const uint32_t arity : {s.tree.base_arity, s.tree.sub_arity, s.tree.top_arity})
+        if (arity > 1) cap(node_t::domains) = std::max(cap(node_t::domains), arity - 1);
+    }
+    return c;
+  }();
+  return caps[size_t(n) - first];
+}
+
+// A string of the input quoted for a message, cut to 40 bytes.
+std::string cut_quoted(std::string_view s) {
+  return '"' + std::string(s.substr(0, 40)) + (s.size() > 40 ? "…\"" : "\"");
+}
+
+// The text as nlohmann's parser reads it, one character at a time, leaving the address of the
+// next one in *at: the byte offset that an error found in a SAX callback names (the parser tells
+// its position only to parse_error).
+class tracked_iterator_t {
+ public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  tracked_iterator_t(const char* p, const char** at) : p_(p), at_(at) {}
+  reference operator*() const { return *p_; }
+  tracked_iterator_t& operator++() {
+    *at_ = ++p_;
+    return *this;
+  }
+  bool operator==(const tracked_iterator_t& o) const { return p_ == o.p_; }
+  bool operator!=(const tracked_iterator_t& o) const { return p_ != o.p_; }
+
+ private:
+  const char* p_;
+  const char** at_;
+};
+
+// The SAX handler (nlohmann's json_sax interface, called statically by sax_parse) for one
+// document: the C1, or (wrapper_allowed) the wrapper, whose Phase1Out read() decodes and reads
+// as a C1 in turn.
+class reader_t {
+ public:
+  reader_t(std::string_view text, std::string_view file, bool wrapper_allowed)
+      : text_(text), file_(file), wrapper_allowed_(wrapper_allowed), at_(text.data()) {}
+
+  // Reads the whole text; format_error naming the file, the JSON path and the byte otherwise.
+  void read() {
+    // serde_json and Go's encoding/json refuse a byte order mark; nlohmann would skip it.
+    if (text_.substr(0, 3) == "\xef\xbb\xbf") fail("a byte order mark (not JSON)");
+    const char* const begin = text_.data();
+    try {
+      nlohmann::json::sax_parse(tracked_iterator_t(begin, &at_),
+                                tracked_iterator_t(begin + text_.size(), &at_), this);
+    } catch (const nlohmann::json::exception& e) {  // none expected: parse_error() reports
+      fail(std::string("invalid JSON: ") + e.what());
+    }
+  }
+
+  c1_output_t& c1() { return c1_; }
+  const std::optional<c1_wrapper_t>& wrapper() const { return wrapper_; }
+  std::string& phase1out() { return phase1out_; }
+  size_t phase1out_byte() const { return phase1out_byte_; }
+  const std::string& variant() const { return variant_; }
+
+  // --- nlohmann's SAX interface: true to go on; every refusal throws ---
+  bool null() {
+    const field_t s = begin_value();
+    if (s.node != node_t::null) refuse(s, "null");
+    end_value();
+    return true;
+  }
+  bool boolean(bool v) { refuse(begin_value(), v ? "true" : "false"); }
+  // A number without a sign, fraction or exponent below 2^64 (nlohmann: number_unsigned).
+  bool number_unsigned(uint64_t v) {
+    if (!stack_.empty() && stack_.back().node == node_t::bytes32) {  // the hot path: every hash
+      frame_t& f = stack_.back();
+      if (f.count == 32 || v > 255) {
+        begin_value();  // refuses a 33rd; else the element's path for the message
+        fail(std::to_string(v) + " is not a byte (0 to 255)");
+      }
+      (*static_cast<bytes32_t*>(f.target))[f.count++] = uint8_t(v);
+      return true;
+    }
+    const field_t s = begin_value();
+    switch (s.node) {
+      case node_t::u64:
+        *static_cast<uint64_t*>(s.target) = v;
+        break;
+      case node_t::u32:
+        if (v > UINT32_MAX) fail(std::to_string(v) + " does not fit 32 bits");
+        *static_cast<uint32_t*>(s.target) = uint32_t(v);
+        break;
+      case node_t::i64:
+        if (v > uint64_t(INT64_MAX)) fail("an integer above 2^63 - 1");
+        *static_cast<int64_t*>(s.target) = int64_t(v);
+        break;
+      default:
+        refuse(s, "a number");
+    }
+    end_value();
+    return true;
+  }
+  // A negative integer from −2^63 (nlohmann: number_integer).
+  bool number_integer(int64_t v) {
+    const field_t s = begin_value();
+    if (s.node != node_t::i64) refuse(s, std::to_string(v));
+    *static_cast<int64_t*>(s.target) = v;
+    end_value();
+    return true;
+  }
+  // A fraction, an exponent, or an integer outside [−2^63, 2^64) (nlohmann: number_float, with
+  // the number's text).
+  bool number_float(double, const std::string& text) {
+    const field_t s = begin_value();
+    const std::string shown = text.substr(0, 40) + (text.size() > 40 ? "…" : "");
+    if (text.find_first_of(".eE") != std::string::npos)
+      refuse(s, "a fraction or an exponent (" + shown + ")");
+    switch (s.node) {
+      case node_t::i64:
+        fail(text[0] == '-' ? "an integer below -2^63" : "an integer above 2^63 - 1");
+      case node_t::byte:
+      case node_t::u64:
+      case node_t::u32:
+        if (text[0] == '-') refuse(s, shown);
+        fail(s.node == node_t::byte ? shown + " is not a byte (0 to 255)"
+                                    : "a non-negative integer above 2^64 - 1");
+      default:
+        refuse(s, "a number");
+    }
+  }
+  bool string(std::string& v) {
+    const field_t s = begin_value();
+    if (s.node == node_t::proof_name) {
+      if (v.size() > 64) fail("unknown registered seal proof " + cut_quoted(v));
+      try {
+        static_cast<c1_output_t*>(s.target)->registered_proof = &registered_proof(v);
+      } catch (const std::invalid_argument& e) {
+        fail(e.what());
+      }
+    } else if (s.node == node_t::base64) {
+      // Decoded once the parse is over: its lexer's copies of the string are gone by then.
+      phase1out_ = std::move(v);
+      phase1out_byte_ = position();
+    } else {
+      refuse(s, "a string");
+    }
+    end_value();
+    return true;
+  }
+  bool binary(nlohmann::json::binary_t&) {  // only the binary formats have it
+    refuse(begin_value(), "binary data");
+  }
+  bool start_object(size_t) {
+    const field_t s = begin_value();
+    if (!is_object(s.node)) refuse(s, "an object");
+    stack_.push_back(frame_t{s.node, s.target});
+    return true;
+  }
+  bool key(std::string& k) {
+    frame_t& f = stack_.back();
+    if (f.node == node_t::document) {  // the wrapper's keys are not the C1's: the first tells
+      const bool w = k == "SectorNum" || k == "Phase1Out" || k == "SectorSize";
+      f.node = w ? node_t::wrapper : node_t::c1;
+      if (w) f.target = &wrapper_.emplace();
+    }
+    const bool one = f.node == node_t::variant || f.node == node_t::merkle_data;
+    if (one && f.seen) fail(std::string("more than one key: expected one, ") + one_key(f.node));
+    size_t i = 0;
+    if (f.node == node_t::variant) {
+      variant_ = k.size() > 40 ? cut_quoted(k) : k;  // quoted: never a variant's name
+    } else {
+      const fields_t fs = fields(f.node, f.target);
+      while (i < fs.size && k != fs.at[i].key) ++i;
+      if (i == fs.size && one)
+        fail("unknown proof kind " + cut_quoted(k) + " (expected Single, Sub or Top)");
+      if (i == fs.size) {
+        std::string list;
+        for (size_t j = 0; j < fs.size; ++j) list += (j ? ", " : "") + std::string(fs.at[j].key);
+        fail("unknown key " + cut_quoted(k) + " (expected " + list + ")");
+      }
+      if (f.seen & (1u << i)) fail("key " + cut_quoted(k) + " given twice");
+      if (f.node == node_t::merkle_data)
+        static_cast<merkle_proof_t*>(f.target)->kind = merkle_kind_t(i);
+    }
+    f.seen |= 1u << i;
+    f.key = int8_t(i);
+    f.open = true;
+    return true;
+  }
+  bool end_object() {
+    frame_t& f = stack_.back();
+    if (f.node == node_t::document) f.node = node_t::c1;  // {}: a C1 without its keys
+    if (f.node == node_t::variant || f.node == node_t::merkle_data) {
+      if (!f.seen) fail(std::string("expected one key: ") + one_key(f.node));
+    } else {
+      const fields_t fs = fields(f.node, f.target);
+      for (size_t i = 0; i < fs.size; ++i)
+        if (!(f.seen & (1u << i))) fail(std::string("missing key \"") + fs.at[i].key + "\"");
+    }
+    stack_.pop_back();
+    end_value();
+    return true;
+  }
+  bool start_array(size_t) {
+    const field_t s = begin_value();
+    if (!is_array(s.node)) refuse(s, "an array");
+    stack_.push_back(frame_t{s.node, s.target});
+    return true;
+  }
+  bool end_array() {
+    const frame_t& f = stack_.back();
+    if (f.node == node_t::bytes32 && f.count != 32)
+      fail("expected 32 bytes, got " + std::to_string(f.count));
+    stack_.pop_back();
+    end_value();
+    return true;
+  }
+  // nlohmann's own refusals, said as the reader's: "<file>: <path>: <what> (byte N)".
+  bool parse_error(size_t byte, const std::string& token, const nlohmann::json::exception& e) {
+    if (done_) fail_at(byte, "text after the end of the JSON value");
+    if (e.id == 406) fail_at(byte, "a number out of range (" + token.substr(0, 40) + ")");
+    // e.what(): "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error
+    // while parsing value - invalid literal; last read: '<token>'; expected …": the part after
+    // " - ", with the token cut short (it can be a whole unterminated string).
+    std::string what = e.what();
+    const size_t dash = what.find(" - ");
+    if (dash != std::string::npos) what.erase(0, dash + 3);
+    const std::string last = "; last read: '";
+    const size_t at = what.find(last);
+    if (at != std::string::npos && token.size() > 40 &&
+        what.compare(at + last.size(), token.size(), token) == 0)
+      what.replace(at + last.size(), token.size(), token.substr(0, 40) + "…");
+    fail_at(byte, what);
+  }
+
+ private:
+  struct frame_t {
+    node_t node;
+    void* target;        // what the values go into, typed by node
+    uint32_t count = 0;  // array: the elements begun
+    uint32_t seen = 0;   // object: bit i, key i given
+    int8_t key = -1;     // object: the key last read
+    bool open = false;   // a value of this frame (key's or element) is being read
+  };
+
+  // The value that begins now: the document, the value of the top object's key, or the top
+  // array's next element.
+  field_t begin_value() {
+    if (stack_.empty()) return {"", wrapper_allowed_ ? node_t::document : node_t::c1, &c1_};
+    frame_t& f = stack_.back();
+    if (f.node == node_t::variant) return {"", node_t::partitions, f.target};
+    if (!is_array(f.node)) return fields(f.node, f.target).at[f.key];
+    if (f.count == cap_of(f.node))
+      fail(f.node == node_t::bytes32 ? "expected 32 bytes, got more"
+                                     : "more than " + std::to_string(f.count) +
+                                           " elements: no registered proof has more");
+    ++f.count;
+    f.open = true;
+    if (f.node == node_t::bytes32) return {"", node_t::byte, f.target};
+    return element(f);
+  }
+  void end_value() {
+    if (stack_.empty())
+      done_ = true;
     else
-      l.node = j.u64();
-  });
-  return l;
-}
+      stack_.back().open = false;
+  }
 
-vanilla_proof_t read_vanilla(json_in_t& j) {
-  vanilla_proof_t v;
-  j.object({"comm_d_proofs", "comm_r_last_proof", "replica_column_proofs", "labeling_proofs",
-            "encoding_proof"},
-           [&](const std::string& k) {
-             if (k == "comm_d_proofs") {
-               v.comm_d_proofs = read_merkle(j);
-             } else if (k == "comm_r_last_proof") {
-               v.comm_r_last_proof = read_merkle(j);
-             } else if (k == "replica_column_proofs") {
-               j.object({"c_x", "drg_parents", "exp_parents"}, [&](const std::string& f) {
-                 auto& r = v.replica_column_proofs;
-                 if (f == "c_x")
-                   r.c_x = read_column_proof(j);
-                 else
-                   j.array([&](size_t) {
-                     (f == "drg_parents" ? r.drg_parents : r.exp_parents)
-                         .push_back(read_column_proof(j));
-                   });
-               });
-             } else if (k == "labeling_proofs") {
-               j.array([&](size_t) { v.labeling_proofs.push_back(read_labeling(j)); });
-             } else {
-               v.encoding_proof = read_labeling(j);
-             }
-           });
-  return v;
-}
+  // A new element at the end of the array f fills, and its slot.
+  template <class T>
+  static T* grow(void* vec) {
+    return &static_cast<std::vector<T>*>(vec)->emplace_back();
+  }
+  static field_t element(const frame_t& f) {
+    switch (f.node) {
+      case node_t::partitions:
+        return {"", node_t::challenges, grow<std::vector<vanilla_proof_t>>(f.target)};
+      case node_t::challenges:
+        return {"", node_t::vanilla, grow<vanilla_proof_t>(f.target)};
+      case node_t::path_elements:
+        return {"", node_t::path_element, grow<path_element_t>(f.target)};
+      case node_t::columns:
+        return {"", node_t::column_proof, grow<column_proof_t>(f.target)};
+      case node_t::labelings:
+        return {"", node_t::labeling, grow<labeling_proof_t>(f.target)};
+      default:  // domains
+        return {"", node_t::bytes32, grow<domain_t>(f.target)};
+    }
+  }
+
+  [[noreturn]] void refuse(const field_t& s, const std::string& found) const {
+    fail(std::string("expected ") + expected(s.node) + ", found " + found);
+  }
+
+  size_t position() const { return size_t(at_ - text_.data()); }
+  [[noreturn]] void fail(const std::string& what) const { fail_at(position(), what); }
+  // "(byte N)": N bytes read when the reader stopped (nlohmann counts a read of the end too).
+  [[noreturn]] void fail_at(size_t byte, const std::string& what) const {
+    byte = std::min(byte, text_.size());
+    std::string msg(file_);
+    msg += ": ";
+    const std::string p = path();
+    if (!p.empty()) msg += p + ": ";
+    msg += what + " (byte " + std::to_string(byte) + ")";
+    throw format_error(msg);
+  }
+  // The JSON path of the value being read: each frame's open key or element.
+  std::string path() const {
+    std::string p;
+    for (const frame_t& f : stack_) {
+      if (!f.open) break;
+      if (is_array(f.node)) {
+        p += '[' + std::to_string(f.count - 1) + ']';
+        continue;
+      }
+      if (!p.empty()) p += '.';
+      p += f.node == node_t::variant ? variant_ : fields(f.node, f.target).at[f.key].key;
+    }
+    return p;
+  }
+
+  std::string_view text_;
+  std::string_view file_;
+  bool wrapper_allowed_;
+  const char* at_;              // the parser's position (tracked_iterator_t)
+  std::vector<frame_t> stack_;  // at most the schema's 16 levels
+  bool done_ = false;           // the document's value is complete
+  c1_output_t c1_;
+  std::optional<c1_wrapper_t> wrapper_;
+  std::string phase1out_;  // the wrapper's, still base64
+  size_t phase1out_byte_ = 0;
+  std::string variant_;  // vanilla_proofs' key
+};
 
 // --- validation --------------------------------------------------------------------------------
 
@@ -745,53 +816,20 @@ void write_vanilla(json_out_t& o, const vanilla_proof_t& v) {
   o.raw("}");
 }
 
-c1_output_t parse_plain(json_in_t& j) {
-  c1_output_t c1;
-  std::string variant;
-  j.object(
-      {"registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id", "seed", "ticket"},
-      [&](const std::string& k) {
-        if (k == "registered_proof") {
-          const std::string name = j.string();
-          try {
-            c1.registered_proof = &registered_proof(name);
-          } catch (const std::invalid_argument& e) {
-            j.fail(e.what());
-          }
-        } else if (k == "vanilla_proofs") {
-          variant = j.single_key_object(
-              "the sector size's variant, e.g. StackedDrg2KiBV1", [&](const std::string&) {
-                j.array([&](size_t) {
-                  std::vector<vanilla_proof_t> part;
-                  j.array([&](size_t) { part.push_back(read_vanilla(j)); });
-                  c1.vanilla_proofs.push_back(std::move(part));
-                });
-              });
-        } else if (k == "comm_r") {
-          c1.comm_r = j.bytes32();
-        } else if (k == "comm_d") {
-          c1.comm_d = j.bytes32();
-        } else if (k == "replica_id") {
-          c1.replica_id = j.bytes32();
-        } else if (k == "seed") {
-          c1.seed = j.bytes32();
-        } else {
-          c1.ticket = j.bytes32();
-        }
-      });
-  if (!j.at_end()) j.fail("text after the end of the JSON value");
-  const registered_proof_t& p = *c1.registered_proof;
-  if (variant != p.vanilla_variant) {
-    auto sc = j.key("vanilla_proofs");
-    j.fail("variant \"" + variant + "\" where " + std::string(p.name) + " needs \"" +
-           std::string(p.vanilla_variant) + "\"");
-  }
+// The checks once a C1 is read: its variant and everything validate() checks.
+c1_output_t finish_c1(reader_t& r, std::string_view file) {
+  c1_output_t& c1 = r.c1();
+  const registered_proof_t& p = *c1.registered_proof;  // the reader requires the key
+  if (r.variant() != p.vanilla_variant)
+    throw_file_error(file, "vanilla_proofs: variant \"" + r.variant() + "\" where " +
+                               std::string(p.name) + " needs \"" + std::string(p.vanilla_variant) +
+                               "\"");
   try {
     validate(c1, where_t(""));
   } catch (const std::invalid_argument& e) {
-    throw_file_error(j.file(), e.what());
+    throw_file_error(file, e.what());
   }
-  return c1;
+  return std::move(c1);
 }
 
 }  // namespace
@@ -814,41 +852,27 @@ void validate_c1(const c1_output_t& c1) { validate(c1, where_t("")); }
 
 c1_read_t parse_c1(std::string_view json, std::string_view file) {
   c1_read_t out;
-  json_in_t probe(json, file);
-  // The wrapper is an object whose keys are SectorNum, Phase1Out, SectorSize; look at the first
-  // key to tell which form this is.
-  bool wrapper = false;
-  {
-    json_in_t k(json, file);
-    if (k.peek() == '{') {
-      k.expect('{', "an object");
-      if (k.peek() == '"') {
-        const std::string first = k.string();
-        wrapper = first == "SectorNum" || first == "Phase1Out" || first == "SectorSize";
-      }
-    }
-  }
-  if (!wrapper) {
-    out.c1 = parse_plain(probe);
+  reader_t outer(json, file, true);
+  outer.read();
+  if (!outer.wrapper()) {
+    out.c1 = finish_c1(outer, file);
     return out;
   }
-  c1_wrapper_t w;
+  // The wrapper: its Phase1Out decoded, then read as a C1 named "<file> (Phase1Out)".
   std::string inner;
-  probe.object({"SectorNum", "Phase1Out", "SectorSize"}, [&](const std::string& k) {
-    if (k == "SectorNum") {
-      w.sector_num = probe.i64();
-    } else if (k == "SectorSize") {
-      w.sector_size = probe.u64();
-    } else {
-      const auto decoded = base64_decode(probe.string());
-      if (!decoded) probe.fail("not standard padded base64");
-      inner = *decoded;
-    }
-  });
-  if (!probe.at_end()) probe.fail("text after the end of the JSON value");
+  {
+    std::optional<std::string> decoded = base64_decode(outer.phase1out());
+    if (!decoded)
+      throw_file_error(file, "Phase1Out: not standard padded base64 (byte " +
+                                 std::to_string(outer.phase1out_byte()) + ")");
+    inner = std::move(*decoded);
+    std::string().swap(outer.phase1out());
+  }
   const std::string inner_name = std::string(file) + " (Phase1Out)";
-  json_in_t j(inner, inner_name);
-  out.c1 = parse_plain(j);
+  reader_t r(inner, inner_name, false);
+  r.read();
+  out.c1 = finish_c1(r, inner_name);
+  const c1_wrapper_t w = *outer.wrapper();
   if (w.sector_size != out.c1.registered_proof->sector_size)
     throw_file_error(file, "SectorSize: " + std::to_string(w.sector_size) + " where " +
                                std::string(out.c1.registered_proof->name) + " has " +

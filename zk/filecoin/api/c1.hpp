@@ -23,11 +23,16 @@
 // lotus-bench, curio and cuzk wrap it (encoding/json of a Go struct):
 //   {"SectorNum": n, "Phase1Out": "<standard base64 of the JSON above>", "SectorSize": bytes}
 //
-// Reading is strict: every key known and present, every count and path shape as the registered
-// proof's sector size and tree shape require, every byte a number 0…255, every domain and
-// commitment below r; errors name the file and the JSON path
+// Reading (nlohmann/json's SAX parser straight into these structs, no DOM) is strict: every key
+// known and present, every count and path shape as the registered proof's sector size and tree
+// shape require, every byte a number 0…255, every domain and commitment below r; errors name the
+// file, the JSON path and how far the text was read
 // (`c1.json: vanilla_proofs.StackedDrg2KiBV1[0][1].replica_column_proofs.drg_parents[3].column.
-// rows[1]: value not below the field modulus`). Writing gives serde_json's bytes exactly.
+// rows[1]: value not below the field modulus`; `c1.json: vanilla_proofs.StackedDrg2KiBV1[0][0].
+// labeling_proofs[1].parents[5][7]: 300 is not a byte (0 to 255) (byte 41683)`). It is bounded:
+// nothing nests deeper than the schema, no array has more elements than the largest registered
+// proof's C1 has, so a hostile C1 costs at most a few times its text. Writing gives serde_json's
+// bytes exactly.
 #include <cstdint>
 #include <optional>
 #include <string>
