@@ -10,24 +10,11 @@
 # tests/filecoin/prove_vs_ref.sh's (it needs cargo).
 #
 #   tests/filecoin/c2_dev.sh <path-to-zkfleet>
-set -euo pipefail
-ZK="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-T="$(mktemp -d "${TMPDIR:-/tmp}/zk_c2_dev_XXXXXX")"
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-finish() {
-  echo "$pass passed, $fail failed"
-  [ "$fail" -eq 0 ]
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+harness_init c2_dev "${1:-}"
 NODE_MODULES="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
-if [ ! -d "$NODE_MODULES/@noble/curves" ]; then
-  echo "FAIL: @noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
-  exit 1
-fi
+[ -d "$NODE_MODULES/@noble/curves" ] ||
+  die "@noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
 export ZK_NODE_MODULES="$NODE_MODULES"
 hex32() { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; }
 c1_hex() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
@@ -37,13 +24,11 @@ PROOF=StackedDrg2KiBV1_1
 CACHE="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}"
 mkdir -p "$CACHE"
 exec {LOCK}>"$CACHE/filecoin-dev-params.lock"
-flock -w 1500 "$LOCK" || { echo "FAIL: another test held $CACHE/filecoin-dev-params.lock for 25 minutes"; exit 1; }
+flock -w 1500 "$LOCK" || die "another test held $CACHE/filecoin-dev-params.lock for 25 minutes"
 if out="$(timeout 1800 "$ZK" filecoin setup --registered-proof $PROOF --seed 1 --out "$T/params" 2>&1)"; then
   ok "development parameters: $(tail -n 1 <<<"$out")"
 else
-  bad "zkfleet filecoin setup: $out"
-  finish
-  exit 1
+  die "zkfleet filecoin setup: $out"
 fi
 flock -u "$LOCK"
 PARAMS="$T/params/$PROOF.params"
@@ -55,9 +40,7 @@ if out="$("$ZK" filecoin seal --registered-proof $PROOF --prover-id "$PROVER" --
   --ticket "$(hex32 | sed 's/..$/0a/')" --seed "$(hex32)" --random $RANDOM --out "$T/seal" 2>&1)"; then
   ok "sealed sector $SECTOR of prover $PROVER"
 else
-  bad "zkfleet filecoin seal: $out"
-  finish
-  exit 1
+  die "zkfleet filecoin seal: $out"
 fi
 C1="$T/seal/c1.json"
 args=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(c1_hex "$C1" ticket)"
@@ -70,15 +53,13 @@ if out="$("$ZK" filecoin prove --c1 "$C1" --params "$PARAMS" --vk "$VK" --prover
   ok "zkfleet filecoin prove: $out"
   sed 's/^/     /' "$T/timings"
 else
-  bad "zkfleet filecoin prove: $out $(cat "$T/timings")"
-  finish
-  exit 1
+  die "zkfleet filecoin prove: $out $(cat "$T/timings")"
 fi
 for stage in compute_h msm_a msm_b1 msm_b2 msm_c msm_h assemble verify; do
   if grep -qE "^  $stage +[0-9.]+ s  cpu$" "$T/timings"; then
     ok "--timings: $stage ran on the cpu"
   else
-    bad "--timings has no line for $stage with its backend"
+    fail "--timings has no line for $stage with its backend"
   fi
 done
 
@@ -92,7 +73,7 @@ for sector in $SECTOR $((SECTOR + 1)); do
   if [ $zrc = $want ] && [ $nrc = $want ]; then
     ok "sector $sector: zkfleet verify exit $zrc, @noble/curves exit $nrc (expected $want)"
   else
-    bad "sector $sector: zkfleet verify exit $zrc, @noble/curves exit $nrc, expected $want: $(cat "$T/zk.txt") / $nout"
+    fail "sector $sector: zkfleet verify exit $zrc, @noble/curves exit $nrc, expected $want: $(cat "$T/zk.txt") / $nout"
   fi
 done
 # Another seed's verifying key rejects the proof.
@@ -100,7 +81,7 @@ done
 zrc=0
 "$ZK" filecoin verify --vk "$T/seed2/$PROOF.vk" --proof "$T/zk.proof" "${args[@]}" --sector $SECTOR \
   >/dev/null 2>&1 || zrc=$?
-if [ $zrc = 1 ]; then ok "another seed's key rejects the proof"; else bad "another seed's key: exit $zrc"; fi
+if [ $zrc = 1 ]; then ok "another seed's key rejects the proof"; else fail "another seed's key: exit $zrc"; fi
 # Proving against that key: the proof does not verify with --vk, nothing is written.
 rc=0
 out="$("$ZK" filecoin prove --c1 "$C1" --params "$PARAMS" --vk "$T/seed2/$PROOF.vk" \
@@ -108,7 +89,7 @@ out="$("$ZK" filecoin prove --c1 "$C1" --params "$PARAMS" --vk "$T/seed2/$PROOF.
 if [ $rc = 1 ] && grep -q "does not verify with --vk" <<<"$out" && [ ! -e "$T/never.proof" ]; then
   ok "--vk of another seed: refused, nothing written"
 else
-  bad "--vk of another seed: exit $rc, $out"
+  fail "--vk of another seed: exit $rc, $out"
 fi
 
 # --- refused before proving ---------------------------------------------------------------------
@@ -118,7 +99,7 @@ out="$("$ZK" filecoin prove --c1 "$C1" --params "$PARAMS" --prover-id "$(hex32)"
 if [ $rc = 1 ] && grep -q "REFUSED: .*replica_id" <<<"$out" && [ ! -e "$T/never.proof" ]; then
   ok "another prover id: $out"
 else
-  bad "another prover id: exit $rc, $out"
+  fail "another prover id: exit $rc, $out"
 fi
 "$ZK" filecoin seal --registered-proof StackedDrg8MiBV1_1 --prover-id "$PROVER" --sector $SECTOR \
   --ticket "$(hex32 | sed 's/..$/0a/')" --seed "$(hex32)" --random 1 --out "$T/seal8" >/dev/null 2>&1 &&
@@ -129,7 +110,7 @@ fi
     if [ $rc = 1 ] && grep -q "parameters for another circuit" <<<"$out" && [ ! -e "$T/never.proof" ]; then
       ok "an 8 MiB C1 against 2 KiB parameters: $out"
     else
-      bad "an 8 MiB C1 against 2 KiB parameters: exit $rc, $out"
+      fail "an 8 MiB C1 against 2 KiB parameters: exit $rc, $out"
     fi
   }
 finish
