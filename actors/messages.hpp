@@ -417,9 +417,9 @@ typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
-  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name,
-           x.native_params, x.vk, x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size,
-           x.domain_rows, x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority);
+  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_params, x.vk,
+           x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows,
+           x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority);
 }
 }  // namespace zk::node
 

@@ -60,7 +60,7 @@ std::vector<circuit_def_t> filecoin_circuits(const node_role_config_t& cfg,
   for (const auto& [id, path] : cfg.filecoin_params) {
     auto it =
         std::find_if(all.begin(), all.end(), [&](const circuit_def_t& c) { return c.id == id; });
-    if (it == all.end() || !node::is_filecoin(*it))
+    if (it == all.end() || it->kind != circuit_kind_t::filecoin_porep)
       throw std::runtime_error("node " + cfg.name + ": filecoin_params." + id +
                                ": not a filecoin-porep circuit of the scheduler");
     if (it->buffer_bytes + it->prover_work_bytes > budget)

@@ -41,7 +41,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                                                      std::to_string(limits.max_partitions) +
                                                      " (scheduler.max_partitions)");
   // A Filecoin C2 job: one C1 for every partition, with prover_id= and sector= (checked later).
-  if (r.inputs.size() > (node::is_filecoin(c->second) ? 3 : r.partitions))
+  if (r.inputs.size() > (c->second.kind == circuit_kind_t::filecoin_porep ? 3 : r.partitions))
     return caf::make_error(zk_errc::bad_request, std::to_string(r.inputs.size()) + " inputs for " +
                                                      std::to_string(r.partitions) +
                                                      " partitions: at most one per partition");

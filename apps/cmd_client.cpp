@@ -105,7 +105,7 @@ int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circu
   const auto c = client_config(path);
   // A Filecoin C2 job has the registered proof's partitions (the C1 must have as many).
   const config::circuit_t* circuit_cfg = c.find_circuit(r.circuit);
-  const bool filecoin = circuit_cfg && circuit_cfg->native == config::native_filecoin_porep;
+  const bool filecoin = circuit_cfg && circuit_cfg->kind == config::circuit_kind_t::filecoin_porep;
   const std::string natural =
       filecoin ? std::to_string(filecoin::porep_config(
                                     filecoin::registered_proof(circuit_cfg->registered_proof))

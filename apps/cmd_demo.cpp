@@ -68,9 +68,8 @@ int run_cluster_demo(const demo_options_t& o) {
   std::vector<circuit_def_t> circuits;
   std::vector<demo_job_t> jobs;
   if (o.porep_jobs > 0) {
-    circuits.push_back(
-        describe_native_circuit("porep-lite", "porep-lite", o.porep_params,
-                                circuit::default_key_dir("porep-lite", o.porep_params)));
+    circuits.push_back(describe_porep_lite_circuit(
+        "porep-lite", o.porep_params, circuit::default_key_dir("porep-lite", o.porep_params)));
     for (unsigned k = 0; k < o.porep_jobs; ++k)
       jobs.push_back(
           {"porep-lite", o.porep_partitions, {"seed=" + std::to_string(2026 + k)}, "", 0});
@@ -103,11 +102,11 @@ int run_cluster_demo(const demo_options_t& o) {
       "node%s, "
       "prover-0 (cpu), timeline\n\n",
       la.c_str(), o.synth_nodes, o.synth_nodes == 1 ? "" : "s");
-  std::printf("%-20s %-7s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve",
+  std::printf("%-20s %-14s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve",
               "domain", "wires", "buffer");
   for (const auto& c : circuits) {
-    std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
-                c.kind == circuit_kind_t::circom ? "circom" : "native",
+    std::printf("%-20s %-14s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
+                config::circuit_kind_name(c.kind),
                 c.shape == buffer::synth_shape_t::witness_only ? "witness-only" : "abc+witness",
                 curve_name(c.curve), "2^", __builtin_ctzll(c.domain_size),
                 (unsigned long long)c.n_vars, buffer::format_bytes(c.buffer_bytes).c_str());

@@ -27,6 +27,7 @@
 #include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
 #include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/dev_params.hpp"
 #include "zk/filecoin/api/prover.hpp"
 #include "zk/filecoin/api/registry.hpp"
@@ -89,7 +90,9 @@ int run_prove(const prove_args_t& a) {
     last = first + 1;
   }
   // The cheap checks first: no parameters are read for a C1 that cannot be proved.
-  if (auto e = fc::check_c1_for_proving(c1, prover_id, sector)) return refuse(*e);
+  if (auto e = fc::check_c1(fc::porep_config(*c1.registered_proof), c1, read.wrapper,
+                            {prover_id, sector, std::nullopt}))
+    return refuse(*e);
   std::optional<bellperson::vk_read_t> extra_vk;
   if (a.vk.given()) extra_vk = bellperson::read_vk_file(a.vk.one());
 

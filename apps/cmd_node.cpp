@@ -33,13 +33,14 @@ using namespace std::chrono_literals;
 
 node::circuit_def_t describe(const config::circuit_t& c, config::priority_t default_priority) {
   node::circuit_def_t d;
-  if (c.native == config::native_filecoin_porep) {  // the circuit's shape, its .vk checked
+  if (c.kind == config::circuit_kind_t::filecoin_porep) {  // the circuit's shape, its .vk checked
     d = node::describe_filecoin_circuit(c.id, c.registered_proof, c.vk);
-  } else if (!c.native.empty()) {  // keyed here (or the cached key reused) before the scheduler
-                                   // takes jobs
-    d = node::describe_native_circuit(
-        c.id, c.native, c.params,
-        c.key_dir.empty() ? circuit::default_key_dir(c.native, c.params) : c.key_dir);
+  } else if (c.kind == config::circuit_kind_t::porep_lite) {  // keyed here (or the cached key
+                                                              // reused) before the scheduler
+                                                              // takes jobs
+    const char* name = config::circuit_kind_name(c.kind);
+    d = node::describe_porep_lite_circuit(
+        c.id, c.params, c.key_dir.empty() ? circuit::default_key_dir(name, c.params) : c.key_dir);
   } else {
     const bool abc = c.shape == config::shape_t::abc_witness ||
                      (c.shape == config::shape_t::automatic && !c.r1cs.empty());

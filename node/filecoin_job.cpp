@@ -7,6 +7,7 @@
 #include "common/buffer/buffer_store.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/bellperson/groth16/files.hpp"
+#include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 #include "zk/filecoin/porep/vanilla/graph.hpp"
@@ -15,10 +16,6 @@
 namespace zk::node {
 
 namespace fc = zk::filecoin;
-
-bool is_filecoin(const circuit_def_t& c) {
-  return c.kind == circuit_kind_t::native && c.native_name == filecoin_native_name;
-}
 
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
                                         const std::string& vk) {
@@ -39,8 +36,7 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
   const auto shape = fc::circuit_shape(cc, /*matrices=*/false);  // counts, densities, digest
   circuit_def_t c;
   c.id = id;
-  c.kind = circuit_kind_t::native;
-  c.native_name = filecoin_native_name;
+  c.kind = circuit_kind_t::filecoin_porep;
   c.native_params = registered_proof;
   c.shape = buffer::synth_shape_t::abc_witness;
   c.curve = curve_id_t::bls12_381;
@@ -127,33 +123,9 @@ std::optional<std::string> check_filecoin_job(const circuit_def_t& c,
   } catch (const std::exception& e) {
     return std::string(e.what());
   }
-  const fc::c1_output_t& c1 = read.c1;
-  const fc::porep_config_t pc = filecoin_config(c);
-  if (c1.registered_proof->name != pc.proof->name)
-    return file + ": the C1 is of " + std::string(c1.registered_proof->name) + ", " +
-           what_circuit(c) + " proves " + std::string(pc.proof->name);
-  if (c1.vanilla_proofs.size() != partitions)
-    return file + ": the C1 has " + std::to_string(c1.vanilla_proofs.size()) + " partition(s) (" +
-           std::string(pc.proof->name) + "), the job asks for " + std::to_string(partitions);
-  if (read.wrapper && read.wrapper->sector_num >= 0 &&
-      uint64_t(read.wrapper->sector_num) != args->sector)
-    return file + ": the wrapper's SectorNum is " + std::to_string(read.wrapper->sector_num) +
-           ", the job says sector=" + std::to_string(args->sector);
-  const zk::bytes32_t derived =
-      fc::replica_id(args->prover_id, args->sector, c1.ticket, c1.comm_d, pc.porep_id);
-  if (derived != c1.replica_id)
-    return file + ": replica_id " + zk::to_hex(c1.replica_id) +
-           " is not the one prover_id, sector " + std::to_string(args->sector) +
-           ", the ticket, comm_d and the porep_id of " + std::string(pc.proof->name) + " give (" +
-           zk::to_hex(derived) + "): wrong prover id or sector";
-  try {
-    const fc::graph_t g(pc);
-    if (auto why = fc::check_vanilla_proofs(pc, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                            c1.vanilla_proofs))
-      return file + ": the vanilla proofs do not verify: " + *why;
-  } catch (const std::exception& e) {
-    return file + ": the vanilla proofs cannot be checked: " + e.what();
-  }
+  if (auto why = fc::check_c1(filecoin_config(c), read.c1, read.wrapper,
+                              {args->prover_id, args->sector, partitions}))
+    return file + ": " + *why;
   return std::nullopt;
 }
 

@@ -30,11 +30,6 @@
 
 namespace zk::node {
 
-// `native:` name of the kind (config::native_filecoin_porep).
-inline constexpr const char* filecoin_native_name = "filecoin-porep";
-
-bool is_filecoin(const circuit_def_t& c);
-
 // The circuit of a registered proof: counts, buffer sizes and the digest (the circuit's hash,
 // zk/filecoin/porep/circuit/circuit.hpp circuit_shape) from the circuit itself; `vk` is the
 // bellperson .vk the scheduler checks proofs with (read and checked here). Throws naming what does

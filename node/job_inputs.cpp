@@ -45,7 +45,7 @@ std::optional<std::string> check_job_inputs(const circuit_def_t& c,
     }
     return std::nullopt;
   }
-  if (is_filecoin(c)) return check_filecoin_job(c, inputs, partitions);
+  if (c.kind == circuit_kind_t::filecoin_porep) return check_filecoin_job(c, inputs, partitions);
   if (inputs.size() > 1) return "circuit '" + c.id + "' takes at most one input (seed=N)";
   if (!inputs.empty() && !inputs[0].empty()) {
     if (inputs[0].rfind("seed=", 0) != 0 || inputs[0].find(',') != std::string::npos)
@@ -77,10 +77,11 @@ bool inside(const std::filesystem::path& p, const std::filesystem::path& root) {
 std::optional<std::string> check_input_roots(const circuit_def_t& c,
                                              const std::vector<std::string>& inputs,
                                              const std::vector<std::string>& roots) {
-  if (c.kind != circuit_kind_t::circom && !is_filecoin(c)) return std::nullopt;
+  if (c.kind == circuit_kind_t::porep_lite) return std::nullopt;
   namespace fs = std::filesystem;
   for (const auto& path : inputs) {
-    if (is_filecoin(c) && is_filecoin_arg(path)) continue;  // prover_id=, sector=: not files
+    if (c.kind == circuit_kind_t::filecoin_porep && is_filecoin_arg(path))
+      continue;  // prover_id=, sector=: not files
     if (roots.empty())
       return "input " + path +
              ": this cluster takes no file inputs (scheduler.input_roots is empty)";

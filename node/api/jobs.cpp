@@ -85,7 +85,7 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
     return answer;
   };
   auto c = circuit(got->status.circuit);
-  if (!c || !is_filecoin(*c)) return paged(json_response(200, out));
+  if (!c || c->kind != circuit_kind_t::filecoin_porep) return paged(json_response(200, out));
   // A Filecoin C2 job: the sector's proof too, its partitions' proofs in partition order, once
   // every partition is proven (hex here; ?format=raw: the bytes themselves).
   std::vector<std::pair<uint32_t, std::string>> parts;
@@ -220,7 +220,8 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     return api_error(400, "unknown circuit '" + circuit_id.substr(0, 100) +
                               "' (this scheduler's circuits: " + circuit_ids() + ")");
   // A Filecoin C2 job: the registered proof's partitions unless given (the C1 must have them).
-  if (is_filecoin(*c) && !partitions_given) partitions = filecoin_config(*c).partitions;
+  if (c->kind == circuit_kind_t::filecoin_porep && !partitions_given)
+    partitions = filecoin_config(*c).partitions;
   req.circuit = circuit_id;
   req.partitions = uint32_t(partitions);
   if (priority.empty()) {
@@ -231,7 +232,7 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     return api_error(400, "priority is one of critical, high, normal, low (got '" +
                               priority.substr(0, 40) + "')");
   }
-  const bool native = c->kind == circuit_kind_t::native;
+  const bool native = c->kind == circuit_kind_t::porep_lite;
   const bool generator = !c->witness_generator.empty();
   // The curl -d hint, from the streamed body (or the one in memory).
   auto body_hint = [&] {
@@ -240,7 +241,8 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     return mangled_body_hint(r.body.size(), r.body.find_first_of("\r\n") != std::string::npos);
   };
   try {
-    if (is_filecoin(*c)) {  // the body is the C1 (the API's JSON or the lotus/curio wrapper)
+    if (c->kind == circuit_kind_t::filecoin_porep) {  // the body is the C1 (the API's JSON or the
+                                                      // lotus/curio wrapper)
       if (!r.param("circuit"))
         return api_error(400,
                          "circuit '" + circuit_id +

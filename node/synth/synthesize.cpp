@@ -166,7 +166,8 @@ synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>
                           buffer::buffer_store_t& store, csr_cache_t& cache,
                           const std::function<bool()>& stop,
                           const synth_stage_observer_t& observe) {
-  if (is_filecoin(c)) return synthesize_filecoin(c, inputs, job, part, store, observe);
+  if (c.kind == circuit_kind_t::filecoin_porep)
+    return synthesize_filecoin(c, inputs, job, part, store, observe);
   auto t0 = std::chrono::steady_clock::now();
   synth_result_t r;
   if (c.kind == circuit_kind_t::circom) {

@@ -36,8 +36,8 @@ struct fixture_t {
     sys = std::make_unique<caf::actor_system>(cfg);
     mulchain = describe_zkey_circuit("mulchain",
                                      zk::test::fixture_dir("bn254", "mulchain") + "/circuit.zkey");
-    porep = describe_native_circuit("porep", "porep-lite", "curve=bn254,challenges=1,depth=8",
-                                    key_dir().path().string());
+    porep = describe_porep_lite_circuit("porep", "curve=bn254,challenges=1,depth=8",
+                                        key_dir().path().string());
     const std::string mc = zk::test::fixture_dir("bn254", "mulchain"),
                       pb = zk::test::fixture_dir("bls12_381", "poseidon");
     mulchain_abc =

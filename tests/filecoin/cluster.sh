@@ -67,7 +67,7 @@ else
 fi
 code="$(curl -s -m 60 -o "$T/bad.body" -w '%{http_code}' -H 'Content-Type: application/json' \
   --data-binary @"$T/c1-wrapped.json" "$U/v1/jobs?circuit=fc2k&prover_id=$PROVER&sector=$((SECTOR + 1))")"
-if [ "$code" = 400 ] && grep -qE 'wrong prover id or sector|SectorNum is [0-9]+, the job says sector=' "$T/bad.body"; then
+if [ "$code" = 400 ] && grep -qE 'wrong prover id or sector|SectorNum is [0-9]+, not sector [0-9]+' "$T/bad.body"; then
   ok "wrong sector refused over HTTP (400): $(cat "$T/bad.body")"
 else
   fail "wrong sector over HTTP: $code $(cat "$T/bad.body")"

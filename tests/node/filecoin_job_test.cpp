@@ -78,7 +78,7 @@ TEST_CASE("filecoin job: a sealed C1 is accepted, as JSON and as the lotus wrapp
   zk::test::write_text(json, fc::write_c1_json(s.c1));
   zk::test::write_text(wrapped, fc::write_c1_wrapper_json(s.c1, 42));
   const auto& c = circuit_2k();
-  CHECK(zk::node::is_filecoin(c));
+  CHECK(c.kind == zk::node::circuit_kind_t::filecoin_porep);
   CHECK(c.n_public == 39);  // the 2 KiB circuit: 40 inputs, ONE included
   CHECK_FALSE(zk::node::check_job_inputs(c, job(json, hex(s.req.prover_id), 42), 1));
   CHECK_FALSE(zk::node::check_job_inputs(c, job(wrapped, hex(s.req.prover_id), 42), 1));
@@ -109,7 +109,7 @@ TEST_CASE("filecoin job: refusals at submit name what is wrong") {
   v1.native_params = "StackedDrg2KiBV1";
   auto why = zk::node::check_job_inputs(v1, job(json, prover, 42), 1);
   REQUIRE(why);
-  CHECK(contains(*why, "the C1 is of StackedDrg2KiBV1_1"));
+  CHECK(contains(*why, "the C1 is for StackedDrg2KiBV1_1, not StackedDrg2KiBV1"));
   // Arguments: missing, twice, malformed.
   CHECK(contains(refusal({json, "sector=42"}), "prover_id is missing"));
   CHECK(contains(refusal({json, "prover_id=" + prover}), "sector is missing"));

@@ -7,6 +7,7 @@
 
 #include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
+#include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -243,22 +244,6 @@ partition_assignment_t synthesize_partition(const c1_output_t& c1, uint32_t part
                               parallel);
 }
 
-std::optional<std::string> check_c1_for_proving(const c1_output_t& c1, const bytes32_t& prover_id,
-                                                uint64_t sector) {
-  if (!c1.registered_proof) return "the C1 names no registered proof";
-  const porep_config_t c = porep_config(*c1.registered_proof);
-  const bytes32_t rid = replica_id(prover_id, sector, c1.ticket, c1.comm_d, c.porep_id);
-  if (rid != c1.replica_id)
-    return "the C1's replica_id " + to_hex(c1.replica_id) + " is not " + to_hex(rid) +
-           " (that of the prover id, sector, ticket, comm_d and porep_id): another prover or "
-           "sector";
-  const graph_t g(c);
-  if (auto e = check_vanilla_proofs(c, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                    c1.vanilla_proofs))
-    return "vanilla proofs: " + *e;
-  return std::nullopt;
-}
-
 prove_result_t<partition_proof_t> prove_partition(const partition_prover_t& prover,
                                                   const prove_inputs_t& in,
                                                   const prove_options_t& opt) {
@@ -272,7 +257,9 @@ prove_result_t<partition_proof_t> prove_partition(const partition_prover_t& prov
     t = now;
     return s;
   };
-  if (auto e = check_c1_for_proving(c1, in.prover_id, in.sector)) return prove_refusal_t{*e};
+  if (auto e = check_c1(c1.registered_proof ? porep_config(*c1.registered_proof) : porep_config_t{},
+                        c1, std::nullopt, {in.prover_id, in.sector, std::nullopt}))
+    return prove_refusal_t{*e};
   out.check_seconds = lap();
   const porep_config_t pc = porep_config(*c1.registered_proof);
   if (in.partition >= c1.vanilla_proofs.size())

@@ -130,9 +130,4 @@ prove_result_t<partition_proof_t> prove_partition(const partition_prover_t& prov
                                                   const prove_inputs_t& in,
                                                   const prove_options_t& opt = {});
 
-// The checks prove_partition runs before synthesis (replica_id, every partition's vanilla
-// proofs): the refusal's reason, or nullopt.
-std::optional<std::string> check_c1_for_proving(const c1_output_t& c1, const bytes32_t& prover_id,
-                                                uint64_t sector);
-
 }  // namespace zk::filecoin
