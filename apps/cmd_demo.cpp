@@ -34,7 +34,7 @@ using namespace zk::node;
 struct demo_job_t {
   std::string circuit;
   uint32_t partitions;
-  std::vector<std::string> inputs;
+  job_spec_t spec;
   std::string id;    // the scheduler's public id
   uint64_t seq = 0;  // its job number (as the waterfall names it)
 };
@@ -71,8 +71,7 @@ int run_cluster_demo(const demo_options_t& o) {
     circuits.push_back(describe_porep_lite_circuit(
         "porep-lite", o.porep_params, circuit::default_key_dir("porep-lite", o.porep_params)));
     for (unsigned k = 0; k < o.porep_jobs; ++k)
-      jobs.push_back(
-          {"porep-lite", o.porep_partitions, {"seed=" + std::to_string(2026 + k)}, "", 0});
+      jobs.push_back({"porep-lite", o.porep_partitions, {porep_lite_spec_t{2026 + k}}, "", 0});
   }
   if (o.circom) {
     if (!fs::is_directory(o.fixtures))
@@ -89,7 +88,12 @@ int run_cluster_demo(const demo_options_t& o) {
     for (const auto& d : dirs) {
       std::string id = d.parent_path().filename().string() + "/" + d.filename().string();
       circuits.push_back(describe_zkey_circuit(id, (d / "circuit.zkey").string()));
-      jobs.push_back({id, 2, {(d / "witness.wtns").string()}, "", 0});
+      jobs.push_back({id,
+                      2,
+                      {circom_spec_t{{{circom_input_t::form_t::wtns,
+                                       input_file_t::at((d / "witness.wtns").string())}}}},
+                      "",
+                      0});
     }
   }
   if (jobs.empty()) throw std::runtime_error("nothing to prove: --porep-jobs 0 and --no-circom");
@@ -116,7 +120,7 @@ int run_cluster_demo(const demo_options_t& o) {
   for (auto& j : jobs) {
     auto id = ask<std::string>(
         sys, cluster.scheduler, std::chrono::seconds(60), submit_atom::value, cluster.admin,
-        job_request_msg{j.circuit, priority_t::normal, j.partitions, j.inputs});
+        job_request_msg{j.circuit, priority_t::normal, j.partitions, j.spec});
     if (!id) throw std::runtime_error("submitting " + j.circuit + ": " + describe(id.error()));
     j.id = *id;
     auto st = ask<job_status_msg>(sys, cluster.scheduler, std::chrono::seconds(10),

@@ -229,6 +229,20 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
            "`filecoin_params: {" +
                ci.id + ": /path/to/" + ci.registered_proof + ".params}`)");
   }
+  // A filecoin-porep job's partitions' inputs are written to the scheduler's store at intake; a
+  // synthesis node in another process fetches its partition's from there over scheduler.http.
+  if (!cfg.scheduler.http)
+    for (const circuit_t& ci : cfg.circuits) {
+      if (ci.kind != circuit_kind_t::filecoin_porep) continue;
+      for (size_t i = 0; i < cfg.nodes.size(); ++i) {
+        const node_t& nd = cfg.nodes[i];
+        if (nd.has(node_role_t::synth) && !nd.has(node_role_t::scheduler))
+          fail(c, m.get("circuits")[ci.id], "circuits." + ci.id,
+               "a filecoin-porep circuit needs scheduler.http: synthesis node \"" + nd.name +
+                   "\" fetches each partition's input from the scheduler's store over it (or "
+                   "give the synth role only to the scheduler's node)");
+      }
+    }
   if (!cfg.single_node && schedulers != 1) {
     fail(c, m.get("nodes"), "nodes",
          std::to_string(schedulers) + " nodes have the scheduler role (exactly one must)");

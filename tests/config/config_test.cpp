@@ -556,4 +556,16 @@ nodes:
                        "native: porep-lite, registered_proof: StackedDrg2KiBV1_1"),
                false),
       "circuits.fc.registered_proof: only for native: filecoin-porep"));
+  // Its synthesis beside the scheduler reads the store itself; one elsewhere fetches over HTTP.
+  const std::string apart =
+      replace(replace(base, "roles: [scheduler, synth], ", "roles: [scheduler], "), "  - {name: p,",
+              "  - {name: y, roles: [synth], listen: {data: 127.0.0.1:7003}, "
+              "resources: {memory_budget: 1GiB}}\n  - {name: p,");
+  CHECK(
+      contains(error_of(apart, false),
+               "circuits.fc: a filecoin-porep circuit needs scheduler.http: synthesis node \"y\""));
+  CHECK(error_of(replace(apart, "scheduler: {endpoint: 127.0.0.1:7000}",
+                         "scheduler: {endpoint: 127.0.0.1:7000, http: 127.0.0.1:7010}"),
+                 false)
+            .empty());
 }
