@@ -46,10 +46,12 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "common/timeline/event.hpp"
 #include "node/circuit.hpp"
+#include "node/job_spec.hpp"
 #include "node/scheduler/policy.hpp"
 #include "node/scheduler/requests.hpp"
 
@@ -62,6 +64,9 @@ using node::job_id_t;
 using node::lookahead_t;
 using node::node_id_t;
 using node::priority_t;
+// A job's typed spec and what one partition's synthesis gets of it (node/job_spec.hpp).
+using node::job_spec_t;
+using node::partition_spec_t;
 // What clients ask and the scheduler answers (node/scheduler/requests.hpp).
 using node::job_request_msg;
 using node::job_result_msg;
@@ -164,7 +169,7 @@ struct dispatch_msg {
   uint32_t partition = 0, partitions = 0;
   uint32_t attempt = 0;  // every reply about this partition names it
   circuit_def_t circuit;
-  std::vector<std::string> inputs;
+  partition_spec_t input;  // this partition's input only (node/job_spec.hpp partition_spec)
   // The chosen prover's data endpoint: "tcp:host:port" (another process: the synthesizer sends
   // the buffer there over the data plane) or "local:<node>" (same process: it stays put).
   std::string prover_endpoint;
@@ -173,9 +178,9 @@ struct dispatch_msg {
   // The job's public id: with `job` and `partition` it names a finished buffer a synthesizer kept
   // (a job number alone may name another job after a restart without a journal).
   std::string job_key;
-  // Per input: for an upload (node/scheduler/uploads.hpp) the ticket the synthesis node shows to
-  // fetch it from the scheduler's HTTP endpoint; "" for any other input.
-  std::vector<std::string> input_tickets;
+  // When the input is an object of the scheduler's store (node/scheduler/uploads.hpp): the ticket
+  // the synthesis node shows to fetch it from the scheduler's HTTP endpoint; "" otherwise.
+  std::string input_ticket;
   // 128 random bits only this attempt's synthesizer and prover learn: their buffer, proof and
   // failure reports must carry it (CAF takes a remote message's sender on the peer's word).
   std::string report_token;
@@ -315,6 +320,38 @@ using scheduler_actor = caf::typed_actor<
 
 // --- inspect ---------------------------------------------------------------------------------
 
+// A std::variant on the wire (CAF 0.17 inspects caf::variant, not std::variant): one byte, the
+// alternative's index, then that alternative; a deserializer builds the alternative the index
+// names (an index past the alternatives is an error, never a guess). Modelled on caf/variant.hpp.
+template <class V>
+struct variant_io_t {
+  uint8_t& tag;
+  V& x;
+};
+namespace detail {
+template <class V, size_t... I>
+bool emplace_index(V& x, size_t tag, std::index_sequence<I...>) {
+  return ((tag == I ? (x.template emplace<I>(), true) : false) || ...);
+}
+}  // namespace detail
+template <class Inspector, class V>
+typename Inspector::result_type inspect(Inspector& f, variant_io_t<V>& io) {
+  if constexpr (Inspector::writes_state) {  // deserializing: the tag was read just before
+    if (!detail::emplace_index(io.x, io.tag, std::make_index_sequence<std::variant_size_v<V>>{}))
+      return caf::make_error(caf::sec::invalid_argument,
+                             "variant alternative " + std::to_string(io.tag) + " of " +
+                                 std::to_string(std::variant_size_v<V>));
+  }
+  return std::visit([&](auto& a) { return f(a); }, io.x);
+}
+template <class Inspector, class... Ts>
+typename Inspector::result_type inspect_variant(Inspector& f, std::variant<Ts...>& x,
+                                                const char* name) {
+  uint8_t tag = uint8_t(x.index());
+  variant_io_t<std::variant<Ts...>> io{tag, x};
+  return f(caf::meta::type_name(name), tag, io);
+}
+
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, hello_msg& x) {
   return f(caf::meta::type_name("hello_msg"), x.challenge, x.secure, x.scheduler_cert, x.signature);
@@ -335,8 +372,8 @@ typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, dispatch_msg& x) {
   return f(caf::meta::type_name("dispatch_msg"), x.job, x.partition, x.partitions, x.attempt,
-           x.circuit, x.inputs, x.prover_endpoint, x.prover_name, x.ticket_mac, x.job_key,
-           x.input_tickets, x.report_token);
+           x.circuit, x.input, x.prover_endpoint, x.prover_name, x.ticket_mac, x.job_key,
+           x.input_ticket, x.report_token);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, buffer_ready_msg& x) {
@@ -390,8 +427,48 @@ void add_message_types(caf::actor_system_config& cfg);
 
 namespace zk::node {
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, stored_object_t& x) {
+  return f(caf::meta::type_name("stored_object"), x.sha256, x.type);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, input_file_t& x) {
+  return f(caf::meta::type_name("input_file"), x.path, x.object);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, circom_input_t& x) {
+  return f(caf::meta::type_name("circom_input"), x.form, x.file);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, circom_spec_t& x) {
+  return f(caf::meta::type_name("circom_spec"), x.inputs);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, porep_lite_spec_t& x) {
+  return f(caf::meta::type_name("porep_lite_spec"), x.seed);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, filecoin_porep_spec_t::partition_t& x) {
+  return f(caf::meta::type_name("filecoin_porep_part"), x.input, x.public_digest);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, filecoin_porep_spec_t& x) {
+  return f(caf::meta::type_name("filecoin_porep_spec"), x.prover_id, x.sector, x.c1, x.partitions);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, filecoin_porep_partition_t& x) {
+  return f(caf::meta::type_name("filecoin_porep_partition"), x.input);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, job_spec_t& x) {
+  return actors::inspect_variant(f, x.v, "job_spec");
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, partition_spec_t& x) {
+  return actors::inspect_variant(f, x.v, "partition_spec");
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_request_msg& x) {
-  return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.inputs,
+  return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.spec,
            x.circuit_priority);
 }
 template <class Inspector>
@@ -403,7 +480,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
   return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.owner, x.circuit, x.priority,
            x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states,
-           x.waiting, x.part_nodes, x.submitted_ms);
+           x.waiting, x.part_nodes, x.submitted_ms, x.kind);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {
@@ -417,9 +494,9 @@ typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
-  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_name,
-           x.native_params, x.vk, x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size,
-           x.domain_rows, x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority);
+  return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_params, x.vk,
+           x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows,
+           x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority);
 }
 }  // namespace zk::node
 
@@ -465,6 +542,7 @@ CAF_ADD_TYPE_ID(zkfleet, (zk::actors::reporter_actor))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::synthesizer_actor))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prover_actor))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::scheduler_actor))
+CAF_ADD_TYPE_ID(zkfleet, (zk::node::job_spec_t))
 
 CAF_END_TYPE_ID_BLOCK(zkfleet)
 

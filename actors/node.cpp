@@ -60,7 +60,7 @@ std::vector<circuit_def_t> filecoin_circuits(const node_role_config_t& cfg,
   for (const auto& [id, path] : cfg.filecoin_params) {
     auto it =
         std::find_if(all.begin(), all.end(), [&](const circuit_def_t& c) { return c.id == id; });
-    if (it == all.end() || !node::is_filecoin(*it))
+    if (it == all.end() || it->kind != circuit_kind_t::filecoin_porep)
       throw std::runtime_error("node " + cfg.name + ": filecoin_params." + id +
                                ": not a filecoin-porep circuit of the scheduler");
     if (it->buffer_bytes + it->prover_work_bytes > budget)
@@ -155,7 +155,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
         own.empty() ? endpoint.str() : net::data_endpoint_t::local(cfg.name).str();
     directory->add(local, n.store);
     synthesizer_config_t sc{local, n.store,          scheduler, n.recorder, tracks,
-                            own,   cfg.send_options, cfg.local, cfg.slot};
+                            own,   cfg.send_options, cfg.local, cfg.slot,   cfg.scheduler_store};
     n.synthesizer = sys.spawn(synthesizer, sc);
     join.synthesizer = n.synthesizer;
   }
@@ -232,8 +232,13 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   scheduler_recorder = std::make_shared<timeline::recorder_t>(0);
   sessions = std::make_shared<node::sessions_t>(std::nullopt, std::nullopt);
   admin = sessions->add({security::role_t::client, "admin"});
-  for (const auto& c : cfg.circuits)
+  for (const auto& c : cfg.circuits) {
     if (auto why = check_circuit(c)) throw std::runtime_error(*why);
+    if (c.kind == circuit_kind_t::filecoin_porep && !cfg.store)
+      throw std::runtime_error("circuit '" + c.id +
+                               "' is filecoin-porep: the embedded cluster needs a store for its "
+                               "partitions' inputs (cluster_config_t::store)");
+  }
   scheduler_config_t sc;
   sc.lookahead = cfg.lookahead;
   sc.max_attempts = cfg.max_attempts;
@@ -244,6 +249,7 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   sc.limits = cfg.limits;
   sc.timing = cfg.timing;
   sc.journal = cfg.journal;
+  sc.uploads = cfg.store;
   scheduler = sys.spawn(actors::scheduler, std::move(sc));
   scheduler_reporter =
       sys.spawn(timeline_reporter, reporter_config_t{.node = 0,
@@ -261,6 +267,7 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
     n.cores = cfg.synth_cores;
     n.memory_budget = cfg.synth_budget;
     n.report_period = cfg.report_period;
+    n.scheduler_store = cfg.store;
     synth_nodes.push_back(spawn_node(sys, n, scheduler, aggregator, directory,
                                      sessions->add({security::role_t::node, n.name})));
   }
@@ -271,6 +278,7 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   p.memory_budget = cfg.prover_budget;
   p.report_period = cfg.report_period;
   p.data_listen = cfg.prover_data_listen;
+  p.filecoin_params = cfg.prover_filecoin_params;
   prover_node = spawn_node(sys, p, scheduler, aggregator, directory,
                            sessions->add({security::role_t::node, p.name}));
 }

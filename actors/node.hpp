@@ -48,6 +48,8 @@ struct node_role_config_t {
   net::send_options_t send_options;    // the synth role's sends to other processes' provers
   unsigned send_streams = 1;           // the synth role's buffers in flight, each to its own prover
   std::optional<synth_local_t> local;  // synthesizer_config_t::local
+  // The scheduler's store when it runs in this process (synthesizer_config_t::scheduler_store).
+  std::shared_ptr<const node::upload_store_t> scheduler_store;
   // A node of its own process that rejoins its scheduler when the connection comes back: its
   // actors take the scheduler from here on rebind_atom (null: the scheduler given, for good).
   std::shared_ptr<scheduler_slot_t> slot;
@@ -91,6 +93,11 @@ struct cluster_config_t {
   scheduler_limits_t limits{1024, 1000, std::chrono::hours(1), {"/"}};
   scheduler_timing_t timing;
   std::shared_ptr<node::journal_t> journal;  // the scheduler's (null: none)
+  // The scheduler's store (node/scheduler/uploads.hpp), read in-process by the synthesis nodes;
+  // required when a filecoin-porep circuit is configured (its partitions' inputs go there).
+  std::shared_ptr<node::upload_store_t> store;
+  // The prover's filecoin_params (circuit id → .params): without them no Filecoin job is proven.
+  std::vector<std::pair<std::string, std::string>> prover_filecoin_params;
 };
 
 // A whole cluster in one actor_system: scheduler (timeline node 0), synthesis nodes synth-0…

@@ -7,7 +7,7 @@
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
+#include "node/job_spec.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
@@ -59,6 +59,10 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
       }
     }
     policy.reserve_ids(journal->next_seq());
+    if (!journal->migration_backup().empty())
+      log::info("scheduler: journal " + journal->path() + " migrated from schema version 1 to " +
+                std::to_string(journal_t::schema_version) + " (the version-1 file is kept at " +
+                journal->migration_backup() + ")");
     log::info("scheduler: journal " + journal->path() + " (synchronous " +
               node::journal_sync_name(journal->sync()) + "): " + std::to_string(jobs.size()) +
               " jobs replayed, " + std::to_string(open) + " unfinished with " +
@@ -87,13 +91,12 @@ void scheduler_actor_state::schedule() {
                                        // the partition to its node)
     if (rec) rec->end(d.job, d.partition, timeline::stage_t::queued, track);
     dispatch_msg m{d.job,           d.partition, j.request.partitions,
-                   p.attempt,       c,           j.request.inputs,
+                   p.attempt,       c,           node::partition_spec(j.request.spec, d.partition),
                    prover.endpoint, prover.name, "",
-                   j.public_id,     {},          p.report_token};
-    for (const auto& in : j.request.inputs)
-      m.input_tickets.push_back(
-          node::is_upload(in) ? node::upload_ticket(upload_key, in, d.job, d.partition, p.attempt)
-                              : "");
+                   j.public_id,     "",          p.report_token};
+    if (const node::input_file_t* f = node::file_of(m.input); f && f->stored())
+      m.input_ticket =
+          node::upload_ticket(upload_key, f->object.ref(), d.job, d.partition, p.attempt);
     if (prover.transfer_key.size() == net::transfer_key_t{}.size()) {
       net::transfer_key_t key;
       std::copy(prover.transfer_key.begin(), prover.transfer_key.end(), key.begin());

@@ -1,4 +1,4 @@
-// The scheduler's checker: input files and proofs checked off the scheduler actor, and the
+// The scheduler's checker: jobs taken in and proofs checked off the scheduler actor, and the
 // circuit descriptions checked at start-up.
 #include <chrono>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
+#include "node/job_spec.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
@@ -17,53 +17,25 @@ namespace zk::actors {
 using namespace zk::node;  // the policy's types
 using security::role_t;
 
-// The scheduler's file and proof checks, on a thread of their own (detached): input paths (they
-// may sit on a slow or hung disk; an upload is checked as the file it was stored as) and the
-// pairing check of every proof. Each answers nothing when the check passes, else the refusal:
-// bad_request for inputs, prove_failed for a proof (any other error: the check itself failed).
 caf::behavior scheduler_checker(caf::event_based_actor*,
                                 std::shared_ptr<node::upload_store_t> uploads) {
   return {
-      [uploads](check_atom, const circuit_def_t& c, const std::vector<std::string>& inputs,
-                uint32_t partitions, const std::vector<std::string>& roots) -> caf::result<void> {
-        auto refuse = [](const std::string& why) {
-          return caf::make_error(zk_errc::bad_request, why);
-        };
+      [uploads](intake_atom, const circuit_def_t& c, const job_spec_t& spec, uint32_t partitions,
+                const std::vector<std::string>& roots) -> caf::result<job_spec_t> {
         try {
-          std::vector<std::string> paths, files;  // paths: under input_roots; files: all, resolved
-          // An upload is named to its client as "the upload sha256:…", never by where the
-          // scheduler stores it (issue 27 item 8).
-          std::vector<std::pair<std::string, std::string>> stored_as;
-          auto unstored = [&stored_as](std::string why) {
-            for (const auto& [path, name] : stored_as)
-              for (size_t at; (at = why.find(path)) != std::string::npos;)
-                why.replace(at, path.size(), name);
-            return why;
-          };
-          for (const auto& in : inputs) {
-            if (!node::is_upload(in)) {
-              paths.push_back(in);
-              files.push_back(in);
-              continue;
-            }
-            auto p = uploads ? uploads->path_of(in) : std::nullopt;
-            if (!p)
-              return refuse("input " + in.substr(0, 100) +
-                            " is not an upload this scheduler holds (PUT /v1/uploads first)");
-            files.push_back(*p);
-            stored_as.emplace_back(*p, "the upload " + in.substr(std::string("upload:").size()));
-          }
-          if (auto why = check_input_roots(c, paths, roots)) return refuse(*why);
-          if (auto why = check_job_inputs(c, files, partitions)) return refuse(unstored(*why));
-          return caf::unit;
+          auto taken = node::take_in(c, spec, partitions, node::intake_env_t{roots, uploads.get()});
+          if (!taken) return caf::make_error(zk_errc::bad_request, taken.error());
+          return std::move(taken.value());
         } catch (const std::exception& e) {
-          return refuse(std::string("checking the inputs failed: ") + e.what());
+          return caf::make_error(zk_errc::bad_request,
+                                 std::string("checking the inputs failed: ") + e.what());
         }
       },
       [uploads](collect_atom, const std::vector<std::string>& in_use) -> size_t {
         if (!uploads) return 0;
         const size_t gone = uploads->collect({in_use.begin(), in_use.end()}, std::chrono::hours(1));
-        if (gone) log::info("scheduler: " + std::to_string(gone) + " uploads no job names freed");
+        if (gone)
+          log::info("scheduler: " + std::to_string(gone) + " stored inputs no job names freed");
         return gone;
       },
       [](verify_atom, const circuit_def_t& c, const std::string& proof,

@@ -13,18 +13,21 @@
 
 namespace zk::actors {
 
-using check_atom = caf::atom_constant<caf::atom("check")>;
+using intake_atom = caf::atom_constant<caf::atom("intake")>;
 using verify_atom = caf::atom_constant<caf::atom("verify")>;
 using collect_atom = caf::atom_constant<caf::atom("collect")>;
 
 constexpr size_t max_id_length = 128;     // circuit ids, job ids, node names
-constexpr size_t max_path_length = 4096;  // one input
+constexpr size_t max_path_length = 4096;  // a node's data endpoint
+// A job's intake (its files read and checked; a C1 cut into its partitions' inputs) and a proof's
+// check: the longest the scheduler waits for the checker.
 constexpr auto check_timeout = std::chrono::seconds(60);
 
-// The scheduler's file and proof checks, on a thread of their own (detached): input paths (they
-// may sit on a slow or hung disk; an upload is checked as the file it was stored as) and the
-// pairing check of every proof. Each answers nothing when the check passes, else the refusal:
-// bad_request for inputs, prove_failed for a proof (any other error: the check itself failed).
+// The scheduler's intake and proof checks, on a thread of their own (detached): a job's spec taken
+// in (node/job_spec.hpp take_in: its files may sit on a slow or hung disk; a C1 is read, checked
+// and cut into partition inputs written to the store) and the pairing check of every proof.
+// intake answers the spec taken in, verify nothing when the proof passes; else the refusal:
+// bad_request for a job, prove_failed for a proof (any other error: the check itself failed).
 caf::behavior scheduler_checker(caf::event_based_actor*,
                                 std::shared_ptr<node::upload_store_t> uploads);
 

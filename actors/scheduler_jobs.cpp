@@ -7,9 +7,8 @@
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
-#include "node/filecoin_job.hpp"
-#include "node/job_inputs.hpp"
 #include "node/job_ref.hpp"
+#include "node/job_spec.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
@@ -40,16 +39,9 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                                                      " partitions: a job may have at most " +
                                                      std::to_string(limits.max_partitions) +
                                                      " (scheduler.max_partitions)");
-  // A Filecoin C2 job: one C1 for every partition, with prover_id= and sector= (checked later).
-  if (r.inputs.size() > (node::is_filecoin(c->second) ? 3 : r.partitions))
-    return caf::make_error(zk_errc::bad_request, std::to_string(r.inputs.size()) + " inputs for " +
-                                                     std::to_string(r.partitions) +
-                                                     " partitions: at most one per partition");
-  for (const auto& in : r.inputs)
-    if (in.size() > max_path_length)
-      return caf::make_error(
-          zk_errc::bad_request,
-          "an input is longer than " + std::to_string(max_path_length) + " characters");
+  // The spec's kind, counts and names (no file is touched here).
+  if (auto why = node::check_request(c->second, r.spec, r.partitions))
+    return caf::make_error(zk_errc::bad_request, *why);
   const std::string owner = client->name;
   uint32_t open = pending_submits[owner];
   for (const auto& [id, j] : jobs)
@@ -59,17 +51,19 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
         zk_errc::bad_request,
         "client " + owner + " has " + std::to_string(open) +
             " unfinished jobs, the most it may have (scheduler.max_queued_jobs)");
-  // The inputs' files are checked off this actor (a slow disk must not stall the cluster).
+  // The job is taken in off this actor (a slow disk, a C1 of tens of MB, must not stall the
+  // cluster): its files checked, a C1 cut into its partitions' inputs in the store.
   auto rp = self->make_response_promise<std::string>();
   ++pending_submits[owner];
   auto done = [this, owner] {
     if (--pending_submits[owner] == 0) pending_submits.erase(owner);
   };
-  self->request(checker, check_timeout, check_atom::value, c->second, r.inputs, r.partitions,
+  self->request(checker, check_timeout, intake_atom::value, c->second, r.spec, r.partitions,
                 limits.input_roots)
       .then(
-          [this, rp, r, owner, done]() mutable {
+          [this, rp, r = job_request_msg(r), owner, done](job_spec_t& taken) mutable {
             done();
+            r.spec = std::move(taken);
             guarded_void("submit", [&] {
               const priority_t prio =
                   r.circuit_priority ? circuits.at(r.circuit).priority : r.priority;
@@ -90,7 +84,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                 jj.priority = uint8_t(prio);
                 jj.circuit_priority = r.circuit_priority;
                 jj.partitions = r.partitions;
-                jj.inputs = r.inputs;
+                jj.spec = r.spec;
                 jj.submitted_ms = submitted_ms;
                 try {
                   journal->add_job(jj);
@@ -168,6 +162,7 @@ job_status_msg scheduler_actor_state::make_status(job_id_t job) const {
     m.part_states.push_back(part_state_name(policy.state(job, k)));
   if (auto why = policy.waiting_reason(job)) m.waiting = *why;
   m.submitted_ms = j.submitted_ms;
+  m.kind = node::kind_of(j.request.spec);
   m.part_nodes.resize(s.partitions);
   for (uint32_t k = 0; k < s.partitions; ++k) {
     auto name_of = [&](node_id_t n) { return nodes.count(n) ? nodes.at(n).name : std::string(); };

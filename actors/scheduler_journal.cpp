@@ -7,7 +7,7 @@
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
+#include "node/job_spec.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
@@ -28,11 +28,56 @@ void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
       });
     return;
   }
+  // An open job that cannot go on fails now, saying why (its client reads it), instead of after
+  // max_attempts failed syntheses: a spec of another kind than its circuit, an input gone from the
+  // store. A job journaled by schema v1 whose intake made nothing yet (a Filecoin job: its C1 not
+  // cut into partition inputs) is taken in now, once, before the scheduler serves anyone.
+  const circuit_def_t& c = circuits.at(jj.circuit);
+  node::job_spec_t spec = jj.spec;
+  std::string state = jj.state, error = jj.error;
+  std::optional<std::string> why;
+  if (node::kind_of(spec) != c.kind) {
+    why = std::string("the journal holds a ") + config::circuit_kind_name(node::kind_of(spec)) +
+          " job of circuit '" + c.id + "', which is " + config::circuit_kind_name(c.kind);
+  } else if (open && node::needs_intake(spec)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      auto taken = node::take_in(c, spec, jj.partitions,
+                                 node::intake_env_t{limits.input_roots, uploads.get()});
+      if (!taken) {
+        why = "taken in again at restart: " + taken.error();
+      } else {
+        journal->set_spec(jj.seq, taken.value());
+        spec = std::move(taken.value());
+      }
+    } catch (const std::exception& e) {  // the store's or the journal's I/O
+      why = std::string("taken in again at restart, but it failed: ") + e.what();
+    }
+    log::info("scheduler: journaled job " + std::to_string(jj.seq) +
+              " (journal schema 1) taken in again in " + std::to_string(seconds_since(t0)) + " s" +
+              (why ? ": " + *why : std::string()));
+  }
+  if (!why && open)
+    for (const auto& o : node::stored_objects(spec))
+      if (!uploads || !uploads->path_of(o)) {
+        why = "its input " + o.name() + " is gone from the scheduler's store (" +
+              (uploads ? uploads->dir() : std::string("none configured")) + ")";
+        break;
+      }
+  int64_t finished_ms = jj.finished_ms;
+  if (why && open) {
+    log::warn("scheduler: journaled job " + std::to_string(jj.seq) + " fails: " + *why);
+    state = "failed";
+    error = *why;
+    finished_ms = unix_ms();
+    guarded_void("the journal", [&] { journal->finish_job(jj.seq, state, error, finished_ms); });
+  }
+  const bool still_open = state == "open";
   std::vector<bool> done(jj.partitions, false);
   for (const auto& p : jj.proofs)
     if (p.partition < jj.partitions) done[p.partition] = true;
   if (!policy.restore(jj.seq, jj.circuit, priority_t(jj.priority), jj.partitions, done, jj.attempts,
-                      open ? "open" : jj.state, jj.error)) {
+                      state, error)) {
     log::warn("scheduler: journaled job " + std::to_string(jj.seq) + " could not be restored");
     return;
   }
@@ -44,15 +89,15 @@ void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
   j.request.priority = priority_t(jj.priority);
   j.request.circuit_priority = jj.circuit_priority;
   j.request.partitions = jj.partitions;
-  j.request.inputs = jj.inputs;
+  j.request.spec = std::move(spec);
   for (const auto& p : jj.proofs) {
     j.proofs.push_back(
         {jj.seq, p.partition, 0, p.proof_json, p.public_signals, 0, p.prove_seconds, 0, ""});
     j.proved_by[p.partition] = p.prover;
   }
-  if (!open) {
+  if (!still_open) {
     j.finish_noted = true;
-    const auto age = std::chrono::milliseconds(std::max<int64_t>(0, unix_ms() - jj.finished_ms));
+    const auto age = std::chrono::milliseconds(std::max<int64_t>(0, unix_ms() - finished_ms));
     j.finished_at = std::chrono::steady_clock::now() - age;
   } else if (rec) {
     for (uint32_t k = 0; k < jj.partitions; ++k)

@@ -7,7 +7,7 @@
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
+#include "node/job_spec.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
@@ -80,9 +80,11 @@ void scheduler_actor_state::tick() {
   check_placement(now);
   if (uploads && ++ticks_since_collect * timing.tick >= std::chrono::minutes(1)) {
     ticks_since_collect = 0;
-    std::vector<std::string> in_use;  // every input of every job still kept (retention included)
+    // Every stored object a job still kept (retention included) needs; a Filecoin job's C1 is not
+    // among them once taken in (its partitions' inputs are).
+    std::vector<std::string> in_use;
     for (const auto& [id, j] : jobs)
-      in_use.insert(in_use.end(), j.request.inputs.begin(), j.request.inputs.end());
+      for (const auto& o : node::stored_objects(j.request.spec)) in_use.push_back(o.ref());
     // Off the actor (a directory scan); an upload no job names yet keeps an hour's grace.
     self->request(checker, check_timeout, collect_atom::value, in_use)
         .then([](size_t) {}, [](caf::error&) {});

@@ -18,6 +18,17 @@ caf::result<job_status_msg> scheduler_actor_state::retry(const std::string& toke
   std::vector<uint32_t> again;
   for (uint32_t k = 0; k < jobs.at(job).request.partitions; ++k)
     if (policy.state(job, k) == part_state_t::failed) again.push_back(k);
+  const job_spec_t& spec = jobs.at(job).request.spec;
+  if (node::kind_of(spec) != circuits.at(jobs.at(job).request.circuit).kind)
+    return caf::make_error(zk_errc::bad_request,
+                           "job " + typed.substr(0, max_id_length) + " is a " +
+                               config::circuit_kind_name(node::kind_of(spec)) +
+                               " job, its circuit is no longer of that kind");
+  if (node::needs_intake(spec))
+    return caf::make_error(zk_errc::bad_request,
+                           "job " + typed.substr(0, max_id_length) +
+                               " was journaled by an older zkfleet and never taken in: submit it "
+                               "again");
   auto r = policy.retry(job);
   if (!r) return caf::make_error(zk_errc::bad_request, r.error());
   job_ref_t& j = jobs.at(job);

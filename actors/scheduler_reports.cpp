@@ -7,7 +7,7 @@
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
+#include "node/job_spec.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
@@ -80,6 +80,17 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
     free_unneeded();
     failed({m.job, m.partition, m.attempt, zk_errc::synth_failed,
             "the buffer report names no digest of the witness's public signals", m.report_token});
+    return;
+  }
+  // A kind whose intake derived the partition's public inputs (Filecoin) binds the buffer to
+  // them: a synthesis node cannot put another sector's witness in its place.
+  if (auto want = node::expected_public_digest(jobs.at(m.job).request.spec, m.partition);
+      want && *want != m.public_digest) {
+    free_unneeded();
+    failed({m.job, m.partition, m.attempt, zk_errc::synth_failed,
+            "the synthesized partition's public inputs are not those derived from its C1 at "
+            "intake",
+            m.report_token});
     return;
   }
   if (p->public_digest.empty()) p->public_digest = m.public_digest;

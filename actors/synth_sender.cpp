@@ -1,7 +1,7 @@
 // A synthesizer's sender: one prover's data-plane stream (synthesizer.hpp).
 #include "actors/synthesizer.hpp"
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
+#include "node/job_spec.hpp"
 #include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
 

@@ -4,8 +4,7 @@
 
 #include "actors/synthesizer.hpp"
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
-#include "node/synth/filecoin_synth.hpp"
+#include "node/job_spec.hpp"
 #include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
 
@@ -20,38 +19,51 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
   if (rec) rec->begin(d.job, d.partition, timeline::stage_t::synth, track);
   try {
     node::circuit_def_t circuit = d.circuit;
-    // Uploaded inputs are fetched from the scheduler (their files stand in for them); paths must
-    // lie under this node's input roots.
-    std::vector<std::string> inputs = d.inputs, paths;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (!node::is_upload(inputs[i])) {
-        paths.push_back(inputs[i]);
-        continue;
-      }
-      if (!st.local || !st.local->uploads || !st.local->fetch)
-        throw std::runtime_error("input " + inputs[i] +
-                                 " is an upload, and this node cannot fetch uploads "
-                                 "(its config sets no scheduler.http)");
-      const std::string ticket = std::to_string(d.job) + "." + std::to_string(d.partition) + "." +
-                                 std::to_string(d.attempt) + "." +
-                                 (i < d.input_tickets.size() ? d.input_tickets[i] : "");
-      bool fetched = false;  // else a copy this node kept
-      const auto t0 = std::chrono::steady_clock::now();
-      const std::string upload = inputs[i];
-      inputs[i] =
-          st.local->uploads->fetch(upload, [&](const std::string& in, const std::string& path) {
-            fetched = true;
-            return st.local->fetch(in, ticket, path);
-          });
-      if (fetched) {
-        std::error_code ec;
-        const auto bytes = std::filesystem::file_size(inputs[i], ec);
-        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::steady_clock::now() - t0)
-                            .count();
-        log::info("job " + std::to_string(d.job) + " partition " + std::to_string(d.partition) +
-                  ": fetched " + upload + " (" + (ec ? std::string("?") : std::to_string(bytes)) +
-                  " bytes) in " + std::to_string(ms) + " ms");
+    if (node::kind_of(d.input) != circuit.kind)
+      throw std::runtime_error(std::string("a dispatch of a ") +
+                               config::circuit_kind_name(node::kind_of(d.input)) +
+                               " partition for circuit '" + circuit.id + "', which is " +
+                               config::circuit_kind_name(circuit.kind));
+    // The partition's one file, if it names one: an object of the scheduler's store (read where
+    // the scheduler runs in this process, else fetched from its HTTP endpoint with the dispatch's
+    // ticket), or a path that must lie under this node's input roots.
+    std::string file, name;
+    if (const node::input_file_t* f = node::file_of(d.input)) {
+      name = f->name();
+      if (!f->stored()) {
+        file = f->path;
+        if (st.local)
+          if (auto why = node::check_input_root(file, st.local->input_roots))
+            throw std::runtime_error(*why);
+      } else if (st.scheduler_store) {
+        auto p = st.scheduler_store->path_of(f->object);
+        if (!p) throw std::runtime_error(name + " is not in the scheduler's store");
+        file = *p;
+      } else {
+        if (!st.local || !st.local->uploads || !st.local->fetch)
+          throw std::runtime_error("input " + f->object.ref() +
+                                   " is an upload, and this node cannot fetch uploads "
+                                   "(its config sets no scheduler.http)");
+        const std::string ticket = std::to_string(d.job) + "." + std::to_string(d.partition) + "." +
+                                   std::to_string(d.attempt) + "." + d.input_ticket;
+        bool fetched = false;  // else a copy this node kept
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::string upload = f->object.ref();
+        file =
+            st.local->uploads->fetch(upload, [&](const std::string& in, const std::string& path) {
+              fetched = true;
+              return st.local->fetch(in, ticket, path);
+            });
+        if (fetched) {
+          std::error_code ec;
+          const auto bytes = std::filesystem::file_size(file, ec);
+          const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - t0)
+                              .count();
+          log::info("job " + std::to_string(d.job) + " partition " + std::to_string(d.partition) +
+                    ": fetched " + upload + " (" + (ec ? std::string("?") : std::to_string(bytes)) +
+                    " bytes) in " + std::to_string(ms) + " ms");
+        }
       }
     }
     if (st.local) {
@@ -59,8 +71,6 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
       if (gen == st.local->witness_generators.end())
         throw std::runtime_error("circuit '" + circuit.id + "' is not in this node's config");
       circuit.witness_generator = gen->second;  // the node's own, never the message's
-      if (auto why = node::check_input_roots(circuit, paths, st.local->input_roots))
-        throw std::runtime_error(*why);
     }
     // A Filecoin partition's stages (porep_witness, porep_synthesize, porep_check) nest in SYNTH.
     node::synth_stage_observer_t observe;
@@ -70,7 +80,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
         rec->record({d.job, d.partition, s, timeline::phase_t::end, 0, track, t1, 0});
       };
     node::synth_result_t r = node::synthesize(
-        circuit, inputs, d.partitions, d.job, d.partition, store, *st.cache,
+        circuit, d.input, file, name, d.partitions, d.job, d.partition, store, *st.cache,
         [&cancelled = *st.cancelled, job = d.job] { return cancelled.has(job); }, observe);
     if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track, r.payload_bytes);
     buffer_ready_msg m;
@@ -103,7 +113,9 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            std::shared_ptr<node::csr_cache_t> cache,
                            std::shared_ptr<const cancelled_jobs_t> cancelled,
-                           std::optional<synth_local_t> local) {
+                           std::optional<synth_local_t> local,
+                           std::shared_ptr<const node::upload_store_t> scheduler_store) {
+  self->state.scheduler_store = std::move(scheduler_store);
   self->state.cache = std::move(cache);
   self->state.cancelled = std::move(cancelled);
   self->state.local = std::move(local);

@@ -3,7 +3,6 @@
 #include "actors/synthesizer.hpp"
 
 #include "common/util/log.hpp"
-#include "node/job_inputs.hpp"
 #include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
 
@@ -15,9 +14,9 @@ void synthesizer_state::init(synthesizer_actor::pointer s, synthesizer_config_t 
   auto cache =
       std::make_shared<node::csr_cache_t>();  // one copy of each circuit's matrices per node
   for (unsigned i = 0; i < cfg.tracks.workers; ++i)
-    idle.push_back(self->spawn<caf::detached + caf::linked>(synth_worker, cfg.endpoint, cfg.store,
-                                                            cfg.recorder, cfg.tracks.worker(i),
-                                                            cache, cancelled, cfg.local));
+    idle.push_back(self->spawn<caf::detached + caf::linked>(
+        synth_worker, cfg.endpoint, cfg.store, cfg.recorder, cfg.tracks.worker(i), cache, cancelled,
+        cfg.local, cfg.scheduler_store));
 }
 
 void synthesizer_state::dispatch(const dispatch_msg& d) {
@@ -150,7 +149,8 @@ void synthesizer_state::fail(const caf::actor& worker, const dispatch_msg& d, co
   idle.push_back(worker);
   if (!cancelled->has(d.job) && of_epoch == epoch) {
     log::warn(d.job, d.partition, "synthesis failed: " + reason_of(e));
-    // The worker's kind of failure travels on: bad_input is not retried (node/job_inputs.hpp).
+    // The worker's kind of failure travels on: bad_input is not retried
+    // (node/synth/synthesize.hpp).
     const bool bad_input = e.category() == caf::atom("zkfleet") &&
                            static_cast<zk_errc>(e.code()) == zk_errc::bad_input;
     self->send(cfg.scheduler, failure_msg{d.job, d.partition, d.attempt,

@@ -82,6 +82,10 @@ struct synthesizer_config_t {
   std::optional<synth_local_t> local;
   // Where a rejoining node puts its new scheduler (null: the scheduler above, for good).
   std::shared_ptr<scheduler_slot_t> slot;
+  // The scheduler's store when the scheduler runs in this process (the embedded cluster, a node
+  // with both roles): the objects dispatches name are read from it directly, not fetched over
+  // HTTP. Null: fetched (synth_local_t).
+  std::shared_ptr<const node::upload_store_t> scheduler_store;
 };
 
 struct synthesizer_state {
@@ -140,7 +144,8 @@ struct synth_worker_state {
   std::shared_ptr<node::csr_cache_t>
       cache;  // the node's circom CSR matrices, shared by its workers
   std::shared_ptr<const cancelled_jobs_t> cancelled;
-  std::optional<synth_local_t> local;  // synthesizer_config_t::local
+  std::optional<synth_local_t> local;                           // synthesizer_config_t::local
+  std::shared_ptr<const node::upload_store_t> scheduler_store;  // synthesizer_config_t's
 };
 using synth_worker_actor = caf::stateful_actor<synth_worker_state>;
 caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
@@ -148,7 +153,8 @@ caf::behavior synth_worker(synth_worker_actor* self, std::string endpoint,
                            std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                            std::shared_ptr<node::csr_cache_t> cache,
                            std::shared_ptr<const cancelled_jobs_t> cancelled,
-                           std::optional<synth_local_t> local);
+                           std::optional<synth_local_t> local,
+                           std::shared_ptr<const node::upload_store_t> scheduler_store);
 
 // One prover's sender: (dispatch_msg, buffer_ready_msg of a local buffer) → the buffer sent to
 // the dispatch's prover endpoint and freed here once acknowledged → buffer_ready_msg moved

@@ -2,7 +2,7 @@
 //
 //   zkfleet submit --config F --circuit ID [--input FILE]... [--partitions N] [--priority P]
 //                  (no --priority: the circuit's configured priority, else default_priority;
-//                  filecoin-porep: --input c1.json --input prover_id=HEX --input sector=N)
+//                  porep-lite: --seed N; filecoin-porep: --c1 FILE --prover-id HEX --sector N)
 //   zkfleet status --config F [JOB]          (no JOB: every node's memory as the scheduler
 //                                             accounts it)
 //   zkfleet await  --config F JOB [--out DIR] [--timeout SECONDS]
@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -29,6 +30,7 @@
 #include "common/buffer/buffer_store.hpp"
 #include "common/util/progress.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/job_spec.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/formats/json.hpp"
@@ -61,9 +63,11 @@ int run_down(const opt_t& config) {
 
 // An input file uploaded through the scheduler's HTTP endpoint (PUT /v1/uploads): the cluster
 // reads it from there, wherever this client runs. Streamed from disk (any size, in bounded memory),
-// with a progress line on a terminal; its reference, or an error naming the file and, whenever the
-// scheduler answered, its status and message (a 413 names the bound to raise).
-std::string upload(const config::config_t& c, const tls_identity_t& who, const std::string& file) {
+// with a progress line on a terminal, as JSON (`json`: an input.json, a C1 whatever its name) or
+// bytes; its object in the store, or an error naming the file and, whenever the scheduler
+// answered, its status and message (a 413 names the bound to raise).
+node::stored_object_t upload(const config::config_t& c, const tls_identity_t& who,
+                             const std::string& file, bool json) {
   std::error_code ec;
   const uint64_t size = fs::file_size(file, ec);
   if (ec) throw std::runtime_error(file + ": cannot read the input (" + ec.message() + ")");
@@ -71,7 +75,6 @@ std::string upload(const config::config_t& c, const tls_identity_t& who, const s
   call.method = "PUT";
   call.target = "/v1/uploads";
   call.body_file = file;
-  const bool json = file.size() >= 5 && file.substr(file.size() - 5) == ".json";
   call.headers = {{"Content-Type", json ? "application/json" : "application/octet-stream"}};
   // The scheduler takes a body at 1 MiB/s at least (its deadline): the same here, plus a minute.
   call.timeout = std::max<std::chrono::milliseconds>(
@@ -86,7 +89,11 @@ std::string upload(const config::config_t& c, const tls_identity_t& who, const s
   std::string why = a->body;
   try {
     const auto j = nlohmann::json::parse(a->body);
-    if (a->status == 201) return j.at("input").get<std::string>();
+    if (a->status == 201) {
+      auto o = node::parse_upload(j.at("input").get<std::string>());
+      if (!o) throw std::runtime_error(file + ": the scheduler answered no upload reference");
+      return *o;
+    }
     why = j.value("error", a->body);
   } catch (const std::exception&) {
   }
@@ -95,60 +102,122 @@ std::string upload(const config::config_t& c, const tls_identity_t& who, const s
                            std::to_string(a->status) + "): " + why);
 }
 
-int run_submit(const opt_t& config, const opt_t& client_name, const opt_t& circuit,
-               const opt_t& inputs, const opt_t& input_paths, const opt_t& partitions,
-               const opt_t& priority) {
-  const std::string path = config_path(config);
+struct submit_args_t {
+  opt_t config, client, circuit, inputs, input_paths, partitions, priority;
+  opt_t seed, c1, prover_id, sector;
+};
+
+int run_submit(const submit_args_t& a) {
+  const std::string path = config_path(a.config);
   actors::job_request_msg r;
-  r.circuit = circuit.one();
+  r.circuit = a.circuit.one();
   if (r.circuit.empty()) throw usage_error("--circuit ID is required");
   const auto c = client_config(path);
-  // A Filecoin C2 job has the registered proof's partitions (the C1 must have as many).
+  // The circuit's kind decides what the job is (a circuit this config does not list is known by
+  // its flags: the scheduler refuses it anyway).
   const config::circuit_t* circuit_cfg = c.find_circuit(r.circuit);
-  const bool filecoin = circuit_cfg && circuit_cfg->native == config::native_filecoin_porep;
+  const config::circuit_kind_t kind = circuit_cfg      ? circuit_cfg->kind
+                                      : a.c1.given()   ? config::circuit_kind_t::filecoin_porep
+                                      : a.seed.given() ? config::circuit_kind_t::porep_lite
+                                                       : config::circuit_kind_t::circom;
+  // A Filecoin C2 job has the registered proof's partitions (the C1 must have as many).
   const std::string natural =
-      filecoin ? std::to_string(filecoin::porep_config(
-                                    filecoin::registered_proof(circuit_cfg->registered_proof))
-                                    .partitions)
-               : "1";
-  r.partitions = uint32_t(parse_uint_arg("--partitions", partitions.one(natural), 1, 0xffffffffu));
-  if (!priority.given()) {
+      kind == config::circuit_kind_t::filecoin_porep && circuit_cfg
+          ? std::to_string(
+                filecoin::porep_config(filecoin::registered_proof(circuit_cfg->registered_proof))
+                    .partitions)
+          : "1";
+  r.partitions =
+      uint32_t(parse_uint_arg("--partitions", a.partitions.one(natural), 1, 0xffffffffu));
+  if (!a.priority.given()) {
     r.circuit_priority = true;  // the circuit's (config `priority`), else the scheduler's default
   } else {
-    auto p = config::parse_priority(priority.one());
+    auto p = config::parse_priority(a.priority.one());
     if (!p)
-      throw usage_error("--priority is one of critical, high, normal, low (got '" + priority.one() +
-                        "')");
+      throw usage_error("--priority is one of critical, high, normal, low (got '" +
+                        a.priority.one() + "')");
     r.priority = *p;
   }
-  if (inputs.given() && input_paths.given())
-    throw usage_error(
-        "--input and --input-path do not mix: a job's inputs are all uploaded or all "
-        "on the cluster's hosts");
-  const std::string who = client_name.one("admin");
-  for (const auto& in : inputs.all()) {
-    if ((in.rfind("seed=", 0) == 0 || node::is_filecoin_arg(in)) && !fs::exists(in)) {
-      r.inputs.push_back(in);  // a native circuit's argument (seed=, prover_id=, sector=), no file
-      continue;
-    }
+  const std::string who = a.client.one("admin");
+  const std::string kind_name = config::circuit_kind_name(kind);
+  auto refuse_flags = [&](std::initializer_list<std::pair<const opt_t*, const char*>> flags) {
+    for (const auto& [o, name] : flags)
+      if (o->given())
+        throw usage_error(std::string(name) + " is not for circuit '" + r.circuit + "' (" +
+                          kind_name + ")");
+  };
+  // A file the cluster reads: uploaded through scheduler.http (without an HTTP endpoint, or on
+  // port 0 — any free port, unknown here —, sent as a path the cluster reads where it runs, as
+  // --input-path: a loopback cluster, or hosts sharing a filesystem).
+  std::map<std::string, std::string> uploaded;  // "the upload sha256:…" → the file it came from
+  auto file_input = [&](const std::string& file, bool json) {
     if (!c.scheduler.http || c.scheduler.http->port == 0) {
-      // No HTTP endpoint to upload through (none, or port 0: any free port, unknown here): the
-      // cluster reads the file where it runs, as with --input-path (a loopback cluster, or hosts
-      // sharing a filesystem).
       std::fprintf(stderr,
                    "zkfleet submit: scheduler.http is %s in %s: %s is sent as a path the "
                    "synthesis nodes read (under scheduler.input_roots), not uploaded\n",
                    c.scheduler.http ? "port 0 (any free port)" : "not set", c.source.c_str(),
-                   in.c_str());
-      r.inputs.push_back(fs::absolute(in).string());
-      continue;
+                   file.c_str());
+      return node::input_file_t::at(fs::absolute(file).string());
     }
-    r.inputs.push_back(upload(c, tls_identity(c, security::role_t::client, who), in));
+    auto f = node::input_file_t::of(
+        upload(c, tls_identity(c, security::role_t::client, who), file, json));
+    uploaded[f.name()] = file;
+    return f;
+  };
+  switch (kind) {
+    case config::circuit_kind_t::circom: {
+      refuse_flags({{&a.seed, "--seed"},
+                    {&a.c1, "--c1"},
+                    {&a.prover_id, "--prover-id"},
+                    {&a.sector, "--sector"}});
+      if (a.inputs.given() && a.input_paths.given())
+        throw usage_error(
+            "--input and --input-path do not mix: a job's inputs are all uploaded or all "
+            "on the cluster's hosts");
+      node::circom_spec_t spec;
+      for (const auto& in : a.inputs.all()) {  // its form by its name: .json an input.json
+        const auto form = node::circom_form_of_path(in);
+        spec.inputs.push_back(
+            {form, file_input(in, form == node::circom_input_t::form_t::input_json)});
+      }
+      for (const auto& in : a.input_paths.all())  // read by the synthesis nodes: absolute paths
+        spec.inputs.push_back(
+            {node::circom_form_of_path(in), node::input_file_t::at(fs::absolute(in).string())});
+      r.spec = {std::move(spec)};
+      break;
+    }
+    case config::circuit_kind_t::porep_lite:
+      refuse_flags({{&a.inputs, "--input"},
+                    {&a.input_paths, "--input-path"},
+                    {&a.c1, "--c1"},
+                    {&a.prover_id, "--prover-id"},
+                    {&a.sector, "--sector"}});
+      r.spec = {
+          node::porep_lite_spec_t{a.seed.given() ? parse_uint_arg("--seed", a.seed.one()) : 0}};
+      break;
+    case config::circuit_kind_t::filecoin_porep: {
+      refuse_flags({{&a.inputs, "--input"}, {&a.input_paths, "--input-path"}, {&a.seed, "--seed"}});
+      if (!a.c1.given() || !a.prover_id.given() || !a.sector.given())
+        throw usage_error("circuit '" + r.circuit +
+                          "' (filecoin-porep) takes --c1 FILE --prover-id HEX --sector N");
+      node::filecoin_porep_spec_t spec;
+      spec.prover_id = zk::parse_hex32(a.prover_id.one(), "--prover-id");
+      spec.sector = parse_uint_arg("--sector", a.sector.one());
+      spec.c1 = file_input(a.c1.one(), true);  // a C1 is JSON, whatever its file's name
+      r.spec = {std::move(spec)};
+      break;
+    }
   }
-  for (const auto& in : input_paths.all())  // read by the synthesis nodes: absolute paths
-    r.inputs.push_back(fs::absolute(in).string());
   cluster_client_t client(c, who);
-  std::printf("%s\n", client.submit(r).c_str());
+  try {
+    std::printf("%s\n", client.submit(r).c_str());
+  } catch (const std::exception& e) {  // the scheduler names an upload; the user named a file
+    std::string why = e.what();
+    for (const auto& [name, file] : uploaded)
+      for (size_t at; (at = why.find(name)) != std::string::npos;)
+        why.replace(at, name.size(), file);
+    throw std::runtime_error(why);
+  }
   return 0;
 }
 
@@ -212,7 +281,7 @@ size_t write_proofs(const std::string& out, const actors::job_result_msg& r) {
   fs::create_directories(out, ec);
   if (ec)
     throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
-  if (!r.proofs.empty() && node::is_filecoin_proof_text(r.proofs.front().proof_json)) {
+  if (r.status.kind == config::circuit_kind_t::filecoin_porep) {
     write_sector_proof(out + "/job" + r.status.id, r);  // one sector proof of every partition
     return r.proofs.size();
   }
@@ -347,37 +416,39 @@ void add_client_commands(CLI::App& root, commands_t& out) {
   {
     CLI::App* app =
         add_command(root, "submit", "Submit a job to a running cluster; prints the job id");
-    const opt_t config = add_config(app);
-    const opt_t circuit = add_value(app, "--circuit", "ID", "a circuit of the config (required)");
-    const opt_t inputs =
+    submit_args_t s;
+    s.config = add_config(app);
+    s.circuit = add_value(app, "--circuit", "ID", "a circuit of the config (required)");
+    s.inputs =
         add_values(app, "--input", "FILE",
-                   "a .wtns or an input.json (circuits with a witness_generator), uploaded "
-                   "through scheduler.http (without it, read by the cluster where it runs, "
-                   "as --input-path), or seed=N (porep-lite); one for every "
-                   "partition, or one per partition: --input A --input B. filecoin-porep: "
-                   "the C1 output and its sector, --input c1.json --input prover_id=HEX "
-                   "--input sector=N");
-    const opt_t input_paths =
+                   "circom: a .wtns or an input.json (circuits with a witness_generator; by its "
+                   "name, *.json), uploaded through scheduler.http (without it, read by the "
+                   "cluster where it runs, as --input-path); one for every partition, or one per "
+                   "partition: --input A --input B");
+    s.input_paths =
         add_values(app, "--input-path", "PATH",
-                   "instead of --input: a file the synthesis nodes read where they run (under "
-                   "scheduler.input_roots), not uploaded");
-    const opt_t partitions =
+                   "circom, instead of --input: a file the synthesis nodes read where they run "
+                   "(under scheduler.input_roots), not uploaded");
+    s.seed = add_value(app, "--seed", "N", "porep-lite: the replica's seed (default 0)");
+    s.c1 = add_value(app, "--c1", "FILE",
+                     "filecoin-porep: the sector's C1 output (the API's JSON or the lotus-bench / "
+                     "curio wrapper, whatever the file's name), uploaded as --input is");
+    s.prover_id = add_value(app, "--prover-id", "HEX", "filecoin-porep: the prover id (32 bytes)");
+    s.sector = add_value(app, "--sector", "N", "filecoin-porep: the sector number");
+    s.partitions =
         add_value(app, "--partitions", "N",
                   "partitions of the job (default 1; a filecoin-porep circuit: its registered "
                   "proof's)");
-    const opt_t priority =
-        add_value(app, "--priority", "P",
-                  "critical, high, normal or low (default: the circuit's priority, else "
-                  "scheduler.default_priority)");
-    const opt_t client = add_client(app);
+    s.priority = add_value(app, "--priority", "P",
+                           "critical, high, normal or low (default: the circuit's priority, else "
+                           "scheduler.default_priority)");
+    s.client = add_client(app);
     command_t c;
     c.app = app;
-    c.run = [=] {
-      return run_submit(config, client, circuit, inputs, input_paths, partitions, priority);
-    };
+    c.run = [=] { return run_submit(s); };
     c.stray_hint = [=] {
-      return inputs.given() ? std::string(" (each input file needs its own --input)")
-                            : std::string();
+      return s.inputs.given() ? std::string(" (each input file needs its own --input)")
+                              : std::string();
     };
     out.push_back(std::move(c));
   }

@@ -34,7 +34,7 @@ using namespace zk::node;
 struct demo_job_t {
   std::string circuit;
   uint32_t partitions;
-  std::vector<std::string> inputs;
+  job_spec_t spec;
   std::string id;    // the scheduler's public id
   uint64_t seq = 0;  // its job number (as the waterfall names it)
 };
@@ -68,12 +68,10 @@ int run_cluster_demo(const demo_options_t& o) {
   std::vector<circuit_def_t> circuits;
   std::vector<demo_job_t> jobs;
   if (o.porep_jobs > 0) {
-    circuits.push_back(
-        describe_native_circuit("porep-lite", "porep-lite", o.porep_params,
-                                circuit::default_key_dir("porep-lite", o.porep_params)));
+    circuits.push_back(describe_porep_lite_circuit(
+        "porep-lite", o.porep_params, circuit::default_key_dir("porep-lite", o.porep_params)));
     for (unsigned k = 0; k < o.porep_jobs; ++k)
-      jobs.push_back(
-          {"porep-lite", o.porep_partitions, {"seed=" + std::to_string(2026 + k)}, "", 0});
+      jobs.push_back({"porep-lite", o.porep_partitions, {porep_lite_spec_t{2026 + k}}, "", 0});
   }
   if (o.circom) {
     if (!fs::is_directory(o.fixtures))
@@ -90,7 +88,12 @@ int run_cluster_demo(const demo_options_t& o) {
     for (const auto& d : dirs) {
       std::string id = d.parent_path().filename().string() + "/" + d.filename().string();
       circuits.push_back(describe_zkey_circuit(id, (d / "circuit.zkey").string()));
-      jobs.push_back({id, 2, {(d / "witness.wtns").string()}, "", 0});
+      jobs.push_back({id,
+                      2,
+                      {circom_spec_t{{{circom_input_t::form_t::wtns,
+                                       input_file_t::at((d / "witness.wtns").string())}}}},
+                      "",
+                      0});
     }
   }
   if (jobs.empty()) throw std::runtime_error("nothing to prove: --porep-jobs 0 and --no-circom");
@@ -103,11 +106,11 @@ int run_cluster_demo(const demo_options_t& o) {
       "node%s, "
       "prover-0 (cpu), timeline\n\n",
       la.c_str(), o.synth_nodes, o.synth_nodes == 1 ? "" : "s");
-  std::printf("%-20s %-7s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve",
+  std::printf("%-20s %-14s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve",
               "domain", "wires", "buffer");
   for (const auto& c : circuits) {
-    std::printf("%-20s %-7s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
-                c.kind == circuit_kind_t::circom ? "circom" : "native",
+    std::printf("%-20s %-14s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
+                config::circuit_kind_name(c.kind),
                 c.shape == buffer::synth_shape_t::witness_only ? "witness-only" : "abc+witness",
                 curve_name(c.curve), "2^", __builtin_ctzll(c.domain_size),
                 (unsigned long long)c.n_vars, buffer::format_bytes(c.buffer_bytes).c_str());
@@ -117,7 +120,7 @@ int run_cluster_demo(const demo_options_t& o) {
   for (auto& j : jobs) {
     auto id = ask<std::string>(
         sys, cluster.scheduler, std::chrono::seconds(60), submit_atom::value, cluster.admin,
-        job_request_msg{j.circuit, priority_t::normal, j.partitions, j.inputs});
+        job_request_msg{j.circuit, priority_t::normal, j.partitions, j.spec});
     if (!id) throw std::runtime_error("submitting " + j.circuit + ": " + describe(id.error()));
     j.id = *id;
     auto st = ask<job_status_msg>(sys, cluster.scheduler, std::chrono::seconds(10),

@@ -41,6 +41,7 @@
 #include "zk/base/thread_pool.hpp"
 #include "zk/bellperson/groth16/files.hpp"
 #include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/seal.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
@@ -649,23 +650,8 @@ int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prov
   }
   const fc::c1_output_t& c1 = read.c1;
   const fc::porep_config_t c = po.config(c1.registered_proof);
-  if (c.proof != c1.registered_proof) {
-    std::printf("INVALID: the C1 is for %s, not %s\n",
-                std::string(c1.registered_proof->name).c_str(), std::string(c.proof->name).c_str());
-    return 1;
-  }
-  const zk::bytes32_t rid = fc::replica_id(prover, sector_no, c1.ticket, c1.comm_d, c.porep_id);
-  if (rid != c1.replica_id) {
-    std::printf(
-        "INVALID: the C1's replica_id %s is not %s (prover, sector, ticket, comm_d, "
-        "porep_id)\n",
-        zk::to_hex(c1.replica_id).c_str(), zk::to_hex(rid).c_str());
-    return 1;
-  }
-  const fc::graph_t g(c);
-  if (auto e = fc::check_vanilla_proofs(c, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                        c1.vanilla_proofs)) {
-    std::printf("INVALID: %s\n", e->c_str());
+  if (auto why = fc::check_c1(c, c1, read.wrapper, {prover, sector_no, std::nullopt})) {
+    std::printf("INVALID: %s\n", why->c_str());
     return 1;
   }
   std::printf("OK: the vanilla proofs are valid (%s, %zu partition%s)\n",

@@ -30,6 +30,7 @@
 #include "zk/base/thread_pool.hpp"
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/c2.hpp"
+#include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/dev_params.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
@@ -78,8 +79,13 @@ int run_prove(const prove_args_t& a) {
                     std::to_string(partitions) + " partition" + (partitions == 1 ? "" : "s"));
     last = first + 1;
   }
-  // The cheap checks first: no parameters are read for a C1 that cannot be proved.
-  if (auto e = fc::check_c1_for_proving(c1, prover_id, sector)) return refuse(*e);
+  // The cheap checks first, once for every partition: no parameters are read for a C1 that
+  // cannot be proved.
+  const uint64_t t_check = groth16::now_ns();
+  if (auto e = fc::check_c1(fc::porep_config(*c1.registered_proof), c1, read.wrapper,
+                            {prover_id, sector, std::nullopt}))
+    return refuse(*e);
+  const double check_seconds = double(groth16::now_ns() - t_check) * 1e-9;
   std::optional<bellperson::vk_read_t> extra_vk;
   if (a.vk.given()) extra_vk = bellperson::read_vk_file(a.vk.one());
 
@@ -94,10 +100,13 @@ int run_prove(const prove_args_t& a) {
   c2->prover().set_split(!a.no_split.given());
   c2->prover().set_accelerator(backend.bls12_381.get());
   const bool timings = a.timings.given();
-  if (timings)
+  if (timings) {
+    std::fprintf(stderr, "%-10s %9.3f s (replica_id, every partition's vanilla proofs)\n",
+                 "check_c1", check_seconds);
     std::fprintf(stderr, "%-10s %9.3f s (%s decoded: %llu bytes resident)\n", "params",
                  double(groth16::now_ns() - t_load) * 1e-9, a.params.one().c_str(),
                  (unsigned long long)c2->key().bytes());
+  }
   fc::prove_partition_t in;
   in.c1 = &c1;
   in.prover_id = prover_id;
@@ -121,7 +130,6 @@ int run_prove(const prove_args_t& a) {
     if (!r) return refuse("partition " + std::to_string(k) + ": " + r.error());
     const fc::partition_proof_t& p = *r;
     if (timings) {
-      std::fprintf(stderr, "  %-10s %9.3f s\n", "check_c1", p.check_seconds);
       std::fprintf(
           stderr, "  %-10s %9.3f s (%llu constraints, %.0f constraints/s per core, %u threads)\n",
           "synthesis", p.synthesis.synthesis_seconds, (unsigned long long)p.synthesis.constraints,

@@ -23,6 +23,7 @@
 #include "dashboard/assets.hpp"
 #include "node/filecoin_job.hpp"
 #include "node/scheduler/sessions.hpp"
+#include "node/scheduler/uploads.hpp"
 #include "zk/circuit/api.hpp"
 
 namespace zk::apps {
@@ -33,13 +34,14 @@ using namespace std::chrono_literals;
 
 node::circuit_def_t describe(const config::circuit_t& c, config::priority_t default_priority) {
   node::circuit_def_t d;
-  if (c.native == config::native_filecoin_porep) {  // the circuit's shape, its .vk checked
+  if (c.kind == config::circuit_kind_t::filecoin_porep) {  // the circuit's shape, its .vk checked
     d = node::describe_filecoin_circuit(c.id, c.registered_proof, c.vk);
-  } else if (!c.native.empty()) {  // keyed here (or the cached key reused) before the scheduler
-                                   // takes jobs
-    d = node::describe_native_circuit(
-        c.id, c.native, c.params,
-        c.key_dir.empty() ? circuit::default_key_dir(c.native, c.params) : c.key_dir);
+  } else if (c.kind == config::circuit_kind_t::porep_lite) {  // keyed here (or the cached key
+                                                              // reused) before the scheduler
+                                                              // takes jobs
+    const char* name = config::circuit_kind_name(c.kind);
+    d = node::describe_porep_lite_circuit(
+        c.id, c.params, c.key_dir.empty() ? circuit::default_key_dir(name, c.params) : c.key_dir);
   } else {
     const bool abc = c.shape == config::shape_t::abc_witness ||
                      (c.shape == config::shape_t::automatic && !c.r1cs.empty());
@@ -256,6 +258,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   std::unique_ptr<node::api_server_t> http;  // destroyed before the actor system
   scheduler_actor scheduler;
   timeline_actor aggregator;
+  std::shared_ptr<node::upload_store_t> uploads;  // the scheduler's store (node/scheduler/uploads)
   if (plan.scheduler) {
     aggregator = sys.spawn(timeline_aggregator);
     auto rec = std::make_shared<timeline::recorder_t>(plan.scheduler_timeline);
@@ -277,8 +280,12 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
     sc.timing.placement_timeout = c.scheduler.placement_timeout;
     sc.timing.stage_timeout = c.scheduler.stage_timeout;
     sc.journal = open_journal(c.scheduler);
-    std::shared_ptr<node::upload_store_t> uploads;  // only where the HTTP API can take them
-    if (c.scheduler.http) {
+    // The store: where the HTTP API takes uploads, and wherever a filecoin-porep circuit is
+    // configured (a C2's partitions' inputs are written there at intake).
+    const bool filecoin = std::any_of(c.circuits.begin(), c.circuits.end(), [](const auto& ci) {
+      return ci.kind == config::circuit_kind_t::filecoin_porep;
+    });
+    if (c.scheduler.http || filecoin) {
       uploads = std::make_shared<node::upload_store_t>(c.scheduler.uploads, c.scheduler.max_upload);
       sc.uploads = uploads;
       sc.upload_key = security::random_hex(32);  // this run's: its tickets are its dispatches'
@@ -345,6 +352,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   if (plan.joins()) {
     auto rc = role_config(plan, backend, s.tls);
     rc.slot = slot;
+    rc.scheduler_store = uploads;  // beside the scheduler: its objects read here, not fetched
     synth_local_t local{c.scheduler.input_roots, {}, {}, {}};  // this node's file, not the dispatch
     for (const auto& circuit : c.circuits)
       local.witness_generators[circuit.id] = circuit.witness_generator;

@@ -583,12 +583,43 @@ def filecoin_c1_seeds():
     w("bad-33-bytes.json", good.replace('"seed":[1,', '"seed":[0,1,', 1))
 
 
+def partition_input(proof_id=5, partition=0, challenges=2, value=1, index=0, node=3, version=1):
+    """A StackedDrg2KiBV1_1 partition input (zk/filecoin/api/partition_input.hpp) of the exact
+    layout with tiny values: valid for the reader (the structure, not a proof)."""
+    v = le(value, 32)
+    path = lambda levels, arity: (bytes([index]) + v * (arity - 1)) * levels
+    tree = path(2, 8)
+    out = bytearray(b"ZKFP" + struct.pack("<HHQII", version, 0, proof_id, partition, challenges))
+    out += v * 5
+    for _ in range(challenges):
+        out += u64(node) + b"".join(u32((node + 1 + i) % 64) for i in range(14))
+        out += v + path(6, 2) + tree + tree
+        out += (v * 2 + tree) * 14
+    return bytes(out)
+
+
+def filecoin_partition_seeds():
+    w = lambda name, data: write("filecoin_partition", name, data)
+    good = partition_input()
+    w("minimal-2kib.fcp", good)
+    w("bad-truncated.fcp", good[:-1])
+    w("bad-header-only.fcp", good[:24])
+    w("bad-magic.fcp", b"ZKFQ" + good[4:])
+    w("bad-version.fcp", partition_input(version=2))
+    w("bad-other-proof.fcp", partition_input(proof_id=0))
+    w("bad-partition.fcp", partition_input(partition=1))
+    w("bad-index.fcp", partition_input(index=2))
+    w("bad-node.fcp", partition_input(node=64))
+    w("bad-value.fcp", partition_input(value=BLS_R))
+
+
 if __name__ == "__main__":
     import sys
     if sys.argv[1:] == ["filecoin"]:  # only the Filecoin seeds
         filecoin_vk_seeds()
         filecoin_params_seeds()
         filecoin_c1_seeds()
+        filecoin_partition_seeds()
         sys.exit(0)
     r1cs_seeds()
     wtns_seeds()
@@ -600,3 +631,4 @@ if __name__ == "__main__":
     filecoin_vk_seeds()
     filecoin_params_seeds()
     filecoin_c1_seeds()
+    filecoin_partition_seeds()

@@ -70,15 +70,15 @@ circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zk
   return c;
 }
 
-circuit_def_t describe_native_circuit(const std::string& id, const std::string& name,
-                                      const std::string& params, const std::string& key_dir) {
+circuit_def_t describe_porep_lite_circuit(const std::string& id, const std::string& params,
+                                          const std::string& key_dir) {
   auto parsed = circuit::porep_params_t::parse(params);  // throws naming a bad key
-  auto setup = circuit::setup_circuit(name, params, key_dir);
+  auto setup = circuit::setup_circuit(config::circuit_kind_name(circuit_kind_t::porep_lite), params,
+                                      key_dir);
   circuit_def_t c;
   c.id = id;
-  c.kind = circuit_kind_t::native;
+  c.kind = circuit_kind_t::porep_lite;
   c.zkey = key_dir + "/circuit.zkey";
-  c.native_name = name;
   c.native_params = parsed.shape_params();  // partitions and seed belong to jobs
   c.shape = buffer::synth_shape_t::abc_witness;
   c.digest = setup.digest;
@@ -90,7 +90,8 @@ circuit_def_t describe_native_circuit(const std::string& id, const std::string& 
 }
 
 circuit_spec_t to_spec(const circuit_def_t& c) {
-  return {c.id, c.buffer_bytes, c.prover_work_bytes, c.native_name == "filecoin-porep"};
+  // Filecoin's parameters are resident on the provers that hold them: only those prove it.
+  return {c.id, c.buffer_bytes, c.prover_work_bytes, c.kind == circuit_kind_t::filecoin_porep};
 }
 
 }  // namespace zk::node

@@ -7,10 +7,11 @@
 //   circom         the job's .wtns, checked and copied in         witness-only    a/b from the key
 //   circom         the .wtns, then a = A·w, b = B·w, c = C·w      abc+witness     load_abc
 //                  from the r1cs in CSR form (node/synth/csr_cache)
-//   native         porep-lite in prove mode: witness and          abc+witness     load_abc
+//   porep_lite     porep-lite in prove mode: witness and          abc+witness     load_abc
 //                  a/b/c in one pass
-//   filecoin-porep a C1 partition's vanilla proofs, Filecoin's      abc+witness     the node's
-//                  circuit in prove mode (node/filecoin_job.hpp)                     .params
+//   filecoin_porep a partition's input (its vanilla proofs),      abc+witness     the node's
+//                  Filecoin's circuit in prove mode                                .params
+//                  (node/filecoin_job.hpp)
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,16 +24,16 @@
 
 namespace zk::node {
 
-enum class circuit_kind_t : uint8_t { circom = 0, native = 1 };
+// Decided once, where the config is read (common/config/config.hpp).
+using config::circuit_kind_t;
 
 struct circuit_def_t {
   std::string id;
   circuit_kind_t kind = circuit_kind_t::circom;
   std::string zkey;           // proving key path (native: <key_dir>/circuit.zkey)
   std::string r1cs;           // circom abc+witness: the constraint matrices
-  std::string native_name;    // native: "porep-lite" or "filecoin-porep"
-  std::string native_params;  // native: what the R1CS depends on (porep-lite: curve, challenges,
-                              // depth; filecoin-porep: the registered proof's name)
+  std::string native_params;  // porep_lite: what the R1CS depends on (curve, challenges, depth);
+                              // filecoin_porep: the registered proof's name
   std::string vk;  // filecoin-porep: the bellperson .vk proofs are checked with (node/filecoin_job)
   buffer::synth_shape_t shape = buffer::synth_shape_t::witness_only;
   curve_id_t curve = curve_id_t::bn254;
@@ -61,10 +62,10 @@ struct circuit_def_t {
 circuit_def_t describe_zkey_circuit(const std::string& id, const std::string& zkey_path,
                                     const std::string& r1cs_path = "",
                                     std::optional<buffer::synth_shape_t> shape = std::nullopt);
-// A native circuit ("porep-lite"): keyed with a development setup cached in key_dir by r1cs
-// digest (circuit::setup_circuit), then described from its key.
-circuit_def_t describe_native_circuit(const std::string& id, const std::string& name,
-                                      const std::string& params, const std::string& key_dir);
+// A porep-lite circuit: keyed with a development setup cached in key_dir by r1cs digest
+// (circuit::setup_circuit), then described from its key.
+circuit_def_t describe_porep_lite_circuit(const std::string& id, const std::string& params,
+                                          const std::string& key_dir);
 // What the scheduler's policy needs of a circuit.
 circuit_spec_t to_spec(const circuit_def_t& c);
 

@@ -1,12 +1,16 @@
 #include "node/filecoin_job.hpp"
 
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "common/buffer/buffer_store.hpp"
+#include "node/verify_proof.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/bellperson/groth16/files.hpp"
+#include "zk/filecoin/api/check_c1.hpp"
+#include "zk/filecoin/api/partition_input.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 #include "zk/filecoin/porep/vanilla/graph.hpp"
@@ -15,10 +19,6 @@
 namespace zk::node {
 
 namespace fc = zk::filecoin;
-
-bool is_filecoin(const circuit_def_t& c) {
-  return c.kind == circuit_kind_t::native && c.native_name == filecoin_native_name;
-}
 
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
                                         const std::string& vk) {
@@ -39,8 +39,7 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
   const auto shape = fc::circuit_shape(cc, /*matrices=*/false);  // counts, densities, digest
   circuit_def_t c;
   c.id = id;
-  c.kind = circuit_kind_t::native;
-  c.native_name = filecoin_native_name;
+  c.kind = circuit_kind_t::filecoin_porep;
   c.native_params = registered_proof;
   c.shape = buffer::synth_shape_t::abc_witness;
   c.curve = curve_id_t::bls12_381;
@@ -64,97 +63,132 @@ fc::porep_config_t filecoin_config(const circuit_def_t& c) {
 
 namespace {
 
-constexpr const char* prover_id_key = "prover_id=";
-constexpr const char* sector_key = "sector=";
-
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-std::string what_circuit(const circuit_def_t& c) { return "circuit '" + c.id + "'"; }
+// The digest of a partition's public inputs as a synth buffer's witness gives it
+// (node/verify_proof.hpp public_digest: w[1..n], canonical little-endian).
+std::string public_digest_of(const std::vector<fc::fr_t>& inputs) {
+  std::vector<uint8_t> w((inputs.size() + 1) * 32);  // w[0] (ONE), then the inputs
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const zk::bytes32_t b = fc::fr_to_bytes(inputs[i]);
+    std::memcpy(w.data() + 32 * (i + 1), b.data(), 32);
+  }
+  return public_digest(w.data(), inputs.size());
+}
 
 }  // namespace
 
-bool is_filecoin_arg(const std::string& input) {
-  return starts_with(input, prover_id_key) || starts_with(input, sector_key);
+std::optional<std::string> check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s,
+                                         uint32_t) {
+  if (auto why = check_input_file(s.c1)) return "circuit '" + c.id + "': the C1: " + *why;
+  if (!s.partitions.empty())
+    return "circuit '" + c.id + "': a job brings its C1, not its partitions' inputs";
+  return std::nullopt;
 }
 
-result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
-                                                  const std::vector<std::string>& inputs) {
-  filecoin_job_args_t a;
-  bool c1 = false, prover = false, sector = false;
-  const std::string usage = what_circuit(c) +
-                            " takes one C1 output and the arguments prover_id=HEX and "
-                            "sector=N (zkfleet submit --input c1.json --input prover_id=HEX "
-                            "--input sector=N)";
-  for (const auto& in : inputs) {
-    if (starts_with(in, prover_id_key)) {
-      if (prover) return what_circuit(c) + ": prover_id is given twice";
-      prover = true;
-      try {
-        a.prover_id = zk::parse_hex32(in.substr(std::string(prover_id_key).size()), "prover_id");
-      } catch (const std::exception& e) {
-        return what_circuit(c) + ": " + e.what();
-      }
-    } else if (starts_with(in, sector_key)) {
-      if (sector) return what_circuit(c) + ": sector is given twice";
-      sector = true;
-      const std::string n = in.substr(std::string(sector_key).size());
-      if (n.empty() || n.size() > 20 || n.find_first_not_of("0123456789") != std::string::npos ||
-          (n.size() == 20 && n > "18446744073709551615"))
-        return what_circuit(c) + ": sector '" + n.substr(0, 40) +
-               "' is not a sector number (0 to 2^64-1)";
-      a.sector = std::stoull(n);
-    } else {
-      if (c1) return usage + ": got a second C1 (" + in.substr(0, 200) + ")";
-      c1 = true;
-      a.c1 = in;
-    }
-  }
-  if (!c1) return usage + ": no C1 given";
-  if (!prover) return usage + ": prover_id is missing";
-  if (!sector) return usage + ": sector is missing";
-  return a;
-}
-
-std::optional<std::string> check_filecoin_job(const circuit_def_t& c,
-                                              const std::vector<std::string>& inputs,
-                                              uint32_t partitions) {
-  auto args = parse_filecoin_args(c, inputs);
-  if (!args) return args.error();
-  const std::string& file = args->c1;
+result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_spec_t s,
+                                        uint32_t partitions, const intake_env_t& env) {
+  if (auto why = check_request(c, s, partitions)) return *why;
+  if (!env.store)
+    return "circuit '" + c.id +
+           "': this scheduler has no store for the partitions' inputs (scheduler.uploads)";
+  auto file = resolve_input(s.c1, env);
+  if (!file) return file.error();
   fc::c1_read_t read;
   try {
-    read = fc::read_c1_file(file);  // names the file and the JSON path of what is wrong
+    read = fc::read_c1_file(file->path);  // names the file and the JSON path of what is wrong
   } catch (const std::exception& e) {
-    return std::string(e.what());
+    return file->named(e.what());
   }
   const fc::c1_output_t& c1 = read.c1;
   const fc::porep_config_t pc = filecoin_config(c);
-  if (c1.registered_proof->name != pc.proof->name)
-    return file + ": the C1 is of " + std::string(c1.registered_proof->name) + ", " +
-           what_circuit(c) + " proves " + std::string(pc.proof->name);
-  if (c1.vanilla_proofs.size() != partitions)
-    return file + ": the C1 has " + std::to_string(c1.vanilla_proofs.size()) + " partition(s) (" +
-           std::string(pc.proof->name) + "), the job asks for " + std::to_string(partitions);
-  if (read.wrapper && read.wrapper->sector_num >= 0 &&
-      uint64_t(read.wrapper->sector_num) != args->sector)
-    return file + ": the wrapper's SectorNum is " + std::to_string(read.wrapper->sector_num) +
-           ", the job says sector=" + std::to_string(args->sector);
-  const zk::bytes32_t derived =
-      fc::replica_id(args->prover_id, args->sector, c1.ticket, c1.comm_d, pc.porep_id);
-  if (derived != c1.replica_id)
-    return file + ": replica_id " + zk::to_hex(c1.replica_id) +
-           " is not the one prover_id, sector " + std::to_string(args->sector) +
-           ", the ticket, comm_d and the porep_id of " + std::string(pc.proof->name) + " give (" +
-           zk::to_hex(derived) + "): wrong prover id or sector";
+  if (auto why = fc::check_c1(pc, c1, read.wrapper, {s.prover_id, s.sector, partitions}))
+    return file->name + ": " + *why;
+  // Each partition's input, one at a time beside the C1, durable in the store before the job is
+  // journaled (the caller journals it after this returns).
   try {
     const fc::graph_t g(pc);
-    if (auto why = fc::check_vanilla_proofs(pc, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                            c1.vanilla_proofs))
-      return file + ": the vanilla proofs do not verify: " + *why;
-  } catch (const std::exception& e) {
-    return file + ": the vanilla proofs cannot be checked: " + e.what();
+    const fc::sector_ids_t ids = fc::sector_ids_of(c1, s.prover_id, s.sector);
+    for (uint32_t k = 0; k < partitions; ++k) {
+      const fc::partition_inputs_t pub = fc::partition_inputs(pc, g, ids, k);
+      const fc::partition_witness_t w = fc::witness_from_vanilla(
+          {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed}, c1.vanilla_proofs[k]);
+      const std::vector<uint8_t> bytes = fc::write_partition_input(pc, k, w, pub.challenges);
+      const stored_object_t o = env.store->put_object(
+          std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+          object_type_t::partition);
+      s.partitions.push_back({input_file_t::of(o), public_digest_of(pub.inputs)});
+    }
+  } catch (const std::invalid_argument& e) {
+    return file->name + ": " + e.what();
   }
-  return std::nullopt;
+  return s;
+}
+
+filecoin_porep_partition_t partition_input(const filecoin_porep_spec_t& s, uint32_t k) {
+  return {s.partitions.at(k).input};
+}
+
+void stored_objects(const filecoin_porep_spec_t& s, std::vector<stored_object_t>& out) {
+  if (s.partitions.empty()) {  // not taken in yet: the C1 is still needed
+    if (s.c1.stored()) out.push_back(s.c1.object);
+    return;
+  }
+  for (const auto& p : s.partitions) out.push_back(p.input.object);
+}
+
+nlohmann::json spec_json(const filecoin_porep_spec_t& s) {
+  nlohmann::json c1 = nlohmann::json::object();
+  add_json(c1, s.c1);
+  nlohmann::json parts = nlohmann::json::array();
+  for (const auto& p : s.partitions) {
+    nlohmann::json j = {
+        {"public_digest", zk::to_hex(reinterpret_cast<const uint8_t*>(p.public_digest.data()),
+                                     p.public_digest.size())}};
+    add_json(j, p.input);
+    parts.push_back(std::move(j));
+  }
+  return {{"prover_id", zk::to_hex(s.prover_id)},
+          {"sector", s.sector},
+          {"c1", std::move(c1)},
+          {"partitions", std::move(parts)}};
+}
+
+filecoin_porep_spec_t filecoin_porep_spec_from_json(const nlohmann::json& j) {
+  auto need = [&](const char* key, bool ok) {
+    if (!j.contains(key) || !ok)
+      throw std::invalid_argument(std::string("filecoin-porep: \"") + key +
+                                  "\" is missing or of the wrong type");
+  };
+  need("prover_id", j.contains("prover_id") && j["prover_id"].is_string());
+  need("sector", j.contains("sector") && j["sector"].is_number_unsigned());
+  need("c1", j.contains("c1") && j["c1"].is_object());
+  need("partitions", j.contains("partitions") && j["partitions"].is_array());
+  filecoin_porep_spec_t s;
+  try {
+    s.prover_id = zk::parse_hex32(j["prover_id"].get<std::string>(), "filecoin-porep: prover_id");
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(e.what());
+  }
+  s.sector = j["sector"].get<uint64_t>();
+  s.c1 = input_file_from_json(j["c1"], "filecoin-porep: c1");
+  for (size_t k = 0; k < j["partitions"].size(); ++k) {
+    const nlohmann::json& p = j["partitions"][k];
+    const std::string what = "filecoin-porep: partitions[" + std::to_string(k) + "]";
+    filecoin_porep_spec_t::partition_t part;
+    part.input = input_file_from_json(p, what);
+    if (!part.input.stored() || part.input.object.type != object_type_t::partition)
+      throw std::invalid_argument(what + " is not a stored partition input (.fcp)");
+    if (!p.contains("public_digest") || !p["public_digest"].is_string())
+      throw std::invalid_argument(what + ".public_digest is missing");
+    try {
+      const auto d =
+          zk::parse_hex32(p["public_digest"].get<std::string>(), what + ".public_digest");
+      part.public_digest.assign(d.begin(), d.end());
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(e.what());
+    }
+    s.partitions.push_back(std::move(part));
+  }
+  return s;
 }
 
 std::string filecoin_proof_text(const uint8_t* proof192) {
@@ -164,16 +198,6 @@ std::string filecoin_proof_text(const uint8_t* proof192) {
   j["format"] = "bellperson";
   j["proof"] = zk::to_hex(proof192, bellperson::proof_size);
   return j.dump();
-}
-
-bool is_filecoin_proof_text(const std::string& text) {
-  if (text.find("\"bellperson\"") == std::string::npos) return false;  // cheap first
-  try {
-    const auto j = nlohmann::json::parse(text);
-    return j.is_object() && j.value("format", "") == "bellperson";
-  } catch (const std::exception&) {
-    return false;
-  }
 }
 
 result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& text) {

@@ -1,39 +1,56 @@
 #pragma once
 // Filecoin C2 through the cluster (docs/filecoin.md "C2 on a farm"): a circuit of kind
-// `native: filecoin-porep` is Filecoin's StackedDrg circuit of one registered seal proof; a job of
-// it is one sector's C1 output (the API's JSON or the lotus/curio wrapper) with the sector's
-// prover id and number; each partition of the C1 is one unit of work.
+// filecoin_porep (`native: filecoin-porep`) is Filecoin's StackedDrg circuit of one registered seal
+// proof; a job of it is one sector's C1 output (the API's JSON or the lotus/curio wrapper) with the
+// sector's prover id and number (filecoin_porep_spec_t); each partition of the C1 is one unit of
+// work.
 //
-//   submit     check_filecoin_job: the C1 read and validated (c1.hpp), its registered proof the
-//              circuit's, its partition count the job's, its replica_id the one the prover id,
-//              sector, ticket, comm_d and porep_id derive, its vanilla proofs valid
-//              (check_vanilla_proofs) — a job that cannot be proven is refused here
-//   synthesis  node/synth/filecoin_synth.hpp: partition k's witness from the vanilla proofs, the
-//              circuit in prove mode into the synth buffer, every constraint checked
+//   submit     take_in, on the scheduler's checker thread: the C1 read once (c1.hpp) and checked
+//              once (zk/filecoin/api/check_c1.hpp: its registered proof the circuit's, its
+//              partition count the job's, a wrapper's SectorNum the sector, its replica_id the one
+//              the prover id, sector, ticket, comm_d and porep_id derive, its vanilla proofs
+//              valid) — a job that cannot be proven is refused here; then each partition's input
+//              (zk/filecoin/api/partition_input.hpp: its witness and challenges, compact binary)
+//              written to the scheduler's store durably, and the digest of the public inputs the
+//              verifier derives for it kept in the spec; the job is journaled after
+//   dispatch   partition k's synthesis node gets its input's name only (and a ticket to fetch it)
+//   synthesis  node/synth/filecoin_synth.hpp: the input read, the circuit in prove mode into the
+//              synth buffer, every constraint checked, its public inputs those of the input
+//   buffer     the scheduler checks the buffer's public digest against the one of intake
 //   prove      node/prover/filecoin_key.hpp: the node's .params mapped and resident, 192 bytes
 //   done       each partition's proof travels as proof text (filecoin_proof_text);
 //              assemble_sector_proof concatenates them in partition order: the sector's proof
-//
-// A job's inputs: exactly one C1 (a path, or an upload) and the two arguments "prover_id=HEX"
-// (64 hex digits, the order of the C1 JSON and the chain) and "sector=N", in any order.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "node/circuit.hpp"
-#include "zk/base/result.hpp"
+#include "node/input_file.hpp"
+#include "zk/base/bytes.hpp"
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 
 namespace zk::node {
 
-// `native:` name of the kind (config::native_filecoin_porep).
-inline constexpr const char* filecoin_native_name = "filecoin-porep";
+struct filecoin_porep_spec_t {
+  zk::bytes32_t prover_id{};  // in the order of the C1 JSON and the chain
+  uint64_t sector = 0;
+  input_file_t c1;  // as submitted (a path, or an upload); not read again once taken in
+  struct partition_t {
+    input_file_t input;         // stored: the store's object of type partition (.fcp)
+    std::string public_digest;  // 32 bytes: public_digest of the inputs derived at intake
+  };
+  std::vector<partition_t> partitions;  // made by take_in, one per partition of the job
+};
 
-bool is_filecoin(const circuit_def_t& c);
+// What partition k's synthesis gets: its input (an object of the store) and nothing else.
+struct filecoin_porep_partition_t {
+  input_file_t input;
+};
 
 // The circuit of a registered proof: counts, buffer sizes and the digest (the circuit's hash,
 // zk/filecoin/porep/circuit/circuit.hpp circuit_shape) from the circuit itself; `vk` is the
@@ -47,29 +64,26 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
 // The registered proof's configuration (partitions, challenges, porep_id ...).
 filecoin::porep_config_t filecoin_config(const circuit_def_t& c);
 
-// A job argument ("prover_id=...", "sector=..."): an input that is not a file.
-bool is_filecoin_arg(const std::string& input);
+// The cheap checks: the C1 named well, no partition inputs given (only intake makes them).
+std::optional<std::string> check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s,
+                                         uint32_t partitions);
+// See the top: the spec with its partitions' inputs, or the reason naming the C1 as the user named
+// it. Needs env.store (the partitions' inputs go there).
+result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_spec_t s,
+                                        uint32_t partitions, const intake_env_t& env);
+filecoin_porep_partition_t partition_input(const filecoin_porep_spec_t& s, uint32_t k);
+// The partitions' inputs once taken in; before that (a spec journaled by schema v1), the C1.
+void stored_objects(const filecoin_porep_spec_t& s, std::vector<stored_object_t>& out);
 
-struct filecoin_job_args_t {
-  std::string c1;  // the C1's path (or upload reference, before it is resolved)
-  zk::bytes32_t prover_id{};
-  uint64_t sector = 0;
-};
-// The job's inputs split; the reason when they are not one C1, one prover_id and one sector.
-result_t<filecoin_job_args_t> parse_filecoin_args(const circuit_def_t& c,
-                                                  const std::vector<std::string>& inputs);
-
-// Everything a C1 must satisfy before its job is accepted (see the top); `inputs` hold the C1 as a
-// path this process reads. The reason naming the C1 and what is wrong, nullopt when it fits.
-std::optional<std::string> check_filecoin_job(const circuit_def_t& c,
-                                              const std::vector<std::string>& inputs,
-                                              uint32_t partitions);
+// The journal's JSON: {"prover_id": "<64 hex>", "sector": N, "c1": {"path"|"stored": …},
+// "partitions": [{"stored": "sha256:<hex>.fcp", "public_digest": "<64 hex>"}, …]}.
+nlohmann::json spec_json(const filecoin_porep_spec_t& s);
+filecoin_porep_spec_t filecoin_porep_spec_from_json(const nlohmann::json& j);
 
 // A partition's proof as it travels in proof_msg::proof_json and the journal:
 //   {"protocol":"groth16","curve":"bls12381","format":"bellperson","proof":"<384 hex digits>"}
 std::string filecoin_proof_text(const uint8_t* proof192);
-// Whether the text is one (by its format field); the 192 bytes, or the reason.
-bool is_filecoin_proof_text(const std::string& text);
+// The 192 bytes of a proof text, or the reason.
 result_t<std::vector<uint8_t>> filecoin_proof_bytes(const std::string& text);
 
 // The sector's proof: the partitions' proofs concatenated in partition order (192 bytes each).

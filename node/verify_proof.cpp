@@ -35,7 +35,8 @@ groth16::verdict_t verify_filecoin(const circuit_def_t& c, const std::string& pr
 
 groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
                                 const std::vector<std::string>& public_signals) {
-  if (is_filecoin(c)) return verify_filecoin(c, proof_json, public_signals);
+  if (c.kind == circuit_kind_t::filecoin_porep)
+    return verify_filecoin(c, proof_json, public_signals);
   return curves::with_curve(c.curve, [&](auto tag) {
     using C = decltype(tag);
     formats::zkey_file_t zkey(c.zkey, formats::zkey_open_t::verifier);

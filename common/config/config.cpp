@@ -67,6 +67,18 @@ const char* priority_name(priority_t p) {
   return "?";
 }
 
+const char* circuit_kind_name(circuit_kind_t k) {
+  switch (k) {
+    case circuit_kind_t::circom:
+      return "circom";
+    case circuit_kind_t::porep_lite:
+      return "porep-lite";
+    case circuit_kind_t::filecoin_porep:
+      return "filecoin-porep";
+  }
+  return "?";
+}
+
 std::optional<priority_t> parse_priority(std::string_view s) {
   for (auto p : {priority_t::critical, priority_t::high, priority_t::normal, priority_t::low}) {
     const std::string_view name = priority_name(p);
@@ -191,7 +203,7 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
     }
     for (const auto& [id, path] : nd.filecoin_params) {
       const circuit_t* ci = cfg.find_circuit(id);
-      if (!ci || ci->native != native_filecoin_porep)
+      if (!ci || ci->kind != circuit_kind_t::filecoin_porep)
         fail(c, node_yaml(i)["filecoin_params"][id], node_path(i) + ".filecoin_params." + id,
              ci ? "circuit \"" + id + "\" is not native: filecoin-porep"
                 : "\"" + id + "\" is not in circuits");
@@ -207,7 +219,7 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
   }
   // A filecoin-porep circuit is proven only where a prover maps its parameters.
   for (const circuit_t& ci : cfg.circuits) {
-    if (ci.native != native_filecoin_porep) continue;
+    if (ci.kind != circuit_kind_t::filecoin_porep) continue;
     bool mapped = false;
     for (const node_t& nd : cfg.nodes)
       for (const auto& fp : nd.filecoin_params) mapped |= fp.first == ci.id;
@@ -217,6 +229,20 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
            "`filecoin_params: {" +
                ci.id + ": /path/to/" + ci.registered_proof + ".params}`)");
   }
+  // A filecoin-porep job's partitions' inputs are written to the scheduler's store at intake; a
+  // synthesis node in another process fetches its partition's from there over scheduler.http.
+  if (!cfg.scheduler.http)
+    for (const circuit_t& ci : cfg.circuits) {
+      if (ci.kind != circuit_kind_t::filecoin_porep) continue;
+      for (size_t i = 0; i < cfg.nodes.size(); ++i) {
+        const node_t& nd = cfg.nodes[i];
+        if (nd.has(node_role_t::synth) && !nd.has(node_role_t::scheduler))
+          fail(c, m.get("circuits")[ci.id], "circuits." + ci.id,
+               "a filecoin-porep circuit needs scheduler.http: synthesis node \"" + nd.name +
+                   "\" fetches each partition's input from the scheduler's store over it (or "
+                   "give the synth role only to the scheduler's node)");
+      }
+    }
   if (!cfg.single_node && schedulers != 1) {
     fail(c, m.get("nodes"), "nodes",
          std::to_string(schedulers) + " nodes have the scheduler role (exactly one must)");

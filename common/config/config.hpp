@@ -32,10 +32,19 @@ enum class backend_t { cpu, cuda, automatic };
 enum class shape_t { abc_witness, witness_only, automatic };
 // Job priority, most urgent first (the scheduler orders by the value; it travels in messages).
 enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
+// What a circuit is, decided once where its entry is read (`native:`, or none): every layer
+// that treats the kinds differently tests this value, never a name. It travels in messages.
+//   circom          a snarkjs .zkey (and .r1cs, witness generator); jobs bring a .wtns or
+//   input.json porep_lite      zkfleet's own PoRep-like circuit (`native: porep-lite`); jobs bring
+//   a seed filecoin_porep  Filecoin's StackedDrg circuit (`native: filecoin-porep`); jobs bring a
+//   C1
+enum class circuit_kind_t : uint8_t { circom = 0, porep_lite = 1, filecoin_porep = 2 };
 const char* node_role_name(node_role_t r);
 const char* backend_name(backend_t b);
 const char* shape_name(shape_t s);
 const char* priority_name(priority_t p);
+// "circom", "porep-lite", "filecoin-porep" (the last two: the config's `native:` names).
+const char* circuit_kind_name(circuit_kind_t k);
 // "critical" | "high" | "normal" | "low", any case.
 std::optional<priority_t> parse_priority(std::string_view s);
 
@@ -84,11 +93,11 @@ struct node_t {
 
 struct circuit_t {
   std::string id;
-  // A native circuit (zkfleet's own C++ circuit): "porep-lite" (synthesized by the synth nodes,
-  // keyed by the scheduler with a development setup cached in key_dir) or "filecoin-porep"
-  // (Filecoin's StackedDrg circuit: jobs are C1 outputs, provers bring the parameters in their
-  // node's filecoin_params). Empty: circom.
-  std::string native;
+  // `native:` absent: circom. A native circuit (zkfleet's own C++ circuit): porep-lite
+  // (synthesized by the synth nodes, keyed by the scheduler with a development setup cached in
+  // key_dir) or filecoin-porep (Filecoin's StackedDrg circuit: jobs are C1 outputs, provers bring
+  // the parameters in their node's filecoin_params).
+  circuit_kind_t kind = circuit_kind_t::circom;
   std::string registered_proof;  // filecoin-porep: the RegisteredSealProof ("StackedDrg2KiBV1_1")
   std::string vk;       // filecoin-porep: the bellperson .vk the scheduler checks proofs with
   std::string params;   // native: the shape parameters ("curve=bn254,challenges=2,depth=16")
@@ -203,9 +212,6 @@ struct config_t {
   const node_t* find_node(const std::string& name) const;
   const circuit_t* find_circuit(const std::string& id) const;
 };
-
-inline constexpr const char* native_porep_lite = "porep-lite";
-inline constexpr const char* native_filecoin_porep = "filecoin-porep";
 
 struct load_options_t {
   bool check_files = true;  // circuits' zkey/r1cs must exist (off for files describing other hosts)

@@ -157,12 +157,17 @@ circuit_t read_filecoin_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
 }
 
 circuit_t read_native_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
+  // The one place a circuit's kind is decided.
   const YAML::Node n = m.get("native");
-  ci.native = as_string(c, n, m.path("native"));
-  if (ci.native == native_filecoin_porep) return read_filecoin_circuit(c, m, ci);
-  if (ci.native != native_porep_lite)
+  const std::string native = as_string(c, n, m.path("native"));
+  if (native == circuit_kind_name(circuit_kind_t::filecoin_porep)) {
+    ci.kind = circuit_kind_t::filecoin_porep;
+    return read_filecoin_circuit(c, m, ci);
+  }
+  if (native != circuit_kind_name(circuit_kind_t::porep_lite))
     fail(c, n, m.path("native"),
-         "\"" + ci.native + "\" is not a native circuit (known: porep-lite, filecoin-porep)");
+         "\"" + native + "\" is not a native circuit (known: porep-lite, filecoin-porep)");
+  ci.kind = circuit_kind_t::porep_lite;
   for (const char* key : {"registered_proof", "vk"})
     if (m.has(key)) fail(c, m.get(key), m.path(key), "only for native: filecoin-porep");
   for (const char* key : {"zkey", "r1cs", "witness_generator"})

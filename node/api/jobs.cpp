@@ -84,8 +84,7 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
                                             "&limit=" + std::to_string(limit) + ">; rel=\"next\""});
     return answer;
   };
-  auto c = circuit(got->status.circuit);
-  if (!c || !is_filecoin(*c)) return paged(json_response(200, out));
+  if (got->status.kind != circuit_kind_t::filecoin_porep) return paged(json_response(200, out));
   // A Filecoin C2 job: the sector's proof too, its partitions' proofs in partition order, once
   // every partition is proven (hex here; ?format=raw: the bytes themselves).
   std::vector<std::pair<uint32_t, std::string>> parts;
@@ -220,7 +219,8 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     return api_error(400, "unknown circuit '" + circuit_id.substr(0, 100) +
                               "' (this scheduler's circuits: " + circuit_ids() + ")");
   // A Filecoin C2 job: the registered proof's partitions unless given (the C1 must have them).
-  if (is_filecoin(*c) && !partitions_given) partitions = filecoin_config(*c).partitions;
+  if (c->kind == circuit_kind_t::filecoin_porep && !partitions_given)
+    partitions = filecoin_config(*c).partitions;
   req.circuit = circuit_id;
   req.partitions = uint32_t(partitions);
   if (priority.empty()) {
@@ -231,7 +231,6 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     return api_error(400, "priority is one of critical, high, normal, low (got '" +
                               priority.substr(0, 40) + "')");
   }
-  const bool native = c->kind == circuit_kind_t::native;
   const bool generator = !c->witness_generator.empty();
   // The curl -d hint, from the streamed body (or the one in memory).
   auto body_hint = [&] {
@@ -239,57 +238,85 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
       return mangled_body_hint(sink->receiver().bytes(), sink->receiver().any_newline());
     return mangled_body_hint(r.body.size(), r.body.find_first_of("\r\n") != std::string::npos);
   };
+  // The body committed to the store: its object, or the refusal.
+  auto stored_body = [&]() -> result_t<stored_object_t, net::http_response_t> {
+    auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
+    if (!o.uploads || !sink) return api_error(400, "this scheduler takes no uploads");
+    auto ref = sink->receiver().commit();
+    if (!ref) return upload_refusal(ref.error());
+    return *parse_upload(ref.value());
+  };
   try {
-    if (is_filecoin(*c)) {  // the body is the C1 (the API's JSON or the lotus/curio wrapper)
-      if (!r.param("circuit"))
-        return api_error(400,
-                         "circuit '" + circuit_id +
-                             "' takes the C1 output as the body: POST it to /v1/jobs?circuit=" +
-                             circuit_id + "&prover_id=HEX&sector=N");
-      auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
-      if (!o.uploads || !sink) return api_error(400, "this scheduler takes no uploads");
-      auto ref = sink->receiver().commit();
-      if (!ref) return upload_refusal(ref.error());
-      req.inputs.push_back(ref.value());
-      for (const char* key : {"prover_id", "sector"}) {
-        auto v = r.param(key);
-        if (!v || v->empty())
-          return api_error(400, "circuit '" + circuit_id + "' needs " + key +
-                                    "= in the query (the sector the C1 is of)");
-        req.inputs.push_back(std::string(key) + "=" + *v);
+    switch (c->kind) {
+      case circuit_kind_t::filecoin_porep: {  // the body is the C1 (the API's JSON or the wrapper)
+        if (!r.param("circuit"))
+          return api_error(400,
+                           "circuit '" + circuit_id +
+                               "' takes the C1 output as the body: POST it to /v1/jobs?circuit=" +
+                               circuit_id + "&prover_id=HEX&sector=N");
+        filecoin_porep_spec_t spec;
+        auto prover = r.param("prover_id"), sector = r.param("sector");
+        if (!prover || prover->empty() || !sector || sector->empty())
+          return api_error(400, "circuit '" + circuit_id +
+                                    "' needs prover_id= and sector= in the query (the sector the "
+                                    "C1 is of)");
+        try {
+          spec.prover_id = zk::parse_hex32(*prover, "prover_id");
+        } catch (const std::exception& e) {
+          return api_error(400, e.what());
+        }
+        const std::string& n = *sector;
+        if (n.size() > 20 || n.find_first_not_of("0123456789") != std::string::npos ||
+            (n.size() == 20 && n > "18446744073709551615"))
+          return api_error(
+              400, "sector: '" + n.substr(0, 40) + "' is not a sector number (0 to 2^64-1)");
+        spec.sector = std::stoull(n);
+        auto c1 = stored_body();
+        if (!c1) return c1.error();
+        spec.c1 = input_file_t::of(c1.value());
+        req.spec = {std::move(spec)};
+        break;
       }
-    } else if (json_type && !r.param("circuit")) {  // the input inside the JSON body
-      if (native) {
+      case circuit_kind_t::porep_lite: {  // {"seed": N} as the JSON body's input, or none
+        if (!json_type || r.param("circuit"))
+          return api_error(400, "circuit '" + circuit_id + "' is native: its input is JSON");
+        porep_lite_spec_t spec;
         if (!input.is_null()) {
           if (!input.is_object() || !input.contains("seed") || !input["seed"].is_number_unsigned())
             return api_error(400, "circuit '" + circuit_id +
                                       "' is native: its input is {\"seed\": N} (or none)");
-          req.inputs.push_back("seed=" + std::to_string(input["seed"].get<uint64_t>()));
+          spec.seed = input["seed"].get<uint64_t>();
         }
-      } else if (generator) {
-        if (!input.is_object())
-          return api_error(400,
-                           "circuit '" + circuit_id + "' takes an input.json object as \"input\"");
-        if (!o.uploads) return api_error(400, "this scheduler takes no uploads");
-        req.inputs.push_back(o.uploads->put(input.dump(), true));
-      } else {
-        return api_error(400, "circuit '" + circuit_id +
-                                  "' takes a .wtns: POST it as application/octet-stream to "
-                                  "/v1/jobs?circuit=" +
-                                  circuit_id + "&partitions=N");
+        req.spec = {spec};
+        break;
       }
-    } else {  // the body is the input
-      if (native)
-        return api_error(400, "circuit '" + circuit_id + "' is native: its input is JSON");
-      if (!o.uploads) return api_error(400, "this scheduler takes no uploads");
-      if (json_type && !generator)
-        return api_error(400,
-                         "circuit '" + circuit_id + "' has no witness generator: send its .wtns");
-      auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
-      if (!sink) return api_error(400, "this scheduler takes no uploads");
-      auto ref = sink->receiver().commit();
-      if (!ref) return upload_refusal(ref.error());
-      req.inputs.push_back(ref.value());
+      case circuit_kind_t::circom: {
+        circom_input_t in;
+        if (json_type && !r.param("circuit")) {  // the input.json inside the JSON body
+          if (!generator)
+            return api_error(400, "circuit '" + circuit_id +
+                                      "' takes a .wtns: POST it as application/octet-stream to "
+                                      "/v1/jobs?circuit=" +
+                                      circuit_id + "&partitions=N");
+          if (!input.is_object())
+            return api_error(
+                400, "circuit '" + circuit_id + "' takes an input.json object as \"input\"");
+          if (!o.uploads) return api_error(400, "this scheduler takes no uploads");
+          in.form = circom_input_t::form_t::input_json;
+          in.file = input_file_t::of(*parse_upload(o.uploads->put(input.dump(), true)));
+        } else {  // the body is the input: a .wtns, or an input.json sent as JSON
+          if (json_type && !generator)
+            return api_error(
+                400, "circuit '" + circuit_id + "' has no witness generator: send its .wtns");
+          auto body = stored_body();
+          if (!body) return body.error();
+          in.form = body.value().type == object_type_t::json ? circom_input_t::form_t::input_json
+                                                             : circom_input_t::form_t::wtns;
+          in.file = input_file_t::of(body.value());
+        }
+        req.spec = {circom_spec_t{{std::move(in)}}};
+        break;
+      }
     }
   } catch (const std::invalid_argument& e) {
     const bool too_big = std::string(e.what()).find("max_upload") != std::string::npos;

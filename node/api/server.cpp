@@ -70,8 +70,8 @@ net::http_body_plan_t api_server_t::impl_t::body_plan(const net::http_request_t&
   try {
     // A Filecoin C2 job's body is its C1 output, JSON whatever the Content-Type says.
     auto c = head.param("circuit") ? circuit(*head.param("circuit")) : std::nullopt;
-    const bool json_type =
-        head.header("content-type").rfind("application/json", 0) == 0 || (c && is_filecoin(*c));
+    const bool json_type = head.header("content-type").rfind("application/json", 0) == 0 ||
+                           (c && c->kind == circuit_kind_t::filecoin_porep);
     plan.sink = std::make_shared<upload_sink_t>(o.uploads->receive(json_type));
   } catch (const std::exception& e) {
     plan.answer = api_error(500, std::string("the upload store: ") + e.what());

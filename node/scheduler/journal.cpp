@@ -29,12 +29,7 @@ void journal_t::add_job(const journaled_job_t& j) {
   if (!j.placement.empty() && j.placement.size() != j.partitions)
     refuse(op + ": " + std::to_string(j.placement.size()) + " placements for " +
            std::to_string(j.partitions) + " partitions");
-  std::string inputs;
-  try {
-    inputs = encode_strings(j.inputs);
-  } catch (const std::exception& e) {
-    refuse(op + ": inputs: " + e.what());
-  }
+  const std::string spec = to_json(j.spec);
 
   tx_t tx(*this, op);
   {
@@ -48,7 +43,7 @@ void journal_t::add_job(const journaled_job_t& j) {
         .i64(5, j.priority)
         .i64(6, j.circuit_priority ? 1 : 0)
         .i64(7, j.partitions)
-        .blob(8, inputs)
+        .text(8, spec)
         .text(9, j.state)
         .text(10, j.error)
         .i64(11, j.submitted_ms)
@@ -74,6 +69,17 @@ void journal_t::add_job(const journaled_job_t& j) {
   for (const auto& proof : j.proofs) add_proof(j.seq, proof);  // joins this transaction
   tx.commit(op);
   next_seq_ = std::max(next_seq_, j.seq + 1);
+}
+
+void journal_t::set_spec(uint64_t seq, const job_spec_t& spec) {
+  const std::string op = "set_spec (seq " + std::to_string(seq) + ")";
+  const std::string text = to_json(spec);
+  stmt_ptr_t st = prepare("UPDATE jobs SET spec = ?2 WHERE seq = ?1");
+  binder_t b{st.get()};
+  b.i64(1, int64_t(seq)).text(2, text);
+  if (b.rc != SQLITE_OK) fail(op + ": bind");
+  if (sqlite3_step(st.get()) != SQLITE_DONE) fail(op);
+  if (sqlite3_changes(db_.get()) == 0) refuse(op + ": no such job");
 }
 
 void journal_t::add_proof(uint64_t seq, const journaled_proof_t& p) {
@@ -208,7 +214,7 @@ std::vector<journaled_job_t> journal_t::replay() {
 
   tx_t tx(*this, op);  // one consistent read, and one lock round instead of three
   stmt_ptr_t q = prepare(
-      "SELECT seq, public_id, owner, circuit, priority, circuit_priority, partitions, inputs, "
+      "SELECT seq, public_id, owner, circuit, priority, circuit_priority, partitions, spec, "
       "state, error, submitted_ms, finished_ms FROM jobs ORDER BY seq");
   step_rows(q.get(), "jobs", [&](sqlite3_stmt* st) {
     journaled_job_t j;
@@ -219,10 +225,11 @@ std::vector<journaled_job_t> journal_t::replay() {
     j.priority = uint8_t(int_col(st, 4, 0, 255, j.seq, "priority"));
     j.circuit_priority = int_col(st, 5, 0, 1, j.seq, "circuit_priority") != 0;
     j.partitions = uint32_t(int_col(st, 6, 0, u32_max, j.seq, "partitions"));
-    const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(st, 7));
-    auto inputs = decode_strings(p, size_t(sqlite3_column_bytes(st, 7)));
-    if (!inputs) corrupt(j.seq, "inputs are not a list of length-prefixed strings");
-    j.inputs = std::move(*inputs);
+    try {
+      j.spec = job_spec_from_json(column_bytes(st, 7));
+    } catch (const std::invalid_argument& e) {
+      corrupt(j.seq, std::string("its spec: ") + e.what());
+    }
     j.state = column_bytes(st, 8);
     if (!valid_state(j.state)) corrupt(j.seq, "state '" + j.state + "'");
     j.error = column_bytes(st, 9);

@@ -8,21 +8,29 @@
 //   - WAL mode with synchronous NORMAL or FULL (journal_sync_t): FULL fsyncs every commit, so an
 //     acknowledged job or proof survives a power loss; NORMAL survives a crash of the process but
 //     the last commits before a power loss may be lost.
-//   - PRAGMA user_version holds the schema version (schema_version); any other version, or a
-//     file that is not SQLite, is refused, never rewritten.
+//   - PRAGMA user_version holds the schema version (schema_version). Version 1 (inputs as
+//     length-prefixed strings) is migrated to version 2 (each job's typed spec, node/job_spec.hpp,
+//     as JSON) at open, once: a copy of the file first (<path>.v1-<unix ms>, VACUUM INTO), then
+//     every job's inputs read (job_spec_from_v1) in one transaction, all or nothing (a job whose
+//     inputs cannot be read refuses the open and leaves the file as it was). Any other version,
+//     or a file that is not SQLite, is refused, never rewritten.
 //   - Held exclusively (locking_mode EXCLUSIVE and a write at open) for as long as the journal_t
 //     lives: a second scheduler on the same file, in this process or another, is refused after
 //     busy_timeout_ms.
 //   - Tables: jobs (one row per job), parts (one row per partition that ever had attempts or a
 //     placement noted; the others are 0 and "" on replay), proofs (one per accepted partition,
 //     in acceptance order), meta (next_seq, kept past forget_job so job numbers never repeat).
-//     Inputs and public signals are blobs of length-prefixed strings (any bytes).
+//     A job's spec is one JSON object (node/job_spec.hpp to_json: readable with sqlite3, a new
+//     kind or field needs no new schema version); public signals are a blob of length-prefixed
+//     strings (any bytes).
 // Every call is one transaction; every failure throws std::runtime_error naming the file, the
 // operation and SQLite's message. One thread at a time (the scheduler actor).
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "node/job_spec.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -46,7 +54,7 @@ struct journaled_job_t {
   uint8_t priority = 2;
   bool circuit_priority = false;
   uint32_t partitions = 0;
-  std::vector<std::string> inputs;
+  job_spec_t spec;             // what the job proves, as the scheduler took it in
   std::string state = "open";  // open | done | failed | cancelled
   std::string error;
   int64_t submitted_ms = 0, finished_ms = 0;  // unix ms; 0 = not finished
@@ -62,7 +70,7 @@ struct journal_stats_t {
 
 class journal_t {
  public:
-  static constexpr int schema_version = 1;
+  static constexpr int schema_version = 2;
   // How long an open waits for another holder of the file before it is refused.
   static constexpr int busy_timeout_ms = 1000;
 
@@ -80,9 +88,12 @@ class journal_t {
   // One past the largest seq ever added, kept even after forget_job (ids never repeat); 1 for a
   // journal that never had a job (job numbers start at 1).
   uint64_t next_seq() const { return next_seq_; }
-  // The job with its inputs, and the attempts, placement and proofs it carries (normally none),
+  // The job with its spec, and the attempts, placement and proofs it carries (normally none),
   // in one transaction. Throws if the seq is in the journal, or the state is not one of the four.
   void add_job(const journaled_job_t& j);
+  // The job's spec replaced (a job of schema v1 taken in again at restore). Throws for an unknown
+  // job.
+  void set_spec(uint64_t seq, const job_spec_t& spec);
   // One transaction. Throws for an unknown job, a partition out of its range, or a second proof
   // for the same partition.
   void add_proof(uint64_t seq, const journaled_proof_t& p);
@@ -101,6 +112,8 @@ class journal_t {
   journal_stats_t stats() const;
   const std::string& path() const { return path_; }
   journal_sync_t sync() const { return sync_; }
+  // The copy of a schema-v1 file this open migrated ("" when it migrated none).
+  const std::string& migration_backup() const { return migration_backup_; }
 
  private:
   struct db_close_t {
@@ -119,10 +132,13 @@ class journal_t {
   void run(sqlite3_stmt* st, const std::string& op);  // steps to SQLITE_DONE, then resets
   void check_header() const;                          // a non-empty file must be SQLite's
   void open_schema();
+  // Schema v1 → v2 inside the open's transaction; `backup` names the copy in refusals.
+  void migrate_v1(const std::string& backup);
 
   std::string path_;
   journal_sync_t sync_;
   uint64_t next_seq_ = 1;
+  std::string migration_backup_;
   // Declared first: destroyed after the statements.
   std::unique_ptr<sqlite3, db_close_t> db_;
   stmt_ptr_t begin_, commit_, rollback_;

@@ -1,7 +1,9 @@
 // The journal opened: the file and its header checked, the schema created or migrated.
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "node/scheduler/journal_sqlite.hpp"
@@ -13,10 +15,13 @@ using namespace journal_detail;
 
 namespace {
 
-// The schema of version 1 (journal_t::schema_version). Seqs are SQLite integers (int64), so
-// add_job refuses a seq past INT64_MAX - 1. Parts rows exist only for partitions whose attempts
-// or placement were noted: a queued job costs one row, and replay fills in 0 and "".
-const char* const schema_v1 = R"sql(
+// The schema of version 2 (journal_t::schema_version): version 1 with a job's inputs (a blob of
+// length-prefixed strings) replaced by its spec (JSON text, node/job_spec.hpp), last, as the
+// migration from version 1 leaves it (ALTER TABLE ADD COLUMN, DROP COLUMN). Seqs are SQLite
+// integers (int64), so add_job refuses a seq past INT64_MAX - 1. Parts rows exist only for
+// partitions whose attempts or placement were noted: a queued job costs one row, and replay fills
+// in 0 and "".
+const char* const schema_v2 = R"sql(
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
   value INTEGER NOT NULL
@@ -30,11 +35,11 @@ CREATE TABLE jobs (
   priority         INTEGER NOT NULL CHECK (priority BETWEEN 0 AND 255),
   circuit_priority INTEGER NOT NULL CHECK (circuit_priority IN (0, 1)),
   partitions       INTEGER NOT NULL CHECK (partitions BETWEEN 0 AND 4294967295),
-  inputs           BLOB NOT NULL,
   state            TEXT NOT NULL CHECK (state IN ('open', 'done', 'failed', 'cancelled')),
   error            TEXT NOT NULL,
   submitted_ms     INTEGER NOT NULL,
-  finished_ms      INTEGER NOT NULL
+  finished_ms      INTEGER NOT NULL,
+  spec             TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE parts (
   seq       INTEGER NOT NULL REFERENCES jobs (seq) ON DELETE CASCADE,
@@ -53,10 +58,21 @@ CREATE TABLE proofs (
   prover         TEXT NOT NULL,
   UNIQUE (seq, part)
 );
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 )sql";
 
-const char* const tables_v1[] = {"meta", "jobs", "parts", "proofs"};
+// Both versions have these tables (version 1's jobs has `inputs` where version 2's has `spec`).
+const char* const tables[] = {"meta", "jobs", "parts", "proofs"};
+
+// Version 1 to 2, in the open's transaction (journal_t::migrate_v1).
+const char* const v1_add_spec = "ALTER TABLE jobs ADD COLUMN spec TEXT NOT NULL DEFAULT ''";
+const char* const v1_drop_inputs = "ALTER TABLE jobs DROP COLUMN inputs";
+
+int64_t unix_ms_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
 
 }  // namespace
 
@@ -90,7 +106,7 @@ journal_t::journal_t(const std::string& path, journal_sync_t sync) : path_(path)
 
   add_job_ = prepare(
       "INSERT INTO jobs (seq, public_id, owner, circuit, priority, circuit_priority, partitions, "
-      "inputs, state, error, submitted_ms, finished_ms) "
+      "spec, state, error, submitted_ms, finished_ms) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
   add_part_ = prepare("INSERT INTO parts (seq, part, attempts, placement) VALUES (?1, ?2, ?3, ?4)");
   // Through the job's row: no row is inserted for an unknown job or a partition out of range.
@@ -192,30 +208,73 @@ void journal_t::open_schema() {
   rollback_ = prepare("ROLLBACK");
 
   // BEGIN IMMEDIATE takes the write lock; in exclusive mode it is kept until close.
-  {
+  auto begin = [&] {
     reset_t r(begin_.get());
     if (sqlite3_step(begin_.get()) != SQLITE_DONE) open_fail("BEGIN IMMEDIATE");
-  }
-  tx_t tx(*this, tx_t::adopt_t{});  // rolls back on a refusal below
-  const int version = std::atoi(query("PRAGMA user_version").c_str());
-  const int tables = std::atoi(query("SELECT count(*) FROM sqlite_master").c_str());
-  if (version == 0 && tables == 0) {
-    exec(schema_v1, "create the schema");
-  } else if (version == 0) {
-    refuse("an SQLite database that is not a zkfleet journal (PRAGMA user_version 0, " +
-           std::to_string(tables) + " schema objects)");
-  } else if (version != schema_version) {
-    refuse("schema version " + std::to_string(version) + " (PRAGMA user_version); this zkfleet " +
-           "reads version " + std::to_string(schema_version) +
-           (version > schema_version ? " (written by a newer zkfleet?)" : ""));
-  } else {
-    for (const char* t : tables_v1) {
+  };
+  begin();
+  std::optional<tx_t> tx(std::in_place, *this, tx_t::adopt_t{});  // rolls back on a refusal
+  int version = std::atoi(query("PRAGMA user_version").c_str());
+  const int objects = std::atoi(query("SELECT count(*) FROM sqlite_master").c_str());
+  auto check_tables = [&] {
+    for (const char* t : tables) {
       const std::string sql =
           std::string("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '") + t +
           "'";
       if (query(sql.c_str()) != "1")
-        refuse("schema version 1 but table '" + std::string(t) + "' is missing");
+        refuse("schema version " + std::to_string(version) + " but table '" + std::string(t) +
+               "' is missing");
     }
+    const char* column = version == 1 ? "inputs" : "spec";
+    const std::string sql =
+        std::string("SELECT count(*) FROM pragma_table_info('jobs') WHERE name = '") + column + "'";
+    if (query(sql.c_str()) != "1")
+      refuse("schema version " + std::to_string(version) + " but jobs has no column '" + column +
+             "'");
+  };
+  if (version == 0 && objects == 0) {
+    exec(schema_v2, "create the schema");
+  } else if (version == 0) {
+    refuse("an SQLite database that is not a zkfleet journal (PRAGMA user_version 0, " +
+           std::to_string(objects) + " schema objects)");
+  } else if (version == 1) {
+    check_tables();
+    // A copy to go back to, before anything changes: VACUUM INTO runs outside a transaction (the
+    // exclusive lock stays held meanwhile), then the migration is one transaction.
+    tx.reset();
+    const std::string backup = path_ + ".v1-" + std::to_string(unix_ms_now());
+    {
+      stmt_ptr_t vacuum = prepare("VACUUM INTO ?1");
+      binder_t b{vacuum.get()};
+      b.text(1, backup);
+      if (b.rc != SQLITE_OK || sqlite3_step(vacuum.get()) != SQLITE_DONE) {
+        const std::string why = sqlite3_errmsg(db);
+        std::error_code ec;
+        fs::remove(backup, ec);
+        refuse("schema version 1: the copy to keep before migrating it to version 2 (" + backup +
+               ") could not be made, so nothing was changed: " + why);
+      }
+    }
+    // The copy goes again when the migration is refused (the file itself is left as it was).
+    struct backup_guard_t {
+      std::string path;
+      bool keep = false;
+      ~backup_guard_t() {
+        std::error_code ec;
+        if (!keep) fs::remove(path, ec);
+      }
+    } guard{backup};
+    begin();
+    tx.emplace(*this, tx_t::adopt_t{});
+    migrate_v1(backup);
+    guard.keep = true;
+    version = schema_version;
+  } else if (version != schema_version) {
+    refuse("schema version " + std::to_string(version) + " (PRAGMA user_version); this zkfleet " +
+           "reads version " + std::to_string(schema_version) + " (and migrates version 1)" +
+           (version > schema_version ? " (written by a newer zkfleet?)" : ""));
+  } else {
+    check_tables();
   }
   // A write at every open: the exclusive lock is surely held from here on, and the count says
   // how many times a scheduler started on this file.
@@ -225,7 +284,41 @@ void journal_t::open_schema() {
       "coalesce((SELECT max(seq) FROM jobs) + 1, 1))");
   next_seq_ = std::strtoull(next.c_str(), nullptr, 10);
   if (next_seq_ == 0) refuse("meta.next_seq is missing or not a number");
-  tx.commit("open");
+  tx->commit("open");
+}
+
+void journal_t::migrate_v1(const std::string& backup) {
+  auto refuse_migration = [&](const std::string& why) {
+    refuse("schema version 1 could not be migrated to version 2, so nothing was changed: " + why);
+  };
+  exec(v1_add_spec, "migrate schema 1 to 2: add the spec column");
+  {
+    stmt_ptr_t select = prepare("SELECT seq, inputs FROM jobs ORDER BY seq");
+    stmt_ptr_t update = prepare("UPDATE jobs SET spec = ?2 WHERE seq = ?1");
+    int rc;
+    while ((rc = sqlite3_step(select.get())) == SQLITE_ROW) {
+      const int64_t seq = sqlite3_column_int64(select.get(), 0);
+      const std::string job = "job seq " + std::to_string(seq);
+      const auto* p = static_cast<const unsigned char*>(sqlite3_column_blob(select.get(), 1));
+      auto inputs = decode_strings(p, size_t(sqlite3_column_bytes(select.get(), 1)));
+      if (!inputs) refuse_migration(job + ": inputs are not a list of length-prefixed strings");
+      std::string spec;
+      try {
+        spec = to_json(job_spec_from_v1(*inputs));
+      } catch (const std::invalid_argument& e) {
+        refuse_migration(job + ": its inputs: " + e.what());
+      }
+      reset_t r(update.get());
+      binder_t b{update.get()};
+      b.i64(1, seq).text(2, spec);
+      if (b.rc != SQLITE_OK || sqlite3_step(update.get()) != SQLITE_DONE)
+        fail("migrate schema 1 to 2: " + job);
+    }
+    if (rc != SQLITE_DONE) fail("migrate schema 1 to 2: read the jobs");
+  }  // both statements finalized: the table may change
+  exec(v1_drop_inputs, "migrate schema 1 to 2: drop the inputs column");
+  exec("PRAGMA user_version = 2", "migrate schema 1 to 2: the version");
+  migration_backup_ = backup;
 }
 
 journal_t::~journal_t() = default;  // statements first, then the database (member order)

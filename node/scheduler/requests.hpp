@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "node/job_spec.hpp"
 #include "node/scheduler/policy.hpp"
 
 namespace zk::node {
@@ -14,7 +15,7 @@ struct job_request_msg {
   std::string circuit;
   priority_t priority = priority_t::normal;
   uint32_t partitions = 1;
-  std::vector<std::string> inputs;  // circom: .wtns paths; native: none or "seed=N"
+  job_spec_t spec;                // what to prove, typed by the circuit's kind (node/job_spec.hpp)
   bool circuit_priority = false;  // ignore `priority`: take the circuit's (circuit_def_t::priority)
 };
 
@@ -45,6 +46,8 @@ struct job_status_msg {
   // then on, the prover that proved it once done); "" while queued.
   std::vector<std::string> part_nodes;
   int64_t submitted_ms = 0;  // unix ms
+  // The job's kind (its circuit's): what its proofs are (a Filecoin job's make one sector proof).
+  circuit_kind_t kind = circuit_kind_t::circom;
 };
 
 // One word for where a job is: queued (nothing placed yet), running, done, failed, cancelled.

@@ -1,5 +1,6 @@
 #include "node/scheduler/uploads.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,18 +19,30 @@ namespace zk::node {
 
 namespace fs = std::filesystem;
 
-bool is_upload(std::string_view input) {
-  return input.substr(0, upload_prefix.size()) == upload_prefix;
+const char* object_ext(object_type_t t) {
+  switch (t) {
+    case object_type_t::wtns:
+      return "wtns";
+    case object_type_t::json:
+      return "json";
+    case object_type_t::partition:
+      return "fcp";
+  }
+  return "?";
 }
 
-std::optional<upload_ref_t> parse_upload(std::string_view input) {
-  if (!is_upload(input)) return std::nullopt;
+std::string stored_object_t::name() const { return "sha256:" + sha256 + "." + object_ext(type); }
+std::string stored_object_t::ref() const { return "upload:" + name(); }
+
+std::optional<stored_object_t> parse_upload(std::string_view input) {
+  if (input.substr(0, upload_prefix.size()) != upload_prefix) return std::nullopt;
   const std::string_view rest = input.substr(upload_prefix.size());
   const size_t dot = rest.find('.');
   if (dot != 64 || rest.find_first_not_of("0123456789abcdef") < 64) return std::nullopt;
   const std::string_view ext = rest.substr(65);
-  if (ext != "wtns" && ext != "json") return std::nullopt;
-  return upload_ref_t{std::string(rest.substr(0, 64)), std::string(ext)};
+  for (object_type_t t : {object_type_t::wtns, object_type_t::json, object_type_t::partition})
+    if (ext == object_ext(t)) return stored_object_t{std::string(rest.substr(0, 64)), t};
+  return std::nullopt;
 }
 
 std::string upload_ticket(std::string_view key, std::string_view input, uint64_t job,
@@ -47,6 +60,18 @@ void make_private_dir(const std::string& dir) {
   fs::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir + ": cannot make the folder: " + ec.message());
   fs::permissions(dir, fs::perms::owner_all, ec);
+}
+
+// Makes what was written to `path` (a file, or a folder's entries) durable: fsync. The reason when
+// it failed.
+std::optional<std::string> sync_path(const std::string& path, bool directory) {
+  const int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) return path + ": cannot open it to sync (" + std::strerror(errno) + ")";
+  const int rc = ::fsync(fd);
+  const int e = errno;
+  ::close(fd);
+  if (rc != 0) return path + ": fsync failed (" + std::strerror(e) + ")";
+  return std::nullopt;
 }
 
 // A name no other writer in this process or another uses.
@@ -109,6 +134,36 @@ std::string upload_store_t::put(std::string_view bytes, bool json) {
   auto ref = r->commit();
   if (!ref) return fail(ref.error());
   return ref.value();
+}
+
+stored_object_t upload_store_t::put_object(std::string_view bytes, object_type_t type) {
+  if (type != object_type_t::partition || bytes.size() < 4 || bytes.substr(0, 4) != "ZKFP")
+    throw std::invalid_argument(std::string("not a partition input (.") + object_ext(type) +
+                                ": its magic is not \"ZKFP\")");
+  security::sha256_stream_t hash;
+  hash.update(bytes);
+  const stored_object_t o{hash.hex(), type};
+  const std::string final_path = (fs::path(dir_) / (o.sha256 + "." + object_ext(type))).string();
+  std::error_code ec;
+  if (fs::exists(final_path, ec)) {  // the same bytes again (the same C1 twice): renew its age
+    fs::last_write_time(final_path, fs::file_time_type::clock::now(), ec);
+    return o;
+  }
+  const std::string tmp = temp_name(dir_);
+  std::FILE* f = std::fopen(tmp.c_str(), "wbx");
+  if (!f) throw std::runtime_error(tmp + ": cannot write (" + std::strerror(errno) + ")");
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  const bool closed = std::fclose(f) == 0;
+  auto fail = [&](const std::string& why) {
+    fs::remove(tmp, ec);
+    throw std::runtime_error(why);
+  };
+  if (!written || !closed) fail(tmp + ": cannot write (" + std::strerror(errno) + ")");
+  if (auto why = sync_path(tmp, false)) fail(*why);
+  fs::rename(tmp, final_path, ec);
+  if (ec) fail(final_path + ": cannot store it (" + ec.message() + ")");
+  if (auto why = sync_path(dir_, true)) throw std::runtime_error(*why);
+  return o;
 }
 
 std::unique_ptr<upload_receiver_t> upload_store_t::receive(bool json) {
@@ -192,18 +247,21 @@ result_t<std::string, upload_error_t> upload_receiver_t::commit() {
     drop();
     return ref;
   }
+  // Durable before it is named: a job journaled with journal_sync full must not outlive its input.
+  if (auto why = sync_path(tmp_, false)) return refuse(upload_error_t::kind_t::io, *why);
   fs::rename(tmp_, final_path, ec);
   if (ec)
     return refuse(upload_error_t::kind_t::io,
                   final_path + ": cannot store the upload (" + ec.message() + ")");
   tmp_.clear();  // it is the stored file now
+  if (auto why = sync_path(dir_, true)) return refuse(upload_error_t::kind_t::io, *why);
   return ref;
 }
 
 std::optional<std::string> upload_store_t::path_of(std::string_view input) const {
   auto r = parse_upload(input);
   if (!r) return std::nullopt;
-  const std::string p = (fs::path(dir_) / (r->hex + "." + r->ext)).string();
+  const std::string p = (fs::path(dir_) / (r->sha256 + "." + object_ext(r->type))).string();
   std::error_code ec;
   if (!fs::is_regular_file(p, ec)) return std::nullopt;
   return p;
@@ -212,7 +270,7 @@ std::optional<std::string> upload_store_t::path_of(std::string_view input) const
 size_t upload_store_t::collect(const std::set<std::string>& in_use, std::chrono::seconds grace) {
   std::set<std::string> keep;
   for (const auto& input : in_use)
-    if (auto r = parse_upload(input)) keep.insert(r->hex + "." + r->ext);
+    if (auto r = parse_upload(input)) keep.insert(r->sha256 + "." + object_ext(r->type));
   size_t gone = 0;
   std::error_code ec;
   const auto now = fs::file_time_type::clock::now();
@@ -235,7 +293,7 @@ fetch_cache_t::fetch_cache_t(std::string dir, std::chrono::seconds keep)
 std::string fetch_cache_t::fetch(const std::string& input, const getter_t& get) {
   auto r = parse_upload(input);
   if (!r) throw std::runtime_error("'" + input.substr(0, 100) + "' is not an upload reference");
-  const std::string path = (fs::path(dir_) / (r->hex + "." + r->ext)).string();
+  const std::string path = (fs::path(dir_) / (r->sha256 + "." + object_ext(r->type))).string();
   std::error_code ec;
   if (fs::exists(path, ec)) {
     fs::last_write_time(path, fs::file_time_type::clock::now(), ec);  // in use
@@ -257,7 +315,7 @@ std::string fetch_cache_t::fetch(const std::string& input, const getter_t& get) 
     fs::remove(tmp, ec);
     throw std::runtime_error("fetching " + input + ": " + digest.error().why);
   }
-  if (digest.value() != r->hex) {
+  if (digest.value() != r->sha256) {
     fs::remove(tmp, ec);
     throw std::runtime_error("fetching " + input +
                              " from the scheduler gave other bytes than its digest names");

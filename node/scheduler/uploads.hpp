@@ -1,14 +1,19 @@
 #pragma once
-// Job inputs uploaded through the HTTP API (docs/api.md "Uploads"), kept by the scheduler node so
-// that clients share no filesystem with the cluster. Content-addressed files in one folder
-// (scheduler.uploads, beside the journal): <sha256 hex>.wtns or .json, written to a temporary
-// name and renamed, so a file under its final name is always whole. An upload streams in
-// (receive(): appended to its temporary file and hashed as it arrives, so memory does not grow with
-// it; a cut-off one leaves nothing behind). A job names an upload by its
-// reference, "upload:sha256:<hex>.<ext>" (an input string like a path or "seed=N"); the journal
-// keeps the job's inputs and the files stay, so uploads survive a restart with the jobs that use
-// them. Synthesis nodes fetch them from the scheduler's HTTP endpoint with a ticket the scheduler
-// gives each dispatch (ticket()), and keep a verified copy (fetch_cache_t).
+// The scheduler's store of job inputs (docs/api.md "Uploads"): the inputs clients upload through
+// the HTTP API, so that they share no filesystem with the cluster, and the per-partition inputs
+// the scheduler itself writes at a job's intake (a Filecoin C2's, zk/filecoin/api/
+// partition_input.hpp). Content-addressed files in one folder (scheduler.uploads, beside the
+// journal): <sha256 hex>.wtns, .json or .fcp, written to a temporary name, fsynced, renamed and
+// the folder fsynced, so a file under its final name is always whole and survives a power loss
+// once its job is journaled. An upload streams in (receive(): appended to its temporary file and
+// hashed as it arrives, so memory does not grow with it; a cut-off one leaves nothing behind).
+// A job's typed spec (node/job_spec.hpp) names an object by its digest and type
+// (stored_object_t); its reference "upload:sha256:<hex>.<ext>" is the object's one text form
+// (the API's answer to an upload, the fetch route and ticket). The journal keeps the jobs and the
+// files stay, so objects survive a restart with the jobs that name them. Synthesis nodes fetch
+// them from the scheduler's HTTP endpoint with a ticket the scheduler gives each dispatch
+// (upload_ticket()), and keep a verified copy (fetch_cache_t); in the scheduler's own process
+// they read the store's file directly.
 // Plain C++, thread-safe: the HTTP handlers store, the scheduler's checker reads, its tick
 // collects.
 #include <chrono>
@@ -28,16 +33,31 @@ namespace zk::node {
 
 inline constexpr std::string_view upload_prefix = "upload:sha256:";
 
-// Whether an input names an upload; its content digest (hex) and extension ("wtns" | "json").
-bool is_upload(std::string_view input);
-struct upload_ref_t {
-  std::string hex, ext;
+// What an object of the store holds (its file's extension).
+enum class object_type_t : uint8_t {
+  wtns = 0,       // .wtns: a circom witness
+  json = 1,       // .json: a JSON object (an input.json, a C1)
+  partition = 2,  // .fcp: a Filecoin C2 partition's input, written at intake
 };
-std::optional<upload_ref_t> parse_upload(std::string_view input);
+const char* object_ext(object_type_t t);  // "wtns", "json", "fcp"
 
-// The ticket a synthesis node shows to fetch `input` for (job, partition, attempt):
-// HMAC-SHA256(key, "zkfleet upload v1|input|job|partition|attempt"), hex.
-std::string upload_ticket(std::string_view key, std::string_view input, uint64_t job,
+// An object of the store, by its content.
+struct stored_object_t {
+  std::string sha256;  // 64 lowercase hex digits
+  object_type_t type = object_type_t::wtns;
+  std::string ref() const;   // "upload:sha256:<hex>.<ext>"
+  std::string name() const;  // "sha256:<hex>.<ext>" (what messages and the fetch route name)
+  friend bool operator==(const stored_object_t& a, const stored_object_t& b) {
+    return a.sha256 == b.sha256 && a.type == b.type;
+  }
+};
+// An object's reference read back: "upload:sha256:<64 lowercase hex>.<wtns|json|fcp>", nothing
+// else.
+std::optional<stored_object_t> parse_upload(std::string_view ref);
+
+// The ticket a synthesis node shows to fetch an object for (job, partition, attempt):
+// HMAC-SHA256(key, "zkfleet upload v1|<ref>|job|partition|attempt"), hex.
+std::string upload_ticket(std::string_view key, std::string_view ref, uint64_t job,
                           uint32_t partition, uint32_t attempt);
 
 // Why an upload was not taken: over the bound (HTTP 413), not an input (400), or the store could
@@ -91,13 +111,18 @@ class upload_store_t {
   // a .wtns must start with the wtns magic. Throws std::invalid_argument naming what is wrong
   // (over max_bytes, empty, not the kind it claims) and std::runtime_error on I/O errors.
   std::string put(std::string_view bytes, bool json);
+  // Stores an object the scheduler made (a partition input: its "ZKFP" magic is checked),
+  // durably: when it returns, the file and its name in the folder are on disk. Throws
+  // std::invalid_argument for bytes that are not of `type`, std::runtime_error on I/O errors.
+  stored_object_t put_object(std::string_view bytes, object_type_t type);
   // An upload that streams in (a JSON input when `json`, else a .wtns). Throws std::runtime_error
   // when the store cannot make its temporary file.
   std::unique_ptr<upload_receiver_t> receive(bool json);
   // The file of an upload reference; nullopt when it is not one or is not stored.
   std::optional<std::string> path_of(std::string_view input) const;
-  // Deletes every stored upload that `in_use` does not name and that is older than `grace`
-  // (an upload made for a job not yet submitted). Returns how many went.
+  std::optional<std::string> path_of(const stored_object_t& o) const { return path_of(o.ref()); }
+  // Deletes every stored object that `in_use` (references) does not name and that is older than
+  // `grace` (an upload made for a job not yet submitted). Returns how many went.
   size_t collect(const std::set<std::string>& in_use, std::chrono::seconds grace);
 
   const std::string& dir() const { return dir_; }

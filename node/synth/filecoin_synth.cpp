@@ -4,49 +4,51 @@
 
 #include "node/filecoin_job.hpp"
 #include "zk/base/clock.hpp"
+#include "zk/base/error.hpp"
 #include "zk/ff/canonical.hpp"
+#include "zk/filecoin/api/partition_input.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 
 namespace zk::node {
 
 namespace fc = zk::filecoin;
 
-synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::vector<std::string>& inputs,
-                                   uint64_t job, uint32_t part, buffer::buffer_store_t& store,
+synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& file,
+                                   const std::string& name, uint64_t job, uint32_t part,
+                                   buffer::buffer_store_t& store,
                                    const synth_stage_observer_t& observe) {
   using fr_t = fc::fr_t;
   static_assert(sizeof(fr_t) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
   const auto start = std::chrono::steady_clock::now();
-  const std::string what = "partition " + std::to_string(part);
+  const std::string what = name + ": partition " + std::to_string(part);
   auto stage = [&](timeline::stage_t s, int64_t t0) {
     const int64_t t1 = timeline::monotonic_ns();
     if (observe) observe(s, t0, t1);
     return t1;
   };
 
-  // porep_witness: the C1 (checked at submit; read again here, where it was fetched) and the
-  // partition's witness.
+  // porep_witness: the partition's input (made and checked at intake from the C1, fetched here
+  // by its digest): its witness and the public inputs the verifier derives.
   int64_t t = timeline::monotonic_ns();
-  auto args = parse_filecoin_args(c, inputs);
-  if (!args) throw bad_input_error(args.error());
-  const fc::c1_read_t read = fc::read_c1_file(args->c1);
-  const fc::c1_output_t& c1 = read.c1;
   const fc::porep_config_t pc = filecoin_config(c);
-  if (c1.registered_proof->name != pc.proof->name)
-    throw bad_input_error(args->c1 + ": the C1 is of " + std::string(c1.registered_proof->name) +
-                          ", circuit '" + c.id + "' proves " + std::string(pc.proof->name));
-  if (part >= c1.vanilla_proofs.size())
-    throw bad_input_error(args->c1 + ": the C1 has no " + what + " (" +
-                          std::to_string(c1.vanilla_proofs.size()) + " partitions)");
   const fc::circuit_config_t cc = fc::circuit_config(pc);
-  fc::partition_witness_t w;
+  fc::partition_input_t in;
   try {
-    w = fc::witness_from_vanilla({c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                 c1.vanilla_proofs[part]);
-    fc::check_witness(cc, w);
-  } catch (const std::invalid_argument& e) {
-    throw bad_input_error(args->c1 + ": " + what + ": " + e.what());
+    in = fc::read_partition_input_file(pc, file);
+  } catch (const zk::format_error& e) {
+    std::string why = e.what();
+    if (why.compare(0, file.size(), file) == 0) why.replace(0, file.size(), name);
+    throw bad_input_error(why);
   }
+  if (in.partition != part)
+    throw bad_input_error(name + ": the input of partition " + std::to_string(in.partition) +
+                          ", dispatched for partition " + std::to_string(part));
+  try {
+    fc::check_witness(cc, in.witness);
+  } catch (const std::invalid_argument& e) {
+    throw bad_input_error(what + ": " + e.what());
+  }
+  const std::vector<fr_t> public_inputs = fc::public_inputs_of(in);
   t = stage(timeline::stage_t::porep_witness, t);
 
   // porep_synthesize: prove mode straight into the reserved buffer's payload.
@@ -73,17 +75,27 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::vector<std
   view.c = view.b + c.domain_rows;
   view.capacity = layout.total;
   try {
-    fc::synthesize_partition(cc, w, view);
+    fc::synthesize_partition(cc, in.witness, view);
   } catch (const std::invalid_argument& e) {
-    throw bad_input_error(args->c1 + ": " + what + ": " + e.what());
+    throw bad_input_error(what + ": " + e.what());
   }
   t = stage(timeline::stage_t::porep_synthesize, t);
 
   // porep_check: a proof of an unsatisfied circuit would not verify; say where it fails instead.
+  // The circuit's public inputs must be those derived for the sector (the paths' indices are the
+  // challenged nodes and parents).
   if (auto bad = fc::first_unsatisfied(cc, view))
-    throw bad_input_error(args->c1 + ": " + what + ": constraint " +
-                          std::to_string(bad->constraint) + " (" + bad->where +
+    throw bad_input_error(what + ": constraint " + std::to_string(bad->constraint) + " (" +
+                          bad->where +
                           ") is not satisfied: the C1's vanilla proofs do not fit the circuit");
+  if (public_inputs.size() + 1 != n_in)
+    throw bad_input_error(what + ": the circuit has " + std::to_string(n_in) +
+                          " inputs, the partition's input derives " +
+                          std::to_string(public_inputs.size() + 1));
+  for (size_t i = 0; i < public_inputs.size(); ++i)
+    if (!(view.inputs[i + 1] == public_inputs[i]))
+      throw bad_input_error(what + ": public input " + std::to_string(i) +
+                            " of the synthesized circuit is not the one derived for the sector");
   ff::write_canonical_le(base, size_t(c.n_vars),
                          buf.data());  // the witness as the header says
   stage(timeline::stage_t::porep_check, t);

@@ -5,8 +5,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "node/filecoin_job.hpp"
-#include "node/job_inputs.hpp"
 #include "node/synth/filecoin_synth.hpp"
 #include "node/synth/satisfied.hpp"
 #include "node/synth/witness_generator.hpp"
@@ -124,13 +122,10 @@ synth_result_t synth_wtns_abc(const circuit_def_t& c, const std::string& path, u
 }
 
 template <class C>
-synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_params,
-                           uint32_t partitions, uint64_t job, uint32_t part,
-                           buffer::buffer_store_t& store) {
+synth_result_t synth_porep(const circuit_def_t& c, const porep_lite_spec_t& s, uint32_t partitions,
+                           uint64_t job, uint32_t part, buffer::buffer_store_t& store) {
   using Fr = typename C::fr_t;
-  std::string text = c.native_params + ",partitions=" + std::to_string(partitions);
-  if (!data_params.empty()) text += "," + data_params;
-  auto params = circuit::porep_params_t::parse(text);
+  const circuit::porep_params_t params = porep_lite_params(c, s, partitions);
   circuit::porep_data_t<Fr> data(params);
   static_assert(sizeof(Fr) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
   const buffer::synth_params_t p =
@@ -160,50 +155,68 @@ synth_result_t synth_porep(const circuit_def_t& c, const std::string& data_param
   });
 }
 
+// A circom partition: its .wtns, or the witness its input.json generates.
+synth_result_t synth_circom(const circuit_def_t& c, const circom_input_t& in,
+                            const std::string& file, const std::string& name, uint64_t job,
+                            uint32_t part, buffer::buffer_store_t& store, csr_cache_t& cache,
+                            const std::function<bool()>& stop) {
+  std::string wtns = file;
+  std::optional<scratch_dir_t> scratch;  // the generated .wtns, removed on the way out
+  if (in.form == circom_input_t::form_t::input_json) {
+    scratch.emplace();
+    wtns = (scratch->path / "witness.wtns").string();
+    generate_witness(c, file, wtns, stop);
+  }
+  const resolved_file_t named{wtns, scratch ? wtns : name};
+  try {
+    if (c.shape == buffer::synth_shape_t::witness_only)
+      return synth_wtns(c, wtns, job, part, store, cache);
+    return curves::with_curve(c.curve, [&](auto tag) {
+      return synth_wtns_abc<decltype(tag)>(c, wtns, job, part, store, cache.csr(c));
+    });
+  } catch (const bad_input_error& e) {
+    if (!scratch) throw bad_input_error(named.named(e.what()));
+    throw bad_input_error("circuit '" + c.id + "': the witness that " + c.witness_generator[0] +
+                          " generated from " + name + ": " + e.what());
+  } catch (const std::exception& e) {
+    if (!scratch) throw std::runtime_error(named.named(e.what()));
+    throw std::runtime_error("circuit '" + c.id + "': the witness that " + c.witness_generator[0] +
+                             " generated from " + name + ": " + e.what());
+  }
+}
+
+template <class... F>
+struct overloaded_t : F... {
+  using F::operator()...;
+};
+template <class... F>
+overloaded_t(F...) -> overloaded_t<F...>;
+
 }  // namespace
 
-synth_result_t synthesize(const circuit_def_t& c, const std::vector<std::string>& inputs,
-                          uint32_t partitions, uint64_t job, uint32_t part,
-                          buffer::buffer_store_t& store, csr_cache_t& cache,
-                          const std::function<bool()>& stop,
+synth_result_t synthesize(const circuit_def_t& c, const partition_spec_t& input,
+                          const std::string& file, const std::string& name, uint32_t partitions,
+                          uint64_t job, uint32_t part, buffer::buffer_store_t& store,
+                          csr_cache_t& cache, const std::function<bool()>& stop,
                           const synth_stage_observer_t& observe) {
-  if (is_filecoin(c)) return synthesize_filecoin(c, inputs, job, part, store, observe);
+  if (kind_of(input) != c.kind)
+    throw std::runtime_error(std::string("a ") + config::circuit_kind_name(kind_of(input)) +
+                             " partition for circuit '" + c.id + "', which is " +
+                             config::circuit_kind_name(c.kind));
   auto t0 = std::chrono::steady_clock::now();
-  synth_result_t r;
-  if (c.kind == circuit_kind_t::circom) {
-    if (inputs.empty())
-      throw std::runtime_error("circuit '" + c.id + "': the job names no witness");
-    const std::string& input = inputs.size() == 1 ? inputs[0] : inputs.at(part);
-    std::string wtns = input;
-    std::optional<scratch_dir_t> scratch;  // the generated .wtns, removed on the way out
-    if (is_input_json(input)) {
-      scratch.emplace();
-      wtns = (scratch->path / "witness.wtns").string();
-      generate_witness(c, input, wtns, stop);
-    }
-    try {
-      if (c.shape == buffer::synth_shape_t::witness_only)
-        r = synth_wtns(c, wtns, job, part, store, cache);
-      else
-        r = curves::with_curve(c.curve, [&](auto tag) {
-          return synth_wtns_abc<decltype(tag)>(c, wtns, job, part, store, cache.csr(c));
-        });
-    } catch (const bad_input_error& e) {
-      if (!scratch) throw;
-      throw bad_input_error("circuit '" + c.id + "': the witness that " + c.witness_generator[0] +
-                            " generated from " + input + ": " + e.what());
-    } catch (const std::exception& e) {
-      if (!scratch) throw;
-      throw std::runtime_error("circuit '" + c.id + "': the witness that " +
-                               c.witness_generator[0] + " generated from " + input + ": " +
-                               e.what());
-    }
-  } else {
-    const std::string data = inputs.empty() ? "" : inputs[0];
-    r = curves::with_curve(c.curve, [&](auto tag) {
-      return synth_porep<decltype(tag)>(c, data, partitions, job, part, store);
-    });
-  }
+  synth_result_t r = std::visit(
+      overloaded_t{[&](const circom_input_t& in) {
+                     return synth_circom(c, in, file, name, job, part, store, cache, stop);
+                   },
+                   [&](const porep_lite_spec_t& s) {
+                     return curves::with_curve(c.curve, [&](auto tag) {
+                       return synth_porep<decltype(tag)>(c, s, partitions, job, part, store);
+                     });
+                   },
+                   [&](const filecoin_porep_partition_t&) {
+                     return synthesize_filecoin(c, file, name, job, part, store, observe);
+                   }},
+      input.v);
   r.seconds = seconds_since(t0);
   return r;
 }

@@ -143,9 +143,9 @@ TEST_CASE(
   const std::string mc = zk::test::fixture_dir("bn254", "mulchain");
   cc.circuits = {describe_zkey_circuit("mulchain", mc + "/circuit.zkey")};
   auto cluster = std::make_unique<embedded_cluster_t>(*s.sys, cc);
-  auto job =
-      ask<std::string>(*s.sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin,
-                       job_request_msg{"mulchain", priority_t::normal, 2, {mc + "/witness.wtns"}});
+  auto job = ask<std::string>(
+      *s.sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin,
+      job_request_msg{"mulchain", priority_t::normal, 2, circom_job_spec({mc + "/witness.wtns"})});
   REQUIRE(job);
   auto result = ask<job_result_msg>(*s.sys, cluster->scheduler, 120s, await_atom::value,
                                     cluster->admin, *job);

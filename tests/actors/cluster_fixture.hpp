@@ -36,8 +36,8 @@ struct fixture_t {
     sys = std::make_unique<caf::actor_system>(cfg);
     mulchain = describe_zkey_circuit("mulchain",
                                      zk::test::fixture_dir("bn254", "mulchain") + "/circuit.zkey");
-    porep = describe_native_circuit("porep", "porep-lite", "curve=bn254,challenges=1,depth=8",
-                                    key_dir().path().string());
+    porep = describe_porep_lite_circuit("porep", "curve=bn254,challenges=1,depth=8",
+                                        key_dir().path().string());
     const std::string mc = zk::test::fixture_dir("bn254", "mulchain"),
                       pb = zk::test::fixture_dir("bls12_381", "poseidon");
     mulchain_abc =
@@ -46,7 +46,7 @@ struct fixture_t {
         describe_zkey_circuit("poseidon-bls-abc", pb + "/circuit.zkey", pb + "/circuit.r1cs");
     cc.circuits = {mulchain, porep, mulchain_abc, poseidon_bls_abc};
     for (auto& c : extra) {
-      if (c.zkey.empty()) c = variant(c.id, mulchain, c);
+      if (c.zkey.empty() && c.kind == circuit_kind_t::circom) c = variant(c.id, mulchain, c);
       cc.circuits.push_back(c);
     }
     cluster = std::make_unique<embedded_cluster_t>(*sys, cc);
@@ -66,6 +66,8 @@ struct fixture_t {
   }
 
   std::string wtns() const { return zk::test::fixture_dir("bn254", "mulchain") + "/witness.wtns"; }
+  // A job of the mulchain fixture's witness (one for every partition).
+  job_spec_t wtns_job() const { return circom_job_spec({wtns()}); }
 
   caf::expected<std::string> submit(const job_request_msg& r) {
     return ask<std::string>(*sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin, r);

@@ -25,18 +25,17 @@ TEST_CASE(
   fixture_t f;
   CHECK(f.mulchain.shape == zk::buffer::synth_shape_t::witness_only);
   CHECK(f.porep.shape == zk::buffer::synth_shape_t::abc_witness);
-  auto circom = f.submit({"mulchain", priority_t::normal, 4, {f.wtns()}});
-  auto native = f.submit({"porep", priority_t::high, 4, {"seed=7"}});
+  auto circom = f.submit({"mulchain", priority_t::normal, 4, f.wtns_job()});
+  auto native = f.submit({"porep", priority_t::high, 4, porep_lite_job_spec(7)});
   REQUIRE(circom);
   REQUIRE(native);
   // circom with abc+witness buffers: the synthesizer evaluates the r1cs (CSR) itself.
   CHECK(f.mulchain_abc.shape == zk::buffer::synth_shape_t::abc_witness);
   CHECK(f.mulchain_abc.domain_rows == 1000 + 2 + 1);
-  auto circom_abc = f.submit({"mulchain-abc", priority_t::normal, 2, {f.wtns()}});
-  auto bls_abc = f.submit({"poseidon-bls-abc",
-                           priority_t::low,
-                           1,
-                           {zk::test::fixture_dir("bls12_381", "poseidon") + "/witness.wtns"}});
+  auto circom_abc = f.submit({"mulchain-abc", priority_t::normal, 2, f.wtns_job()});
+  auto bls_abc = f.submit(
+      {"poseidon-bls-abc", priority_t::low, 1,
+       circom_job_spec({zk::test::fixture_dir("bls12_381", "poseidon") + "/witness.wtns"})});
   REQUIRE(circom_abc);
   REQUIRE(bls_abc);
   auto rc = f.await(*circom);
@@ -79,9 +78,9 @@ TEST_CASE("buffers cross the data plane when the prover listens on it (tcp loopb
   cc.prover_data_listen = "127.0.0.1:0";
   fixture_t f(cc);
   REQUIRE(f.cluster->prover_node.data_server);
-  auto abc = f.submit({"mulchain-abc", priority_t::normal, 2, {f.wtns()}});
-  auto wo = f.submit({"mulchain", priority_t::normal, 1, {f.wtns()}});
-  auto native = f.submit({"porep", priority_t::normal, 2, {}});
+  auto abc = f.submit({"mulchain-abc", priority_t::normal, 2, f.wtns_job()});
+  auto wo = f.submit({"mulchain", priority_t::normal, 1, f.wtns_job()});
+  auto native = f.submit({"porep", priority_t::normal, 2, porep_lite_job_spec(0)});
   REQUIRE(abc);
   REQUIRE(wo);
   REQUIRE(native);
@@ -136,8 +135,8 @@ TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other
   cluster_config_t cc;
   cc.lookahead.value = 2;
   fixture_t f(cc);
-  auto victim = f.submit({"porep", priority_t::normal, 10, {}});
-  auto other = f.submit({"mulchain", priority_t::normal, 2, {f.wtns()}});
+  auto victim = f.submit({"porep", priority_t::normal, 10, porep_lite_job_spec(0)});
+  auto other = f.submit({"mulchain", priority_t::normal, 2, f.wtns_job()});
   REQUIRE(victim);
   REQUIRE(other);
   // Mid-job: some partitions proven, others still queued or in flight.
@@ -172,7 +171,7 @@ TEST_CASE("cancel mid-job frees the job's buffers and reservations and the other
 
 TEST_CASE("a synthesis node lost mid-job: its partitions are queued again and the job completes") {
   fixture_t f;
-  auto job = f.submit({"porep", priority_t::normal, 6, {}});
+  auto job = f.submit({"porep", priority_t::normal, 6, porep_lite_job_spec(0)});
   REQUIRE(job);
   // synth-0 took work at submission (dispatch is immediate); take it down now.
   caf::anon_send_exit(f.cluster->synth_nodes[0].synthesizer, caf::exit_reason::kill);
@@ -203,7 +202,7 @@ TEST_CASE(
   cluster_config_t cc;
   cc.lookahead.value = 2;
   fixture_t f(cc);
-  auto job = f.submit({"porep", priority_t::normal, 6, {}});
+  auto job = f.submit({"porep", priority_t::normal, 6, porep_lite_job_spec(0)});
   REQUIRE(job);
   REQUIRE(f.eventually([&] { return f.status(*job).done >= 1; }, 60s));
   caf::anon_send_exit(f.cluster->prover_node.prover, caf::exit_reason::kill);
@@ -233,7 +232,7 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
   urgent.id = "mulchain-urgent";
   urgent.priority = priority_t::critical;
   fixture_t f({}, {huge, urgent});
-  auto good = f.submit({"mulchain", priority_t::low, 3, {f.wtns()}});
+  auto good = f.submit({"mulchain", priority_t::low, 3, f.wtns_job()});
   REQUIRE(good);
   auto& sys = *f.sys;
   auto sched = f.cluster->scheduler;
@@ -251,11 +250,14 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
     CHECK_MESSAGE(describe(e.error()).find(text) != std::string::npos, describe(e.error()));
   };
   expect_bad({"nope", priority_t::high, 1, {}}, "unknown circuit 'nope'");
-  expect_bad({"mulchain", priority_t::high, 0, {f.wtns()}}, "at least one partition");
-  expect_bad({"mulchain", priority_t::high, 2, {"/nonexistent.wtns"}}, "/nonexistent.wtns");
-  expect_bad({"mulchain", priority_t::high, 3, {f.wtns(), f.wtns()}}, "2 inputs for 3 partitions");
-  expect_bad({"mulchain", priority_t(9), 1, {f.wtns()}}, "priority 9");
-  expect_bad({"porep", priority_t::high, 1, {"depth=4"}}, "is not seed=N");
+  expect_bad({"mulchain", priority_t::high, 0, f.wtns_job()}, "at least one partition");
+  expect_bad({"mulchain", priority_t::high, 2, circom_job_spec({"/nonexistent.wtns"})},
+             "/nonexistent.wtns");
+  expect_bad({"mulchain", priority_t::high, 3, circom_job_spec({f.wtns(), f.wtns()})},
+             "2 inputs for 3 partitions");
+  expect_bad({"mulchain", priority_t(9), 1, f.wtns_job()}, "priority 9");
+  expect_bad({"porep", priority_t::high, 1, f.wtns_job()},
+             "circuit 'porep' is porep-lite, the job a circom job (it takes a seed)");
   auto st = ask<job_status_msg>(sys, sched, 5s, status_atom::value, f.cluster->admin,
                                 std::string(32, '9'));
   REQUIRE_FALSE(st);
@@ -275,15 +277,15 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
         std::string::npos);
   // A circuit whose buffer no node's budget holds: its jobs are refused at submit, saying why
   // (they would wait queued forever, ahead of everything else).
-  expect_bad({"mulchain-huge", priority_t::critical, 1, {f.wtns()}},
+  expect_bad({"mulchain-huge", priority_t::critical, 1, f.wtns_job()},
              "1024.00 GiB buffer fits no synthesis node");
   // A job that names no priority takes its circuit's (config: the circuit's, else the default).
-  job_request_msg by_circuit{"mulchain-urgent", priority_t(9), 1, {f.wtns()}};  // ignored
+  job_request_msg by_circuit{"mulchain-urgent", priority_t(9), 1, f.wtns_job()};  // ignored
   by_circuit.circuit_priority = true;
   auto u = f.submit(by_circuit);
   REQUIRE(u);
   CHECK(f.status(*u).priority == priority_t::critical);
-  auto named = f.submit({"mulchain-urgent", priority_t::low, 1, {f.wtns()}});
+  auto named = f.submit({"mulchain-urgent", priority_t::low, 1, f.wtns_job()});
   REQUIRE(named);
   CHECK(f.status(*named).priority == priority_t::low);
   CHECK(f.status(*good).priority == priority_t::low);

@@ -74,7 +74,7 @@ TEST_CASE(
     cluster_config_t cc;
     cc.journal = std::make_shared<journal_t>(path, journal_sync_t::full);
     fixture_t f(cc);
-    auto done = f.submit({"mulchain", priority_t::normal, 2, {f.wtns()}});
+    auto done = f.submit({"mulchain", priority_t::normal, 2, f.wtns_job()});
     REQUIRE(done);
     auto r = f.await(*done);
     REQUIRE_MESSAGE(r, describe(r.error()));
@@ -88,7 +88,7 @@ TEST_CASE(
         if (u.synth && u.alive) return false;
       return true;
     }));
-    auto open = f.submit({"porep", priority_t::high, 3, {"seed=5"}});
+    auto open = f.submit({"porep", priority_t::high, 3, porep_lite_job_spec(5)});
     REQUIRE(open);
     open_id = *open;
     const auto st = f.status(open_id);
@@ -117,7 +117,7 @@ TEST_CASE(
   CHECK(o->status.seq == open_seq);
   CHECK(o->status.priority == priority_t::high);
   // A new job takes a number never used before.
-  auto next = f.submit({"mulchain", priority_t::normal, 1, {f.wtns()}});
+  auto next = f.submit({"mulchain", priority_t::normal, 1, f.wtns_job()});
   REQUIRE(next);
   CHECK(f.status(*next).seq > open_seq);
   REQUIRE(f.await(*next));
@@ -141,7 +141,7 @@ TEST_CASE(
   m.prover = f.sys->spawn(unreachable_prover);
   REQUIRE(join(f, "prover-unreachable", m));
 
-  auto job = f.submit({"mulchain", priority_t::normal, 1, {f.wtns()}});
+  auto job = f.submit({"mulchain", priority_t::normal, 1, f.wtns_job()});
   REQUIRE(job);
   auto r = f.await(*job);
   REQUIRE_MESSAGE(r, describe(r.error()));
@@ -150,7 +150,7 @@ TEST_CASE(
   CHECK(synth_begins(f)[{seq, 0}] == 1);  // synthesized once, sent twice
   CHECK(f.cluster->prover_node.data_server->stats().frames_accepted == 1);
   // Paused, the unreachable prover gets no new work: the next job goes to prover-0 at once.
-  auto again = f.submit({"mulchain", priority_t::normal, 1, {f.wtns()}});
+  auto again = f.submit({"mulchain", priority_t::normal, 1, f.wtns_job()});
   REQUIRE(again);
   REQUIRE(f.await(*again));
   CHECK(synth_begins(f)[{f.status(*again).seq, 0}] == 1);
@@ -173,7 +173,7 @@ TEST_CASE(
   m.synthesizer = f.sys->spawn(stuck_synthesizer);
   REQUIRE(join(f, "synth-stuck", m));
 
-  auto stuck = f.submit({"mulchain", priority_t::normal, 1, {f.wtns()}});
+  auto stuck = f.submit({"mulchain", priority_t::normal, 1, f.wtns_job()});
   REQUIRE(stuck);
   auto r = f.await(*stuck);  // two dispatches, each abandoned at its deadline
   REQUIRE_FALSE(r);
@@ -188,7 +188,7 @@ TEST_CASE(
       if (u.name == "synth-stuck") return !u.alive;
     return false;
   }));
-  auto unplaced = f.submit({"mulchain", priority_t::normal, 2, {f.wtns()}});
+  auto unplaced = f.submit({"mulchain", priority_t::normal, 2, f.wtns_job()});
   REQUIRE(unplaced);
   CHECK(f.status(*unplaced).waiting == "no synthesis node is in the cluster");
   auto u = f.await(*unplaced);

@@ -50,7 +50,7 @@ else
   grep -q "bad_request: unknown circuit 'nope'" "$T/bad.log" && ok "unknown circuit refused: $(cat "$T/bad.log")" || fail "refusal message: $(cat "$T/bad.log")"
 fi
 
-J3=$(timeout 30 "$ZK" submit --config "$CFG" --circuit porep --input seed=11 --partitions 6)
+J3=$(timeout 30 "$ZK" submit --config "$CFG" --circuit porep --seed 11 --partitions 6)
 [ -n "$J3" ] && ok "submitted job $J3 (porep-lite, native, 6 partitions)" || fail "submit porep-lite"
 
 for J in "$J1" "$J2" "$J3"; do

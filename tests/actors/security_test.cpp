@@ -47,7 +47,7 @@ cluster_config_t config(std::vector<std::string> roots = {"/"}) {
 }
 
 job_request_msg mulchain_job(uint32_t partitions = 1) {
-  return {"mulchain", priority_t::normal, partitions, {mc + "/witness.wtns"}};
+  return {"mulchain", priority_t::normal, partitions, circom_job_spec({mc + "/witness.wtns"})};
 }
 
 // The error of a request that must fail, as "code: reason".
@@ -183,23 +183,23 @@ TEST_CASE("limits: partitions, inputs, input roots (symlinks followed) are refus
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, huge),
                  "4294967295 partitions: a job may have at most 16 (scheduler.max_partitions)"));
   job_request_msg many = mulchain_job(2);
-  many.inputs.assign(3, inside.string());
+  many.spec = circom_job_spec({inside.string(), inside.string(), inside.string()});
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, many),
                  "3 inputs for 2 partitions"));
   job_request_msg outside = mulchain_job();
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, outside),
                  "not under any of scheduler.input_roots"));
-  outside.inputs = {link.string()};
+  outside.spec = circom_job_spec({link.string()});
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, outside),
                  "escape.wtns: not under any of scheduler.input_roots"));
-  outside.inputs = {(root.path() / ".." / "etc" / "passwd").string()};
+  outside.spec = circom_job_spec({(root.path() / ".." / "etc" / "passwd").string()});
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, outside), "input "));
-  outside.inputs = {std::string(5000, 'x')};
+  outside.spec = circom_job_spec({"/" + std::string(5000, 'x')});
   CHECK(contains(refusal<std::string>(sys, sched, submit_atom::value, admin, outside),
                  "longer than 4096"));
   // The cluster still proves a job whose input is inside the root.
   job_request_msg ok = mulchain_job();
-  ok.inputs = {inside.string()};
+  ok.spec = circom_job_spec({inside.string()});
   auto id = ask<std::string>(sys, sched, 30s, submit_atom::value, admin, ok);
   REQUIRE_MESSAGE(id, describe(id.error()));
   auto r = ask<job_result_msg>(sys, sched, 120s, await_atom::value, admin, *id);

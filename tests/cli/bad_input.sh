@@ -119,6 +119,8 @@ expect_fail "a short option" "unknown option -v \(options are spelt --name\)" --
 if out="$("$ZK" prove "$T/c.zkey" "$T/w.wtns" /dev/null /dev/null --backend cpu 2>&1)"; then
   ok "prove to /dev/null twice: devices never clash"
 else fail "prove to /dev/null twice: $out"; fi
+# Written in place, never replaced (a rename over it, as root, left a regular /dev/null behind).
+[ -c /dev/null ] && ok "/dev/null is still a character device" || fail "/dev/null is no longer a device: $(ls -l /dev/null)"
 for f in circuit.r1cs:c.r1cs circuit.zkey:c.zkey witness.wtns:w.wtns; do
   if cmp -s "$BN/${f%%:*}" "$T/${f##*:}"; then ok "${f##*:} intact after the refusals"
   else fail "${f##*:} was changed by a refused command"; fi

@@ -59,11 +59,15 @@ T0=$(now)
 JOBS=()
 declare -A AWAIT=()
 batch() {
-  local j spec
-  for spec in "mulchain:$FIX/mulchain/witness.wtns" "porep:seed=$1"; do
-    j=$(timeout 60 "$ZK" submit --config "$CFG" --circuit "${spec%%:*}" --input "${spec#*:}" --partitions "$P") ||
-      die "submit ${spec%%:*} (batch $1)"
-    JOBS+=("$j:${spec%%:*}:$P")
+  local j circ args
+  for circ in mulchain porep; do
+    case $circ in
+      mulchain) args=(--input "$FIX/mulchain/witness.wtns") ;;
+      porep) args=(--seed "$1") ;;
+    esac
+    j=$(timeout 60 "$ZK" submit --config "$CFG" --circuit "$circ" "${args[@]}" --partitions "$P") ||
+      die "submit $circ (batch $1)"
+    JOBS+=("$j:$circ:$P")
     start_bg "await-$j" timeout 300 "$ZK" await --config "$CFG" "$j" --out "$T/proofs" --timeout 280
     AWAIT[$j]=$BG
   done

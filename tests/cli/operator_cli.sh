@@ -174,7 +174,7 @@ grep -q "reached 127.0.0.1:$HTTP but its certificate is not signed by your ca.cr
 post typo "${BOBC[@]}" -H 'Content-Type: application/json' -d '{"circuit": "porpe"}' "$U/v1/jobs"
 [ "$(cat "$T/typo.code")" = 400 ] && grep -Eq "unknown circuit 'porpe' \(this scheduler's circuits: (mulchain, porep|porep, mulchain)\)" "$T/typo.body" &&
   ok "API: a misspelled circuit lists the known ones" || fail "API typo: $(cat "$T/typo.code") $(cat "$T/typo.body")"
-timeout 60 "$ZK" submit --config "$CFG" --client bob --circuit porpe --input seed=1 >"$T/ctypo.out" 2>&1
+timeout 60 "$ZK" submit --config "$CFG" --client bob --circuit porpe --seed 1 >"$T/ctypo.out" 2>&1
 grep -Eq "unknown circuit 'porpe' \(this scheduler's circuits: (mulchain, porep|porep, mulchain)\)" "$T/ctypo.out" &&
   ok "CLI: a misspelled circuit lists the known ones" || fail "CLI typo: $(cat "$T/ctypo.out")"
 # curl -d: a form; -d with an octet-stream type: a body stripped of its newlines.

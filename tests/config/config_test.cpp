@@ -78,7 +78,7 @@ TEST_CASE("the example files parse and say what they should") {
   CHECK(n.resources.memory_budget == (uint64_t(2) << 30));
   CHECK_FALSE(n.resources.cores.has_value());
   CHECK(single.circuits.size() == 4);
-  CHECK(single.find_circuit("porep-lite")->native == "porep-lite");
+  CHECK(single.find_circuit("porep-lite")->kind == zk::config::circuit_kind_t::porep_lite);
   CHECK(single.find_circuit("porep-lite")->key_dir.empty());  // the user's cache
   CHECK(single.find_circuit("poseidon-bn254")->shape == shape_t::witness_only);
   CHECK(single.find_circuit("mulchain-bn254")->zkey ==
@@ -305,11 +305,11 @@ TEST_CASE("native circuits: porep-lite with its shape parameters") {
   auto c = parse(native);
   const auto* p = c.find_circuit("porep");
   REQUIRE(p != nullptr);
-  CHECK(p->native == "porep-lite");
+  CHECK(p->kind == zk::config::circuit_kind_t::porep_lite);
   CHECK(p->params == "curve=bls12-381,challenges=2,depth=12");
   CHECK(p->key_dir == src + "/keys/porep");  // relative to the file's directory
   CHECK(p->zkey.empty());
-  CHECK(c.find_circuit("mul")->native.empty());
+  CHECK(c.find_circuit("mul")->kind == zk::config::circuit_kind_t::circom);
   auto with = [&](const std::string& line) {
     return replace(native, "    key_dir: keys/porep\n", "    key_dir: keys/porep\n" + line);
   };
@@ -518,7 +518,7 @@ TEST_CASE("filecoin-porep circuits and the provers' filecoin_params") {
   const auto farm = load_config(src + "/configs/filecoin-farm.yaml", no_files);
   const circuit_t* c = farm.find_circuit("c2-32g");
   REQUIRE(c);
-  CHECK(c->native == "filecoin-porep");
+  CHECK(c->kind == zk::config::circuit_kind_t::filecoin_porep);
   CHECK(c->registered_proof == "StackedDrg32GiBV1_1");
   REQUIRE(select_node(farm, "gpu-2").filecoin_params.size() == 1);
   CHECK(select_node(farm, "gpu-2").filecoin_params[0].first == "c2-32g");
@@ -556,4 +556,16 @@ nodes:
                        "native: porep-lite, registered_proof: StackedDrg2KiBV1_1"),
                false),
       "circuits.fc.registered_proof: only for native: filecoin-porep"));
+  // Its synthesis beside the scheduler reads the store itself; one elsewhere fetches over HTTP.
+  const std::string apart =
+      replace(replace(base, "roles: [scheduler, synth], ", "roles: [scheduler], "), "  - {name: p,",
+              "  - {name: y, roles: [synth], listen: {data: 127.0.0.1:7003}, "
+              "resources: {memory_budget: 1GiB}}\n  - {name: p,");
+  CHECK(
+      contains(error_of(apart, false),
+               "circuits.fc: a filecoin-porep circuit needs scheduler.http: synthesis node \"y\""));
+  CHECK(error_of(replace(apart, "scheduler: {endpoint: 127.0.0.1:7000}",
+                         "scheduler: {endpoint: 127.0.0.1:7000, http: 127.0.0.1:7010}"),
+                 false)
+            .empty());
 }

@@ -62,7 +62,7 @@ TEST_CASE("farm.yaml's scheduler writes only inside the systemd unit's writable 
                                                              << farm.scheduler.uploads
                                                              << " is not writable under the unit");
   for (const auto& c : farm.circuits)
-    if (!c.native.empty())
+    if (c.kind != zk::config::circuit_kind_t::circom)
       CHECK_MESSAGE(inside(c.key_dir, folders),
                     "circuits." << c.id << ".key_dir " << c.key_dir << " is not writable");
   // The check itself: a path outside every folder is caught.

@@ -58,24 +58,27 @@ else
 fi
 
 # --- the wrong sector is refused at submit ----------------------------------------------------
-if out="$("$ZK" submit --config "$CFG" --circuit fc2k --input "$C1" --input "prover_id=$PROVER" \
-  --input "sector=$((SECTOR + 1))" 2>&1)"; then
+if out="$("$ZK" submit --config "$CFG" --circuit fc2k --c1 "$C1" --prover-id "$PROVER" \
+  --sector "$((SECTOR + 1))" 2>&1)"; then
   fail "a C1 submitted with the wrong sector was accepted: $out"
 else
-  case "$out" in *"wrong prover id or sector"*) ok "wrong sector refused by submit: $out" ;;
+  # The refusal names the user's file, not the store's name of its upload.
+  case "$out" in *"$C1: the C1's replica_id"*"wrong prover id or sector"*) ok "wrong sector refused by submit: $out" ;;
     *) fail "wrong sector refused, but not for that: $out" ;; esac
 fi
 code="$(curl -s -m 60 -o "$T/bad.body" -w '%{http_code}' -H 'Content-Type: application/json' \
   --data-binary @"$T/c1-wrapped.json" "$U/v1/jobs?circuit=fc2k&prover_id=$PROVER&sector=$((SECTOR + 1))")"
-if [ "$code" = 400 ] && grep -qE 'wrong prover id or sector|SectorNum is [0-9]+, the job says sector=' "$T/bad.body"; then
+if [ "$code" = 400 ] && grep -qE 'wrong prover id or sector|SectorNum is [0-9]+, not sector [0-9]+' "$T/bad.body"; then
   ok "wrong sector refused over HTTP (400): $(cat "$T/bad.body")"
 else
   fail "wrong sector over HTTP: $code $(cat "$T/bad.body")"
 fi
 
 # --- a job by the CLI, a job over HTTP ---------------------------------------------------------
-JOB="$("$ZK" submit --config "$CFG" --circuit fc2k --input "$C1" --input "prover_id=$PROVER" \
-  --input "sector=$SECTOR" 2>"$T/submit.err")" || die "zkfleet submit: $(cat "$T/submit.err")"
+# The C1 under a name that does not end in .json: it is uploaded as JSON all the same.
+cp "$C1" "$T/sector.c1"
+JOB="$("$ZK" submit --config "$CFG" --circuit fc2k --c1 "$T/sector.c1" --prover-id "$PROVER" \
+  --sector "$SECTOR" 2>"$T/submit.err")" || die "zkfleet submit: $(cat "$T/submit.err")"
 ok "submitted by the CLI: job $JOB"
 code="$(curl -s -m 60 -o "$T/post.body" -w '%{http_code}' -H 'Content-Type: application/json' \
   --data-binary @"$T/c1-wrapped.json" "$U/v1/jobs?circuit=fc2k&prover_id=$PROVER&sector=$SECTOR")"
@@ -109,6 +112,13 @@ for sector in $SECTOR $((SECTOR + 1)); do
     fail "sector $sector: Filecoin's verify_seal exit $rrc, zkfleet exit $zrc, expected $want: $(cat "$T/zk.txt") $(grep -m1 error "$T/ref.json")"
   fi
 done
+# Each synthesis node fetched its partition's input (.fcp, made at intake), never a C1.
+fetched="$(cat "$LOGS"/synth-*.log 2>/dev/null | grep -o 'fetched upload:sha256:[0-9a-f]*\.[a-z]*' | sort -u)"
+if grep -q '\.fcp$' <<<"$fetched" && ! grep -qv '\.fcp$' <<<"$fetched"; then
+  ok "the synthesis nodes fetched partition inputs only: $(tr '\n' ' ' <<<"$fetched")"
+else
+  fail "the synthesis nodes fetched: $(tr '\n' ' ' <<<"$fetched")"
+fi
 HP="$T/out/job$HJOB-proof.bin"
 rrc=0
 "$REF" verify --vk "$VK" --proof "$HP" "${VARGS[@]}" --sector $SECTOR >"$T/ref2.json" 2>&1 || rrc=$?

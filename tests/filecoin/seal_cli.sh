@@ -42,7 +42,7 @@ c1["vanilla_proofs"]["StackedDrg2KiBV1"][0][0]["comm_d_proofs"]["data"]["Single"
 open(sys.argv[2], "w").write(json.dumps(c1))
 EOF
 expect "check-c1 refuses a changed comm_d path (Rust's vanilla check would not)" 1 \
-  "INVALID: partition 0, challenge 0 \(node [0-9]+\): comm_d proof: the path" -- filecoin check-c1 --c1 "$T/bad.json" --prover-id $P --sector 7
+  "INVALID: the vanilla proofs do not verify: partition 0, challenge 0 \(node [0-9]+\): comm_d proof: the path" -- filecoin check-c1 --c1 "$T/bad.json" --prover-id $P --sector 7
 printf '{"registered_proof": "StackedDrg2KiBV1_1", "vanilla_proofs": {"StackedDrg2KiBV1": [[{}]]}}' >"$T/short.json"
 expect "check-c1 names the JSON path of a malformed C1 (fc-a's reader)" 1 'short.json: vanilla_proofs.StackedDrg2KiBV1\[0\]\[0\]: missing key "comm_d_proofs"' -- \
   filecoin check-c1 --c1 "$T/short.json" --prover-id $P --sector 7

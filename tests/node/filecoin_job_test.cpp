@@ -1,22 +1,27 @@
 // node/filecoin_job and node/synth/filecoin_synth: a Filecoin C2 job's intake (a 2 KiB sector
-// sealed here, its C1 written as the API's JSON and as the lotus wrapper: accepted; every refusal
-// names what is wrong), the assembly of the sector's proof in partition order, and a partition
-// synthesized into a synth buffer (its public signals the derived inputs; a C1 whose vanilla
-// proofs leave a constraint unsatisfied is a bad_input_error naming the constraint).
+// sealed here, its C1 written as the API's JSON and as the lotus wrapper, on a path or uploaded:
+// taken in once, each partition's input stored, its digest the public inputs the verifier derives;
+// every refusal names what is wrong and the file as the user named it, and stores nothing), the
+// assembly of the sector's proof in partition order, and a partition synthesized from its input
+// into a synth buffer (its public signals the derived inputs; an input whose vanilla proofs leave
+// a constraint unsatisfied, whose challenges are not the circuit's, or that is malformed is a
+// bad_input_error naming it).
 #include "node/filecoin_job.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "node/job_inputs.hpp"
-#include "node/synth/filecoin_synth.hpp"
+#include "node/job_spec.hpp"
+#include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
 #include "tests/test_util.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/bellperson/groth16/files.hpp"
+#include "zk/filecoin/api/partition_input.hpp"
 #include "zk/filecoin/api/seal.hpp"
 #include "zk/filecoin/core/fr32.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -25,6 +30,8 @@
 
 namespace fc = zk::filecoin;
 using zk::node::circuit_def_t;
+using zk::node::filecoin_porep_spec_t;
+using zk::node::input_file_t;
 using zk::test::contains;
 
 namespace {
@@ -62,73 +69,156 @@ const circuit_def_t& circuit_2k() {
   return c;
 }
 
-std::string hex(const zk::bytes32_t& b) { return zk::to_hex(b); }
+// A scheduler's files: its input root (C1s on its disk) and its store.
+struct scheduler_files_t {
+  zk::test::temp_dir_t dir{"zk_fcjob"};
+  std::string root = (dir.path() / "in").string();
+  zk::node::upload_store_t store{(dir.path() / "store").string(), uint64_t(1) << 30};
+  scheduler_files_t() { std::filesystem::create_directories(root); }
+  zk::node::intake_env_t env() { return {{root}, &store}; }
+  std::string write(const std::string& name, const std::string& text) {
+    const std::string p = root + "/" + name;
+    zk::test::write_text(p, text);
+    return p;
+  }
+  size_t stored(const char* ext) const {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(store.dir()))
+      n += e.path().extension() == ext;
+    return n;
+  }
+};
 
-std::vector<std::string> job(const std::string& c1, const std::string& prover, uint64_t sector) {
-  return {c1, "prover_id=" + prover, "sector=" + std::to_string(sector)};
+filecoin_porep_spec_t job(input_file_t c1, uint64_t sector,
+                          const zk::bytes32_t& prover = sealed_2k().req.prover_id) {
+  filecoin_porep_spec_t s;
+  s.prover_id = prover;
+  s.sector = sector;
+  s.c1 = std::move(c1);
+  return s;
+}
+
+// The digest of the public inputs Filecoin's verifier derives for partition 0 of the sector.
+std::string derived_digest(const sector_t& s, uint64_t sector) {
+  const fc::graph_t g(s.req.config);
+  fc::sector_ids_t ids{s.req.prover_id, sector, s.c1.ticket, s.c1.seed, s.c1.comm_d, s.c1.comm_r};
+  std::vector<std::string> decimal;
+  for (const auto& x : fc::partition_inputs(s.req.config, g, ids, 0).inputs) {
+    const auto b = fc::fr_to_bytes(x);
+    decimal.push_back(zk::formats::le_to_decimal(b.data(), b.size()));
+  }
+  return *zk::node::public_digest(decimal);
 }
 
 }  // namespace
 
-TEST_CASE("filecoin job: a sealed C1 is accepted, as JSON and as the lotus wrapper") {
+TEST_CASE("filecoin job: a sealed C1 is taken in once: each partition's input stored, its digest") {
   const auto& s = sealed_2k();
-  zk::test::temp_dir_t dir("zk_fcjob");
-  const std::string json = (dir.path() / "c1.json").string();
-  const std::string wrapped = (dir.path() / "c1-wrapped.json").string();
-  zk::test::write_text(json, fc::write_c1_json(s.c1));
-  zk::test::write_text(wrapped, fc::write_c1_wrapper_json(s.c1, 42));
+  scheduler_files_t f;
   const auto& c = circuit_2k();
-  CHECK(zk::node::is_filecoin(c));
+  CHECK(c.kind == zk::node::circuit_kind_t::filecoin_porep);
   CHECK(c.n_public == 39);  // the 2 KiB circuit: 40 inputs, ONE included
-  CHECK_FALSE(zk::node::check_job_inputs(c, job(json, hex(s.req.prover_id), 42), 1));
-  CHECK_FALSE(zk::node::check_job_inputs(c, job(wrapped, hex(s.req.prover_id), 42), 1));
-  // The arguments in any order.
-  CHECK_FALSE(
-      zk::node::check_job_inputs(c, {"sector=42", json, "prover_id=" + hex(s.req.prover_id)}, 1));
+  const std::string json = f.write("c1.json", fc::write_c1_json(s.c1));
+  auto taken = zk::node::take_in(c, job(input_file_t::at(json), 42), 1, f.env());
+  REQUIRE_MESSAGE(taken, taken.error());
+  REQUIRE(taken->partitions.size() == 1);
+  const auto& part = taken->partitions[0];
+  CHECK(part.input.object.type == zk::node::object_type_t::partition);
+  CHECK(part.public_digest == derived_digest(s, 42));
+  // The stored input is the partition's, byte for byte.
+  const auto path = f.store.path_of(part.input.object);
+  REQUIRE(path);
+  const fc::graph_t g(s.req.config);
+  const auto blob = fc::partition_input_from_c1(s.req.config, g, s.c1,
+                                                fc::sector_ids_of(s.c1, s.req.prover_id, 42), 0);
+  CHECK(zk::test::read_text(*path) == std::string(blob.begin(), blob.end()));
+  CHECK(blob.size() == 16964);
+  CHECK(f.stored(".fcp") == 1);
+  // The lotus wrapper, and the C1 uploaded: the same partition input (content-addressed).
+  const std::string wrapped = f.write("c1-wrapped.json", fc::write_c1_wrapper_json(s.c1, 42));
+  auto w = zk::node::take_in(c, job(input_file_t::at(wrapped), 42), 1, f.env());
+  REQUIRE_MESSAGE(w, w.error());
+  CHECK(w->partitions[0].input.object == part.input.object);
+  const auto up = zk::node::parse_upload(f.store.put(fc::write_c1_json(s.c1), true));
+  REQUIRE(up);
+  auto u = zk::node::take_in(c, job(input_file_t::of(*up), 42), 1, f.env());
+  REQUIRE_MESSAGE(u, u.error());
+  CHECK(u->partitions[0].input.object == part.input.object);
+  CHECK(f.stored(".fcp") == 1);
+  // Through the job spec: what a partition gets is its input, never the C1.
+  const zk::node::job_spec_t spec{*u};
+  const auto p0 = zk::node::partition_spec(spec, 0);
+  REQUIRE(zk::node::file_of(p0));
+  CHECK(zk::node::file_of(p0)->object == part.input.object);
+  const auto needed = zk::node::stored_objects(spec);
+  REQUIRE(needed.size() == 1);
+  CHECK(needed[0] == part.input.object);
 }
 
-TEST_CASE("filecoin job: refusals at submit name what is wrong") {
+TEST_CASE("filecoin job: refusals at intake name what is wrong and the C1 as the user named it") {
   const auto& s = sealed_2k();
-  zk::test::temp_dir_t dir("zk_fcjob");
-  const std::string json = (dir.path() / "c1.json").string();
-  zk::test::write_text(json, fc::write_c1_json(s.c1));
+  scheduler_files_t f;
   const auto& c = circuit_2k();
-  const std::string prover = hex(s.req.prover_id);
-  auto refusal = [&](const std::vector<std::string>& in, uint32_t parts = 1) {
-    auto why = zk::node::check_job_inputs(c, in, parts);
-    REQUIRE(why);
-    return *why;
+  const std::string json = f.write("c1.json", fc::write_c1_json(s.c1));
+  auto refusal = [&](filecoin_porep_spec_t spec, uint32_t parts = 1,
+                     const circuit_def_t& circuit = circuit_2k()) {
+    auto r = zk::node::take_in(circuit, std::move(spec), parts, f.env());
+    REQUIRE_FALSE(r);
+    return r.error();
   };
   // The wrong sector or prover id: the replica_id does not derive.
-  CHECK(contains(refusal(job(json, prover, 43)), "wrong prover id or sector"));
-  CHECK(contains(refusal(job(json, std::string(64, '9'), 42)), "replica_id"));
+  std::string why = refusal(job(input_file_t::at(json), 43));
+  CHECK(contains(why, json + ": the C1's replica_id"));
+  CHECK(contains(why, "wrong prover id or sector"));
+  zk::bytes32_t other;
+  other.fill(0x99);
+  CHECK(contains(refusal(job(input_file_t::at(json), 42, other)), "replica_id"));
   // The C1's partitions are the job's.
-  CHECK(contains(refusal(job(json, prover, 42), 2), "the C1 has 1 partition(s)"));
+  CHECK(contains(refusal(job(input_file_t::at(json), 42), 2), "the C1 has 1 partition(s)"));
   // Another registered proof (the same circuit, another porep_id): refused by name.
   circuit_def_t v1 = c;
   v1.native_params = "StackedDrg2KiBV1";
-  auto why = zk::node::check_job_inputs(v1, job(json, prover, 42), 1);
-  REQUIRE(why);
-  CHECK(contains(*why, "the C1 is of StackedDrg2KiBV1_1"));
-  // Arguments: missing, twice, malformed.
-  CHECK(contains(refusal({json, "sector=42"}), "prover_id is missing"));
-  CHECK(contains(refusal({json, "prover_id=" + prover}), "sector is missing"));
-  CHECK(contains(refusal({"sector=42", "prover_id=" + prover}), "no C1 given"));
-  CHECK(contains(refusal({json, json, "sector=42"}), "a second C1"));
-  CHECK(contains(refusal({json, "sector=x", "prover_id=" + prover}), "not a sector number"));
-  CHECK(contains(refusal({json, "sector=1", "sector=2", "prover_id=" + prover}), "twice"));
-  CHECK(contains(refusal({json, "sector=42", "prover_id=12"}), "prover_id"));
+  CHECK(contains(refusal(job(input_file_t::at(json), 42), 1, v1),
+                 "the C1 is for StackedDrg2KiBV1_1, not StackedDrg2KiBV1"));
+  // A wrapper whose SectorNum is not the job's sector.
+  const std::string wrapped = f.write("w.json", fc::write_c1_wrapper_json(s.c1, 42));
+  CHECK(contains(refusal(job(input_file_t::at(wrapped), 43)),
+                 "w.json: the wrapper's SectorNum is 42, not sector 43"));
   // A file that is no C1: the reader's message, naming the file.
-  const std::string junk = (dir.path() / "junk.json").string();
-  zk::test::write_text(junk, "{\"registered_proof\": 7}");
-  CHECK(contains(refusal(job(junk, prover, 42)), "junk.json"));
+  const std::string junk = f.write("junk.json", "{\"registered_proof\": 7}");
+  CHECK(contains(refusal(job(input_file_t::at(junk), 42)), "junk.json"));
+  // Uploaded: named as the upload, never by the store's file.
+  const auto up = zk::node::parse_upload(f.store.put("{\"registered_proof\": 7}", true));
+  why = refusal(job(input_file_t::of(*up), 42));
+  CHECK(contains(why, "the upload " + up->name()));
+  CHECK_FALSE(contains(why, f.store.dir()));
   // A tampered vanilla proof: a labeling parent changed.
   fc::c1_output_t bad = s.c1;
   bad.vanilla_proofs[0][1].labeling_proofs[0].parents[3][0] ^= 1;
-  const std::string tampered = (dir.path() / "tampered.json").string();
-  zk::test::write_text(tampered, fc::write_c1_json(bad));
-  CHECK(contains(refusal(job(tampered, prover, 42)), "the vanilla proofs do not verify"));
-  CHECK(contains(refusal(job(tampered, prover, 42)), "challenge 1"));
+  const std::string tampered = f.write("tampered.json", fc::write_c1_json(bad));
+  why = refusal(job(input_file_t::at(tampered), 42));
+  CHECK(contains(why, "the vanilla proofs do not verify"));
+  CHECK(contains(why, "challenge 1"));
+  // Where the C1 is: under the input roots, or an upload the store holds; a store for the inputs.
+  zk::test::temp_dir_t elsewhere("zk_fcjob_out");
+  const std::string outside = (elsewhere.path() / "c1.json").string();
+  zk::test::write_text(outside, fc::write_c1_json(s.c1));
+  CHECK(contains(refusal(job(input_file_t::at(outside), 42)),
+                 "not under any of scheduler.input_roots"));
+  CHECK(contains(
+      refusal(job(input_file_t::of({std::string(64, 'e'), zk::node::object_type_t::json}), 42)),
+      "is not an upload this scheduler holds"));
+  auto no_store = zk::node::take_in(c, job(input_file_t::at(json), 42), 1, {{f.root}, nullptr});
+  REQUIRE_FALSE(no_store);
+  CHECK(contains(no_store.error(), "has no store for the partitions' inputs"));
+  // A client brings no partition inputs.
+  filecoin_porep_spec_t forged = job(input_file_t::at(json), 42);
+  forged.partitions.push_back(
+      {input_file_t::of({std::string(64, 'f'), zk::node::object_type_t::partition}),
+       std::string(32, 'x')});
+  CHECK(contains(refusal(forged), "a job brings its C1, not its partitions' inputs"));
+  // Nothing stored by any refusal.
+  CHECK(f.stored(".fcp") == 0);
 }
 
 TEST_CASE("filecoin job: the sector's proof is the partitions' proofs in partition order") {
@@ -138,8 +228,8 @@ TEST_CASE("filecoin job: the sector's proof is the partitions' proofs in partiti
   const std::string t0 = zk::node::filecoin_proof_text(p[0].data()),
                     t1 = zk::node::filecoin_proof_text(p[1].data()),
                     t2 = zk::node::filecoin_proof_text(p[2].data());
-  CHECK(zk::node::is_filecoin_proof_text(t0));
-  CHECK_FALSE(zk::node::is_filecoin_proof_text("{\"pi_a\": []}"));
+  CHECK(contains(t0, "\"format\":\"bellperson\""));
+  CHECK_FALSE(zk::node::filecoin_proof_bytes("{\"pi_a\": []}"));
   auto back = zk::node::filecoin_proof_bytes(t1);
   REQUIRE(back);
   CHECK(*back == p[1]);
@@ -166,19 +256,25 @@ TEST_CASE("filecoin job: the sector's proof is the partitions' proofs in partiti
   CHECK(contains(not_hex.error(), "not hex"));
 }
 
-TEST_CASE("filecoin job: a partition synthesized into a synth buffer, every constraint checked") {
+TEST_CASE("filecoin job: a partition synthesized from its input, every constraint checked") {
   const auto& s = sealed_2k();
-  zk::test::temp_dir_t dir("zk_fcjob");
-  const std::string json = (dir.path() / "c1.json").string();
-  zk::test::write_text(json, fc::write_c1_json(s.c1));
+  scheduler_files_t f;
   const auto& c = circuit_2k();
+  const std::string json = f.write("c1.json", fc::write_c1_json(s.c1));
+  auto taken = zk::node::take_in(c, job(input_file_t::at(json), 42), 1, f.env());
+  REQUIRE_MESSAGE(taken, taken.error());
+  const zk::node::job_spec_t spec{*taken};
+  const zk::node::partition_spec_t p0 = zk::node::partition_spec(spec, 0);
+  const std::string name = zk::node::file_of(p0)->name();
+  const std::string file = *f.store.path_of(zk::node::file_of(p0)->object);
   zk::buffer::buffer_store_t store(c.buffer_bytes + (64ull << 20));
+  zk::node::csr_cache_t cache;
   std::vector<zk::timeline::stage_t> stages;
-  auto r = zk::node::synthesize_filecoin(c, job(json, hex(s.req.prover_id), 42), 7, 0, store,
-                                         [&](zk::timeline::stage_t st, int64_t t0, int64_t t1) {
-                                           CHECK(t1 >= t0);
-                                           stages.push_back(st);
-                                         });
+  auto r = zk::node::synthesize(c, p0, file, name, 1, 7, 0, store, cache, {},
+                                [&](zk::timeline::stage_t st, int64_t t0, int64_t t1) {
+                                  CHECK(t1 >= t0);
+                                  stages.push_back(st);
+                                });
   CHECK(stages == std::vector<zk::timeline::stage_t>{zk::timeline::stage_t::porep_witness,
                                                      zk::timeline::stage_t::porep_synthesize,
                                                      zk::timeline::stage_t::porep_check});
@@ -186,30 +282,42 @@ TEST_CASE("filecoin job: a partition synthesized into a synth buffer, every cons
   REQUIRE(pin);
   CHECK(pin->header().n_vars == c.n_vars);
   CHECK(pin->header().domain_rows == c.domain_rows);
-  // The buffer's public signals are the public inputs Filecoin's verifier derives.
-  const fc::graph_t g(s.req.config);
-  fc::sector_ids_t ids{s.req.prover_id, 42, s.c1.ticket, s.c1.seed, s.c1.comm_d, s.c1.comm_r};
-  const auto derived = fc::partition_inputs(s.req.config, g, ids, 0).inputs;
-  REQUIRE(derived.size() == c.n_public);
-  std::vector<std::string> decimal;
-  for (const auto& x : derived) {
-    const auto b = fc::fr_to_bytes(x);
-    decimal.push_back(zk::formats::le_to_decimal(b.data(), b.size()));
-  }
-  CHECK(zk::node::public_digest(pin->data(), c.n_public) == zk::node::public_digest(decimal));
+  // The buffer's public signals are the public inputs Filecoin's verifier derives: the digest
+  // intake kept, which the scheduler checks the buffer report against.
+  CHECK(zk::node::public_digest(pin->data(), c.n_public) == derived_digest(s, 42));
+  CHECK(zk::node::expected_public_digest(spec, 0) == derived_digest(s, 42));
   pin.reset();
   store.release(r.buffer_id);
 
-  // A data leaf changed with its tree D path left alone: the vanilla check at submit refuses it
-  // (tested above); synthesis, given it anyway, finds the failing constraint and says where, and
-  // the buffer reserved for it goes back to the store.
-  fc::c1_output_t bad = s.c1;
-  bad.vanilla_proofs[0][0].comm_d_proofs.leaf[0] ^= 1;
-  const std::string tampered = (dir.path() / "tampered.json").string();
-  zk::test::write_text(tampered, fc::write_c1_json(bad));
-  const std::string why = zk::test::thrown<zk::node::bad_input_error>([&] {
-    zk::node::synthesize_filecoin(c, job(tampered, hex(s.req.prover_id), 42), 8, 0, store);
-  });
-  CHECK(contains(why, "partition 0"));
-  CHECK((contains(why, "is not satisfied") || contains(why, "challenge 0")));
+  // Inputs the circuit does not accept, each a bad_input_error naming the input; the buffer
+  // reserved for them goes back to the store.
+  const fc::partition_input_t in = fc::read_partition_input_file(s.req.config, file);
+  auto synth_error = [&](const fc::partition_witness_t& w, const std::vector<fc::challenge_t>& ch) {
+    const auto bytes = fc::write_partition_input(s.req.config, 0, w, ch);
+    const std::string bad = (f.dir.path() / "bad.fcp").string();
+    zk::test::write_text(bad, std::string(bytes.begin(), bytes.end()));
+    return zk::test::thrown<zk::node::bad_input_error>(
+        [&] { zk::node::synthesize(c, p0, bad, name, 1, 8, 0, store, cache); });
+  };
+  // A data leaf changed with its tree D path left alone: the vanilla check at intake refuses it
+  // (tested above); synthesis, given it anyway, finds the failing constraint and says where.
+  fc::partition_witness_t leaf = in.witness;
+  leaf.challenges[0].data_leaf = leaf.challenges[0].data_leaf + fc::fr_t::from_u64(1);
+  std::string why = synth_error(leaf, in.challenges);
+  CHECK(contains(why, name + ": partition 0"));
+  CHECK(contains(why, "is not satisfied"));
+  // A DRG parent that is not the one the column's path opens: every constraint holds, but the
+  // circuit's public inputs are not those derived for the sector.
+  std::vector<fc::challenge_t> moved = in.challenges;
+  moved[0].drg[0] = (moved[0].drg[0] + 1) % 64;
+  why = synth_error(in.witness, moved);
+  CHECK(contains(why, name + ": partition 0: public input 4"));
+  CHECK(contains(why, "is not the one derived for the sector"));
+  // A malformed input: named, with the byte offset.
+  const std::string cut = (f.dir.path() / "cut.fcp").string();
+  zk::test::write_text(cut, zk::test::read_text(file).substr(0, 100));
+  why = zk::test::thrown<zk::node::bad_input_error>(
+      [&] { zk::node::synthesize(c, p0, cut, name, 1, 9, 0, store, cache); });
+  CHECK(contains(why, name + ": at byte 0: 100 bytes"));
+  CHECK(store.stats().registered == 0);
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "tests/test_util.hpp"
+#include "zk/base/hex.hpp"
 
 using zk::node::journal_stats_t;
 using zk::node::journal_sync_t;
@@ -36,8 +37,8 @@ journaled_job_t make_job(uint64_t seq, uint32_t partitions) {
   j.priority = 1;
   j.circuit_priority = true;
   j.partitions = partitions;
-  // Inputs are any bytes: empty, a NUL inside, bytes that are not UTF-8, JSON.
-  j.inputs = {"", std::string("a\0b", 3), "\xff\xfe\x80", R"({"x": [1, 2, 3]})"};
+  // A spec of two inputs (its JSON round trip: tests/node/job_spec_test.cpp).
+  j.spec = zk::node::circom_job_spec({"/srv/in/a b.wtns", "/srv/in/ü\\\"x\".json"});
   j.submitted_ms = 1767225600000 + int64_t(seq);
   return j;
 }
@@ -71,7 +72,7 @@ void check_same(const journaled_job_t& got, journaled_job_t want) {
   CHECK(got.priority == want.priority);
   CHECK(got.circuit_priority == want.circuit_priority);
   CHECK(got.partitions == want.partitions);
-  CHECK(got.inputs == want.inputs);
+  CHECK(zk::node::to_json(got.spec) == zk::node::to_json(want.spec));
   CHECK(got.state == want.state);
   CHECK(got.error == want.error);
   CHECK(got.submitted_ms == want.submitted_ms);
@@ -102,7 +103,7 @@ TEST_CASE("journal: jobs, attempts, placement and proofs survive close and reope
   journaled_job_t a = make_job(1, 4), b = make_job(2, 3);
   b.priority = 0;
   b.circuit_priority = false;
-  b.inputs.clear();
+  b.spec = zk::node::porep_lite_job_spec(3);
   {
     journal_t j(path, journal_sync_t::full);
     CHECK(j.path() == path);
@@ -305,6 +306,20 @@ TEST_CASE("journal: a file that is not SQLite is refused, naming the file, and l
   CHECK(contains(thrown([&] { journal_t j(damaged, journal_sync_t::full); }), damaged));
 }
 
+TEST_CASE("journal: a job whose spec is not one replays as corrupt, naming the job") {
+  zk::test::temp_dir_t dir("zk_journal");
+  const std::string path = dir.file("journal.db");
+  {
+    journal_t j(path, journal_sync_t::full);
+    j.add_job(make_job(1, 2));
+    j.add_job(make_job(2, 2));
+  }
+  sql_on(path, R"(UPDATE jobs SET spec = '{"v": 1, "kind": "porep-lite"}' WHERE seq = 2)");
+  journal_t j(path, journal_sync_t::full);
+  const std::string e = thrown([&] { j.replay(); });
+  CHECK_MESSAGE(contains(e, "replay: job seq 2: its spec: porep-lite: \"seed\""), e);
+}
+
 TEST_CASE("journal: a journal of another schema version, or another SQLite database, is refused") {
   zk::test::temp_dir_t dir("zk_journal");
   const std::string path = dir.file("journal.db");
@@ -313,8 +328,12 @@ TEST_CASE("journal: a journal of another schema version, or another SQLite datab
   std::string e = thrown([&] { journal_t j(path, journal_sync_t::full); });
   CHECK(contains(e, path));
   CHECK(contains(e, "schema version 7"));
-  CHECK(contains(e, "reads version 1"));
-  sql_on(path, "PRAGMA user_version = 1; DROP TABLE parts");
+  CHECK(contains(e, "reads version 2 (and migrates version 1)"));
+  // A file that claims version 1 but has version 2's jobs table: refused, nothing migrated.
+  sql_on(path, "PRAGMA user_version = 1");
+  CHECK(contains(thrown([&] { journal_t j(path, journal_sync_t::full); }),
+                 "schema version 1 but jobs has no column 'inputs'"));
+  sql_on(path, "PRAGMA user_version = 2; DROP TABLE parts");
   CHECK(contains(thrown([&] { journal_t j(path, journal_sync_t::full); }), "'parts' is missing"));
 
   const std::string other = dir.file("other.db");
@@ -394,4 +413,184 @@ TEST_CASE("journal: a job of 1024 partitions: every partition's attempts, placem
   REQUIRE(jobs.size() == 1);
   check_same(jobs[0], want);
   CHECK(j.stats().proofs == 512);
+}
+
+// --- schema v1 → v2 -------------------------------------------------------------------------
+
+namespace {
+
+// tests/fixtures/journal/v1.sql loaded into a fresh file: a journal as zkfleet wrote schema 1.
+void load_v1(const std::string& path) {
+  sql_on(
+      path,
+      zk::test::read_text(std::string(ZK_SOURCE_DIR) + "/tests/fixtures/journal/v1.sql").c_str());
+}
+
+std::vector<std::string> backups_of(const std::string& path) {
+  std::vector<std::string> out;
+  const std::filesystem::path p(path);
+  for (const auto& e : std::filesystem::directory_iterator(p.parent_path()))
+    if (e.path().filename().string().rfind(p.filename().string() + ".v1-", 0) == 0)
+      out.push_back(e.path().string());
+  return out;
+}
+
+// One query's first column on a closed file.
+std::string sql_value(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, sql, -1, &st, nullptr) == SQLITE_OK);
+  std::string v;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    v = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("journal: a schema-v1 journal with every kind of job migrates once, all of it intact") {
+  using namespace zk::node;
+  zk::test::temp_dir_t dir("zk_journal_v1");
+  const std::string path = dir.file("journal.db");
+  load_v1(path);
+  REQUIRE(sql_value(path, "PRAGMA user_version") == "1");
+  std::vector<journaled_job_t> jobs;
+  {
+    journal_t j(path, journal_sync_t::full);
+    CHECK(j.next_seq() == 11);
+    jobs = j.replay();
+    // The copy of the version-1 file, made before it changed.
+    const auto backups = backups_of(path);
+    REQUIRE(backups.size() == 1);
+    CHECK(j.migration_backup() == backups[0]);
+  }
+  REQUIRE(jobs.size() == 10);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    CHECK(jobs[i].seq == i + 1);
+    CHECK(jobs[i].public_id == std::string(32, "0123456789abcdef"[(i + 1) % 16]));
+    CHECK(jobs[i].owner == "admin");
+    CHECK(jobs[i].priority == 2);
+    CHECK(jobs[i].circuit_priority);
+    CHECK(jobs[i].submitted_ms == 1767225600000 + int64_t(i + 1));
+  }
+  const std::string a(64, 'a'), b(64, 'b'), c(64, 'c');
+  auto circom = [&](size_t i) { return std::get<circom_spec_t>(jobs[i].spec.v); };
+  // 1: one path for its 2 partitions, done, with both proofs.
+  CHECK(jobs[0].circuit == "mulchain");
+  CHECK(jobs[0].partitions == 2);
+  REQUIRE(circom(0).inputs.size() == 1);
+  CHECK(circom(0).inputs[0].file.path == "/srv/in/w.wtns");
+  CHECK(circom(0).inputs[0].form == circom_input_t::form_t::wtns);
+  CHECK(jobs[0].state == "done");
+  CHECK(jobs[0].finished_ms == 1767225700000);
+  REQUIRE(jobs[0].proofs.size() == 2);
+  CHECK(jobs[0].proofs[1].partition == 1);
+  CHECK(jobs[0].proofs[1].proof_json == R"({"pi_a":["1","2","1"]})");
+  CHECK(jobs[0].proofs[1].public_signals == std::vector<std::string>{"33", "7"});
+  CHECK(jobs[0].proofs[1].prove_seconds == 0.5);
+  CHECK(jobs[0].proofs[1].prover == "prover-b");
+  // 2: one path per partition.
+  REQUIRE(circom(1).inputs.size() == 2);
+  CHECK(circom(1).inputs[1].file.path == "/srv/in/p1.wtns");
+  // 3, 4: uploads, a .wtns and an input.json; 5: an input.json path, failed with its reason.
+  CHECK(circom(2).inputs[0].file.object == stored_object_t{a, object_type_t::wtns});
+  CHECK(circom(3).inputs[0].file.object == stored_object_t{b, object_type_t::json});
+  CHECK(circom(3).inputs[0].form == circom_input_t::form_t::input_json);
+  CHECK(jobs[3].circuit == "mulchain-gen");
+  CHECK(circom(4).inputs[0].file.path == "/srv/in/input.json");
+  CHECK(circom(4).inputs[0].form == circom_input_t::form_t::input_json);
+  CHECK(jobs[4].state == "failed");
+  CHECK(jobs[4].error == "bad_input: the witness does not satisfy the circuit");
+  CHECK(jobs[4].finished_ms == 1767225700001);
+  // 6: porep-lite seed 5, 3 partitions, partition 1 with 2 attempts and its placement, partition 0
+  // proven; 7, 8: no seed (nothing, one empty string).
+  CHECK(std::get<porep_lite_spec_t>(jobs[5].spec.v).seed == 5);
+  CHECK(jobs[5].partitions == 3);
+  CHECK(jobs[5].attempts == std::vector<uint32_t>{0, 2, 0});
+  CHECK(jobs[5].placement == std::vector<std::string>{"", "synth-a>prover-b", ""});
+  REQUIRE(jobs[5].proofs.size() == 1);
+  CHECK(jobs[5].proofs[0].partition == 0);
+  CHECK(std::get<porep_lite_spec_t>(jobs[6].spec.v).seed == 0);
+  CHECK(std::get<porep_lite_spec_t>(jobs[7].spec.v).seed == 0);
+  // 9, 10: Filecoin, the C1 an upload or a path, the arguments in any order; no partition inputs
+  // yet (the scheduler takes them in again at restore).
+  const auto f9 = std::get<filecoin_porep_spec_t>(jobs[8].spec.v);
+  CHECK(f9.c1.object == stored_object_t{c, object_type_t::json});
+  CHECK(zk::to_hex(f9.prover_id) == std::string(64, '1'));
+  CHECK(f9.sector == 42);
+  CHECK(needs_intake(jobs[8].spec));
+  const auto f10 = std::get<filecoin_porep_spec_t>(jobs[9].spec.v);
+  CHECK(f10.c1.path == "/srv/c1/s7.json");
+  CHECK(f10.sector == 7);
+  CHECK(jobs[9].partitions == 10);
+  CHECK(jobs[9].circuit == "fc32g");
+  for (size_t i : {1, 2, 3, 5, 6, 7, 8, 9}) CHECK(jobs[i].state == "open");
+
+  // Version 2 now, the inputs column gone, each spec readable JSON; a second open migrates
+  // nothing and reads the same; the copy is a version-1 journal with the jobs as they were.
+  CHECK(sql_value(path, "PRAGMA user_version") == "2");
+  CHECK(sql_value(path, "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'inputs'") ==
+        "0");
+  CHECK(sql_value(path, "SELECT spec FROM jobs WHERE seq = 6") ==
+        R"({"kind":"porep-lite","seed":5,"v":1})");
+  const std::string backup = backups_of(path).at(0);
+  CHECK(sql_value(backup, "PRAGMA user_version") == "1");
+  CHECK(sql_value(backup, "SELECT count(*) FROM jobs") == "10");
+  CHECK(sql_value(backup, "SELECT hex(inputs) FROM jobs WHERE seq = 6") == "06000000736565643D35");
+  {
+    journal_t j(path, journal_sync_t::full);
+    CHECK(j.migration_backup().empty());
+    CHECK(j.next_seq() == 11);
+    const auto again = j.replay();
+    REQUIRE(again.size() == jobs.size());
+    for (size_t i = 0; i < again.size(); ++i) {
+      CHECK(to_json(again[i].spec) == to_json(jobs[i].spec));
+      CHECK(again[i].attempts == jobs[i].attempts);
+      CHECK(again[i].proofs.size() == jobs[i].proofs.size());
+    }
+    // A migrated journal takes new jobs, and a spec set again (a v1 Filecoin job taken in).
+    journaled_job_t n = make_job(11, 1);
+    j.add_job(n);
+    filecoin_porep_spec_t taken = f9;
+    taken.partitions.push_back({input_file_t::of({std::string(64, 'd'), object_type_t::partition}),
+                                std::string(32, '\x01')});
+    j.set_spec(9, {taken});
+    CHECK(contains(thrown([&] { j.set_spec(99, {taken}); }), "set_spec (seq 99): no such job"));
+  }
+  journal_t j(path, journal_sync_t::full);
+  const auto last = j.replay();
+  REQUIRE(last.size() == 11);
+  CHECK_FALSE(needs_intake(last[8].spec));
+  CHECK(std::get<filecoin_porep_spec_t>(last[8].spec.v).partitions[0].input.object.sha256 ==
+        std::string(64, 'd'));
+}
+
+TEST_CASE(
+    "journal: a schema-v1 journal whose inputs cannot be read is refused and left as it was") {
+  using namespace zk::node;
+  zk::test::temp_dir_t dir("zk_journal_v1_bad");
+  const std::pair<const char*, const char*> damages[] = {
+      {"a.db",
+       "UPDATE jobs SET inputs = X'05000000616263' WHERE seq = 4"},  // a length past its end
+      {"b.db", "UPDATE jobs SET inputs = X'08000000736563746f723d78' WHERE seq = 9"}};  // sector=x
+  for (const auto& [name, damage] : damages) {
+    CAPTURE(damage);
+    const std::string path = dir.file(name);
+    load_v1(path);
+    sql_on(path, damage);
+    const std::string before = sql_value(path, "SELECT group_concat(hex(inputs)) FROM jobs");
+    const std::string e = thrown([&] { journal_t j(path, journal_sync_t::full); });
+    CHECK_MESSAGE(contains(e,
+                           "schema version 1 could not be migrated to version 2, so nothing was "
+                           "changed: job seq "),
+                  e);
+    CHECK(sql_value(path, "PRAGMA user_version") == "1");
+    CHECK(sql_value(path, "SELECT group_concat(hex(inputs)) FROM jobs") == before);
+    CHECK(sql_value(path, "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'spec'") ==
+          "0");
+    CHECK(backups_of(path).empty());  // the copy goes with the refusal
+  }
 }

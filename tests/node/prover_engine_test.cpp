@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "node/job_spec.hpp"
 #include "node/synth/synthesize.hpp"
 #include "tests/test_util.hpp"
 
@@ -39,7 +40,8 @@ TEST_CASE("prover engine: its key file rewritten, touched or replaced on disk wh
   circuit_def_t c = describe_zkey_circuit("mulchain", zkey, "");
   zk::buffer::buffer_store_t store(64ull << 20);
   csr_cache_t cache;
-  auto made = synthesize(c, {mc + "/witness.wtns"}, 1, 1, 0, store, cache);
+  auto made = synthesize(c, partition_spec(circom_job_spec({mc + "/witness.wtns"}), 0),
+                         mc + "/witness.wtns", mc + "/witness.wtns", 1, 1, 0, store, cache);
   auto buf = store.find(made.buffer_id);
   REQUIRE(buf);
   prover_engine_t engine;

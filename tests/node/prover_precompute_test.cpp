@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "node/job_spec.hpp"
 #include "node/prover/prover_engine.hpp"
 #include "node/synth/synthesize.hpp"
 #include "tests/test_util.hpp"
@@ -18,8 +19,10 @@ TEST_CASE("prover engine: precomputed tables within the budget, counted, proofs 
   circuit_def_t b = describe_zkey_circuit("poseidon", ps + "/circuit.zkey", "");
   zk::buffer::buffer_store_t store(64ull << 20);
   csr_cache_t cache;
-  auto ma = synthesize(a, {mc + "/witness.wtns"}, 1, 1, 0, store, cache);
-  auto mb = synthesize(b, {ps + "/witness.wtns"}, 2, 1, 0, store, cache);
+  auto ma = synthesize(a, partition_spec(circom_job_spec({mc + "/witness.wtns"}), 0),
+                       mc + "/witness.wtns", mc + "/witness.wtns", 1, 1, 0, store, cache);
+  auto mb = synthesize(b, partition_spec(circom_job_spec({ps + "/witness.wtns"}), 0),
+                       ps + "/witness.wtns", ps + "/witness.wtns", 2, 1, 0, store, cache);
   auto ba = store.find(ma.buffer_id), bb = store.find(mb.buffer_id);
   REQUIRE(ba);
   REQUIRE(bb);

@@ -1,4 +1,4 @@
-// Jobs that bring an input.json: check_job_inputs accepts one only for a circuit with a witness
+// Jobs that bring an input.json: intake (take_in) accepts one only for a circuit with a witness
 // generator; synthesize() runs the generator (argv, no shell, "{input}"/"{output}" replaced),
 // uses its .wtns exactly as a job's .wtns, removes it afterwards, and reports a failing
 // generator with the circuit, the program, how it ended and what it printed.
@@ -13,7 +13,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "node/job_inputs.hpp"
 #include "tests/test_util.hpp"
 
 using namespace zk::node;
@@ -24,11 +23,30 @@ namespace {
 
 const std::string mc = zk::test::fixture_dir("bn254", "mulchain");
 
-std::string synth_error(const circuit_def_t& c, const std::vector<std::string>& inputs) {
+// A circom partition of one file, by its path (".json": an input.json).
+synth_result_t synth(const circuit_def_t& c, const std::string& path, uint32_t partitions,
+                     uint64_t job, uint32_t part, zk::buffer::buffer_store_t& store,
+                     csr_cache_t& cache, const std::function<bool()>& stop = {}) {
+  const partition_spec_t in{circom_input_t{circom_form_of_path(path), input_file_t::at(path)}};
+  return synthesize(c, in, path, path, partitions, job, part, store, cache, stop);
+}
+
+// The circom intake of these paths (any path may be read here): the refusal, or nullopt.
+std::optional<std::string> check_inputs(const circuit_def_t& c,
+                                        const std::vector<std::string>& paths,
+                                        uint32_t partitions) {
+  circom_spec_t s;
+  for (const auto& p : paths) s.inputs.push_back({circom_form_of_path(p), input_file_t::at(p)});
+  auto r = take_in(c, job_spec_t{s}, partitions, intake_env_t{{"/"}, nullptr});
+  if (r) return std::nullopt;
+  return r.error();
+}
+
+std::string synth_error(const circuit_def_t& c, const std::string& input) {
   zk::buffer::buffer_store_t store(64ull << 20);
   csr_cache_t cache;
   try {
-    synthesize(c, inputs, 1, 1, 0, store, cache);
+    synth(c, input, 1, 1, 0, store, cache);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -37,24 +55,24 @@ std::string synth_error(const circuit_def_t& c, const std::vector<std::string>& 
 
 }  // namespace
 
-TEST_CASE("check_job_inputs: an input.json needs a witness generator in the circuit's config") {
+TEST_CASE("intake: an input.json needs a witness generator in the circuit's config") {
   circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
   REQUIRE(c.witness_generator.empty());
-  auto why = check_job_inputs(c, {mc + "/input.json"}, 2);
+  auto why = check_inputs(c, {mc + "/input.json"}, 2);
   REQUIRE(why);
   CHECK(contains(*why, "circuit 'mulchain' has no witness_generator in its config: give a .wtns"));
   CHECK(contains(*why, mc + "/input.json"));
   // One .wtns and one input.json (one per partition): the .json is still refused.
-  CHECK(check_job_inputs(c, {mc + "/witness.wtns", mc + "/input.json"}, 2));
-  CHECK_FALSE(check_job_inputs(c, {mc + "/witness.wtns"}, 2));
+  CHECK(check_inputs(c, {mc + "/witness.wtns", mc + "/input.json"}, 2));
+  CHECK_FALSE(check_inputs(c, {mc + "/witness.wtns"}, 2));
 
   c.witness_generator = {"gen", "{input}", "{output}"};
-  CHECK_FALSE(check_job_inputs(c, {mc + "/input.json"}, 2));
-  CHECK_FALSE(check_job_inputs(c, {mc + "/witness.wtns", mc + "/input.json"}, 2));
-  auto missing = check_job_inputs(c, {mc + "/no-such-input.json"}, 1);
+  CHECK_FALSE(check_inputs(c, {mc + "/input.json"}, 2));
+  CHECK_FALSE(check_inputs(c, {mc + "/witness.wtns", mc + "/input.json"}, 2));
+  auto missing = check_inputs(c, {mc + "/no-such-input.json"}, 1);
   REQUIRE(missing);
   CHECK(contains(*missing, "no-such-input.json: no such input file"));
-  auto missing_wtns = check_job_inputs(c, {mc + "/no-such.wtns"}, 1);
+  auto missing_wtns = check_inputs(c, {mc + "/no-such.wtns"}, 1);
   REQUIRE(missing_wtns);
   CHECK(contains(*missing_wtns, "no such witness file"));
 }
@@ -80,8 +98,8 @@ TEST_CASE("synthesize: a generated witness is used as a .wtns would be, and remo
         log};
     zk::buffer::buffer_store_t store(64ull << 20);
     csr_cache_t cache;
-    auto direct = synthesize(c, {mc + "/witness.wtns"}, 2, 7, 1, store, cache);
-    auto generated = synthesize(c, {mc + "/input.json"}, 2, 7, 1, store, cache);
+    auto direct = synth(c, mc + "/witness.wtns", 2, 7, 1, store, cache);
+    auto generated = synth(c, mc + "/input.json", 2, 7, 1, store, cache);
     CHECK(generated.payload_bytes == direct.payload_bytes);
     CHECK(generated.checksum == direct.checksum);
     auto a = store.find(direct.buffer_id), b = store.find(generated.buffer_id);
@@ -118,7 +136,7 @@ TEST_CASE(
                          log};
   const std::string input = tmp.file("bad-input.json");
   std::ofstream(input) << "{\"x\": 1,}\n";
-  std::string e = synth_error(c, {input});
+  std::string e = synth_error(c, input);
   CAPTURE(e);
   CHECK(contains(e, "circuit 'mulchain'"));
   CHECK(contains(e, "witness generator sh on " + input + " failed: exit status 2"));
@@ -132,31 +150,31 @@ TEST_CASE(
 
   SUBCASE("a program that does not exist") {
     c.witness_generator = {"zkfleet-no-such-generator", "{input}", "{output}"};
-    e = synth_error(c, {input});
+    e = synth_error(c, input);
     CHECK(contains(
         e, "witness generator zkfleet-no-such-generator on " + input + " failed: cannot start"));
   }
   SUBCASE("exit status 0 without a witness") {
     c.witness_generator = {"sh", "-c", "echo nothing to do", "gen", "{input}", "{output}"};
-    e = synth_error(c, {input});
+    e = synth_error(c, input);
     CHECK(contains(e, "exit status 0 but it wrote no witness"));
     CHECK(contains(e, "nothing to do"));
   }
   SUBCASE("killed by a signal") {
     c.witness_generator = {"sh", "-c", "kill -KILL $$", "gen", "{input}", "{output}"};
-    e = synth_error(c, {input});
+    e = synth_error(c, input);
     CHECK(contains(e, "failed: killed by signal 9"));
   }
   SUBCASE("a witness of another circuit: the usual checks apply") {
     const std::string other = zk::test::fixture_dir("bn254", "poseidon") + "/witness.wtns";
     c.witness_generator = {"sh", "-c", "cp \"$2\" \"$1\"", "gen", "{output}", other, "{input}"};
-    e = synth_error(c, {input});
+    e = synth_error(c, input);
     CHECK(contains(e, "the witness that sh generated from " + input));
     CHECK(contains(e, "not a witness of circuit 'mulchain'"));
   }
   SUBCASE("a circuit without a generator refuses the input.json at synthesis too") {
     c.witness_generator.clear();
-    e = synth_error(c, {input});
+    e = synth_error(c, input);
     CHECK(contains(e, "has no witness_generator in its config: give a .wtns"));
   }
 }
@@ -175,7 +193,7 @@ TEST_CASE("synthesize: a cancelled job's witness generator is killed, not waited
   };
   std::string e;
   try {
-    synthesize(c, {input}, 1, 1, 0, store, cache, cancelled_after_300ms);
+    synth(c, input, 1, 1, 0, store, cache, cancelled_after_300ms);
   } catch (const std::exception& ex) {
     e = ex.what();
   }
@@ -216,7 +234,7 @@ TEST_CASE("synthesize: a witness that does not satisfy the r1cs fails as bad inp
     std::string e;
     bool bad_input = false;
     try {
-      synthesize(c, {bad}, 1, 1, 0, store, cache);
+      synth(c, bad, 1, 1, 0, store, cache);
     } catch (const bad_input_error& ex) {
       bad_input = true;
       e = ex.what();
@@ -230,7 +248,7 @@ TEST_CASE("synthesize: a witness that does not satisfy the r1cs fails as bad inp
     CHECK(contains(e, "not retried"));
     CHECK(store.stats().registered == 0);
     // The fixture's own witness still passes the same check.
-    CHECK_NOTHROW(synthesize(c, {mc + "/witness.wtns"}, 1, 1, 0, store, cache));
+    CHECK_NOTHROW(synth(c, mc + "/witness.wtns", 1, 1, 0, store, cache));
   }
   SUBCASE("a generated witness that does not satisfy it is bad input too, naming the generator") {
     circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey", mc + "/circuit.r1cs");
@@ -239,13 +257,13 @@ TEST_CASE("synthesize: a witness that does not satisfy the r1cs fails as bad inp
     std::ofstream(input) << "{}\n";
     zk::buffer::buffer_store_t store(64ull << 20);
     csr_cache_t cache;
-    CHECK_THROWS_AS(synthesize(c, {input}, 1, 1, 0, store, cache), bad_input_error);
-    const std::string e = synth_error(c, {input});
+    CHECK_THROWS_AS(synth(c, input, 1, 1, 0, store, cache), bad_input_error);
+    const std::string e = synth_error(c, input);
     CHECK(contains(e, "the witness that sh generated from " + input));
     CHECK(contains(e, "does not satisfy the circuit"));
   }
   SUBCASE("without an r1cs nothing can be checked before the prover") {
     circuit_def_t c = describe_zkey_circuit("mulchain", mc + "/circuit.zkey");
-    CHECK(synth_error(c, {bad}) == "");
+    CHECK(synth_error(c, bad) == "");
   }
 }

@@ -52,16 +52,19 @@ std::string refused(upload_store_t& s, const std::string& bytes, bool json) {
 
 }  // namespace
 
-TEST_CASE("upload references: upload:sha256:<64 lowercase hex>.<wtns|json>, nothing else") {
+TEST_CASE("upload references: upload:sha256:<64 lowercase hex>.<wtns|json|fcp>, nothing else") {
   auto r = parse_upload("upload:sha256:" + hex64 + ".wtns");
   REQUIRE(r);
-  CHECK(r->hex == hex64);
-  CHECK(r->ext == "wtns");
-  CHECK(parse_upload("upload:sha256:" + hex64 + ".json")->ext == "json");
-  CHECK(is_upload("upload:sha256:whatever"));  // the prefix: an upload, perhaps a bad one
-  CHECK_FALSE(is_upload("/data/w.wtns"));
-  CHECK_FALSE(is_upload("seed=3"));
-  CHECK_FALSE(is_upload("upload:sha25"));
+  CHECK(r->sha256 == hex64);
+  CHECK(r->type == object_type_t::wtns);
+  CHECK(r->ref() == "upload:sha256:" + hex64 + ".wtns");
+  CHECK(r->name() == "sha256:" + hex64 + ".wtns");
+  CHECK(parse_upload("upload:sha256:" + hex64 + ".json")->type == object_type_t::json);
+  CHECK(parse_upload("upload:sha256:" + hex64 + ".fcp")->type == object_type_t::partition);
+  CHECK_FALSE(parse_upload("upload:sha256:whatever"));
+  CHECK_FALSE(parse_upload("/data/w.wtns"));
+  CHECK_FALSE(parse_upload("seed=3"));
+  CHECK_FALSE(parse_upload("upload:sha25"));
   for (const std::string& bad :
        {std::string("/data/" + hex64 + ".wtns"),                          // no prefix
         std::string("upload:sha256:" + hex64.substr(1) + ".wtns"),        // 63 digits
@@ -168,6 +171,35 @@ TEST_CASE("upload_store_t: a folder it cannot make or write is named") {
     CHECK_MESSAGE(io_error, x.what());
   }
   CHECK(io_error);
+}
+
+TEST_CASE("upload_store_t::put_object: a partition input, durable, by its content") {
+  temp_dir_t d("zk_uploads");
+  upload_store_t s(d.path().string(), 64);  // max_upload bounds uploads, not the store's own
+  const std::string blob = "ZKFP" + std::string(200, '\3');
+  const stored_object_t o = s.put_object(blob, object_type_t::partition);
+  CHECK(o.sha256 == sha256_hex(blob));
+  CHECK(o.type == object_type_t::partition);
+  auto p = s.path_of(o);
+  REQUIRE(p);
+  CHECK(*p == d.path().string() + "/" + sha256_hex(blob) + ".fcp");
+  CHECK(read_text(*p) == blob);
+  // The same bytes again (the same C1 taken in twice): one file, its age renewed.
+  age(*p, 7200s);
+  CHECK(s.put_object(blob, object_type_t::partition) == o);
+  CHECK(files_in(d.path()) == 1);
+  CHECK(fs::file_time_type::clock::now() - fs::last_write_time(*p) < 600s);
+  // Bytes that are not a partition input, or another type: refused, nothing left behind.
+  CHECK(contains(thrown<std::invalid_argument>([&] {
+                   s.put_object("wtns" + std::string(10, '\1'), object_type_t::partition);
+                 }),
+                 "not a partition input"));
+  CHECK(contains(thrown<std::invalid_argument>([&] { s.put_object(blob, object_type_t::wtns); }),
+                 "not a partition input"));
+  CHECK(files_in(d.path()) == 1);
+  // collect keeps it while a job names it.
+  CHECK(s.collect({o.ref()}, 0s) == 0);
+  CHECK(s.collect({}, 0s) == 1);
 }
 
 TEST_CASE("upload_store_t::path_of: nothing for what is not a stored upload") {

@@ -38,6 +38,21 @@ std::string read_text(const std::string& path, uint64_t max_bytes) {
 }
 
 void write_file_atomic(const std::string& path, std::string_view bytes) {
+  // A device or a pipe (/dev/null, /dev/stdout) is written in place: a rename would replace the
+  // node itself (run as root, /dev/null would become a regular file for the whole machine).
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) &&
+      !std::filesystem::is_directory(st)) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) throw_file_error(path, std::string("cannot open: ") + std::strerror(errno));
+    const bool ok =
+        std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0;
+    const int err = errno;
+    if (std::fclose(f) != 0 || !ok)
+      throw_file_error(path, std::string("write failed: ") + std::strerror(ok ? errno : err));
+    return;
+  }
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (f == nullptr) throw_file_error(path, std::string("cannot create: ") + std::strerror(errno));

@@ -12,7 +12,8 @@ std::string read_text(const std::string& path, uint64_t max_bytes = UINT64_MAX);
 
 // Writes the bytes to a temporary file beside `path` and renames it over `path` once every byte
 // is written and flushed: a reader sees the old file or the whole new one, never a part. The
-// temporary is removed when anything fails.
+// temporary is removed when anything fails. A `path` that is a device or a pipe (/dev/null) is
+// written in place, never replaced.
 void write_file_atomic(const std::string& path, std::string_view bytes);
 
 }  // namespace zk

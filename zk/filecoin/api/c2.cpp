@@ -61,9 +61,6 @@ result_t<partition_proof_t> prove_partition(c2_prover_t& prover, const prove_par
   if (!in.c1) throw std::invalid_argument("prove_partition: no C1");
   const c1_output_t& c1 = *in.c1;
   partition_proof_t out;
-  uint64_t t = groth16::now_ns();
-  if (auto e = check_c1_for_proving(c1, in.prover_id, in.sector)) return *e;
-  out.check_seconds = seconds_since(t);
   const porep_config_t pc = porep_config(*c1.registered_proof);
   if (in.partition >= c1.vanilla_proofs.size())
     return "partition " + std::to_string(in.partition) + ": the C1 has " +
@@ -108,22 +105,6 @@ result_t<partition_proof_t> prove_partition(c2_prover_t& prover, const prove_par
   }
   bellperson::encode_proof(out.proof, out.bytes.data());
   return out;
-}
-
-std::optional<std::string> check_c1_for_proving(const c1_output_t& c1, const bytes32_t& prover_id,
-                                                uint64_t sector) {
-  if (!c1.registered_proof) return "the C1 names no registered proof";
-  const porep_config_t c = porep_config(*c1.registered_proof);
-  const bytes32_t rid = replica_id(prover_id, sector, c1.ticket, c1.comm_d, c.porep_id);
-  if (rid != c1.replica_id)
-    return "the C1's replica_id " + to_hex(c1.replica_id) + " is not " + to_hex(rid) +
-           " (that of the prover id, sector, ticket, comm_d and porep_id): another prover or "
-           "sector";
-  const graph_t g(c);
-  if (auto e = check_vanilla_proofs(c, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                    c1.vanilla_proofs))
-    return "vanilla proofs: " + *e;
-  return std::nullopt;
 }
 
 partition_assignment_t synthesize_partition(const c1_output_t& c1, uint32_t partition,

@@ -10,13 +10,13 @@
 //   synthesize_into    partition k's assignment in prove mode straight into a witness (inputs ‖
 //                      aux, canonical: what the prover and a synth buffer read) and the prover's
 //                      a, b, c; every constraint checked
-//   prove_partition    C1 + prover id + sector + partition → the checked, verified proof (the
+//   prove_partition    a C1 checked once for its sector (zk/filecoin/api/check_c1.hpp: the caller
+//                      runs it, once for all partitions) + partition → the verified proof (the
 //                      command line); a prover node proves a synth buffer with the same prover
 //                      (node/prover/prover_engine.cpp) through groth16::prove_verified
 //
-// Refusals (a C1 of another prover or sector, a vanilla proof that fails its check, an
-// unsatisfied constraint, a proof that does not verify) are values: result_t's reason names the
-// partition, the challenge and the check, or the constraint and its region.
+// Refusals (an unsatisfied constraint, public inputs other than the verifier's, a proof that does
+// not verify) are values: result_t's reason names the constraint and its region, or the check.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -67,13 +67,12 @@ result_t<synthesis_report_t> synthesize_into(c2_prover_t& prover, const c1_outpu
 struct partition_proof_t {
   bellperson::proof_t proof;
   std::array<uint8_t, bellperson::proof_size> bytes{};  // bellperson's encoding
-  double check_seconds = 0;                             // replica_id and the vanilla proofs
   synthesis_report_t synthesis;
   double prove_seconds = 0, verify_seconds = 0;
 };
 
 struct prove_partition_t {
-  const c1_output_t* c1 = nullptr;
+  const c1_output_t* c1 = nullptr;  // passed check_c1 for this prover id and sector
   bytes32_t prover_id{};
   uint64_t sector = 0;
   uint32_t partition = 0;
@@ -81,16 +80,11 @@ struct prove_partition_t {
   std::optional<bytes32_t> r, s;      // fixed randomizers (tests); unset: the OS CSPRNG
 };
 
-// Partition k of a C1: refused (nothing proved) when the C1's replica_id is not that of the
-// prover id, sector, ticket, comm_d and porep_id, when a vanilla proof fails its check, when the
-// synthesized assignment leaves a constraint unsatisfied, when its public inputs are not those the
-// verifier derives, or when the proof does not verify with the params' verifying key.
+// Partition k of a checked C1: refused (nothing proved) when the C1 has no such partition or is of
+// another circuit than the parameters', when the synthesized assignment leaves a constraint
+// unsatisfied, when its public inputs are not those the verifier derives from the prover id and
+// sector, or when the proof does not verify with the params' verifying key.
 result_t<partition_proof_t> prove_partition(c2_prover_t& prover, const prove_partition_t& in);
-
-// The checks prove_partition runs before synthesis (replica_id, every partition's vanilla
-// proofs): the refusal's reason, or nullopt.
-std::optional<std::string> check_c1_for_proving(const c1_output_t& c1, const bytes32_t& prover_id,
-                                                uint64_t sector);
 
 // Partition k of a C1 (zk/filecoin/api/c1.hpp: the API's JSON or the lotus/curio wrapper) in one
 // call: the circuit of its registered proof, the witness of its vanilla_proofs[k], prove mode.
