@@ -89,7 +89,7 @@ expect_fail "proof point off the curve" "offcurve\.json.*pi_a" -- "$ZK" verify "
 expect_fail "proof coordinate >= q" "big\.json.*pi_c" -- "$ZK" verify "$vk" "$pub" "$T/big.json"
 expect_fail "tampered proof" "INVALID" -- "$ZK" verify "$vk" "$pub" "$T/swapped.json"
 echo '["1"]' > "$T/short.json"
-expect_fail "wrong number of public signals" "public signals" -- "$ZK" verify "$vk" "$T/short.json" "$pf"
+expect_fail "wrong number of public signals" "expects 2 public inputs, got 1" -- "$ZK" verify "$vk" "$T/short.json" "$pf"
 expect_fail "verification key of another curve" "(curve|not on)" -- "$ZK" verify "$BLS/verification_key.json" "$pub" "$pf"
 
 # --- usage -----------------------------------------------------------------------------------
