@@ -56,8 +56,8 @@ void write_file_atomic(const std::string& path, std::string_view bytes) {
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (f == nullptr) throw_file_error(path, std::string("cannot create: ") + std::strerror(errno));
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() &&
-                  std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  const bool ok =
+      std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0;
   const int err = errno;
   if (std::fclose(f) != 0 || !ok) {
     std::remove(tmp.c_str());
