@@ -1,7 +1,11 @@
-// zkfleet demo: the embedded cluster (actors/node.hpp) proves porep-lite jobs (the native
-// sealing-like circuit, abc+witness buffers: needs no npm tooling) and the bundled circom fixtures
-// (witness-only buffers), verifies every proof, and ends with a summary, the waterfall and the
-// stats of the run's timeline. Options size the run (bench/pipeline drives it with them).
+// zkfleet demo: the embedded cluster (actors/node.hpp) proves a Filecoin sector's C2 (2 KiB: the
+// sector sealed here, zkfleet's development parameters made once and cached — NOT a ceremony —,
+// its partition synthesized from the input intake cut from the C1 and proved with the parameters
+// resident on the prover, the sector's proof checked by Filecoin's verify_seal as zkfleet
+// implements it), porep-lite jobs (the native sealing-like circuit, abc+witness buffers) and the
+// bundled circom fixtures (witness-only buffers), verifies every proof, and ends with a summary,
+// the waterfall and the stats of the run's timeline. Options size the run (bench/pipeline drives
+// it with them).
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,14 +14,26 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "actors/node.hpp"
+#include "apps/cmd_filecoin.hpp"
 #include "apps/commands.hpp"
 #include "common/timeline/render.hpp"
+#include "node/filecoin_job.hpp"
+#include "node/scheduler/uploads.hpp"
 #include "node/verify_proof.hpp"
+#include "zk/base/files.hpp"
+#include "zk/bellperson/groth16/files.hpp"
 #include "zk/circuit/api.hpp"
+#include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/seal.hpp"
+#include "zk/filecoin/api/verify_seal.hpp"
+#include "zk/filecoin/core/fr32.hpp"
 #include "zk/formats/json.hpp"
 
 #ifndef ZK_FIXTURES_DIR
@@ -41,13 +57,87 @@ struct demo_job_t {
 
 struct demo_options_t {
   std::string fixtures = ZK_FIXTURES_DIR;
-  bool circom = true;  // also prove the bundled circom fixtures
+  bool circom = true;    // also prove the bundled circom fixtures
+  bool filecoin = true;  // and a 2 KiB Filecoin sector's C2
   std::string porep_params = "curve=bn254,challenges=2,depth=16";
   unsigned porep_jobs = 1, porep_partitions = 10;  // Filecoin PoRep: 10 partitions per sector
   unsigned synth_nodes = 2;
   lookahead_t lookahead{false, 1, 8};
   std::string trace_path;
 };
+
+// The demo's Filecoin sector: sealed here (random ids and data), its C1 written where the job
+// names it, the 2 KiB circuit described with the development parameters' verifying key.
+struct demo_sector_t {
+  cached_params_t params;
+  circuit_def_t circuit;
+  filecoin_porep_spec_t spec;
+  filecoin::c1_output_t c1;
+};
+
+demo_sector_t prepare_sector(const fs::path& out) {
+  const char* proof = "StackedDrg2KiBV1_1";
+  demo_sector_t d;
+  d.params = cached_dev_params(proof, 1);  // made once (minutes), then from the cache
+  std::random_device rd;
+  auto random32 = [&rd] {
+    bytes32_t b;
+    for (auto& x : b) x = uint8_t(rd());
+    return b;
+  };
+  filecoin::seal_request_t req;
+  req.config = filecoin::porep_config(filecoin::registered_proof(proof));
+  req.prover_id = random32();
+  req.sector = 1 + rd() % 100000;
+  req.ticket = random32();
+  req.ticket[31] &= 0x3f;
+  req.seed = random32();
+  req.piece = filecoin::random_piece(rd(), filecoin::fr32_unpadded_size(req.config.sector_size));
+  const filecoin::seal_result_t sealed = filecoin::seal_sector(req);
+  d.c1.registered_proof = req.config.proof;
+  d.c1.vanilla_proofs = sealed.vanilla_proofs;
+  d.c1.comm_r = sealed.comm_r;
+  d.c1.comm_d = sealed.comm_d;
+  d.c1.replica_id = sealed.replica_id;
+  d.c1.seed = req.seed;
+  d.c1.ticket = req.ticket;
+  const fs::path c1_path = out / "sector-c1.json";
+  write_file_atomic(c1_path.string(), filecoin::write_c1_json(d.c1));
+  d.circuit = describe_filecoin_circuit("filecoin/c2-2kib", proof, d.params.vk);
+  d.spec.prover_id = req.prover_id;
+  d.spec.sector = req.sector;
+  d.spec.c1 = input_file_t::at(c1_path.string());
+  return d;
+}
+
+struct seal_check_t {
+  bool accepted = false;
+  std::string text;
+};
+
+// The sector's proof (its partitions' proofs in order) written beside the others and checked as
+// Filecoin's verify_seal does (zk/filecoin/api/verify_seal.hpp): the public inputs derived from
+// the sector's ids, the pairing checks with the parameters' verifying key.
+seal_check_t check_sector_proof(const demo_sector_t& d, const job_result_msg& r,
+                                const fs::path& out, uint64_t seq) {
+  std::vector<std::pair<uint32_t, std::string>> texts;
+  for (const auto& p : r.proofs) texts.push_back({p.partition, p.proof_json});
+  const filecoin::porep_config_t pc = filecoin::porep_config(*d.c1.registered_proof);
+  auto bytes = assemble_sector_proof(pc.partitions, texts);
+  if (!bytes) return {false, "the sector's proof: " + bytes.error()};
+  const fs::path file = out / ("job" + std::to_string(seq) + "-sector-proof.bin");
+  write_file_atomic(file.string(),
+                    std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+  const auto vk = bellperson::read_vk_file(d.params.vk).vk;
+  const auto proofs = bellperson::decode_proofs(bytes->data(), bytes->size(), file.string());
+  const auto v = filecoin::verify_seal(
+      vk, proofs, pc, filecoin::sector_ids_of(d.c1, d.spec.prover_id, d.spec.sector));
+  return {v.verdict.valid,
+          std::string("sector ") + std::to_string(d.spec.sector) + ": " +
+              std::to_string(bytes->size()) + "-byte proof " +
+              (v.verdict.valid ? "accepted" : "REJECTED (" + v.verdict.reason + ")") +
+              " by verify_seal (development parameters, seed 1)"};
+}
 
 // The embedded cluster: a scheduler, synthesis nodes, one prover node and the timeline
 // aggregator in one actor_system, on porep-lite partitions (abc+witness) and the bundled circom
@@ -63,6 +153,8 @@ int run_cluster_demo(const demo_options_t& o) {
   cc.synth_budget = uint64_t(256) << 20;
   cc.prover_budget = uint64_t(512) << 20;
   cc.lookahead = o.lookahead;
+  fs::path out = fs::temp_directory_path() / ("zkfleet-demo-" + std::to_string(::getpid()));
+  fs::create_directories(out);
 
   // Circuits: porep-lite (native, abc+witness), and every fixture (circom, witness-only).
   std::vector<circuit_def_t> circuits;
@@ -96,7 +188,21 @@ int run_cluster_demo(const demo_options_t& o) {
                       0});
     }
   }
-  if (jobs.empty()) throw std::runtime_error("nothing to prove: --porep-jobs 0 and --no-circom");
+  std::optional<demo_sector_t> sector;
+  if (o.filecoin) {
+    sector = prepare_sector(out);
+    circuits.push_back(sector->circuit);
+    jobs.push_back({sector->circuit.id, 1, {sector->spec}, "", 0});
+    cc.store = std::make_shared<upload_store_t>((out / "store").string(), uint64_t(1) << 30);
+    cc.prover_filecoin_params = {{sector->circuit.id, sector->params.params}};
+    // The decoded parameters stay resident beside one partition's buffer and work arrays.
+    const uint64_t one = sector->circuit.buffer_bytes + sector->circuit.prover_work_bytes;
+    cc.synth_budget =
+        std::max(cc.synth_budget, sector->circuit.buffer_bytes + (uint64_t(64) << 20));
+    cc.prover_budget += fs::file_size(sector->params.params) + one;
+  }
+  if (jobs.empty())
+    throw std::runtime_error("nothing to prove: --porep-jobs 0, --no-circom and --no-filecoin");
   cc.circuits = circuits;
   embedded_cluster_t cluster(sys, cc);
 
@@ -104,8 +210,9 @@ int run_cluster_demo(const demo_options_t& o) {
   std::printf(
       "zkfleet demo: embedded cluster in one process: scheduler (lookahead %s), %u synthesis "
       "node%s, "
-      "prover-0 (cpu), timeline\n\n",
-      la.c_str(), o.synth_nodes, o.synth_nodes == 1 ? "" : "s");
+      "prover-0 (cpu%s), timeline\n\n",
+      la.c_str(), o.synth_nodes, o.synth_nodes == 1 ? "" : "s",
+      sector ? ", the 2 KiB parameters resident" : "");
   std::printf("%-20s %-14s %-13s %-9s %7s %8s %10s\n", "circuit", "kind", "buffer shape", "curve",
               "domain", "wires", "buffer");
   for (const auto& c : circuits) {
@@ -127,8 +234,6 @@ int run_cluster_demo(const demo_options_t& o) {
                                   status_atom::value, cluster.admin, j.id);
     if (st) j.seq = st->seq;
   }
-  fs::path out = fs::temp_directory_path() / ("zkfleet-demo-" + std::to_string(::getpid()));
-  fs::create_directories(out);
   std::printf("\n%-4s %-20s %5s %10s %10s %10s  %s\n", "job", "circuit", "parts", "synth ms",
               "prove ms", "verify ms", "proofs");
   size_t proofs = 0, valid = 0, failed_jobs = 0;
@@ -152,11 +257,17 @@ int run_cluster_demo(const demo_options_t& o) {
       if (!v.valid)
         std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.seq,
                     p.partition, v.reason.c_str());
+      if (c.kind == circuit_kind_t::filecoin_porep) continue;  // the sector's proof, below
       std::string stem =
           (out / ("job" + std::to_string(j.seq) + "-p" + std::to_string(p.partition))).string();
       formats::write_proof_json(stem + "-proof.json",
                                 formats::parse_proof_json(p.proof_json, "proof"));
       formats::write_public_json(stem + "-public.json", p.public_signals);
+    }
+    if (c.kind == circuit_kind_t::filecoin_porep && sector) {
+      const auto seal = check_sector_proof(*sector, *r, out, j.seq);
+      std::printf("     %s\n", seal.text.c_str());
+      if (!seal.accepted) ok = 0;
     }
     const double n = double(std::max<size_t>(1, r->proofs.size()));
     proofs += r->proofs.size();
@@ -215,12 +326,13 @@ int run_cluster_demo(const demo_options_t& o) {
 }  // namespace
 
 // zkfleet demo [fixtures-dir] [--trace FILE] [--lookahead N|auto] [--synth-nodes N]
-//              [--porep PARAMS] [--porep-jobs N] [--partitions N] [--no-circom]
+//              [--porep PARAMS] [--porep-jobs N] [--partitions N] [--no-circom] [--no-filecoin]
 void add_demo_command(CLI::App& root, commands_t& out) {
   CLI::App* app =
       add_command(root, "demo",
                   "The embedded cluster (scheduler, synthesizers, a prover, the timeline in one "
-                  "process) proves and verifies porep-lite and the bundled circom fixtures");
+                  "process) proves and verifies a 2 KiB Filecoin C2, porep-lite and the bundled "
+                  "circom fixtures");
   const opt_t fixtures =
       add_positional(app, "fixtures-dir", "the circom fixtures (default: the bundled ones)", false);
   const opt_t trace =
@@ -237,6 +349,9 @@ void add_demo_command(CLI::App& root, commands_t& out) {
   const opt_t partitions =
       add_value(app, "--partitions", "N", "partitions per porep-lite job (1-10000, default 10)");
   const opt_t no_circom = add_flag(app, "--no-circom", "skip the circom fixtures");
+  const opt_t no_filecoin = add_flag(app, "--no-filecoin",
+                                     "skip the 2 KiB Filecoin C2 (its development parameters take "
+                                     "minutes to make the first time)");
   command_t c;
   c.app = app;
   c.takes = "demo takes at most one argument: the fixtures directory";
@@ -247,6 +362,7 @@ void add_demo_command(CLI::App& root, commands_t& out) {
     };
     o.trace_path = trace.one();
     o.circom = !no_circom.given();
+    o.filecoin = !no_filecoin.given();
     o.porep_params = porep.one(o.porep_params);
     o.porep_jobs = count(porep_jobs, "--porep-jobs", o.porep_jobs, 0, 1000);
     o.porep_partitions = count(partitions, "--partitions", o.porep_partitions, 1, 10000);

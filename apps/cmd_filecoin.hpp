@@ -1,6 +1,7 @@
 #pragma once
 // The `zkfleet filecoin` group's subcommands (apps/cmd_filecoin.cpp holds the table of them);
 // the proving ones live in apps/cmd_filecoin_prove.cpp.
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -20,5 +21,17 @@ struct filecoin_sub_t {
 filecoin_sub_t add_filecoin_prove(CLI::App* group);
 // zkfleet filecoin setup (apps/cmd_filecoin_prove.cpp).
 filecoin_sub_t add_filecoin_setup(CLI::App* group);
+
+// Development parameters (NOT a ceremony) of a registered proof's circuit for `seed`, made once
+// into ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ (2 KiB: 4–5
+// minutes and 1.1 GB the first time; one process at a time, under a lock) and reused after:
+// `zkfleet filecoin setup` and the demo share them. Returns the folder holding NAME.params and
+// NAME.vk; says on stdout what it makes.
+struct cached_params_t {
+  std::string dir, params, vk;
+  bool made = false;  // made now (false: from the cache)
+  double seconds = 0;
+};
+cached_params_t cached_dev_params(const std::string& registered_proof, uint64_t seed);
 
 }  // namespace zk::apps

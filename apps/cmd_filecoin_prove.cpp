@@ -13,8 +13,14 @@
 // vanilla proofs fail a check, whose assignment leaves a constraint unsatisfied, or whose proof
 // does not verify with the params' verifying key (and --vk). --out gets the raw proof bytes: 192
 // a partition, partition 0 first (or the one --partition names).
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -172,7 +178,6 @@ int run_setup(const opt_t& proof, const opt_t& out, const opt_t& seed_opt, const
   if (!out.given()) throw usage_error("--out DIR is required");
   const uint64_t seed = seed_opt.given() ? parse_uint_arg("--seed", seed_opt.one()) : 0;
   const fc::registered_proof_t& rp = fc::registered_proof(proof.one());
-  const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
   const std::string name(rp.name);
   std::printf(
       "WARNING: development parameters, NOT a ceremony: anyone who knows the seed (%llu) can "
@@ -180,38 +185,67 @@ int run_setup(const opt_t& proof, const opt_t& out, const opt_t& seed_opt, const
       (unsigned long long)seed);
   std::filesystem::create_directories(out.one());
   if (vk_only.given()) {
+    const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
     const auto r = fc::make_dev_params(c, seed, out.one(), name, true);
     std::printf("OK: %s (verifying key only; circuit %s, %.1f s)\n", r.vk_path.c_str(),
                 r.digest.c_str(), r.seconds);
     return 0;
   }
-  const std::string digest = fc::circuit_shape(c, false)->digest_hex();
-  const char* home = std::getenv("HOME");
-  const char* cache_env = std::getenv("ZK_CACHE_DIR");
-  const std::filesystem::path cache =
-      std::filesystem::path(cache_env ? cache_env
-                                      : std::string(home ? home : "/tmp") + "/.cache/zkfleet") /
-      "filecoin-params" / ("dev-" + digest.substr(0, 16) + "-seed" + std::to_string(seed));
-  const bool cached = std::filesystem::exists(cache / "setup.ok");
-  double seconds = 0;
-  if (!cached) {
-    std::printf("making the parameters of %s (circuit %s) into %s ...\n", name.c_str(),
-                digest.c_str(), cache.c_str());
-    std::fflush(stdout);
-    const auto r = fc::make_dev_params(c, seed, cache.string(), name);
-    seconds = r.seconds;
-    std::ofstream(cache / "setup.ok") << "circuit " << digest << " seed " << seed << "\n";
-  }
-  for (const char* ext : {".params", ".vk"})
-    link_or_copy(cache / (name + ext), std::filesystem::path(out.one()) / (name + ext));
-  std::printf(
-      "OK: %s/%s.params and .vk (circuit %s, seed %llu; %s)\n", out.one().c_str(), name.c_str(),
-      digest.c_str(), (unsigned long long)seed,
-      cached ? "from the cache" : ("made in " + std::to_string(int(seconds)) + " s").c_str());
+  const cached_params_t cached = cached_dev_params(name, seed);
+  for (const auto& from : {cached.params, cached.vk})
+    link_or_copy(from, std::filesystem::path(out.one()) / std::filesystem::path(from).filename());
+  const std::string digest =
+      fc::circuit_shape(fc::circuit_config(fc::porep_config(rp)), false)->digest_hex();
+  std::printf("OK: %s/%s.params and .vk (circuit %s, seed %llu; %s)\n", out.one().c_str(),
+              name.c_str(), digest.c_str(), (unsigned long long)seed,
+              cached.made ? ("made in " + std::to_string(int(cached.seconds)) + " s").c_str()
+                          : "from the cache");
   return 0;
 }
 
 }  // namespace
+
+cached_params_t cached_dev_params(const std::string& registered_proof, uint64_t seed) {
+  namespace fs = std::filesystem;
+  const fc::registered_proof_t& rp = fc::registered_proof(registered_proof);
+  const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
+  const std::string name(rp.name);
+  const std::string digest = fc::circuit_shape(c, false)->digest_hex();
+  const char* home = std::getenv("HOME");
+  const char* cache_env = std::getenv("ZK_CACHE_DIR");
+  const fs::path root =
+      fs::path(cache_env ? cache_env : std::string(home ? home : "/tmp") + "/.cache/zkfleet") /
+      "filecoin-params";
+  const fs::path cache = root / ("dev-" + digest.substr(0, 16) + "-seed" + std::to_string(seed));
+  cached_params_t r{cache.string(), (cache / (name + ".params")).string(),
+                    (cache / (name + ".vk")).string()};
+  if (fs::exists(cache / "setup.ok")) return r;
+  // One maker at a time (the demo and the tests share the cache); the parameters are made into
+  // a folder of their own and renamed whole when complete.
+  fs::create_directories(root);
+  const std::string lock_path = cache.string() + ".lock";
+  const int lock = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock < 0) throw std::runtime_error(lock_path + ": cannot open: " + std::strerror(errno));
+  struct closer_t {
+    int fd;
+    ~closer_t() { ::close(fd); }
+  } closer{lock};
+  if (::flock(lock, LOCK_EX) != 0)
+    throw std::runtime_error(lock_path + ": cannot lock: " + std::strerror(errno));
+  if (fs::exists(cache / "setup.ok")) return r;  // made by another process meanwhile
+  std::printf("making the development parameters of %s (circuit %s) into %s (once) ...\n",
+              name.c_str(), digest.c_str(), cache.c_str());
+  std::fflush(stdout);
+  const fs::path tmp = cache.string() + ".tmp";
+  fs::remove_all(tmp);
+  const auto made = fc::make_dev_params(c, seed, tmp.string(), name);
+  std::ofstream(tmp / "setup.ok") << "circuit " << digest << " seed " << seed << "\n";
+  fs::remove_all(cache);
+  fs::rename(tmp, cache);
+  r.made = true;
+  r.seconds = made.seconds;
+  return r;
+}
 
 filecoin_sub_t add_filecoin_setup(CLI::App* group) {
   CLI::App* app = add_command(

@@ -20,17 +20,12 @@ hex32() { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; }
 c1_hex() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
 
 PROOF=StackedDrg2KiBV1_1
-# One test makes the cached parameters at a time (demo and tests share them; a lock with a bound).
-CACHE="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}"
-mkdir -p "$CACHE"
-exec {LOCK}>"$CACHE/filecoin-dev-params.lock"
-flock -w 1500 "$LOCK" || die "another test held $CACHE/filecoin-dev-params.lock for 25 minutes"
+# Made once into the cache (zkfleet takes a lock there: the demo and other tests share them).
 if out="$(timeout 1800 "$ZK" filecoin setup --registered-proof $PROOF --seed 1 --out "$T/params" 2>&1)"; then
   ok "development parameters: $(tail -n 1 <<<"$out")"
 else
   die "zkfleet filecoin setup: $out"
 fi
-flock -u "$LOCK"
 PARAMS="$T/params/$PROOF.params"
 VK="$T/params/$PROOF.vk"
 

@@ -15,8 +15,8 @@
 
 #include "tests/test_util.hpp"
 #include "zk/base/error.hpp"
-#include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/c2.hpp"
+#include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/seal.hpp"
 
