@@ -94,13 +94,7 @@ demo_sector_t prepare_sector(const fs::path& out) {
   req.seed = random32();
   req.piece = filecoin::random_piece(rd(), filecoin::fr32_unpadded_size(req.config.sector_size));
   const filecoin::seal_result_t sealed = filecoin::seal_sector(req);
-  d.c1.registered_proof = req.config.proof;
-  d.c1.vanilla_proofs = sealed.vanilla_proofs;
-  d.c1.comm_r = sealed.comm_r;
-  d.c1.comm_d = sealed.comm_d;
-  d.c1.replica_id = sealed.replica_id;
-  d.c1.seed = req.seed;
-  d.c1.ticket = req.ticket;
+  d.c1 = filecoin::c1_of(req, sealed);
   const fs::path c1_path = out / "sector-c1.json";
   write_file_atomic(c1_path.string(), filecoin::write_c1_json(d.c1));
   d.circuit = describe_filecoin_circuit("filecoin/c2-2kib", proof, d.params.vk);

@@ -542,14 +542,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
       std::move(req), [](const std::string& s) { std::fprintf(stderr, "seal: %s\n", s.c_str()); });
 
   // The C1 through fc-a's writer (c1.hpp), checked by its reader's rules first.
-  fc::c1_output_t c1;
-  c1.registered_proof = req.config.proof;
-  c1.comm_r = r.comm_r;
-  c1.comm_d = r.comm_d;
-  c1.replica_id = r.replica_id;
-  c1.seed = req.seed;
-  c1.ticket = req.ticket;
-  c1.vanilla_proofs = r.vanilla_proofs;
+  const fc::c1_output_t c1 = fc::c1_of(req, r);
   fc::validate_c1(c1);
   write_text(dir + "/c1.json", fc::write_c1_json(c1));
 

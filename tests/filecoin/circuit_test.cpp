@@ -182,14 +182,7 @@ TEST_CASE(
 
 TEST_CASE("circuit: a partition straight from a C1 (its JSON written and read back)") {
   const sealed_t& s = sealed_2k();
-  c1_output_t c1;
-  c1.registered_proof = s.req.config.proof;
-  c1.comm_r = s.res.comm_r;
-  c1.comm_d = s.res.comm_d;
-  c1.replica_id = s.res.replica_id;
-  c1.seed = s.req.seed;
-  c1.ticket = s.req.ticket;
-  c1.vanilla_proofs = s.res.vanilla_proofs;
+  const c1_output_t c1 = c1_of(s.req, s.res);
   const c1_output_t back = parse_c1(write_c1_json(c1), "c1.json").c1;
   partition_assignment_t a = synthesize_partition(back, 0);
   CHECK(!first_unsatisfied(circuit_config(s.req.config), a.view()));

@@ -43,13 +43,7 @@ const sector_t& sealed_2k() {
     const fc::seal_result_t r = fc::seal_sector(req);
     sector_t s;
     s.pc = req.config;
-    s.c1.registered_proof = req.config.proof;
-    s.c1.vanilla_proofs = r.vanilla_proofs;
-    s.c1.comm_r = r.comm_r;
-    s.c1.comm_d = r.comm_d;
-    s.c1.replica_id = r.replica_id;
-    s.c1.seed = req.seed;
-    s.c1.ticket = req.ticket;
+    s.c1 = fc::c1_of(req, r);
     s.ids = fc::sector_ids_of(s.c1, req.prover_id, req.sector);
     return s;
   }();

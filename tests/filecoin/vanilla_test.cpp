@@ -143,14 +143,7 @@ TEST_CASE("seal: random_piece is the reference's generator") {
 
 TEST_CASE("vanilla: the sealer's C1 is valid for fc-a's reader and round-trips") {
   const sealed_t s = seal_2k("StackedDrg2KiBV1_1");
-  c1_output_t c1;
-  c1.registered_proof = s.req.config.proof;
-  c1.comm_r = s.res.comm_r;
-  c1.comm_d = s.res.comm_d;
-  c1.replica_id = s.res.replica_id;
-  c1.seed = s.req.seed;
-  c1.ticket = s.req.ticket;
-  c1.vanilla_proofs = s.res.vanilla_proofs;
+  const c1_output_t c1 = c1_of(s.req, s.res);
   CHECK_NOTHROW(validate_c1(c1));
   const std::string text = write_c1_json(c1);
   const c1_read_t back = parse_c1(text, "c1.json");

@@ -51,13 +51,7 @@ const sector_t& sealed_2k() {
     s.req.seed.fill(0x33);
     s.req.piece = fc::random_piece(9, fc::fr32_unpadded_size(s.req.config.sector_size));
     const fc::seal_result_t r = fc::seal_sector(s.req);
-    s.c1.registered_proof = s.req.config.proof;
-    s.c1.vanilla_proofs = r.vanilla_proofs;
-    s.c1.comm_r = r.comm_r;
-    s.c1.comm_d = r.comm_d;
-    s.c1.replica_id = r.replica_id;
-    s.c1.seed = s.req.seed;
-    s.c1.ticket = s.req.ticket;
+    s.c1 = fc::c1_of(s.req, r);
     return s;
   }();
   return s;

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/vanilla/proof.hpp"
 
@@ -58,6 +59,10 @@ struct seal_result_t {
 
 // Seals the piece. Throws std::invalid_argument for a piece of the wrong size (naming both
 // sizes). `progress`, when given, is told each stage as it starts.
+// The C1 output of a sealed sector, as seal_commit_phase1 returns it: the registered proof, the
+// commitments, replica_id, the chain's ticket and seed, and the vanilla proofs.
+c1_output_t c1_of(const seal_request_t& req, const seal_result_t& r);
+
 seal_result_t seal_sector(const seal_request_t& req,
                           const std::function<void(const std::string&)>& progress = {});
 // The same, taking the piece out of the request and freeing it once it is padded (a sector's
