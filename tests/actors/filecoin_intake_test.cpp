@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "tests/actors/cluster_fixture.hpp"
+#include "tests/filecoin/sealed_2k.hpp"
 #include "zk/filecoin/api/seal.hpp"
 #include "zk/filecoin/core/fr32.hpp"
 
@@ -24,28 +25,7 @@ using zk::test::contains;
 
 namespace {
 
-struct sector_t {
-  fc::c1_output_t c1;
-  zk::bytes32_t prover{};
-};
-
-const sector_t& sealed_2k() {
-  static const sector_t s = [] {
-    fc::seal_request_t req;
-    req.config = fc::porep_config(fc::registered_proof("StackedDrg2KiBV1_1"));
-    req.prover_id.fill(0x11);
-    req.sector = 42;
-    req.ticket.fill(0x22);
-    req.seed.fill(0x33);
-    req.piece = fc::random_piece(5, fc::fr32_unpadded_size(req.config.sector_size));
-    const fc::seal_result_t r = fc::seal_sector(req);
-    sector_t s;
-    s.prover = req.prover_id;
-    s.c1 = fc::c1_of(req, r);
-    return s;
-  }();
-  return s;
-}
+using zk::test::sealed_2k;
 
 const circuit_def_t& fc2k() {
   static const circuit_def_t c = filecoin_circuit("fc2k", "StackedDrg2KiBV1_1");
@@ -54,7 +34,7 @@ const circuit_def_t& fc2k() {
 
 job_request_msg fc_job(const input_file_t& c1, uint64_t sector) {
   filecoin_porep_spec_t s;
-  s.prover_id = sealed_2k().prover;
+  s.prover_id = sealed_2k().req.prover_id;
   s.sector = sector;
   s.c1 = c1;
   return {"fc2k", priority_t::normal, 1, {s}};

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/filecoin/sealed_2k.hpp"
 #include "tests/test_util.hpp"
 #include "zk/base/error.hpp"
 #include "zk/filecoin/api/c2.hpp"
@@ -25,35 +26,12 @@ using zk::test::contains;
 
 namespace {
 
-struct sector_t {
-  fc::porep_config_t pc;
-  fc::c1_output_t c1;
-  fc::sector_ids_t ids;
-};
-
-const sector_t& sealed_2k() {
-  static const sector_t s = [] {
-    fc::seal_request_t req;
-    req.config = fc::porep_config(fc::registered_proof("StackedDrg2KiBV1_1"));
-    req.prover_id.fill(0x11);
-    req.sector = 42;
-    req.ticket.fill(0x22);
-    req.seed.fill(0x33);
-    req.piece = fc::random_piece(9, fc::fr32_unpadded_size(req.config.sector_size));
-    const fc::seal_result_t r = fc::seal_sector(req);
-    sector_t s;
-    s.pc = req.config;
-    s.c1 = fc::c1_of(req, r);
-    s.ids = fc::sector_ids_of(s.c1, req.prover_id, req.sector);
-    return s;
-  }();
-  return s;
-}
+using zk::test::sealed_2k;
 
 std::vector<uint8_t> blob_2k() {
   const auto& s = sealed_2k();
-  const fc::graph_t g(s.pc);
-  return fc::partition_input_from_c1(s.pc, g, s.c1, s.ids, 0);
+  const fc::graph_t g(s.pc());
+  return fc::partition_input_from_c1(s.pc(), g, s.c1, s.ids, 0);
 }
 
 bool same(const fc::circuit_path_t& a, const fc::circuit_path_t& b) {
@@ -154,23 +132,23 @@ TEST_CASE("partition input: sizes for every sector size of the registry") {
 
 TEST_CASE("partition input: a sealed 2 KiB partition round-trips to the C1's witness") {
   const auto& s = sealed_2k();
-  REQUIRE_FALSE(fc::check_c1(s.pc, s.c1, std::nullopt, {s.ids.prover_id, 42, 1}));
+  REQUIRE_FALSE(fc::check_c1(s.pc(), s.c1, std::nullopt, {s.ids.prover_id, 42, 1}));
   const std::vector<uint8_t> b = blob_2k();
-  REQUIRE(b.size() == fc::partition_input_size(s.pc));
+  REQUIRE(b.size() == fc::partition_input_size(s.pc()));
   size_t walked = 0;
   fields_2k(&walked);
   CHECK(walked == b.size());
   CHECK(std::memcmp(b.data(), "ZKFP", 4) == 0);
 
-  const fc::partition_input_t in = fc::read_partition_input(s.pc, b.data(), b.size(), "p0.fcp");
-  CHECK(in.proof == s.pc.proof);
+  const fc::partition_input_t in = fc::read_partition_input(s.pc(), b.data(), b.size(), "p0.fcp");
+  CHECK(in.proof == s.pc().proof);
   CHECK(in.partition == 0);
   const fc::partition_witness_t from_c1 = fc::witness_from_vanilla(
       {s.c1.replica_id, s.c1.comm_d, s.c1.comm_r, s.c1.seed}, s.c1.vanilla_proofs[0]);
   CHECK(same(in.witness, from_c1));
   // Its challenges and public inputs are the ones the verifier derives for the sector.
-  const fc::graph_t g(s.pc);
-  const fc::partition_inputs_t derived = fc::partition_inputs(s.pc, g, s.ids, 0);
+  const fc::graph_t g(s.pc());
+  const fc::partition_inputs_t derived = fc::partition_inputs(s.pc(), g, s.ids, 0);
   REQUIRE(in.challenges.size() == derived.challenges.size());
   for (size_t j = 0; j < in.challenges.size(); ++j) {
     CHECK(in.challenges[j].node == derived.challenges[j].node);
@@ -183,10 +161,10 @@ TEST_CASE("partition input: a sealed 2 KiB partition round-trips to the C1's wit
   REQUIRE(pub.size() == derived.inputs.size());
   for (size_t i = 0; i < pub.size(); ++i) CHECK(pub[i] == derived.inputs[i]);
   // Written again: the same bytes.
-  CHECK(fc::write_partition_input(s.pc, in.partition, in.witness, in.challenges) == b);
+  CHECK(fc::write_partition_input(s.pc(), in.partition, in.witness, in.challenges) == b);
   // Synthesized: the same assignment as from the C1, and its input assignment is the derived
   // public inputs.
-  const fc::circuit_config_t cc = fc::circuit_config(s.pc);
+  const fc::circuit_config_t cc = fc::circuit_config(s.pc());
   auto a = fc::synthesize_partition(cc, in.witness);
   auto c = fc::synthesize_partition(s.c1, 0);
   REQUIRE(a.inputs.size() == c.inputs.size());
@@ -208,7 +186,7 @@ TEST_CASE("partition input: every bad length is refused before anything is read"
     if (n == b.size()) continue;
     std::vector<uint8_t> cut(b.begin(), b.begin() + std::min(n, b.size()));
     cut.resize(n, 0);
-    const std::string why = refusal(s.pc, cut);
+    const std::string why = refusal(s.pc(), cut);
     if (!contains(why, "p0.fcp: at byte 0: " + std::to_string(n) +
                            " bytes, a partition input of "
                            "StackedDrg2KiBV1_1 has 16964"))
@@ -219,11 +197,11 @@ TEST_CASE("partition input: every bad length is refused before anything is read"
   const std::string path = (dir.path() / "short.fcp").string();
   zk::test::write_text(path, std::string(b.begin(), b.end() - 1));
   CHECK(contains(
-      zk::test::thrown<zk::format_error>([&] { fc::read_partition_input_file(s.pc, path); }),
+      zk::test::thrown<zk::format_error>([&] { fc::read_partition_input_file(s.pc(), path); }),
       "short.fcp: at byte 0: 16963 bytes"));
   const std::string whole = (dir.path() / "p0.fcp").string();
   zk::test::write_text(whole, std::string(b.begin(), b.end()));
-  CHECK(fc::read_partition_input_file(s.pc, whole).partition == 0);
+  CHECK(fc::read_partition_input_file(s.pc(), whole).partition == 0);
   // Another sector size's input is refused by its length too.
   const auto pc32 = fc::porep_config(fc::registered_proof("StackedDrg32GiBV1_1"));
   CHECK(contains(refusal(pc32, b),
@@ -238,15 +216,16 @@ TEST_CASE("partition input: every header field, value, index, node and parent is
     std::copy(bytes.begin(), bytes.end(), x.begin() + long(at));
     return x;
   };
-  CHECK(contains(refusal(s.pc, with(0, {'Z', 'K', 'F', 'Q'})), "at byte 0: not a partition input"));
-  CHECK(contains(refusal(s.pc, with(4, {2, 0})), "at byte 4: version 2"));
-  CHECK(contains(refusal(s.pc, with(6, {1})), "at byte 6: the reserved field is not 0"));
-  // StackedDrg2KiBV1's id (0) in the header of a StackedDrg2KiBV1_1 input (id 5).
-  CHECK(contains(refusal(s.pc, with(8, {0})),
-                 "at byte 8: registered proof id 0, the circuit's (StackedDrg2KiBV1_1) is 5"));
   CHECK(
-      contains(refusal(s.pc, with(16, {1})), "at byte 16: partition 1, StackedDrg2KiBV1_1 has 1"));
-  CHECK(contains(refusal(s.pc, with(20, {3})), "at byte 20: 3 challenges"));
+      contains(refusal(s.pc(), with(0, {'Z', 'K', 'F', 'Q'})), "at byte 0: not a partition input"));
+  CHECK(contains(refusal(s.pc(), with(4, {2, 0})), "at byte 4: version 2"));
+  CHECK(contains(refusal(s.pc(), with(6, {1})), "at byte 6: the reserved field is not 0"));
+  // StackedDrg2KiBV1's id (0) in the header of a StackedDrg2KiBV1_1 input (id 5).
+  CHECK(contains(refusal(s.pc(), with(8, {0})),
+                 "at byte 8: registered proof id 0, the circuit's (StackedDrg2KiBV1_1) is 5"));
+  CHECK(contains(refusal(s.pc(), with(16, {1})),
+                 "at byte 16: partition 1, StackedDrg2KiBV1_1 has 1"));
+  CHECK(contains(refusal(s.pc(), with(20, {3})), "at byte 20: 3 challenges"));
 
   size_t total = 0;
   const auto fields = fields_2k(&total);
@@ -277,7 +256,7 @@ TEST_CASE("partition input: every header field, value, index, node and parent is
         ++parents;
         break;
     }
-    const std::string why = refusal(s.pc, x);
+    const std::string why = refusal(s.pc(), x);
     if (!contains(why, "p0.fcp: at byte " + std::to_string(f.offset) + ": ") ||
         !contains(why, want))
       FAIL_CHECK("field at " << f.offset << ": " << why);
@@ -289,5 +268,5 @@ TEST_CASE("partition input: every header field, value, index, node and parent is
   // Node 0 is never challenged.
   std::vector<uint8_t> zero = b;
   std::fill(zero.begin() + 184, zero.begin() + 192, 0);
-  CHECK(contains(refusal(s.pc, zero), "at byte 184: challenge 0: node 0 is never challenged"));
+  CHECK(contains(refusal(s.pc(), zero), "at byte 184: challenge 0: node 0 is never challenged"));
 }

@@ -18,6 +18,7 @@
 #include "node/job_spec.hpp"
 #include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
+#include "tests/filecoin/sealed_2k.hpp"
 #include "tests/test_util.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/bellperson/groth16/files.hpp"
@@ -36,26 +37,7 @@ using zk::test::contains;
 
 namespace {
 
-struct sector_t {
-  fc::seal_request_t req;
-  fc::c1_output_t c1;
-};
-
-const sector_t& sealed_2k() {
-  static const sector_t s = [] {
-    sector_t s;
-    s.req.config = fc::porep_config(fc::registered_proof("StackedDrg2KiBV1_1"));
-    s.req.prover_id.fill(0x11);
-    s.req.sector = 42;
-    s.req.ticket.fill(0x22);
-    s.req.seed.fill(0x33);
-    s.req.piece = fc::random_piece(9, fc::fr32_unpadded_size(s.req.config.sector_size));
-    const fc::seal_result_t r = fc::seal_sector(s.req);
-    s.c1 = fc::c1_of(s.req, r);
-    return s;
-  }();
-  return s;
-}
+using zk::test::sealed_2k;
 
 // The circuit as the scheduler describes it (counts, digest), without a .vk.
 const circuit_def_t& circuit_2k() {
@@ -93,7 +75,7 @@ filecoin_porep_spec_t job(input_file_t c1, uint64_t sector,
 }
 
 // The digest of the public inputs Filecoin's verifier derives for partition 0 of the sector.
-std::string derived_digest(const sector_t& s, uint64_t sector) {
+std::string derived_digest(const zk::test::sealed_2k_t& s, uint64_t sector) {
   const fc::graph_t g(s.req.config);
   fc::sector_ids_t ids{s.req.prover_id, sector, s.c1.ticket, s.c1.seed, s.c1.comm_d, s.c1.comm_r};
   std::vector<std::string> decimal;
