@@ -5,30 +5,8 @@
 # path), malformed command lines with exit 2.
 #
 #   tests/filecoin/cli.sh <path-to-zkfleet>
-set -euo pipefail
-ZK="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-T="$(mktemp -d "${TMPDIR:-/tmp}/zk_filecoin_cli_XXXXXX")"
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { echo "ok   $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-
-# expect <label> <exit status> <fixed string the output must contain> -- <zkfleet args...>
-expect() {
-  local label="$1" want="$2" needle="$3"
-  shift 4
-  local rc=0 out
-  out="$(timeout 120 "$ZK" "$@" 2>&1)" || rc=$?
-  if [ "$rc" != "$want" ]; then
-    bad "$label: exit $rc, not $want: $out"
-  elif ! grep -qF -- "$needle" <<<"$out"; then
-    bad "$label: output lacks '$needle': $out"
-  else
-    ok "$label: $(head -c 200 <<<"$out" | tr '\n' ' ')"
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+harness_init filecoin_cli "${1:-}"
 
 python3 - "$ROOT/tests/fixtures/filecoin/polka-2kib.json" "$T" <<'PY'
 import json, sys
@@ -60,48 +38,46 @@ mapfile -t BADPROOF < <(with --registered-proof StackedDrg2KiBV3)
 mapfile -t BADHEX < <(with --ticket 0c0c)
 mapfile -t BIGR < <(with --comm-r "01000000fffffffffe5bfeff02a4bd5305d8a10908d83933487d9d2953a7ed73")
 
-V=(filecoin verify --vk "$T/polka.vk" --proof "$T/polka.proof")
+V=("$ZK" filecoin verify --vk "$T/polka.vk" --proof "$T/polka.proof")
 expect "polka proof accepted" 0 "OK: the proof is valid" -- "${V[@]}" "${ARGS[@]}"
 expect "sector 78 rejected" 1 "INVALID: the pairing check failed" -- "${V[@]}" "${S78[@]}"
 expect "a key cut short" 1 "cut.vk: verifying key: ic count 40" -- \
-  filecoin verify --vk "$T/cut.vk" --proof "$T/polka.proof" "${ARGS[@]}"
+  "$ZK" filecoin verify --vk "$T/cut.vk" --proof "$T/polka.proof" "${ARGS[@]}"
 expect "a key whose IC count lies" 1 "lying.vk: verifying key: ic count 1073741824 (offset 0x1b0)" -- \
-  filecoin verify --vk "$T/lying.vk" --proof "$T/polka.proof" "${ARGS[@]}"
+  "$ZK" filecoin verify --vk "$T/lying.vk" --proof "$T/polka.proof" "${ARGS[@]}"
 expect "a proof of 191 bytes" 1 "short.proof: 191 bytes: a proof is 192 bytes a partition" -- \
-  filecoin verify --vk "$T/polka.vk" --proof "$T/short.proof" "${ARGS[@]}"
+  "$ZK" filecoin verify --vk "$T/polka.vk" --proof "$T/short.proof" "${ARGS[@]}"
 expect "a missing key file" 1 "missing.vk: cannot open" -- \
-  filecoin verify --vk "$T/missing.vk" --proof "$T/polka.proof" "${ARGS[@]}"
+  "$ZK" filecoin verify --vk "$T/missing.vk" --proof "$T/polka.proof" "${ARGS[@]}"
 expect "an unknown registered proof" 1 "unknown registered seal proof 'StackedDrg2KiBV3' (known: StackedDrg2KiBV1," -- \
   "${V[@]}" "${BADPROOF[@]}"
 expect "a short ticket" 1 "--ticket: needs 64 hex digits (32 bytes), got 4 characters" -- "${V[@]}" "${BADHEX[@]}"
 expect "comm_r = r" 1 "comm_r is not a field element (not below r)" -- "${V[@]}" "${BIGR[@]}"
-expect "no --proof" 2 "--proof FILE is required" -- filecoin verify --vk "$T/polka.vk" "${ARGS[@]}"
+expect "no --proof" 2 "--proof FILE is required" -- "$ZK" filecoin verify --vk "$T/polka.vk" "${ARGS[@]}"
 expect "an unknown option" 2 "unknown option --prof" -- "${V[@]}" "${ARGS[@]}" --prof x
 expect "print the public inputs" 0 "23795320985980068429012703117558176814566638886956966290052063800092898403513" -- \
   "${V[@]}" "${ARGS[@]}" --print-public-inputs
 
 # The key in both encodings through `filecoin vk`.
-expect "vk: compressed key read" 0 '"encoding": "compressed"' -- filecoin vk --vk "$T/polka.vk" --out "$T/u.vk"
-expect "vk: rewritten uncompressed" 0 '"bytes": 4708' -- filecoin vk --vk "$T/u.vk"
+expect "vk: compressed key read" 0 '"encoding": "compressed"' -- "$ZK" filecoin vk --vk "$T/polka.vk" --out "$T/u.vk"
+expect "vk: rewritten uncompressed" 0 '"bytes": 4708' -- "$ZK" filecoin vk --vk "$T/u.vk"
 expect "verify with the uncompressed key" 0 "uncompressed key" -- \
-  filecoin verify --vk "$T/u.vk" --proof "$T/polka.proof" "${ARGS[@]}"
+  "$ZK" filecoin verify --vk "$T/u.vk" --proof "$T/polka.proof" "${ARGS[@]}"
 
 # C1 and params errors name the JSON path / the section and offset.
 cp "$ROOT/fuzz/corpus/filecoin_c1/bad-one-challenge.json" "$T/c1.json"
 expect "c1: a partition short of a challenge" 1 \
-  "c1.json: vanilla_proofs.StackedDrg2KiBV1[0]: expected 2 challenge proofs, got 1" -- filecoin c1 --c1 "$T/c1.json"
+  "c1.json: vanilla_proofs.StackedDrg2KiBV1[0]: expected 2 challenge proofs, got 1" -- "$ZK" filecoin c1 --c1 "$T/c1.json"
 expect "c1: a valid C1 of the 2 KiB shape" 0 '"partitions": 1' -- \
-  filecoin c1 --c1 "$ROOT/fuzz/corpus/filecoin_c1/minimal-2kib.json"
+  "$ZK" filecoin c1 --c1 "$ROOT/fuzz/corpus/filecoin_c1/minimal-2kib.json"
 expect "params: a point off the curve" 1 "section l (point 1, offset 0x5ac): point not on the curve" -- \
-  filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/bad-off-curve-l1.params"
+  "$ZK" filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/bad-off-curve-l1.params"
 expect "params: a count that lies" 1 "section h: count 16777215 (offset 0x424) needs 1610612640 bytes" -- \
-  filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/bad-lying-count.params"
+  "$ZK" filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/bad-lying-count.params"
 expect "params: checked" 0 '"points": 11' -- \
-  filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/small.params"
+  "$ZK" filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/small.params"
 
 # derive: a non-interactive 32 GiB config (126 partitions) needs no sealing.
 mapfile -t NI < <(with --registered-proof StackedDrg32GiBV1_2_Feat_NonInteractivePoRep)
-expect "derive: NI 32 GiB" 0 '"partitions": 126' -- filecoin derive "${NI[@]}"
-
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+expect "derive: NI 32 GiB" 0 '"partitions": 126' -- "$ZK" filecoin derive "${NI[@]}"
+finish

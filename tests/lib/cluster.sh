@@ -4,14 +4,19 @@
 #   harness_init <name> <path-to-zkfleet>
 #
 # What it gives a test:
-#   - ZK (the zkfleet binary, absolute), ROOT (the repository), FIX (tests/fixtures/bn254), T (a
+#   - ZK (the zkfleet binary, absolute; for a test of another program built here, such as
+#     filecoin_circuit_ref, that program), ROOT (the repository), FIX (tests/fixtures/bn254), T (a
 #     temporary folder of this run, removed at exit); TMPDIR=$T/tmp and XDG_CACHE_HOME=$T/cache
 #     are exported, so `zkfleet up`'s pid file and node logs, porep-lite's keys and every other
 #     temporary file of the processes the test starts stay in $T (two tests never share one).
 #   - Reporting: ok MSG / fail MSG print "ok: MSG" / "FAIL: MSG"; check LABEL CMD... runs CMD and
-#     reports LABEL by its exit status; die MSG (a failure the rest depends on) prints the logs and
-#     ends the test; finish prints "N passed, M failed" (and the logs of every node when M > 0) and
-#     exits non-zero when M > 0; skip MSG exits 77 (CTest: skipped).
+#     reports LABEL by its exit status; report LABEL STATUS [LOG] reports a status already had
+#     (with LOG's last lines on failure); expect [-E] LABEL STATUS NEEDLE -- CMD... runs a command
+#     line (bounded) and reports whether it exited STATUS with NEEDLE in its output; tally FILE
+#     counts the "ok: " / "FAIL: " lines a helper program printed; die MSG (a failure the rest
+#     depends on) prints the logs and ends the test; finish prints "N passed, M failed" (and the
+#     logs of every node when M > 0) and exits non-zero when M > 0; skip MSG exits 77 (CTest:
+#     skipped).
 #   - Ports: take_port VAR gives a port below the kernel's ephemeral range
 #     (/proc/sys/net/ipv4/ip_local_port_range), from a block of 16 that this test holds (flock on
 #     /tmp/zkfleet-test-ports/<first port>.lock while the test and its processes live) and that was
@@ -33,7 +38,7 @@ harness_init() {
   local name="$1" zk="${2:-}"
   ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
   if [ -z "$zk" ] || [ ! -x "$zk" ]; then
-    echo "$name: the zkfleet binary '$zk' is not an executable file" >&2
+    echo "$name: the binary under test '$zk' is not an executable file" >&2
     echo "0 passed, 1 failed"
     exit 1
   fi
@@ -80,6 +85,50 @@ report() {
     [ -n "${3:-}" ] && show "$3"
   fi
   return "$2"
+}
+# expect [-E] LABEL STATUS NEEDLE -- CMD...: runs CMD (within EXPECT_TIMEOUT seconds, 120 unless
+# the caller sets it), its stdout and stderr together in EXPECT_OUT. ok LABEL when it exits STATUS
+# and its output holds NEEDLE (a fixed string; with -E an extended regular expression; "" for
+# any output), else fail LABEL with what differed and the output's start. False when it failed.
+expect() {
+  local how=-F
+  if [ "$1" = -E ]; then
+    how=-E
+    shift
+  fi
+  local label="$1" want="$2" needle="$3" rc=0
+  if [ "${4:-}" != -- ]; then
+    fail "$label: expect LABEL STATUS NEEDLE -- CMD...: no -- before the command"
+    return 1
+  fi
+  shift 4
+  EXPECT_OUT="$(timeout "${EXPECT_TIMEOUT:-120}" "$@" 2>&1)" || rc=$?
+  if [ "$rc" != "$want" ]; then
+    fail "$label: exit $rc, expected $want: $(head -c 300 <<<"$EXPECT_OUT")"
+  elif [ -n "$needle" ] && ! grep -q "$how" -- "$needle" <<<"$EXPECT_OUT"; then
+    if [ "$how" = -E ]; then
+      fail "$label: output does not match /$needle/: $(head -c 300 <<<"$EXPECT_OUT")"
+    else
+      fail "$label: output lacks '$needle': $(head -c 300 <<<"$EXPECT_OUT")"
+    fi
+  else
+    ok "$label (exit $rc: $(head -c 160 <<<"$EXPECT_OUT" | tr '\n' ' '))"
+    return 0
+  fi
+  return 1
+}
+# tally FILE: the report of a helper program (a Python check run by the test, say): each line
+# "ok: MSG" or "FAIL: MSG" of FILE counts as ok MSG / fail MSG; every other line is printed as it
+# is.
+tally() {
+  local line
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in
+      "ok: "*) ok "${line#ok: }" ;;
+      "FAIL: "*) fail "${line#FAIL: }" ;;
+      *) printf '%s\n' "$line" ;;
+    esac
+  done <"$1"
 }
 # show FILE [LINES]: a file's last lines, indented, for a failure's details.
 show() {
@@ -401,13 +450,14 @@ _h_gone_or_zombie() {
 
 # --- proofs -------------------------------------------------------------------------------------
 
-# verify_proof VK PUBLIC PROOF: accepted by $CHECKER (snarkjs: exit 0 and "OK!"). The checker's
-# output in $T/verify.log.
+# verify_proof VK PUBLIC PROOF: accepted by $CHECKER (snarkjs: exit 0 and "OK!"), within
+# VERIFY_TIMEOUT seconds (120 unless the caller sets it). The checker's output in $T/verify.log.
 verify_proof() {
   if [ -x "$SNARKJS" ]; then
-    timeout 120 "$SNARKJS" groth16 verify "$1" "$2" "$3" >"$T/verify.log" 2>&1 && grep -q "OK!" "$T/verify.log"
+    timeout "${VERIFY_TIMEOUT:-120}" "$SNARKJS" groth16 verify "$1" "$2" "$3" >"$T/verify.log" 2>&1 &&
+      grep -q "OK!" "$T/verify.log"
   else
-    timeout 120 "$ZK" verify "$1" "$2" "$3" >"$T/verify.log" 2>&1
+    timeout "${VERIFY_TIMEOUT:-120}" "$ZK" verify "$1" "$2" "$3" >"$T/verify.log" 2>&1
   fi
 }
 
