@@ -11,42 +11,38 @@
 #      satisfy every constraint.
 # Usage: circuit_ref.sh <filecoin_circuit_ref binary>. Exit 77 (skipped, with the reason) when
 # cargo is absent: the reference cannot be built.
-set -euo pipefail
-CMP="$1"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "SKIP: cargo is not installed, so the Rust reference (tests/filecoin-ref) cannot be built"
-  exit 77
-fi
-BIN="$("$ROOT/tests/filecoin-ref/build.sh" | tail -n1)"
-WORK="$(mktemp -d /tmp/zk-circuit-ref.XXXXXX)"
-REF_PID=""
-cleanup() {
-  [ -n "$REF_PID" ] && kill "$REF_PID" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
+harness_init circuit_ref "${1:-}"
+CMP="$ZK" # filecoin_circuit_ref: zkfleet's circuit code, not the zkfleet CLI
+need_ref
 
 echo "== 1. the 2 KiB circuit, constraint by constraint"
-mkfifo "$WORK/dump"
-"$BIN" count --registered-proof StackedDrg2KiBV1_1 --dump "$WORK/dump" > "$WORK/count.json" &
-REF_PID=$!
-"$CMP" compare-dump --registered-proof StackedDrg2KiBV1_1 --dump "$WORK/dump" | tee "$WORK/cmp.json"
-wait "$REF_PID"
-REF_PID=""
-grep -q '"num_constraints": 2687921' "$WORK/count.json"
-grep -q '"equal": true' "$WORK/cmp.json"
-grep -q '"constraints_compared": 2687921' "$WORK/cmp.json"
+mkfifo "$T/dump"
+start_bg ref-count "$REF" count --registered-proof StackedDrg2KiBV1_1 --dump "$T/dump"
+COUNT=$BG
+# Bounded: a reference that ends before opening the FIFO would leave the reader waiting.
+timeout 800 "$CMP" compare-dump --registered-proof StackedDrg2KiBV1_1 --dump "$T/dump" 2>"$T/cmp.err" |
+  tee "$T/cmp.json"
+report "compare-dump read the reference's dump to the end" "${PIPESTATUS[0]}" "$T/cmp.err"
+wait "$COUNT"
+report "the reference's count wrote the dump and exited 0" $? "$T/ref-count.log"
+check "the reference counts 2687921 constraints" grep -q '"num_constraints": 2687921' "$T/ref-count.log"
+check "zkfleet's circuit equals the reference's, term by term and the shape digest" \
+  grep -q '"equal": true' "$T/cmp.json"
+check "all 2687921 constraints compared" grep -q '"constraints_compared": 2687921' "$T/cmp.json"
 
 echo "== 2. the witness of a 2 KiB partition sealed by the reference"
 P=1111111111111111111111111111111111111111111111111111111111111111
-T=2222222222222222222222222222222222222222222222222222222222222222
+TK=2222222222222222222222222222222222222222222222222222222222222222
 S=3333333333333333333333333333333333333333333333333333333333333333
-"$BIN" seal --registered-proof StackedDrg2KiBV1_1 --prover-id $P --sector 42 --ticket $T \
-  --seed $S --random 9 --out "$WORK/seal" > "$WORK/seal.json"
-"$BIN" count --c1 "$WORK/seal/c1.json" --prover-id $P --sector 42 --witness "$WORK/w.bin" \
-  > "$WORK/wcount.json"
-grep -q '"ok": true' "$WORK/wcount.json"
-"$CMP" compare-witness --c1 "$WORK/seal/c1.json" --witness "$WORK/w.bin" | tee "$WORK/wcmp.json"
-grep -q '"equal": true' "$WORK/wcmp.json"
-echo "circuit_ref: 2 KiB shape and witness equal Filecoin's"
+"$REF" seal --registered-proof StackedDrg2KiBV1_1 --prover-id $P --sector 42 --ticket $TK \
+  --seed $S --random 9 --out "$T/seal" >"$T/seal.json" 2>"$T/seal.err"
+report "the reference seals a 2 KiB sector" $? "$T/seal.err"
+"$REF" count --c1 "$T/seal/c1.json" --prover-id $P --sector 42 --witness "$T/w.bin" \
+  >"$T/wcount.json" 2>"$T/wcount.err" && grep -q '"ok": true' "$T/wcount.json"
+report "the reference's witness of the C1's partition satisfies its circuit" $? "$T/wcount.err"
+"$CMP" compare-witness --c1 "$T/seal/c1.json" --witness "$T/w.bin" 2>"$T/wcmp.err" | tee "$T/wcmp.json"
+grep -q '"equal": true' "$T/wcmp.json"
+report "zkfleet's prove-mode witness of the same C1 equals the reference's, every value" $? "$T/wcmp.err"
+finish

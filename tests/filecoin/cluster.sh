@@ -14,15 +14,14 @@
 #   tests/filecoin/cluster.sh build/zkfleet
 #
 # Skipped (77) without cargo (no reference) or curl.
-. "$(dirname "$0")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
 harness_init filecoin_cluster "${1:-}"
 command -v curl >/dev/null || skip "curl is not installed"
-command -v cargo >/dev/null || skip "cargo is not installed: no reference (tests/filecoin-ref)"
-REF="$("$ROOT/tests/filecoin-ref/build.sh" 2>"$T/ref-build.log" | tail -n 1)" || true
-[ -x "$REF" ] || die "tests/filecoin-ref/build.sh did not build the reference: $(tail -n 5 "$T/ref-build.log")"
+need_ref
 
 # The reference's 2 KiB parameters and a sector it sealed (PARAMS, VK, PROOF, PROVER, SECTOR, C1).
-. "$(dirname "$0")/ref_c2.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_c2.sh"
 VARGS=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(c1_hex "$C1" ticket)"
   --seed "$(c1_hex "$C1" seed)" --comm-r "$(c1_hex "$C1" comm_r)" --comm-d "$(c1_hex "$C1" comm_d)")
 # The lotus-bench wrapper of the same C1 (for the HTTP job).

@@ -10,7 +10,10 @@
 # and 8 MiB under V1_0_0 and V1_1_0.
 #
 #   tests/filecoin/derive_vs_ref.sh <path-to-zkfleet> [SEED]
-. "$(dirname "$0")/ref_lib.sh" "$1"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
+harness_init derive_vs_ref "${1:-}"
+need_ref
 SEED="${2:-$RANDOM}"
 echo "random seed $SEED (rerun: $0 $1 $SEED)"
 
@@ -47,13 +50,13 @@ def compare(label, args):
     if bad:
         failures += 1
         k = bad[0].split(" ")[0]
-        print(f"FAIL {label}: differs in {', '.join(bad)}")
+        print(f"FAIL: {label}: differs in {', '.join(bad)}")
         if k in a and k in b:
             print(f"  zkfleet:   {json.dumps(a[k])[:600]}")
             print(f"  reference: {json.dumps(b[k])[:600]}")
     else:
         nin = sum(len(p["public_inputs"]) for p in a.get("partition_data", []))
-        print(f"ok   {label}: {len(shared)} fields equal ({nin} public inputs"
+        print(f"ok: {label}: {len(shared)} fields equal ({nin} public inputs"
               f"{', %d nodes of parents' % len(a['parents_all']) if 'parents_all' in a else ''})")
 
 names = [p for p in """StackedDrg2KiBV1 StackedDrg8MiBV1 StackedDrg512MiBV1 StackedDrg32GiBV1
@@ -78,7 +81,7 @@ for name in names:
             compare(label, args)
         except Exception as e:
             failures += 1
-            print(f"FAIL {label}: {e}")
+            print(f"FAIL: {label}: {e}")
 
 for name, versions in [("StackedDrg2KiBV1_1", ["V1_0_0", "V1_1_0", "V1_2_0"]),
                        ("StackedDrg8MiBV1_1", ["V1_0_0", "V1_1_0"])]:
@@ -88,13 +91,12 @@ for name, versions in [("StackedDrg2KiBV1_1", ["V1_0_0", "V1_1_0", "V1_2_0"]),
                                                       version, "--parents-all"])
         except Exception as e:
             failures += 1
-            print(f"FAIL {name} {version} whole graph: {e}")
+            print(f"FAIL: {name} {version} whole graph: {e}")
 
 print(f"derive comparisons: {failures} failed")
 sys.exit(1 if failures else 0)
 PY
-cat "$T/log"
-pass=$(grep -c '^ok ' "$T/log" || true)
-fail=$(grep -c '^FAIL' "$T/log" || true)
-grep -q '^derive comparisons: 0 failed' "$T/log" || fail=$((fail + 1))
+tally "$T/log"
+grep -q '^derive comparisons: 0 failed' "$T/log" ||
+  fail "the comparisons did not all pass or did not run to the end: $(tail -n 3 "$T/log" | tr '\n' ' ')"
 finish

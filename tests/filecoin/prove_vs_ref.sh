@@ -14,17 +14,18 @@
 #      parent label, a comm_d leaf) or the prover id is another.
 #
 #   tests/filecoin/prove_vs_ref.sh build/zkfleet
-. "$(dirname "$0")/ref_lib.sh" "$1"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
+harness_init prove_vs_ref "${1:-}"
+need_ref
 
 NODE_MODULES="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
-if [ ! -d "$NODE_MODULES/@noble/curves" ]; then
-  echo "FAIL: @noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
-  exit 1
-fi
+[ -d "$NODE_MODULES/@noble/curves" ] ||
+  die "@noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
 export ZK_NODE_MODULES="$NODE_MODULES"
 
 # The reference's 2 KiB parameters and a sector it sealed (PARAMS, VK, PROOF, PROVER, SECTOR, C1).
-. "$(dirname "$0")/ref_c2.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_c2.sh"
 args=(--registered-proof $PROOF --prover-id "$PROVER" --ticket "$(c1_hex "$C1" ticket)"
   --seed "$(c1_hex "$C1" seed)" --comm-r "$(c1_hex "$C1" comm_r)" --comm-d "$(c1_hex "$C1" comm_d)")
 
@@ -34,10 +35,7 @@ if out="$("$ZK" filecoin prove --c1 "$C1" --params "$PARAMS" --vk "$VK" --prover
   ok "zkfleet filecoin prove: $out"
   sed 's/^/     /' "$T/timings"
 else
-  bad "zkfleet filecoin prove: $out"
-  cat "$T/timings"
-  finish
-  exit 1
+  die "zkfleet filecoin prove: $out $(cat "$T/timings")"
 fi
 for sector in $SECTOR $((SECTOR + 1)); do
   want=$([ $sector = $SECTOR ] && echo 0 || echo 1)
@@ -50,7 +48,7 @@ for sector in $SECTOR $((SECTOR + 1)); do
   if [ $rrc = $want ] && [ $zrc = $want ] && [ $nrc = $want ]; then
     ok "$what (expected $want; noble: $nout)"
   else
-    bad "$what, expected $want: $(cat "$T/zk.txt") / $nout / $(grep -m1 '"error"' "$T/ref.json")"
+    fail "$what, expected $want: $(cat "$T/zk.txt") / $nout / $(grep -m1 '"error"' "$T/ref.json")"
   fi
 done
 
@@ -64,10 +62,10 @@ if "$ZK" filecoin setup --registered-proof $PROOF --seed 8 --vk-only --out "$T/s
   if [ $rrc = 1 ] && [ $zrc = 1 ] && [ $nrc = 1 ]; then
     ok "the seed-8 key rejects the seed-7 proof (Filecoin, zkfleet, @noble/curves all exit 1)"
   else
-    bad "the seed-8 key: Filecoin exit $rrc, zkfleet exit $zrc, @noble/curves exit $nrc (expected 1)"
+    fail "the seed-8 key: Filecoin exit $rrc, zkfleet exit $zrc, @noble/curves exit $nrc (expected 1)"
   fi
 else
-  bad "zkfleet filecoin setup --vk-only: $(tail -n 3 "$T/setup8.txt")"
+  fail "zkfleet filecoin setup --vk-only: $(tail -n 3 "$T/setup8.txt")"
 fi
 
 # --- refusals: nothing proved, nothing written ------------------------------------------------------
@@ -80,7 +78,7 @@ refused() {  # name, c1 file, prover id, what the reason must mention
     grep -q "REFUSED" <<<"$out" && grep -q -- "$want" <<<"$out"; then
     ok "$name: refused, nothing written ($out)"
   else
-    bad "$name: exit $rc, expected 1 with REFUSED and '$want': $out"
+    fail "$name: exit $rc, expected 1 with REFUSED and '$want': $out"
   fi
 }
 tamper() {  # python expression on v (the first proof of partition 0), output file

@@ -8,7 +8,10 @@
 # official verifying key, which is not reachable offline.)
 #
 #   tests/filecoin/regression_vs_ref.sh <path-to-zkfleet>
-. "$(dirname "$0")/ref_lib.sh" "$1"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
+harness_init regression_vs_ref "${1:-}"
+need_ref
 
 python3 - "$ZK" "$REF" "$ROOT/tests/fixtures/filecoin/seal-regression-2kib.jsonl" >"$T/log" 2>&1 <<'PY' || true
 import json, subprocess, sys
@@ -35,7 +38,7 @@ for n, line in enumerate(open(path)):
     label = f"record {n} ({version}{' ' + feats[0] if feats else ''})"
     if a.returncode or b.returncode:
         failures += 1
-        print(f"FAIL {label}: zkfleet exit {a.returncode}, reference exit {b.returncode}: "
+        print(f"FAIL: {label}: zkfleet exit {a.returncode}, reference exit {b.returncode}: "
               f"{(a.stderr + b.stderr)[-300:]}")
         continue
     x, y = json.loads(a.stdout), json.loads(b.stdout)
@@ -43,15 +46,15 @@ for n, line in enumerate(open(path)):
     bad = [k for k in keys if x[k] != y[k]]
     if bad:
         failures += 1
-        print(f"FAIL {label}: differs in {bad}")
+        print(f"FAIL: {label}: differs in {bad}")
     else:
-        print(f"ok   {label}: replica_id, challenges, parents and "
+        print(f"ok: {label}: replica_id, challenges, parents and "
               f"{len(x['partition_data'][0]['public_inputs'])} public inputs equal")
 print(f"regression records: {failures} failed")
 PY
-cat "$T/log"
-pass=$(grep -c '^ok ' "$T/log" || true)
-fail=$(grep -c '^FAIL' "$T/log" || true)
-grep -q '^regression records: 0 failed' "$T/log" || fail=$((fail + 1))
-[ "$pass" = 124 ] || { echo "FAIL: $pass records compared, not 124"; fail=$((fail + 1)); }
+tally "$T/log"
+grep -q '^regression records: 0 failed' "$T/log" ||
+  fail "the records did not all pass or did not run to the end: $(tail -n 3 "$T/log" | tr '\n' ' ')"
+n=$(grep -c '^ok: ' "$T/log")
+[ "$n" = 124 ] || fail "$n records compared, not 124"
 finish

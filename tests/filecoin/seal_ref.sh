@@ -18,20 +18,10 @@
 #   tests/filecoin/seal_ref.sh <path-to-zkfleet> [8MiB]
 #
 # Exit 77 (skipped) when cargo is absent. Ends with "N passed, M failed".
-set -uo pipefail
-ZK="$1"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "skipped: cargo is not installed, so the Rust reference (tests/filecoin-ref) cannot be built"
-  exit 77
-fi
-REF="$("$ROOT/tests/filecoin-ref/build.sh" | tail -n1)" || { echo "FAIL: tests/filecoin-ref/build.sh"; exit 1; }
-T="$(mktemp -d)"
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-ok() { echo "ok   $1"; pass=$((pass+1)); }
-bad() { echo "FAIL $1"; fail=$((fail+1)); }
-check() { local label="$1"; shift; if "$@"; then ok "$label"; else bad "$label"; fi; }
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
+harness_init seal_ref "${1:-}"
+need_ref
 
 P=$(printf '01%.0s' {1..32}); TK=$(printf '02%.0s' {1..32}); S=$(printf '03%.0s' {1..32})
 MODE="${2:-2KiB}"
@@ -47,10 +37,10 @@ compare() {
   rargs=("$@")
   local z="$T/$label-zk" r="$T/$label-ref"
   if ! "$ZK" filecoin seal "${zargs[@]}" --out "$z" --write-layers --write-replica >"$T/$label.zk.log" 2>&1; then
-    bad "$label: zkfleet filecoin seal failed: $(tail -3 "$T/$label.zk.log")"; return
+    fail "$label: zkfleet filecoin seal failed: $(tail -3 "$T/$label.zk.log")"; return
   fi
   if ! "$REF" seal "${rargs[@]}" --out "$r" >"$T/$label.ref.log" 2>&1; then
-    bad "$label: the reference's seal failed: $(tail -3 "$T/$label.ref.log")"; return
+    fail "$label: the reference's seal failed: $(tail -3 "$T/$label.ref.log")"; return
   fi
   for k in comm_d comm_c comm_r_last comm_r replica_id; do
     local a b; a=$(field "$z/commit.json" $k); b=$(field "$r/commit.json" $k)
@@ -63,17 +53,12 @@ compare() {
   check "$label: replica.bin" cmp -s "$z/replica.bin" "$r/replica.bin"
 }
 
-expect_rc() { local label="$1" want="$2"; shift 2; "$@" >"$T/out.log" 2>&1; local rc=$?
-  if [ $rc -eq "$want" ]; then ok "$label (exit $rc: $(head -c 160 "$T/out.log" | tr '\n' ' '))"; else bad "$label: exit $rc, expected $want: $(head -c 300 "$T/out.log")"; fi; }
-
 if [ "$MODE" = 8MiB ]; then
   compare 8mib --registered-proof StackedDrg8MiBV1_1 --prover-id $P --sector 7 --ticket $TK --seed $S --random 9 \
     -- --registered-proof StackedDrg8MiBV1_1 --prover-id $P --sector 7 --ticket $TK --seed $S --random 9
-  expect_rc "8 MiB: reference check-c1 accepts zkfleet's C1" 0 "$REF" check-c1 --c1 "$T/8mib-zk/c1.json" --prover-id $P --sector 7
-  expect_rc "8 MiB: zkfleet check-c1 accepts the reference's C1" 0 "$ZK" filecoin check-c1 --c1 "$T/8mib-ref/c1.json" --prover-id $P --sector 7
-  echo "$pass passed, $fail failed"
-  [ "$fail" -eq 0 ]
-  exit
+  expect "8 MiB: reference check-c1 accepts zkfleet's C1" 0 "" -- "$REF" check-c1 --c1 "$T/8mib-zk/c1.json" --prover-id $P --sector 7
+  expect "8 MiB: zkfleet check-c1 accepts the reference's C1" 0 "" -- "$ZK" filecoin check-c1 --c1 "$T/8mib-ref/c1.json" --prover-id $P --sector 7
+  finish
 fi
 
 compare v1_1-random --registered-proof StackedDrg2KiBV1_1 --prover-id $P --sector 7 --ticket $TK --seed $S --random 5 \
@@ -97,22 +82,22 @@ RID=$(field "$T/v1_1-random-zk/commit.json" replica_id)
 if "$REF" labels --registered-proof StackedDrg2KiBV1_1 --replica-id "$RID" --out "$T/labels" >/dev/null 2>&1; then
   for l in 1 2; do check "reference labels, layer $l" cmp -s "$T/labels/labels-layer-$l.bin" "$T/v1_1-random-zk/labels-layer-$l.bin"; done
 else
-  bad "the reference's labels failed"
+  fail "the reference's labels failed"
 fi
 
 # Cross-checks of the C1s.
 ZC1="$T/v1_1-random-zk/c1.json"; RC1="$T/v1_1-random-ref/c1.json"
-expect_rc "reference check-c1 accepts zkfleet's C1" 0 "$REF" check-c1 --c1 "$ZC1" --prover-id $P --sector 7
-expect_rc "zkfleet check-c1 accepts the reference's C1" 0 "$ZK" filecoin check-c1 --c1 "$RC1" --prover-id $P --sector 7
-expect_rc "zkfleet check-c1 accepts the reference's V1 C1" 0 "$ZK" filecoin check-c1 --c1 "$T/v1-zeros-ref/c1.json" --prover-id $TK --sector 1234567
-expect_rc "zkfleet check-c1 accepts the reference's overridden C1" 0 "$ZK" filecoin check-c1 --c1 "$T/data-overrides-ref/c1.json" \
+expect "reference check-c1 accepts zkfleet's C1" 0 "" -- "$REF" check-c1 --c1 "$ZC1" --prover-id $P --sector 7
+expect "zkfleet check-c1 accepts the reference's C1" 0 "" -- "$ZK" filecoin check-c1 --c1 "$RC1" --prover-id $P --sector 7
+expect "zkfleet check-c1 accepts the reference's V1 C1" 0 "" -- "$ZK" filecoin check-c1 --c1 "$T/v1-zeros-ref/c1.json" --prover-id $TK --sector 1234567
+expect "zkfleet check-c1 accepts the reference's overridden C1" 0 "" -- "$ZK" filecoin check-c1 --c1 "$T/data-overrides-ref/c1.json" \
   --prover-id $S --sector 77 --api-version V1_2_0 --porep-id $(printf "2c%.0s" {1..32})
 for rp in StackedDrg2KiBV1_1_Feat_SyntheticPoRep StackedDrg2KiBV1_2_Feat_NonInteractivePoRep; do
-  expect_rc "zkfleet check-c1 accepts the reference's $rp C1" 0 "$ZK" filecoin check-c1 --c1 "$T/$rp-ref/c1.json" --prover-id $P --sector 7
-  expect_rc "reference check-c1 accepts zkfleet's $rp C1" 0 "$REF" check-c1 --c1 "$T/$rp-zk/c1.json" --prover-id $P --sector 7
+  expect "zkfleet check-c1 accepts the reference's $rp C1" 0 "" -- "$ZK" filecoin check-c1 --c1 "$T/$rp-ref/c1.json" --prover-id $P --sector 7
+  expect "reference check-c1 accepts zkfleet's $rp C1" 0 "" -- "$REF" check-c1 --c1 "$T/$rp-zk/c1.json" --prover-id $P --sector 7
 done
-expect_rc "zkfleet check-c1 refuses the wrong sector" 1 "$ZK" filecoin check-c1 --c1 "$RC1" --prover-id $P --sector 8
-expect_rc "reference check-c1 refuses the wrong sector" 1 "$REF" check-c1 --c1 "$ZC1" --prover-id $P --sector 8
+expect "zkfleet check-c1 refuses the wrong sector" 1 "" -- "$ZK" filecoin check-c1 --c1 "$RC1" --prover-id $P --sector 8
+expect "reference check-c1 refuses the wrong sector" 1 "" -- "$REF" check-c1 --c1 "$ZC1" --prover-id $P --sector 8
 
 # tamper <label> <python expression on v = the first partition's proofs>
 tamper() {
@@ -124,8 +109,8 @@ v = c1["vanilla_proofs"]["StackedDrg2KiBV1"][0]
 exec(sys.argv[3])
 open(sys.argv[2], "w").write(json.dumps(c1, separators=(",", ":")))
 EOF
-  expect_rc "tampered ($label): zkfleet check-c1 refuses" 1 "$ZK" filecoin check-c1 --c1 "$out" --prover-id $P --sector 7
-  expect_rc "tampered ($label): reference check-c1 refuses" 1 "$REF" check-c1 --c1 "$out" --prover-id $P --sector 7
+  expect "tampered ($label): zkfleet check-c1 refuses" 1 "" -- "$ZK" filecoin check-c1 --c1 "$out" --prover-id $P --sector 7
+  expect "tampered ($label): reference check-c1 refuses" 1 "" -- "$REF" check-c1 --c1 "$out" --prover-id $P --sector 7
 }
 tamper label-bit 'v[1]["replica_column_proofs"]["c_x"]["column"]["rows"][1][4] ^= 16'
 tamper tree_c-path 'v[0]["replica_column_proofs"]["drg_parents"][3]["inclusion_proof"]["data"]["Single"]["path"]["path"][0]["hashes"][2][0] ^= 1'
@@ -144,11 +129,9 @@ v = c1["vanilla_proofs"]["StackedDrg2KiBV1"][0]
 exec(sys.argv[3])
 open(sys.argv[2], "w").write(json.dumps(c1, separators=(",", ":")))
 EOF
-  expect_rc "changed $label: the reference's check-c1 accepts it" 0 "$REF" check-c1 --c1 "$out" --prover-id $P --sector 7
-  expect_rc "changed $label: zkfleet check-c1 refuses it" 1 "$ZK" filecoin check-c1 --c1 "$out" --prover-id $P --sector 7
+  expect "changed $label: the reference's check-c1 accepts it" 0 "" -- "$REF" check-c1 --c1 "$out" --prover-id $P --sector 7
+  expect "changed $label: zkfleet check-c1 refuses it" 1 "" -- "$ZK" filecoin check-c1 --c1 "$out" --prover-id $P --sector 7
 }
 lax comm_d-path 'v[0]["comm_d_proofs"]["data"]["Single"]["path"]["path"][2]["hashes"][0][5] ^= 1'
 lax comm_r_last-path 'v[0]["comm_r_last_proof"]["data"]["Single"]["path"]["path"][0]["hashes"][1][5] ^= 1'
-
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

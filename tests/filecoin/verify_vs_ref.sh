@@ -8,13 +8,16 @@
 # --print-public-inputs must print the reference's public inputs.
 #
 #   tests/filecoin/verify_vs_ref.sh <path-to-zkfleet> [SEED]
-. "$(dirname "$0")/ref_lib.sh" "$1"
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
+harness_init verify_vs_ref "${1:-}"
+need_ref
 SEED="${2:-$RANDOM}"
 echo "random seed $SEED (rerun: $0 $1 $SEED)"
-FIX="$ROOT/tests/fixtures/filecoin/polka-2kib.json"
+POLKA="$ROOT/tests/fixtures/filecoin/polka-2kib.json"
 
-field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$FIX" "$1"; }
-python3 - "$FIX" "$T" <<'PY'
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$POLKA" "$1"; }
+python3 - "$POLKA" "$T" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 open(sys.argv[2] + "/polka.vk", "wb").write(bytes.fromhex(d["verifying_key_hex_compressed"]))
@@ -41,11 +44,11 @@ both() {
   zout="$("$ZK" filecoin verify --vk "$T/polka.vk" --proof "$proof" "$@" 2>&1)" || zrc=$?
   rout="$("$REF" verify --vk "$T/polka.vk" --proof "$proof" "$@" 2>&1)" || rrc=$?
   if [ "$rrc" -gt 1 ]; then
-    bad "$label: the reference failed (exit $rrc): $(tail -c 300 <<<"$rout")"
+    fail "$label: the reference failed (exit $rrc): $(tail -c 300 <<<"$rout")"
   elif [ "$zrc" != "$rrc" ]; then
-    bad "$label: zkfleet exit $zrc, reference exit $rrc: $zout"
+    fail "$label: zkfleet exit $zrc, reference exit $rrc: $zout"
   elif [ "$zrc" != "$want" ]; then
-    bad "$label: both exit $zrc, expected $want: $zout"
+    fail "$label: both exit $zrc, expected $want: $zout"
   else
     ok "$label: both $([ "$zrc" = 0 ] && echo accept || echo reject) ($(head -c 120 <<<"$zout" | tr '\n' ' '))"
   fi
@@ -85,7 +88,7 @@ if "$ZK" filecoin vk --vk "$T/polka.vk" --out "$T/polka-uncompressed.vk" >/dev/n
   both "the key uncompressed, sector 78" 1 "$T/polka.proof" $(args s=78)
   cp "$T/polka-compressed.vk" "$T/polka.vk"
 else
-  bad "zkfleet filecoin vk did not write a 4,708-byte uncompressed key"
+  fail "zkfleet filecoin vk did not write a 4,708-byte uncompressed key"
 fi
 
 # One bit of the proof, at random places (a point that no longer decodes or another point).
@@ -107,6 +110,6 @@ done
 if cmp -s "$T/inputs.txt" "$T/ref_inputs.txt" && [ "$(wc -l <"$T/inputs.txt")" = 39 ]; then
   ok "--print-public-inputs: the reference's 39 inputs ($(cat "$T/verdict.txt"))"
 else
-  bad "--print-public-inputs differs from the reference's: $(diff "$T/inputs.txt" "$T/ref_inputs.txt" | head -5)"
+  fail "--print-public-inputs differs from the reference's: $(diff "$T/inputs.txt" "$T/ref_inputs.txt" | head -5)"
 fi
 finish

@@ -17,6 +17,8 @@
 #     depends on) prints the logs and ends the test; finish prints "N passed, M failed" (and the
 #     logs of every node when M > 0) and exits non-zero when M > 0; skip MSG exits 77 (CTest:
 #     skipped).
+#   - The tests against Filecoin's own code (tests/filecoin/*_vs_ref.sh, ...) add
+#     tests/filecoin/ref_lib.sh on top: need_ref finds cargo and the Rust reference (REF), or skips.
 #   - Ports: take_port VAR gives a port below the kernel's ephemeral range
 #     (/proc/sys/net/ipv4/ip_local_port_range), from a block of 16 that this test holds (flock on
 #     /tmp/zkfleet-test-ports/<first port>.lock while the test and its processes live) and that was
