@@ -39,9 +39,9 @@ with urllib.request.urlopen(sys.argv[1], timeout=20) as r:
 PY
 }
 
-# check <name> <file>: promtool check metrics reads the exposition text on stdin; any lint
+# lint <name> <file>: promtool check metrics reads the exposition text on stdin; any lint
 # problem is printed and makes it exit non-zero.
-check() {
+lint() {
   if "$PROMTOOL" check metrics <"$2" >"$T/promtool.out" 2>&1; then
     ok "$1: promtool check metrics passes ($(grep -c '^[a-z]' "$2") samples, $(grep -c '^# TYPE' "$2") metrics)"
   else
@@ -50,7 +50,7 @@ check() {
   fi
 }
 
-if fetch "$T/idle.txt" 2>"$T/fetch.err"; then check "before any job" "$T/idle.txt"; else fail "GET $URL: $(cat "$T/fetch.err")"; fi
+if fetch "$T/idle.txt" 2>"$T/fetch.err"; then lint "before any job" "$T/idle.txt"; else fail "GET $URL: $(cat "$T/fetch.err")"; fi
 
 J=$(timeout 30 "$ZK" submit --config "$CFG" --circuit mulchain --input "$FIX/mulchain/witness.wtns" --partitions 2 2>"$T/submit.err")
 if [ -n "$J" ] && timeout 120 "$ZK" await --config "$CFG" "$J" --out "$T/proofs" --timeout 100 >"$T/await.log" 2>&1; then
@@ -63,7 +63,7 @@ fi
 counted() { fetch "$T/busy.txt" 2>"$T/fetch.err" && grep -q '^zkfleet_proofs_total 2$' "$T/busy.txt"; }
 wait_until 10 "zkfleet_proofs_total 2 at $URL" counted
 if [ -s "$T/busy.txt" ]; then
-  check "after a job" "$T/busy.txt"
+  lint "after a job" "$T/busy.txt"
   if python3 - "$T/busy.txt" >"$T/values.txt" 2>&1 <<'PY'
 import sys
 lines = open(sys.argv[1]).read().splitlines()
