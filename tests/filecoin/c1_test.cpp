@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/filecoin/shaped_c1.hpp"
 #include "tests/test_util.hpp"
 #include "zk/base/base64.hpp"
 #include "zk/base/error.hpp"
@@ -26,7 +27,6 @@ namespace {
 
 // A C1 of the proof's exact shape with distinct small values (not a valid proof: only the shape).
 c1_output_t make_c1(const registered_proof_t& p) {
-  const c1_shape_t s = c1_shape(p);
   uint64_t counter = 1;
   auto dom = [&] {
     domain_t d{};
@@ -34,61 +34,7 @@ c1_output_t make_c1(const registered_proof_t& p) {
     for (int i = 0; i < 8; ++i) d[size_t(i)] = uint8_t(v >> (8 * i));
     return d;
   };
-  auto path = [&](uint32_t len, uint32_t arity) {
-    inclusion_path_t out(len);
-    for (uint32_t i = 0; i < len; ++i) {
-      for (uint32_t h = 0; h + 1 < arity; ++h) out[i].hashes.push_back(dom());
-      out[i].index = (counter++) % arity;
-    }
-    return out;
-  };
-  auto merkle = [&](const tree_shape_t& t, uint32_t base) {
-    merkle_proof_t m;
-    m.kind = t.top_arity   ? merkle_kind_t::top
-             : t.sub_arity ? merkle_kind_t::sub
-                           : merkle_kind_t::single;
-    m.root = dom();
-    m.leaf = dom();
-    m.base = path(base, t.base_arity);
-    if (t.sub_arity) m.sub = path(1, t.sub_arity);
-    if (t.top_arity) m.top = path(1, t.top_arity);
-    return m;
-  };
-  auto column = [&] {
-    column_proof_t c;
-    c.column.index = uint32_t(counter++ % (p.sector_size / 32));
-    for (uint32_t l = 0; l < s.layers; ++l) c.column.rows.push_back(dom());
-    c.inclusion_proof = merkle(s.tree, s.base_path);
-    return c;
-  };
-  auto labeling = [&](uint32_t layer) {
-    labeling_proof_t l;
-    for (int i = 0; i < 37; ++i) l.parents.push_back(dom());
-    l.layer_index = layer;
-    l.node = counter++ % (p.sector_size / 32);
-    return l;
-  };
-  c1_output_t c1;
-  c1.registered_proof = &p;
-  c1.vanilla_proofs.resize(s.partitions);
-  for (auto& part : c1.vanilla_proofs) {
-    part.resize(s.challenges);
-    for (auto& v : part) {
-      v.comm_d_proofs = merkle(tree_shape_t{2, 0, 0}, s.comm_d_path);
-      v.comm_r_last_proof = merkle(s.tree, s.base_path);
-      v.replica_column_proofs.c_x = column();
-      for (int i = 0; i < 6; ++i) v.replica_column_proofs.drg_parents.push_back(column());
-      for (int i = 0; i < 8; ++i) v.replica_column_proofs.exp_parents.push_back(column());
-      for (uint32_t l = 1; l <= s.layers; ++l) v.labeling_proofs.push_back(labeling(l));
-      v.encoding_proof = labeling(s.layers);
-    }
-  }
-  c1.comm_r = dom();
-  c1.comm_d = dom();
-  c1.replica_id = dom();
-  c1.seed.fill(0xee);  // any bytes
-  c1.ticket.fill(0xff);
-  return c1;
+  return testing::shaped_c1(p, dom, [&](uint64_t bound) { return counter++ % bound; });
 }
 
 std::string error_of(const std::string& text) {
