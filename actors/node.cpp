@@ -233,7 +233,7 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   sessions = std::make_shared<node::sessions_t>(std::nullopt, std::nullopt);
   admin = sessions->add({security::role_t::client, "admin"});
   for (const auto& c : cfg.circuits) {
-    if (auto why = check_circuit(c)) throw std::runtime_error(*why);
+    if (check_t why = check_circuit(c); !why) throw std::runtime_error(why.reason());
     if (c.kind == circuit_kind_t::filecoin_porep && !cfg.store)
       throw std::runtime_error("circuit '" + c.id +
                                "' is filecoin-porep: the embedded cluster needs a store for its "

@@ -41,7 +41,7 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
   upload_key = cfg.upload_key;
   if (!sessions) throw std::invalid_argument("the scheduler needs its sessions");
   for (const auto& c : cfg.circuits) {
-    if (auto why = check_circuit(c)) throw std::invalid_argument(*why);
+    if (check_t why = check_circuit(c); !why) throw std::invalid_argument(why.reason());
     circuits[c.id] = c;
     policy.add_circuit(to_spec(c));
   }

@@ -39,6 +39,7 @@
 #include "node/scheduler/journal.hpp"
 #include "node/scheduler/sessions.hpp"
 #include "node/scheduler/uploads.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::actors {
 
@@ -75,8 +76,8 @@ struct scheduler_config_t {
   std::string upload_key;
 };
 
-// Why a circuit description cannot be scheduled; nullopt when it can.
-std::optional<std::string> check_circuit(const circuit_def_t& c);
+// A circuit description that can be scheduled passes; else it is refused with why not.
+check_t check_circuit(const circuit_def_t& c);
 
 struct scheduler_actor_state {
   static inline const char* name = "zkfleet.scheduler";

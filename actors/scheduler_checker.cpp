@@ -47,7 +47,7 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
           if (expected.size() != 32 || public_digest(pub) != expected)
             return refuse("its public signals are not those of the witness it was sent");
           auto v = verify_proof(c, proof, pub);
-          if (!v) return refuse("the proof fails the pairing check: " + v.reason);
+          if (!v) return refuse("the proof fails the pairing check: " + v.reason());
           return caf::unit;
         } catch (const std::exception& e) {
           return refuse(std::string("the proof cannot be read: ") + e.what());
@@ -63,14 +63,14 @@ std::optional<std::string> refusal(const caf::error& e, zk_errc code) {
   return reason_of(e);
 }
 
-std::optional<std::string> check_circuit(const circuit_def_t& c) {
+check_t check_circuit(const circuit_def_t& c) {
   if (c.id.empty() || c.id.size() > max_id_length || c.buffer_bytes == 0 || c.n_vars == 0)
     return "circuit '" + c.id.substr(0, max_id_length) +
            "' is not described (no id, size or wires)";
   if (uint8_t(c.priority) > uint8_t(priority_t::low))
     return "circuit '" + c.id + "': priority " + std::to_string(int(c.priority)) +
            " is not one of 0..3";
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace zk::actors

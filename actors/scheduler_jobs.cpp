@@ -40,8 +40,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                                                      std::to_string(limits.max_partitions) +
                                                      " (scheduler.max_partitions)");
   // The spec's kind, counts and names (no file is touched here).
-  if (auto why = node::check_request(c->second, r.spec, r.partitions))
-    return caf::make_error(zk_errc::bad_request, *why);
+  if (check_t why = node::check_request(c->second, r.spec, r.partitions); !why)
+    return caf::make_error(zk_errc::bad_request, why.reason());
   const std::string owner = client->name;
   uint32_t open = pending_submits[owner];
   for (const auto& [id, j] : jobs)

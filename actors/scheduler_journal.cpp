@@ -35,40 +35,42 @@ void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
   const circuit_def_t& c = circuits.at(jj.circuit);
   node::job_spec_t spec = jj.spec;
   std::string state = jj.state, error = jj.error;
-  std::optional<std::string> why;
+  check_t restorable;  // refused: the job fails now, saying why
   if (node::kind_of(spec) != c.kind) {
-    why = std::string("the journal holds a ") + config::circuit_kind_name(node::kind_of(spec)) +
-          " job of circuit '" + c.id + "', which is " + config::circuit_kind_name(c.kind);
+    restorable = std::string("the journal holds a ") +
+                 config::circuit_kind_name(node::kind_of(spec)) + " job of circuit '" + c.id +
+                 "', which is " + config::circuit_kind_name(c.kind);
   } else if (open && node::needs_intake(spec)) {
     const auto t0 = std::chrono::steady_clock::now();
     try {
       auto taken = node::take_in(c, spec, jj.partitions,
                                  node::intake_env_t{limits.input_roots, uploads.get()});
       if (!taken) {
-        why = "taken in again at restart: " + taken.error();
+        restorable = "taken in again at restart: " + taken.error();
       } else {
         journal->set_spec(jj.seq, taken.value());
         spec = std::move(taken.value());
       }
     } catch (const std::exception& e) {  // the store's or the journal's I/O
-      why = std::string("taken in again at restart, but it failed: ") + e.what();
+      restorable = std::string("taken in again at restart, but it failed: ") + e.what();
     }
     log::info("scheduler: journaled job " + std::to_string(jj.seq) +
               " (journal schema 1) taken in again in " + std::to_string(seconds_since(t0)) + " s" +
-              (why ? ": " + *why : std::string()));
+              (restorable ? std::string() : ": " + restorable.reason()));
   }
-  if (!why && open)
+  if (restorable && open)
     for (const auto& o : node::stored_objects(spec))
       if (!uploads || !uploads->path_of(o)) {
-        why = "its input " + o.name() + " is gone from the scheduler's store (" +
-              (uploads ? uploads->dir() : std::string("none configured")) + ")";
+        restorable = "its input " + o.name() + " is gone from the scheduler's store (" +
+                     (uploads ? uploads->dir() : std::string("none configured")) + ")";
         break;
       }
   int64_t finished_ms = jj.finished_ms;
-  if (why && open) {
-    log::warn("scheduler: journaled job " + std::to_string(jj.seq) + " fails: " + *why);
+  if (!restorable && open) {
+    log::warn("scheduler: journaled job " + std::to_string(jj.seq) +
+              " fails: " + restorable.reason());
     state = "failed";
-    error = *why;
+    error = restorable.reason();
     finished_ms = unix_ms();
     guarded_void("the journal", [&] { journal->finish_job(jj.seq, state, error, finished_ms); });
   }

@@ -33,8 +33,8 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
       if (!f->stored()) {
         file = f->path;
         if (st.local)
-          if (auto why = node::check_input_root(file, st.local->input_roots))
-            throw std::runtime_error(*why);
+          if (check_t why = node::check_input_root(file, st.local->input_roots); !why)
+            throw std::runtime_error(why.reason());
       } else if (st.scheduler_store) {
         auto p = st.scheduler_store->path_of(f->object);
         if (!p) throw std::runtime_error(name + " is not in the scheduler's store");

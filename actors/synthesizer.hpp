@@ -60,11 +60,11 @@ struct synth_local_t {
   std::map<std::string, std::vector<std::string>> witness_generators;  // circuit id → argv
   // Inputs uploaded through the scheduler's HTTP API (node/scheduler/uploads.hpp): the node's
   // copies, and how to fetch one (the input, the dispatch's ticket "job.partition.attempt.mac",
-  // the file to write) — nullopt when fetched, else why not. Empty: this node cannot take
-  // uploads.
+  // the file to write) — passes when fetched, else refuses with why not. Empty: this node cannot
+  // take uploads.
   std::shared_ptr<node::fetch_cache_t> uploads;
-  std::function<std::optional<std::string>(const std::string& input, const std::string& ticket,
-                                           const std::string& path)>
+  std::function<check_t(const std::string& input, const std::string& ticket,
+                        const std::string& path)>
       fetch;
 };
 

@@ -126,11 +126,10 @@ seal_check_t check_sector_proof(const demo_sector_t& d, const job_result_msg& r,
   const auto proofs = bellperson::decode_proofs(bytes->data(), bytes->size(), file.string());
   const auto v = filecoin::verify_seal(
       vk, proofs, pc, filecoin::sector_ids_of(d.c1, d.spec.prover_id, d.spec.sector));
-  return {v.verdict.valid,
-          std::string("sector ") + std::to_string(d.spec.sector) + ": " +
-              std::to_string(bytes->size()) + "-byte proof " +
-              (v.verdict.valid ? "accepted" : "REJECTED (" + v.verdict.reason + ")") +
-              " by verify_seal (development parameters, seed 1)"};
+  return {v.verdict.ok(), std::string("sector ") + std::to_string(d.spec.sector) + ": " +
+                              std::to_string(bytes->size()) + "-byte proof " +
+                              (v.verdict ? "accepted" : "REJECTED (" + v.verdict.reason() + ")") +
+                              " by verify_seal (development parameters, seed 1)"};
 }
 
 // The embedded cluster: a scheduler, synthesis nodes, one prover node and the timeline
@@ -246,11 +245,11 @@ int run_cluster_demo(const demo_options_t& o) {
     size_t ok = 0;
     for (const auto& p : r->proofs) {
       syn += p.synth_seconds, prv += p.prove_seconds, ver += p.verify_seconds;
-      const auto v = verify_proof(c, p.proof_json, p.public_signals);
-      ok += v.valid;
-      if (!v.valid)
+      const check_t v = verify_proof(c, p.proof_json, p.public_signals);
+      ok += v.ok();
+      if (!v)
         std::printf("  job %llu partition %u: INVALID (%s)\n", (unsigned long long)j.seq,
-                    p.partition, v.reason.c_str());
+                    p.partition, v.reason().c_str());
       if (c.kind == circuit_kind_t::filecoin_porep) continue;  // the sector's proof, below
       std::string stem =
           (out / ("job" + std::to_string(j.seq) + "-p" + std::to_string(p.partition))).string();

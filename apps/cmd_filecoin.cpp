@@ -141,7 +141,7 @@ int run_verify(const opt_t& vk_file, const opt_t& proof_file, const porep_opts_t
   if (print_inputs.given())
     for (const auto& p : r.partitions)
       for (const auto& x : p.inputs) std::printf("%s\n", x.to_string().c_str());
-  if (r.verdict.valid) {
+  if (r.verdict.ok()) {
     std::fprintf(
         print_inputs.given() ? stderr : stdout,
         "OK: the proof is valid (%s, %u partition%s, %s key)\n", std::string(c.proof->name).c_str(),
@@ -149,7 +149,7 @@ int run_verify(const opt_t& vk_file, const opt_t& proof_file, const porep_opts_t
         vk.encoding == bellperson::vk_encoding_t::compressed ? "compressed" : "uncompressed");
     return 0;
   }
-  std::fprintf(print_inputs.given() ? stderr : stdout, "INVALID: %s\n", r.verdict.reason.c_str());
+  std::fprintf(print_inputs.given() ? stderr : stdout, "INVALID: %s\n", r.verdict.reason().c_str());
   return 1;
 }
 
@@ -643,8 +643,9 @@ int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prov
   }
   const fc::c1_output_t& c1 = read.c1;
   const fc::porep_config_t c = po.config(c1.registered_proof);
-  if (auto why = fc::check_c1(c, c1, read.wrapper, {prover, sector_no, std::nullopt})) {
-    std::printf("INVALID: %s\n", why->c_str());
+  if (const check_t ok = fc::check_c1(c, c1, read.wrapper, {prover, sector_no, std::nullopt});
+      !ok) {
+    std::printf("INVALID: %s\n", ok.reason().c_str());
     return 1;
   }
   std::printf("OK: the vanilla proofs are valid (%s, %zu partition%s)\n",

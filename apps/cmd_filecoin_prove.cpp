@@ -88,9 +88,10 @@ int run_prove(const prove_args_t& a) {
   // The cheap checks first, once for every partition: no parameters are read for a C1 that
   // cannot be proved.
   const uint64_t t_check = groth16::now_ns();
-  if (auto e = fc::check_c1(fc::porep_config(*c1.registered_proof), c1, read.wrapper,
-                            {prover_id, sector, std::nullopt}))
-    return refuse(*e);
+  if (const check_t ok = fc::check_c1(fc::porep_config(*c1.registered_proof), c1, read.wrapper,
+                                      {prover_id, sector, std::nullopt});
+      !ok)
+    return refuse(ok.reason());
   const double check_seconds = double(groth16::now_ns() - t_check) * 1e-9;
   std::optional<bellperson::vk_read_t> extra_vk;
   if (a.vk.given()) extra_vk = bellperson::read_vk_file(a.vk.one());
@@ -144,11 +145,11 @@ int run_prove(const prove_args_t& a) {
       std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", p.synthesis.satisfied_seconds);
     }
     if (extra_vk) {
-      const auto v = bellperson::verify_proof(extra_vk->vk, p.proof,
-                                              fc::partition_inputs(pc, g, ids, k).inputs);
-      if (!v.valid)
+      const check_t v = bellperson::verify_proof(extra_vk->vk, p.proof,
+                                                 fc::partition_inputs(pc, g, ids, k).inputs);
+      if (!v)
         return refuse("partition " + std::to_string(k) + ": the proof does not verify with --vk " +
-                      a.vk.one() + ": " + v.reason);
+                      a.vk.one() + ": " + v.reason());
     }
     if (timings)
       std::fprintf(stderr, "  %-10s %9.3f s\n", "partition", double(groth16::now_ns() - t0) * 1e-9);

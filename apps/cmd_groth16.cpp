@@ -54,12 +54,12 @@ int run_prove(const opt_t& zkey, const opt_t& wtns, const opt_t& proof, const op
 }
 
 int run_verify(const opt_t& vk, const opt_t& pub, const opt_t& proof) {
-  auto r = groth16::verify_files(vk.one(), pub.one(), proof.one());
-  if (r.valid) {
+  const check_t r = groth16::verify_files(vk.one(), pub.one(), proof.one());
+  if (r.ok()) {
     std::printf("OK: proof is valid\n");
     return 0;
   }
-  std::printf("INVALID: %s\n", r.reason.c_str());
+  std::printf("INVALID: %s\n", r.reason().c_str());
   return 1;
 }
 

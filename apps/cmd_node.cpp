@@ -266,8 +266,8 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
     std::vector<node::circuit_def_t> circuits;
     for (const auto& circuit : c.circuits) {
       circuits.push_back(describe(circuit, c.scheduler.default_priority));
-      if (auto why = check_circuit(circuits.back()))
-        throw std::runtime_error("circuit " + circuit.id + ": " + *why);
+      if (check_t why = check_circuit(circuits.back()); !why)
+        throw std::runtime_error("circuit " + circuit.id + ": " + why.reason());
     }
     scheduler_config_t sc;
     sc.lookahead = c.scheduler.lookahead;
@@ -360,7 +360,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       local.uploads = std::make_shared<node::fetch_cache_t>(
           (std::filesystem::temp_directory_path() / ("zkfleet-inputs-" + plan.name)).string());
       local.fetch = [&c, tls = s.tls](const std::string& input, const std::string& ticket,
-                                      const std::string& path) -> std::optional<std::string> {
+                                      const std::string& path) -> check_t {
         // Streamed into the file, bounded by scheduler.max_upload (what the scheduler takes);
         // an error answer stays small. The same rate as the scheduler's own deadline, 1 MiB/s.
         net::http_call_t call;
@@ -376,7 +376,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
         if (a->status != 200)
           return "the scheduler answered " + std::to_string(a->status) + ": " +
                  a->body.substr(0, 300);
-        return std::nullopt;
+        return {};
       };
     }
     rc.local = std::move(local);

@@ -1,7 +1,7 @@
 // Groth16 .zkey reader: zk::formats::zkey_file_t(path) (zk/formats/zkey.hpp).
 // Expected for bad input: format_error. Properties of an accepted file: every point
 // span and the coefficient records lie inside the mapping with the sizes the header fixes, every
-// coefficient record passes zkey_coefficient_problem, coefficients_sorted_by_constraint() tells
+// coefficient record passes check_zkey_coefficient, coefficients_sorted_by_constraint() tells
 // the truth, and — when the records are sorted, as the writer requires — write_zkey accepts the
 // key and the reader reads back the same header and sections (reader and writer agree).
 #include "zk/formats/zkey.hpp"
@@ -88,7 +88,7 @@ void check_accepted(const zkey_file_t& z) {
   bool sorted = true;
   for (uint64_t i = 0; i < cs.count; ++i) {
     const coef_record_t r = cs[i];
-    ZK_FUZZ_CHECK(!zkey_coefficient_problem(h, r.matrix, r.constraint, r.signal, r.value));
+    ZK_FUZZ_CHECK(check_zkey_coefficient(h, r.matrix, r.constraint, r.signal, r.value));
     if (i > 0 && r.constraint < cs[i - 1].constraint) sorted = false;
   }
   ZK_FUZZ_CHECK(sorted == z.coefficients_sorted_by_constraint());

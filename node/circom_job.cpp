@@ -24,8 +24,7 @@ circom_input_t::form_t circom_form_of_path(const std::string& path) {
   return json ? circom_input_t::form_t::input_json : circom_input_t::form_t::wtns;
 }
 
-std::optional<std::string> check_request(const circuit_def_t& c, const circom_spec_t& s,
-                                         uint32_t partitions) {
+check_t check_request(const circuit_def_t& c, const circom_spec_t& s, uint32_t partitions) {
   if (s.inputs.empty()) return "circuit '" + c.id + "': the job names no witness";
   if (s.inputs.size() > partitions)
     return std::to_string(s.inputs.size()) + " inputs for " + std::to_string(partitions) +
@@ -35,17 +34,17 @@ std::optional<std::string> check_request(const circuit_def_t& c, const circom_sp
            std::to_string(s.inputs.size()) + " inputs for " + std::to_string(partitions) +
            " partitions";
   for (const auto& in : s.inputs) {
-    if (auto why = check_input_file(in.file)) return *why;
+    if (check_t why = check_input_file(in.file); !why) return why.reason();
     if (in.file.stored() && in.file.object.type != object_type_of(in.form))
       return "input " + in.file.object.name() + " is not a " +
              (in.form == circom_input_t::form_t::wtns ? ".wtns" : "JSON object");
   }
-  return std::nullopt;
+  return {};
 }
 
 result_t<circom_spec_t> take_in(const circuit_def_t& c, circom_spec_t s, uint32_t partitions,
                                 const intake_env_t& env) {
-  if (auto why = check_request(c, s, partitions)) return *why;
+  if (check_t why = check_request(c, s, partitions); !why) return why.reason();
   for (const auto& in : s.inputs) {
     auto f = resolve_input(in.file, env);
     if (!f) return f.error();

@@ -37,9 +37,8 @@ struct circom_spec_t {
 // name decides anything: where a user names it, the command line).
 circom_input_t::form_t circom_form_of_path(const std::string& path);
 
-// The cheap checks (counts, forms, names): the reason, or nullopt.
-std::optional<std::string> check_request(const circuit_def_t& c, const circom_spec_t& s,
-                                         uint32_t partitions);
+// The cheap checks (counts, forms, names): they pass, or refuse with the reason.
+check_t check_request(const circuit_def_t& c, const circom_spec_t& s, uint32_t partitions);
 // The files found and checked (see the top); the spec as it was, or the reason.
 result_t<circom_spec_t> take_in(const circuit_def_t& c, circom_spec_t s, uint32_t partitions,
                                 const intake_env_t& env);

@@ -76,17 +76,17 @@ std::string public_digest_of(const std::vector<fc::fr_t>& inputs) {
 
 }  // namespace
 
-std::optional<std::string> check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s,
-                                         uint32_t) {
-  if (auto why = check_input_file(s.c1)) return "circuit '" + c.id + "': the C1: " + *why;
+check_t check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s, uint32_t) {
+  if (check_t why = check_input_file(s.c1); !why)
+    return "circuit '" + c.id + "': the C1: " + why.reason();
   if (!s.partitions.empty())
     return "circuit '" + c.id + "': a job brings its C1, not its partitions' inputs";
-  return std::nullopt;
+  return {};
 }
 
 result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_spec_t s,
                                         uint32_t partitions, const intake_env_t& env) {
-  if (auto why = check_request(c, s, partitions)) return *why;
+  if (check_t why = check_request(c, s, partitions); !why) return why.reason();
   if (!env.store)
     return "circuit '" + c.id +
            "': this scheduler has no store for the partitions' inputs (scheduler.uploads)";
@@ -100,8 +100,9 @@ result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_s
   }
   const fc::c1_output_t& c1 = read.c1;
   const fc::porep_config_t pc = filecoin_config(c);
-  if (auto why = fc::check_c1(pc, c1, read.wrapper, {s.prover_id, s.sector, partitions}))
-    return file->name + ": " + *why;
+  if (const check_t c1_ok = fc::check_c1(pc, c1, read.wrapper, {s.prover_id, s.sector, partitions});
+      !c1_ok)
+    return file->name + ": " + c1_ok.reason();
   // Each partition's input, one at a time beside the C1, durable in the store before the job is
   // journaled (the caller journals it after this returns).
   try {

@@ -65,8 +65,7 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
 filecoin::porep_config_t filecoin_config(const circuit_def_t& c);
 
 // The cheap checks: the C1 named well, no partition inputs given (only intake makes them).
-std::optional<std::string> check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s,
-                                         uint32_t partitions);
+check_t check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s, uint32_t partitions);
 // See the top: the spec with its partitions' inputs, or the reason naming the C1 as the user named
 // it. Needs env.store (the partitions' inputs go there).
 result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_spec_t s,

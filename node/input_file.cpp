@@ -9,20 +9,20 @@ namespace fs = std::filesystem;
 
 std::string input_file_t::name() const { return stored() ? "the upload " + object.name() : path; }
 
-std::optional<std::string> check_input_file(const input_file_t& f) {
+check_t check_input_file(const input_file_t& f) {
   if (f.stored()) {
     if (!f.path.empty()) return std::string("an input is both a path and a stored object");
     if (f.object.sha256.size() != 64 ||
         f.object.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
       return "an input's sha256 '" + f.object.sha256.substr(0, 80) +
              "' is not 64 lowercase hex digits";
-    return std::nullopt;
+    return {};
   }
   if (f.path.empty()) return std::string("an input names no file");
   if (f.path.size() > max_input_path)
     return "an input is longer than " + std::to_string(max_input_path) + " characters";
   if (f.path[0] != '/') return "input " + f.path.substr(0, 200) + " is not an absolute path";
-  return std::nullopt;
+  return {};
 }
 
 void add_json(nlohmann::json& into, const input_file_t& f) {
@@ -52,7 +52,7 @@ std::string resolved_file_t::named(std::string why) const {
 }
 
 result_t<resolved_file_t> resolve_input(const input_file_t& f, const intake_env_t& env) {
-  if (auto why = check_input_file(f)) return *why;
+  if (check_t why = check_input_file(f); !why) return why.reason();
   if (f.stored()) {
     auto p = env.store ? env.store->path_of(f.object) : std::nullopt;
     if (!p)
@@ -60,7 +60,7 @@ result_t<resolved_file_t> resolve_input(const input_file_t& f, const intake_env_
              " is not an upload this scheduler holds (PUT /v1/uploads first)";
     return resolved_file_t{*p, f.name()};
   }
-  if (auto why = check_input_root(f.path, env.input_roots)) return *why;
+  if (check_t why = check_input_root(f.path, env.input_roots); !why) return why.reason();
   return resolved_file_t{f.path, f.path};
 }
 
@@ -78,8 +78,7 @@ bool inside(const fs::path& p, const fs::path& root) {
 
 }  // namespace
 
-std::optional<std::string> check_input_root(const std::string& path,
-                                            const std::vector<std::string>& roots) {
+check_t check_input_root(const std::string& path, const std::vector<std::string>& roots) {
   if (roots.empty())
     return "input " + path + ": this cluster takes no file inputs (scheduler.input_roots is empty)";
   // Symlinks followed as far as the path exists (a file that does not exist is the caller's to
@@ -90,7 +89,7 @@ std::optional<std::string> check_input_root(const std::string& path,
   for (const auto& root : roots) {
     std::error_code rec;
     const fs::path r = fs::canonical(root, rec);
-    if (!rec && inside(real, r)) return std::nullopt;
+    if (!rec && inside(real, r)) return {};
   }
   return "input " + path + ": not under any of scheduler.input_roots";
 }

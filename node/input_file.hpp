@@ -28,8 +28,8 @@ struct input_file_t {
 };
 
 // A path or an object, well formed: an object's digest 64 lowercase hex digits; a path absolute,
-// at most max_input_path long. The reason when not.
-std::optional<std::string> check_input_file(const input_file_t& f);
+// at most max_input_path long. Refused with the reason when not.
+check_t check_input_file(const input_file_t& f);
 
 // In the journal's JSON: {"path": P} or {"stored": "sha256:<hex>.<ext>"} (merged into the object
 // that holds it). from_json throws std::invalid_argument naming `what` and the field.
@@ -53,8 +53,7 @@ struct resolved_file_t {
 result_t<resolved_file_t> resolve_input(const input_file_t& f, const intake_env_t& env);
 
 // The reason when `path` does not resolve (symlinks followed) to a file under one of `roots`
-// (already absolute), naming the path (never its content); nullopt when it does.
-std::optional<std::string> check_input_root(const std::string& path,
-                                            const std::vector<std::string>& roots);
+// (already absolute), naming the path (never its content); passes when it does.
+check_t check_input_root(const std::string& path, const std::vector<std::string>& roots);
 
 }  // namespace zk::node

@@ -28,8 +28,7 @@ circuit_kind_t kind_at(size_t index) {
 circuit_kind_t kind_of(const job_spec_t& s) { return kind_at(s.v.index()); }
 circuit_kind_t kind_of(const partition_spec_t& s) { return kind_at(s.v.index()); }
 
-std::optional<std::string> check_request(const circuit_def_t& c, const job_spec_t& s,
-                                         uint32_t partitions) {
+check_t check_request(const circuit_def_t& c, const job_spec_t& s, uint32_t partitions) {
   if (kind_of(s) != c.kind)
     return "circuit '" + c.id + "' is " + config::circuit_kind_name(c.kind) + ", the job a " +
            config::circuit_kind_name(kind_of(s)) + " job (it takes " +
@@ -42,7 +41,7 @@ std::optional<std::string> check_request(const circuit_def_t& c, const job_spec_
 
 result_t<job_spec_t> take_in(const circuit_def_t& c, const job_spec_t& s, uint32_t partitions,
                              const intake_env_t& env) {
-  if (auto why = check_request(c, s, partitions)) return *why;
+  if (check_t why = check_request(c, s, partitions); !why) return why.reason();
   return std::visit(
       [&](const auto& x) -> result_t<job_spec_t> {
         auto r = take_in(c, x, partitions, env);

@@ -52,9 +52,8 @@ circuit_kind_t kind_of(const partition_spec_t& s);
 
 // The checks the scheduler's actor makes before any file is touched: the spec's kind is the
 // circuit's, its counts and names are well formed (a Filecoin spec brings no partition inputs:
-// only intake makes them). The reason, or nullopt.
-std::optional<std::string> check_request(const circuit_def_t& c, const job_spec_t& s,
-                                         uint32_t partitions);
+// only intake makes them). They pass, or refuse with the reason.
+check_t check_request(const circuit_def_t& c, const job_spec_t& s, uint32_t partitions);
 // The spec taken in (see the top): as given, or with what intake made (Filecoin: the partitions'
 // inputs, in the store). The reason when the job cannot be proven. Reads files: never on an
 // actor that must stay responsive.

@@ -15,9 +15,7 @@ circuit::porep_params_t porep_lite_params(const circuit_def_t& c, const porep_li
   return p;
 }
 
-std::optional<std::string> check_request(const circuit_def_t&, const porep_lite_spec_t&, uint32_t) {
-  return std::nullopt;
-}
+check_t check_request(const circuit_def_t&, const porep_lite_spec_t&, uint32_t) { return {}; }
 
 result_t<porep_lite_spec_t> take_in(const circuit_def_t& c, porep_lite_spec_t s,
                                     uint32_t partitions, const intake_env_t&) {

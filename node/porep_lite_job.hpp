@@ -24,8 +24,7 @@ struct porep_lite_spec_t {
 circuit::porep_params_t porep_lite_params(const circuit_def_t& c, const porep_lite_spec_t& s,
                                           uint32_t partitions);
 
-std::optional<std::string> check_request(const circuit_def_t& c, const porep_lite_spec_t& s,
-                                         uint32_t partitions);
+check_t check_request(const circuit_def_t& c, const porep_lite_spec_t& s, uint32_t partitions);
 result_t<porep_lite_spec_t> take_in(const circuit_def_t& c, porep_lite_spec_t s,
                                     uint32_t partitions, const intake_env_t& env);
 // Every partition's input is the spec itself.

@@ -12,8 +12,8 @@ namespace zk::node {
 namespace {
 
 // A Filecoin partition's proof (bellperson's 192 bytes) against the circuit's .vk.
-groth16::verdict_t verify_filecoin(const circuit_def_t& c, const std::string& proof_text,
-                                   const std::vector<std::string>& public_signals) {
+check_t verify_filecoin(const circuit_def_t& c, const std::string& proof_text,
+                        const std::vector<std::string>& public_signals) {
   auto bytes = filecoin_proof_bytes(proof_text);
   if (!bytes) throw std::runtime_error("proof: " + bytes.error());
   const auto vk = bellperson::read_vk_file(c.vk).vk;
@@ -33,8 +33,8 @@ groth16::verdict_t verify_filecoin(const circuit_def_t& c, const std::string& pr
 
 }  // namespace
 
-groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
-                                const std::vector<std::string>& public_signals) {
+check_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
+                     const std::vector<std::string>& public_signals) {
   if (c.kind == circuit_kind_t::filecoin_porep)
     return verify_filecoin(c, proof_json, public_signals);
   return curves::with_curve(c.curve, [&](auto tag) {

@@ -11,9 +11,9 @@
 
 namespace zk::node {
 
-// Malformed proof text throws (format_error); a wrong proof is a verdict.
-groth16::verdict_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
-                                const std::vector<std::string>& public_signals);
+// Malformed proof text throws (format_error); a wrong proof is refused with its reason.
+check_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
+                     const std::vector<std::string>& public_signals);
 
 // What binds a proof to the witness it was made from: SHA-256 over the public signals
 // w[1..n_public] as 32-byte little-endian values. From a synth buffer's witness (canonical

@@ -176,7 +176,7 @@ net::http_response_t api_server_t::impl_t::job_action(const net::http_request_t&
 net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, const who_t& who) {
   const std::string type = r.header("content-type");
   const bool json_type = type.rfind("application/json", 0) == 0;
-  if (auto why = form_body_error(r)) return api_error(400, *why);
+  if (check_t body = check_not_form_body(r); !body) return api_error(400, body.reason());
   job_request_msg req;
   std::string circuit_id, priority;
   uint64_t partitions = 1;

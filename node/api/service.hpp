@@ -10,6 +10,7 @@
 
 #include "common/timeline/render.hpp"
 #include "node/api/server.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::node {
 
@@ -23,8 +24,9 @@ json stats_json(const timeline::stats_t& s);
 net::http_response_t json_response(unsigned status, const json& body);
 net::http_response_t api_error(unsigned status, const std::string& why);
 // A body sent as a form (Content-Type application/x-www-form-urlencoded: what `curl -d` sends):
-// the error that says how to send a file or a JSON job instead; nullopt for any other type.
-std::optional<std::string> form_body_error(const net::http_request_t& r);
+// refused with the error that says how to send a file or a JSON job instead; any other type
+// passes.
+check_t check_not_form_body(const net::http_request_t& r);
 // A hint for an input that did not parse: `curl -d @FILE` strips every CR and LF byte from the
 // file, so a binary body of some size without a single one was most likely mangled so. "" else.
 std::string mangled_body_hint(uint64_t size, bool any_newline);

@@ -28,7 +28,7 @@ net::http_response_t api_server_t::impl_t::upload_put(const net::http_request_t&
   if (r.method != "PUT" && r.method != "POST") return method_not_allowed(r.method, "PUT");
   auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
   if (!o.uploads || !sink) return api_error(404, "this scheduler takes no uploads");
-  if (auto why = form_body_error(r)) return api_error(400, *why);
+  if (check_t body = check_not_form_body(r); !body) return api_error(400, body.reason());
   auto ref = sink->receiver().commit();
   if (!ref) return upload_refusal(ref.error());
   return json_response(201, {{"upload", ref.value().substr(std::string("upload:").size())},

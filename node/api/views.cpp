@@ -71,9 +71,8 @@ net::http_response_t json_response(unsigned status, const json& body) {
   return r;
 }
 
-std::optional<std::string> form_body_error(const net::http_request_t& r) {
-  if (r.header("content-type").rfind("application/x-www-form-urlencoded", 0) != 0)
-    return std::nullopt;
+check_t check_not_form_body(const net::http_request_t& r) {
+  if (r.header("content-type").rfind("application/x-www-form-urlencoded", 0) != 0) return {};
   return std::string(
       "the body was sent as a form (Content-Type: application/x-www-form-urlencoded, what curl "
       "-d sends; -d also strips the newline bytes of a file): send a .wtns or input.json with "

@@ -73,11 +73,10 @@ scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c,
   return f;
 }
 
-std::optional<std::string> scheduler_policy_t::never_fits(const std::string& circuit,
-                                                          bool live_only) const {
+check_t scheduler_policy_t::check_fits(const std::string& circuit, bool live_only) const {
   const circuit_spec_t& c = circuits_.at(circuit);
   const fit_t f = fit_of(c, live_only);
-  if (!f.hopeless()) return std::nullopt;
+  if (!f.hopeless()) return {};
   std::string why = "circuit '" + c.id + "': ";
   if (!f.synth_fits)
     why += "a partition's " + buffer::format_bytes(c.buffer_bytes) +
@@ -96,7 +95,7 @@ result_t<job_id_t> scheduler_policy_t::submit(const std::string& circuit, priori
                                               uint32_t partitions) {
   if (!circuits_.count(circuit)) return "unknown circuit '" + circuit + "'";
   if (partitions == 0) return std::string("a job needs at least one partition");
-  if (auto why = never_fits(circuit, false)) return *why;
+  if (check_t fits = check_fits(circuit, false); !fits) return fits.reason();
   job_t j;
   j.status.id = next_job_++;
   j.status.circuit = circuit;
@@ -329,7 +328,8 @@ std::optional<std::string> scheduler_policy_t::waiting_reason(job_id_t job) cons
         return n.second.alive && n.second.spec.prover && n.second.spec.hot_keys.count(c.id);
       }))
     return "circuit '" + c.id + "': no live prover has its parameters resident (filecoin_params)";
-  return never_fits(j.status.circuit, true);
+  if (check_t fits = check_fits(j.status.circuit, true); !fits) return fits.reason();
+  return std::nullopt;
 }
 
 bool scheduler_policy_t::forget(job_id_t job) {

@@ -111,14 +111,15 @@ class scheduler_policy_t {
   void add_circuit(const circuit_spec_t& c);
 
   // The new job's id, or why it is refused: an unknown circuit, a zero partition count, or why
-  // the circuit's partitions fit no node that has ever joined (never_fits(circuit, false)).
+  // the circuit's partitions fit no node that has ever joined (check_fits(circuit, false)).
   result_t<job_id_t> submit(const std::string& circuit, priority_t prio, uint32_t partitions);
   // Why no partition of `circuit` could be placed even on idle nodes: no synthesis node's budget
   // holds its buffer, or no prover's holds buffer + work area. Among the live nodes (live_only:
   // what schedule() skips, to wait for a big node's return) or every node that ever joined (what
-  // submit refuses: a big node restarting does not turn jobs away). nullopt when both fit
-  // somewhere, or while no node of a role is counted (one may still come).
-  std::optional<std::string> never_fits(const std::string& circuit, bool live_only) const;
+  // submit refuses: a big node restarting does not turn jobs away). Passes when both fit
+  // somewhere, or while no node of a role is counted (one may still come); else refuses, saying
+  // which does not fit.
+  check_t check_fits(const std::string& circuit, bool live_only) const;
   // Frees everything the job holds; returns false for an unknown or finished job. The
   // returned dispatch list of schedule() never again mentions it.
   bool cancel(job_id_t job);
@@ -155,7 +156,7 @@ class scheduler_policy_t {
   // placed within the placement timeout); false when there was none.
   bool fail_queued(job_id_t job, const std::string& reason);
   // Why the job's queued partitions cannot be placed even once the live nodes are idle: no live
-  // synthesis node, no live prover, or none big enough (never_fits); nullopt when they can (or
+  // synthesis node, no live prover, or none big enough (check_fits); nullopt when they can (or
   // none is queued).
   std::optional<std::string> waiting_reason(job_id_t job) const;
   // Drops a finished job that holds nothing any more (retention); false while it is unfinished
@@ -240,7 +241,7 @@ class scheduler_policy_t {
     std::vector<part_t> parts;
   };
 
-  // never_fits' facts: the largest synthesis and prover budgets counted, and whether each role
+  // check_fits' facts: the largest synthesis and prover budgets counted, and whether each role
   // holds the circuit somewhere. Hopeless: both roles counted, and one holds it nowhere.
   struct fit_t {
     const node_t *big_synth = nullptr, *big_prover = nullptr;

@@ -39,7 +39,7 @@ result_t<job_id_t> scheduler_policy_t::retry(job_id_t job) {
   if (j.status.failed == 0)
     return "job " + std::to_string(job) + (j.status.finished() ? " is done" : " has not failed") +
            ": only a failed job is retried";
-  if (auto why = never_fits(j.status.circuit, false)) return *why;
+  if (check_t fits = check_fits(j.status.circuit, false); !fits) return fits.reason();
   for (auto& p : j.parts)
     if (p.st == part_state_t::failed) {
       p.st = part_state_t::queued;

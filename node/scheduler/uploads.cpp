@@ -62,16 +62,16 @@ void make_private_dir(const std::string& dir) {
   fs::permissions(dir, fs::perms::owner_all, ec);
 }
 
-// Makes what was written to `path` (a file, or a folder's entries) durable: fsync. The reason when
-// it failed.
-std::optional<std::string> sync_path(const std::string& path, bool directory) {
+// Makes what was written to `path` (a file, or a folder's entries) durable: fsync. Refused with
+// the reason when it failed.
+check_t sync_path(const std::string& path, bool directory) {
   const int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) return path + ": cannot open it to sync (" + std::strerror(errno) + ")";
   const int rc = ::fsync(fd);
   const int e = errno;
   ::close(fd);
   if (rc != 0) return path + ": fsync failed (" + std::strerror(e) + ")";
-  return std::nullopt;
+  return {};
 }
 
 // A name no other writer in this process or another uses.
@@ -81,9 +81,9 @@ std::string temp_name(const std::string& dir) {
       .string();
 }
 
-// Whether the file holds one JSON object: parsed as it is read back (SAX: nothing kept).
-std::optional<std::string> json_object_problem(const std::string& path) {
-  struct check_t : nlohmann::json_sax<nlohmann::json> {
+// That the file holds one JSON object: parsed as it is read back (SAX: nothing kept).
+check_t check_json_object(const std::string& path) {
+  struct sax_t : nlohmann::json_sax<nlohmann::json> {
     int events = 0;
     bool object = false;
     std::string error;
@@ -108,13 +108,13 @@ std::optional<std::string> json_object_problem(const std::string& path) {
       error = e.what();
       return false;
     }
-  } check;
+  } sax;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::string("the stored input cannot be read back");
-  if (!nlohmann::json::sax_parse(in, &check) || !check.error.empty())
-    return "the input is not JSON: " + check.error;
-  if (!check.object) return std::string("an input.json must be a JSON object");
-  return std::nullopt;
+  if (!nlohmann::json::sax_parse(in, &sax) || !sax.error.empty())
+    return "the input is not JSON: " + sax.error;
+  if (!sax.object) return std::string("an input.json must be a JSON object");
+  return {};
 }
 
 }  // namespace
@@ -159,10 +159,10 @@ stored_object_t upload_store_t::put_object(std::string_view bytes, object_type_t
     throw std::runtime_error(why);
   };
   if (!written || !closed) fail(tmp + ": cannot write (" + std::strerror(errno) + ")");
-  if (auto why = sync_path(tmp, false)) fail(*why);
+  if (check_t synced = sync_path(tmp, false); !synced) fail(synced.reason());
   fs::rename(tmp, final_path, ec);
   if (ec) fail(final_path + ": cannot store it (" + ec.message() + ")");
-  if (auto why = sync_path(dir_, true)) throw std::runtime_error(*why);
+  if (check_t synced = sync_path(dir_, true); !synced) throw std::runtime_error(synced.reason());
   return o;
 }
 
@@ -236,8 +236,8 @@ result_t<std::string, upload_error_t> upload_receiver_t::commit() {
   if (!closed)
     return refuse(upload_error_t::kind_t::io, tmp_ + ": cannot write the upload (close failed)");
   if (json_)
-    if (auto why = json_object_problem(tmp_))
-      return refuse(upload_error_t::kind_t::bad_input, *why);
+    if (check_t object = check_json_object(tmp_); !object)
+      return refuse(upload_error_t::kind_t::bad_input, object.reason());
   const std::string hex = hash_.hex(), ext = json_ ? "json" : "wtns";
   const std::string ref = std::string(upload_prefix) + hex + "." + ext;
   const std::string final_path = (fs::path(dir_) / (hex + "." + ext)).string();
@@ -248,13 +248,15 @@ result_t<std::string, upload_error_t> upload_receiver_t::commit() {
     return ref;
   }
   // Durable before it is named: a job journaled with journal_sync full must not outlive its input.
-  if (auto why = sync_path(tmp_, false)) return refuse(upload_error_t::kind_t::io, *why);
+  if (check_t synced = sync_path(tmp_, false); !synced)
+    return refuse(upload_error_t::kind_t::io, synced.reason());
   fs::rename(tmp_, final_path, ec);
   if (ec)
     return refuse(upload_error_t::kind_t::io,
                   final_path + ": cannot store the upload (" + ec.message() + ")");
   tmp_.clear();  // it is the stored file now
-  if (auto why = sync_path(dir_, true)) return refuse(upload_error_t::kind_t::io, *why);
+  if (check_t synced = sync_path(dir_, true); !synced)
+    return refuse(upload_error_t::kind_t::io, synced.reason());
   return ref;
 }
 
@@ -306,9 +308,9 @@ std::string fetch_cache_t::fetch(const std::string& input, const getter_t& get) 
     if (now - fs::last_write_time(it->path(), e2) > keep_ && !e2) fs::remove(it->path(), e2);
   }
   const std::string tmp = temp_name(dir_);
-  if (const auto why = get(input, tmp)) {
+  if (const check_t got = get(input, tmp); !got) {
     fs::remove(tmp, ec);
-    throw std::runtime_error("fetching " + input + " from the scheduler failed: " + *why);
+    throw std::runtime_error("fetching " + input + " from the scheduler failed: " + got.reason());
   }
   const auto digest = security::sha256_file_hex(tmp);
   if (!digest) {

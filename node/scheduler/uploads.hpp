@@ -140,9 +140,8 @@ class upload_store_t {
 // for `keep`. Thread-safe: a node's workers share one.
 class fetch_cache_t {
  public:
-  // get(input, into_path): nullopt when the file is there, else why not.
-  using getter_t =
-      std::function<std::optional<std::string>(const std::string& input, const std::string& path)>;
+  // get(input, into_path): passes when the file is there, else refuses with why not.
+  using getter_t = std::function<check_t(const std::string& input, const std::string& path)>;
   fetch_cache_t(std::string dir, std::chrono::seconds keep = std::chrono::hours(1));
   // The local file of `input`; throws std::runtime_error naming the reference and why.
   std::string fetch(const std::string& input, const getter_t& get);

@@ -112,7 +112,7 @@ inline void check_proofs(const circuit_def_t& c, const job_result_msg& r, uint32
   std::set<uint32_t> seen;
   for (const auto& p : r.proofs) {
     const auto v = zk::node::verify_proof(c, p.proof_json, p.public_signals);
-    CHECK_MESSAGE(v.valid, v.reason);
+    CHECK_MESSAGE(v.ok(), v.reason());
     CHECK(p.public_signals.size() == c.n_public);
     seen.insert(p.partition);
   }

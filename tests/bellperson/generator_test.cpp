@@ -227,11 +227,11 @@ TEST_CASE(
                           delta1.mul((r * sr).to_canonical());
   const proof_t proof{a.to_affine(), b2.to_affine(), c.to_affine()};
   const std::vector<fr_t> publics(in.begin() + 1, in.end());
-  const auto ok = verify_proof(vk, proof, publics);
-  CHECK_MESSAGE(ok.valid, ok.reason);
+  const auto valid = verify_proof(vk, proof, publics);
+  CHECK_MESSAGE(valid.ok(), valid.reason());
   std::vector<fr_t> other = publics;
   other[1] += fr_t::one();
-  CHECK_FALSE(verify_proof(vk, proof, other).valid);
+  CHECK_FALSE(verify_proof(vk, proof, other).ok());
 
   // --- a seed fixes the files; the key alone is the same key -------------------------------------
   const generated_params_t g2 =

@@ -114,11 +114,11 @@ TEST_CASE("bellperson key view: the one prover proves with a .params, densities 
     publics.push_back(x);
   }
   REQUIRE(publics.size() == 2);
-  CHECK(verify_proof(file.vk(), p.proof, publics).valid);
-  CHECK(verify_proofs_batch(file.vk(), {p.proof, p.proof}, {publics, publics}).valid);
+  CHECK(verify_proof(file.vk(), p.proof, publics).ok());
+  CHECK(verify_proofs_batch(file.vk(), {p.proof, p.proof}, {publics, publics}).ok());
   std::vector<fr_t> other = publics;
   other[0] += fr_t::one();
-  CHECK_FALSE(verify_proof(file.vk(), p.proof, other).valid);
+  CHECK_FALSE(verify_proof(file.vk(), p.proof, other).ok());
   CHECK(spans.size() == 8);  // compute_h, the five MSMs, assemble, verify; no build_ab
   for (const auto& sp : spans) CHECK(sp.backend == zk::groth16::stage_backend_t::cpu);
 

@@ -122,7 +122,7 @@ TEST_CASE("porep-lite proven on both curves (setup_circuit, prove_circuit, verif
       auto pr = prove_circuit("porep-lite", params, k, dir.string(), proof, pub);
       CHECK(pr.n_constraints == r.n_constraints);
       auto v = groth16::verify_files((dir / "verification_key.json").string(), pub, proof);
-      CHECK_MESSAGE(v.valid, v.reason);
+      CHECK_MESSAGE(v.ok(), v.reason());
     }
     // A key for another shape is refused, naming both.
     CHECK_THROWS_WITH_AS(

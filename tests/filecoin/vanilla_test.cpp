@@ -18,6 +18,7 @@
 
 using namespace zk::filecoin;
 using zk::bytes32_t;
+using zk::check_t;
 using zk::sha256;
 
 namespace {
@@ -39,17 +40,17 @@ sealed_t seal_2k(const char* proof) {
   return s;
 }
 
-std::optional<std::string> check(const sealed_t& s, const vanilla_partitions_t& proofs) {
+check_t check(const sealed_t& s, const vanilla_partitions_t& proofs) {
   return check_vanilla_proofs(s.req.config, graph_t(s.req.config),
                               {s.res.replica_id, s.res.comm_d, s.res.comm_r, s.req.seed}, proofs);
 }
 
 void expect_refused(const sealed_t& s, const vanilla_partitions_t& proofs, const char* what) {
-  const std::optional<std::string> e = check(s, proofs);
-  REQUIRE(e.has_value());
-  INFO(*e);
-  CHECK(e->find("partition 0") == 0);
-  CHECK(e->find(what) != std::string::npos);
+  const check_t e = check(s, proofs);
+  REQUIRE_FALSE(e);
+  INFO(e.reason());
+  CHECK(e.reason().find("partition 0") == 0);
+  CHECK(e.reason().find(what) != std::string::npos);
 }
 
 }  // namespace
@@ -60,7 +61,7 @@ TEST_CASE("vanilla: fresh seals pass") {
     const sealed_t s = seal_2k(proof);
     REQUIRE(s.res.vanilla_proofs.size() == 1);
     CHECK(s.res.vanilla_proofs[0].size() == 2);
-    CHECK(!check(s, s.res.vanilla_proofs));
+    CHECK(check(s, s.res.vanilla_proofs));
   }
 }
 
@@ -111,14 +112,14 @@ TEST_CASE("vanilla: tampered proofs are refused, naming the check") {
   {
     auto pub = vanilla_public_t{s.res.replica_id, s.res.comm_d, s.res.comm_r, s.req.seed};
     pub.seed[0] ^= 1;  // other challenges
-    CHECK(check_vanilla_proofs(s.req.config, graph_t(s.req.config), pub, good).has_value());
+    CHECK_FALSE(check_vanilla_proofs(s.req.config, graph_t(s.req.config), pub, good));
     pub = vanilla_public_t{s.res.replica_id, s.res.comm_d, s.res.comm_r, s.req.seed};
     pub.comm_r[3] ^= 1;
     const auto e = check_vanilla_proofs(s.req.config, graph_t(s.req.config), pub, good);
-    REQUIRE(e.has_value());
-    CHECK(e->find("is not Poseidon2(comm_c") != std::string::npos);
+    REQUIRE_FALSE(e);
+    CHECK(e.reason().find("is not Poseidon2(comm_c") != std::string::npos);
   }
-  CHECK(check(s, {}).value() == "0 partitions, expected 1");
+  CHECK(check(s, {}).reason() == "0 partitions, expected 1");
 }
 
 TEST_CASE("seal: refuses a piece of the wrong size") {
@@ -148,9 +149,9 @@ TEST_CASE("vanilla: the sealer's C1 is valid for fc-a's reader and round-trips")
   const std::string text = write_c1_json(c1);
   const c1_read_t back = parse_c1(text, "c1.json");
   CHECK(write_c1_json(back.c1) == text);
-  CHECK(!check_vanilla_proofs(s.req.config, graph_t(s.req.config),
-                              {back.c1.replica_id, back.c1.comm_d, back.c1.comm_r, back.c1.seed},
-                              back.c1.vanilla_proofs));
+  CHECK(check_vanilla_proofs(s.req.config, graph_t(s.req.config),
+                             {back.c1.replica_id, back.c1.comm_d, back.c1.comm_r, back.c1.seed},
+                             back.c1.vanilla_proofs));
 }
 
 TEST_CASE("seal: the rvalue form gives the piece away and the same result") {

@@ -68,14 +68,14 @@ TEST_CASE("verify: the polka-storage 2 KiB proof") {
   CHECK(std::vector<uint8_t>(again, again + proof_size) == p.proof_bytes);
 
   const auto ok = verify_seal(vk.vk, proofs, p.config, p.ids);
-  CHECK(ok.verdict.valid);
-  CHECK(ok.verdict.reason.empty());
+  CHECK(ok.verdict.ok());
+  CHECK(ok.verdict.reason().empty());
   REQUIRE(ok.partitions.size() == 1);
   CHECK(ok.partitions[0].inputs.size() == 39);
 
   // Each input changed alone is rejected.
   auto rejected = [&](sector_ids_t s, porep_config_t c) {
-    return !verify_seal(vk.vk, proofs, c, s).verdict.valid;
+    return !verify_seal(vk.vk, proofs, c, s).verdict.ok();
   };
   sector_ids_t s = p.ids;
   s.prover_id[0] ^= 1;
@@ -113,7 +113,7 @@ TEST_CASE("verify: the polka-storage 2 KiB proof") {
     try {
       const auto q = decode_proofs(b.data(), b.size(), "proof");
       ++decoded;
-      CHECK(!verify_seal(vk.vk, q, p.config, p.ids).verdict.valid);
+      CHECK(!verify_seal(vk.vk, q, p.config, p.ids).verdict.ok());
     } catch (const zk::format_error&) {
       ++refused;
     }
@@ -130,27 +130,27 @@ TEST_CASE("verify: batches, counts, refusals") {
   const auto inputs = verify_seal(vk.vk, proofs, p.config, p.ids).partitions[0].inputs;
 
   // The random-weight batch of three valid proofs holds; one bad partition is named.
-  CHECK(verify_proofs_batch(vk.vk, {proofs[0], proofs[0], proofs[0]}, {inputs, inputs, inputs})
-            .valid);
+  CHECK(
+      verify_proofs_batch(vk.vk, {proofs[0], proofs[0], proofs[0]}, {inputs, inputs, inputs}).ok());
   auto wrong = inputs;
   wrong[7] += fr_t::one();
   const auto v =
       verify_proofs_batch(vk.vk, {proofs[0], proofs[0], proofs[0]}, {inputs, inputs, wrong});
-  CHECK(!v.valid);
-  CHECK(v.reason == "the pairing check failed for partition 2");
-  CHECK(
-      verify_proof(vk.vk, proofs[0], std::vector<fr_t>(inputs.begin(), inputs.end() - 1)).reason ==
-      "the key expects 39 public inputs, got 38");
+  CHECK(!v.ok());
+  CHECK(v.reason() == "the pairing check failed for partition 2");
+  CHECK(verify_proof(vk.vk, proofs[0], std::vector<fr_t>(inputs.begin(), inputs.end() - 1))
+            .reason() == "the key expects 39 public inputs, got 38");
 
   // Two proofs for a one-partition sector; all-zero commitments; non-interactive.
   const auto two = verify_seal(vk.vk, {proofs[0], proofs[0]}, p.config, p.ids);
-  CHECK(two.verdict.reason == "StackedDrg2KiBV1_1 has 1 partition(s): 192 proof bytes, got 384");
+  CHECK(two.verdict.reason() == "StackedDrg2KiBV1_1 has 1 partition(s): 192 proof bytes, got 384");
   sector_ids_t zero = p.ids;
   zero.comm_d = {};
-  CHECK(verify_seal(vk.vk, proofs, p.config, zero).verdict.reason.find("comm_d is all zeros") == 0);
+  CHECK(verify_seal(vk.vk, proofs, p.config, zero).verdict.reason().find("comm_d is all zeros") ==
+        0);
   const auto ni = porep_config(registered_proof("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep"));
   const auto r = verify_seal(vk.vk, proofs, ni, p.ids);
-  CHECK(!r.verdict.valid);
-  CHECK(r.verdict.reason.find("SnarkPack") != std::string::npos);
+  CHECK(!r.verdict.ok());
+  CHECK(r.verdict.reason().find("SnarkPack") != std::string::npos);
   CHECK(r.partitions.size() == 13);  // the inputs are still derived
 }

@@ -52,7 +52,7 @@ void check_fixture(const std::string& curve, const std::string& name) {
     other.load_abc(a.data(), b.data(), c.data(), a.size());
     const auto v0 =
         groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::one(), C::fr_t::one()));
-    CHECK_MESSAGE(v0.valid, v0.reason);
+    CHECK_MESSAGE(v0.ok(), v0.reason());
     other.load_abc(a.data(), b.data(), nullptr, a.size());
     CHECK(
         groth16::verify(vk, x, other.prove_loaded(wtns.values(), C::fr_t::zero(), C::fr_t::one())));
@@ -66,10 +66,10 @@ void check_fixture(const std::string& curve, const std::string& name) {
   // Deterministic proof (r = s = 0) and randomized proofs both verify.
   auto p0 = prover.prove(wtns.values(), C::fr_t::zero(), C::fr_t::zero());
   auto v = groth16::verify(vk, x, p0);
-  CHECK_MESSAGE(v.valid, v.reason);
+  CHECK_MESSAGE(v.ok(), v.reason());
   auto p1 = prover.prove(wtns.values());
   v = groth16::verify(vk, x, p1);
-  CHECK_MESSAGE(v.valid, v.reason);
+  CHECK_MESSAGE(v.ok(), v.reason());
   auto p2 = prover.prove(wtns.values());
   CHECK(p1.a != p2.a);  // fresh randomizers
 
@@ -124,8 +124,8 @@ void check_fixture(const std::string& curve, const std::string& name) {
   auto x2 = x;
   x2[0] += C::fr_t::one();
   v = groth16::verify(vk, x2, p1);
-  CHECK_FALSE(v.valid);
-  CHECK(v.reason == "the pairing check failed");
+  CHECK_FALSE(v.ok());
+  CHECK(v.reason() == "the pairing check failed");
   x2.pop_back();
   CHECK_FALSE(groth16::verify(vk, x2, p1));
   bad = p1;

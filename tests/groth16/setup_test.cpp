@@ -286,10 +286,10 @@ void check_key(const std::string& fixture, uint64_t seed) {
   groth16::prove_options_t popt;
   popt.self_verify = false;  // verified below, through the JSON files
   groth16::prove_files(zkey_path, dir + "/witness.wtns", proof, pub, popt);
-  const auto ok = groth16::verify_files(vkey_path, pub, proof);
-  CHECK_MESSAGE(ok.valid, ok.reason);
+  const auto valid = groth16::verify_files(vkey_path, pub, proof);
+  CHECK_MESSAGE(valid.ok(), valid.reason());
   // …and not against the snarkjs ceremony key of the same circuit, nor for other publics.
-  CHECK_FALSE(groth16::verify_files(dir + "/verification_key.json", pub, proof).valid);
+  CHECK_FALSE(groth16::verify_files(dir + "/verification_key.json", pub, proof).ok());
   CHECK(formats::read_public_json(pub) == formats::read_public_json(dir + "/public.json"));
 }
 

@@ -93,7 +93,7 @@ void prove_across(const std::string& curve, const std::string& name, curve_id_t 
       proof = prover.prove(ref->data() + lay.witness);
     }
     const auto v = groth16::verify(vk, x, proof);
-    CHECK_MESSAGE(v.valid, v.reason);
+    CHECK_MESSAGE(v.ok(), v.reason());
     CHECK(store.release(sent.buffer_id));
   }
   CHECK(got.size() == 2);

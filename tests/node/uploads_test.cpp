@@ -22,6 +22,7 @@
 
 using namespace zk::node;
 using namespace std::chrono_literals;
+using zk::check_t;
 using zk::security::hmac_sha256_hex;
 using zk::security::sha256_hex;
 using zk::test::contains;
@@ -243,7 +244,7 @@ TEST_CASE("fetch_cache_t: verified copies, fetched once, each failure named and 
       ++calls;
       CHECK(input == ref);
       write_text(path, what);
-      return std::optional<std::string>();
+      return check_t();
     };
   };
   // Not a reference: refused before any fetch.
@@ -255,7 +256,7 @@ TEST_CASE("fetch_cache_t: verified copies, fetched once, each failure named and 
   e = thrown([&] {
     cache.fetch(ref, [&](const std::string&, const std::string& path) {
       write_text(path, "wtns-partial");
-      return std::optional<std::string>("403 no valid ticket");
+      return check_t("403 no valid ticket");
     });
   });
   CHECK(e == "fetching " + ref + " from the scheduler failed: 403 no valid ticket");
@@ -282,7 +283,7 @@ TEST_CASE("fetch_cache_t: copies unused for `keep` go when another input is fetc
     const std::string ref = "upload:sha256:" + sha256_hex(bytes) + ".wtns";
     return cache.fetch(ref, [&](const std::string&, const std::string& path) {
       write_text(path, bytes);
-      return std::optional<std::string>();
+      return check_t();
     });
   };
   const std::string stale = put("wtns-stale"), used = put("wtns-used");
@@ -394,7 +395,7 @@ TEST_CASE("fetch_cache_t: a large input is verified by its digest, hashed a piec
   auto serve = [](std::string what) {
     return [what](const std::string&, const std::string& path) {
       write_text(path, what);
-      return std::optional<std::string>();
+      return check_t();
     };
   };
   std::string other = bytes;

@@ -1,7 +1,11 @@
 #pragma once
-// A value or an error, for checks whose failure is an expected outcome the caller acts on (a
-// store over budget, a frame that fails its checks): the error travels as a value, never as an
-// out-parameter. C++17 has no std::expected.
+// The one way an expected refusal travels (docs/design.md "Errors"): a check whose failure is an
+// outcome the caller acts on — a store over budget, a frame that fails its checks, a job's
+// request, a C1's vanilla proofs, a proof that fails verification — returns its reason as a
+// value, never as an out-parameter, an optional string or an exception. C++17 has no
+// std::expected.
+//   result_t<T>  the value, or the reason it cannot be had;
+//   check_t      a check with nothing to return: it passes, or it refuses with its reason.
 #include <string>
 #include <utility>
 #include <variant>
@@ -25,6 +29,22 @@ class result_t {
 
  private:
   std::variant<T, E> v_;
+};
+
+// `return {};` passes; `return "why";` (or a std::string) refuses with that reason:
+//   if (const check_t c = check_c1(...); !c) return refuse(c.reason());
+class check_t {
+ public:
+  check_t() = default;
+  check_t(std::string reason) : refused_(true), reason_(std::move(reason)) {}
+  check_t(const char* reason) : check_t(std::string(reason)) {}
+  bool ok() const { return !refused_; }
+  explicit operator bool() const { return ok(); }
+  const std::string& reason() const { return reason_; }  // empty when it passed
+
+ private:
+  bool refused_ = false;
+  std::string reason_;
 };
 
 }  // namespace zk

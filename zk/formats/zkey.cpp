@@ -71,9 +71,8 @@ zkey_point_section_t zkey_points_of(const zkey_header_t& h, uint32_t id) {
   }
 }
 
-std::optional<std::string> zkey_coefficient_problem(const zkey_header_t& h, uint32_t matrix,
-                                                    uint32_t constraint, uint32_t signal,
-                                                    const uint8_t* value) {
+check_t check_zkey_coefficient(const zkey_header_t& h, uint32_t matrix, uint32_t constraint,
+                               uint32_t signal, const uint8_t* value) {
   if (matrix > 1) return "matrix " + std::to_string(matrix) + " is neither 0 (A) nor 1 (B)";
   if (constraint >= h.domain_size)
     return "constraint " + std::to_string(constraint) +
@@ -81,7 +80,7 @@ std::optional<std::string> zkey_coefficient_problem(const zkey_header_t& h, uint
   if (signal >= h.n_vars)
     return "signal " + std::to_string(signal) + " >= nVars = " + std::to_string(h.n_vars);
   if (!le_less(value, h.r, h.n8r)) return "value " + hex_le_number(value, h.n8r) + " >= r";
-  return std::nullopt;
+  return {};
 }
 
 zkey_file_t::zkey_file_t(std::string path, zkey_open_t open)
@@ -181,9 +180,10 @@ void zkey_file_t::read_coefficients() {
   uint32_t prev_constraint = 0;
   for (uint64_t i = 0; i < n; ++i) {
     const coef_record_t c = coefs_[i];
-    if (const auto what =
-            zkey_coefficient_problem(header_, c.matrix, c.constraint, c.signal, c.value)) {
-      file_.fail(s, "coefficient " + std::to_string(i) + ": " + *what + " at offset " +
+    if (const check_t fits =
+            check_zkey_coefficient(header_, c.matrix, c.constraint, c.signal, c.value);
+        !fits) {
+      file_.fail(s, "coefficient " + std::to_string(i) + ": " + fits.reason() + " at offset " +
                         hex(s.offset + 4 + i * stride));
     }
     if (c.constraint < prev_constraint) coefs_sorted_ = false;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "zk/base/curve_id.hpp"
+#include "zk/base/result.hpp"
 #include "zk/formats/binfile.hpp"
 
 namespace zk::formats {
@@ -73,10 +74,9 @@ struct zkey_point_section_t {
 zkey_point_section_t zkey_points_of(const zkey_header_t& h, uint32_t section_id);
 
 // Why a coefficient record (§2.4) does not fit the header — matrix neither A nor B, constraint
-// ≥ domainSize, signal ≥ nVars, value ≥ r — or nullopt when it does.
-std::optional<std::string> zkey_coefficient_problem(const zkey_header_t& h, uint32_t matrix,
-                                                    uint32_t constraint, uint32_t signal,
-                                                    const uint8_t* value);
+// ≥ domainSize, signal ≥ nVars, value ≥ r — as a refusal; it passes when the record fits.
+check_t check_zkey_coefficient(const zkey_header_t& h, uint32_t matrix, uint32_t constraint,
+                               uint32_t signal, const uint8_t* value);
 
 // `count` points of `stride` bytes each, contiguous in the mapping.
 struct point_span_t {

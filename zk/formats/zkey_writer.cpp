@@ -153,15 +153,15 @@ void zkey_writer_t::add_coefficient(uint32_t matrix, uint32_t constraint, uint32
                                     const uint8_t* value) {
   if (current_ != zkey_section::coefficients) fail("add_coefficient() outside section 4");
   const zkey_header_t& h = header_;
-  std::optional<std::string> what;
+  check_t fits;
   if (coefs_written_ >= n_coefs_) {
-    what = "more records than nCoef = " + std::to_string(n_coefs_);
-  } else if (!(what = zkey_coefficient_problem(h, matrix, constraint, signal, value)) &&
+    fits = "more records than nCoef = " + std::to_string(n_coefs_);
+  } else if ((fits = check_zkey_coefficient(h, matrix, constraint, signal, value)) &&
              constraint < last_constraint_) {
-    what = "constraint " + std::to_string(constraint) + " follows constraint " +
+    fits = "constraint " + std::to_string(constraint) + " follows constraint " +
            std::to_string(last_constraint_) + ": records must be sorted by constraint";
   }
-  if (what) fail("coefficient " + std::to_string(coefs_written_) + ": " + *what);
+  if (!fits) fail("coefficient " + std::to_string(coefs_written_) + ": " + fits.reason());
 
   uint8_t record[12 + max_field_bytes];  // n8r <= max_field_bytes (checked in the constructor)
   store_u32(record, matrix);

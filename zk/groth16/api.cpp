@@ -63,8 +63,8 @@ prove_report_t prove_files(const std::string& zkey_path, const std::string& wtns
   return report;
 }
 
-verdict_t verify_files(const std::string& vkey_path, const std::string& public_path,
-                       const std::string& proof_path) {
+check_t verify_files(const std::string& vkey_path, const std::string& public_path,
+                     const std::string& proof_path) {
   auto vj = formats::read_vkey_json(vkey_path);
   auto pub_json = formats::read_public_json(public_path);
   auto pj = formats::read_proof_json(proof_path);

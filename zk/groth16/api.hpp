@@ -47,8 +47,8 @@ prove_report_t prove_files(const std::string& zkey_path, const std::string& wtns
                            const prove_options_t& options = {});
 
 // zkfleet verify <verification_key.json> <public.json> <proof.json>. Malformed files throw;
-// a well-formed but wrong proof returns valid = false.
-verdict_t verify_files(const std::string& vkey_path, const std::string& public_path,
-                       const std::string& proof_path);
+// a well-formed but wrong proof is refused with its reason.
+check_t verify_files(const std::string& vkey_path, const std::string& public_path,
+                     const std::string& proof_path);
 
 }  // namespace zk::groth16

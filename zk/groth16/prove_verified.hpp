@@ -81,11 +81,11 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
   const auto pub = public_inputs<C>(witness, prover.key().n_public);
   uint64_t t2 = t1;
   if (call.self_verify) {
-    const verdict_t v = verify(vk, pub, out.proof);
+    const check_t v = verify(vk, pub, out.proof);
     t2 = now_ns();
     if (call.observe) call.observe({prover_stage_t::verify, t1, t2, stage_backend_t::cpu});
-    if (!v.valid)
-      throw std::runtime_error(call.what + ": the proof fails verification (" + v.reason + ")" +
+    if (!v)
+      throw std::runtime_error(call.what + ": the proof fails verification (" + v.reason() + ")" +
                                call.hint);
   }
   out.public_signals.reserve(pub.size());

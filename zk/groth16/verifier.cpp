@@ -8,19 +8,18 @@
 namespace zk::groth16 {
 
 template <class C>
-verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& x,
-                 const proof_t<C>& proof) {
-  auto fail = [](std::string reason) { return verdict_t{false, std::move(reason)}; };
+check_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& x,
+               const proof_t<C>& proof) {
   if (x.size() + 1 != vk.ic.size())
-    return fail("the key expects " + std::to_string(vk.ic.size() - 1) + " public inputs, got " +
-                std::to_string(x.size()));
+    return "the key expects " + std::to_string(vk.ic.size() - 1) + " public inputs, got " +
+           std::to_string(x.size());
   const auto r = C::fr_t::modulus;
   if (!proof.a.is_on_curve() || !proof.b.is_on_curve() || !proof.c.is_on_curve())
-    return fail("a proof point is not on the curve");
+    return "a proof point is not on the curve";
   if (!C::g1_jacobian::from_affine(proof.a).mul(r).is_infinity() ||
       !C::g2_jacobian::from_affine(proof.b).mul(r).is_infinity() ||
       !C::g1_jacobian::from_affine(proof.c).mul(r).is_infinity())
-    return fail("a proof point is not in the prime-order subgroup");
+    return "a proof point is not in the prime-order subgroup";
   // vk_x = IC₀ + Σ x_i·IC_i
   std::vector<uint8_t> scalars(32 * x.size());
   for (size_t i = 0; i < x.size(); ++i) {
@@ -33,8 +32,8 @@ verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_
   using pair_t = std::pair<typename C::g1_affine, typename C::g2_affine>;
   const pair_t pairs[] = {
       {-proof.a, proof.b}, {vk.alpha1, vk.beta2}, {vk_x, vk.gamma2}, {proof.c, vk.delta2}};
-  if (!pairing::pairing_product_is_one(pairs, 4)) return fail("the pairing check failed");
-  return {true, {}};
+  if (!pairing::pairing_product_is_one(pairs, 4)) return "the pairing check failed";
+  return {};
 }
 
 template <class C>
@@ -52,12 +51,12 @@ formats::gt_json_t alphabeta_json(const typename C::g1_affine& alpha1,
   return j;
 }
 
-template verdict_t verify<curves::bn254>(const verifying_key_t<curves::bn254>&,
-                                         const std::vector<bn254::fr_t>&,
-                                         const proof_t<curves::bn254>&);
-template verdict_t verify<curves::bls12_381>(const verifying_key_t<curves::bls12_381>&,
-                                             const std::vector<bls12_381::fr_t>&,
-                                             const proof_t<curves::bls12_381>&);
+template check_t verify<curves::bn254>(const verifying_key_t<curves::bn254>&,
+                                       const std::vector<bn254::fr_t>&,
+                                       const proof_t<curves::bn254>&);
+template check_t verify<curves::bls12_381>(const verifying_key_t<curves::bls12_381>&,
+                                           const std::vector<bls12_381::fr_t>&,
+                                           const proof_t<curves::bls12_381>&);
 template formats::gt_json_t alphabeta_json<curves::bn254>(const curves::bn254::g1_affine&,
                                                           const curves::bn254::g2_affine&);
 template formats::gt_json_t alphabeta_json<curves::bls12_381>(const curves::bls12_381::g1_affine&,

@@ -6,20 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "zk/base/result.hpp"
 #include "zk/groth16/keys.hpp"
 
 namespace zk::groth16 {
 
-// A verification's outcome: valid, or why not.
-struct verdict_t {
-  bool valid = false;
-  std::string reason;  // empty when valid
-  explicit operator bool() const { return valid; }
-};
-
+// A verification's outcome is a check: it passes (a valid proof), or it refuses with why not
+// ("the pairing check failed"). Malformed input (a point that does not decode) throws before.
 template <class C>
-verdict_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& public_signals,
-                 const proof_t<C>& proof);
+check_t verify(const verifying_key_t<C>& vk, const std::vector<typename C::fr_t>& public_signals,
+               const proof_t<C>& proof);
 
 // e(α₁, β₂) in snarkjs's vk_alphabeta_12 layout (decimal strings).
 template <class C>

@@ -14,8 +14,6 @@ namespace {
 using g1_jac_t = curve_t::g1_jacobian;
 using pair_t = std::pair<g1_affine_t, g2_affine_t>;
 
-verdict_t fail(std::string reason) { return verdict_t{false, std::move(reason)}; }
-
 // IC_0 + Σ_i s_i·IC_{i+1} for scalars s (Fr, one per public input).
 g1_jac_t ic_sum(const verifying_key_t& vk, const std::vector<fr_t>& s, const fr_t& s0) {
   std::vector<uint8_t> scalars(32 * s.size());
@@ -29,7 +27,7 @@ g1_jac_t ic_sum(const verifying_key_t& vk, const std::vector<fr_t>& s, const fr_
   return acc + g1_jac_t::from_affine(vk.ic[0]).mul(s0.to_canonical());
 }
 
-std::string input_count_problem(const verifying_key_t& vk, size_t n) {
+check_t check_input_count(const verifying_key_t& vk, size_t n) {
   if (n + 1 == vk.ic.size()) return {};
   return "the key expects " + std::to_string(vk.ic.size() - 1) + " public inputs, got " +
          std::to_string(n);
@@ -37,19 +35,18 @@ std::string input_count_problem(const verifying_key_t& vk, size_t n) {
 
 }  // namespace
 
-verdict_t verify_proof(const verifying_key_t& vk, const proof_t& p,
-                       const std::vector<fr_t>& inputs) {
+check_t verify_proof(const verifying_key_t& vk, const proof_t& p, const std::vector<fr_t>& inputs) {
   return groth16::verify(vk.to_groth16(), inputs, p);
 }
 
-verdict_t verify_proofs_batch(const verifying_key_t& vk, const std::vector<proof_t>& proofs,
-                              const std::vector<std::vector<fr_t>>& inputs) {
-  if (proofs.empty()) return fail("no proofs");
+check_t verify_proofs_batch(const verifying_key_t& vk, const std::vector<proof_t>& proofs,
+                            const std::vector<std::vector<fr_t>>& inputs) {
+  if (proofs.empty()) return "no proofs";
   if (proofs.size() != inputs.size())
-    return fail(std::to_string(proofs.size()) + " proofs for " + std::to_string(inputs.size()) +
-                " sets of public inputs");
+    return std::to_string(proofs.size()) + " proofs for " + std::to_string(inputs.size()) +
+           " sets of public inputs";
   for (const auto& x : inputs)
-    if (auto e = input_count_problem(vk, x.size()); !e.empty()) return fail(e);
+    if (check_t c = check_input_count(vk, x.size()); !c) return c;
   if (proofs.size() == 1) return verify_proof(vk, proofs[0], inputs[0]);
 
   // Random weights: unpredictable to whoever made the proofs (bellperson draws them from its
@@ -82,16 +79,16 @@ verdict_t verify_proofs_batch(const verifying_key_t& vk, const std::vector<proof
   pairs.emplace_back(alpha_z, vk.beta_g2);
   pairs.emplace_back((-ic_sum(vk, combined, z_sum)).to_affine(), vk.gamma_g2);
   pairs.emplace_back((-c_sum).to_affine(), vk.delta_g2);
-  if (pairing::pairing_product_is_one(pairs.data(), pairs.size())) return {true, {}};
+  if (pairing::pairing_product_is_one(pairs.data(), pairs.size())) return {};
 
   // Which partitions fail.
   std::string bad;
   for (size_t j = 0; j < proofs.size(); ++j)
     if (!verify_proof(vk, proofs[j], inputs[j]))
       bad += (bad.empty() ? "" : ", ") + std::to_string(j);
-  return fail("the pairing check failed for partition" +
-              std::string(bad.find(',') == std::string::npos ? " " : "s ") +
-              (bad.empty() ? "(none alone: the batch)" : bad));
+  return "the pairing check failed for partition" +
+         std::string(bad.find(',') == std::string::npos ? " " : "s ") +
+         (bad.empty() ? "(none alone: the batch)" : bad);
 }
 
 }  // namespace zk::bellperson

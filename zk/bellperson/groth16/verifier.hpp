@@ -8,7 +8,8 @@
 // Several (verify_proofs_batch): with independent random 128-bit weights z_j,
 //   Π_j e(z_j·A_j, B_j) = e(α, β)^{Σ z_j} · e(Σ_j z_j·vk_x_j, γ) · e(Σ_j z_j·C_j, δ),
 // n + 3 Miller loops and one final exponentiation; a false batch is then checked partition by
-// partition so that the verdict names the failing ones.
+// partition so that the refusal names the failing ones. Both are checks (zk/base/result.hpp):
+// they pass, or refuse with the reason.
 #include <string>
 #include <vector>
 
@@ -17,11 +18,9 @@
 
 namespace zk::bellperson {
 
-using verdict_t = zk::groth16::verdict_t;
-
-verdict_t verify_proof(const verifying_key_t& vk, const proof_t& proof,
-                       const std::vector<fr_t>& inputs);
-verdict_t verify_proofs_batch(const verifying_key_t& vk, const std::vector<proof_t>& proofs,
-                              const std::vector<std::vector<fr_t>>& inputs);
+check_t verify_proof(const verifying_key_t& vk, const proof_t& proof,
+                     const std::vector<fr_t>& inputs);
+check_t verify_proofs_batch(const verifying_key_t& vk, const std::vector<proof_t>& proofs,
+                            const std::vector<std::vector<fr_t>>& inputs);
 
 }  // namespace zk::bellperson

@@ -8,9 +8,8 @@
 
 namespace zk::filecoin {
 
-std::optional<std::string> check_c1(const porep_config_t& pc, const c1_output_t& c1,
-                                    const std::optional<c1_wrapper_t>& wrapper,
-                                    const c1_expected_t& want) {
+check_t check_c1(const porep_config_t& pc, const c1_output_t& c1,
+                 const std::optional<c1_wrapper_t>& wrapper, const c1_expected_t& want) {
   if (!pc.proof || !c1.registered_proof) return std::string("the C1 names no registered proof");
   if (c1.registered_proof != pc.proof)
     return "the C1 is for " + std::string(c1.registered_proof->name) + ", not " +
@@ -30,13 +29,14 @@ std::optional<std::string> check_c1(const porep_config_t& pc, const c1_output_t&
            to_hex(derived) + "): wrong prover id or sector";
   try {
     const graph_t g(pc);
-    if (auto why = check_vanilla_proofs(pc, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
-                                        c1.vanilla_proofs))
-      return "the vanilla proofs do not verify: " + *why;
+    if (check_t why = check_vanilla_proofs(pc, g, {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed},
+                                           c1.vanilla_proofs);
+        !why)
+      return "the vanilla proofs do not verify: " + why.reason();
   } catch (const std::exception& e) {
     return std::string("the vanilla proofs cannot be checked: ") + e.what();
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace zk::filecoin

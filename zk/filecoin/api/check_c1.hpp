@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "zk/base/result.hpp"
 #include "zk/filecoin/api/c1.hpp"
 
 namespace zk::filecoin {
@@ -22,11 +23,10 @@ struct c1_expected_t {
   std::optional<uint32_t> partitions;  // the job's partition count; nullopt: any
 };
 
-// nullopt when the C1 (with its wrapper's fields, when it had one) is of the sector for the
-// configuration `pc`, else the reason in words ("the C1's replica_id … : wrong prover id or
-// sector", "the vanilla proofs do not verify: partition 0, challenge 1 (node 17): …").
-std::optional<std::string> check_c1(const porep_config_t& pc, const c1_output_t& c1,
-                                    const std::optional<c1_wrapper_t>& wrapper,
-                                    const c1_expected_t& expected);
+// Passes when the C1 (with its wrapper's fields, when it had one) is of the sector for the
+// configuration `pc`, else refuses with the reason in words ("the C1's replica_id … : wrong prover
+// id or sector", "the vanilla proofs do not verify: partition 0, challenge 1 (node 17): …").
+check_t check_c1(const porep_config_t& pc, const c1_output_t& c1,
+                 const std::optional<c1_wrapper_t>& wrapper, const c1_expected_t& expected);
 
 }  // namespace zk::filecoin

@@ -12,7 +12,7 @@ seal_verification_t verify_seal(const bellperson::verifying_key_t& vk,
                                 const porep_config_t& c, const sector_ids_t& s) {
   seal_verification_t out;
   auto refuse = [&out](std::string why) {
-    out.verdict = groth16::verdict_t{false, std::move(why)};
+    out.verdict = check_t(std::move(why));
     return out;
   };
   if (!fr_from_bytes(s.comm_d)) return refuse("comm_d is not a field element (not below r)");

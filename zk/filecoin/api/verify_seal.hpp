@@ -13,7 +13,7 @@
 namespace zk::filecoin {
 
 struct seal_verification_t {
-  groth16::verdict_t verdict;
+  check_t verdict;  // set on every path: the proofs pass, or the reason they are refused
   std::vector<partition_inputs_t> partitions;  // the derived inputs (empty when refused early)
 };
 seal_verification_t verify_seal(const bellperson::verifying_key_t& vk,

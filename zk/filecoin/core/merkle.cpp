@@ -116,9 +116,8 @@ merkle_shape_t merkle_shape(merkle_hasher_t h, const tree_shape_t& shape, uint64
   return s;
 }
 
-std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_hasher_t h,
-                                              const merkle_shape_t& shape, uint64_t index,
-                                              const bytes32_t* expected_root) {
+check_t merkle_proof_check(const merkle_proof_t& p, merkle_hasher_t h, const merkle_shape_t& shape,
+                           uint64_t index, const bytes32_t* expected_root) {
   if (p.base.size() != shape.base_levels)
     return "the path has " + std::to_string(p.base.size()) + " base levels, expected " +
            std::to_string(shape.base_levels);
@@ -127,7 +126,7 @@ std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_ha
       return "base level " + std::to_string(l) + " has " + std::to_string(p.base[l].hashes.size()) +
              " siblings, expected " + std::to_string(shape.base_arity - 1);
   auto check_part = [&](const std::vector<path_element_t>& part, uint32_t arity,
-                        const char* name) -> std::optional<std::string> {
+                        const char* name) -> check_t {
     const size_t want = arity ? 1 : 0;
     if (part.size() != want)
       return std::string("the ") + name + " path has " + std::to_string(part.size()) +
@@ -135,7 +134,7 @@ std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_ha
     if (arity && part[0].hashes.size() + 1 != arity)
       return std::string("the ") + name + " level has " + std::to_string(part[0].hashes.size()) +
              " siblings, expected " + std::to_string(arity - 1);
-    return std::nullopt;
+    return {};
   };
   const merkle_kind_t want_kind = shape.top_arity   ? merkle_kind_t::top
                                   : shape.sub_arity ? merkle_kind_t::sub
@@ -143,8 +142,8 @@ std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_ha
   if (p.kind != want_kind)
     return std::string("a ") + merkle_kind_name(p.kind) + " proof where the tree needs " +
            merkle_kind_name(want_kind);
-  if (auto e = check_part(p.sub, shape.sub_arity, "sub")) return e;
-  if (auto e = check_part(p.top, shape.top_arity, "top")) return e;
+  if (check_t e = check_part(p.sub, shape.sub_arity, "sub"); !e) return e;
+  if (check_t e = check_part(p.top, shape.top_arity, "top"); !e) return e;
   if (expected_root && p.root != *expected_root)
     return "its root " + to_hex(p.root) + " is not the expected " + to_hex(*expected_root);
   bytes32_t computed;
@@ -158,7 +157,7 @@ std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_ha
            ", not " + to_hex(p.root);
   const uint64_t at = merkle_path_index(p);
   if (at != index) return "it proves leaf " + std::to_string(at) + ", not " + std::to_string(index);
-  return std::nullopt;
+  return {};
 }
 
 // --- tree_d --------------------------------------------------------------------------------

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "zk/base/bytes.hpp"
+#include "zk/base/result.hpp"
 #include "zk/filecoin/core/fr32.hpp"
 
 namespace zk::filecoin {
@@ -84,10 +85,9 @@ merkle_shape_t merkle_shape(merkle_hasher_t h, const tree_shape_t& shape, uint64
 
 // Checks a proof completely: its shape (numbers of levels and siblings), that the path recomputes
 // `root` from the leaf, that the stated root is `expected_root` when given, and that it proves
-// leaf `index`. Returns the first failure in words, or nullopt.
-std::optional<std::string> merkle_proof_check(const merkle_proof_t& p, merkle_hasher_t h,
-                                              const merkle_shape_t& shape, uint64_t index,
-                                              const bytes32_t* expected_root = nullptr);
+// leaf `index`. Refuses with the first failure in words.
+check_t merkle_proof_check(const merkle_proof_t& p, merkle_hasher_t h, const merkle_shape_t& shape,
+                           uint64_t index, const bytes32_t* expected_root = nullptr);
 
 // tree_d: the binary SHA-256 tree. Leaves: a power of two ≥ 2 of 32-byte elements
 // (std::invalid_argument otherwise). Levels are built in parallel on the compute pool.

@@ -12,16 +12,15 @@ namespace zk::filecoin {
 
 namespace {
 
-using fail_t = std::optional<std::string>;
-
 fr_t fr_or_throw(const bytes32_t& b, const std::string& what) {
   const std::optional<fr_t> x = fr_from_bytes(b);
   if (!x) throw std::invalid_argument(what + " " + to_hex(b) + " is not a field element");
   return *x;
 }
 
-fail_t check_column(const porep_config_t& c, const column_proof_t& cp, uint64_t node,
-                    const bytes32_t& comm_c, const merkle_shape_t& shape, const std::string& name) {
+check_t check_column(const porep_config_t& c, const column_proof_t& cp, uint64_t node,
+                     const bytes32_t& comm_c, const merkle_shape_t& shape,
+                     const std::string& name) {
   if (cp.column.rows.size() != c.layers)
     return name + ": the column has " + std::to_string(cp.column.rows.size()) + " rows, expected " +
            std::to_string(c.layers);
@@ -37,10 +36,11 @@ fail_t check_column(const porep_config_t& c, const column_proof_t& cp, uint64_t 
   if (cp.inclusion_proof.leaf != hash)
     return name + ": the tree_c leaf " + to_hex(cp.inclusion_proof.leaf) +
            " is not the column's hash " + to_hex(hash);
-  if (auto e =
-          merkle_proof_check(cp.inclusion_proof, merkle_hasher_t::poseidon, shape, node, &comm_c))
-    return name + ": tree_c path: " + *e;
-  return std::nullopt;
+  if (check_t e =
+          merkle_proof_check(cp.inclusion_proof, merkle_hasher_t::poseidon, shape, node, &comm_c);
+      !e)
+    return name + ": tree_c path: " + e.reason();
+  return {};
 }
 
 }  // namespace
@@ -56,25 +56,27 @@ fr_t column_hash(const std::vector<bytes32_t>& rows) {
   return neptune::poseidon_hash(unsigned(rows.size()), in.data());
 }
 
-fail_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vanilla_public_t& pub,
-                           uint64_t challenge, const bytes32_t& comm_c,
-                           const bytes32_t& comm_r_last, const vanilla_proof_t& p) {
+check_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vanilla_public_t& pub,
+                            uint64_t challenge, const bytes32_t& comm_c,
+                            const bytes32_t& comm_r_last, const vanilla_proof_t& p) {
   if (challenge == 0 || challenge >= c.nodes)
     return "challenge " + std::to_string(challenge) + " outside [1, " + std::to_string(c.nodes) +
            ")";
   // tree_d.
   const merkle_shape_t d_shape = merkle_shape(merkle_hasher_t::sha256, c.shape, c.nodes);
-  if (auto e = merkle_proof_check(p.comm_d_proofs, merkle_hasher_t::sha256, d_shape, challenge,
-                                  &pub.comm_d))
-    return "comm_d proof: " + *e;
+  if (check_t e = merkle_proof_check(p.comm_d_proofs, merkle_hasher_t::sha256, d_shape, challenge,
+                                     &pub.comm_d);
+      !e)
+    return "comm_d proof: " + e.reason();
   // tree_r_last.
   const merkle_shape_t r_shape = merkle_shape(merkle_hasher_t::poseidon, c.shape, c.nodes);
-  if (auto e = merkle_proof_check(p.comm_r_last_proof, merkle_hasher_t::poseidon, r_shape,
-                                  challenge, &comm_r_last))
-    return "comm_r_last proof: " + *e;
+  if (check_t e = merkle_proof_check(p.comm_r_last_proof, merkle_hasher_t::poseidon, r_shape,
+                                     challenge, &comm_r_last);
+      !e)
+    return "comm_r_last proof: " + e.reason();
   // Columns.
   const replica_column_proof_t& rc = p.replica_column_proofs;
-  if (auto e = check_column(c, rc.c_x, challenge, comm_c, r_shape, "column c_x")) return e;
+  if (check_t e = check_column(c, rc.c_x, challenge, comm_c, r_shape, "column c_x"); !e) return e;
   if (rc.drg_parents.size() != drg_degree || rc.exp_parents.size() != exp_degree)
     return "replica column proofs: " + std::to_string(rc.drg_parents.size()) + " DRG and " +
            std::to_string(rc.exp_parents.size()) + " expander parent columns, expected " +
@@ -82,12 +84,14 @@ fail_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vani
   uint32_t parents[graph_degree];
   g.parents(challenge, parents);
   for (unsigned i = 0; i < drg_degree; ++i)
-    if (auto e = check_column(c, rc.drg_parents[i], parents[i], comm_c, r_shape,
-                              "DRG parent column " + std::to_string(i)))
+    if (check_t e = check_column(c, rc.drg_parents[i], parents[i], comm_c, r_shape,
+                                 "DRG parent column " + std::to_string(i));
+        !e)
       return e;
   for (unsigned i = 0; i < exp_degree; ++i)
-    if (auto e = check_column(c, rc.exp_parents[i], parents[drg_degree + i], comm_c, r_shape,
-                              "expander parent column " + std::to_string(i)))
+    if (check_t e = check_column(c, rc.exp_parents[i], parents[drg_degree + i], comm_c, r_shape,
+                                 "expander parent column " + std::to_string(i));
+        !e)
       return e;
   // Labels.
   if (p.labeling_proofs.size() != c.layers)
@@ -137,11 +141,11 @@ fail_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vani
   } catch (const std::invalid_argument& e) {
     return std::string("encoding proof: ") + e.what();
   }
-  return std::nullopt;
+  return {};
 }
 
-fail_t check_vanilla_proofs(const porep_config_t& c, const graph_t& g, const vanilla_public_t& pub,
-                            const vanilla_partitions_t& partitions) {
+check_t check_vanilla_proofs(const porep_config_t& c, const graph_t& g, const vanilla_public_t& pub,
+                             const vanilla_partitions_t& partitions) {
   if (partitions.size() != c.partitions)
     return std::to_string(partitions.size()) + " partitions, expected " +
            std::to_string(c.partitions);
@@ -170,11 +174,11 @@ fail_t check_vanilla_proofs(const porep_config_t& c, const graph_t& g, const van
         return at + "comm_c differs from the partition's first proof";
       if (p.comm_r_last_proof.root != comm_r_last)
         return at + "comm_r_last differs from the partition's first proof";
-      if (auto e = check_vanilla_proof(c, g, pub, challenges[i], comm_c, comm_r_last, p))
-        return at + *e;
+      if (check_t e = check_vanilla_proof(c, g, pub, challenges[i], comm_c, comm_r_last, p); !e)
+        return at + e.reason();
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace zk::filecoin

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "zk/base/result.hpp"
 #include "zk/filecoin/core/fr32.hpp"
 #include "zk/filecoin/core/merkle.hpp"
 #include "zk/filecoin/porep/config.hpp"
@@ -79,19 +80,16 @@ struct vanilla_public_t {
 //     parents are the columns' labels as Proof::from_parts repeats them;
 //   * the encoding proof: its key (the label hashed from its own fields) plus comm_d's leaf equals
 //     comm_r_last's leaf (EncodingProof::verify), and it is the last layer's labeling data.
-// Returns nullopt when everything holds, else the first failure: "partition K, challenge I (node
-// C): <what>: <detail>".
-std::optional<std::string> check_vanilla_proofs(const porep_config_t& c, const graph_t& g,
-                                                const vanilla_public_t& pub,
-                                                const vanilla_partitions_t& partitions);
+// Passes when everything holds, else refuses with the first failure: "partition K, challenge I
+// (node C): <what>: <detail>".
+check_t check_vanilla_proofs(const porep_config_t& c, const graph_t& g, const vanilla_public_t& pub,
+                             const vanilla_partitions_t& partitions);
 
 // The same for one proof of a known challenge, with comm_c and comm_r_last given (the per-proof
 // part of the above; for a prover that checks a partition's witness before proving it).
-std::optional<std::string> check_vanilla_proof(const porep_config_t& c, const graph_t& g,
-                                               const vanilla_public_t& pub, uint64_t challenge,
-                                               const bytes32_t& comm_c,
-                                               const bytes32_t& comm_r_last,
-                                               const vanilla_proof_t& p);
+check_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vanilla_public_t& pub,
+                            uint64_t challenge, const bytes32_t& comm_c,
+                            const bytes32_t& comm_r_last, const vanilla_proof_t& p);
 
 // The column hash (storage-proofs-porep stacked/vanilla/hash.rs hash_single_column): Poseidon of
 // arity = layers (2 or 11) over the rows. Throws std::invalid_argument for a row that is not a
