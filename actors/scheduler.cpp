@@ -1,15 +1,16 @@
 // The scheduler actor: its state's start, scheduling, settling a job and the behaviour.
+#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
-#include "zk/base/clock.hpp"
+#include "node/scheduler/journal.hpp"
+#include "node/scheduler/uploads.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::actors {
 

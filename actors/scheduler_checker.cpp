@@ -1,16 +1,18 @@
 // The scheduler's checker: jobs taken in and proofs checked off the scheduler actor, and the
 // circuit descriptions checked at start-up.
 #include <chrono>
-#include <cmath>
-#include <stdexcept>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
-#include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_spec.hpp"
+#include "node/scheduler/uploads.hpp"
 #include "node/verify_proof.hpp"
-#include "zk/base/clock.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::actors {
 

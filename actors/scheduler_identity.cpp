@@ -1,15 +1,10 @@
 // The scheduler's identities: sessions, hello and login.
-#include <chrono>
-#include <cmath>
-#include <stdexcept>
+#include <optional>
+#include <string>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
-#include "common/net/ticket.hpp"
+#include "common/security/certs.hpp"
 #include "common/util/log.hpp"
-#include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
-#include "zk/base/clock.hpp"
 
 namespace zk::actors {
 

@@ -1,16 +1,14 @@
 // The scheduler's jobs: submit, the status of a job, cancel.
-#include <chrono>
-#include <cmath>
-#include <stdexcept>
+#include <exception>
+#include <optional>
+#include <string>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
-#include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_ref.hpp"
 #include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
-#include "zk/base/clock.hpp"
+#include "node/scheduler/journal.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::actors {
 

@@ -1,15 +1,16 @@
 // The scheduler's journal: a job restored from it, a partition's and a job's state written to it.
+#include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <stdexcept>
+#include <exception>
+#include <string>
+#include <vector>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
-#include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
+#include "node/scheduler/journal.hpp"
 #include "zk/base/clock.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::actors {
 

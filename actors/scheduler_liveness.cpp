@@ -1,14 +1,13 @@
 // The scheduler's liveness: stage deadlines, placement timeouts, the retention sweep.
+#include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
-#include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
 namespace zk::actors {

@@ -1,15 +1,12 @@
 // The scheduler's node registry: joins and losses.
-#include <chrono>
-#include <cmath>
-#include <stdexcept>
+#include <algorithm>
+#include <iterator>
+#include <string>
 
 #include "actors/scheduler_internal.hpp"
 #include "common/net/endpoint.hpp"
 #include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
-#include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
-#include "zk/base/clock.hpp"
 
 namespace zk::actors {
 

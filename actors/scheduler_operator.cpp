@@ -2,8 +2,12 @@
 // drain or undrain a node (docs/api.md, README "Operating a farm"). The policy decides
 // (node/scheduler/policy_operator.cpp); here the caller is checked, the journal and the timeline
 // told, and the cluster scheduled again.
+#include <string>
+#include <vector>
+
 #include "actors/scheduler_internal.hpp"
 #include "common/util/log.hpp"
+#include "node/job_spec.hpp"
 
 namespace zk::actors {
 

@@ -1,15 +1,10 @@
 // The scheduler's queries: a job's status and proofs, the job list, circuits, nodes, the timeline.
-#include <chrono>
-#include <cmath>
-#include <stdexcept>
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
-#include "common/net/ticket.hpp"
-#include "common/util/log.hpp"
-#include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
-#include "zk/base/clock.hpp"
 
 namespace zk::actors {
 

@@ -1,14 +1,13 @@
 // The scheduler's workers' reports: buffers, acknowledgements, proofs, failures.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <stdexcept>
+#include <exception>
+#include <string>
 
 #include "actors/scheduler_internal.hpp"
-#include "common/net/endpoint.hpp"
-#include "common/net/ticket.hpp"
 #include "common/util/log.hpp"
 #include "node/job_spec.hpp"
-#include "node/verify_proof.hpp"
 #include "zk/base/clock.hpp"
 
 namespace zk::actors {
