@@ -17,10 +17,10 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <thread>
 
 #include "apps/client.hpp"
@@ -31,6 +31,7 @@
 #include "common/util/progress.hpp"
 #include "node/filecoin_job.hpp"
 #include "node/job_spec.hpp"
+#include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/formats/json.hpp"
@@ -264,11 +265,9 @@ void write_sector_proof(const std::string& stem, const actors::job_result_msg& r
   auto bytes = node::assemble_sector_proof(r.status.partitions, parts);
   if (!bytes) throw std::runtime_error("job " + r.status.id + ": " + bytes.error());
   const std::string raw = stem + "-proof.bin", hex = stem + "-proof.hex";
-  std::ofstream(raw, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
-  std::ofstream(hex) << zk::to_hex(bytes->data(), bytes->size()) << "\n";
-  if (!fs::exists(raw) || fs::file_size(raw) != bytes->size() || !fs::exists(hex))
-    throw std::runtime_error(stem + ": the sector proof could not be written");
+  zk::write_file_atomic(
+      raw, std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+  zk::write_file_atomic(hex, zk::to_hex(bytes->data(), bytes->size()) + "\n");
   std::printf("%s %s (%u partitions, %zu bytes; synth %.1f ms, prove %.1f ms, verified)\n",
               raw.c_str(), hex.c_str(), r.status.partitions, bytes->size(), synth * 1e3,
               prove * 1e3);

@@ -23,8 +23,10 @@
 #include "apps/cmd_filecoin.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -33,10 +35,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apps/commands.hpp"
 #include "zk/base/error.hpp"
+#include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
 #include "zk/bellperson/groth16/files.hpp"
@@ -274,13 +278,6 @@ filecoin_sub_t add_derive(CLI::App* group) {
 
 // --- c1 --------------------------------------------------------------------------------------
 
-void write_text_file(const std::string& path, const std::string& text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) throw std::runtime_error(path + ": cannot create");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) throw std::runtime_error(path + ": write failed");
-}
-
 int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& sector) {
   if (!in.given()) throw usage_error("--c1 FILE is required");
   const std::string f = form.one("same");
@@ -320,7 +317,8 @@ int run_c1(const opt_t& in, const opt_t& out, const opt_t& form, const opt_t& se
     if (sector.given()) num = int64_t(parse_uint_arg("--sector", sector.one(), 0, INT64_MAX));
     if (wrap && !r.wrapper && !sector.given())
       throw usage_error("--form wrapper needs --sector N (the wrapper's SectorNum)");
-    write_text_file(out.one(), wrap ? fc::write_c1_wrapper_json(c1, num) : fc::write_c1_json(c1));
+    zk::write_file_atomic(out.one(),
+                          wrap ? fc::write_c1_wrapper_json(c1, num) : fc::write_c1_json(c1));
     j["written"] = out.one();
     j["written_form"] = wrap ? "wrapper" : "api";
   }
@@ -467,20 +465,18 @@ filecoin_sub_t add_params(CLI::App* group) {
 
 // --- seal and check-c1 (the sealing side) -----------------------------------------------
 
+// An I/O failure is a runtime_error naming the file (invalid_argument is for a malformed value).
 std::vector<uint8_t> read_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::invalid_argument("cannot read " + path);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  if (!f) throw std::runtime_error(path + ": cannot read: " + std::strerror(errno));
+  std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  if (f.bad()) throw std::runtime_error(path + ": read error");
+  return bytes;
 }
 
-void write_file(const std::string& path, const void* data, size_t n) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(static_cast<const char*>(data), std::streamsize(n));
-  if (!f) throw std::runtime_error("cannot write " + path);
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  write_file(path, text.data(), text.size());
+// Labels and replicas: 32-byte nodes, written as write_file_atomic writes every file.
+void write_nodes(const std::string& path, const zk::bytes32_t* nodes, size_t n) {
+  zk::write_file_atomic(path, std::string_view(reinterpret_cast<const char*>(nodes), n * 32));
 }
 
 ojson_t hex(const zk::bytes32_t& b) { return zk::to_hex(b); }
@@ -535,7 +531,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   const std::string dir = out.one();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::invalid_argument("cannot create --out " + dir + ": " + ec.message());
+  if (ec) throw std::runtime_error("cannot create --out " + dir + ": " + ec.message());
 
   // The rvalue form takes only the piece (freed once padded); req's other fields stay.
   const fc::seal_result_t r = fc::seal_sector(
@@ -544,15 +540,15 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   // The C1 through fc-a's writer (c1.hpp), checked by its reader's rules first.
   const fc::c1_output_t c1 = fc::c1_of(req, r);
   fc::validate_c1(c1);
-  write_text(dir + "/c1.json", fc::write_c1_json(c1));
+  zk::write_file_atomic(dir + "/c1.json", fc::write_c1_json(c1));
 
   std::vector<std::string> layer_files;
   for (size_t l = 0; l < r.layers.size(); ++l) {
     const std::string name = "labels-layer-" + std::to_string(l + 1) + ".bin";
-    write_file(dir + "/" + name, r.layers[l].data(), r.layers[l].size() * 32);
+    write_nodes(dir + "/" + name, r.layers[l].data(), r.layers[l].size());
     layer_files.push_back(name);
   }
-  if (!r.replica.empty()) write_file(dir + "/replica.bin", r.replica.data(), r.replica.size() * 32);
+  if (!r.replica.empty()) write_nodes(dir + "/replica.bin", r.replica.data(), r.replica.size());
 
   ojson_t commit;
   commit["registered_proof"] = std::string(req.config.proof->name);
@@ -588,7 +584,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
                          {"proofs", r.seconds.proofs},
                          {"total", r.seconds.total}};
   const std::string text = commit.dump(2) + "\n";
-  write_text(dir + "/commit.json", text);
+  zk::write_file_atomic(dir + "/commit.json", text);
   std::fputs(text.c_str(), stdout);
   return 0;
 }

@@ -22,7 +22,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -240,7 +239,8 @@ cached_params_t cached_dev_params(const std::string& registered_proof, uint64_t 
   const fs::path tmp = cache.string() + ".tmp";
   fs::remove_all(tmp);
   const auto made = fc::make_dev_params(c, seed, tmp.string(), name);
-  std::ofstream(tmp / "setup.ok") << "circuit " << digest << " seed " << seed << "\n";
+  zk::write_file_atomic((tmp / "setup.ok").string(),
+                        "circuit " + digest + " seed " + std::to_string(seed) + "\n");
   fs::remove_all(cache);
   fs::rename(tmp, cache);
   r.made = true;

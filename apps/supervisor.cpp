@@ -14,7 +14,10 @@
 #include <fstream>
 #include <regex>
 #include <stdexcept>
+#include <string>
 #include <thread>
+
+#include "zk/base/files.hpp"
 
 extern char** environ;
 
@@ -123,15 +126,17 @@ void supervisor_t::start(const std::string& name, const std::vector<std::string>
 }
 
 void supervisor_t::write_pid_file() const {
-  const std::string tmp = files_.pid_file + ".new";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    f << ::getpid() << "\n";
-    for (const auto& c : children_)
-      if (c.pid > 0) f << c.pid << "\n";
+  std::string pids = std::to_string(::getpid()) + "\n";
+  for (const auto& c : children_)
+    if (c.pid > 0) pids += std::to_string(c.pid) + "\n";
+  zk::write_file_atomic(files_.pid_file, pids);
+}
+
+void supervisor_t::refresh_pid_file() const noexcept {
+  try {
+    write_pid_file();
+  } catch (const std::exception&) {
   }
-  std::error_code ec;
-  fs::rename(tmp, files_.pid_file, ec);
 }
 
 std::optional<supervisor_t::exit_t> supervisor_t::reap() {
@@ -148,7 +153,7 @@ std::optional<supervisor_t::exit_t> supervisor_t::reap() {
     e.last_log = last_log_line(log_of(c.name));
     e.ran = c.last_ran;
     c.pid = 0;
-    if (!stopping_) write_pid_file();  // a stale pid is not left for someone to kill
+    if (!stopping_) refresh_pid_file();  // a stale pid is not left for someone to kill
     return e;
   }
   return std::nullopt;
@@ -200,7 +205,7 @@ std::vector<supervisor_t::restarted_t> supervisor_t::restart_due() {
     }
     out.push_back(std::move(r));
   }
-  if (!out.empty()) write_pid_file();
+  if (!out.empty()) refresh_pid_file();
   return out;
 }
 

@@ -49,8 +49,9 @@ class supervisor_t {
   // Starts `argv` (argv[0]: the executable) as the process of node `name`, its stdout and stderr
   // in <log_dir>/<name>.log (truncated). Throws std::runtime_error when it cannot.
   void start(const std::string& name, const std::vector<std::string>& argv);
-  // Writes the pid file (through a temporary file and a rename: a reader never sees it half
-  // written): this process, then every child that runs now.
+  // Writes the pid file (zk::write_file_atomic: a reader never sees it half written): this
+  // process, then every child that runs now. Throws (format_error naming the file) when it
+  // cannot be written.
   void write_pid_file() const;
 
   struct exit_t {
@@ -109,6 +110,9 @@ class supervisor_t {
   pid_t spawn(const child_t& c, bool append) const;
   child_t& find(const std::string& name);
   restart_t schedule(child_t& c);
+  // write_pid_file as children come and go: best effort, the cluster runs on when it fails (the
+  // file then still lists the pids of the last write).
+  void refresh_pid_file() const noexcept;
 
   up_files_t files_;
   std::vector<child_t> children_;
