@@ -47,7 +47,9 @@ void journal_t::add_job(const journaled_job_t& j) {
         .text(9, j.state)
         .text(10, j.error)
         .i64(11, j.submitted_ms)
-        .i64(12, j.finished_ms);
+        .i64(12, j.finished_ms)
+        .text(13, j.request_id)
+        .text(14, j.request_digest);
     if (b.rc != SQLITE_OK) fail(op + ": bind");
     if (sqlite3_step(st) != SQLITE_DONE) {
       if (is_constraint(db_.get(), SQLITE_CONSTRAINT_PRIMARYKEY))
@@ -215,7 +217,7 @@ std::vector<journaled_job_t> journal_t::replay() {
   tx_t tx(*this, op);  // one consistent read, and one lock round instead of three
   stmt_ptr_t q = prepare(
       "SELECT seq, public_id, owner, circuit, priority, circuit_priority, partitions, spec, "
-      "state, error, submitted_ms, finished_ms FROM jobs ORDER BY seq");
+      "state, error, submitted_ms, finished_ms, request_id, request_digest FROM jobs ORDER BY seq");
   step_rows(q.get(), "jobs", [&](sqlite3_stmt* st) {
     journaled_job_t j;
     j.seq = uint64_t(int_col(st, 0, 0, i64_max, 0, "seq"));
@@ -235,6 +237,8 @@ std::vector<journaled_job_t> journal_t::replay() {
     j.error = column_bytes(st, 9);
     j.submitted_ms = int_col(st, 10, i64_min, i64_max, j.seq, "submitted_ms");
     j.finished_ms = int_col(st, 11, i64_min, i64_max, j.seq, "finished_ms");
+    j.request_id = column_bytes(st, 12);
+    j.request_digest = column_bytes(st, 13);
     j.attempts.assign(j.partitions, 0);
     j.placement.assign(j.partitions, std::string());
     at.emplace(j.seq, jobs.size());

@@ -8,12 +8,14 @@
 //   - WAL mode with synchronous NORMAL or FULL (journal_sync_t): FULL fsyncs every commit, so an
 //     acknowledged job or proof survives a power loss; NORMAL survives a crash of the process but
 //     the last commits before a power loss may be lost.
-//   - PRAGMA user_version holds the schema version (schema_version). Version 1 (inputs as
-//     length-prefixed strings) is migrated to version 2 (each job's typed spec, node/job_spec.hpp,
-//     as JSON) at open, once: a copy of the file first (<path>.v1-<unix ms>, VACUUM INTO), then
-//     every job's inputs read (job_spec_from_v1) in one transaction, all or nothing (a job whose
-//     inputs cannot be read refuses the open and leaves the file as it was). Any other version,
-//     or a file that is not SQLite, is refused, never rewritten.
+//   - PRAGMA user_version holds the schema version (schema_version, 3). An older version is
+//     migrated at open, once: a copy of the file first (<path>.v<N>-<unix ms>, VACUUM INTO), then
+//     every step from it to 3 in one transaction, all or nothing. Version 1 (inputs as
+//     length-prefixed strings) to 2: each job's inputs read into its typed spec (node/
+//     job_spec.hpp, as JSON; job_spec_from_v1; a job whose inputs cannot be read refuses the open
+//     and leaves the file as it was). Version 2 to 3: each job's request id and request
+//     fingerprint (job_request_msg::request_id, request_digest), empty for the jobs already
+//     there. Any other version, or a file that is not SQLite, is refused, never rewritten.
 //   - Held exclusively (locking_mode EXCLUSIVE and a write at open) for as long as the journal_t
 //     lives: a second scheduler on the same file, in this process or another, is refused after
 //     busy_timeout_ms.
@@ -55,6 +57,8 @@ struct journaled_job_t {
   bool circuit_priority = false;
   uint32_t partitions = 0;
   job_spec_t spec;             // what the job proves, as the scheduler took it in
+  std::string request_id;      // the client's idempotency key ("": none; schema 3)
+  std::string request_digest;  // the fingerprint of its request (with a request_id)
   std::string state = "open";  // open | done | failed | cancelled
   std::string error;
   int64_t submitted_ms = 0, finished_ms = 0;  // unix ms; 0 = not finished
@@ -70,7 +74,7 @@ struct journal_stats_t {
 
 class journal_t {
  public:
-  static constexpr int schema_version = 2;
+  static constexpr int schema_version = 3;
   // How long an open waits for another holder of the file before it is refused.
   static constexpr int busy_timeout_ms = 1000;
 
@@ -112,8 +116,10 @@ class journal_t {
   journal_stats_t stats() const;
   const std::string& path() const { return path_; }
   journal_sync_t sync() const { return sync_; }
-  // The copy of a schema-v1 file this open migrated ("" when it migrated none).
+  // The copy of an older schema's file this open migrated ("" when it migrated none), and the
+  // version it had (0 when none).
   const std::string& migration_backup() const { return migration_backup_; }
+  int migrated_from() const { return migrated_from_; }
 
  private:
   struct db_close_t {
@@ -132,13 +138,16 @@ class journal_t {
   void run(sqlite3_stmt* st, const std::string& op);  // steps to SQLITE_DONE, then resets
   void check_header() const;                          // a non-empty file must be SQLite's
   void open_schema();
-  // Schema v1 → v2 inside the open's transaction; `backup` names the copy in refusals.
-  void migrate_v1(const std::string& backup);
+  // Schema v1 → v2 inside the open's transaction.
+  void migrate_v1();
+  // Schema v2 → v3 inside the open's transaction.
+  void migrate_v2();
 
   std::string path_;
   journal_sync_t sync_;
   uint64_t next_seq_ = 1;
   std::string migration_backup_;
+  int migrated_from_ = 0;
   // Declared first: destroyed after the statements.
   std::unique_ptr<sqlite3, db_close_t> db_;
   stmt_ptr_t begin_, commit_, rollback_;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "node/scheduler/journal_sqlite.hpp"
 
@@ -15,13 +16,13 @@ using namespace journal_detail;
 
 namespace {
 
-// The schema of version 2 (journal_t::schema_version): version 1 with a job's inputs (a blob of
-// length-prefixed strings) replaced by its spec (JSON text, node/job_spec.hpp), last, as the
-// migration from version 1 leaves it (ALTER TABLE ADD COLUMN, DROP COLUMN). Seqs are SQLite
-// integers (int64), so add_job refuses a seq past INT64_MAX - 1. Parts rows exist only for
-// partitions whose attempts or placement were noted: a queued job costs one row, and replay fills
-// in 0 and "".
-const char* const schema_v2 = R"sql(
+// The schema of version 3 (journal_t::schema_version): version 1 with a job's inputs (a blob of
+// length-prefixed strings) replaced by its spec (JSON text, node/job_spec.hpp; version 2), then
+// its request id and request fingerprint (version 3), last, as the migrations leave them (ALTER
+// TABLE ADD COLUMN, DROP COLUMN). Seqs are SQLite integers (int64), so add_job refuses a seq past
+// INT64_MAX - 1. Parts rows exist only for partitions whose attempts or placement were noted: a
+// queued job costs one row, and replay fills in 0 and "".
+const char* const schema_v3 = R"sql(
 CREATE TABLE meta (
   key   TEXT PRIMARY KEY,
   value INTEGER NOT NULL
@@ -39,7 +40,9 @@ CREATE TABLE jobs (
   error            TEXT NOT NULL,
   submitted_ms     INTEGER NOT NULL,
   finished_ms      INTEGER NOT NULL,
-  spec             TEXT NOT NULL DEFAULT ''
+  spec             TEXT NOT NULL DEFAULT '',
+  request_id       TEXT NOT NULL DEFAULT '',
+  request_digest   TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE parts (
   seq       INTEGER NOT NULL REFERENCES jobs (seq) ON DELETE CASCADE,
@@ -58,15 +61,26 @@ CREATE TABLE proofs (
   prover         TEXT NOT NULL,
   UNIQUE (seq, part)
 );
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 )sql";
 
-// Both versions have these tables (version 1's jobs has `inputs` where version 2's has `spec`).
+// Every version has these tables (version 1's jobs has `inputs` where later ones have `spec`).
 const char* const tables[] = {"meta", "jobs", "parts", "proofs"};
+// The columns of jobs that tell the versions apart.
+const std::vector<const char*>& version_columns(int version) {
+  static const std::vector<const char*> v1{"inputs"}, v2{"spec"},
+      v3{"spec", "request_id", "request_digest"};
+  return version == 1 ? v1 : version == 2 ? v2 : v3;
+}
 
 // Version 1 to 2, in the open's transaction (journal_t::migrate_v1).
 const char* const v1_add_spec = "ALTER TABLE jobs ADD COLUMN spec TEXT NOT NULL DEFAULT ''";
 const char* const v1_drop_inputs = "ALTER TABLE jobs DROP COLUMN inputs";
+// Version 2 to 3 (journal_t::migrate_v2): the jobs already there have no request id.
+const char* const v2_add_request_id =
+    "ALTER TABLE jobs ADD COLUMN request_id TEXT NOT NULL DEFAULT ''";
+const char* const v2_add_request_digest =
+    "ALTER TABLE jobs ADD COLUMN request_digest TEXT NOT NULL DEFAULT ''";
 
 int64_t unix_ms_now() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -106,8 +120,8 @@ journal_t::journal_t(const std::string& path, journal_sync_t sync) : path_(path)
 
   add_job_ = prepare(
       "INSERT INTO jobs (seq, public_id, owner, circuit, priority, circuit_priority, partitions, "
-      "spec, state, error, submitted_ms, finished_ms) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+      "spec, state, error, submitted_ms, finished_ms, request_id, request_digest) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
   add_part_ = prepare("INSERT INTO parts (seq, part, attempts, placement) VALUES (?1, ?2, ?3, ?4)");
   // Through the job's row: no row is inserted for an unknown job or a partition out of range.
   add_proof_ = prepare(
@@ -225,24 +239,27 @@ void journal_t::open_schema() {
         refuse("schema version " + std::to_string(version) + " but table '" + std::string(t) +
                "' is missing");
     }
-    const char* column = version == 1 ? "inputs" : "spec";
-    const std::string sql =
-        std::string("SELECT count(*) FROM pragma_table_info('jobs') WHERE name = '") + column + "'";
-    if (query(sql.c_str()) != "1")
-      refuse("schema version " + std::to_string(version) + " but jobs has no column '" + column +
-             "'");
+    for (const char* column : version_columns(version)) {
+      const std::string sql =
+          std::string("SELECT count(*) FROM pragma_table_info('jobs') WHERE name = '") + column +
+          "'";
+      if (query(sql.c_str()) != "1")
+        refuse("schema version " + std::to_string(version) + " but jobs has no column '" + column +
+               "'");
+    }
   };
   if (version == 0 && objects == 0) {
-    exec(schema_v2, "create the schema");
+    exec(schema_v3, "create the schema");
   } else if (version == 0) {
     refuse("an SQLite database that is not a zkfleet journal (PRAGMA user_version 0, " +
            std::to_string(objects) + " schema objects)");
-  } else if (version == 1) {
+  } else if (version == 1 || version == 2) {
     check_tables();
     // A copy to go back to, before anything changes: VACUUM INTO runs outside a transaction (the
     // exclusive lock stays held meanwhile), then the migration is one transaction.
     tx.reset();
-    const std::string backup = path_ + ".v1-" + std::to_string(unix_ms_now());
+    const std::string from = std::to_string(version);
+    const std::string backup = path_ + ".v" + from + "-" + std::to_string(unix_ms_now());
     {
       stmt_ptr_t vacuum = prepare("VACUUM INTO ?1");
       binder_t b{vacuum.get()};
@@ -251,7 +268,8 @@ void journal_t::open_schema() {
         const std::string why = sqlite3_errmsg(db);
         std::error_code ec;
         fs::remove(backup, ec);
-        refuse("schema version 1: the copy to keep before migrating it to version 2 (" + backup +
+        refuse("schema version " + from + ": the copy to keep before migrating it to version " +
+               std::to_string(schema_version) + " (" + backup +
                ") could not be made, so nothing was changed: " + why);
       }
     }
@@ -266,12 +284,16 @@ void journal_t::open_schema() {
     } guard{backup};
     begin();
     tx.emplace(*this, tx_t::adopt_t{});
-    migrate_v1(backup);
+    if (version == 1) migrate_v1();
+    migrate_v2();
+    exec("PRAGMA user_version = 3", "migrate: the version");
     guard.keep = true;
+    migration_backup_ = backup;
+    migrated_from_ = version;
     version = schema_version;
   } else if (version != schema_version) {
     refuse("schema version " + std::to_string(version) + " (PRAGMA user_version); this zkfleet " +
-           "reads version " + std::to_string(schema_version) + " (and migrates version 1)" +
+           "reads version " + std::to_string(schema_version) + " (and migrates versions 1 and 2)" +
            (version > schema_version ? " (written by a newer zkfleet?)" : ""));
   } else {
     check_tables();
@@ -287,9 +309,10 @@ void journal_t::open_schema() {
   tx->commit("open");
 }
 
-void journal_t::migrate_v1(const std::string& backup) {
+void journal_t::migrate_v1() {
   auto refuse_migration = [&](const std::string& why) {
-    refuse("schema version 1 could not be migrated to version 2, so nothing was changed: " + why);
+    refuse("schema version 1 could not be migrated to version " + std::to_string(schema_version) +
+           ", so nothing was changed: " + why);
   };
   exec(v1_add_spec, "migrate schema 1 to 2: add the spec column");
   {
@@ -317,8 +340,11 @@ void journal_t::migrate_v1(const std::string& backup) {
     if (rc != SQLITE_DONE) fail("migrate schema 1 to 2: read the jobs");
   }  // both statements finalized: the table may change
   exec(v1_drop_inputs, "migrate schema 1 to 2: drop the inputs column");
-  exec("PRAGMA user_version = 2", "migrate schema 1 to 2: the version");
-  migration_backup_ = backup;
+}
+
+void journal_t::migrate_v2() {
+  exec(v2_add_request_id, "migrate schema 2 to 3: add the request_id column");
+  exec(v2_add_request_digest, "migrate schema 2 to 3: add the request_digest column");
 }
 
 journal_t::~journal_t() = default;  // statements first, then the database (member order)

@@ -328,8 +328,8 @@ TEST_CASE("journal: a journal of another schema version, or another SQLite datab
   std::string e = thrown([&] { journal_t j(path, journal_sync_t::full); });
   CHECK(contains(e, path));
   CHECK(contains(e, "schema version 7"));
-  CHECK(contains(e, "reads version 2 (and migrates version 1)"));
-  // A file that claims version 1 but has version 2's jobs table: refused, nothing migrated.
+  CHECK(contains(e, "reads version 3 (and migrates versions 1 and 2)"));
+  // A file that claims version 1 but has version 3's jobs table: refused, nothing migrated.
   sql_on(path, "PRAGMA user_version = 1");
   CHECK(contains(thrown([&] { journal_t j(path, journal_sync_t::full); }),
                  "schema version 1 but jobs has no column 'inputs'"));
@@ -415,23 +415,26 @@ TEST_CASE("journal: a job of 1024 partitions: every partition's attempts, placem
   CHECK(j.stats().proofs == 512);
 }
 
-// --- schema v1 → v2 -------------------------------------------------------------------------
+// --- older schemas: v1 → v3, v2 → v3 ---------------------------------------------------------
 
 namespace {
 
-// tests/fixtures/journal/v1.sql loaded into a fresh file: a journal as zkfleet wrote schema 1.
-void load_v1(const std::string& path) {
-  sql_on(
-      path,
-      zk::test::read_text(std::string(ZK_SOURCE_DIR) + "/tests/fixtures/journal/v1.sql").c_str());
+// tests/fixtures/journal/v<version>.sql loaded into a fresh file: a journal as zkfleet wrote that
+// schema.
+void load_fixture(const std::string& path, int version) {
+  sql_on(path, zk::test::read_text(std::string(ZK_SOURCE_DIR) + "/tests/fixtures/journal/v" +
+                                   std::to_string(version) + ".sql")
+                   .c_str());
 }
+void load_v1(const std::string& path) { load_fixture(path, 1); }
 
-std::vector<std::string> backups_of(const std::string& path) {
+// The copies <path>.v<version>-<ms> a migration left.
+std::vector<std::string> backups_of(const std::string& path, int version = 1) {
   std::vector<std::string> out;
   const std::filesystem::path p(path);
+  const std::string prefix = p.filename().string() + ".v" + std::to_string(version) + "-";
   for (const auto& e : std::filesystem::directory_iterator(p.parent_path()))
-    if (e.path().filename().string().rfind(p.filename().string() + ".v1-", 0) == 0)
-      out.push_back(e.path().string());
+    if (e.path().filename().string().rfind(prefix, 0) == 0) out.push_back(e.path().string());
   return out;
 }
 
@@ -466,6 +469,7 @@ TEST_CASE("journal: a schema-v1 journal with every kind of job migrates once, al
     const auto backups = backups_of(path);
     REQUIRE(backups.size() == 1);
     CHECK(j.migration_backup() == backups[0]);
+    CHECK(j.migrated_from() == 1);
   }
   REQUIRE(jobs.size() == 10);
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -529,9 +533,13 @@ TEST_CASE("journal: a schema-v1 journal with every kind of job migrates once, al
   CHECK(jobs[9].circuit == "fc32g");
   for (size_t i : {1, 2, 3, 5, 6, 7, 8, 9}) CHECK(jobs[i].state == "open");
 
-  // Version 2 now, the inputs column gone, each spec readable JSON; a second open migrates
-  // nothing and reads the same; the copy is a version-1 journal with the jobs as they were.
-  CHECK(sql_value(path, "PRAGMA user_version") == "2");
+  // Version 3 now, the inputs column gone, each spec readable JSON, no request ids; a second
+  // open migrates nothing and reads the same; the copy is a version-1 journal with the jobs as
+  // they were.
+  CHECK(sql_value(path, "PRAGMA user_version") == "3");
+  CHECK(sql_value(path, "SELECT count(*) FROM jobs WHERE request_id = '' AND request_digest = ''") ==
+        "10");
+  for (const auto& job : jobs) CHECK(job.request_id.empty());
   CHECK(sql_value(path, "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'inputs'") ==
         "0");
   CHECK(sql_value(path, "SELECT spec FROM jobs WHERE seq = 6") ==
@@ -584,7 +592,7 @@ TEST_CASE(
     const std::string before = sql_value(path, "SELECT group_concat(hex(inputs)) FROM jobs");
     const std::string e = thrown([&] { journal_t j(path, journal_sync_t::full); });
     CHECK_MESSAGE(contains(e,
-                           "schema version 1 could not be migrated to version 2, so nothing was "
+                           "schema version 1 could not be migrated to version 3, so nothing was "
                            "changed: job seq "),
                   e);
     CHECK(sql_value(path, "PRAGMA user_version") == "1");
@@ -593,4 +601,66 @@ TEST_CASE(
           "0");
     CHECK(backups_of(path).empty());  // the copy goes with the refusal
   }
+}
+
+TEST_CASE("journal: a schema-v2 journal migrates to v3 once, every job intact, request ids kept") {
+  using namespace zk::node;
+  zk::test::temp_dir_t dir("zk_journal_v2");
+  const std::string path = dir.file("journal.db");
+  load_fixture(path, 2);
+  REQUIRE(sql_value(path, "PRAGMA user_version") == "2");
+  const std::string specs_before = sql_value(path, "SELECT group_concat(spec, '|') FROM jobs");
+  std::vector<journaled_job_t> jobs;
+  {
+    journal_t j(path, journal_sync_t::full);
+    CHECK(j.migrated_from() == 2);
+    const auto backups = backups_of(path, 2);
+    REQUIRE(backups.size() == 1);
+    CHECK(j.migration_backup() == backups[0]);
+    CHECK(backups_of(path, 1).empty());
+    CHECK(j.next_seq() == 13);
+    jobs = j.replay();
+  }
+  REQUIRE(jobs.size() == 12);
+  CHECK(sql_value(path, "PRAGMA user_version") == "3");
+  // The specs are the same text; the jobs, attempts, placement and proofs as they were.
+  CHECK(sql_value(path, "SELECT group_concat(spec, '|') FROM jobs") == specs_before);
+  for (const auto& job : jobs) {
+    CHECK(job.request_id.empty());
+    CHECK(job.request_digest.empty());
+  }
+  CHECK(jobs[5].attempts == std::vector<uint32_t>{0, 2, 0});
+  CHECK(jobs[0].state == "done");
+  REQUIRE(jobs[0].proofs.size() == 2);
+  CHECK(jobs[4].error == "bad_input: the witness does not satisfy the circuit");
+  // 11: a Filecoin C2 taken in (no intake again), of miner 1000; 12: porep-lite, done, its proof.
+  const auto& f = std::get<filecoin_porep_spec_t>(jobs[10].spec.v);
+  CHECK(jobs[10].owner == "curio");
+  CHECK_FALSE(needs_intake(jobs[10].spec));
+  CHECK(zk::to_hex(f.prover_id).substr(0, 4) == "e807");
+  REQUIRE(f.partitions.size() == 1);
+  CHECK(f.partitions[0].input.object.sha256 == std::string(64, '9'));
+  CHECK(jobs[11].state == "done");
+  REQUIRE(jobs[11].proofs.size() == 1);
+  CHECK(jobs[11].proofs[0].prover == "prover-c");
+  // The copy is the version-2 file as it was.
+  const std::string backup = backups_of(path, 2).at(0);
+  CHECK(sql_value(backup, "PRAGMA user_version") == "2");
+  CHECK(sql_value(backup, "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = "
+                          "'request_id'") == "0");
+  // A request id and its fingerprint survive close and reopen; a second open migrates nothing.
+  {
+    journal_t j(path, journal_sync_t::full);
+    CHECK(j.migration_backup().empty());
+    journaled_job_t n = make_job(13, 1);
+    n.request_id = "porep-1000-42 [retry]";
+    n.request_digest = std::string(64, 'a');
+    j.add_job(n);
+  }
+  journal_t j(path, journal_sync_t::full);
+  const auto last = j.replay();
+  REQUIRE(last.size() == 13);
+  CHECK(last[12].request_id == "porep-1000-42 [retry]");
+  CHECK(last[12].request_digest == std::string(64, 'a'));
+  CHECK(backups_of(path, 2).size() == 1);
 }
