@@ -22,6 +22,7 @@ unsigned http_status_of(const caf::error& e) {
       return 503;
     case zk_errc::job_failed:
     case zk_errc::job_cancelled:
+    case zk_errc::conflict:
       return 409;
     case zk_errc::internal:
       return 500;
@@ -31,6 +32,15 @@ unsigned http_status_of(const caf::error& e) {
 }
 
 namespace {
+
+// Why an ask bounded by `timeout` got no answer.
+api_failure_t failure_of(const caf::error& e, std::chrono::milliseconds timeout) {
+  const bool timed_out = e == caf::sec::request_timeout;
+  return {http_status_of(e), reason_of(e),
+          timed_out ? "did not answer within " + std::to_string(timeout.count()) + " ms"
+                    : "failed: " + describe(e),
+          timed_out};
+}
 
 class actor_gateway_t final : public node::api_gateway_t {
  public:
@@ -104,14 +114,32 @@ class actor_gateway_t final : public node::api_gateway_t {
     if (!snap) return failure(snap.error());
     return to_aggregator(*snap);
   }
+  api_result_t<std::vector<timeline::event_t>> job_events(uint64_t job) override {
+    auto snap =
+        ask<timeline_snapshot_msg>(sys_, aggregator_, timeout_, job_events_atom::value, job);
+    if (!snap) return failure(snap.error());
+    return std::move(snap->events);
+  }
+  node::api_cancel_t await(const std::string& session, const std::string& job,
+                           std::chrono::milliseconds wait,
+                           node::api_callback_t<job_result_msg> done) override {
+    // The failure's words name the wait, not the gateway's ask bound.
+    const caf::actor helper = ask_async<job_result_msg>(
+        sys_, scheduler_, wait,
+        [done = std::move(done), wait](caf::expected<job_result_msg> x) {
+          if (x) return done(std::move(*x));
+          api_failure_t f = failure_of(x.error(), wait);
+          if (f.timed_out) f.detail = "did not finish within " + std::to_string(wait.count()) + " ms";
+          done(std::move(f));
+        },
+        await_atom::value, session, job);
+    return [helper] {
+      if (helper) caf::anon_send_exit(helper, caf::exit_reason::user_shutdown);
+    };
+  }
 
  private:
-  api_failure_t failure(const caf::error& e) const {
-    return {http_status_of(e), reason_of(e),
-            e == caf::sec::request_timeout
-                ? "did not answer within " + std::to_string(timeout_.count()) + " ms"
-                : "failed: " + describe(e)};
-  }
+  api_failure_t failure(const caf::error& e) const { return failure_of(e, timeout_); }
   template <class T>
   api_result_t<T> from(caf::expected<T>&& x) const {
     if (!x) return failure(x.error());

@@ -32,6 +32,8 @@ std::string to_string(zk_errc e) {
       return "internal";
     case zk_errc::bad_input:
       return "bad_input";
+    case zk_errc::conflict:
+      return "conflict";
   }
   return "unknown_error";
 }

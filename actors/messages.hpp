@@ -34,7 +34,8 @@
 //   S → Y, P     cancel_atom job id (drop what the job holds)
 //   R → T        join_atom timeline_join_msg, event_batch_msg
 //   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
-//   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text
+//   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text;
+//                job_events_atom job → timeline_snapshot_msg (that job's events only)
 //   any → S      stats_atom token → std::vector<node_usage_msg>; timeline_atom token → the
 //   aggregator
 //   node → Y, P, R  rebind_atom: take the scheduler now in the node's scheduler_slot_t (the node
@@ -101,6 +102,7 @@ using jobs_atom = caf::atom_constant<caf::atom("jobs")>;
 using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using priority_atom = caf::atom_constant<caf::atom("priority")>;
 using drain_atom = caf::atom_constant<caf::atom("drain")>;
+using job_events_atom = caf::atom_constant<caf::atom("job_events")>;
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -121,6 +123,7 @@ enum class zk_errc : uint8_t {
   send_failed,      // a synthesized buffer could not be delivered to its prover
   internal,         // the receiver failed (an exception in its handler), not the request
   bad_input,  // a job's input no attempt can prove (a witness that does not satisfy the circuit)
+  conflict,   // the request_id names another request's unfinished job
 };
 std::string to_string(zk_errc e);
 // "bad_request: unknown circuit 'x'" for an error of this category; CAF's rendering otherwise.
@@ -270,6 +273,7 @@ using timeline_actor =
                      caf::replies_to<flush_atom>::with<caf::ok_atom>,
                      caf::replies_to<snapshot_atom>::with<timeline_snapshot_msg>,
                      caf::replies_to<snapshot_atom, int64_t>::with<timeline_snapshot_msg>,
+                     caf::replies_to<job_events_atom, uint64_t>::with<timeline_snapshot_msg>,
                      caf::replies_to<metrics_atom>::with<std::string>>;
 
 // A synthesis node's synthesizer; rebind_atom answers the buffers it keeps (node_join_msg::held);
@@ -469,7 +473,7 @@ typename Inspector::result_type inspect(Inspector& f, partition_spec_t& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_request_msg& x) {
   return f(caf::meta::type_name("job_request"), x.circuit, x.priority, x.partitions, x.spec,
-           x.circuit_priority);
+           x.circuit_priority, x.request_id, x.request_digest);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
@@ -478,7 +482,8 @@ typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
-  return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.owner, x.circuit, x.priority,
+  return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.request_id, x.owner, x.circuit,
+           x.priority,
            x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states,
            x.waiting, x.part_nodes, x.submitted_ms, x.kind);
 }
@@ -490,7 +495,7 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
   return f(caf::meta::type_name("node_usage_msg"), x.name, x.reserved, x.budget, x.synthesizing,
            x.pipeline, x.peak_reserved, x.synth, x.prover, x.alive, x.backend, x.draining,
-           x.drained);
+           x.drained, x.hot_circuits);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {

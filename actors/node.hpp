@@ -5,6 +5,7 @@
 // aggregator and such nodes in one actor_system (`zkfleet demo`, the tests).
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -126,10 +127,46 @@ class embedded_cluster_t {
   void start(caf::actor_system& sys, const cluster_config_t& cfg);
 };
 
-// A request from outside any actor, answered within `timeout`: the reply, or the error
-// (sec::request_timeout when none came; sec::request_receiver_down as soon as `dest` is gone, e.g.
-// its process died or the connection to it broke: a remote peer's pending request is never
-// answered then, so waiting out the timeout would tell nothing).
+// A request from outside any actor, its answer given to `done` (once, on a thread of the actor
+// system) within `timeout`: the reply, or the error (sec::request_timeout when none came;
+// sec::request_receiver_down as soon as `dest` is gone, e.g. its process died or the connection
+// to it broke: a remote peer's pending request is never answered then, so waiting out the timeout
+// would tell nothing). Returns the helper actor that waits for it: an exit sent to it
+// (caf::anon_send_exit) stops the wait, and `done` is then never called.
+template <class T, class Handle, class... Ts>
+caf::actor ask_async(caf::actor_system& sys, const Handle& dest, std::chrono::milliseconds timeout,
+                     std::function<void(caf::expected<T>)> done, Ts&&... xs) {
+  if (!dest) {
+    done(caf::make_error(caf::sec::invalid_argument, "no actor to ask"));
+    return {};
+  }
+  return sys.spawn([done = std::move(done), dest, timeout,
+                    args = std::make_tuple(std::decay_t<Ts>(std::forward<Ts>(xs))...)](
+                       caf::event_based_actor* self) {
+    self->monitor(dest);
+    self->set_down_handler([done, self](caf::down_msg& m) {
+      done(caf::make_error(caf::sec::request_receiver_down,
+                           "the peer is gone: " + caf::to_string(m.reason)));
+      self->quit();
+    });
+    std::apply(
+        [&](const auto&... a) {
+          self->request(dest, timeout, a...)
+              .then(
+                  [done, self](T& v) {
+                    done(std::move(v));
+                    self->quit();
+                  },
+                  [done, self](caf::error& e) {
+                    done(std::move(e));
+                    self->quit();
+                  });
+        },
+        args);
+  });
+}
+
+// ask_async, waited for on the calling thread.
 template <class T, class Handle, class... Ts>
 caf::expected<T> ask(caf::actor_system& sys, const Handle& dest, std::chrono::milliseconds timeout,
                      Ts&&... xs) {
@@ -137,38 +174,16 @@ caf::expected<T> ask(caf::actor_system& sys, const Handle& dest, std::chrono::mi
     std::mutex mu;
     std::condition_variable cv;
     std::optional<caf::expected<T>> value;
-    void set(caf::expected<T> v) {
-      std::lock_guard<std::mutex> lock(mu);
-      if (!value) value = std::move(v);
-      cv.notify_all();
-    }
   };
-  if (!dest) return caf::make_error(caf::sec::invalid_argument, "no actor to ask");
   auto answer = std::make_shared<answer_t>();
-  sys.spawn(
-      [answer, dest, timeout, args = std::make_tuple(std::decay_t<Ts>(std::forward<Ts>(xs))...)](
-          caf::event_based_actor* self) {
-        self->monitor(dest);
-        self->set_down_handler([answer, self](caf::down_msg& m) {
-          answer->set(caf::make_error(caf::sec::request_receiver_down,
-                                      "the peer is gone: " + caf::to_string(m.reason)));
-          self->quit();
-        });
-        std::apply(
-            [&](const auto&... a) {
-              self->request(dest, timeout, a...)
-                  .then(
-                      [answer, self](T& v) {
-                        answer->set(std::move(v));
-                        self->quit();
-                      },
-                      [answer, self](caf::error& e) {
-                        answer->set(std::move(e));
-                        self->quit();
-                      });
-            },
-            args);
-      });
+  ask_async<T>(
+      sys, dest, timeout,
+      [answer](caf::expected<T> v) {
+        std::lock_guard<std::mutex> lock(answer->mu);
+        if (!answer->value) answer->value = std::move(v);
+        answer->cv.notify_all();
+      },
+      std::forward<Ts>(xs)...);
   std::unique_lock<std::mutex> lock(answer->mu);
   // The request's own timeout answers first; the margin only covers a helper that never ran.
   if (!answer->cv.wait_for(lock, timeout + std::chrono::seconds(5),

@@ -61,8 +61,10 @@ void scheduler_actor_state::init(scheduler_actor::pointer s, const scheduler_con
     }
     policy.reserve_ids(journal->next_seq());
     if (!journal->migration_backup().empty())
-      log::info("scheduler: journal " + journal->path() + " migrated from schema version 1 to " +
-                std::to_string(journal_t::schema_version) + " (the version-1 file is kept at " +
+      log::info("scheduler: journal " + journal->path() + " migrated from schema version " +
+                std::to_string(journal->migrated_from()) + " to " +
+                std::to_string(journal_t::schema_version) + " (the version-" +
+                std::to_string(journal->migrated_from()) + " file is kept at " +
                 journal->migration_backup() + ")");
     log::info("scheduler: journal " + journal->path() + " (synchronous " +
               node::journal_sync_name(journal->sync()) + "): " + std::to_string(jobs.size()) +

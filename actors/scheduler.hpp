@@ -103,6 +103,7 @@ struct scheduler_actor_state {
     std::string transfer_key;                          // its data server's ticket key (prover)
     bool joined_synth = false, joined_prover = false;  // the roles it joined with
     std::string backend;                               // a prover's
+    std::vector<std::string> hot;  // the circuits whose keys it holds resident (a prover's)
   };
   struct part_ref_t {
     node::dispatch_t where{};
@@ -133,6 +134,16 @@ struct scheduler_actor_state {
   std::map<node_id_t, node_ref_t> nodes;
   std::map<job_id_t, job_ref_t> jobs;
   std::map<std::string, job_id_t> by_public_id;
+  // (owner, request_id) → the newest job submitted under that request id (job_request_msg).
+  using request_key_t = std::pair<std::string, std::string>;
+  std::map<request_key_t, job_id_t> by_request;
+  // Submits of a request id whose first submit is still being taken in: that one's fingerprint,
+  // and the same request's later submits, answered with its answer.
+  struct pending_request_t {
+    std::string digest;
+    std::vector<caf::typed_response_promise<std::string>> waiters;
+  };
+  std::map<request_key_t, pending_request_t> pending_requests;
   std::map<std::string, uint32_t> pending_submits;            // per client, inputs being checked
   std::map<std::pair<job_id_t, uint32_t>, part_ref_t> parts;  // dispatched, not yet done
   // Queued partitions whose finished buffer a synthesis node holds: (node, its buffer id).
@@ -175,8 +186,8 @@ struct scheduler_actor_state {
   // The caller's identity, or the error that refuses it (unauthenticated, or not `role`).
   result_t<security::identity_t, caf::error> who(const std::string& token,
                                                  std::optional<security::role_t> role) const;
-  // The job a client may see (its own, or any for admin), typed as its id or its number
-  // (node/job_ref.hpp).
+  // The job a client may see (its own, or any for admin), typed as its id, its number or
+  // request:<its request id> (node/job_ref.hpp).
   result_t<job_id_t, caf::error> owned_job(const std::string& token,
                                            const std::string& typed) const;
   // The partition a worker's report is about, when it comes from the actor the current attempt
@@ -186,6 +197,14 @@ struct scheduler_actor_state {
   part_ref_t* reporter_part(uint64_t job, uint32_t part, uint32_t attempt, bool synth, bool prover,
                             const char* what, const std::string* token);
   void accept_proof(const proof_msg& m);
+  // A submit under a request id (job_request_msg::request_id): the job it names already (its
+  // public id), a refusal (another request's unfinished job), a wait for the same request still
+  // being taken in, or nullopt: a new job (its key then noted as being taken in).
+  std::optional<caf::result<std::string>> submit_by_request(const std::string& owner,
+                                                            const job_request_msg& r);
+  // The end of a request's intake: its waiting submits answered like the first.
+  void settle_request(const std::string& owner, const job_request_msg& r,
+                      const caf::expected<std::string>& answer);
   void restore(const node::journaled_job_t& j);  // one job replayed from the journal
   // Journal writes; false (logged) when the journal failed.
   bool journal_part(job_id_t job, uint32_t part);

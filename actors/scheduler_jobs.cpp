@@ -44,30 +44,50 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   uint32_t open = pending_submits[owner];
   for (const auto& [id, j] : jobs)
     if (j.owner == owner && !policy.status(id).finished()) ++open;
-  if (open >= limits.max_queued_jobs)
-    return caf::make_error(
+  if (r.request_id.size() > max_request_id ||
+      (r.request_id.empty() != r.request_digest.empty()) || r.request_digest.size() > 64)
+    return caf::make_error(zk_errc::bad_request,
+                           "a request_id (at most " + std::to_string(max_request_id) +
+                               " bytes) comes with the request's fingerprint");
+  if (!r.request_id.empty())
+    if (auto answered = submit_by_request(owner, r)) return std::move(*answered);
+  if (open >= limits.max_queued_jobs) {
+    const auto refused = caf::make_error(
         zk_errc::bad_request,
         "client " + owner + " has " + std::to_string(open) +
             " unfinished jobs, the most it may have (scheduler.max_queued_jobs)");
+    settle_request(owner, r, refused);
+    return refused;
+  }
   // The job is taken in off this actor (a slow disk, a C1 of tens of MB, must not stall the
   // cluster): its files checked, a C1 cut into its partitions' inputs in the store.
   auto rp = self->make_response_promise<std::string>();
   ++pending_submits[owner];
-  auto done = [this, owner] {
+  auto done = [this, owner, r](const caf::expected<std::string>& answer) {
     if (--pending_submits[owner] == 0) pending_submits.erase(owner);
+    settle_request(owner, r, answer);
   };
   self->request(checker, check_timeout, intake_atom::value, c->second, r.spec, r.partitions,
                 limits.input_roots)
       .then(
           [this, rp, r = job_request_msg(r), owner, done](job_spec_t& taken) mutable {
-            done();
             r.spec = std::move(taken);
+            // Every path below answers the submit, and its request's waiting submits the same.
+            auto deliver = [&](caf::expected<std::string> answer) {
+              done(answer);
+              if (answer)
+                rp.deliver(std::move(*answer));
+              else
+                rp.deliver(std::move(answer.error()));
+            };
+            bool answered = false;
             guarded_void("submit", [&] {
               const priority_t prio =
                   r.circuit_priority ? circuits.at(r.circuit).priority : r.priority;
               const auto submitted = policy.submit(r.circuit, prio, r.partitions);
               if (!submitted) {  // e.g. a job no node holds
-                rp.deliver(caf::make_error(zk_errc::bad_request, submitted.error()));
+                answered = true;
+                deliver(caf::make_error(zk_errc::bad_request, submitted.error()));
                 return;
               }
               const job_id_t id = submitted.value();
@@ -84,16 +104,18 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                 jj.partitions = r.partitions;
                 jj.spec = r.spec;
                 jj.submitted_ms = submitted_ms;
+                jj.request_id = r.request_id;
+                jj.request_digest = r.request_digest;
                 try {
                   journal->add_job(jj);
                 } catch (const std::exception& e) {
                   log::error(std::string("scheduler: the journal refused a job: ") + e.what());
                   policy.cancel(id);
                   policy.forget(id);
-                  rp.deliver(caf::make_error(zk_errc::unavailable,
-                                             std::string("the scheduler could not journal the "
-                                                         "job: ") +
-                                                 e.what()));
+                  answered = true;
+                  deliver(caf::make_error(
+                      zk_errc::unavailable,
+                      std::string("the scheduler could not journal the job: ") + e.what()));
                   return;
                 }
               }
@@ -103,22 +125,74 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               j.request = r;
               j.submitted_ms = submitted_ms;
               by_public_id[j.public_id] = id;
+              if (!r.request_id.empty()) by_request[{owner, r.request_id}] = id;
               if (rec)
                 for (uint32_t k = 0; k < r.partitions; ++k)
                   rec->begin(id, k, timeline::stage_t::queued, track);
-              rp.deliver(j.public_id);
+              answered = true;
+              deliver(j.public_id);
               schedule();
             });
+            if (!answered)  // the handler threw (logged): the submit still gets its answer
+              deliver(caf::make_error(zk_errc::internal, "submit failed (the scheduler's log says why)"));
           },
           [rp, done](caf::error& e) mutable {
-            done();
-            if (refusal(e, zk_errc::bad_request))
-              rp.deliver(std::move(e));
-            else
-              rp.deliver(caf::make_error(zk_errc::unavailable,
-                                         "the inputs could not be checked: " + describe(e)));
+            caf::error answer = refusal(e, zk_errc::bad_request)
+                                    ? std::move(e)
+                                    : caf::make_error(zk_errc::unavailable,
+                                                      "the inputs could not be checked: " +
+                                                          describe(e));
+            done(answer);
+            rp.deliver(std::move(answer));
           });
   return rp;
+}
+
+std::optional<caf::result<std::string>> scheduler_actor_state::submit_by_request(
+    const std::string& owner, const job_request_msg& r) {
+  const request_key_t key{owner, r.request_id};
+  const std::string named = "request_id '" + r.request_id.substr(0, 64) + "'";
+  if (auto it = by_request.find(key); it != by_request.end()) {
+    const job_ref_t& j = jobs.at(it->second);
+    const job_status_t st = policy.status(it->second);
+    const bool same = j.request.request_digest == r.request_digest;
+    const bool given_up = st.finished() && (st.cancelled || st.failed > 0);
+    // The same request again (a client's retry, before or after a restart): its job, unfinished
+    // or done; a failed or cancelled one gives way to a new job, as does any finished job of
+    // another request (a sector sealed again).
+    if (same && !given_up) return caf::result<std::string>(j.public_id);
+    if (!same && !st.finished())
+      return caf::result<std::string>(caf::make_error(
+          zk_errc::conflict, named + " names job " + std::to_string(it->second) + " (" +
+                                 j.public_id +
+                                 "), unfinished, of another request (another C1, sector, miner or "
+                                 "proof): cancel it first, or give this request another id"));
+  }
+  if (auto p = pending_requests.find(key); p != pending_requests.end()) {
+    if (p->second.digest != r.request_digest)
+      return caf::result<std::string>(caf::make_error(
+          zk_errc::conflict,
+          named + " is being taken in for another request (another C1, sector, miner or proof)"));
+    auto rp = self->make_response_promise<std::string>();
+    p->second.waiters.push_back(rp);
+    return caf::result<std::string>(rp);
+  }
+  pending_requests[key].digest = r.request_digest;
+  return std::nullopt;
+}
+
+void scheduler_actor_state::settle_request(const std::string& owner, const job_request_msg& r,
+                                           const caf::expected<std::string>& answer) {
+  if (r.request_id.empty()) return;
+  auto p = pending_requests.find({owner, r.request_id});
+  if (p == pending_requests.end() || p->second.digest != r.request_digest) return;
+  for (auto& w : p->second.waiters) {
+    if (answer)
+      w.deliver(*answer);
+    else
+      w.deliver(answer.error());
+  }
+  pending_requests.erase(p);
 }
 
 result_t<job_id_t, caf::error> scheduler_actor_state::owned_job(const std::string& token,
@@ -129,7 +203,15 @@ result_t<job_id_t, caf::error> scheduler_actor_state::owned_job(const std::strin
   auto ref = node::parse_job_ref(typed);
   if (!ref) return caf::make_error(zk_errc::bad_request, ref.error());
   std::optional<job_id_t> id;
-  if (!ref->id.empty()) {
+  if (!ref->request_id.empty()) {
+    auto it = by_request.find({client->name, ref->request_id});
+    if (it != by_request.end()) {
+      id = it->second;
+    } else if (client->name == "admin") {  // admin sees every client's: the newest of the id
+      for (const auto& [key, job] : by_request)
+        if (key.second == ref->request_id && (!id || job > *id)) id = job;
+    }
+  } else if (!ref->id.empty()) {
     auto it = by_public_id.find(ref->id);
     if (it != by_public_id.end()) id = it->second;
   } else if (jobs.count(ref->number)) {
@@ -147,6 +229,7 @@ job_status_msg scheduler_actor_state::make_status(job_id_t job) const {
   job_status_msg m;
   m.id = j.public_id;
   m.seq = s.id;
+  m.request_id = j.request.request_id;
   m.owner = j.owner;
   m.circuit = s.circuit;
   m.priority = s.priority;

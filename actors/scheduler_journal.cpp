@@ -93,6 +93,9 @@ void scheduler_actor_state::restore(const node::journaled_job_t& jj) {
   j.request.circuit_priority = jj.circuit_priority;
   j.request.partitions = jj.partitions;
   j.request.spec = std::move(spec);
+  j.request.request_id = jj.request_id;
+  j.request.request_digest = jj.request_digest;
+  if (!jj.request_id.empty()) by_request[{jj.owner, jj.request_id}] = jj.seq;  // the newest wins
   for (const auto& p : jj.proofs) {
     j.proofs.push_back(
         {jj.seq, p.partition, 0, p.proof_json, p.public_signals, 0, p.prove_seconds, 0, ""});

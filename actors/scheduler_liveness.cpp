@@ -106,6 +106,8 @@ void scheduler_actor_state::tick() {
     if (j.waiters.empty() && now - *j.finished_at >= limits.retention && policy.forget(it->first)) {
       if (journal) guarded_void("the journal", [&] { journal->forget_job(it->first); });
       by_public_id.erase(j.public_id);
+      auto r = by_request.find({j.owner, j.request.request_id});
+      if (r != by_request.end() && r->second == it->first) by_request.erase(r);
       it = jobs.erase(it);
     } else {
       ++it;

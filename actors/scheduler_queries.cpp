@@ -78,6 +78,7 @@ node_usage_msg scheduler_actor_state::usage_row(node_id_t nid) const {
                    n.backend};
   u.draining = policy.draining(nid);
   u.drained = policy.drained(nid);
+  u.hot_circuits = n.hot;
   return u;
 }
 

@@ -117,10 +117,11 @@ caf::result<caf::ok_atom> timeline_aggregator_state::flush_all() {
   return rp;
 }
 
-timeline_snapshot_msg timeline_aggregator_state::snapshot(int64_t since_ns) const {
+timeline_snapshot_msg timeline_aggregator_state::snapshot(int64_t since_ns,
+                                                          std::optional<uint64_t> job) const {
   timeline_snapshot_msg s;
   if (held.empty()) {  // the common case: every node synced, no copy of the store needed
-    s.events = agg.events_since(since_ns);
+    s.events = agg.events_since(since_ns, job);
   } else {
     timeline::aggregator_t all = agg;
     for (const auto& [node, batches] :
@@ -128,7 +129,7 @@ timeline_snapshot_msg timeline_aggregator_state::snapshot(int64_t since_ns) cons
       all.set_offset(node, offset_of(node));
       for (const auto& b : batches) all.add(b.events);
     }
-    s.events = all.events_since(since_ns);
+    s.events = all.events_since(since_ns, job);
   }
   for (const auto& [id, n] : nodes) s.nodes.push_back({n.node, n.name, n.tracks, reporter_actor{}});
   for (const auto& [id, off] : offsets) s.offsets.emplace_back(id, off);
@@ -143,6 +144,9 @@ timeline_actor::behavior_type timeline_aggregator(timeline_impl_t self) {
       [self](flush_atom) { return self->state.flush_all(); },
       [self](snapshot_atom) { return self->state.snapshot(std::numeric_limits<int64_t>::min()); },
       [self](snapshot_atom, int64_t since_ns) { return self->state.snapshot(since_ns); },
+      [self](job_events_atom, uint64_t job) {
+        return self->state.snapshot(std::numeric_limits<int64_t>::min(), job);
+      },
       [self](metrics_atom) { return self->state.agg.metrics().render_prometheus(); },
   };
 }

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "actors/messages.hpp"
@@ -74,8 +75,9 @@ struct timeline_aggregator_state {
   void join(const timeline_join_msg& m);
   void batch(const event_batch_msg& m);
   caf::result<caf::ok_atom> flush_all();
-  // The events later than since_ns (every one: the lowest int64), clock-corrected, sorted.
-  timeline_snapshot_msg snapshot(int64_t since_ns) const;
+  // The events later than since_ns (every one: the lowest int64), clock-corrected, sorted; of
+  // one job when `job` is given.
+  timeline_snapshot_msg snapshot(int64_t since_ns, std::optional<uint64_t> job = std::nullopt) const;
 
  private:
   void ping(uint16_t node);

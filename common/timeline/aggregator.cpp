@@ -58,10 +58,11 @@ std::vector<event_t> aggregator_t::events() const {
   return events_since(std::numeric_limits<int64_t>::min());
 }
 
-std::vector<event_t> aggregator_t::events_since(int64_t since_ns) const {
+std::vector<event_t> aggregator_t::events_since(int64_t since_ns,
+                                               std::optional<uint64_t> job) const {
   std::vector<event_t> v;
   for (const auto& e : events_)
-    if (e.t_ns > since_ns) v.push_back(e);
+    if (e.t_ns > since_ns && (!job || e.job == *job)) v.push_back(e);
   std::stable_sort(v.begin(), v.end(),
                    [](const event_t& a, const event_t& b) { return a.t_ns < b.t_ns; });
   return v;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,9 +47,11 @@ class aggregator_t {
 
   // Events as recorded on `node` (its clock); stored in the aggregator's base.
   void add(const std::vector<event_t>& batch);
-  // Events sorted by time (stable for equal times); those later than since_ns.
+  // Events sorted by time (stable for equal times); those later than since_ns (of one job when
+  // `job` is given).
   std::vector<event_t> events() const;
-  std::vector<event_t> events_since(int64_t since_ns) const;
+  std::vector<event_t> events_since(int64_t since_ns,
+                                    std::optional<uint64_t> job = std::nullopt) const;
   size_t size() const { return events_.size(); }
   uint64_t dropped() const { return dropped_; }
   // Everything ever added, window or not (never decreasing): what /metrics serves.

@@ -38,15 +38,21 @@ std::string render_node_gauges(const std::vector<node_usage_msg>& nodes) {
   return out;
 }
 
+api_result_t<std::string> cluster_metrics(api_gateway_t& gateway, const std::string& session) {
+  auto u = gateway.usage(session);
+  if (!u) return api_failure_t{503, "the scheduler " + u.error().detail, u.error().detail};
+  auto m = gateway.metrics();
+  if (!m) return api_failure_t{503, "the timeline aggregator " + m.error().detail, m.error().detail};
+  return *m + render_node_gauges(*u);
+}
+
 net::http_response_t api_server_t::impl_t::metrics(const net::http_request_t& r) {
   if (!is(r, {"GET", "HEAD"})) return method_not_allowed(r.method, "GET, HEAD");
-  auto u = gateway->usage(session("admin"));
-  if (!u) return api_error(503, "the scheduler " + u.error().detail);
-  auto m = gateway->metrics();
-  if (!m) return api_error(503, "the timeline aggregator " + m.error().detail);
+  auto text = cluster_metrics(*gateway, session("admin"));
+  if (!text) return api_error(503, text.error().reason);
   net::http_response_t out;
   out.content_type = "text/plain; version=0.0.4; charset=utf-8";
-  out.body = *m + render_node_gauges(*u);
+  out.body = std::move(text.value());
   return out;
 }
 

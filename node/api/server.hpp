@@ -39,6 +39,10 @@ namespace zk::node {
 
 // The per-node gauges in exposition format (with # HELP and # TYPE), one sample per node.
 std::string render_node_gauges(const std::vector<node_usage_msg>& nodes);
+// The scheduler node's Prometheus text (GET /metrics, and the gRPC face's GetMetrics): the
+// timeline aggregator's metrics and the per-node gauges; when either does not answer, the failure
+// with its reason ("the scheduler did not answer within …").
+api_result_t<std::string> cluster_metrics(api_gateway_t& gateway, const std::string& session);
 
 struct api_asset_t {
   std::string content_type;

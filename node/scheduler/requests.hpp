@@ -2,6 +2,7 @@
 // What clients ask the scheduler and what it answers, as plain structs (no CAF): the actors'
 // messages carry them (actors/messages.hpp: their inspect and type ids), the HTTP API
 // (node/api) renders them, the command line prints them.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,7 +18,18 @@ struct job_request_msg {
   uint32_t partitions = 1;
   job_spec_t spec;                // what to prove, typed by the circuit's kind (node/job_spec.hpp)
   bool circuit_priority = false;  // ignore `priority`: take the circuit's (circuit_def_t::priority)
+  // The client's own name of the job, its idempotency key (Curio's request_id; "": none): while
+  // a job submitted under it by the same client is retained, the same request again answers that
+  // job; an unfinished one of another request is refused; a failed or cancelled one gives way to
+  // a new job. Journaled with the job, so it holds across a scheduler restart.
+  std::string request_id{};
+  // The fingerprint of what the request asks (node/cuzk/request.hpp request_fingerprint): what
+  // "the same request" means for request_id. Empty with an empty request_id.
+  std::string request_digest{};
 };
+
+// The longest request_id a job may carry (bytes).
+inline constexpr size_t max_request_id = 256;
 
 struct proof_msg {
   uint64_t job = 0;
@@ -32,6 +44,7 @@ struct proof_msg {
 struct job_status_msg {
   std::string id;    // the job's public id: 128 random bits, hex
   uint64_t seq = 0;  // the scheduler's job number (what the timeline names the job by)
+  std::string request_id;  // the client's name of it (job_request_msg::request_id), or ""
   std::string owner;
   std::string circuit;
   priority_t priority = priority_t::normal;
@@ -78,6 +91,8 @@ struct node_usage_msg {
   std::string backend;                 // a prover's: "cpu" or "cuda (<device>)"
   bool draining = false;  // given no new work (zkfleet drain); it finishes what it holds
   bool drained = false;   // draining and holding nothing: safe to stop
+  // A prover's circuits whose keys it holds resident (a filecoin-porep circuit's parameters).
+  std::vector<std::string> hot_circuits{};
 };
 
 }  // namespace zk::node
