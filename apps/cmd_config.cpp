@@ -31,6 +31,7 @@ int run_check(const std::string& file, const std::vector<std::string>& hosts) {
     std::printf("%s: %zu problem%s\n", file.c_str(), r.problems.size(),
                 r.problems.size() == 1 ? "" : "s");
   for (const auto& p : r.problems) std::printf("  %s\n", p.c_str());
+  for (const auto& w : r.warnings) std::printf("warning: %s\n", w.c_str());
   if (!r.checked.empty()) std::printf("files checked for: %s\n", joined(r.checked).c_str());
   if (!r.not_checked.empty())
     std::printf("files not checked for: %s (other hosts; --host NAME checks a node's files here)\n",

@@ -11,6 +11,7 @@
 
 #include "common/config/config.hpp"
 #include "common/config/yaml_reader.hpp"
+#include "common/net/networks.hpp"
 #include "common/security/certs.hpp"
 
 namespace zk::config {
@@ -19,14 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool loopback(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
-
 // Every listen address of `n` is loopback: it runs on the machine that reads the file.
 bool runs_here(const node_t& n) {
   for (const auto* e : {&n.control, &n.data})
-    if (*e && !loopback((*e)->host)) return false;
+    if (*e && !net::is_loopback_host((*e)->host)) return false;
   return true;
 }
 
@@ -168,6 +165,15 @@ check_report_t check_config(const std::string& path, const check_options_t& opti
   } catch (const config_error& e) {
     r.problems.push_back(e.what());
     return r;
+  }
+  if (grpc_plaintext_open(cfg.scheduler)) {
+    std::string nets;
+    for (const auto& n : cfg.scheduler.grpc_insecure_networks) nets += (nets.empty() ? "" : ", ") + n;
+    r.warnings.push_back(path + ": scheduler.grpc: " + cfg.scheduler.grpc +
+                         " takes plaintext gRPC (no TLS, no client certificate: every call acts as "
+                         "client " + cfg.scheduler.grpc_client + ") from " + nets +
+                         "; a remote Curio can go through `zkfleet gateway` and scheduler.grpc_tls "
+                         "instead (docs/security.md)");
   }
   std::vector<const node_t*> here;
   for (const auto& h : options.hosts) {

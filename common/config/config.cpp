@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/config/yaml_reader.hpp"
+#include "common/net/networks.hpp"
 
 namespace zk::config {
 
@@ -91,6 +92,10 @@ std::optional<priority_t> parse_priority(std::string_view s) {
 std::string endpoint_t::str() const {
   return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
          std::to_string(port);
+}
+
+bool grpc_plaintext_open(const scheduler_t& s) {
+  return s.grpc_tcp && !net::is_loopback_host(s.grpc_tcp->host);
 }
 
 bool node_t::has(node_role_t r) const {
@@ -253,9 +258,7 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
 
 // security.insecure: every address the cluster listens on must be loopback (127.0.0.0/8, ::1,
 // localhost), or anyone on the network could drive it.
-bool is_loopback(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
-}
+bool is_loopback(const std::string& host) { return net::is_loopback_host(host); }
 
 void refuse_open_listeners(const ctx_t& c, const map_t& m, const config_t& cfg) {
   auto refuse = [&](const std::string& where, const endpoint_t& e) {
@@ -267,6 +270,8 @@ void refuse_open_listeners(const ctx_t& c, const map_t& m, const config_t& cfg) 
     refuse("scheduler.endpoint", cfg.scheduler.endpoint);
   if (cfg.scheduler.http && !is_loopback(cfg.scheduler.http->host))
     refuse("scheduler.http", *cfg.scheduler.http);
+  if (cfg.scheduler.grpc_tcp && !is_loopback(cfg.scheduler.grpc_tcp->host))
+    refuse("scheduler.grpc", *cfg.scheduler.grpc_tcp);
   for (const node_t& nd : cfg.nodes)
     for (const auto* e : {&nd.control, &nd.data})
       if (*e && !is_loopback((*e)->host)) refuse("node " + nd.name, **e);
@@ -363,6 +368,11 @@ config_t read_config(const ctx_t& c, const YAML::Node& root) {
     section(c, [&] { validate_nodes(c, m, cfg); });
     section(c, [&] {
       if (cfg.security.insecure) refuse_open_listeners(c, m, cfg);
+    });
+    section(c, [&] {
+      if (cfg.scheduler.grpc_tls && !cfg.security.tls())
+        fail(c, m.get("scheduler")["grpc_tls"], "scheduler.grpc_tls",
+             "is mutual TLS with the cluster's certificates: set security.certs_dir");
     });
   }
 

@@ -127,6 +127,18 @@ struct scheduler_t {
   // Where the scheduler node serves HTTP (docs/api.md: the job API, the dashboard, /healthz,
   // /readyz, /metrics); HTTPS with security.certs_dir.
   std::optional<endpoint_t> http;
+  // Curio's cuzk API (docs/api.md "gRPC: Curio's cuzk API"). `grpc`: the plaintext listener
+  // Curio dials, "unix:///PATH" (grpc_unix set) or HOST:PORT (grpc_tcp set; port 0: any free
+  // port), "" for none: plaintext only on a unix socket or loopback unless grpc_insecure_networks
+  // names the networks (CIDR) whose peers it takes. Its calls act as client `grpc_client`.
+  // `grpc_tls`: a mutual-TLS listener for `zkfleet gateway` beside a remote Curio (needs
+  // security.certs_dir): each connection's client certificate is whose jobs its calls make.
+  std::string grpc;
+  std::string grpc_unix;              // the socket's path
+  std::optional<endpoint_t> grpc_tcp;
+  std::string grpc_client = "curio";
+  std::vector<std::string> grpc_insecure_networks;
+  std::optional<endpoint_t> grpc_tls;
   // Limits on what one request may ask (docs/security.md): partitions (and inputs) per job,
   // jobs a client may have unfinished, how long a finished job is kept for status/await.
   uint32_t max_partitions = 1024;
@@ -199,6 +211,11 @@ struct simulation_t {
   std::vector<sim_circuit_t> circuits;
   std::vector<sim_jobs_t> jobs;
 };
+
+// Whether the scheduler's plaintext gRPC listener is open past this host: a TCP listener on an
+// address that is not loopback (scheduler.grpc_insecure_networks allowed it). `zkfleet config
+// check` warns about it.
+bool grpc_plaintext_open(const scheduler_t& s);
 
 struct config_t {
   std::string source;        // the file it came from

@@ -4,12 +4,67 @@
 #include <regex>
 
 #include "common/config/yaml_reader.hpp"
+#include "common/net/networks.hpp"
 #include "zk/circuit/porep.hpp"
 #include "zk/filecoin/api/registry.hpp"
 
 namespace zk::config::detail {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// scheduler.grpc, grpc_client, grpc_insecure_networks, grpc_tls (config.hpp scheduler_t).
+template <class Listener>
+void read_grpc(const ctx_t& c, const map_t& m, scheduler_t& s, Listener&& listener) {
+  if (m.has("grpc")) {
+    const YAML::Node v = m.get("grpc");
+    const std::string text = as_string(c, v, m.path("grpc"));
+    const std::string unix_prefix = "unix://";
+    if (text.rfind(unix_prefix, 0) == 0) {
+      s.grpc_unix = text.substr(unix_prefix.size());
+      if (s.grpc_unix.empty() || s.grpc_unix[0] != '/')
+        fail(c, v, m.path("grpc"),
+             quoted(v) + " is not unix:///ABSOLUTE/PATH (three slashes: the path is absolute)");
+      s.grpc = text;
+    } else {
+      s.grpc_tcp = listener("grpc", "127.0.0.1:9820, or unix:///run/zkfleet/cuzk.sock");
+      s.grpc = s.grpc_tcp->str();
+    }
+  }
+  if (m.has("grpc_client")) {
+    const YAML::Node v = m.get("grpc_client");
+    s.grpc_client = as_string(c, v, m.path("grpc_client"));
+    if (!valid_name(s.grpc_client))
+      fail(c, v, m.path("grpc_client"), quoted(v) + " is not a client name");
+  }
+  if (m.has("grpc_insecure_networks")) {
+    const YAML::Node l =
+        as_list(c, m.get("grpc_insecure_networks"), m.path("grpc_insecure_networks"), false);
+    for (size_t i = 0; i < l.size(); ++i) {
+      const std::string p = index(m.path("grpc_insecure_networks"), i);
+      const std::string net = as_string(c, l[i], p);
+      if (!net::parse_network(net))
+        fail(c, l[i], p,
+             quoted(l[i]) + " is not a network (CIDR: 10.1.0.0/16, fd00::/8, or one address)");
+      s.grpc_insecure_networks.push_back(net);
+    }
+    if (!s.grpc_tcp)
+      fail(c, m.get("grpc_insecure_networks"), m.path("grpc_insecure_networks"),
+           "names the networks scheduler.grpc takes plaintext peers from, but scheduler.grpc is " +
+               std::string(s.grpc.empty() ? "not set" : "a unix socket"));
+  }
+  if (s.grpc_tcp && !net::is_loopback_host(s.grpc_tcp->host) && s.grpc_insecure_networks.empty())
+    fail(c, m.get("grpc"), m.path("grpc"),
+         s.grpc_tcp->str() +
+             " is not loopback, and Curio speaks plaintext gRPC: listen on a unix socket or a "
+             "loopback address (a remote Curio goes through `zkfleet gateway` and "
+             "scheduler.grpc_tls), or name the networks whose peers may use it in "
+             "scheduler.grpc_insecure_networks (zkfleet config check warns about it)");
+  if (m.has("grpc_tls")) s.grpc_tls = listener("grpc_tls", "0.0.0.0:9821");
+}
+
+}  // namespace
 
 scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
   map_t m(c, n, "scheduler", keys_of("scheduler"));
@@ -31,21 +86,22 @@ scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n) {
   }
   if (m.has("max_attempts"))
     s.max_attempts = unsigned(as_uint(c, m.get("max_attempts"), m.path("max_attempts"), 1, 100));
-  if (m.has("http")) {  // port 0: any free port (the node prints the one bound)
-    const YAML::Node v = m.get("http");
+  // A listener's endpoint where port 0 means any free port (the node prints the one bound).
+  auto listener = [&](const char* key, const char* example) {
+    const YAML::Node v = m.get(key);
     static const std::regex zero("^(.*):0$");
     std::smatch z;
     const std::string text = v.IsScalar() ? v.Scalar() : "";
-    if (std::regex_match(text, z, zero)) {
-      s.http = parse_endpoint(z[1].str() + ":1");
-      if (!s.http)
-        fail(c, v, m.path("http"),
-             quoted(v) + " is not host:port (e.g. 127.0.0.1:9410; port 0: any free port)");
-      s.http->port = 0;
-    } else {
-      s.http = as_endpoint(c, v, m.path("http"));
-    }
-  }
+    if (!std::regex_match(text, z, zero)) return as_endpoint(c, v, m.path(key));
+    auto e = parse_endpoint(z[1].str() + ":1");
+    if (!e)
+      fail(c, v, m.path(key),
+           quoted(v) + " is not host:port (e.g. " + example + "; port 0: any free port)");
+    e->port = 0;
+    return *e;
+  };
+  if (m.has("http")) s.http = listener("http", "127.0.0.1:9410");
+  read_grpc(c, m, s, listener);
   if (m.has("default_priority")) {
     s.default_priority =
         as_enum(c, m.get("default_priority"), m.path("default_priority"), priority_choices);
