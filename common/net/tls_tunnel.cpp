@@ -23,6 +23,7 @@ struct tls_tunnel_t::impl_t {
   unsigned active = 0;
   std::map<std::string, unsigned> per_peer;
   bool server = false;      // terminate: TLS on the accepted side
+  bool many = false;        // forward: every local connection, not only the first
   std::string remote_host;  // originate: where the TLS side connects
   uint16_t remote_port = 0;
   uint16_t local_port = 0;  // terminate: the local middleman
@@ -53,6 +54,8 @@ struct pipe_t : std::enable_shared_from_this<pipe_t> {
   std::string addr;  // the peer's address (what per_peer counts)
   std::string peer;  // address:port, for messages
   std::string why;
+  std::string name;          // terminate: the name its certificate carries
+  uint16_t local_port = 0;   // terminate: the plain side's port, once reported open (on_pipe)
   bool closed = false;
 
   pipe_t(tls_tunnel_t::impl_t& tunnel, std::string address, std::string who)
@@ -66,6 +69,7 @@ struct pipe_t : std::enable_shared_from_this<pipe_t> {
     ++t.per_peer[addr];
   }
   ~pipe_t() {
+    if (!closed && local_port && t.options.on_pipe) t.options.on_pipe(name, local_port, false);
     --t.active;
     if (--t.per_peer[addr] == 0) t.per_peer.erase(addr);
   }
@@ -73,6 +77,8 @@ struct pipe_t : std::enable_shared_from_this<pipe_t> {
   void close() {
     if (closed) return;
     closed = true;
+    // Reported gone before its local connection closes: its port is no one's from here on.
+    if (local_port && t.options.on_pipe) t.options.on_pipe(name, local_port, false);
     boost::system::error_code ec;
     timer.cancel();
     plain.close(ec);
@@ -100,13 +106,18 @@ struct pipe_t : std::enable_shared_from_this<pipe_t> {
     }
     if (X509_STORE_CTX_get_error_depth(ctx) > 0) return true;  // the CA
     const auto id = security::subject_identity(X509_STORE_CTX_get_current_cert(ctx));
-    const bool ok = id && (t.server ? id->role != security::role_t::ca
-                                    : id->role == security::role_t::node &&
-                                          (t.expected_peer.empty() || id->name == t.expected_peer));
+    const bool ok =
+        id && (t.server ? id->role != security::role_t::ca &&
+                              (!t.options.clients_only || id->role == security::role_t::client)
+                        : id->role == security::role_t::node &&
+                              (t.expected_peer.empty() || id->name == t.expected_peer));
     if (!ok && why.empty())
       why = !id ? "the certificate is not a zkfleet certificate"
                 : std::string("the certificate is of ") + security::role_name(id->role) + " " +
-                      id->name + (t.server ? "" : ", not of the scheduler node " + t.expected_peer);
+                      id->name +
+                      (t.server ? (t.options.clients_only ? ", not of a client" : "")
+                                : ", not of the scheduler node " + t.expected_peer);
+    if (ok) name = id->name;
     return ok;
   }
 
@@ -134,6 +145,12 @@ struct pipe_t : std::enable_shared_from_this<pipe_t> {
                         [self = shared_from_this()](const boost::system::error_code& ec) {
                           self->timer.cancel();
                           if (ec) return self->close();
+                          if (self->t.options.on_pipe) {  // before a byte goes through
+                            boost::system::error_code e2;
+                            self->local_port = self->plain.local_endpoint(e2).port();
+                            if (e2) return self->close();
+                            self->t.options.on_pipe(self->name, self->local_port, true);
+                          }
                           self->pump();
                         });
   }
@@ -216,7 +233,7 @@ void tls_tunnel_t::impl_t::accept() {
     }
     // originate serves its process's one middleman connection: one local connection, then
     // the port closes (no other local user rides this host's certificate).
-    if (server) return accept();
+    if (server || many) return accept();
     boost::system::error_code e3;
     acceptor.close(e3);
   });
@@ -277,6 +294,22 @@ std::unique_ptr<tls_tunnel_t> tls_tunnel_t::originate(const std::string& host, u
   impl->remote_host = host;
   impl->remote_port = port;
   impl->expected_peer = expected_peer;
+  start(*impl);
+  return std::unique_ptr<tls_tunnel_t>(new tls_tunnel_t(std::move(impl)));
+}
+
+std::unique_ptr<tls_tunnel_t> tls_tunnel_t::forward(const std::string& listen_host,
+                                                    uint16_t listen_port, const std::string& host,
+                                                    uint16_t port, const tls_files_t& files,
+                                                    const std::string& expected_peer,
+                                                    on_refused_t on_refused,
+                                                    tunnel_options_t options) {
+  auto impl = make_impl(listen_host, listen_port, files, tls_side_t::client, std::move(on_refused),
+                        options);
+  impl->remote_host = host;
+  impl->remote_port = port;
+  impl->expected_peer = expected_peer;
+  impl->many = true;
   start(*impl);
   return std::unique_ptr<tls_tunnel_t>(new tls_tunnel_t(std::move(impl)));
 }

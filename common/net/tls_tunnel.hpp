@@ -16,6 +16,12 @@
 //   one connection (then the port closes: no other local user rides this host's certificate),
 //   which becomes a TLS connection to the cluster address, whose certificate must be a node
 //   certificate of the CA named `expected_peer`.
+// forward: originate on a given local address for any number of connections, each its own TLS
+//   connection (`zkfleet gateway`: a local Curio's gRPC to the scheduler's gRPC over mutual TLS).
+//
+// The gRPC face uses a terminating tunnel too (scheduler.grpc_tls): clients only, and each piped
+// connection reported (on_pipe) with the client its certificate names and the local port it
+// connects from, so that the gRPC server knows whose calls arrive on it.
 // The identity of a peer is then proven to the scheduler actor itself with a signed challenge
 // (node/scheduler/sessions.hpp): the tunnel decides who may speak, the session who is speaking.
 // One thread per tunnel; every connect, handshake and idle pipe has a deadline or a keepalive.
@@ -34,6 +40,11 @@ struct tunnel_options_t {
   std::chrono::milliseconds connect_timeout{5000};
   unsigned max_connections = 256;
   unsigned max_per_peer = 32;
+  bool clients_only = false;  // terminate: client certificates only (node ones are refused)
+  // terminate: a verified connection piped to the local port (open), and gone (closed, before
+  // its local connection closes): the name of its certificate and the local port it connects
+  // from. Called on the tunnel's thread.
+  std::function<void(const std::string& name, uint16_t local_port, bool open)> on_pipe;
 };
 
 class tls_tunnel_t {
@@ -50,6 +61,12 @@ class tls_tunnel_t {
                                                  const std::string& expected_peer = "",
                                                  on_refused_t on_refused = {},
                                                  tunnel_options_t options = {});
+  static std::unique_ptr<tls_tunnel_t> forward(const std::string& listen_host,
+                                               uint16_t listen_port, const std::string& host,
+                                               uint16_t port, const tls_files_t& files,
+                                               const std::string& expected_peer,
+                                               on_refused_t on_refused = {},
+                                               tunnel_options_t options = {});
   ~tls_tunnel_t();
   tls_tunnel_t(const tls_tunnel_t&) = delete;
   tls_tunnel_t& operator=(const tls_tunnel_t&) = delete;
