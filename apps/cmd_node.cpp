@@ -1,6 +1,7 @@
 // zkfleet node --config F [--node NAME] [--log-level LEVEL]: one node of F, its roles' actors.
 // The scheduler role opens the journal (scheduler.journal), publishes the scheduler on
-// scheduler.endpoint (CAF middleman) and serves scheduler.http; the synth and prover roles join
+// scheduler.endpoint (CAF middleman) and serves scheduler.http and Curio's gRPC (scheduler.grpc,
+// scheduler.grpc_tls: apps/cuzk_api.hpp); the synth and prover roles join
 // it there (remote_actor, retried up to 30 s) with the node's resources (common/config/roles.hpp:
 // the plan of the node's entry). A node that loses its scheduler keeps running, reconnects with
 // backoff and rejoins (rejoin below). Runs until SIGINT or SIGTERM. Its lines go through the log
@@ -19,6 +20,7 @@
 #include "apps/client.hpp"
 #include "apps/cluster.hpp"
 #include "apps/commands.hpp"
+#include "apps/cuzk_api.hpp"
 #include "common/config/roles.hpp"
 #include "dashboard/assets.hpp"
 #include "node/filecoin_job.hpp"
@@ -256,6 +258,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   std::string token;  // this node's session at the scheduler
   own_actors_t own;
   std::unique_ptr<node::api_server_t> http;  // destroyed before the actor system
+  std::unique_ptr<cuzk_api_t> grpc;           // Curio's cuzk API (scheduler.grpc), likewise
   scheduler_actor scheduler;
   timeline_actor aggregator;
   std::shared_ptr<node::upload_store_t> uploads;  // the scheduler's store (node/scheduler/uploads)
@@ -327,6 +330,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
       log::info("zkfleet node " + plan.name + ": HTTP API and dashboard at " + http->url() +
                 "/ (metrics at " + http->url() + "/metrics)");
     }
+    grpc = std::make_unique<cuzk_api_t>(sys, c, s.tls, scheduler, aggregator, sessions, uploads);
   } else {
     // The first join: a scheduler reached but lost or silent meanwhile is tried again (1 s
     // apart) for up to 60 s; anything else (a refused certificate, a config error) ends here.
@@ -413,6 +417,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
     watch.watch_scheduler(caf::actor_cast<caf::actor>(scheduler), scheduler_what);
   }
   if (stop_requested()) why.clear();  // told to stop: what goes down now is the node's own shutdown
+  grpc.reset();
   http.reset();
   if (plan.scheduler) sys.middleman().unpublish(scheduler, 0);
   if (!why.empty()) {

@@ -30,5 +30,7 @@ void add_certs_command(CLI::App& root, commands_t& out);
 void add_config_command(CLI::App& root, commands_t& out);
 // apps/cmd_filecoin.cpp: filecoin verify, derive, c1 (Filecoin PoRep; a table of subcommands).
 void add_filecoin_command(CLI::App& root, commands_t& out);
+// apps/cmd_gateway.cpp: gateway (a remote Curio's gRPC to the scheduler over mutual TLS).
+void add_gateway_command(CLI::App& root, commands_t& out);
 
 }  // namespace zk::apps

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   zk::apps::add_certs_command(root, cmds);
   zk::apps::add_config_command(root, cmds);
   zk::apps::add_filecoin_command(root, cmds);
+  zk::apps::add_gateway_command(root, cmds);
   root.footer(
       k_footer);  // after the commands: a subcommand takes its parent's footer when it is made
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The layering of docs/design.md ("Layers"), checked two ways:
 #  1. by the build: each probe target includes a header of a layer its library may not see and
-#     must fail with "No such file" for exactly that header; the control probe, which includes
-#     only what the actors' layer may, must build;
+#     must fail with "No such file" for exactly that header; the control probes, which include
+#     only what the actors' layer and the gRPC face may, must build;
 #  2. by the sources: no library includes a third-party header its layer does not allow
 #     (the include roots cannot hide /usr/include);
 #  3. inside zk/: no folder includes a folder below it (tests/build/zk_folders.py).
@@ -28,11 +28,15 @@ refused zk_includes_common common/util/log.hpp
 refused common_includes_node node/circuit.hpp
 refused node_includes_actors actors/messages.hpp
 refused cuda_includes_common common/util/log.hpp
-if out=$(cmake --build "$BUILD" --target layering_allowed 2>&1); then
-  ok "the control probe (every allowed layer) compiles"
-else
-  bad "the control probe does not compile:"; echo "$out" | tail -20
-fi
+refused node_includes_grpc grpcapi/server.hpp
+refused grpc_includes_actors actors/messages.hpp
+for control in allowed grpc_allowed; do
+  if out=$(cmake --build "$BUILD" --target layering_$control 2>&1); then
+    ok "the control probe $control (every layer its library may see) compiles"
+  else
+    bad "the control probe $control does not compile:"; echo "$out" | tail -20
+  fi
+done
 
 # third-party headers per layer: folder, forbidden pattern
 forbid() {
@@ -40,11 +44,12 @@ forbid() {
   hits=$(cd "$SRC" && grep -rnE "#include <($2)" $1 --include='*.hpp' --include='*.cpp' --include='*.cuh' --include='*.cu' || true)
   if [ -n "$hits" ]; then bad "$1 includes what its layer may not:"; echo "$hits"; else ok "$1: no <${2//|/, }> includes"; fi
 }
-forbid zk 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/|cuda'
-forbid common 'caf/|cuda|sqlite3|CLI/'
-forbid node 'caf/|cuda|CLI/'
-forbid actors 'cuda|CLI/'
-forbid cuda 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/'
+forbid zk 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/|cuda|grpc|google/protobuf'
+forbid common 'caf/|cuda|sqlite3|CLI/|grpc|google/protobuf'
+forbid node 'caf/|cuda|CLI/|grpc|google/protobuf'
+forbid actors 'cuda|CLI/|grpc|google/protobuf'
+forbid grpcapi 'caf/|cuda|CLI/|sqlite3'
+forbid cuda 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/|grpc|google/protobuf'
 
 # inside zk/: each folder sees only the folders above it (tests/build/zk_folders.py ORDER)
 if ! python3 "$SRC/tests/build/zk_folders.py" "$SRC"; then fails=$((fails + 1)); fi

@@ -1,0 +1,382 @@
+// The eight methods of cuzk.v1.ProvingEngine (docs/api.md "gRPC: Curio's cuzk API").
+#include <algorithm>
+#include <cstdint>
+
+#include "common/util/log.hpp"
+#include "grpcapi/service.hpp"
+#include "node/api/server.hpp"  // cluster_metrics
+#include "node/cuzk/status.hpp"
+#include "node/job_ref.hpp"
+
+namespace zk::grpcapi {
+
+namespace pb = cuzk::v1;
+using grpc::Status;
+using grpc::StatusCode;
+
+namespace {
+
+// The refusal of a failed ask: the scheduler's word where it gave one (401, 403, 404, 400,
+// 409 for a conflict, 500), UNAVAILABLE when it did not answer.
+cz::refusal_t refusal_of(const node::api_failure_t& f, const std::string& what) {
+  switch (f.status) {
+    case 400:
+      return {cz::code_t::invalid_argument, f.reason};
+    case 401:
+      return {cz::code_t::unauthenticated, f.reason};
+    case 403:
+      return {cz::code_t::permission_denied, f.reason};
+    case 404:
+      return {cz::code_t::not_found, f.reason};
+    case 409:
+      return {cz::code_t::already_exists, f.reason};
+    case 500:
+      return {cz::code_t::internal, f.reason};
+    default:
+      return {cz::code_t::unavailable, "the scheduler " + f.detail + " (" + what + ")"};
+  }
+}
+
+// A message's bytes as the raw methods answer them.
+void write_raw(const google::protobuf::MessageLite& m, grpc::ByteBuffer* out) {
+  const std::string bytes = m.SerializeAsString();
+  grpc::Slice slice(bytes);
+  *out = grpc::ByteBuffer(&slice, 1);
+}
+
+void write_answer(const cz::await_answer_t& a, pb::AwaitProofResponse* r) {
+  r->set_job_id(a.job_id);
+  r->set_status(pb::AwaitProofResponse::Status(uint8_t(a.status)));
+  r->set_proof(std::string(a.proof.begin(), a.proof.end()));
+  r->set_error_message(a.error);
+  r->set_queue_wait_ms(a.timings.queue_wait_ms);
+  r->set_srs_load_ms(a.timings.srs_load_ms);
+  r->set_synthesis_ms(a.timings.synthesis_ms);
+  r->set_gpu_compute_ms(a.timings.gpu_compute_ms);
+  r->set_total_ms(a.timings.total_ms);
+}
+
+bool started(const node::job_status_msg& s) {
+  return std::any_of(s.part_states.begin(), s.part_states.end(),
+                     [](const std::string& p) { return p != "queued"; });
+}
+
+}  // namespace
+
+// --- submit, resolve, await ----------------------------------------------------------------------
+
+cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(
+    const std::string& client, const grpc::ByteBuffer& request, bool nested) {
+  // First pass: the fields (the C1 skipped over), and what can be refused before it is stored.
+  cz::submit_t s;
+  if (auto why = read_submit(request, nested, s))
+    return cz::refusal_t{cz::code_t::invalid_argument, *why};
+  auto circuits = circuit_list();
+  if (!circuits) return circuits.error();
+  auto circuit = cz::check_submit(s, circuits.value());
+  if (!circuit) return circuit.error();
+  if (!o.uploads)
+    return cz::refusal_t{cz::code_t::failed_precondition,
+                         "this scheduler has no store for a C1 (scheduler.uploads)"};
+  // Second pass: the C1 from gRPC's slices into the store, once (upload_store_t::receive).
+  std::unique_ptr<node::upload_receiver_t> rx = o.uploads->receive(/*json=*/true);
+  std::optional<node::upload_error_t> refused;
+  const std::function<std::optional<std::string>(std::string_view)> c1 =
+      [&](std::string_view piece) -> std::optional<std::string> {
+    refused = rx->write(piece);
+    if (refused) return "vanilla_proof: " + refused->why;
+    return std::nullopt;
+  };
+  cz::submit_t again;
+  if (auto why = read_submit(request, nested, again, &c1)) {
+    const bool too_large = refused && refused->kind == node::upload_error_t::kind_t::too_large;
+    return cz::refusal_t{too_large ? cz::code_t::failed_precondition : cz::code_t::invalid_argument,
+                         *why + (too_large ? ": raise scheduler.max_upload" : "")};
+  }
+  auto ref = rx->commit();
+  if (!ref)
+    return cz::refusal_t{ref.error().kind == node::upload_error_t::kind_t::io
+                             ? cz::code_t::internal
+                             : cz::code_t::invalid_argument,
+                         "vanilla_proof: " + ref.error().why};
+  s.c1 = node::parse_upload(ref.value());
+  auto req = cz::job_request_of(s, circuit.value());
+  if (!req) return req.error();
+  auto id = gateway->submit(session(client), req.value());
+  if (!id) return refusal_of(id.error(), "the submit");
+  submitted_t out;
+  out.public_id = id.value();
+  out.job_id = s.request_id.empty() ? id.value() : s.request_id;
+  out.ref = s.request_id.empty() ? id.value() : node::request_ref_prefix + s.request_id;
+  log::info("gRPC: " + client + "'s " + cz::proof_kind_name(s.proof_kind) + " " + out.job_id +
+            " is job " + out.public_id + " (" + req->circuit + ", miner " +
+            std::to_string(s.miner_id) + ", sector " + std::to_string(s.sector_number) + ")");
+  return out;
+}
+
+cz::answer_t<job_named_t> server_t::impl_t::resolve(const std::string& client,
+                                                    const std::string& job_id) {
+  const std::string token = session(client);
+  const std::string not_found = "job not found: " + job_id.substr(0, 256);  // cuzk's words
+  if (job_id.empty() || job_id.size() > node::max_request_id)
+    return cz::refusal_t{cz::code_t::not_found, not_found};
+  for (const std::string& ref : {node::request_ref_prefix + job_id, job_id}) {
+    if (!node::parse_job_ref(ref)) continue;  // not an id or a number: only a request id
+    auto s = gateway->status(token, ref);
+    if (s) return job_named_t{ref, s.value()};
+    if (s.error().status != 404 && s.error().status != 400)
+      return refusal_of(s.error(), "the job's status");
+  }
+  return cz::refusal_t{cz::code_t::not_found, not_found};
+}
+
+void server_t::impl_t::await_job(const call_t::state_ptr_t& call, const std::string& client,
+                                 const std::string& job_id, const std::string& ref, uint64_t seq,
+                                 std::chrono::milliseconds wait, bool timeout_answer,
+                                 std::function<void(const cz::await_answer_t&)> write) {
+  const std::string token = session(client);
+  // The end arrives on a thread of the actor system: the answer is made on a worker (it asks the
+  // aggregator for the job's events, and the scheduler for a failed job's reason).
+  auto ended = [this, call, token, job_id, ref, seq, timeout_answer,
+                write](node::api_result_t<node::job_result_msg> r) {
+    workers->post([this, call, token, job_id, ref, seq, timeout_answer, write,
+                   r = std::move(r)]() {
+      cz::await_answer_t a;
+      a.job_id = job_id;
+      if (r) {
+        auto events = gateway->job_events(seq);  // none: the timings stay 0
+        a = cz::finished_answer(job_id, r.value(),
+                                cz::job_timings(events ? events.value()
+                                                       : std::vector<timeline::event_t>(),
+                                                seq));
+      } else if (r.error().status == 409) {  // failed or cancelled: its status says which, why
+        auto s = gateway->status(token, ref);
+        if (!s) return finish(call, status_of(refusal_of(s.error(), "the job's status")));
+        a = cz::finished_answer(job_id, node::job_result_msg{s.value(), {}}, {});
+      } else if (r.error().timed_out && timeout_answer) {
+        a.status = cz::await_status_t::timeout;
+        a.error = "job " + job_id + " " + r.error().detail;
+      } else if (r.error().timed_out) {
+        return finish(call, Status(StatusCode::DEADLINE_EXCEEDED,
+                                   "job " + job_id + " " + r.error().detail));
+      } else {
+        return finish(call, status_of(refusal_of(r.error(), "the job's end")));
+      }
+      finish(call, [&] {
+        write(a);
+        return Status::OK;
+      });
+    });
+  };
+  set_wait(call, gateway->await(token, ref, wait, std::move(ended)));
+}
+
+// --- the methods ---------------------------------------------------------------------------------
+
+grpc::ServerUnaryReactor* service_t::SubmitProof(grpc::CallbackServerContext* ctx,
+                                                 const grpc::ByteBuffer* request,
+                                                 grpc::ByteBuffer* response) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  // The request's slices, referenced (not copied): they outlive the call if it is cancelled.
+  s_.on_worker(ctx, st, [this, st, request = grpc::ByteBuffer(*request),
+                         response](const std::string& client) {
+    auto done = s_.submit(client, request, /*nested=*/false);
+    if (!done) return finish(st, status_of(done.error()));
+    // Its place: the unfinished jobs nothing of which was dispatched yet, submitted before it.
+    uint32_t ahead = 0;
+    if (auto jobs = s_.gateway->jobs(s_.session("admin"), 1000)) {
+      uint64_t mine = UINT64_MAX;
+      for (const auto& j : *jobs)
+        if (j.id == done->public_id) mine = j.seq;
+      for (const auto& j : *jobs)
+        ahead += j.seq < mine && !j.finished && !started(j);
+    }
+    finish(st, [&] {
+      pb::SubmitProofResponse r;
+      r.set_job_id(done->job_id);
+      r.set_queue_position(ahead);
+      write_raw(r, response);
+      return Status::OK;
+    });
+  });
+  return call;
+}
+
+grpc::ServerUnaryReactor* service_t::Prove(grpc::CallbackServerContext* ctx,
+                                           const grpc::ByteBuffer* request,
+                                           grpc::ByteBuffer* response) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  const auto wait = wait_bound(ctx, 0);
+  s_.on_worker(ctx, st, [this, st, request = grpc::ByteBuffer(*request), response,
+                         wait](const std::string& client) mutable {
+    auto done = s_.submit(client, request, /*nested=*/true);
+    request.Clear();  // the C1 is in the store: its slices go now, not when the proof comes
+    if (!done) return finish(st, status_of(done.error()));
+    auto job = s_.resolve(client, done->job_id);
+    if (!job) return finish(st, status_of(job.error()));
+    s_.await_job(st, client, done->job_id, job->ref, job->status.seq, wait, false,
+                 [response](const cz::await_answer_t& a) {
+                   pb::ProveResponse r;
+                   write_answer(a, r.mutable_result());
+                   write_raw(r, response);
+                 });
+  });
+  return call;
+}
+
+grpc::ServerUnaryReactor* service_t::AwaitProof(grpc::CallbackServerContext* ctx,
+                                                const pb::AwaitProofRequest* request,
+                                                pb::AwaitProofResponse* response) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  const auto wait = wait_bound(ctx, request->timeout_ms());
+  const bool timeout_answer = request->timeout_ms() > 0;
+  s_.on_worker(ctx, st, [this, st, job_id = request->job_id(), response, wait,
+                         timeout_answer](const std::string& client) {
+    auto job = s_.resolve(client, job_id);
+    if (!job) return finish(st, status_of(job.error()));
+    s_.await_job(st, client, job_id, job->ref, job->status.seq, wait, timeout_answer,
+                 [response](const cz::await_answer_t& a) { write_answer(a, response); });
+  });
+  return call;
+}
+
+grpc::ServerUnaryReactor* service_t::CancelProof(grpc::CallbackServerContext* ctx,
+                                                 const pb::CancelProofRequest* request,
+                                                 pb::CancelProofResponse* response) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  s_.on_worker(ctx, st, [this, st, job_id = request->job_id(), response](const std::string& client) {
+    auto job = s_.resolve(client, job_id);
+    if (!job) return finish(st, status_of(job.error()));
+    auto cancelled = s_.gateway->cancel(s_.session(client), job->ref);
+    if (!cancelled) return finish(st, status_of(refusal_of(cancelled.error(), "the cancel")));
+    // Running: a partition had left the queue (the scheduler stops it on its node); a job that
+    // had already finished was not running.
+    const bool was_running = cancelled.value() && started(job->status);
+    log::info("gRPC: " + client + " cancelled " + job_id +
+              (cancelled.value() ? "" : " (it had already finished)"));
+    finish(st, [&] {
+      response->set_was_running(was_running);
+      return Status::OK;
+    });
+  });
+  return call;
+}
+
+grpc::ServerUnaryReactor* service_t::GetStatus(grpc::CallbackServerContext* ctx,
+                                               const pb::GetStatusRequest*,
+                                               pb::GetStatusResponse* response) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  s_.on_worker(ctx, st, [this, st, response](const std::string& client) {
+    const std::string admin = s_.session("admin");  // the cluster's, as /metrics sees it
+    auto nodes = s_.gateway->usage(admin);
+    if (!nodes) return finish(st, status_of(refusal_of(nodes.error(), "its nodes")));
+    auto jobs = s_.gateway->jobs(admin, 1000);
+    if (!jobs) return finish(st, status_of(refusal_of(jobs.error(), "its jobs")));
+    auto circuits = s_.circuit_list();
+    if (!circuits) return finish(st, status_of(circuits.error()));
+    const auto uptime = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::steady_clock::now() - s_.started);
+    const cz::status_t s =
+        cz::cluster_status(nodes.value(), jobs.value(), circuits.value(), client, uptime);
+    finish(st, [&] {
+      for (const auto& g : s.gpus) {
+        pb::GPUStatus* x = response->add_gpus();
+        x->set_ordinal(g.ordinal);
+        x->set_name(g.name);
+        x->set_vram_total_bytes(g.vram_total_bytes);
+        x->set_vram_free_bytes(g.vram_free_bytes);
+        x->set_current_job_id(g.current_job_id);
+        x->set_current_proof_kind(g.current_proof_kind);
+      }
+      for (const auto& k : s.loaded_srs) {
+        pb::SRSStatus* x = response->add_loaded_srs();
+        x->set_circuit_id(k.circuit_id);
+        x->set_tier(pb::SRSStatus::Tier(k.tier));
+        x->set_size_bytes(k.size_bytes);
+        x->set_ref_count(k.ref_count);
+      }
+      for (const auto& q : s.queues) {
+        pb::QueueStatus* x = response->add_queues();
+        x->set_proof_kind(q.proof_kind);
+        x->set_pending(q.pending);
+        x->set_in_progress(q.in_progress);
+      }
+      response->set_total_proofs_completed(s.total_proofs_completed);
+      response->set_total_proofs_failed(s.total_proofs_failed);
+      response->set_uptime_seconds(s.uptime_seconds);
+      response->set_pinned_memory_bytes(s.pinned_memory_bytes);
+      response->set_pinned_memory_limit_bytes(s.pinned_memory_limit_bytes);
+      return Status::OK;
+    });
+  });
+  return call;
+}
+
+grpc::ServerUnaryReactor* service_t::GetMetrics(grpc::CallbackServerContext* ctx,
+                                                const pb::GetMetricsRequest*,
+                                                pb::GetMetricsResponse* response) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  s_.on_worker(ctx, st, [this, st, response](const std::string&) {
+    auto text = node::cluster_metrics(*s_.gateway, s_.session("admin"));
+    if (!text) return finish(st, Status(StatusCode::UNAVAILABLE, text.error().reason));
+    finish(st, [&] {
+      response->set_prometheus_text(text.value());
+      return Status::OK;
+    });
+  });
+  return call;
+}
+
+grpc::ServerUnaryReactor* service_t::PreloadSRS(grpc::CallbackServerContext* ctx,
+                                                const pb::PreloadSrsRequest* request,
+                                                pb::PreloadSrsResponse* response) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  s_.on_worker(ctx, st, [this, st, id = request->circuit_id(), response](const std::string&) {
+    auto circuits = s_.circuit_list();
+    if (!circuits) return finish(st, status_of(circuits.error()));
+    auto named = cz::circuits_named(circuits.value(), id);
+    if (!named) return finish(st, status_of(named.error()));
+    auto nodes = s_.gateway->usage(s_.session("admin"));
+    if (!nodes) return finish(st, status_of(refusal_of(nodes.error(), "its nodes")));
+    // A prover maps a filecoin-porep circuit's parameters at its start (filecoin_params) and
+    // keeps them: resident somewhere is already loaded; nowhere, no prover here could load them.
+    if (!cz::resident(nodes.value(), named.value()))
+      return finish(st, Status(StatusCode::FAILED_PRECONDITION,
+                               "no live prover holds the parameters of " + id +
+                                   ": a prover maps a circuit's parameters when it starts "
+                                   "(filecoin_params of its node), not on request; start one"));
+    finish(st, [&] {
+      response->set_already_loaded(true);
+      response->set_load_time_ms(0);
+      return Status::OK;
+    });
+  });
+  return call;
+}
+
+grpc::ServerUnaryReactor* service_t::EvictSRS(grpc::CallbackServerContext* ctx,
+                                              const pb::EvictSrsRequest* request,
+                                              pb::EvictSrsResponse*) {
+  auto* call = new call_t;
+  const auto st = call->state();
+  s_.on_worker(ctx, st, [this, st, id = request->circuit_id()](const std::string&) {
+    auto circuits = s_.circuit_list();
+    if (!circuits) return finish(st, status_of(circuits.error()));
+    auto named = cz::circuits_named(circuits.value(), id);
+    if (!named) return finish(st, status_of(named.error()));
+    finish(st, Status(StatusCode::FAILED_PRECONDITION,
+                      "not evicted: zkfleet's provers keep a circuit's parameters resident while "
+                      "they run (filecoin_params, within their memory budget); to give them back, "
+                      "drain the prover (zkfleet drain NODE) and restart it without them"));
+  });
+  return call;
+}
+
+}  // namespace zk::grpcapi

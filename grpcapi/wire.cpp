@@ -1,0 +1,131 @@
+// A SubmitProofRequest read off the wire by hand (grpcapi/service.hpp read_submit): protobuf's
+// wire format over gRPC's slices, so that vanilla_proof (a C1 of up to ~200 MB) goes from the
+// received slices to the store without a parsed copy. The numbers are the contract's
+// (proving.proto): a field of another wire type than the contract's is skipped, as protobuf's
+// parser treats it (an unknown field).
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+#include <grpcpp/support/proto_buffer_reader.h>
+
+#include "grpcapi/service.hpp"
+
+namespace zk::grpcapi {
+
+namespace {
+
+using google::protobuf::io::CodedInputStream;
+using wire_t = google::protobuf::internal::WireFormatLite;
+
+// SubmitProofRequest's fields that the face reads (proving.proto).
+enum field_t : uint32_t {
+  request_id = 1,
+  proof_kind = 2,
+  sector_size = 3,
+  registered_proof = 4,
+  priority = 5,
+  vanilla_proof = 10,
+  sector_number = 20,
+  miner_id = 21,
+};
+constexpr uint32_t prove_submit = 1;  // ProveRequest.submit
+
+using sink_t = std::function<std::optional<std::string>(std::string_view)>;
+
+// The fields of one SubmitProofRequest up to the stream's limit.
+std::optional<std::string> read_fields(CodedInputStream& in, cz::submit_t& out,
+                                       const sink_t* c1) {
+  bool c1_seen = false;
+  while (uint32_t tag = in.ReadTag()) {
+    const uint32_t field = wire_t::GetTagFieldNumber(tag);
+    const auto type = wire_t::GetTagWireType(tag);
+    const bool varint = type == wire_t::WIRETYPE_VARINT;
+    const bool bytes = type == wire_t::WIRETYPE_LENGTH_DELIMITED;
+    uint64_t v = 0;
+    if (varint && (field == proof_kind || field == sector_size || field == registered_proof ||
+                   field == priority || field == sector_number || field == miner_id)) {
+      if (!in.ReadVarint64(&v)) return "field " + std::to_string(field) + ": a truncated varint";
+      switch (field) {
+        case proof_kind:
+          out.proof_kind = v;
+          break;
+        case sector_size:
+          out.sector_size = v;
+          break;
+        case registered_proof:
+          out.registered_proof = v;
+          break;
+        case priority:
+          out.priority = v;
+          break;
+        case sector_number:
+          out.sector_number = v;
+          break;
+        default:
+          out.miner_id = v;
+          break;
+      }
+    } else if (bytes && field == request_id) {
+      uint32_t n = 0;
+      if (!in.ReadVarint32(&n) || n > 4096 || !in.ReadString(&out.request_id, int(n)))
+        return std::string("request_id: truncated, or longer than 4096 bytes");
+    } else if (bytes && field == vanilla_proof) {
+      if (c1_seen) return std::string("vanilla_proof is given twice");
+      c1_seen = true;
+      uint32_t n = 0;
+      if (!in.ReadVarint32(&n)) return std::string("vanilla_proof: a truncated length");
+      out.vanilla_proof_bytes = n;
+      // Its bytes as they lie in the slices, a piece at a time (or skipped in the first pass).
+      while (n > 0) {
+        const void* data = nullptr;
+        int size = 0;
+        if (!in.GetDirectBufferPointer(&data, &size) || size <= 0)
+          return std::string("vanilla_proof: shorter than its length");
+        const uint32_t take = std::min<uint32_t>(n, uint32_t(size));
+        if (c1)
+          if (auto why = (*c1)(std::string_view(static_cast<const char*>(data), take))) return why;
+        in.Skip(int(take));
+        n -= take;
+      }
+    } else if (!wire_t::SkipField(&in, tag)) {
+      return "field " + std::to_string(field) + ": malformed";
+    }
+  }
+  if (!in.ConsumedEntireMessage()) return std::string("a malformed tag");
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> read_submit(const grpc::ByteBuffer& request, bool nested,
+                                       cz::submit_t& out, const sink_t* c1) {
+  grpc::ByteBuffer copy(request);  // the same slices, referenced again (no bytes copied)
+  grpc::ProtoBufferReader reader(&copy);
+  if (!reader.status().ok()) return "the request cannot be read: " + reader.status().error_message();
+  CodedInputStream in(&reader);
+  const char* what = nested ? "not a ProveRequest: " : "not a SubmitProofRequest: ";
+  if (!nested) {
+    if (auto why = read_fields(in, out, c1)) return what + *why;
+    return std::nullopt;
+  }
+  bool submit_seen = false;
+  while (uint32_t tag = in.ReadTag()) {
+    if (wire_t::GetTagFieldNumber(tag) == prove_submit &&
+        wire_t::GetTagWireType(tag) == wire_t::WIRETYPE_LENGTH_DELIMITED) {
+      if (submit_seen) return std::string(what) + "submit is given twice";
+      submit_seen = true;
+      uint32_t n = 0;
+      if (!in.ReadVarint32(&n)) return std::string(what) + "submit: a truncated length";
+      const auto limit = in.PushLimit(int(n));
+      if (auto why = read_fields(in, out, c1)) return what + *why;
+      if (in.BytesUntilLimit() != 0) return std::string(what) + "submit: shorter than its length";
+      in.PopLimit(limit);
+    } else if (!wire_t::SkipField(&in, tag)) {
+      return std::string(what) + "a malformed field";
+    }
+  }
+  if (!in.ConsumedEntireMessage()) return std::string(what) + "a malformed tag";
+  if (!submit_seen) return std::string("missing submit field");  // cuzk's words
+  return std::nullopt;
+}
+
+}  // namespace zk::grpcapi
