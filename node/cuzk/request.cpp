@@ -118,13 +118,16 @@ answer_t<circuit_def_t> check_submit(const submit_t& s, const std::vector<circui
   auto proof = seal_proof_of(s.registered_proof);
   if (!proof) return invalid(proof.error());
   const fc::registered_proof_t& p = *proof.value();
+  // No circuit of that proof first: what the cluster lacks says more than a size beside it.
+  auto circuit = circuit_for(circuits, p);
+  if (!circuit) return circuit;
   if (s.sector_size != 0 && s.sector_size != p.sector_size)
     return invalid("sector_size " + std::to_string(s.sector_size) + " is not the sector size of " +
                    std::string(p.name) + " (" + std::to_string(p.sector_size) + ")");
   if (auto id = prover_id_of(s.miner_id); !id) return invalid(id.error());
   if (s.vanilla_proof_bytes == 0)
     return invalid("vanilla_proof is empty: POREP_SEAL_COMMIT proves the sector's C1 output");
-  return circuit_for(circuits, p);
+  return circuit;
 }
 
 std::string request_fingerprint(const submit_t& s) {
