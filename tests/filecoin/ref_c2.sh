@@ -7,7 +7,7 @@
 # Sets PARAMS and VK: the reference's own 2 KiB parameters (its `setup`, seed 7), cached outside
 # the clone in $ZK_CACHE_DIR (default ~/.cache/zkfleet)/filecoin-params/ref-<Cargo.lock key>-2kib-seed7
 # and made when absent (~10 minutes; one test at a time, under a lock); then seals a sector with the reference (random ids, ticket,
-# seed and data) and sets PROOF, PROVER, SECTOR and C1 (its c1.json); defines c1_hex FILE KEY (a
+# seed and data; the prover id REF_C2_PROVER when set) and sets PROOF, PROVER, SECTOR and C1 (its c1.json); defines c1_hex FILE KEY (a
 # byte array of a C1 as hex). Ends the test (die) when the reference fails.
 REF_KEY="$(sha256sum "$ROOT/tests/filecoin-ref/Cargo.lock" | cut -c1-16)"
 PDIR="${ZK_CACHE_DIR:-$HOME/.cache/zkfleet}/filecoin-params/ref-$REF_KEY-2kib-seed7"
@@ -31,7 +31,7 @@ flock -u "$REF_C2_LOCK"
 exec {REF_C2_LOCK}>&-
 
 PROOF=StackedDrg2KiBV1_1
-PROVER="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+PROVER="${REF_C2_PROVER:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}"
 SECTOR=$((RANDOM + 1))
 "$REF" seal --registered-proof $PROOF --prover-id "$PROVER" --sector $SECTOR \
   --ticket "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n' | sed 's/..$/0a/')" \
