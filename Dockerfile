@@ -10,11 +10,13 @@
 FROM debian:12 AS builder
 ARG DEBIAN_FRONTEND=noninteractive
 # scripts/deps's build packages, less the test and tooling ones (doctest, clang-format, ccache,
-# node/npm: BUILD_TESTING is off here). libsqlite3-dev: the scheduler's journal.
+# node/npm: BUILD_TESTING is off here). libsqlite3-dev: the scheduler's journal; gRPC and
+# protobuf: Curio's cuzk API (grpcapi/, its code generated at build time).
 RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends \
       build-essential cmake ninja-build libgmp-dev libcaf-dev libboost-dev libyaml-cpp-dev \
       nlohmann-json3-dev libspdlog-dev libcli11-dev libssl-dev libsqlite3-dev \
+      libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
