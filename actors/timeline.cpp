@@ -117,6 +117,24 @@ caf::result<caf::ok_atom> timeline_aggregator_state::flush_all() {
   return rp;
 }
 
+caf::result<timeline_snapshot_msg> timeline_aggregator_state::job_snapshot(uint64_t job) {
+  // A job that has just ended may have its last events still in its nodes' batches (the end of
+  // its prove stage, say): each reporter sends what it holds first (each within 2 s; one that
+  // does not answer is not waited for), then the snapshot. A reporter's batch reaches this actor
+  // before its answer (one sender's messages arrive in order).
+  auto rp = self->make_response_promise<timeline_snapshot_msg>();
+  auto left = std::make_shared<size_t>(nodes.size());
+  if (*left == 0) return snapshot(std::numeric_limits<int64_t>::min(), job);
+  auto one_done = [this, rp, left, job]() mutable {
+    if (--*left == 0) rp.deliver(snapshot(std::numeric_limits<int64_t>::min(), job));
+  };
+  for (const auto& [id, n] : nodes)
+    self->request(n.reporter, std::chrono::seconds(2), flush_atom::value)
+        .then([one_done](caf::ok_atom) mutable { one_done(); },
+              [one_done](const caf::error&) mutable { one_done(); });
+  return rp;
+}
+
 timeline_snapshot_msg timeline_aggregator_state::snapshot(int64_t since_ns,
                                                           std::optional<uint64_t> job) const {
   timeline_snapshot_msg s;
@@ -144,9 +162,7 @@ timeline_actor::behavior_type timeline_aggregator(timeline_impl_t self) {
       [self](flush_atom) { return self->state.flush_all(); },
       [self](snapshot_atom) { return self->state.snapshot(std::numeric_limits<int64_t>::min()); },
       [self](snapshot_atom, int64_t since_ns) { return self->state.snapshot(since_ns); },
-      [self](job_events_atom, uint64_t job) {
-        return self->state.snapshot(std::numeric_limits<int64_t>::min(), job);
-      },
+      [self](job_events_atom, uint64_t job) { return self->state.job_snapshot(job); },
       [self](metrics_atom) { return self->state.agg.metrics().render_prometheus(); },
   };
 }
