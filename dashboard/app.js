@@ -340,7 +340,7 @@ function renderJobs() {
     const n = seen.get(j.seq);
     const note = j.error || j.waiting || '';
     return `<tr data-seq="${j.seq}" data-state="${esc(j.state)}">
-      <td class="num">${j.seq}</td><td class="id" title="${esc(j.id)}">${esc(String(j.id).slice(0, 8))}</td>
+      <td class="num">${j.seq}</td><td class="id" title="${esc(j.id)}">${esc(j.request_id || String(j.id).slice(0, 8))}</td>
       <td>${esc(j.owner || '')}</td><td>${esc(j.circuit)}</td><td>${esc(j.priority || '')}</td>
       <td><span class="state ${esc(j.state)}">${esc(j.state)}</span>${note ? `<div class="note">${esc(note)}</div>` : ''}</td>
       <td class="num">${j.done}${n ? `/${n.size}` : ''}${j.failed ? ` <span class="bad">${j.failed} failed</span>` : ''}</td>
@@ -427,7 +427,8 @@ function render() {
     + (hidden ? ` (${hidden} older not drawn)` : '');
 
   // Row labels, zebra.
-  const circuit = new Map(S.jobs.map((j) => [j.seq, j.circuit]));
+  // A job submitted with a request id (Curio's porep-<miner>-<sector>) is named by it.
+  const circuit = new Map(S.jobs.map((j) => [j.seq, j.request_id ? `${j.request_id} ${j.circuit}` : j.circuit]));
   order.forEach((r, n) => {
     if (n % 2) out.push(`<rect class="zebra" x="0" y="${r.y}" width="${width}" height="${ROW}"/>`);
     const c = circuit.get(r.job);
@@ -550,7 +551,7 @@ function setupWaterfall() {
     const lenNs = (i.open ? nowNs() : i.t1) - i.t0;
     tip.innerHTML = `<div class="tt"><i style="background:${COLOUR[e.stage] || '#888'}"></i><b>${esc(stageTitle(e.stage, node))}</b>`
       + `${LABEL[e.stage] ? ` <span>${LABEL[e.stage]}</span>` : ''}</div>`
-      + `<div>job #${e.job}${c ? ` (${esc(c.circuit)})` : ''}, partition ${e.partition}</div>`
+      + `<div>job #${e.job}${c ? ` (${c.request_id ? `${esc(c.request_id)}, ` : ''}${esc(c.circuit)})` : ''}, partition ${e.partition}</div>`
       + `<div>node <b>${esc(node)}</b>${track ? ` · ${esc(track)}` : ''}</div>`
       + (i.mark ? `<div>at ${axisLabel(e.t_ns - nowNs())}</div>`
         : `<div>duration <b>${dur(lenNs)}</b>${i.open ? ' (running)' : ''}</div>`)

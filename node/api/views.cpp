@@ -15,6 +15,7 @@ json job_json(const job_status_msg& s, bool parts) {
             {"failed", s.failed},
             {"partition_count", s.partitions},
             {"submitted_ms", s.submitted_ms}};
+  if (!s.request_id.empty()) j["request_id"] = s.request_id;  // the client's own name of it
   if (!s.waiting.empty()) j["waiting"] = s.waiting;
   if (!s.error.empty()) j["error"] = s.error;
   if (parts) {
