@@ -129,7 +129,8 @@ class actor_gateway_t final : public node::api_gateway_t {
         [done = std::move(done), wait](caf::expected<job_result_msg> x) {
           if (x) return done(std::move(*x));
           api_failure_t f = failure_of(x.error(), wait);
-          if (f.timed_out) f.detail = "did not finish within " + std::to_string(wait.count()) + " ms";
+          if (f.timed_out)
+            f.detail = "did not finish within " + std::to_string(wait.count()) + " ms";
           done(std::move(f));
         },
         await_atom::value, session, job);

@@ -483,9 +483,8 @@ typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
   return f(caf::meta::type_name("job_status_msg"), x.id, x.seq, x.request_id, x.owner, x.circuit,
-           x.priority,
-           x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error, x.part_states,
-           x.waiting, x.part_nodes, x.submitted_ms, x.kind);
+           x.priority, x.partitions, x.done, x.failed, x.cancelled, x.finished, x.error,
+           x.part_states, x.waiting, x.part_nodes, x.submitted_ms, x.kind);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_result_msg& x) {

@@ -44,18 +44,18 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   uint32_t open = pending_submits[owner];
   for (const auto& [id, j] : jobs)
     if (j.owner == owner && !policy.status(id).finished()) ++open;
-  if (r.request_id.size() > max_request_id ||
-      (r.request_id.empty() != r.request_digest.empty()) || r.request_digest.size() > 64)
+  if (r.request_id.size() > max_request_id || (r.request_id.empty() != r.request_digest.empty()) ||
+      r.request_digest.size() > 64)
     return caf::make_error(zk_errc::bad_request,
                            "a request_id (at most " + std::to_string(max_request_id) +
                                " bytes) comes with the request's fingerprint");
   if (!r.request_id.empty())
     if (auto answered = submit_by_request(owner, r)) return std::move(*answered);
   if (open >= limits.max_queued_jobs) {
-    const auto refused = caf::make_error(
-        zk_errc::bad_request,
-        "client " + owner + " has " + std::to_string(open) +
-            " unfinished jobs, the most it may have (scheduler.max_queued_jobs)");
+    const auto refused =
+        caf::make_error(zk_errc::bad_request,
+                        "client " + owner + " has " + std::to_string(open) +
+                            " unfinished jobs, the most it may have (scheduler.max_queued_jobs)");
     settle_request(owner, r, refused);
     return refused;
   }
@@ -134,14 +134,15 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               schedule();
             });
             if (!answered)  // the handler threw (logged): the submit still gets its answer
-              deliver(caf::make_error(zk_errc::internal, "submit failed (the scheduler's log says why)"));
+              deliver(caf::make_error(zk_errc::internal,
+                                      "submit failed (the scheduler's log says why)"));
           },
           [rp, done](caf::error& e) mutable {
-            caf::error answer = refusal(e, zk_errc::bad_request)
-                                    ? std::move(e)
-                                    : caf::make_error(zk_errc::unavailable,
-                                                      "the inputs could not be checked: " +
-                                                          describe(e));
+            caf::error answer =
+                refusal(e, zk_errc::bad_request)
+                    ? std::move(e)
+                    : caf::make_error(zk_errc::unavailable,
+                                      "the inputs could not be checked: " + describe(e));
             done(answer);
             rp.deliver(std::move(answer));
           });

@@ -52,8 +52,14 @@ caf::result<node_id_t> scheduler_actor_state::join(const std::string& token,
   node_id_t id = policy.add_node(spec);
   log::info("node " + spec.name + " joined" + (spec.synth ? " (synth)" : "") +
             (spec.prover ? " (prover)" : ""));
-  nodes[id] = {spec.name,      m.synthesizer, m.prover,    r.data_endpoint,
-               r.transfer_key, spec.synth,    spec.prover, m.prover ? r.backend : "",
+  nodes[id] = {spec.name,
+               m.synthesizer,
+               m.prover,
+               r.data_endpoint,
+               r.transfer_key,
+               spec.synth,
+               spec.prover,
+               m.prover ? r.backend : "",
                m.prover ? r.hot_keys : std::vector<std::string>()};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);

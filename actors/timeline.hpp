@@ -77,7 +77,8 @@ struct timeline_aggregator_state {
   caf::result<caf::ok_atom> flush_all();
   // The events later than since_ns (every one: the lowest int64), clock-corrected, sorted; of
   // one job when `job` is given.
-  timeline_snapshot_msg snapshot(int64_t since_ns, std::optional<uint64_t> job = std::nullopt) const;
+  timeline_snapshot_msg snapshot(int64_t since_ns,
+                                 std::optional<uint64_t> job = std::nullopt) const;
   // One job's events once every node's reporter has sent what it held (a job just ended).
   caf::result<timeline_snapshot_msg> job_snapshot(uint64_t job);
 

@@ -57,8 +57,8 @@ void add_gateway_command(CLI::App& root, commands_t& out) {
       "Curio's gRPC from this host to the scheduler over mutual TLS (a remote Curio's [Cuzk] "
       "Address); runs until SIGINT/SIGTERM");
   const opt_t config = add_value(app, "--config", "FILE", "the cluster's config file (required)");
-  const opt_t listen =
-      add_value(app, "--listen", "HOST:PORT", "where Curio dials, on loopback (default 127.0.0.1:9820)");
+  const opt_t listen = add_value(app, "--listen", "HOST:PORT",
+                                 "where Curio dials, on loopback (default 127.0.0.1:9820)");
   const opt_t client = add_value(app, "--client", "NAME",
                                  "the client certificate the calls carry, whose jobs they make "
                                  "(default admin)");

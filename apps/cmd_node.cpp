@@ -258,7 +258,7 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
   std::string token;  // this node's session at the scheduler
   own_actors_t own;
   std::unique_ptr<node::api_server_t> http;  // destroyed before the actor system
-  std::unique_ptr<cuzk_api_t> grpc;           // Curio's cuzk API (scheduler.grpc), likewise
+  std::unique_ptr<cuzk_api_t> grpc;          // Curio's cuzk API (scheduler.grpc), likewise
   scheduler_actor scheduler;
   timeline_actor aggregator;
   std::shared_ptr<node::upload_store_t> uploads;  // the scheduler's store (node/scheduler/uploads)

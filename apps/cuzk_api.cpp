@@ -13,9 +13,8 @@ constexpr std::chrono::seconds grpc_ask_timeout{120};
 
 }  // namespace
 
-cuzk_api_t::cuzk_api_t(caf::actor_system& sys, const config::config_t& c,
-                       const tls_identity_t& tls, actors::scheduler_actor scheduler,
-                       actors::timeline_actor aggregator,
+cuzk_api_t::cuzk_api_t(caf::actor_system& sys, const config::config_t& c, const tls_identity_t& tls,
+                       actors::scheduler_actor scheduler, actors::timeline_actor aggregator,
                        std::shared_ptr<node::sessions_t> sessions,
                        std::shared_ptr<node::upload_store_t> uploads) {
   const config::scheduler_t& s = c.scheduler;

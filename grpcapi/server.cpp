@@ -270,10 +270,10 @@ server_t::server_t(std::shared_ptr<node::api_gateway_t> gateway,
   s.server = b.BuildAndStart();
   if (!s.server || (!s.o.listen.empty() && plain_port == 0 && host.size()) ||
       (s.o.tunnel && s.tunnel_port == 0))
-    throw std::runtime_error("gRPC: cannot listen on " +
-                             (s.o.listen.empty() ? std::string("127.0.0.1 (the tunnel's port)")
-                                                 : s.o.listen) +
-                             " (gRPC's reason is on stderr)");
+    throw std::runtime_error(
+        "gRPC: cannot listen on " +
+        (s.o.listen.empty() ? std::string("127.0.0.1 (the tunnel's port)") : s.o.listen) +
+        " (gRPC's reason is on stderr)");
   s.address = host.empty() ? s.o.listen : host + ":" + std::to_string(plain_port);
 }
 

@@ -49,9 +49,9 @@ struct server_options_t {
   // The client a tunnelled connection proved to be, by the local port the tunnel connected from
   // (its peer's port here); nullopt: not a tunnelled connection.
   std::function<std::optional<std::string>(uint16_t port)> tunnel_client;
-  uint64_t max_message = uint64_t(256) << 20;  // each way
+  uint64_t max_message = uint64_t(256) << 20;     // each way
   std::shared_ptr<node::upload_store_t> uploads;  // where vanilla_proof goes; null: none taken
-  unsigned workers = 4;  // threads that store C1s and ask the scheduler
+  unsigned workers = 4;                           // threads that store C1s and ask the scheduler
 };
 
 class server_t {

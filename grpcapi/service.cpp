@@ -1,9 +1,10 @@
 // The eight methods of cuzk.v1.ProvingEngine (docs/api.md "gRPC: Curio's cuzk API").
+#include "grpcapi/service.hpp"
+
 #include <algorithm>
 #include <cstdint>
 
 #include "common/util/log.hpp"
-#include "grpcapi/service.hpp"
 #include "node/api/server.hpp"  // cluster_metrics
 #include "node/cuzk/status.hpp"
 #include "node/job_ref.hpp"
@@ -139,16 +140,14 @@ void server_t::impl_t::await_job(const call_t::state_ptr_t& call, const std::str
   // aggregator for the job's events, and the scheduler for a failed job's reason).
   auto ended = [this, call, token, job_id, ref, seq, timeout_answer,
                 write](node::api_result_t<node::job_result_msg> r) {
-    workers->post([this, call, token, job_id, ref, seq, timeout_answer, write,
-                   r = std::move(r)]() {
+    workers->post([this, call, token, job_id, ref, seq, timeout_answer, write, r = std::move(r)]() {
       cz::await_answer_t a;
       a.job_id = job_id;
       if (r) {
         auto events = gateway->job_events(seq);  // none: the timings stay 0
-        a = cz::finished_answer(job_id, r.value(),
-                                cz::job_timings(events ? events.value()
-                                                       : std::vector<timeline::event_t>(),
-                                                seq));
+        a = cz::finished_answer(
+            job_id, r.value(),
+            cz::job_timings(events ? events.value() : std::vector<timeline::event_t>(), seq));
       } else if (r.error().status == 409) {  // failed or cancelled: its status says which, why
         auto s = gateway->status(token, ref);
         if (!s) return finish(call, status_of(refusal_of(s.error(), "the job's status")));
@@ -157,8 +156,8 @@ void server_t::impl_t::await_job(const call_t::state_ptr_t& call, const std::str
         a.status = cz::await_status_t::timeout;
         a.error = "job " + job_id + " " + r.error().detail;
       } else if (r.error().timed_out) {
-        return finish(call, Status(StatusCode::DEADLINE_EXCEEDED,
-                                   "job " + job_id + " " + r.error().detail));
+        return finish(
+            call, Status(StatusCode::DEADLINE_EXCEEDED, "job " + job_id + " " + r.error().detail));
       } else {
         return finish(call, status_of(refusal_of(r.error(), "the job's end")));
       }
@@ -179,27 +178,27 @@ grpc::ServerUnaryReactor* service_t::SubmitProof(grpc::CallbackServerContext* ct
   auto* call = new call_t;
   const auto st = call->state();
   // The request's slices, referenced (not copied): they outlive the call if it is cancelled.
-  s_.on_worker(ctx, st, [this, st, request = grpc::ByteBuffer(*request),
-                         response](const std::string& client) {
-    auto done = s_.submit(client, request, /*nested=*/false);
-    if (!done) return finish(st, status_of(done.error()));
-    // Its place: the unfinished jobs nothing of which was dispatched yet, submitted before it.
-    uint32_t ahead = 0;
-    if (auto jobs = s_.gateway->jobs(s_.session("admin"), 1000)) {
-      uint64_t mine = UINT64_MAX;
-      for (const auto& j : *jobs)
-        if (j.id == done->public_id) mine = j.seq;
-      for (const auto& j : *jobs)
-        ahead += j.seq < mine && !j.finished && !started(j);
-    }
-    finish(st, [&] {
-      pb::SubmitProofResponse r;
-      r.set_job_id(done->job_id);
-      r.set_queue_position(ahead);
-      write_raw(r, response);
-      return Status::OK;
-    });
-  });
+  s_.on_worker(
+      ctx, st,
+      [this, st, request = grpc::ByteBuffer(*request), response](const std::string& client) {
+        auto done = s_.submit(client, request, /*nested=*/false);
+        if (!done) return finish(st, status_of(done.error()));
+        // Its place: the unfinished jobs nothing of which was dispatched yet, submitted before it.
+        uint32_t ahead = 0;
+        if (auto jobs = s_.gateway->jobs(s_.session("admin"), 1000)) {
+          uint64_t mine = UINT64_MAX;
+          for (const auto& j : *jobs)
+            if (j.id == done->public_id) mine = j.seq;
+          for (const auto& j : *jobs) ahead += j.seq < mine && !j.finished && !started(j);
+        }
+        finish(st, [&] {
+          pb::SubmitProofResponse r;
+          r.set_job_id(done->job_id);
+          r.set_queue_position(ahead);
+          write_raw(r, response);
+          return Status::OK;
+        });
+      });
   return call;
 }
 
@@ -209,20 +208,22 @@ grpc::ServerUnaryReactor* service_t::Prove(grpc::CallbackServerContext* ctx,
   auto* call = new call_t;
   const auto st = call->state();
   const auto wait = wait_bound(ctx, 0);
-  s_.on_worker(ctx, st, [this, st, request = grpc::ByteBuffer(*request), response,
-                         wait](const std::string& client) mutable {
-    auto done = s_.submit(client, request, /*nested=*/true);
-    request.Clear();  // the C1 is in the store: its slices go now, not when the proof comes
-    if (!done) return finish(st, status_of(done.error()));
-    auto job = s_.resolve(client, done->job_id);
-    if (!job) return finish(st, status_of(job.error()));
-    s_.await_job(st, client, done->job_id, job->ref, job->status.seq, wait, false,
-                 [response](const cz::await_answer_t& a) {
-                   pb::ProveResponse r;
-                   write_answer(a, r.mutable_result());
-                   write_raw(r, response);
-                 });
-  });
+  s_.on_worker(
+      ctx, st,
+      [this, st, request = grpc::ByteBuffer(*request), response,
+       wait](const std::string& client) mutable {
+        auto done = s_.submit(client, request, /*nested=*/true);
+        request.Clear();  // the C1 is in the store: its slices go now, not when the proof comes
+        if (!done) return finish(st, status_of(done.error()));
+        auto job = s_.resolve(client, done->job_id);
+        if (!job) return finish(st, status_of(job.error()));
+        s_.await_job(st, client, done->job_id, job->ref, job->status.seq, wait, false,
+                     [response](const cz::await_answer_t& a) {
+                       pb::ProveResponse r;
+                       write_answer(a, r.mutable_result());
+                       write_raw(r, response);
+                     });
+      });
   return call;
 }
 
@@ -233,13 +234,15 @@ grpc::ServerUnaryReactor* service_t::AwaitProof(grpc::CallbackServerContext* ctx
   const auto st = call->state();
   const auto wait = wait_bound(ctx, request->timeout_ms());
   const bool timeout_answer = request->timeout_ms() > 0;
-  s_.on_worker(ctx, st, [this, st, job_id = request->job_id(), response, wait,
-                         timeout_answer](const std::string& client) {
-    auto job = s_.resolve(client, job_id);
-    if (!job) return finish(st, status_of(job.error()));
-    s_.await_job(st, client, job_id, job->ref, job->status.seq, wait, timeout_answer,
-                 [response](const cz::await_answer_t& a) { write_answer(a, response); });
-  });
+  s_.on_worker(ctx, st,
+               [this, st, job_id = request->job_id(), response, wait,
+                timeout_answer](const std::string& client) {
+                 auto job = s_.resolve(client, job_id);
+                 if (!job) return finish(st, status_of(job.error()));
+                 s_.await_job(
+                     st, client, job_id, job->ref, job->status.seq, wait, timeout_answer,
+                     [response](const cz::await_answer_t& a) { write_answer(a, response); });
+               });
   return call;
 }
 
@@ -248,21 +251,23 @@ grpc::ServerUnaryReactor* service_t::CancelProof(grpc::CallbackServerContext* ct
                                                  pb::CancelProofResponse* response) {
   auto* call = new call_t;
   const auto st = call->state();
-  s_.on_worker(ctx, st, [this, st, job_id = request->job_id(), response](const std::string& client) {
-    auto job = s_.resolve(client, job_id);
-    if (!job) return finish(st, status_of(job.error()));
-    auto cancelled = s_.gateway->cancel(s_.session(client), job->ref);
-    if (!cancelled) return finish(st, status_of(refusal_of(cancelled.error(), "the cancel")));
-    // Running: a partition had left the queue (the scheduler stops it on its node); a job that
-    // had already finished was not running.
-    const bool was_running = cancelled.value() && started(job->status);
-    log::info("gRPC: " + client + " cancelled " + job_id +
-              (cancelled.value() ? "" : " (it had already finished)"));
-    finish(st, [&] {
-      response->set_was_running(was_running);
-      return Status::OK;
-    });
-  });
+  s_.on_worker(ctx, st,
+               [this, st, job_id = request->job_id(), response](const std::string& client) {
+                 auto job = s_.resolve(client, job_id);
+                 if (!job) return finish(st, status_of(job.error()));
+                 auto cancelled = s_.gateway->cancel(s_.session(client), job->ref);
+                 if (!cancelled)
+                   return finish(st, status_of(refusal_of(cancelled.error(), "the cancel")));
+                 // Running: a partition had left the queue (the scheduler stops it on its node); a
+                 // job that had already finished was not running.
+                 const bool was_running = cancelled.value() && started(job->status);
+                 log::info("gRPC: " + client + " cancelled " + job_id +
+                           (cancelled.value() ? "" : " (it had already finished)"));
+                 finish(st, [&] {
+                   response->set_was_running(was_running);
+                   return Status::OK;
+                 });
+               });
   return call;
 }
 

@@ -32,8 +32,7 @@ constexpr uint32_t prove_submit = 1;  // ProveRequest.submit
 using sink_t = std::function<std::optional<std::string>(std::string_view)>;
 
 // The fields of one SubmitProofRequest up to the stream's limit.
-std::optional<std::string> read_fields(CodedInputStream& in, cz::submit_t& out,
-                                       const sink_t* c1) {
+std::optional<std::string> read_fields(CodedInputStream& in, cz::submit_t& out, const sink_t* c1) {
   bool c1_seen = false;
   while (uint32_t tag = in.ReadTag()) {
     const uint32_t field = wire_t::GetTagFieldNumber(tag);
@@ -100,7 +99,8 @@ std::optional<std::string> read_submit(const grpc::ByteBuffer& request, bool nes
                                        cz::submit_t& out, const sink_t* c1) {
   grpc::ByteBuffer copy(request);  // the same slices, referenced again (no bytes copied)
   grpc::ProtoBufferReader reader(&copy);
-  if (!reader.status().ok()) return "the request cannot be read: " + reader.status().error_message();
+  if (!reader.status().ok())
+    return "the request cannot be read: " + reader.status().error_message();
   CodedInputStream in(&reader);
   const char* what = nested ? "not a ProveRequest: " : "not a SubmitProofRequest: ";
   if (!nested) {

@@ -168,10 +168,12 @@ check_report_t check_config(const std::string& path, const check_options_t& opti
   }
   if (grpc_plaintext_open(cfg.scheduler)) {
     std::string nets;
-    for (const auto& n : cfg.scheduler.grpc_insecure_networks) nets += (nets.empty() ? "" : ", ") + n;
+    for (const auto& n : cfg.scheduler.grpc_insecure_networks)
+      nets += (nets.empty() ? "" : ", ") + n;
     r.warnings.push_back(path + ": scheduler.grpc: " + cfg.scheduler.grpc +
                          " takes plaintext gRPC (no TLS, no client certificate: every call acts as "
-                         "client " + cfg.scheduler.grpc_client + ") from " + nets +
+                         "client " +
+                         cfg.scheduler.grpc_client + ") from " + nets +
                          "; a remote Curio can go through `zkfleet gateway` and scheduler.grpc_tls "
                          "instead (docs/security.md)");
   }

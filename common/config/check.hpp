@@ -22,7 +22,7 @@ struct check_options_t {
 };
 
 struct check_report_t {
-  std::vector<std::string> problems;     // each "<file>:<line>:<col>: <key>: <what>" or with a node
+  std::vector<std::string> problems;  // each "<file>:<line>:<col>: <key>: <what>" or with a node
   // What is allowed but worth a second look (a plaintext gRPC listener open past this host): said,
   // not failed.
   std::vector<std::string> warnings;

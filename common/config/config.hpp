@@ -134,7 +134,7 @@ struct scheduler_t {
   // `grpc_tls`: a mutual-TLS listener for `zkfleet gateway` beside a remote Curio (needs
   // security.certs_dir): each connection's client certificate is whose jobs its calls make.
   std::string grpc;
-  std::string grpc_unix;              // the socket's path
+  std::string grpc_unix;  // the socket's path
   std::optional<endpoint_t> grpc_tcp;
   std::string grpc_client = "curio";
   std::vector<std::string> grpc_insecure_networks;

@@ -13,8 +13,7 @@ std::optional<ip::address> address_of(std::string_view text) {
   boost::system::error_code ec;
   ip::address a = ip::make_address(std::string(text), ec);
   if (ec) return std::nullopt;
-  if (a.is_v6() && a.to_v6().is_v4_mapped())
-    a = ip::make_address_v4(ip::v4_mapped, a.to_v6());
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) a = ip::make_address_v4(ip::v4_mapped, a.to_v6());
   return a;
 }
 

@@ -54,8 +54,8 @@ struct pipe_t : std::enable_shared_from_this<pipe_t> {
   std::string addr;  // the peer's address (what per_peer counts)
   std::string peer;  // address:port, for messages
   std::string why;
-  std::string name;          // terminate: the name its certificate carries
-  uint16_t local_port = 0;   // terminate: the plain side's port, once reported open (on_pipe)
+  std::string name;         // terminate: the name its certificate carries
+  uint16_t local_port = 0;  // terminate: the plain side's port, once reported open (on_pipe)
   bool closed = false;
 
   pipe_t(tls_tunnel_t::impl_t& tunnel, std::string address, std::string who)

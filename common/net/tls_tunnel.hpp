@@ -61,9 +61,9 @@ class tls_tunnel_t {
                                                  const std::string& expected_peer = "",
                                                  on_refused_t on_refused = {},
                                                  tunnel_options_t options = {});
-  static std::unique_ptr<tls_tunnel_t> forward(const std::string& listen_host,
-                                               uint16_t listen_port, const std::string& host,
-                                               uint16_t port, const tls_files_t& files,
+  static std::unique_ptr<tls_tunnel_t> forward(const std::string& listen_host, uint16_t listen_port,
+                                               const std::string& host, uint16_t port,
+                                               const tls_files_t& files,
                                                const std::string& expected_peer,
                                                on_refused_t on_refused = {},
                                                tunnel_options_t options = {});

@@ -59,7 +59,7 @@ std::vector<event_t> aggregator_t::events() const {
 }
 
 std::vector<event_t> aggregator_t::events_since(int64_t since_ns,
-                                               std::optional<uint64_t> job) const {
+                                                std::optional<uint64_t> job) const {
   std::vector<event_t> v;
   for (const auto& e : events_)
     if (e.t_ns > since_ns && (!job || e.job == *job)) v.push_back(e);

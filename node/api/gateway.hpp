@@ -1,8 +1,8 @@
 #pragma once
 // What the HTTP API (node/api) and the gRPC face (grpcapi/) ask of the cluster, and nothing else:
-// the scheduler's answers to a session and the timeline aggregator's. The actors layer implements it on the scheduler and
-// aggregator actors (actors/api_gateway.hpp); the API sees plain values and, when there is no
-// answer, why not with the HTTP status that says so.
+// the scheduler's answers to a session and the timeline aggregator's. The actors layer implements
+// it on the scheduler and aggregator actors (actors/api_gateway.hpp); the API sees plain values
+// and, when there is no answer, why not with the HTTP status that says so.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -59,7 +59,8 @@ class api_gateway_t {
   // (the gRPC face waits so for jobs of hours): a failed or cancelled job answers status 409, no
   // end within `wait` a failure with timed_out.
   virtual api_cancel_t await(const std::string& session, const std::string& job,
-                             std::chrono::milliseconds wait, api_callback_t<job_result_msg> done) = 0;
+                             std::chrono::milliseconds wait,
+                             api_callback_t<job_result_msg> done) = 0;
   // An operator's asks: a failed job retried, an unfinished job's priority, a node drained or
   // undrained (admin only).
   virtual api_result_t<job_status_msg> retry(const std::string& session,

@@ -42,7 +42,8 @@ api_result_t<std::string> cluster_metrics(api_gateway_t& gateway, const std::str
   auto u = gateway.usage(session);
   if (!u) return api_failure_t{503, "the scheduler " + u.error().detail, u.error().detail};
   auto m = gateway.metrics();
-  if (!m) return api_failure_t{503, "the timeline aggregator " + m.error().detail, m.error().detail};
+  if (!m)
+    return api_failure_t{503, "the timeline aggregator " + m.error().detail, m.error().detail};
   return *m + render_node_gauges(*u);
 }
 

@@ -31,7 +31,13 @@
 namespace zk::node::cuzk {
 
 // AwaitProofResponse.Status's numbers.
-enum class await_status_t : uint8_t { unknown = 0, completed = 1, failed = 2, cancelled = 3, timeout = 4 };
+enum class await_status_t : uint8_t {
+  unknown = 0,
+  completed = 1,
+  failed = 2,
+  cancelled = 3,
+  timeout = 4
+};
 
 struct timings_t {
   uint64_t queue_wait_ms = 0, srs_load_ms = 0, synthesis_ms = 0, gpu_compute_ms = 0, total_ms = 0;

@@ -98,20 +98,24 @@ answer_t<circuit_def_t> circuit_for(const std::vector<circuit_def_t>& circuits,
                        filecoin_circuits(circuits) + ")"};
 }
 
-answer_t<circuit_def_t> check_submit(const submit_t& s, const std::vector<circuit_def_t>& circuits) {
-  auto invalid = [](std::string why) { return refusal_t{code_t::invalid_argument, std::move(why)}; };
+answer_t<circuit_def_t> check_submit(const submit_t& s,
+                                     const std::vector<circuit_def_t>& circuits) {
+  auto invalid = [](std::string why) {
+    return refusal_t{code_t::invalid_argument, std::move(why)};
+  };
   const std::string kind = proof_kind_name(s.proof_kind);
   if (s.proof_kind == 0 || kind.empty())
     return invalid("invalid proof_kind: " + std::to_string(s.proof_kind) +
                    (kind.empty() ? std::string() : " (" + kind + ")"));
   if (s.proof_kind != porep_seal_commit)
     return refusal_t{code_t::unimplemented,
-                     kind + " is not proved by this zkfleet cluster: it proves POREP_SEAL_COMMIT "
-                            "only (its filecoin-porep circuits: " +
+                     kind +
+                         " is not proved by this zkfleet cluster: it proves POREP_SEAL_COMMIT "
+                         "only (its filecoin-porep circuits: " +
                          filecoin_circuits(circuits) + ")"};
   if (s.request_id.size() > max_request_id)
-    return invalid("request_id: " + std::to_string(s.request_id.size()) +
-                   " bytes, more than the " + std::to_string(max_request_id) + " a job may carry");
+    return invalid("request_id: " + std::to_string(s.request_id.size()) + " bytes, more than the " +
+                   std::to_string(max_request_id) + " a job may carry");
   for (const char ch : s.request_id)
     if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
       return invalid("request_id: holds a control character");

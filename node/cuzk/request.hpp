@@ -73,8 +73,8 @@ struct submit_t {
   uint64_t priority = 0;
   uint64_t sector_number = 0;
   uint64_t miner_id = 0;
-  uint64_t vanilla_proof_bytes = 0;       // its length on the wire (0: none sent)
-  std::optional<stored_object_t> c1;      // vanilla_proof once stored
+  uint64_t vanilla_proof_bytes = 0;   // its length on the wire (0: none sent)
+  std::optional<stored_object_t> c1;  // vanilla_proof once stored
 };
 
 // filecoin-ffi's prover id of a miner (see the top), or why not.

@@ -42,8 +42,8 @@ struct proof_msg {
 };
 
 struct job_status_msg {
-  std::string id;    // the job's public id: 128 random bits, hex
-  uint64_t seq = 0;  // the scheduler's job number (what the timeline names the job by)
+  std::string id;          // the job's public id: 128 random bits, hex
+  uint64_t seq = 0;        // the scheduler's job number (what the timeline names the job by)
   std::string request_id;  // the client's name of it (job_request_msg::request_id), or ""
   std::string owner;
   std::string circuit;

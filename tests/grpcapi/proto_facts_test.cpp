@@ -3,9 +3,8 @@
 // enum's values, the package and the file's name), written from the descriptor compiled into
 // zkfleet, must be those of Curio's file at e0294b0f (tests/grpcapi/curio_proving.facts, made by
 // tests/grpcapi/proto_facts.py from Curio's file: the same lines from another implementation).
-#include <google/protobuf/descriptor.h>
-
 #include <doctest/doctest.h>
+#include <google/protobuf/descriptor.h>
 
 #include <fstream>
 #include <sstream>
@@ -72,7 +71,8 @@ std::vector<std::string> curio_facts() {
 
 }  // namespace
 
-TEST_CASE("grpcapi/proto: zkfleet's cuzk.v1 contract has every wire fact of Curio's proving.proto") {
+TEST_CASE(
+    "grpcapi/proto: zkfleet's cuzk.v1 contract has every wire fact of Curio's proving.proto") {
   const gp::FileDescriptor* f = cuzk::v1::SubmitProofRequest::descriptor()->file();
   REQUIRE(f != nullptr);
   CHECK(f->name() == "cuzk/v1/proving.proto");  // the descriptor's name, as Curio's

@@ -176,7 +176,8 @@ TEST_CASE("cuzk: GetStatus from the scheduler's nodes, jobs and circuits") {
   failed.finished = true;
   all.push_back(failed);
 
-  const cz::status_t st = cz::cluster_status(nodes, all, circuits, "curio", std::chrono::seconds(90));
+  const cz::status_t st =
+      cz::cluster_status(nodes, all, circuits, "curio", std::chrono::seconds(90));
   REQUIRE(st.gpus.size() == 2);  // the live provers, CPU ones too
   CHECK(st.gpus[0].ordinal == 0);
   CHECK(st.gpus[0].name == "prover-1: cpu");
@@ -185,7 +186,7 @@ TEST_CASE("cuzk: GetStatus from the scheduler's nodes, jobs and circuits") {
   CHECK(st.gpus[1].ordinal == 1);
   CHECK(st.gpus[1].name == "gpu-1: cuda (NVIDIA H100 80GB HBM3)");
   CHECK(st.gpus[1].current_job_id == "porep-1000-42");  // the caller's, by its request id
-  REQUIRE(st.loaded_srs.size() == 1);  // fc8m's only prover is gone
+  REQUIRE(st.loaded_srs.size() == 1);                   // fc8m's only prover is gone
   CHECK(st.loaded_srs[0].circuit_id == "porep-2k");
   CHECK(st.loaded_srs[0].tier == 0);  // HOT
   CHECK(st.loaded_srs[0].ref_count == 2);
@@ -201,8 +202,7 @@ TEST_CASE("cuzk: GetStatus from the scheduler's nodes, jobs and circuits") {
   CHECK(st.pinned_memory_bytes == 200);  // the live provers' reservations and budgets
   CHECK(st.pinned_memory_limit_bytes == 2000);
   // admin sees every job's id; an idle cluster still lists porep-c2.
-  CHECK(cz::cluster_status(nodes, all, circuits, "admin", {}).gpus[0].current_job_id ==
-        all[2].id);
+  CHECK(cz::cluster_status(nodes, all, circuits, "admin", {}).gpus[0].current_job_id == all[2].id);
   const cz::status_t idle = cz::cluster_status(nodes, {}, circuits, "curio", {});
   REQUIRE(idle.queues.size() == 1);
   CHECK(idle.queues[0].proof_kind == "porep-c2");

@@ -5,14 +5,13 @@
 // and Curio's own wrapper of a sealed 2 KiB C1 (json.Marshal of {SectorNum, Phase1Out,
 // SectorSize}) streamed into the store and taken in by the scheduler's intake; a garbage
 // vanilla_proof refused by the store.
-#include "node/cuzk/request.hpp"
-
 #include <doctest/doctest.h>
 
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "node/cuzk/request.hpp"
 #include "node/filecoin_job.hpp"
 #include "node/job_spec.hpp"
 #include "tests/test_util.hpp"
@@ -196,12 +195,11 @@ TEST_CASE("cuzk: the job request of a PoRep C2: its spec, partitions, priority a
   CHECK(spec.c1.object == *s.c1);
   CHECK(spec.partitions.empty());  // made by the scheduler's intake
   // Priorities: 0 the circuit's, 1-4 low..critical, past 4 normal (as cuzk).
-  const std::pair<uint64_t, zk::node::priority_t> prio[] = {
-      {1, zk::node::priority_t::low},
-      {2, zk::node::priority_t::normal},
-      {3, zk::node::priority_t::high},
-      {4, zk::node::priority_t::critical},
-      {5, zk::node::priority_t::normal}};
+  const std::pair<uint64_t, zk::node::priority_t> prio[] = {{1, zk::node::priority_t::low},
+                                                            {2, zk::node::priority_t::normal},
+                                                            {3, zk::node::priority_t::high},
+                                                            {4, zk::node::priority_t::critical},
+                                                            {5, zk::node::priority_t::normal}};
   for (const auto& [given, want] : prio) {
     cz::submit_t p = s;
     p.priority = given;
@@ -216,9 +214,9 @@ TEST_CASE("cuzk: the job request of a PoRep C2: its spec, partitions, priority a
   cz::submit_t other = s;
   other.c1->sha256 = std::string(64, 'd');
   CHECK(cz::request_fingerprint(other) != cz::request_fingerprint(s));
-  for (auto change : {+[](cz::submit_t& x) { x.sector_number = 43; },
-                      +[](cz::submit_t& x) { x.miner_id = 1001; },
-                      +[](cz::submit_t& x) { x.registered_proof = 0; }}) {
+  for (auto change :
+       {+[](cz::submit_t& x) { x.sector_number = 43; }, +[](cz::submit_t& x) { x.miner_id = 1001; },
+        +[](cz::submit_t& x) { x.registered_proof = 0; }}) {
     cz::submit_t x = s;
     change(x);
     CHECK(cz::request_fingerprint(x) != cz::request_fingerprint(s));
@@ -229,7 +227,8 @@ TEST_CASE("cuzk: the job request of a PoRep C2: its spec, partitions, priority a
   CHECK(cz::job_request_of(anonymous, c)->request_digest.empty());
 }
 
-TEST_CASE("cuzk: Curio's wrapper of a sealed C1, streamed into the store, is taken in; garbage not") {
+TEST_CASE(
+    "cuzk: Curio's wrapper of a sealed C1, streamed into the store, is taken in; garbage not") {
   // A 2 KiB sector sealed for miner 1000 (its prover id from the miner id), sector 42.
   fc::seal_request_t req;
   req.config = fc::porep_config(fc::registered_proof("StackedDrg2KiBV1_1"));
@@ -289,7 +288,8 @@ TEST_CASE("cuzk: Curio's wrapper of a sealed C1, streamed into the store, is tak
   CHECK_MESSAGE(contains(garbage, "refused: "), garbage);
   // A JSON that is no C1 is stored (it is JSON) and refused at intake, naming what is wrong.
   cz::submit_t junk = s;
-  junk.c1 = *zk::node::parse_upload(receive(R"({"SectorNum":42,"Phase1Out":"!!","SectorSize":2048})"));
+  junk.c1 =
+      *zk::node::parse_upload(receive(R"({"SectorNum":42,"Phase1Out":"!!","SectorSize":2048})"));
   auto bad = zk::node::take_in(c, cz::job_request_of(junk, c)->spec, 1, env);
   REQUIRE_FALSE(bad);
   CHECK_MESSAGE(contains(bad.error(), "Phase1Out: not standard padded base64"), bad.error());

@@ -537,8 +537,9 @@ TEST_CASE("journal: a schema-v1 journal with every kind of job migrates once, al
   // open migrates nothing and reads the same; the copy is a version-1 journal with the jobs as
   // they were.
   CHECK(sql_value(path, "PRAGMA user_version") == "3");
-  CHECK(sql_value(path, "SELECT count(*) FROM jobs WHERE request_id = '' AND request_digest = ''") ==
-        "10");
+  CHECK(
+      sql_value(path, "SELECT count(*) FROM jobs WHERE request_id = '' AND request_digest = ''") ==
+      "10");
   for (const auto& job : jobs) CHECK(job.request_id.empty());
   CHECK(sql_value(path, "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = 'inputs'") ==
         "0");
@@ -646,8 +647,9 @@ TEST_CASE("journal: a schema-v2 journal migrates to v3 once, every job intact, r
   // The copy is the version-2 file as it was.
   const std::string backup = backups_of(path, 2).at(0);
   CHECK(sql_value(backup, "PRAGMA user_version") == "2");
-  CHECK(sql_value(backup, "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = "
-                          "'request_id'") == "0");
+  CHECK(sql_value(backup,
+                  "SELECT count(*) FROM pragma_table_info('jobs') WHERE name = "
+                  "'request_id'") == "0");
   // A request id and its fingerprint survive close and reopen; a second open migrates nothing.
   {
     journal_t j(path, journal_sync_t::full);
