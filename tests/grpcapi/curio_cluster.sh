@@ -16,8 +16,9 @@
 #   Prove without submit → INVALID_ARGUMENT;
 #   GetStatus (within Curio's 5 s: provers, the parameters resident, the porep-c2 queue),
 #   GetMetrics (the /metrics text), PreloadSRS / EvictSRS;
-#   the scheduler killed (SIGKILL) between a submit and its await: the await after the restart
-#   still gets the proof, and it verifies.
+#   a prover killed (SIGKILL) while it proves the partition: the job still completes, the proof
+#   verifies; the scheduler killed (SIGKILL) between a submit and its await: the await after the
+#   restart still gets the proof, and it verifies.
 #
 #   tests/grpcapi/curio_cluster.sh build/zkfleet
 #
@@ -145,6 +146,17 @@ else
   fail "the same request_id again: jobs $n1 → $n2, proofs $(cmp "$T/p1.bin" "$T/p2.bin" 2>&1)"
 fi
 
+# By hand (issue 37): a Go client built from Curio's own generated stubs (lib/cuzk/proving*.pb.go,
+# fetched; Curio's module is not on the Go proxy), dialling and asking as PoRepSnarkCuzk does:
+# ZK_CURIO_GO_CLIENT=BINARY, called as BINARY ADDRESS C1 MINER SECTOR OUT.
+if [ -n "${ZK_CURIO_GO_CLIENT:-}" ]; then
+  if "$ZK_CURIO_GO_CLIENT" "$G" "$C1" $MINER $SECTOR "$T/go.bin" >"$T/go.out" 2>&1 && cmp -s "$T/p1.bin" "$T/go.bin"; then
+    ok "Curio's own stubs (Go): $(head -c 600 "$T/go.out")"
+  else
+    fail "Curio's own stubs (Go): $(head -c 600 "$T/go.out")"
+  fi
+fi
+
 # --- SubmitProof, AwaitProof ----------------------------------------------------------------------
 client "$G" submit "${CURIO[@]}" --request-id "sub-$SECTOR" >"$T/submit.json"
 answer "SubmitProof" OK "" "" "$T/submit.json"
@@ -223,6 +235,26 @@ client "$G" preload porep-nonesuch >"$T/preload2.json"
   fail "PreloadSRS of an unknown id: $(cat "$T/preload2.json")"
 client "$G" evict "$SRS" >"$T/evict.json"
 echo "EvictSRS $SRS: $(cat "$T/evict.json")"
+
+# --- a prover killed while it proves the partition ----------------------------------------------
+client "$G" submit "${CURIO[@]}" --request-id "pkill-$SECTOR" >"$T/submit-p.json"
+# proving_on: the prover proving the job's partition 0 now, in PNODE.
+proving_on() {
+  PNODE="$(curl -s -m 10 "$U/v1/jobs/request:pkill-$SECTOR" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitions"][0]; print(p.get("node","") if p["state"]=="proving" else "")' 2>/dev/null)"
+  [ -n "$PNODE" ]
+}
+if POLL=0.2 wait_until 300 "partition 0 of pkill-$SECTOR proving" proving_on; then
+  pid=$(node_pid "$PNODE")
+  kill -9 "$pid"
+  ok "$PNODE killed (SIGKILL) while proving pkill-$SECTOR's partition"
+  client "$G" await "pkill-$SECTOR" --out "$T/p6.bin" --deadline 900 >"$T/await-p.json"
+  answer "AwaitProof of the job whose prover was killed" OK COMPLETED "" "$T/await-p.json"
+  verify_both "the proof after a prover's kill" "$T/p6.bin"
+  curl -s -m 10 "$U/v1/jobs/request:pkill-$SECTOR" >"$T/pkill.json"
+  echo "the job after the kill: $(head -c 400 "$T/pkill.json")"
+else
+  fail "the partition of pkill-$SECTOR never reached a prover"
+fi
 
 # --- the scheduler killed between submit and await ---------------------------------------------
 client "$G" submit "${CURIO[@]}" --request-id "restart-$SECTOR" >"$T/submit-r.json"
