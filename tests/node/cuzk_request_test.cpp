@@ -228,7 +228,7 @@ TEST_CASE("cuzk: the job request of a PoRep C2: its spec, partitions, priority a
 }
 
 TEST_CASE(
-    "cuzk: Curio's wrapper of a sealed C1, streamed into the store, is taken in; garbage not") {
+    "cuzk: Curio's wrapper of a sealed C1, streamed into the store, is taken in, garbage not") {
   // A 2 KiB sector sealed for miner 1000 (its prover id from the miner id), sector 42.
   fc::seal_request_t req;
   req.config = fc::porep_config(fc::registered_proof("StackedDrg2KiBV1_1"));
