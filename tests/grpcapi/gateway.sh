@@ -7,7 +7,8 @@
 #   the reference's 2 KiB parameters); the gateway as client alice; Prove through it, as Curio
 #   calls it → COMPLETED, the proof accepted by Filecoin's verify_seal; the job is alice's
 #   (GET /v1/jobs/request:ID as admin: owner alice, request_id) and another client does not see
-#   it; GetStatus through it; the TLS port refuses plaintext gRPC; the gateway refuses a
+#   it (nor does client curio, on the plaintext unix socket, which answers GetStatus); GetStatus
+#   through it; the TLS port refuses plaintext gRPC; the gateway refuses a
 #   non-loopback --listen; a config whose plaintext scheduler.grpc is not loopback is refused
 #   unless grpc_insecure_networks names the networks, and then `zkfleet config check` warns.
 #
@@ -41,7 +42,7 @@ take_port HTTP
 take_port GTLS
 take_port GW
 U="https://127.0.0.1:$HTTP"
-yaml_head "http: 127.0.0.1:$HTTP" "grpc_tls: 127.0.0.1:$GTLS" "stage_timeout: 10m"
+yaml_head "http: 127.0.0.1:$HTTP" "grpc: unix://$T/cuzk.sock" "grpc_tls: 127.0.0.1:$GTLS" "stage_timeout: 10m"
 yaml_line "circuits:" "  fc2k: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK}"
 yaml_node scheduler scheduler
 yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 1GiB}"
@@ -96,6 +97,17 @@ code="$(curl -s -m 30 -o "$T/bob.json" -w '%{http_code}' "${BOB[@]}" "$U/v1/jobs
 client 127.0.0.1:$GW status >"$T/status.json"
 [ "$(field "$T/status.json" code)" = OK ] && ok "GetStatus through the gateway: $(head -c 300 "$T/status.json")" ||
   fail "GetStatus through the gateway: $(cat "$T/status.json")"
+
+# --- the plaintext listener on a unix socket: Curio's "unix:///..." Address, as client curio ----
+client "unix://$T/cuzk.sock" await "$RID" --timeout-ms 1000 >"$T/unix.json"
+if [ "$(field "$T/unix.json" code)" = NOT_FOUND ]; then
+  ok "over the unix socket (client curio) alice's $RID is not found: $(field "$T/unix.json" details)"
+else
+  fail "over the unix socket: $(head -c 300 "$T/unix.json")"
+fi
+client "unix://$T/cuzk.sock" status >"$T/unix-status.json"
+[ "$(field "$T/unix-status.json" code)" = OK ] && ok "GetStatus over the unix socket" ||
+  fail "GetStatus over the unix socket: $(cat "$T/unix-status.json")"
 
 # --- the TLS port takes no plaintext gRPC -------------------------------------------------------
 client 127.0.0.1:$GTLS status --deadline 10 >"$T/plain.json"
