@@ -71,8 +71,7 @@ std::vector<std::string> curio_facts() {
 
 }  // namespace
 
-TEST_CASE(
-    "grpcapi/proto: zkfleet's cuzk.v1 contract has every wire fact of Curio's proving.proto") {
+TEST_CASE("proto: zkfleet's cuzk.v1 contract has every wire fact of Curio's proving.proto") {
   const gp::FileDescriptor* f = cuzk::v1::SubmitProofRequest::descriptor()->file();
   REQUIRE(f != nullptr);
   CHECK(f->name() == "cuzk/v1/proving.proto");  // the descriptor's name, as Curio's
