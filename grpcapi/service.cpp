@@ -70,8 +70,8 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(
     const std::string& client, const grpc::ByteBuffer& request, bool nested) {
   // First pass: the fields (the C1 skipped over), and what can be refused before it is stored.
   cz::submit_t s;
-  if (auto why = read_submit(request, nested, s))
-    return cz::refusal_t{cz::code_t::invalid_argument, *why};
+  if (const check_t c = read_submit(request, nested, s); !c)
+    return cz::refusal_t{cz::code_t::invalid_argument, c.reason()};
   auto circuits = circuit_list();
   if (!circuits) return circuits.error();
   auto circuit = cz::check_submit(s, circuits.value());
@@ -82,17 +82,16 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(
   // Second pass: the C1 from gRPC's slices into the store, once (upload_store_t::receive).
   std::unique_ptr<node::upload_receiver_t> rx = o.uploads->receive(/*json=*/true);
   std::optional<node::upload_error_t> refused;
-  const std::function<std::optional<std::string>(std::string_view)> c1 =
-      [&](std::string_view piece) -> std::optional<std::string> {
+  const std::function<check_t(std::string_view)> c1 = [&](std::string_view piece) -> check_t {
     refused = rx->write(piece);
     if (refused) return "vanilla_proof: " + refused->why;
-    return std::nullopt;
+    return {};
   };
   cz::submit_t again;
-  if (auto why = read_submit(request, nested, again, &c1)) {
+  if (const check_t c = read_submit(request, nested, again, &c1); !c) {
     const bool too_large = refused && refused->kind == node::upload_error_t::kind_t::too_large;
     return cz::refusal_t{too_large ? cz::code_t::failed_precondition : cz::code_t::invalid_argument,
-                         *why + (too_large ? ": raise scheduler.max_upload" : "")};
+                         c.reason() + (too_large ? ": raise scheduler.max_upload" : "")};
   }
   auto ref = rx->commit();
   if (!ref)

@@ -15,6 +15,7 @@
 #include "common/net/networks.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "grpcapi/server.hpp"
+#include "zk/base/result.hpp"
 #include "node/cuzk/answer.hpp"
 #include "node/cuzk/request.hpp"
 
@@ -190,8 +191,7 @@ std::chrono::milliseconds wait_bound(grpc::CallbackServerContext* ctx, uint64_t 
 // `c1` is given, its bytes handed to it a piece at a time as they lie in gRPC's slices (never
 // gathered into one string). The refusal when the bytes are not such a request or `c1` refuses a
 // piece (its words).
-std::optional<std::string> read_submit(
-    const grpc::ByteBuffer& request, bool nested, cz::submit_t& out,
-    const std::function<std::optional<std::string>(std::string_view)>* c1 = nullptr);
+check_t read_submit(const grpc::ByteBuffer& request, bool nested, cz::submit_t& out,
+                    const std::function<check_t(std::string_view)>* c1 = nullptr);
 
 }  // namespace zk::grpcapi

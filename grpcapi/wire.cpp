@@ -29,10 +29,10 @@ enum field_t : uint32_t {
 };
 constexpr uint32_t prove_submit = 1;  // ProveRequest.submit
 
-using sink_t = std::function<std::optional<std::string>(std::string_view)>;
+using sink_t = std::function<check_t(std::string_view)>;
 
 // The fields of one SubmitProofRequest up to the stream's limit.
-std::optional<std::string> read_fields(CodedInputStream& in, cz::submit_t& out, const sink_t* c1) {
+check_t read_fields(CodedInputStream& in, cz::submit_t& out, const sink_t* c1) {
   bool c1_seen = false;
   while (uint32_t tag = in.ReadTag()) {
     const uint32_t field = wire_t::GetTagFieldNumber(tag);
@@ -81,7 +81,8 @@ std::optional<std::string> read_fields(CodedInputStream& in, cz::submit_t& out, 
           return std::string("vanilla_proof: shorter than its length");
         const uint32_t take = std::min<uint32_t>(n, uint32_t(size));
         if (c1)
-          if (auto why = (*c1)(std::string_view(static_cast<const char*>(data), take))) return why;
+          if (check_t c = (*c1)(std::string_view(static_cast<const char*>(data), take)); !c)
+            return c;
         in.Skip(int(take));
         n -= take;
       }
@@ -90,13 +91,13 @@ std::optional<std::string> read_fields(CodedInputStream& in, cz::submit_t& out, 
     }
   }
   if (!in.ConsumedEntireMessage()) return std::string("a malformed tag");
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
 
-std::optional<std::string> read_submit(const grpc::ByteBuffer& request, bool nested,
-                                       cz::submit_t& out, const sink_t* c1) {
+check_t read_submit(const grpc::ByteBuffer& request, bool nested, cz::submit_t& out,
+                    const sink_t* c1) {
   grpc::ByteBuffer copy(request);  // the same slices, referenced again (no bytes copied)
   grpc::ProtoBufferReader reader(&copy);
   if (!reader.status().ok())
@@ -104,8 +105,8 @@ std::optional<std::string> read_submit(const grpc::ByteBuffer& request, bool nes
   CodedInputStream in(&reader);
   const char* what = nested ? "not a ProveRequest: " : "not a SubmitProofRequest: ";
   if (!nested) {
-    if (auto why = read_fields(in, out, c1)) return what + *why;
-    return std::nullopt;
+    if (const check_t c = read_fields(in, out, c1); !c) return what + c.reason();
+    return {};
   }
   bool submit_seen = false;
   while (uint32_t tag = in.ReadTag()) {
@@ -116,7 +117,7 @@ std::optional<std::string> read_submit(const grpc::ByteBuffer& request, bool nes
       uint32_t n = 0;
       if (!in.ReadVarint32(&n)) return std::string(what) + "submit: a truncated length";
       const auto limit = in.PushLimit(int(n));
-      if (auto why = read_fields(in, out, c1)) return what + *why;
+      if (const check_t c = read_fields(in, out, c1); !c) return what + c.reason();
       if (in.BytesUntilLimit() != 0) return std::string(what) + "submit: shorter than its length";
       in.PopLimit(limit);
     } else if (!wire_t::SkipField(&in, tag)) {
@@ -125,7 +126,7 @@ std::optional<std::string> read_submit(const grpc::ByteBuffer& request, bool nes
   }
   if (!in.ConsumedEntireMessage()) return std::string(what) + "a malformed tag";
   if (!submit_seen) return std::string("missing submit field");  // cuzk's words
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace zk::grpcapi
