@@ -15,9 +15,9 @@
 #include "common/net/networks.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "grpcapi/server.hpp"
-#include "zk/base/result.hpp"
 #include "node/cuzk/answer.hpp"
 #include "node/cuzk/request.hpp"
+#include "zk/base/result.hpp"
 
 namespace zk::grpcapi {
 
