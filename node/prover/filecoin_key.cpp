@@ -18,8 +18,8 @@ struct filecoin_key_t final : prover_engine_t::key_t {
   std::unique_ptr<fc::c2_prover_t> c2;
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                       const groth16::stage_observer_t& observe) override {
-    const auto p = prove_buffer(c2->prover(), c2->key().verifying_key(), c, b, observe);
+                       const groth16::stage_observer_t& observe, const stop_t& stop) override {
+    const auto p = prove_buffer(c2->prover(), c2->key().verifying_key(), c, b, observe, stop);
     uint8_t bytes[bellperson::proof_size];
     bellperson::encode_proof(p.proof, bytes);
     return {filecoin_proof_text(bytes), p.public_signals, p.prove_seconds, p.verify_seconds};
