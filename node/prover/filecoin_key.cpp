@@ -44,6 +44,7 @@ std::unique_ptr<prover_engine_t::key_t> load_filecoin_key(
     k->c2 = std::make_unique<fc::c2_prover_t>(file, fc::circuit_config(filecoin_config(c)));
   }
   k->c2->prover().set_accelerator(acc);
+  k->c2->prover().release_work();  // touched by the allocation: held only while a proof runs
   log::info("circuit '" + c.id + "': " + params + " decoded and resident (" +
             std::to_string(k->c2->key().bytes()) + " bytes of bases; the file's pages released)");
   log_stage_backends(c, k->c2->prover(), acc ? acc->name : "");

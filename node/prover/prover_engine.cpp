@@ -35,6 +35,7 @@ struct typed_key_t final : prover_engine_t::key_t {
         prover(pk),
         vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
     prover.set_accelerator(acc);
+    prover.release_work();  // touched by the allocation: held only while a proof runs
     log_stage_backends(c, prover, acc ? acc->name : "");
     sample = sampled_fingerprint(file.file().data(), file.file().size());
     if (!pre.enabled()) return;

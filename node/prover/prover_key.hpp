@@ -35,6 +35,13 @@ groth16::verified_proof_t<C> prove_buffer(groth16::prover_t<C>& prover,
                                           const groth16::stage_observer_t& observe,
                                           const stop_t& stop = {}) {
   using Fr = typename C::fr_t;
+  // Between proofs the node holds its key and nothing of the last proof: the work arrays are
+  // reserved per proof by the scheduler (circuit_def_t::prover_work_bytes), so their pages go back
+  // once the proof is done, proved or not.
+  struct work_scope_t {
+    groth16::prover_t<C>& p;
+    ~work_scope_t() { p.release_work(); }
+  } work{prover};
   const auto& h = b.header();
   const auto layout = buffer::payload_layout(h);
   groth16::prove_call_t call;

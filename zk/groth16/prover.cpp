@@ -367,6 +367,11 @@ proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const
 }
 
 template <class C>
+void prover_t<C>::release_work() {
+  for (auto* v : {&a_, &b_, &c_}) drop_pages(v->data(), v->size() * sizeof(fr_t));
+}
+
+template <class C>
 void prover_t<C>::release(uint32_t section) const {
   if (release_pages_ && pk_.file) pk_.file->release(section);
 }

@@ -159,6 +159,11 @@ class prover_t {
   // and is paged back in from the page cache when needed again). For one-shot proving (the
   // CLI); a prover that keeps its key hot across proofs leaves this off.
   void set_release_key_pages(bool on) { release_pages_ = on; }
+  // Gives the work arrays' (a, b, c) pages back to the system now; they stay allocated and read as
+  // zeros, and the next proof touches them again. A prover node calls it after each proof so that
+  // between proofs it holds only its key: the work is reserved per proof (docs/design.md
+  // "Memory").
+  void release_work();
   // Runs the MSMs and compute_h's transforms on the accelerator (null: the CPU).
   void set_accelerator(const accelerator_t<C>* acc) { acc_ = acc; }
   // The CPU MSMs read these tables of the key's bases (null: the bases alone). Not owned: they
