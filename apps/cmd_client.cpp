@@ -282,9 +282,9 @@ void write_sector_proof(const std::string& stem, const actors::job_result_msg& r
   zk::write_file_atomic(
       raw, std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
   zk::write_file_atomic(hex, zk::to_hex(bytes->data(), bytes->size()) + "\n");
-  std::printf("%s %s (%u partitions, %zu bytes; synth %.1f ms, prove %.1f ms, verified)\n",
-              raw.c_str(), hex.c_str(), r.status.partitions, bytes->size(), synth * 1e3,
-              prove * 1e3);
+  std::printf("%s %s (%u partition%s, %zu bytes; synth %.1f ms, prove %.1f ms, verified)\n",
+              raw.c_str(), hex.c_str(), r.status.partitions, r.status.partitions == 1 ? "" : "s",
+              bytes->size(), synth * 1e3, prove * 1e3);
 }
 
 // Each proof of `r` as out/job<ID>-p<K>-proof.json and -public.json (ID: the job's id, as

@@ -7,7 +7,8 @@
 #     proof would have ended (the next job's proof is timed: the bound must be well inside it);
 #   * the timeline marks it (a CANCELLED instant on the prover), /metrics counts no GPU stage for
 #     it (GPU stages = proofs) and the partition as stopped, the prover's reservation is released;
-#   * the next job proves at once (it does not wait behind the cancelled proof).
+#   * the next job proves at once (it does not wait behind the cancelled proof);
+#   * the scheduler logs one info line per submission, cancel and job end, no client logins.
 #
 #   tests/filecoin/cancel.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
@@ -115,6 +116,22 @@ if [ "$proofs" = 1 ] && [ "$gpu" = 1 ] && [ "$stopped" = 1 ]; then
 else
   fail "/metrics: proofs $proofs, GPU stages $gpu, stopped ${stopped:-none} (expected 1, 1, 1)"
 fi
+# --- the scheduler's log: one info line per submission, cancel and job end; no client logins -----
+SLOG="$LOGS/scheduler.log"
+for want in "job $S2 ($J2) submitted: circuit fc2k, 1 partition, client admin" \
+  "job $S2 ($J2, circuit fc2k, client admin) cancelled" \
+  "job $S2 ($J2, circuit fc2k, client admin) ended: cancelled" \
+  "job $S3 ($J3) submitted: circuit fc2k, 1 partition, client admin" \
+  "job $S3 ($J3, circuit fc2k, client admin) done: 1 partition proved"; do
+  n="$(grep -cF -- "$want" "$SLOG")"
+  if [ "$n" = 1 ]; then ok "scheduler log: $want"; else fail "scheduler log has $n lines '$want'"; fi
+done
+if grep -q 'client admin logged in' "$SLOG"; then
+  fail "the scheduler logs each command line's login at info: $(grep -c 'client admin logged in' "$SLOG") lines"
+else
+  ok "no 'client admin logged in' line per command at info"
+fi
+if grep -qE '\(1 partitions,' "$T/await3.out"; then fail "await: $(cat "$T/await3.out")"; else ok "await says 1 partition"; fi
 reserved="$(curl -s -m 10 "$U/metrics" | awk '$1 == "zkfleet_node_reserved_bytes{node=\"prover-1\"}" { print $2 }')"
 if [ "$reserved" = 0 ]; then ok "prover-1 holds no reservation after the cancel"; else fail "prover-1 still holds ${reserved:-?} bytes reserved"; fi
 finish
