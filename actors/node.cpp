@@ -75,17 +75,8 @@ std::vector<circuit_def_t> filecoin_circuits(const node_role_config_t& cfg,
   return out;
 }
 
-// Fills the store's pool with `count` buffers of the largest circuit's size (as far as the budget
-// allows), so the node's first buffers land in resident memory (buffer_store.hpp).
-void prewarm(buffer::buffer_store_t& store, const std::vector<circuit_def_t>& circuits,
-             unsigned count, const std::string& what) {
-  uint64_t largest = 0;
-  for (const auto& c : circuits) largest = std::max(largest, c.buffer_bytes);
-  if (largest == 0 || count == 0) return;
-  const uint64_t made = store.prewarm(largest, count);
-  log::info(what + ": " + std::to_string(made) + " buffer(s) of " + buffer::format_bytes(largest) +
-            " prewarmed");
-}
+// How long a buffer stays in a node's pool, idle, before its memory is freed.
+constexpr std::chrono::milliseconds idle_buffer_release{10000};
 
 }  // namespace
 
@@ -209,11 +200,12 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   }
   n.id = *id;
   n.join = join;
-  // After the join, so that touching the pages (slow on first touch) does not hold it up; the
-  // stores are thread-safe and a reservation of another size takes idle pooled buffers first. A
-  // receive store beside a synthesizer is not used for this node's own buffers: not prewarmed.
-  if (n.store) prewarm(*n.store, *circuits, tracks.workers, "buffer store");
-  if (n.prover_store && !n.store) prewarm(*n.prover_store, *circuits, 1, "receive store");
+  // Memory matches what the scheduler has reserved on the node: nothing is allocated ahead (no
+  // buffer prewarmed at start), and a buffer idle in a store's pool for longer than
+  // idle_buffer_release is freed. A node that works reuses its buffers from one partition to the
+  // next (fresh pages are slow to touch); an idle node holds none.
+  for (const auto& s : {n.store, n.prover_store})
+    if (s) s->release_idle_after(idle_buffer_release);
   return n;
 }
 

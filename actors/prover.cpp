@@ -9,7 +9,7 @@ void prover_state::init(prover_actor::pointer s, prover_config_t c) {
   cfg = std::move(c);
   worker = self->spawn<caf::detached + caf::linked>(prover_worker, cfg.recorder, cfg.tracks.prove(),
                                                     cfg.tracks.prove_cpu(), cfg.accelerators,
-                                                    cfg.hot, cfg.filecoin_params);
+                                                    cfg.hot, cfg.filecoin_params, cancelled);
 }
 
 void prover_state::receive(const prove_request_msg& r) {
@@ -60,13 +60,15 @@ void prover_state::pump() {
 
 void prover_state::proved(const proof_msg& m, uint64_t of_epoch) {
   busy = false;
-  if (!cancelled.has(m.job) && of_epoch == epoch) self->send(cfg.scheduler, m);
+  if (!cancelled->has(m.job) && of_epoch == epoch) self->send(cfg.scheduler, m);
   pump();
 }
 
 void prover_state::failed(const prove_request_msg& r, const caf::error& e, uint64_t of_epoch) {
   busy = false;
-  if (!cancelled.has(r.buffer.job) && of_epoch == epoch) {
+  if (cancelled->has(r.buffer.job)) {
+    log::info(r.buffer.job, r.buffer.partition, "proof stopped: " + reason_of(e));
+  } else if (of_epoch == epoch) {
     log::warn(r.buffer.job, r.buffer.partition, "proof failed: " + reason_of(e));
     self->send(cfg.scheduler,
                failure_msg{r.buffer.job, r.buffer.partition, r.buffer.attempt,
@@ -76,7 +78,7 @@ void prover_state::failed(const prove_request_msg& r, const caf::error& e, uint6
 }
 
 void prover_state::cancel(uint64_t job) {
-  cancelled.add(job);
+  cancelled->add(job);  // a running proof of the job stops at its next safe point
   for (auto it = queue.begin(); it != queue.end();) {
     if (it->request.buffer.job != job) {
       ++it;
@@ -142,7 +144,8 @@ namespace {
 // Each prover stage on the track of the backend that ran it (cpu_track: the CPU stages of a
 // prover with an accelerator; the same track without one).
 caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::recorder_t* rec,
-                                 uint16_t track, uint16_t cpu_track, const prove_work_msg& w) {
+                                 uint16_t track, uint16_t cpu_track, const prove_work_msg& w,
+                                 const node::cancelled_jobs_t& cancelled) {
   const auto& b = w.request.buffer;
   groth16::stage_observer_t observe;
   if (rec)
@@ -155,11 +158,18 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
     };
   if (rec) rec->begin(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
   try {
-    node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe);
+    node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe,
+                                          [&cancelled, job = b.job] { return cancelled.has(job); });
     if (rec) rec->end(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
     return proof_msg{b.job,           b.partition,      b.attempt,
                      r.proof_json,    r.public_signals, b.synth_seconds,
                      r.prove_seconds, r.verify_seconds, b.report_token};
+  } catch (const cancelled_error& e) {  // the mark first: /metrics counts no prove stage for it
+    if (rec) {
+      rec->instant(b.job, b.partition, timeline::stage_t::cancelled, track);
+      rec->end(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
+    }
+    return caf::make_error(zk_errc::job_cancelled, e.what());
   } catch (const std::exception& e) {
     if (rec) rec->end(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
     return caf::make_error(zk_errc::prove_failed, e.what());
@@ -172,7 +182,8 @@ caf::behavior prover_worker(prover_worker_actor* self,
                             std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                             uint16_t cpu_track, node::accelerators_t accelerators,
                             std::vector<circuit_def_t> hot,
-                            std::vector<std::pair<std::string, std::string>> filecoin_params) {
+                            std::vector<std::pair<std::string, std::string>> filecoin_params,
+                            std::shared_ptr<const node::cancelled_jobs_t> cancelled) {
   self->state.engine.set_accelerators(accelerators);
   self->state.engine.set_filecoin_params(std::move(filecoin_params));
   for (const auto& c : hot) {
@@ -186,8 +197,8 @@ caf::behavior prover_worker(prover_worker_actor* self,
   }
   return {
       [self](loaded_atom) { return self->state.engine.loaded(); },
-      [self, recorder, track, cpu_track](const prove_work_msg& w) {
-        return run_proof(self->state.engine, recorder.get(), track, cpu_track, w);
+      [self, recorder, track, cpu_track, cancelled](const prove_work_msg& w) {
+        return run_proof(self->state.engine, recorder.get(), track, cpu_track, w, *cancelled);
       },
   };
 }

@@ -8,7 +8,10 @@
 //   prove_request_msg ─▶ pin (XFER on the receive track) ─▶ ack → scheduler ─▶ queue (GPU_PICKUP)
 //   queue ─▶ worker idle? ─▶ started → scheduler ─▶ worker: GPU { build_ab … msm_h assemble
 //            verify } ─▶ proof_msg → scheduler (or failure_msg) ─▶ next
-//   cancel job ─▶ queued proofs of the job dropped (their pins with them)
+//   cancel job ─▶ queued proofs of the job dropped (their pins with them); the job's proof the
+//                worker is running stops at its next safe point (between MSM tasks, transforms,
+//                stages: zk/base/stop.hpp), a CANCELLED mark on the prove track, its memory freed,
+//                and the next proof starts
 //   A buffer that came over the data plane is in this node's own store: its id is released as
 //   soon as it is pinned (the pin keeps the memory until the proof is done).
 //   rebind (the node rejoined a restarted scheduler, scheduler_slot.hpp) ─▶ queued proofs dropped
@@ -62,7 +65,8 @@ struct prover_state {
   caf::actor worker;
   bool busy = false;
   std::deque<prove_work_msg> queue;
-  node::cancelled_jobs_t cancelled;
+  // Jobs cancelled here; the worker polls it while it proves.
+  std::shared_ptr<node::cancelled_jobs_t> cancelled = std::make_shared<node::cancelled_jobs_t>();
   uint64_t epoch = 0;  // the slot's epoch of cfg.scheduler; proofs of another are not reported
 
   void init(prover_actor::pointer s, prover_config_t c);
@@ -89,11 +93,13 @@ using prover_worker_actor = caf::stateful_actor<prover_worker_state>;
 // It maps the keys of `hot` first (a key that cannot be read is logged and left to fail its
 // proofs), then answers loaded_atom with the circuits mapped. filecoin_params: each
 // filecoin-porep circuit's .params on this host (prover_engine_t::set_filecoin_params).
+// cancelled: the jobs cancelled on this node; a proof of one stops (a job_cancelled error).
 caf::behavior prover_worker(prover_worker_actor* self,
                             std::shared_ptr<timeline::recorder_t> recorder, uint16_t track,
                             uint16_t cpu_track, node::accelerators_t accelerators,
                             std::vector<circuit_def_t> hot,
-                            std::vector<std::pair<std::string, std::string>> filecoin_params);
+                            std::vector<std::pair<std::string, std::string>> filecoin_params,
+                            std::shared_ptr<const node::cancelled_jobs_t> cancelled);
 
 }  // namespace zk::actors
 

@@ -28,6 +28,7 @@
 // once it verifies against the circuit's key. Circuits come only from scheduler_config_t.
 #include <array>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -160,6 +161,9 @@ struct scheduler_actor_state {
   caf::result<node_id_t> join(const std::string& token, const node_join_msg& m);
   void node_down(const caf::down_msg& m);
   caf::result<std::string> submit(const std::string& token, const job_request_msg& r);
+  caf::result<std::string> submit_checked(const std::string& client, const job_request_msg& r);
+  std::function<void(const caf::error&)> log_refusal(const std::string& client,
+                                                     const std::string& circuit) const;
   caf::result<job_status_msg> status(const std::string& token, const std::string& job) const;
   caf::result<job_result_msg> await(const std::string& token, const std::string& job);
   caf::result<job_result_msg> proofs(const std::string& token, const std::string& job) const;

@@ -38,7 +38,11 @@ caf::result<std::string> scheduler_actor_state::login(const login_msg& m) {
     log::warn("refused a login from " + caller + ": " + t.error());
     return caf::make_error(zk_errc::unauthenticated, t.error());
   }
-  log::info(std::string(m.node ? "node " : "client ") + m.name + " logged in");
+  // A node's login is an event of the cluster; a client logs in for each command it runs.
+  if (m.node)
+    log::info("node " + m.name + " logged in");
+  else
+    log::debug("client " + m.name + " logged in");
   return t->token;
 }
 

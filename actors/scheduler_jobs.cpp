@@ -19,6 +19,22 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                                                        const job_request_msg& r) {
   auto client = who(token, role_t::client);
   if (!client) return client.error();
+  auto answer = submit_checked(client->name, r);
+  if (answer.flag == caf::rt_error) log_refusal(client->name, r.circuit)(answer.err);
+  return answer;
+}
+
+// A refused submission, one line (circuit and client; the reason as the client reads it).
+std::function<void(const caf::error&)> scheduler_actor_state::log_refusal(
+    const std::string& client, const std::string& circuit) const {
+  return [client, circuit = circuit.substr(0, max_id_length)](const caf::error& e) {
+    log::info("submission refused: circuit " + circuit + ", client " + client + ": " +
+              reason_of(e));
+  };
+}
+
+caf::result<std::string> scheduler_actor_state::submit_checked(const std::string& client_name,
+                                                               const job_request_msg& r) {
   auto c = circuits.find(r.circuit);
   if (c == circuits.end()) {
     std::string known;
@@ -40,7 +56,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   // The spec's kind, counts and names (no file is touched here).
   if (check_t why = node::check_request(c->second, r.spec, r.partitions); !why)
     return caf::make_error(zk_errc::bad_request, why.reason());
-  const std::string owner = client->name;
+  const std::string owner = client_name;
   uint32_t open = pending_submits[owner];
   for (const auto& [id, j] : jobs)
     if (j.owner == owner && !policy.status(id).finished()) ++open;
@@ -70,7 +86,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
   self->request(checker, check_timeout, intake_atom::value, c->second, r.spec, r.partitions,
                 limits.input_roots)
       .then(
-          [this, rp, r = job_request_msg(r), owner, done](job_spec_t& taken) mutable {
+          [this, rp, r = job_request_msg(r), owner, done,
+           refused = log_refusal(owner, r.circuit)](job_spec_t& taken) mutable {
             r.spec = std::move(taken);
             // Every path below answers the submit, and its request's waiting submits the same.
             auto deliver = [&](caf::expected<std::string> answer) {
@@ -87,6 +104,7 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               const auto submitted = policy.submit(r.circuit, prio, r.partitions);
               if (!submitted) {  // e.g. a job no node holds
                 answered = true;
+                refused(caf::make_error(zk_errc::bad_request, submitted.error()));
                 deliver(caf::make_error(zk_errc::bad_request, submitted.error()));
                 return;
               }
@@ -129,6 +147,9 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               if (rec)
                 for (uint32_t k = 0; k < r.partitions; ++k)
                   rec->begin(id, k, timeline::stage_t::queued, track);
+              log::info("job " + std::to_string(id) + " (" + j.public_id + ") submitted: circuit " +
+                        r.circuit + ", " + std::to_string(r.partitions) + " partition" +
+                        (r.partitions == 1 ? "" : "s") + ", client " + owner);
               answered = true;
               deliver(j.public_id);
               schedule();
@@ -137,7 +158,8 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
               deliver(caf::make_error(zk_errc::internal,
                                       "submit failed (the scheduler's log says why)"));
           },
-          [rp, done](caf::error& e) mutable {
+          [rp, done, refused = log_refusal(owner, r.circuit)](caf::error& e) mutable {
+            refused(e);
             caf::error answer =
                 refusal(e, zk_errc::bad_request)
                     ? std::move(e)
@@ -267,6 +289,9 @@ caf::result<bool> scheduler_actor_state::cancel(const std::string& token, const 
   if (!id) return id.error();
   const job_id_t job = id.value();
   if (!policy.cancel(job)) return false;  // already finished
+  if (auto j = jobs.find(job); j != jobs.end())
+    log::info("job " + std::to_string(job) + " (" + j->second.public_id + ", circuit " +
+              j->second.request.circuit + ", client " + j->second.owner + ") cancelled");
   for (auto it = parts.begin(); it != parts.end();) {
     if (it->first.first != job) {
       ++it;

@@ -136,6 +136,16 @@ void scheduler_actor_state::note_finish(job_id_t job) {
   const job_status_t s = policy.status(job);
   if (!s.finished()) return;
   it->second.finish_noted = true;
+  // One line per job's end, what an operator reads (its submission and a cancel have theirs).
+  const std::string who = "job " + std::to_string(job) + " (" + it->second.public_id +
+                          ", circuit " + s.circuit + ", client " + it->second.owner + ")";
+  if (s.cancelled)
+    log::info(who + " ended: cancelled");
+  else if (s.failed)
+    log::info(who + " failed: " + s.error);
+  else
+    log::info(who + " done: " + std::to_string(s.partitions) + " partition" +
+              (s.partitions == 1 ? "" : "s") + " proved");
   // Its queued partitions will never be dispatched: buffers held for them go.
   for (auto h = held.lower_bound({job, 0}); h != held.end() && h->first.first == job;) {
     policy.unhold(job, h->first.second);

@@ -7,6 +7,7 @@
 #include "node/job_spec.hpp"
 #include "node/synth/synthesize.hpp"
 #include "node/verify_proof.hpp"
+#include "zk/base/stop.hpp"
 
 namespace zk::actors {
 
@@ -97,6 +98,13 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
     m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);
     m.report_token = d.report_token;
     return m;
+  } catch (const cancelled_error& e) {  // the mark first: /metrics counts no SYNTH for it
+    if (rec) {
+      rec->instant(d.job, d.partition, timeline::stage_t::cancelled, track);
+      rec->end(d.job, d.partition, timeline::stage_t::synth, track);
+    }
+    log::info(d.job, d.partition, "synthesis stopped: " + std::string(e.what()));
+    return caf::make_error(zk_errc::job_cancelled, e.what());
   } catch (const node::bad_input_error& e) {  // no attempt can prove it: said so, not retried
     if (rec) rec->end(d.job, d.partition, timeline::stage_t::synth, track);
     return caf::make_error(zk_errc::bad_input, e.what());

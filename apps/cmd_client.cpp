@@ -33,6 +33,7 @@
 #include "node/job_spec.hpp"
 #include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
+#include "zk/filecoin/api/prover_id.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/formats/json.hpp"
 
@@ -141,11 +142,17 @@ int run_submit(const submit_args_t& a) {
   }
   const std::string who = a.client.one("admin");
   const std::string kind_name = config::circuit_kind_name(kind);
+  // What each kind takes instead, said with the refusal.
+  const char* takes = kind == config::circuit_kind_t::filecoin_porep
+                          ? ": its job is a sector's C1 output (JSON or the lotus/curio wrapper, "
+                            "whatever the file's name): --c1 FILE --prover-id HEX|f0N --sector N"
+                      : kind == config::circuit_kind_t::porep_lite ? ": it takes --seed N"
+                                                                   : ": it takes --input FILE";
   auto refuse_flags = [&](std::initializer_list<std::pair<const opt_t*, const char*>> flags) {
     for (const auto& [o, name] : flags)
       if (o->given())
         throw usage_error(std::string(name) + " is not for circuit '" + r.circuit + "' (" +
-                          kind_name + ")");
+                          kind_name + ")" + takes);
   };
   // A file the cluster reads: uploaded through scheduler.http (without an HTTP endpoint, or on
   // port 0 — any free port, unknown here —, sent as a path the cluster reads where it runs, as
@@ -198,11 +205,18 @@ int run_submit(const submit_args_t& a) {
       break;
     case config::circuit_kind_t::filecoin_porep: {
       refuse_flags({{&a.inputs, "--input"}, {&a.input_paths, "--input-path"}, {&a.seed, "--seed"}});
-      if (!a.c1.given() || !a.prover_id.given() || !a.sector.given())
-        throw usage_error("circuit '" + r.circuit +
-                          "' (filecoin-porep) takes --c1 FILE --prover-id HEX --sector N");
+      std::string missing;  // every one missing, named at once
+      for (const auto& [o, what] : {std::pair<const opt_t*, const char*>{&a.c1, "--c1 FILE"},
+                                    {&a.prover_id, "--prover-id HEX"},
+                                    {&a.sector, "--sector N"}})
+        if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
+      if (!missing.empty())
+        throw usage_error(
+            "circuit '" + r.circuit +
+            "' (filecoin-porep) takes --c1 FILE --prover-id HEX --sector N: " + missing +
+            (missing.find(',') == std::string::npos ? " is" : " are") + " missing");
       node::filecoin_porep_spec_t spec;
-      spec.prover_id = zk::parse_hex32(a.prover_id.one(), "--prover-id");
+      spec.prover_id = zk::filecoin::parse_prover_id(a.prover_id.one(), "--prover-id");
       spec.sector = parse_uint_arg("--sector", a.sector.one());
       spec.c1 = file_input(a.c1.one(), true);  // a C1 is JSON, whatever its file's name
       r.spec = {std::move(spec)};
@@ -268,9 +282,9 @@ void write_sector_proof(const std::string& stem, const actors::job_result_msg& r
   zk::write_file_atomic(
       raw, std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
   zk::write_file_atomic(hex, zk::to_hex(bytes->data(), bytes->size()) + "\n");
-  std::printf("%s %s (%u partitions, %zu bytes; synth %.1f ms, prove %.1f ms, verified)\n",
-              raw.c_str(), hex.c_str(), r.status.partitions, bytes->size(), synth * 1e3,
-              prove * 1e3);
+  std::printf("%s %s (%u partition%s, %zu bytes; synth %.1f ms, prove %.1f ms, verified)\n",
+              raw.c_str(), hex.c_str(), r.status.partitions, r.status.partitions == 1 ? "" : "s",
+              bytes->size(), synth * 1e3, prove * 1e3);
 }
 
 // Each proof of `r` as out/job<ID>-p<K>-proof.json and -public.json (ID: the job's id, as
@@ -432,7 +446,9 @@ void add_client_commands(CLI::App& root, commands_t& out) {
     s.c1 = add_value(app, "--c1", "FILE",
                      "filecoin-porep: the sector's C1 output (the API's JSON or the lotus-bench / "
                      "curio wrapper, whatever the file's name), uploaded as --input is");
-    s.prover_id = add_value(app, "--prover-id", "HEX", "filecoin-porep: the prover id (32 bytes)");
+    s.prover_id = add_value(
+        app, "--prover-id", "HEX|f0N",
+        "filecoin-porep: the prover id (64 hex digits) or the miner's actor address f0N/t0N");
     s.sector = add_value(app, "--sector", "N", "filecoin-porep: the sector number");
     s.partitions =
         add_value(app, "--partitions", "N",

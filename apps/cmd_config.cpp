@@ -11,6 +11,7 @@
 
 #include "apps/commands.hpp"
 #include "common/config/check.hpp"
+#include "node/filecoin_check.hpp"
 
 namespace zk::apps {
 namespace {
@@ -24,6 +25,7 @@ std::string joined(const std::vector<std::string>& v) {
 int run_check(const std::string& file, const std::vector<std::string>& hosts) {
   config::check_options_t o;
   o.hosts = hosts;
+  o.node_files = node::check_filecoin_entries;
   const auto r = config::check_config(file, o);
   if (r.ok())
     std::printf("%s: no problems\n", file.c_str());

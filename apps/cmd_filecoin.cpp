@@ -46,6 +46,7 @@
 #include "zk/bellperson/groth16/files.hpp"
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/check_c1.hpp"
+#include "zk/filecoin/api/prover_id.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/seal.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
@@ -91,7 +92,8 @@ struct sector_opts_t {
   opt_t prover_id, sector, ticket, seed, comm_d, comm_r;
 
   void declare(CLI::App* app) {
-    prover_id = add_value(app, "--prover-id", "HEX", "the miner's prover id (32 bytes)");
+    prover_id = add_value(app, "--prover-id", "HEX|f0N",
+                          "the prover id (64 hex digits) or the miner's actor address f0N/t0N");
     sector = add_value(app, "--sector", "N", "the sector number");
     ticket = add_value(app, "--ticket", "HEX", "the sealing ticket (32 bytes)");
     seed = add_value(app, "--seed", "HEX", "the interactive seed (32 bytes)");
@@ -106,10 +108,14 @@ struct sector_opts_t {
     const std::pair<const opt_t*, const char*> required[] = {
         {&prover_id, "--prover-id HEX"}, {&sector, "--sector N"},   {&ticket, "--ticket HEX"},
         {&seed, "--seed HEX"},           {&comm_r, "--comm-r HEX"}, {&comm_d, "--comm-d HEX"}};
+    std::string missing;  // every one missing, named at once
     for (const auto& [o, what] : required)
-      if (!o->given()) throw usage_error(std::string(what) + " is required");
+      if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
+    if (!missing.empty())
+      throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
+                        " required");
     fc::sector_ids_t s;
-    s.prover_id = zk::parse_hex32(prover_id.one(), "--prover-id");
+    s.prover_id = fc::parse_prover_id(prover_id.one(), "--prover-id");
     try {
       s.sector = parse_uint_arg("--sector", sector.one());
     } catch (const usage_error& e) {  // a bad value, not a bad command line: exit 1
@@ -492,14 +498,18 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
                                                            {&ticket, "--ticket HEX"},
                                                            {&seed, "--seed HEX"},
                                                            {&out, "--out DIR"}};
+  std::string missing;  // every one missing, named at once
   for (const auto& [o, what] : required)
-    if (!o->given()) throw usage_error(std::string(what) + " is required");
+    if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
+  if (!missing.empty())
+    throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
+                      " required");
   if (int(data.given()) + int(zeros.given()) + int(random.given()) != 1)
     throw usage_error("give exactly one of --data FILE, --zeros, --random N");
 
   fc::seal_request_t req;
   req.config = po.config();
-  req.prover_id = zk::parse_hex32(prover_id.one(), "--prover-id");
+  req.prover_id = fc::parse_prover_id(prover_id.one(), "--prover-id");
   req.sector = parse_uint_arg("--sector", sector.one());
   req.ticket = zk::parse_hex32(ticket.one(), "--ticket");
   req.seed = zk::parse_hex32(seed.one(), "--seed");
@@ -595,7 +605,9 @@ filecoin_sub_t add_seal(CLI::App* group) {
                               "JSON) and DIR/commit.json (commitments, replica_id, challenges)");
   auto po = std::make_shared<porep_opts_t>();
   po->declare(app);
-  const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
+  const opt_t prover_id =
+      add_value(app, "--prover-id", "HEX|f0N",
+                "the prover id (64 hex digits) or the miner's actor address f0N/t0N");
   const opt_t sector = add_value(app, "--sector", "N", "the sector number");
   const opt_t ticket = add_value(app, "--ticket", "HEX", "the sealing ticket (32 bytes)");
   const opt_t seed = add_value(app, "--seed", "HEX", "the interactive seed (32 bytes)");
@@ -628,7 +640,7 @@ int run_check_c1(const porep_opts_t& po, const opt_t& c1_file, const opt_t& prov
   if (!c1_file.given()) throw usage_error("--c1 FILE is required");
   if (!prover_id.given()) throw usage_error("--prover-id HEX is required");
   if (!sector.given()) throw usage_error("--sector N is required");
-  const zk::bytes32_t prover = zk::parse_hex32(prover_id.one(), "--prover-id");
+  const zk::bytes32_t prover = fc::parse_prover_id(prover_id.one(), "--prover-id");
   const uint64_t sector_no = parse_uint_arg("--sector", sector.one());
   fc::c1_read_t read;
   try {
@@ -659,7 +671,9 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
   po->declare(app);
   const opt_t c1 = add_value(app, "--c1", "FILE",
                              "the C1 output (the API's JSON or the lotus-bench / curio wrapper)");
-  const opt_t prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
+  const opt_t prover_id =
+      add_value(app, "--prover-id", "HEX|f0N",
+                "the prover id (64 hex digits) or the miner's actor address f0N/t0N");
   const opt_t sector = add_value(app, "--sector", "N", "the sector number");
   filecoin_sub_t s;
   s.app = app;

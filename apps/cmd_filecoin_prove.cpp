@@ -37,6 +37,7 @@
 #include "zk/filecoin/api/c2.hpp"
 #include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/dev_params.hpp"
+#include "zk/filecoin/api/prover_id.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -62,9 +63,13 @@ int run_prove(const prove_args_t& a) {
                                                            {&a.prover_id, "--prover-id HEX"},
                                                            {&a.sector, "--sector N"},
                                                            {&a.out, "--out FILE"}};
+  std::string missing;  // every one missing, named at once
   for (const auto& [o, what] : required)
-    if (!o->given()) throw usage_error(std::string(what) + " is required");
-  const zk::bytes32_t prover_id = zk::parse_hex32(a.prover_id.one(), "--prover-id");
+    if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
+  if (!missing.empty())
+    throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
+                      " required");
+  const zk::bytes32_t prover_id = zk::filecoin::parse_prover_id(a.prover_id.one(), "--prover-id");
   const uint64_t sector = parse_uint_arg("--sector", a.sector.one());
   const backend_t backend = choose_backend(a.backend.one("cpu"));
 
@@ -272,7 +277,8 @@ filecoin_sub_t add_filecoin_prove(CLI::App* group) {
                     "the C1 output (the API's JSON or the lotus-bench / curio wrapper)");
   a->params = add_value(app, "--params", "FILE",
                         "bellperson parameters of the sector's circuit (.params; mapped)");
-  a->prover_id = add_value(app, "--prover-id", "HEX", "the prover id (32 bytes)");
+  a->prover_id = add_value(app, "--prover-id", "HEX|f0N",
+                           "the prover id (64 hex digits) or the miner's actor address f0N/t0N");
   a->sector = add_value(app, "--sector", "N", "the sector number");
   a->out = add_value(app, "--out", "FILE",
                      "where the proof goes: 192 bytes a partition, partition 0 first");

@@ -16,6 +16,7 @@ const COLOUR = {
   GPU: '#3dbd7d', build_ab: '#2f8f6a', compute_h: '#5fd39b', msm_a: '#1f9e89', msm_b1: '#27b0a0',
   msm_b2: '#35c2b5', msm_c: '#58d2c8', msm_h: '#8fe3d0', assemble: '#b5e8a1', VERIFY: '#e6e27a',
   porep_witness: '#2c6bb0', porep_synthesize: '#7fb6f0', porep_check: '#b9d7f7', DONE: '#f2f4f8',
+  CANCELLED: '#e05252',
 };
 const STAGE_ROLE = { QUEUED: 'scheduler', DONE: 'scheduler', SYNTH: 'synth', GPU: 'prover' };
 // The prover's stages name what they ran on: the node's backend ("cpu" or "cuda (<device>)",
@@ -30,7 +31,7 @@ function stageTitle(stage, nodeName) {
 const LABEL = {
   QUEUED: 'queued', SYNTH: 'synthesis', CHAN_SEND: 'send', XFER: 'transfer', GPU_PICKUP: 'prover queue',
   GPU: 'prove', VERIFY: 'verify', DONE: 'done', porep_witness: 'PoRep witness',
-  porep_synthesize: 'PoRep synthesis', porep_check: 'PoRep check',
+  porep_synthesize: 'PoRep synthesis', porep_check: 'PoRep check', CANCELLED: 'cancelled (work stopped)',
 };
 
 const WINDOW_NS = 120e9;        // the live view: the last 2 minutes

@@ -2,11 +2,14 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <new>
 #include <stdexcept>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +21,7 @@ namespace detail {
 struct slab_t {
   uint8_t* data = nullptr;
   uint64_t capacity = 0;
+  std::chrono::steady_clock::time_point pooled_at;  // when it last went idle into the pool
 };
 
 struct store_state_t {
@@ -44,9 +48,29 @@ struct store_state_t {
   // Back to the pool; called without the lock held.
   void give_back(slab_t* s) {
     std::lock_guard<std::mutex> g(mu);
+    s->pooled_at = std::chrono::steady_clock::now();
     pool[s->capacity].push_back(s);
     pooled += s->capacity;
   }
+
+  // Takes out of the pool the slabs idle since before `before` (the caller destroys them).
+  std::vector<slab_t*> take_idle(std::chrono::steady_clock::time_point before) {
+    std::vector<slab_t*> out;
+    std::lock_guard<std::mutex> g(mu);
+    for (auto& [cls, list] : pool)
+      for (auto it = list.begin(); it != list.end();) {
+        if ((*it)->pooled_at > before) {
+          ++it;
+          continue;
+        }
+        out.push_back(*it);
+        pooled -= cls;
+        accounted -= cls;
+        it = list.erase(it);
+      }
+    return out;
+  }
+  bool idle_release_started = false;
 
   mutable std::mutex mu;
   const uint64_t budget;
@@ -276,6 +300,27 @@ uint64_t buffer_store_t::prewarm(uint64_t bytes, unsigned count) {
     held.push_back(std::move(w));
   }
   return held.size();  // dropped here: idle in the pool, accounted, pages resident
+}
+
+void buffer_store_t::release_idle_after(std::chrono::milliseconds idle) {
+  {
+    std::lock_guard<std::mutex> g(state_->mu);
+    if (state_->idle_release_started) return;
+    state_->idle_release_started = true;
+  }
+  // A thread of its own that holds the state weakly: it ends within a period once the store and
+  // every handle of it are gone.
+  const auto period =
+      std::clamp(idle / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
+  std::thread([w = std::weak_ptr<detail::store_state_t>(state_), idle, period] {
+    for (;;) {
+      std::this_thread::sleep_for(period);
+      auto st = w.lock();
+      if (!st) return;
+      for (auto* s : st->take_idle(std::chrono::steady_clock::now() - idle))
+        detail::store_state_t::destroy(s);
+    }
+  }).detach();
 }
 
 uint64_t buffer_store_t::trim() {

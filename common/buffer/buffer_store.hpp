@@ -7,13 +7,14 @@
 //        │ over budget: error value,            (fill it)        find(id) pins it: the memory
 //        │ nothing allocated                                      lives while a pin does
 //
-// Memory: buffers are allocated once per size class and reused. A size class rounds a request up
-// to a multiple of max(4 KiB, 2^⌊log2 bytes⌋ / 8), so a class wastes at most 12.5% and a circuit's
-// buffers (all of one size) share one class. Freed buffers go back to the pool, where the next
-// request of their class takes them (fresh pages are slow to touch; reused ones are not). A node
-// that knows its circuits' buffer sizes calls prewarm() at start-up (actors/node.cpp: a buffer per
-// synthesis worker, one for a prover's receive store, of the largest circuit) so that even its
-// first buffers land in resident memory.
+// Memory: buffers are allocated once per size class and reused while the node works; with
+// release_idle_after() those idle longer than a while are freed (a node's stores: 10 s). A size
+// class rounds a request up to a multiple of max(4 KiB, 2^⌊log2 bytes⌋ / 8), so a class wastes at
+// most 12.5% and a circuit's buffers (all of one size) share one class. Freed buffers go back to
+// the pool, where the next request of their class takes them (fresh pages are slow to touch; reused
+// ones are not). A node that knows its circuits' buffer sizes calls prewarm() at start-up
+// (actors/node.cpp: a buffer per synthesis worker, one for a prover's receive store, of the largest
+// circuit) so that even its first buffers land in resident memory.
 //
 // Budget: every byte the store holds is accounted — buffers being filled, registered buffers and
 // idle pooled ones — at its class size. A reservation that would take the accounted bytes beyond
@@ -24,6 +25,7 @@
 // Release: release(id) (on the peer's acknowledgement) unregisters a buffer; its memory returns
 // to the pool only when the last pin (buffer_ref_t) drops, so a reader never loses its memory.
 // Thread-safe. Handles keep the store's state alive, so they may outlive the store object.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -126,6 +128,11 @@ class buffer_store_t {
   uint64_t prewarm(uint64_t bytes, unsigned count);
   // Frees every idle pooled buffer (returns the bytes freed).
   uint64_t trim();
+  // From now on, a buffer idle in the pool for longer than `idle` is freed (its memory unmapped,
+  // no longer accounted), by a thread of the store's that looks every idle/4 (10 ms to 1 s): a
+  // node that works keeps reusing its buffers, an idle node holds none. Once per store; later
+  // calls change nothing.
+  void release_idle_after(std::chrono::milliseconds idle);
 
   store_stats_t stats() const;
   uint64_t budget() const;

@@ -30,20 +30,25 @@ bool runs_here(const node_t& n) {
 // The problems of one node's files, each prefixed "node NAME: ".
 class file_checker_t {
  public:
-  file_checker_t(const config_t& c, const node_t& n, std::vector<std::string>& out)
-      : c_(c), n_(n), out_(out) {}
+  file_checker_t(const config_t& c, const node_t& n, std::vector<std::string>& out,
+                 const check_options_t& o)
+      : c_(c), n_(n), out_(out), o_(o) {}
 
   void run() {
     if (c_.security.tls()) certificates();
     const bool sched = n_.has(node_role_t::scheduler), synth = n_.has(node_role_t::synth),
                prover = n_.has(node_role_t::prover);
     for (const auto& ci : c_.circuits) {
+      if (ci.kind == circuit_kind_t::filecoin_porep && sched)
+        file("circuits." + ci.id + ".vk", ci.vk);
       if (ci.kind != circuit_kind_t::circom) continue;  // keyed by the scheduler into key_dir
       if (sched || prover) file("circuits." + ci.id + ".zkey", ci.zkey);
       if (sched || synth || prover) file("circuits." + ci.id + ".r1cs", ci.r1cs);
       if (synth && !ci.witness_generator.empty())
         program("circuits." + ci.id + ".witness_generator[0]", ci.witness_generator[0]);
     }
+    if (prover)
+      for (const auto& [id, path] : n_.filecoin_params) file("filecoin_params." + id, path);
     if (sched || synth)
       for (size_t i = 0; i < c_.scheduler.input_roots.size(); ++i)
         folder("scheduler.input_roots[" + std::to_string(i) + "]", c_.scheduler.input_roots[i]);
@@ -52,6 +57,9 @@ class file_checker_t {
         writable("scheduler.journal", fs::path(c_.scheduler.journal).parent_path().string());
       writable("scheduler.uploads", c_.scheduler.uploads);
     }
+    if (o_.node_files)
+      o_.node_files(
+          c_, n_, [this](const std::string& key, const std::string& what) { problem(key, what); });
   }
 
  private:
@@ -60,6 +68,7 @@ class file_checker_t {
   }
 
   void file(const std::string& key, const std::string& path) {
+    if (path.empty()) return;  // missing from its entry: the file's reading said so
     std::error_code ec;
     if (!fs::exists(path, ec))
       problem(key, path + " does not exist");
@@ -136,6 +145,7 @@ class file_checker_t {
   const config_t& c_;
   const node_t& n_;
   std::vector<std::string>& out_;
+  const check_options_t& o_;
 };
 
 }  // namespace
@@ -197,7 +207,7 @@ check_report_t check_config(const std::string& path, const check_options_t& opti
       continue;
     }
     r.checked.push_back(n.name);
-    file_checker_t(cfg, n, r.problems).run();
+    file_checker_t(cfg, n, r.problems, options).run();
   }
   return r;
 }

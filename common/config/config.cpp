@@ -332,7 +332,7 @@ config_t read_config(const ctx_t& c, const YAML::Node& root) {
         // report every node that names it as unknown).
         circuit_t ci;
         ci.id = id;
-        section(c, [&] { ci = read_circuit(c, id, it->second, "circuits." + id); });
+        section(c, [&] { read_circuit(c, id, it->second, "circuits." + id, ci); });
         if (!cfg.find_circuit(id)) cfg.circuits.push_back(std::move(ci));
       }
     }

@@ -256,12 +256,15 @@ circuit_t read_native_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
 
 }  // namespace
 
-circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n,
-                       const std::string& path) {
+void read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n,
+                  const std::string& path, circuit_t& ci) {
   map_t m(c, n, path, keys_of("circuits.<id>"));
-  circuit_t ci;
+  ci = circuit_t{};
   ci.id = id;
-  if (m.has("native")) return read_native_circuit(c, m, ci);
+  if (m.has("native")) {
+    read_native_circuit(c, m, ci);
+    return;
+  }
   for (const char* key : {"params", "key_dir"})
     if (m.has(key))
       fail(c, m.get(key), m.path(key), "only for native circuits (with `native: porep-lite`)");
@@ -300,7 +303,6 @@ circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& 
   if (m.has("shape")) ci.shape = as_enum(c, m.get("shape"), m.path("shape"), shape_choices);
   if (m.has("priority"))
     ci.priority = as_enum(c, m.get("priority"), m.path("priority"), priority_choices);
-  return ci;
 }
 
 node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {

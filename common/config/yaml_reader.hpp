@@ -110,8 +110,10 @@ config_t read_root(const ctx_t& c, const YAML::Node& root);
 // The sections (common/config/sections.cpp); each checks its keys and values.
 scheduler_t read_scheduler(const ctx_t& c, const YAML::Node& n);
 security_t read_security(const ctx_t& c, const YAML::Node& n);
-circuit_t read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n,
-                       const std::string& path);
+// `into` is filled as the entry is read: when it fails, what was read stays (its kind above all,
+// so that a check reports the entry's own problem, not one for every node and file that reads it).
+void read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n,
+                  const std::string& path, circuit_t& into);
 node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path);
 simulation_t read_simulation(const ctx_t& c, const YAML::Node& n);
 

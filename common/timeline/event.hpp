@@ -34,8 +34,10 @@ enum class stage_t : uint8_t {
   porep_witness,     // the C1 read, the partition's witness taken from its vanilla proofs
   porep_synthesize,  // the StackedDrg circuit in prove mode into the synth buffer
   porep_check,       // every constraint checked on the assignment
+  cancelled,  // instant: the job was cancelled and the work on this partition stopped here (on
+              // the track of the stage it stopped, just before that stage's end)
 };
-inline constexpr int stage_count = int(stage_t::porep_check) + 1;
+inline constexpr int stage_count = int(stage_t::cancelled) + 1;
 
 // The timeline's stage of one of the prover's own stages.
 constexpr stage_t prover_stage(groth16::prover_stage_t s) {

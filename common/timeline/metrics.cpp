@@ -8,6 +8,17 @@ namespace zk::timeline {
 void metrics_t::observe(const event_t& e) {
   if (e.ph == phase_t::instant) {
     proofs_ += e.st == stage_t::done;
+    if (e.st == stage_t::cancelled) {
+      ++cancelled_count_;
+      if (stopped_.size() >= kMaxOpen) stopped_.erase(stopped_.begin());
+      stopped_.insert({e.job, e.partition, e.node});
+    }
+    return;
+  }
+  // The span a cancel stopped is no stage's duration (its partner is dropped with it).
+  if ((e.st == stage_t::gpu || e.st == stage_t::synth) &&
+      stopped_.count({e.job, e.partition, e.node})) {
+    open_.erase(key_t{e.job, e.partition, int(e.st), e.node, e.actor});
     return;
   }
   const key_t k{e.job, e.partition, int(e.st), e.node, e.actor};
@@ -82,6 +93,10 @@ std::string metrics_t::render_prometheus() const {
   std::string out;
   out += metric_family("zkfleet_proofs_total", "Proofs completed.", "counter");
   out += "zkfleet_proofs_total " + std::to_string(proofs_) + "\n";
+  out += metric_family(
+      "zkfleet_partitions_stopped_total",
+      "Partitions whose synthesis or proof stopped because their job was cancelled.", "counter");
+  out += "zkfleet_partitions_stopped_total " + std::to_string(cancelled_count_) + "\n";
   out += metric_family("zkfleet_stage_duration_seconds", "Duration of each stage.", "histogram");
   for (const auto& [st, h] : stages_) {
     const std::string lab = std::string("stage=\"") + stage_name(st) + "\"";

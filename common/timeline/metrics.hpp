@@ -44,9 +44,13 @@ class metrics_t {
   // by time first: a re-queued stage's intervals, which never overlap, then pair in order too.)
   // What waits unpaired is bounded by kMaxOpen keys (the oldest jobs' are forgotten first: a node
   // lost mid-stage never sends their ends).
+  // A CANCELLED instant counts a stopped partition, and the GPU (or SYNTH) span it ends on that
+  // node adds no duration: a stopped proof is not a prove stage. (The recorder puts the instant
+  // before that end, in the same ring: the aggregator takes it in first.)
   void observe(const event_t& e);
 
   uint64_t proofs() const { return proofs_; }
+  uint64_t cancelled() const { return cancelled_count_; }
   const std::map<stage_t, histogram_t>& stages() const { return stages_; }
   std::string render_prometheus() const;
 
@@ -60,6 +64,9 @@ class metrics_t {
   std::map<key_t, unpaired_t> open_;
   std::map<stage_t, histogram_t> stages_;
   uint64_t proofs_ = 0;
+  // Partitions stopped by a cancel, by job, partition and node (bounded by kMaxOpen, oldest first).
+  std::set<std::tuple<uint64_t, uint32_t, uint16_t>> stopped_;
+  uint64_t cancelled_count_ = 0;
 };
 
 }  // namespace zk::timeline

@@ -5,6 +5,7 @@
 #include "node/api/service.hpp"
 #include "node/filecoin_job.hpp"
 #include "zk/base/hex.hpp"
+#include "zk/filecoin/api/prover_id.hpp"
 
 namespace zk::node {
 
@@ -261,7 +262,7 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
                                     "' needs prover_id= and sector= in the query (the sector the "
                                     "C1 is of)");
         try {
-          spec.prover_id = zk::parse_hex32(*prover, "prover_id");
+          spec.prover_id = zk::filecoin::parse_prover_id(*prover, "prover_id");
         } catch (const std::exception& e) {
           return api_error(400, e.what());
         }

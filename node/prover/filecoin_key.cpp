@@ -18,8 +18,8 @@ struct filecoin_key_t final : prover_engine_t::key_t {
   std::unique_ptr<fc::c2_prover_t> c2;
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                       const groth16::stage_observer_t& observe) override {
-    const auto p = prove_buffer(c2->prover(), c2->key().verifying_key(), c, b, observe);
+                       const groth16::stage_observer_t& observe, const stop_t& stop) override {
+    const auto p = prove_buffer(c2->prover(), c2->key().verifying_key(), c, b, observe, stop);
     uint8_t bytes[bellperson::proof_size];
     bellperson::encode_proof(p.proof, bytes);
     return {filecoin_proof_text(bytes), p.public_signals, p.prove_seconds, p.verify_seconds};
@@ -44,6 +44,7 @@ std::unique_ptr<prover_engine_t::key_t> load_filecoin_key(
     k->c2 = std::make_unique<fc::c2_prover_t>(file, fc::circuit_config(filecoin_config(c)));
   }
   k->c2->prover().set_accelerator(acc);
+  k->c2->prover().release_work();  // touched by the allocation: held only while a proof runs
   log::info("circuit '" + c.id + "': " + params + " decoded and resident (" +
             std::to_string(k->c2->key().bytes()) + " bytes of bases; the file's pages released)");
   log_stage_backends(c, k->c2->prover(), acc ? acc->name : "");

@@ -35,6 +35,7 @@ struct typed_key_t final : prover_engine_t::key_t {
         prover(pk),
         vk(groth16::verifying_key_t<C>::from_zkey(pk)) {
     prover.set_accelerator(acc);
+    prover.release_work();  // touched by the allocation: held only while a proof runs
     log_stage_backends(c, prover, acc ? acc->name : "");
     sample = sampled_fingerprint(file.file().data(), file.file().size());
     if (!pre.enabled()) return;
@@ -53,8 +54,8 @@ struct typed_key_t final : prover_engine_t::key_t {
   }
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                       const groth16::stage_observer_t& observe) override {
-    auto p = prove_buffer(prover, vk, c, b, observe);
+                       const groth16::stage_observer_t& observe, const stop_t& stop) override {
+    auto p = prove_buffer(prover, vk, c, b, observe, stop);
     return {formats::proof_to_json(p.proof.to_json()), std::move(p.public_signals), p.prove_seconds,
             p.verify_seconds};
   }
@@ -137,7 +138,8 @@ std::vector<std::string> prover_engine_t::loaded() const {
 }
 
 proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
-                                      const groth16::stage_observer_t& observe) {
+                                      const groth16::stage_observer_t& observe,
+                                      const stop_t& stop) {
   const auto& h = buffer.header();
   const std::string what =
       "buffer of job " + std::to_string(h.job_id) + " partition " + std::to_string(h.partition);
@@ -150,7 +152,7 @@ proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buff
     throw std::runtime_error(what + ": curve, counts or shape do not match circuit '" + c.id + "'");
   // The payload checksum is not hashed again here: a store only holds buffers whose checksum was
   // computed from their bytes (make_header at synthesis) or verified on receipt (data_server).
-  return key(c).prove(c, buffer, observe);
+  return key(c).prove(c, buffer, observe, stop);
 }
 
 }  // namespace zk::node

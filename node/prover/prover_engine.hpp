@@ -55,9 +55,11 @@ class prover_engine_t {
   // Checks the buffer against the circuit (digest, curve, counts, shape), proves, verifies with
   // the key's verification key. Throws std::runtime_error when the buffer does not fit or the
   // proof fails verification. A key file rewritten in place since it was mapped is mapped again
-  // first, and refused while its bytes differ from the first mapping's.
+  // first, and refused while its bytes differ from the first mapping's. `stop` is polled at the
+  // proof's safe points (groth16::prover_t::set_stop): when it answers true the call throws
+  // zk::cancelled_error within one MSM task or transform (the job was cancelled).
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
-                       const groth16::stage_observer_t& observe = {});
+                       const groth16::stage_observer_t& observe = {}, const stop_t& stop = {});
   // Circuits whose key is mapped now.
   std::vector<std::string> loaded() const;
 

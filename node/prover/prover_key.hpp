@@ -20,23 +20,33 @@ struct prover_engine_t::key_t {
   uint64_t table_bytes = 0;  // its precomputed tables (0: none)
   virtual ~key_t() = default;
   virtual proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                               const groth16::stage_observer_t& observe) = 0;
+                               const groth16::stage_observer_t& observe, const stop_t& stop) = 0;
 };
 
 // A synth buffer proved with `prover` and verified with `vk` (groth16::prove_verified, the one
 // path): a, b, c loaded from an abc+witness buffer (its rows must fit the key's domain), built from
 // the key's coefficients for a witness-only one. Throws std::runtime_error naming the job and
-// partition when the buffer does not fit or the proof fails verification.
+// partition when the buffer does not fit or the proof fails verification, zk::cancelled_error
+// when `stop` asks for it (groth16::prove_call_t::stop).
 template <class C>
 groth16::verified_proof_t<C> prove_buffer(groth16::prover_t<C>& prover,
                                           const groth16::verifying_key_t<C>& vk,
                                           const circuit_def_t& c, const buffer::buffer_ref_t& b,
-                                          const groth16::stage_observer_t& observe) {
+                                          const groth16::stage_observer_t& observe,
+                                          const stop_t& stop = {}) {
   using Fr = typename C::fr_t;
+  // Between proofs the node holds its key and nothing of the last proof: the work arrays are
+  // reserved per proof by the scheduler (circuit_def_t::prover_work_bytes), so their pages go back
+  // once the proof is done, proved or not.
+  struct work_scope_t {
+    groth16::prover_t<C>& p;
+    ~work_scope_t() { p.release_work(); }
+  } work{prover};
   const auto& h = b.header();
   const auto layout = buffer::payload_layout(h);
   groth16::prove_call_t call;
   call.observe = observe;
+  call.stop = stop;
   call.what = "circuit '" + c.id + "', job " + std::to_string(h.job_id) + " partition " +
               std::to_string(h.partition);
   if (h.shape() == buffer::synth_shape_t::abc_witness) {

@@ -16,7 +16,7 @@ namespace fc = zk::filecoin;
 synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& file,
                                    const std::string& name, uint64_t job, uint32_t part,
                                    buffer::buffer_store_t& store,
-                                   const synth_stage_observer_t& observe) {
+                                   const synth_stage_observer_t& observe, const stop_t& stop) {
   using fr_t = fc::fr_t;
   static_assert(sizeof(fr_t) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
   const auto start = std::chrono::steady_clock::now();
@@ -50,6 +50,7 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
   }
   const std::vector<fr_t> public_inputs = fc::public_inputs_of(in);
   t = stage(timeline::stage_t::porep_witness, t);
+  throw_if_stopped(stop, what);
 
   // porep_synthesize: prove mode straight into the reserved buffer's payload.
   const fc::circuit_layout_t& layout = fc::circuit_layout(cc);
@@ -75,11 +76,14 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
   view.c = view.b + c.domain_rows;
   view.capacity = layout.total;
   try {
-    fc::synthesize_partition(cc, in.witness, view);
+    fc::synthesize_partition(cc, in.witness, view, true, stop);
   } catch (const std::invalid_argument& e) {
     throw bad_input_error(what + ": " + e.what());
+  } catch (const cancelled_error&) {
+    throw cancelled_error(what + ": stopped (cancelled)");
   }
   t = stage(timeline::stage_t::porep_synthesize, t);
+  throw_if_stopped(stop, what);
 
   // porep_check: a proof of an unsatisfied circuit would not verify; say where it fails instead.
   // The circuit's public inputs must be those derived for the sector (the paths' indices are the

@@ -20,16 +20,20 @@
 #include "common/buffer/buffer_store.hpp"
 #include "node/circuit.hpp"
 #include "node/synth/synthesize.hpp"
+#include "zk/base/stop.hpp"
 
 namespace zk::node {
 
 // Synthesizes partition `part` from its input, the local file `file` (`name`: what errors call
 // it), into `store`. Throws bad_input_error for an input the circuit does not accept (another
 // partition's, malformed — naming the byte offset —, a constraint unsatisfied, a public input not
-// the derived one), std::runtime_error for anything else (the store's budget).
+// the derived one), std::runtime_error for anything else (the store's budget),
+// zk::cancelled_error when `stop` answers true (polled between stages and challenges: the
+// reserved buffer is freed, nothing committed).
 synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& file,
                                    const std::string& name, uint64_t job, uint32_t part,
                                    buffer::buffer_store_t& store,
-                                   const synth_stage_observer_t& observe = {});
+                                   const synth_stage_observer_t& observe = {},
+                                   const stop_t& stop = {});
 
 }  // namespace zk::node

@@ -214,7 +214,7 @@ synth_result_t synthesize(const circuit_def_t& c, const partition_spec_t& input,
                      });
                    },
                    [&](const filecoin_porep_partition_t&) {
-                     return synthesize_filecoin(c, file, name, job, part, store, observe);
+                     return synthesize_filecoin(c, file, name, job, part, store, observe, stop);
                    }},
       input.v);
   r.seconds = seconds_since(t0);

@@ -53,7 +53,8 @@ using synth_stage_observer_t = std::function<void(timeline::stage_t, int64_t t0,
 //                   true kills it (the job was cancelled) and the call throws saying so
 //   porep_lite      the circuit in prove mode over the seed's replica
 //   filecoin_porep  synthesize_filecoin (node/synth/filecoin_synth.hpp: the partition's input),
-//                   reporting its stages to `observe`
+//                   reporting its stages to `observe`; `stop` polled between its stages and
+//                   challenges (zk::cancelled_error)
 synth_result_t synthesize(const circuit_def_t& c, const partition_spec_t& input,
                           const std::string& file, const std::string& name, uint32_t partitions,
                           uint64_t job, uint32_t part, buffer::buffer_store_t& store,

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/util/subprocess.hpp"
+#include "zk/base/stop.hpp"
 
 namespace zk::node {
 namespace {
@@ -72,7 +73,7 @@ void generate_witness(const circuit_def_t& c, const std::string& input, const st
   const auto r = util::run_subprocess(generator_argv(c.witness_generator, input, output), o);
   const std::string what =
       "circuit '" + c.id + "': witness generator " + c.witness_generator[0] + " on " + input;
-  if (r.stopped) throw std::runtime_error(what + ": " + r.describe() + ": the job was cancelled");
+  if (r.stopped) throw cancelled_error(what + ": " + r.describe() + ": the job was cancelled");
   if (!r.ok()) throw std::runtime_error(what + " failed: " + r.describe() + output_tail(r));
   std::error_code ec;
   const auto size = std::filesystem::file_size(output, ec);

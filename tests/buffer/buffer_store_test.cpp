@@ -169,3 +169,28 @@ TEST_CASE("prewarm fills the pool up to the budget, reservations then reuse it")
   CHECK(store.stats().reuses == 2);
   CHECK_FALSE(store.reserve(3 * mib).ok());
 }
+
+TEST_CASE(
+    "release_idle_after: a buffer idle in the pool is freed after a while, one in use never") {
+  buffer_store_t store(64 * mib);
+  store.release_idle_after(std::chrono::milliseconds(200));
+  auto r = store.reserve(3 * mib);
+  REQUIRE(r.ok());
+  const uint64_t id = store.commit(std::move(r.value()), header_for(3 * mib));
+  auto pin = store.find(id);  // in use: registered and pinned
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  CHECK(store.accounted_bytes() == size_class(3 * mib));
+  CHECK(store.release(id));
+  pin.reset();  // idle in the pool from here
+  CHECK(store.stats().pooled == size_class(3 * mib));
+  // Reused while the node works: taken again before the time is up, it is the same buffer.
+  auto again = store.reserve(3 * mib);
+  REQUIRE(again.ok());
+  CHECK(store.stats().reuses == 1);
+  again = store.reserve(1);  // the 3 MiB one back to the pool
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (store.stats().pooled > size_class(1) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(store.stats().pooled == 0);  // the 3 MiB buffer freed; the 1-byte one is in use
+  CHECK(store.accounted_bytes() == size_class(1));
+}

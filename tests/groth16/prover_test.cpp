@@ -7,6 +7,7 @@
 #include "tests/test_util.hpp"
 #include "zk/formats/wtns.hpp"
 #include "zk/groth16/api.hpp"
+#include "zk/groth16/prove_verified.hpp"
 #include "zk/groth16/verifier.hpp"
 
 using namespace zk;
@@ -191,4 +192,59 @@ TEST_CASE("device_timed_observer reports device spans inside the stage, host tim
   // No hook or no observer: the observer is returned as it is.
   groth16::accelerator_t<C> plain;
   CHECK_FALSE(groth16::device_timed_observer<C>(&plain, nullptr));
+}
+
+// A stop request (zk/base/stop.hpp: a cancelled job) ends the proof at its next safe point with
+// zk::cancelled_error, whatever point that is; a stop that never answers true changes nothing,
+// and the prover proves again afterwards with the same work arrays.
+TEST_CASE("a stop request ends the proof at its next safe point") {
+  using C = curves::bn254;
+  auto dir = test::fixture_dir("bn254", "mulchain");
+  formats::zkey_file_t zkey(dir + "/circuit.zkey");
+  formats::wtns_file_t wtns(dir + "/witness.wtns");
+  auto pk = groth16::proving_key_t<C>::view(zkey);
+  auto vk = groth16::verifying_key_t<C>::from_zkey(pk);
+  auto x = public_of<C>(wtns, pk.n_public);
+  groth16::prover_t<C> prover(pk);
+  const auto r = test::random_field<C::fr_t>(), s = test::random_field<C::fr_t>();
+  const auto want = prover.prove(wtns.values(), r, s);
+  REQUIRE(groth16::verify(vk, x, want));
+
+  // Stopped at the k-th poll: polled again at most a few times (the tasks already running end
+  // theirs), then cancelled_error; the stages reported are only those that ended before.
+  size_t polls_without_stop = 0;
+  {
+    size_t polls = 0;
+    prover.set_stop([&] { return ++polls, false; });
+    CHECK(prover.prove(wtns.values(), r, s).a == want.a);
+    polls_without_stop = polls;
+  }
+  CHECK(polls_without_stop >= 3);  // polled through the proof, not only at its end
+  for (size_t k : {size_t(0), size_t(1), polls_without_stop / 2, polls_without_stop - 1}) {
+    CAPTURE(k);
+    size_t polls = 0;
+    std::vector<int> seen(9, 0);
+    prover.set_stop([&] { return ++polls > k; });
+    CHECK_THROWS_AS(
+        prover.prove(wtns.values(), r, s,
+                     [&](const groth16::stage_span_t& sp) { ++seen[size_t(sp.stage)]; }),
+        zk::cancelled_error);
+    CHECK(seen[size_t(groth16::prover_stage_t::assemble)] == 0);  // never finished
+    if (k == 0) CHECK(seen[size_t(groth16::prover_stage_t::compute_h)] == 0);
+  }
+  prover.set_stop({});
+  CHECK(prover.prove(wtns.values(), r, s).a == want.a);  // the arrays serve the next proof
+
+  // Through prove_verified: the call's stop, its `what` in the message, and no stop left behind.
+  groth16::prove_call_t call;
+  call.what = "job 7 partition 0";
+  call.stop = [] { return true; };
+  try {
+    (void)groth16::prove_verified(prover, vk, wtns.values(), call);
+    FAIL("a stopped proof returned");
+  } catch (const zk::cancelled_error& e) {
+    CHECK(std::string(e.what()) == "job 7 partition 0: stopped (cancelled)");
+  }
+  call.stop = {};
+  CHECK(groth16::prove_verified(prover, vk, wtns.values(), call).proof.a != want.a);
 }

@@ -52,6 +52,9 @@ struct prove_call_t {
   // Fixed randomizers r and s as canonical little-endian integers below r (tests and the
   // benchmarks' byte-for-byte comparisons); unset: fresh from the OS CSPRNG for every proof.
   std::optional<bytes32_t> r, s;
+  // Polled at the proof's safe points (prover_t::set_stop): when it answers true the call throws
+  // zk::cancelled_error("<what>: stopped (cancelled)") within one task of the request.
+  stop_t stop;
 };
 
 // A canonical little-endian 32-byte integer as a field element; std::invalid_argument when it is
@@ -75,8 +78,17 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
   const Fr r = call.r ? scalar_from_le<Fr>(*call.r) : random_scalar<Fr>();
   const Fr s = call.s ? scalar_from_le<Fr>(*call.s) : random_scalar<Fr>();
   uint64_t t0 = now_ns();
-  out.proof = call.abc == abc_source_t::build ? prover.prove(witness, r, s, call.observe)
-                                              : prover.prove_loaded(witness, r, s, call.observe);
+  struct stop_scope_t {  // the prover polls this call's stop, and no other call's after it
+    prover_t<C>& p;
+    ~stop_scope_t() { p.set_stop({}); }
+  } scope{prover};
+  prover.set_stop(call.stop);
+  try {
+    out.proof = call.abc == abc_source_t::build ? prover.prove(witness, r, s, call.observe)
+                                                : prover.prove_loaded(witness, r, s, call.observe);
+  } catch (const cancelled_error&) {
+    throw cancelled_error(call.what + ": stopped (cancelled)");
+  }
   uint64_t t1 = now_ns();
   const auto pub = public_inputs<C>(witness, prover.key().n_public);
   uint64_t t2 = t1;

@@ -14,6 +14,7 @@
 #include "zk/base/thread_pool.hpp"
 #include "zk/ec/ct_mul.hpp"
 #include "zk/ntt/ntt.hpp"
+#include "zk/ntt/stop_scope.hpp"
 
 namespace zk::groth16 {
 
@@ -168,6 +169,7 @@ abc_rows_t<typename C::fr_t> prover_t<C>::abc_for_loading(size_t rows) {
 // tasks; nested pool calls run inline).
 template <class C>
 void prover_t<C>::compute_h_on_this_thread(bool parallel) {
+  const ntt::stop_scope_t in_transforms(stop_);  // they leave between passes when stopped
   const size_t n = a_.size();
   auto pointwise = [&](const auto& f) {
     if (parallel)
@@ -183,10 +185,15 @@ void prover_t<C>::compute_h_on_this_thread(bool parallel) {
     std::memcpy(a_[i].l, p.l, sizeof(p.l));
   };
   auto domain = ntt::domain_t<fr_t>::get(pk_.log_domain, pk_.domain_generator);
+  // A stop request leaves between transforms (the caller throws; a half-done h is never used).
+  auto stopped = [this] { return stop_requested(stop_); };
   if (pk_.h_form == h_form_t::odd_coset) {
     domain->to_odd_coset(a_.data(), parallel);
+    if (stopped()) return;
     domain->to_odd_coset(b_.data(), parallel);
+    if (stopped()) return;
     domain->to_odd_coset(c_.data(), parallel);
+    if (stopped()) return;
     pointwise([&](size_t i) { to_scalar(i, a_[i] * b_[i] - c_[i]); });  // p = a·b − c
     return;
   }
@@ -195,11 +202,16 @@ void prover_t<C>::compute_h_on_this_thread(bool parallel) {
   // first n − 1 coefficients pair with the H points.
   const fr_t shift = fr_t::from_u64(pk_.domain_generator);
   domain->to_coset(a_.data(), shift);
+  if (stopped()) return;
   domain->to_coset(b_.data(), shift);
+  if (stopped()) return;
   domain->to_coset(c_.data(), shift);
+  if (stopped()) return;
   const fr_t z_inv = (shift.pow_u64(n) - fr_t::one()).inverse();
   pointwise([&](size_t i) { a_[i] = (a_[i] * b_[i] - c_[i]) * z_inv; });
+  if (stopped()) return;
   domain->coset_to_coefficients(a_.data(), shift);
+  if (stopped()) return;
   pointwise([&](size_t i) { to_scalar(i, a_[i]); });
 }
 
@@ -355,6 +367,11 @@ proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const
 }
 
 template <class C>
+void prover_t<C>::release_work() {
+  for (auto* v : {&a_, &b_, &c_}) drop_pages(v->data(), v->size() * sizeof(fr_t));
+}
+
+template <class C>
 void prover_t<C>::release(uint32_t section) const {
   if (release_pages_ && pk_.file) pk_.file->release(section);
 }
@@ -387,18 +404,23 @@ proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, cons
                                      const stage_observer_t& observe, uint64_t t0) {
   // Stages that ran on the accelerator are reported with its device-measured span.
   const stage_observer_t timed = device_timed_observer(acc_, observe);
+  const std::string what = "the proof";
+  // Each stage is reported once done, then a stop request leaves before the next one (none after
+  // the last: a finished proof is returned).
   auto mark = [&](prover_stage_t st) {
     const uint64_t t1 = now_ns();
     if (timed) timed({st, t0, t1, backend_of(st)});
     t0 = t1;
+    if (st != prover_stage_t::assemble) throw_if_stopped(stop_, what);
   };
+  throw_if_stopped(stop_, what);
   namespace sec = formats::zkey_section;
   msm_results_t<C> m;
   bool all_cpu = true;
   for (prover_stage_t st : all_prover_stages)
     if (backend_of(st) == stage_backend_t::accelerator) all_cpu = false;
   if (all_cpu) {
-    m = cpu_h_and_msms(witness, timed);
+    m = cpu_h_and_msms(witness, timed);  // throws cancelled_error when stopped
     t0 = now_ns();
   } else {  // stage after stage; a stage whose hook is empty runs on the CPU
     compute_h();
@@ -490,6 +512,26 @@ msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
   };
   const uint64_t t0 = now_ns();
   std::vector<msm::job_t> jobs;
+  // A stop request: the tasks not yet started are skipped (each finishes the one it runs), the
+  // sums are not used, and cancelled_error leaves from this thread once all have returned.
+  std::atomic<bool> stopped{false};
+  auto stop_check = [this, &stopped] {
+    if (!stopped.load(std::memory_order_relaxed) && stop_requested(stop_))
+      stopped.store(true, std::memory_order_relaxed);
+    return stopped.load(std::memory_order_relaxed);
+  };
+  auto stoppable = [&stop_check](msm::job_t& j) {
+    auto run = std::move(j.run);
+    j.run = [run = std::move(run), &stop_check](size_t t) {
+      if (!stop_check()) run(t);
+    };
+    if (j.finish) {
+      auto finish = std::move(j.finish);
+      j.finish = [finish = std::move(finish), &stop_check] {
+        if (!stop_check()) finish();
+      };
+    }
+  };
   if (beside) {
     jobs.resize(1);
     jobs[0].tasks = 1;
@@ -502,6 +544,8 @@ msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
     compute_h_on_this_thread(true);
     release_bc();
     spans[0].end = now_ns();
+    if (observe) observe({stages[0], t0, spans[0].end.load(), stage_backend_t::cpu});
+    throw_if_stopped(stop_, "the proof");
   }
   const size_t offset = beside ? 0 : 1;  // spans/sections index of jobs[0]
   if (tables_) {
@@ -525,7 +569,10 @@ msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
                    : msm::msm_job<typename C::g1>(pk_.h, h_plan, 0, m.h);
   };
   if (!beside) jobs.push_back(h_job());
-  for (size_t k = 0; k < jobs.size(); ++k) timed_run(jobs[k], spans[offset + k]);
+  for (size_t k = 0; k < jobs.size(); ++k) {
+    stoppable(jobs[k]);
+    timed_run(jobs[k], spans[offset + k]);
+  }
   auto done = [&](size_t from) {
     return [&, from](size_t k) {
       if (sections[from + k]) release(sections[from + k]);
@@ -533,14 +580,17 @@ msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
     };
   };
   msm::run_jobs(jobs, done(offset));
+  if (stop_check()) throw cancelled_error("the proof: stopped (cancelled)");
   if (beside) {
     std::vector<msm::job_t> last{h_job()};
+    stoppable(last[0]);
     timed_run(last[0], spans[5]);
     msm::run_jobs(last, done(5));
+    if (stop_check()) throw cancelled_error("the proof: stopped (cancelled)");
   }
   if (release_pages_) drop_pages(a_.data(), a_.size() * sizeof(fr_t));
   if (observe)
-    for (size_t k = 0; k < 6; ++k) {
+    for (size_t k = beside ? 0 : 1; k < 6; ++k) {
       const uint64_t b = spans[k].begin ? spans[k].begin.load() : t0, e = spans[k].end.load();
       observe({stages[k], b, std::max(b, e), stage_backend_t::cpu});
     }

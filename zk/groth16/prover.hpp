@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "zk/base/stop.hpp"
 #include "zk/groth16/keys.hpp"
 #include "zk/groth16/stage.hpp"
 #include "zk/msm/msm.hpp"
@@ -158,6 +159,11 @@ class prover_t {
   // and is paged back in from the page cache when needed again). For one-shot proving (the
   // CLI); a prover that keeps its key hot across proofs leaves this off.
   void set_release_key_pages(bool on) { release_pages_ = on; }
+  // Gives the work arrays' (a, b, c) pages back to the system now; they stay allocated and read as
+  // zeros, and the next proof touches them again. A prover node calls it after each proof so that
+  // between proofs it holds only its key: the work is reserved per proof (docs/design.md
+  // "Memory").
+  void release_work();
   // Runs the MSMs and compute_h's transforms on the accelerator (null: the CPU).
   void set_accelerator(const accelerator_t<C>* acc) { acc_ = acc; }
   // The CPU MSMs read these tables of the key's bases (null: the bases alone). Not owned: they
@@ -167,6 +173,11 @@ class prover_t {
   // apart; on by default). Off: every scalar through Pippenger's windows (the benchmarks'
   // baseline; the same sums).
   void set_split(bool on) { split_ = on; }
+  // Polled at the proof's safe points (between stages; on the CPU also between the MSMs' tasks and
+  // compute_h's transforms; tasks left once it answers true are skipped): prove() and
+  // prove_loaded() then throw zk::cancelled_error instead of finishing, within one task or one
+  // transform of the request. Empty (the default): never stops. Kept until set again.
+  void set_stop(stop_t stop) { stop_ = std::move(stop); }
 
   // The whole proof with fresh randomizers r, s (or the given ones).
   proof_t<C> prove(const uint8_t* witness, const stage_observer_t& observe = {});
@@ -198,6 +209,7 @@ class prover_t {
   bool split_ = true;
   const accelerator_t<C>* acc_ = nullptr;
   const key_tables_t<C>* tables_ = nullptr;
+  stop_t stop_;
 };
 
 // Uniform random field element from the OS entropy source.

@@ -1,5 +1,6 @@
 #include "zk/ntt/ntt.hpp"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include "zk/base/thread_pool.hpp"
 #include "zk/ec/curves.hpp"
 #include "zk/ntt/butterfly.hpp"
+#include "zk/ntt/stop_scope.hpp"
 
 namespace zk::ntt {
 namespace {
@@ -63,14 +65,29 @@ domain_t<Fr>::domain_t(unsigned log_n, uint64_t generator) : log_n_(log_n) {
   coset_gen_n_inv_ = root_of_unity<Fr>(log_n + 1, generator) * n_inv_;
 }
 
+namespace {
+// The stop of this thread's stop_scope_t (null: none); read once by each pass loop on the calling
+// thread, never by the pool's workers.
+thread_local const stop_t* current_stop = nullptr;
+bool stop_now(const stop_t* stop) { return stop && stop_requested(*stop); }
+}  // namespace
+
+stop_scope_t::stop_scope_t(const stop_t& stop) : previous_(current_stop) {
+  current_stop = stop ? &stop : nullptr;
+}
+stop_scope_t::~stop_scope_t() { current_stop = previous_; }
+
 template <class Fr>
 template <bool Inverse>
 void domain_t<Fr>::dif(Fr* a, size_t chunks) const {
   const size_t n = size();
   if (n < 2) return;
+  const stop_t* stop = current_stop;
+  std::atomic<bool> stopped{false};
   unsigned big_stages = log_n_ > kBlockLog ? log_n_ - kBlockLog : 0;
   // Large stages: len = n/2 … 2^kBlockLog, each split across threads.
   for (unsigned s = 0; s < big_stages; ++s) {
+    if (stop_now(stop)) return;
     size_t len = n >> (s + 1), stride = size_t(1) << s;
     parallel_for(
         n / 2,
@@ -85,6 +102,10 @@ void domain_t<Fr>::dif(Fr* a, size_t chunks) const {
       n / block,
       [&](size_t b0, size_t b1) {
         for (size_t b = b0; b < b1; ++b) {
+          if (stop && (stopped.load(std::memory_order_relaxed) || stop_now(stop))) {
+            stopped.store(true, std::memory_order_relaxed);
+            return;
+          }
           Fr* x = a + b * block;
           for (size_t len = block / 2, stride = size_t(1) << big_stages; len >= 1;
                len /= 2, stride *= 2)
@@ -98,12 +119,18 @@ template <class Fr>
 void domain_t<Fr>::dit(Fr* a, size_t chunks) const {
   const size_t n = size();
   if (n < 2) return;
+  const stop_t* stop = current_stop;
+  std::atomic<bool> stopped{false};
   unsigned big_stages = log_n_ > kBlockLog ? log_n_ - kBlockLog : 0;
   size_t block = n >> big_stages;
   parallel_for(
       n / block,
       [&](size_t b0, size_t b1) {
         for (size_t b = b0; b < b1; ++b) {
+          if (stop && (stopped.load(std::memory_order_relaxed) || stop_now(stop))) {
+            stopped.store(true, std::memory_order_relaxed);
+            return;
+          }
           Fr* x = a + b * block;
           for (size_t len = 1, stride = n / 2; len < block; len *= 2, stride /= 2)
             dit_butterflies(x, len, stride, tw_.data(), 0, block / 2);
@@ -111,6 +138,7 @@ void domain_t<Fr>::dit(Fr* a, size_t chunks) const {
       },
       chunks);
   for (unsigned s = big_stages; s-- > 0;) {
+    if (stopped || stop_now(stop)) return;
     size_t len = n >> (s + 1), stride = size_t(1) << s;
     parallel_for(
         n / 2, [&](size_t k0, size_t k1) { dit_butterflies(a, len, stride, tw_.data(), k0, k1); },
@@ -148,6 +176,7 @@ template <class Fr>
 void domain_t<Fr>::to_odd_coset(Fr* a, bool parallel) const {
   const size_t chunks = parallel ? 0 : 1;
   dif<true>(a, chunks);  // n·coefficients, bit-reversed
+  if (stop_now(current_stop)) return;
   const size_t n = size();
   parallel_for(
       n,
@@ -175,6 +204,7 @@ static void scale_bit_reversed(Fr* a, size_t n, unsigned log_n, const Fr& x, con
 template <class Fr>
 void domain_t<Fr>::to_coset(Fr* a, const Fr& shift) const {
   dif<true>(a);  // n·coefficients, bit-reversed
+  if (stop_now(current_stop)) return;
   scale_bit_reversed(a, size(), log_n_, shift, n_inv_);
   dit(a);  // evaluations at shift·ω^i, natural order
 }
@@ -182,6 +212,7 @@ void domain_t<Fr>::to_coset(Fr* a, const Fr& shift) const {
 template <class Fr>
 void domain_t<Fr>::coset_to_coefficients(Fr* a, const Fr& shift) const {
   dif<true>(a);  // n·shift^j·coefficient j, bit-reversed
+  if (stop_now(current_stop)) return;
   scale_bit_reversed(a, size(), log_n_, shift.inverse(), n_inv_);
   bit_reverse(a);
 }

@@ -1,5 +1,6 @@
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -438,8 +439,10 @@ bellperson::assignment_view_t partition_assignment_t::view() {
 }
 
 void synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
-                          const bellperson::assignment_view_t& out, bool parallel) {
+                          const bellperson::assignment_view_t& out, bool parallel,
+                          const stop_t& stop) {
   check_witness(c, w);
+  throw_if_stopped(stop, "the partition's synthesis");
   const circuit_layout_t& L = circuit_layout(c);
   const counts_t cap = out.capacity;
   if (cap.inputs < L.total.inputs || cap.aux < L.total.aux || cap.constraints < L.total.constraints)
@@ -453,7 +456,12 @@ void synthesize_partition(const circuit_config_t& c, const partition_witness_t& 
     throw std::logic_error("synthesize_partition: the shared part ended at " +
                            bellperson::to_string(main.counts()) + ", the layout says " +
                            bellperson::to_string(L.prefix));
+  std::atomic<bool> stopped{false};
   auto challenge = [&](size_t j) {
+    if (stopped.load(std::memory_order_relaxed) || stop_requested(stop)) {
+      stopped.store(true, std::memory_order_relaxed);
+      return;  // skipped: the caller throws below
+    }
     const uint32_t k = uint32_t(j);
     bellperson::prove_cs_t cs(out, L.challenge_start(k), L.challenge_start(k + 1));
     synthesize_challenge(cs, c, w.challenges[j], s, k);
@@ -466,6 +474,7 @@ void synthesize_partition(const circuit_config_t& c, const partition_witness_t& 
     run_parallel(challenge, c.challenges);
   else
     for (size_t j = 0; j < c.challenges; ++j) challenge(j);
+  if (stopped) throw cancelled_error("the partition's synthesis: stopped (cancelled)");
   bellperson::append_input_constraints(out, L.total);
 }
 

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "zk/base/stop.hpp"
 #include "zk/bellperson/cs.hpp"
 #include "zk/filecoin/porep/circuit/gadgets.hpp"
 #include "zk/filecoin/porep/config.hpp"
@@ -155,9 +156,12 @@ struct partition_assignment_t {
 // Prove-mode synthesis of one partition into caller-owned arrays sized by circuit_layout(c).total
 // (a, b, c: total.constraints + total.inputs each): the shared part first, then the challenges
 // in parallel on the compute pool (`parallel` false: one after another, same result), then the
-// input constraints. Checks the witness's structure first (check_witness).
+// input constraints. Checks the witness's structure first (check_witness). `stop` is polled
+// before the shared part and before each challenge: once it answers true the challenges not yet
+// begun are skipped and zk::cancelled_error is thrown (the arrays are then partly written).
 void synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
-                          const bellperson::assignment_view_t& out, bool parallel = true);
+                          const bellperson::assignment_view_t& out, bool parallel = true,
+                          const stop_t& stop = {});
 partition_assignment_t synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
                                             bool parallel = true);
 
