@@ -191,3 +191,83 @@ TEST_CASE("trees without their lowest levels prove the same paths") {
   for (uint64_t i : {0u, 100u, 511u}) CHECK(same(plean.prove(i, fn), pfull.prove(i)));
   CHECK_THROWS_AS(plean.prove(3), std::logic_error);
 }
+
+TEST_CASE("a periodic tree_d is the tree of its repeated data") {
+  std::mt19937_64 rng(17);
+  std::vector<bytes32_t> block(16);
+  for (auto& l : block)
+    for (auto& b : l) b = uint8_t(rng() & 0x3f);
+  for (uint64_t n : {16u, 32u, 256u}) {
+    CAPTURE(n);
+    std::vector<bytes32_t> data(n);
+    for (uint64_t i = 0; i < n; ++i) data[i] = block[i % block.size()];
+    const sha256_tree_t full(data);
+    const periodic_sha256_tree_t periodic(block, n);
+    CHECK(periodic.root() == full.root());
+    for (uint64_t i : {uint64_t(0), uint64_t(5), n / 2 + 1, n - 1}) {
+      CHECK(periodic.leaf(i) == data[i]);
+      CHECK(same(periodic.prove(i), full.prove(i)));
+    }
+    CHECK_THROWS_AS(periodic.prove(n), std::out_of_range);
+  }
+  // 2^30 leaves (a 32 GiB sector): the root and a path at once, and they agree.
+  const uint64_t big = uint64_t(1) << 30;
+  const periodic_sha256_tree_t t(block, big);
+  const merkle_proof_t p = t.prove(big - 3);
+  const bytes32_t root = t.root();
+  CHECK(merkle_proof_check(p, merkle_hasher_t::sha256,
+                           merkle_shape(merkle_hasher_t::sha256, tree_shape_t{}, big), big - 3,
+                           &root));
+  CHECK_THROWS_AS(periodic_sha256_tree_t(block, 24), std::invalid_argument);
+  CHECK_THROWS_AS(periodic_sha256_tree_t(block, 8), std::invalid_argument);
+}
+
+TEST_CASE("sparse Poseidon trees: every leaf known is the full tree; paths that meet agree") {
+  std::mt19937_64 rng(19);
+  auto filler = [](size_t level, uint64_t index) {
+    return fr_t::from_u64(1000003 * (level + 1) + index);
+  };
+  for (const tree_shape_t& s :
+       {tree_shape_t{8, 0, 0}, tree_shape_t{8, 8, 0}, tree_shape_t{8, 8, 2}}) {
+    CAPTURE(tree_shape_name(s));
+    const uint64_t n = 64 * std::max(s.sub_arity, 1u) * std::max(s.top_arity, 1u);
+    std::vector<fr_t> leaves(n);
+    std::vector<std::pair<uint64_t, fr_t>> all;
+    for (auto& l : leaves) l = fr_t::from_u64(rng());
+    for (uint64_t i = 0; i < n; ++i) all.emplace_back(n - 1 - i, leaves[n - 1 - i]);  // any order
+    const poseidon_tree_t full(s, leaves);
+    const sparse_poseidon_tree_t every(s, n, all, filler);
+    CHECK(every.root() == full.root());
+    CHECK(every.computed_nodes() == full.bytes() / sizeof(fr_t));
+    for (uint64_t i : {uint64_t(0), uint64_t(9), n - 1}) CHECK(same(every.prove(i), full.prove(i)));
+
+    // Three known leaves, two of them siblings: each path proves its leaf to the one root, and
+    // the siblings' paths show each other's leaf.
+    const sparse_poseidon_tree_t some(
+        s, n, {{3, leaves[3]}, {5, leaves[5]}, {n - 2, leaves[n - 2]}}, filler);
+    const bytes32_t root = fr_to_bytes(some.root());
+    const merkle_shape_t shape = merkle_shape(merkle_hasher_t::poseidon, s, n);
+    for (uint64_t i : {uint64_t(3), uint64_t(5), n - 2}) {
+      const merkle_proof_t p = some.prove(i);
+      CHECK(p.leaf == fr_to_bytes(leaves[i]));
+      CHECK(merkle_proof_check(p, merkle_hasher_t::poseidon, shape, i, &root));
+    }
+    CHECK(some.prove(3).base[0].hashes[4] == fr_to_bytes(leaves[5]));
+    CHECK(some.prove(3).base[0].hashes[0] == fr_to_bytes(filler(0, 0)));
+    CHECK(some.computed_nodes() < n);
+    CHECK_THROWS_AS(some.prove(4), std::out_of_range);
+  }
+  CHECK_THROWS_AS(sparse_poseidon_tree_t(tree_shape_t{8, 0, 0}, 64, {{64, fr_t{}}}, filler),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      sparse_poseidon_tree_t(tree_shape_t{8, 0, 0}, 64, {{1, fr_t{}}, {1, fr_t{}}}, filler),
+      std::invalid_argument);
+  // A 64 GiB tree (2^31 leaves, 8-8-2) with a few known leaves: at once.
+  const uint64_t big = uint64_t(1) << 31;
+  const tree_shape_t s64{8, 8, 2};
+  const sparse_poseidon_tree_t t(s64, big, {{7, fr_t::from_u64(7)}, {big - 1, fr_t::from_u64(9)}},
+                                 filler);
+  const bytes32_t root = fr_to_bytes(t.root());
+  CHECK(merkle_proof_check(t.prove(big - 1), merkle_hasher_t::poseidon,
+                           merkle_shape(merkle_hasher_t::poseidon, s64, big), big - 1, &root));
+}

@@ -270,9 +270,7 @@ bytes32_t sha256_tree_root(const uint8_t* padded, uint64_t bytes) {
 
 // --- tree_c / tree_r_last ------------------------------------------------------------------
 
-void poseidon_tree_t::plan(const tree_shape_t& shape, uint64_t n) {
-  n_ = n;
-  shape_ = shape;
+std::vector<unsigned> poseidon_tree_arities(const tree_shape_t& shape, uint64_t n) {
   const uint64_t trees =
       uint64_t(std::max<uint32_t>(shape.sub_arity, 1)) * std::max<uint32_t>(shape.top_arity, 1);
   uint64_t base = trees ? n / trees : 0;
@@ -283,15 +281,42 @@ void poseidon_tree_t::plan(const tree_shape_t& shape, uint64_t n) {
                                 tree_shape_name(shape) + ")");
   };
   if (n == 0 || base * trees != n || base < shape.base_arity) bad();
+  std::vector<unsigned> arities;
   while (base > 1) {
     if (base % shape.base_arity != 0) bad();
     base /= shape.base_arity;
-    arities_.push_back(shape.base_arity);
+    arities.push_back(shape.base_arity);
   }
-  if (shape.sub_arity) arities_.push_back(shape.sub_arity);
-  if (shape.top_arity) arities_.push_back(shape.top_arity);
-  for (unsigned a : arities_)
+  if (shape.sub_arity) arities.push_back(shape.sub_arity);
+  if (shape.top_arity) arities.push_back(shape.top_arity);
+  for (unsigned a : arities)
     if (!poseidon_arity_supported(a)) bad();
+  return arities;
+}
+
+merkle_proof_t poseidon_tree_proof(const tree_shape_t& shape, const std::vector<unsigned>& arities,
+                                   uint64_t i, const fr_t& root, const tree_group_fn_t& group) {
+  merkle_proof_t p;
+  p.kind = shape.top_arity   ? merkle_kind_t::top
+           : shape.sub_arity ? merkle_kind_t::sub
+                             : merkle_kind_t::single;
+  p.root = fr_to_bytes(root);
+  const size_t base_levels = arities.size() - (shape.sub_arity ? 1 : 0) - (shape.top_arity ? 1 : 0);
+  fr_t g[16];
+  for (size_t l = 0; l < arities.size(); ++l) {
+    const unsigned a = arities[l];
+    path_element_t e;
+    e.index = i % a;
+    group(l, i - e.index, a, g);
+    if (l == 0) p.leaf = fr_to_bytes(g[e.index]);
+    for (unsigned k = 0; k < a; ++k)
+      if (k != e.index) e.hashes.push_back(fr_to_bytes(g[k]));
+    std::vector<path_element_t>& part =
+        l < base_levels ? p.base : (l == base_levels && shape.sub_arity ? p.sub : p.top);
+    part.push_back(std::move(e));
+    i /= a;
+  }
+  return p;
 }
 
 void poseidon_tree_t::build_up() {
@@ -306,14 +331,14 @@ void poseidon_tree_t::build_up() {
   }
 }
 
-poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> leaves) {
-  plan(shape, leaves.size());
+poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, std::vector<fr_t> leaves)
+    : n_(leaves.size()), shape_(shape), arities_(poseidon_tree_arities(shape, leaves.size())) {
   levels_.push_back(std::move(leaves));
   build_up();
 }
 
-poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, uint64_t n, const leaf_fn_t& leaf) {
-  plan(shape, n);
+poseidon_tree_t::poseidon_tree_t(const tree_shape_t& shape, uint64_t n, const leaf_fn_t& leaf)
+    : n_(n), shape_(shape), arities_(poseidon_tree_arities(shape, n)) {
   const unsigned a = arities_[0];
   const neptune::poseidon_constants_t& c = neptune::poseidon_constants(a);
   levels_.emplace_back();  // the leaves: not kept
@@ -342,36 +367,103 @@ merkle_proof_t poseidon_tree_t::prove(uint64_t i, const leaf_fn_t& leaf) const {
     throw std::out_of_range("poseidon tree: leaf " + std::to_string(i) + " out of range");
   const bool kept = !levels_[0].empty();
   if (!kept && !leaf) throw std::logic_error("poseidon tree: the leaves were not kept");
-  merkle_proof_t p;
-  p.kind = shape_.top_arity   ? merkle_kind_t::top
-           : shape_.sub_arity ? merkle_kind_t::sub
-                              : merkle_kind_t::single;
-  p.root = fr_to_bytes(root());
-  const size_t base_levels =
-      arities_.size() - (shape_.sub_arity ? 1 : 0) - (shape_.top_arity ? 1 : 0);
-  std::vector<fr_t> group;
-  for (size_t l = 0; l < arities_.size(); ++l) {
-    const unsigned a = arities_[l];
+  return poseidon_tree_proof(shape_, arities_, i, root(),
+                             [&](size_t l, uint64_t first, unsigned a, fr_t* out) {
+                               if (l == 0 && !kept)
+                                 leaf(first, a, out);
+                               else
+                                 std::copy_n(&levels_[l][first], a, out);
+                             });
+}
+
+// --- sparse trees --------------------------------------------------------------------------
+
+periodic_sha256_tree_t::periodic_sha256_tree_t(std::vector<bytes32_t> block, uint64_t n)
+    : block_(std::move(block)), n_(n) {
+  check_binary_leaves(n);
+  const uint64_t m = block_.leaf_count();
+  if (m > n || n % m != 0)
+    throw std::invalid_argument("periodic sha256 tree: a block of " + std::to_string(m) +
+                                " leaves does not divide " + std::to_string(n));
+  above_.push_back(block_.root());
+  for (uint64_t w = m; w < n; w *= 2) above_.push_back(sha256_trunc2(above_.back(), above_.back()));
+}
+
+const bytes32_t& periodic_sha256_tree_t::leaf(uint64_t i) const {
+  return block_.leaves()[i % block_.leaf_count()];
+}
+
+merkle_proof_t periodic_sha256_tree_t::prove(uint64_t i) const {
+  if (i >= n_)
+    throw std::out_of_range("periodic sha256 tree: leaf " + std::to_string(i) + " out of range");
+  const uint64_t m = block_.leaf_count();
+  merkle_proof_t p = block_.prove(i % m);  // the levels inside the block
+  p.root = root();
+  uint64_t j = i / m;
+  for (size_t k = 0; k + 1 < above_.size(); ++k) {
     path_element_t e;
-    e.index = i % a;
-    const uint64_t first = i - e.index;
-    const fr_t* g = nullptr;
-    if (l == 0 && !kept) {
-      group.resize(a);
-      leaf(first, a, group.data());
-      g = group.data();
-    } else {
-      g = &levels_[l][first];
-    }
-    if (l == 0) p.leaf = fr_to_bytes(g[e.index]);
-    for (unsigned k = 0; k < a; ++k)
-      if (k != e.index) e.hashes.push_back(fr_to_bytes(g[k]));
-    std::vector<path_element_t>& part =
-        l < base_levels ? p.base : (l == base_levels && shape_.sub_arity ? p.sub : p.top);
-    part.push_back(std::move(e));
-    i /= a;
+    e.index = j & 1;
+    e.hashes.push_back(above_[k]);  // the sibling block's node: the same
+    p.base.push_back(std::move(e));
+    j >>= 1;
   }
   return p;
+}
+
+sparse_poseidon_tree_t::sparse_poseidon_tree_t(const tree_shape_t& shape, uint64_t n,
+                                               std::vector<std::pair<uint64_t, fr_t>> known,
+                                               filler_fn_t filler)
+    : shape_(shape),
+      n_(n),
+      arities_(poseidon_tree_arities(shape, n)),
+      filler_(std::move(filler)),
+      levels_(arities_.size() + 1) {
+  if (known.empty()) throw std::invalid_argument("sparse poseidon tree: no known leaf");
+  for (const auto& [i, v] : known) {
+    if (i >= n)
+      throw std::invalid_argument("sparse poseidon tree: leaf " + std::to_string(i) + " outside " +
+                                  std::to_string(n));
+    if (!levels_[0].emplace(i, v).second)
+      throw std::invalid_argument("sparse poseidon tree: leaf " + std::to_string(i) +
+                                  " given twice");
+  }
+  // Level by level: every group that holds a computed node is hashed (its other members are
+  // fillers or computed nodes), eight groups at a time.
+  for (size_t l = 0; l < arities_.size(); ++l) {
+    const unsigned a = arities_[l];
+    std::vector<uint64_t> groups;
+    for (const auto& kv : levels_[l])
+      if (groups.empty() || groups.back() != kv.first / a) groups.push_back(kv.first / a);
+    std::vector<fr_t> in(groups.size() * a), out(groups.size());
+    parallel_for(groups.size(), [&](size_t b, size_t e) {
+      for (size_t g = b; g < e; ++g)
+        for (unsigned k = 0; k < a; ++k) in[g * a + k] = node(l, groups[g] * a + k);
+    });
+    const neptune::poseidon_constants_t& c = neptune::poseidon_constants(a);
+    parallel_for(groups.size(),
+                 [&](size_t b, size_t e) { hash_groups(c, &in[a * b], e - b, &out[b]); });
+    for (size_t g = 0; g < groups.size(); ++g) levels_[l + 1].emplace(groups[g], out[g]);
+  }
+}
+
+fr_t sparse_poseidon_tree_t::node(size_t level, uint64_t index) const {
+  const auto it = levels_[level].find(index);
+  return it != levels_[level].end() ? it->second : filler_(level, index);
+}
+
+uint64_t sparse_poseidon_tree_t::computed_nodes() const {
+  uint64_t c = 0;
+  for (const auto& l : levels_) c += l.size();
+  return c;
+}
+
+merkle_proof_t sparse_poseidon_tree_t::prove(uint64_t i) const {
+  if (levels_[0].count(i) == 0)
+    throw std::out_of_range("sparse poseidon tree: leaf " + std::to_string(i) + " is not known");
+  return poseidon_tree_proof(shape_, arities_, i, root(),
+                             [&](size_t l, uint64_t first, unsigned a, fr_t* out) {
+                               for (unsigned k = 0; k < a; ++k) out[k] = node(l, first + k);
+                             });
 }
 
 std::string tree_shape_name(const tree_shape_t& s) {

@@ -21,8 +21,10 @@
 // digits, base digits least significant (path_index).
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "zk/base/bytes.hpp"
@@ -116,6 +118,22 @@ class sha256_tree_t {
 // comm_d of a padded sector (the root of its sha256_tree_t) without keeping the tree.
 bytes32_t sha256_tree_root(const uint8_t* padded, uint64_t bytes);
 
+// The arity of each level above the leaves of a Poseidon tree of `shape` over n leaves (LCTree:
+// the base levels, then the sub level, then the top level, those the shape has). Throws
+// std::invalid_argument naming n and the shape when n does not fill max(sub, 1) · max(top, 1)
+// full base trees.
+std::vector<unsigned> poseidon_tree_arities(const tree_shape_t& shape, uint64_t n);
+
+// Writes nodes [first, first + arity) of `level` (0: the leaves) to out.
+using tree_group_fn_t =
+    std::function<void(size_t level, uint64_t first, unsigned arity, fr_t* out)>;
+
+// Leaf i's inclusion proof (Single, Sub or Top as the shape says; the base path, then the sub and
+// top elements) in a Poseidon tree of `shape` with those level arities and that root, from the
+// groups along the path as `group` gives them.
+merkle_proof_t poseidon_tree_proof(const tree_shape_t& shape, const std::vector<unsigned>& arities,
+                                   uint64_t i, const fr_t& root, const tree_group_fn_t& group);
+
 // tree_c / tree_r_last: a Poseidon tree of the given shape over field elements.
 class poseidon_tree_t {
  public:
@@ -138,13 +156,62 @@ class poseidon_tree_t {
   merkle_proof_t prove(uint64_t i, const leaf_fn_t& leaf = {}) const;
 
  private:
-  void plan(const tree_shape_t& shape, uint64_t n);
   void build_up();
 
   uint64_t n_ = 0;
   tree_shape_t shape_;
   std::vector<unsigned> arities_;  // per level above the leaves
   std::vector<std::vector<fr_t>> levels_;
+};
+
+// tree_d of a sector whose padded data is one block repeated (the sparse seal's data,
+// zk/filecoin/api/sparse_seal.hpp): n leaves, leaf i being block[i mod m] for a block of m leaves
+// (a power of two ≥ 2 dividing n). The block's own tree is kept whole; above its root every node
+// hashes two equal children (sha256_trunc2(h, h)), so the root and any path cost O(m + log n)
+// however large n is. Throws std::invalid_argument for an m or n that does not fit.
+class periodic_sha256_tree_t {
+ public:
+  periodic_sha256_tree_t(std::vector<bytes32_t> block, uint64_t n);
+  uint64_t leaf_count() const { return n_; }
+  const bytes32_t& root() const { return above_.back(); }
+  const bytes32_t& leaf(uint64_t i) const;
+  // std::out_of_range for i ≥ leaf_count().
+  merkle_proof_t prove(uint64_t i) const;
+
+ private:
+  sha256_tree_t block_;
+  uint64_t n_ = 0;
+  std::vector<bytes32_t>
+      above_;  // above_[k]: the node of level log2(m) + k (k = 0: the block's root)
+};
+
+// A Poseidon tree of the shape over n leaves of which only some are known (the sparse seal's
+// tree_c and tree_r_last): the nodes on the paths from the known leaves to the root are computed,
+// every other node those paths need (a sibling off every path) is `filler(level, index)` — so two
+// paths that meet agree, and the root is the root of a tree whose other leaves are fillers. Memory
+// and time grow with the known leaves times the height, never with n.
+class sparse_poseidon_tree_t {
+ public:
+  using filler_fn_t = std::function<fr_t(size_t level, uint64_t index)>;
+
+  // known: (leaf index, value), any order, each index < n once (std::invalid_argument otherwise).
+  sparse_poseidon_tree_t(const tree_shape_t& shape, uint64_t n,
+                         std::vector<std::pair<uint64_t, fr_t>> known, filler_fn_t filler);
+  uint64_t leaf_count() const { return n_; }
+  const fr_t& root() const { return levels_.back().begin()->second; }
+  // The nodes computed (all levels, the known leaves included).
+  uint64_t computed_nodes() const;
+  // A known leaf's proof; std::out_of_range for any other leaf.
+  merkle_proof_t prove(uint64_t i) const;
+
+ private:
+  fr_t node(size_t level, uint64_t index) const;
+
+  tree_shape_t shape_;
+  uint64_t n_ = 0;
+  std::vector<unsigned> arities_;
+  filler_fn_t filler_;
+  std::vector<std::map<uint64_t, fr_t>> levels_;  // computed nodes per level, leaves first
 };
 
 }  // namespace zk::filecoin
