@@ -28,16 +28,6 @@ double since(steady_clock_t::time_point t) {
 constexpr unsigned tree_d_discarded_levels = 4;
 constexpr uint32_t max_layers = 11;
 
-column_proof_t column_proof(const std::vector<std::vector<bytes32_t>>& layers,
-                            const poseidon_tree_t& tree_c, const poseidon_tree_t::leaf_fn_t& leaves,
-                            uint64_t node) {
-  column_proof_t cp;
-  cp.column.index = uint32_t(node);
-  for (const auto& layer : layers) cp.column.rows.push_back(layer[node]);
-  cp.inclusion_proof = tree_c.prove(node, leaves);
-  return cp;
-}
-
 }  // namespace
 
 std::vector<uint8_t> random_piece(uint64_t seed, size_t len) {
@@ -154,37 +144,15 @@ seal_result_t seal_impl(const seal_request_t& req, std::vector<uint8_t>* owned,
   // C1: the vanilla proofs of every partition's challenges.
   stage("vanilla proofs");
   t = steady_clock_t::now();
+  sector_openings_t open;
+  open.comm_d = [&](uint64_t node) { return tree_d.prove(node, data.data()); };
+  open.comm_r_last = [&](uint64_t node) { return tree_r.prove(node, replica_leaves); };
+  open.comm_c = [&](uint64_t node) { return tree_c.prove(node, column_leaves); };
+  open.label = [&](uint32_t layer, uint64_t node) { return layers[layer - 1][node]; };
   for (uint32_t k = 0; k < c.partitions; ++k) {
     r.challenges.push_back(porep_challenges(c, r.replica_id, req.seed, r.comm_r, k));
     std::vector<vanilla_proof_t> part;
-    for (uint64_t ch : r.challenges.back()) {
-      vanilla_proof_t p;
-      p.comm_d_proofs = tree_d.prove(ch, data.data());
-      p.comm_r_last_proof = tree_r.prove(ch, replica_leaves);
-      replica_column_proof_t& rc = p.replica_column_proofs;
-      rc.c_x = column_proof(layers, tree_c, column_leaves, ch);
-      uint32_t ps[graph_degree];
-      g.parents(ch, ps);
-      for (unsigned i = 0; i < drg_degree; ++i)
-        rc.drg_parents.push_back(column_proof(layers, tree_c, column_leaves, ps[i]));
-      for (unsigned i = 0; i < exp_degree; ++i)
-        rc.exp_parents.push_back(column_proof(layers, tree_c, column_leaves, ps[drg_degree + i]));
-      // Proof::from_parts: layer 1 cycles the DRG parents' layer-1 labels; layer L the DRG
-      // parents' layer-L labels then the expander parents' layer-(L − 1) labels.
-      for (uint32_t l = 1; l <= c.layers; ++l) {
-        labeling_proof_t lp;
-        lp.layer_index = l;
-        lp.node = ch;
-        const unsigned distinct = l == 1 ? drg_degree : graph_degree;
-        for (unsigned i = 0; i < label_parents; ++i) {
-          const unsigned kk = i % distinct;
-          lp.parents.push_back(kk < drg_degree ? layers[l - 1][ps[kk]] : layers[l - 2][ps[kk]]);
-        }
-        p.labeling_proofs.push_back(std::move(lp));
-      }
-      p.encoding_proof = p.labeling_proofs.back();
-      part.push_back(std::move(p));
-    }
+    for (uint64_t ch : r.challenges.back()) part.push_back(make_vanilla_proof(c, g, open, ch));
     r.vanilla_proofs.push_back(std::move(part));
   }
   r.seconds.proofs = since(t);

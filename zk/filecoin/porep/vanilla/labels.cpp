@@ -155,10 +155,9 @@ parent_table_t parent_table_t::cached(const graph_t& g, const std::string& dir, 
 void sdr_label_parents(const parent_table_t& parents, uint32_t layer, uint64_t node,
                        const bytes32_t* cur, const bytes32_t* prev, bytes32_t out[label_parents]) {
   const uint32_t* ps = parents[node];
-  const unsigned distinct = layer == 1 ? drg_degree : graph_degree;
   for (unsigned i = 0; i < label_parents; ++i) {
-    const unsigned k = i % distinct;
-    out[i] = k < drg_degree ? cur[ps[k]] : prev[ps[k]];
+    const label_parent_t from = label_parent(layer, i);
+    out[i] = (from.layer == layer ? cur : prev)[ps[from.slot]];
   }
 }
 

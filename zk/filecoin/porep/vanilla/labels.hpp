@@ -26,6 +26,20 @@ namespace zk::filecoin {
 
 inline constexpr unsigned label_parents = 37;  // TOTAL_PARENTS
 
+// Where parent label i (< 37) of a label of `layer` comes from (create_label/single.rs through
+// copy_parents_data, params.rs Proof::from_parts): the parent `slot` of graph_t::parents (0–5 DRG,
+// 6–13 expander) and the layer of that parent's label — layer 1 cycles the 6 DRG parents' layer-1
+// labels; a later layer cycles the 6 DRG parents' labels of the same layer and the 8 expander
+// parents' labels of the layer below.
+struct label_parent_t {
+  unsigned slot;
+  uint32_t layer;
+};
+inline label_parent_t label_parent(uint32_t layer, unsigned i) {
+  const unsigned slot = i % (layer == 1 ? drg_degree : graph_degree);
+  return {slot, slot < drg_degree ? layer : layer - 1};
+}
+
 // All parents of every node (graph_t::parents), computed on the compute pool.
 class parent_table_t {
  public:

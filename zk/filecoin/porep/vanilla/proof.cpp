@@ -43,6 +43,11 @@ check_t check_column(const porep_config_t& c, const column_proof_t& cp, uint64_t
   return {};
 }
 
+// Parent `slot` of graph_t::parents' order (0–5 DRG, 6–13 expander) among the column proofs.
+const column_proof_t& parent_column(const replica_column_proof_t& rc, unsigned slot) {
+  return slot < drg_degree ? rc.drg_parents[slot] : rc.exp_parents[slot - drg_degree];
+}
+
 }  // namespace
 
 fr_t column_hash(const std::vector<bytes32_t>& rows) {
@@ -54,6 +59,38 @@ fr_t column_hash(const std::vector<bytes32_t>& rows) {
   for (size_t i = 0; i < rows.size(); ++i)
     in.push_back(fr_or_throw(rows[i], "row " + std::to_string(i + 1)));
   return neptune::poseidon_hash(unsigned(rows.size()), in.data());
+}
+
+vanilla_proof_t make_vanilla_proof(const porep_config_t& c, const graph_t& g,
+                                   const sector_openings_t& s, uint64_t challenge) {
+  auto column = [&](uint64_t node) {
+    column_proof_t cp;
+    cp.column.index = uint32_t(node);
+    for (uint32_t l = 1; l <= c.layers; ++l) cp.column.rows.push_back(s.label(l, node));
+    cp.inclusion_proof = s.comm_c(node);
+    return cp;
+  };
+  vanilla_proof_t p;
+  p.comm_d_proofs = s.comm_d(challenge);
+  p.comm_r_last_proof = s.comm_r_last(challenge);
+  replica_column_proof_t& rc = p.replica_column_proofs;
+  rc.c_x = column(challenge);
+  uint32_t ps[graph_degree];
+  g.parents(challenge, ps);
+  for (unsigned i = 0; i < graph_degree; ++i)
+    (i < drg_degree ? rc.drg_parents : rc.exp_parents).push_back(column(ps[i]));
+  for (uint32_t l = 1; l <= c.layers; ++l) {
+    labeling_proof_t lp;
+    lp.layer_index = l;
+    lp.node = challenge;
+    for (unsigned i = 0; i < label_parents; ++i) {
+      const label_parent_t from = label_parent(l, i);
+      lp.parents.push_back(parent_column(rc, from.slot).column.rows[from.layer - 1]);
+    }
+    p.labeling_proofs.push_back(std::move(lp));
+  }
+  p.encoding_proof = p.labeling_proofs.back();
+  return p;
 }
 
 check_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const vanilla_public_t& pub,
@@ -113,12 +150,9 @@ check_t check_vanilla_proof(const porep_config_t& c, const graph_t& g, const van
              " is not c_x's row " + to_hex(rc.c_x.column.rows[layer - 1]);
     // The circuit labels from the columns: layer 1 the DRG parents' layer-1 rows, then the DRG
     // parents' layer-L rows and the expander parents' layer-(L−1) rows, cycled to 37.
-    const unsigned distinct = layer == 1 ? drg_degree : graph_degree;
     for (unsigned i = 0; i < label_parents; ++i) {
-      const unsigned k = i % distinct;
-      const bytes32_t& want = k < drg_degree
-                                  ? rc.drg_parents[k].column.rows[layer - 1]
-                                  : rc.exp_parents[k - drg_degree].column.rows[layer - 2];
+      const label_parent_t from = label_parent(layer, i);
+      const bytes32_t& want = parent_column(rc, from.slot).column.rows[from.layer - 1];
       if (lp.parents[i] != want)
         return name + ": parent " + std::to_string(i) + " " + to_hex(lp.parents[i]) +
                " is not the label in its column " + to_hex(want);

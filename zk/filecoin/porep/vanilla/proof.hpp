@@ -12,6 +12,7 @@
 //   labeling_proofs        one per layer L: the 37 parent labels that label c in layer L
 //   encoding_proof         the last layer's labeling data again: replica[c] = label + data[c]
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,24 @@ struct vanilla_proof_t {
 
 // vanilla_proofs[k][i]: partition k, challenge i (the C1's "vanilla_proofs" array).
 using vanilla_partitions_t = std::vector<std::vector<vanilla_proof_t>>;
+
+// What a sealer opens for its challenges: the three trees' inclusion proofs of a node and any
+// node's label. The full sealer (zk/filecoin/api/seal.hpp) answers from the sector's layers and
+// trees, the sparse one (sparse_seal.hpp) from the few nodes it computed.
+struct sector_openings_t {
+  std::function<merkle_proof_t(uint64_t node)> comm_d;       // tree_d
+  std::function<merkle_proof_t(uint64_t node)> comm_r_last;  // tree_r_last
+  std::function<merkle_proof_t(uint64_t node)> comm_c;       // tree_c (of the node's column hash)
+  std::function<bytes32_t(uint32_t layer, uint64_t node)> label;  // layers 1 … L
+};
+
+// The vanilla proof of one challenge (stacked/vanilla/proof_scheme.rs prove_layers_generate,
+// params.rs Proof::from_parts): the node's comm_d and comm_r_last paths; the columns (every
+// layer's label) of the node and of its 6 DRG and 8 expander parents in graph order, each with
+// its tree_c path; one labeling proof a layer, its 37 parents taken from those columns
+// (labels.hpp label_parent); the last one again as the encoding proof.
+vanilla_proof_t make_vanilla_proof(const porep_config_t& c, const graph_t& g,
+                                   const sector_openings_t& s, uint64_t challenge);
 
 // What the proofs are checked against (the public inputs of verify_all_partitions).
 struct vanilla_public_t {
