@@ -11,6 +11,8 @@
 //   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
 //       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
 //       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
+//   zkfleet filecoin seal --sparse --registered-proof NAME --prover-id HEX --sector N
+//       --ticket HEX --seed HEX --random N --out DIR   (TEST DATA: zk/filecoin/api/sparse_seal.hpp)
 //   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N [--registered-proof NAME]
 //       [--porep-id HEX] [--api-version V]
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
@@ -42,6 +44,7 @@
 #include "zk/base/error.hpp"
 #include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
+#include "zk/base/process.hpp"
 #include "zk/base/thread_pool.hpp"
 #include "zk/bellperson/groth16/files.hpp"
 #include "zk/filecoin/api/c1.hpp"
@@ -49,6 +52,7 @@
 #include "zk/filecoin/api/prover_id.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/seal.hpp"
+#include "zk/filecoin/api/sparse_seal.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/filecoin/core/fr32.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
@@ -489,10 +493,89 @@ ojson_t hex(const zk::bytes32_t& b) { return zk::to_hex(b); }
 
 // --- seal ------------------------------------------------------------------------------------
 
+// What `seal --sparse` prints first and commit.json says: a sparse C1 is test data.
+constexpr const char* sparse_warning =
+    "TEST DATA: a sparse seal, no replica exists. Only the challenged nodes' labels are computed "
+    "(SDR, from their parents); their parents' labels and every tree node off the opened paths "
+    "are pseudo-random from --random, and the piece is one 8 MiB block repeated. A C1 to test C2 "
+    "with, never a sector for a chain.";
+
+int run_sparse_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
+                    const opt_t& ticket, const opt_t& seed, const opt_t& random, const opt_t& out) {
+  fc::sparse_seal_request_t req;
+  req.config = po.config();
+  req.prover_id = zk::parse_hex32(prover_id.one(), "--prover-id");
+  req.sector = parse_uint_arg("--sector", sector.one());
+  req.ticket = zk::parse_hex32(ticket.one(), "--ticket");
+  req.seed = zk::parse_hex32(seed.one(), "--seed");
+  req.random = parse_uint_arg("--random", random.one());
+  const std::string dir = out.one();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::invalid_argument("cannot create --out " + dir + ": " + ec.message());
+  std::fprintf(stderr, "seal --sparse: %s\n", sparse_warning);
+
+  const fc::sparse_seal_result_t r = fc::sparse_seal_sector(req);
+  fc::c1_output_t c1;
+  c1.registered_proof = req.config.proof;
+  c1.comm_r = r.comm_r;
+  c1.comm_d = r.comm_d;
+  c1.replica_id = r.replica_id;
+  c1.seed = req.seed;
+  c1.ticket = req.ticket;
+  c1.vanilla_proofs = r.vanilla_proofs;
+  fc::validate_c1(c1);
+  zk::write_file_atomic(dir + "/c1.json", fc::write_c1_json(c1));
+
+  ojson_t commit;
+  commit["test_data"] = sparse_warning;
+  commit["sparse"] = true;
+  commit["registered_proof"] = std::string(req.config.proof->name);
+  commit["sector_size"] = req.config.sector_size;
+  commit["api_version"] = std::string(fc::api_version_name(req.config.api_version));
+  commit["porep_id"] = hex(req.config.porep_id);
+  commit["prover_id"] = hex(req.prover_id);
+  commit["sector"] = req.sector;
+  commit["ticket"] = hex(req.ticket);
+  commit["seed"] = hex(req.seed);
+  commit["comm_d"] = hex(r.comm_d);
+  commit["comm_r"] = hex(r.comm_r);
+  commit["comm_c"] = hex(r.comm_c);
+  commit["comm_r_last"] = hex(r.comm_r_last);
+  commit["replica_id"] = hex(r.replica_id);
+  commit["layers"] = req.config.layers;
+  commit["partitions"] = req.config.partitions;
+  commit["challenges"] = r.challenges;
+  commit["piece_source"] = {
+      {"kind", "sparse"},
+      {"seed", req.random},
+      {"block_bytes", r.block_nodes * 32},
+      {"generator",
+       "the fr32 padding of SHA-256(seed u64 LE || i u64 LE), i = 0,1,..., concatenated, cut to "
+       "block_bytes x 127/128, repeated to the sector's size"}};
+  commit["files"] = {{"c1", "c1.json"}};
+  commit["computed"] = {{"challenged_nodes", r.challenged_nodes},
+                        {"labels", r.labels_computed},
+                        {"columns", r.columns},
+                        {"tree_c_nodes", r.tree_c_nodes},
+                        {"tree_r_last_nodes", r.tree_r_last_nodes}};
+  commit["peak_rss_bytes"] = zk::peak_rss_bytes();
+  commit["timings_s"] = {{"data_and_tree_d", r.seconds.data_and_tree_d},
+                         {"labels", r.seconds.labels},
+                         {"tree_c", r.seconds.tree_c},
+                         {"tree_r_last", r.seconds.tree_r_last},
+                         {"proofs", r.seconds.proofs},
+                         {"total", r.seconds.total}};
+  const std::string text = commit.dump(2) + "\n";
+  zk::write_file_atomic(dir + "/commit.json", text);
+  std::fputs(text.c_str(), stdout);
+  return 0;
+}
+
 int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
              const opt_t& ticket, const opt_t& seed, const opt_t& data, const opt_t& zeros,
              const opt_t& random, const opt_t& out, const opt_t& write_layers,
-             const opt_t& write_replica, const opt_t& parent_cache) {
+             const opt_t& write_replica, const opt_t& parent_cache, const opt_t& sparse) {
   const std::pair<const opt_t*, const char*> required[] = {{&prover_id, "--prover-id HEX"},
                                                            {&sector, "--sector N"},
                                                            {&ticket, "--ticket HEX"},
@@ -504,6 +587,17 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   if (!missing.empty())
     throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
                       " required");
+  if (sparse.given()) {
+    if (!random.given()) throw usage_error("--sparse needs --random N (the seed of its values)");
+    for (const auto& [o, name] : {std::pair{&data, "--data"},
+                                  {&zeros, "--zeros"},
+                                  {&write_layers, "--write-layers"},
+                                  {&write_replica, "--write-replica"},
+                                  {&parent_cache, "--parent-cache"}})
+      if (o->given())
+        throw usage_error(std::string(name) + " does not go with --sparse (no sector is sealed)");
+    return run_sparse_seal(po, prover_id, sector, ticket, seed, random, out);
+  }
   if (int(data.given()) + int(zeros.given()) + int(random.given()) != 1)
     throw usage_error("give exactly one of --data FILE, --zeros, --random N");
 
@@ -624,11 +718,15 @@ filecoin_sub_t add_seal(CLI::App* group) {
   const opt_t parent_cache =
       add_value(app, "--parent-cache", "DIR",
                 "keep the graph's parent table (56 bytes a node) in DIR and reuse it next time");
+  const opt_t sparse = add_flag(
+      app, "--sparse",
+      "TEST DATA, no replica: a C1 of any size in seconds, only the challenged nodes' labels "
+      "computed from their parents, the rest pseudo-random from --random N (interactive PoRep)");
   filecoin_sub_t s;
   s.app = app;
   s.run = [=] {
     return run_seal(*po, prover_id, sector, ticket, seed, data, zeros, random, out, write_layers,
-                    write_replica, parent_cache);
+                    write_replica, parent_cache, sparse);
   };
   return s;
 }
