@@ -493,32 +493,112 @@ partition_assignment_t synthesize_partition(const circuit_config_t& c, const par
   return a;
 }
 
+namespace {
+
+// Where constraint i is (the shape's region names), as first_unsatisfied reports it.
+std::string constraint_where(const layout_entry_t& e, uint64_t i) {
+  const circuit_layout_t& L = e.layout;
+  std::string where;
+  if (i >= L.total.constraints) {
+    where = "input constraint " + std::to_string(i - L.total.constraints);
+  } else if (i < L.prefix.constraints) {
+    for (const auto& r : e.prefix_regions)
+      if (r.start.constraints <= i) where = r.name;
+  } else {
+    const uint64_t rel = i - L.prefix.constraints;
+    const uint32_t j = uint32_t(rel / L.per_challenge.constraints);
+    const uint64_t off = rel % L.per_challenge.constraints;
+    std::string part;
+    for (const auto& r : e.challenge_regions)
+      if (r.start.constraints <= off) part = r.name;
+    where = challenge_prefix(j) + part;
+  }
+  return where;
+}
+
+// The first i < n with a_i·b_i ≠ c_i.
+std::optional<uint64_t> first_failing_row(const fr_t* a, const fr_t* b, const fr_t* c, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i)
+    if (!(a[i] * b[i] == c[i])) return i;
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<unsatisfied_t> first_unsatisfied(const circuit_config_t& c,
                                                const bellperson::assignment_view_t& v) {
   const layout_entry_t& e = layout_entry(c);
   const circuit_layout_t& L = e.layout;
-  const uint64_t rows = uint64_t(L.total.constraints) + L.total.inputs;
-  for (uint64_t i = 0; i < rows; ++i) {
-    if (v.a[i] * v.b[i] == v.c[i]) continue;
-    unsatisfied_t u;
-    u.constraint = i;
-    if (i >= L.total.constraints) {
-      u.where = "input constraint " + std::to_string(i - L.total.constraints);
-    } else if (i < L.prefix.constraints) {
-      for (const auto& r : e.prefix_regions)
-        if (r.start.constraints <= i) u.where = r.name;
-    } else {
-      const uint64_t rel = i - L.prefix.constraints;
-      const uint32_t j = uint32_t(rel / L.per_challenge.constraints);
-      const uint64_t off = rel % L.per_challenge.constraints;
-      std::string part;
-      for (const auto& r : e.challenge_regions)
-        if (r.start.constraints <= off) part = r.name;
-      u.where = challenge_prefix(j) + part;
+  const auto i = first_failing_row(v.a, v.b, v.c, uint64_t(L.total.constraints) + L.total.inputs);
+  if (!i) return std::nullopt;
+  return unsatisfied_t{*i, constraint_where(e, *i)};
+}
+
+std::optional<unsatisfied_t> synthesize_partition_witness(const circuit_config_t& c,
+                                                          const partition_witness_t& w,
+                                                          fr_t* inputs, fr_t* aux, bool check) {
+  check_witness(c, w);
+  const layout_entry_t& e = layout_entry(c);
+  const circuit_layout_t& L = e.layout;
+  struct window_t {
+    std::vector<fr_t> a, b, c;
+    bellperson::assignment_view_t view(fr_t* inputs, fr_t* aux, uint64_t rows, counts_t capacity) {
+      a.resize(rows);
+      b.resize(rows);
+      c.resize(rows);
+      return {inputs, aux, a.data(), b.data(), c.data(), capacity};
     }
-    return u;
+  };
+  // A part synthesized from `start` to `end` writes its constraints from 0 in its window (the
+  // constraint count indexes only a, b, c; inputs and aux go where they belong).
+  auto window_counts = [](counts_t at, uint32_t first) {
+    at.constraints -= first;
+    return at;
+  };
+  auto ended = [&](const char* part, counts_t got, counts_t want) {
+    if (got != want)
+      throw std::logic_error(std::string("synthesize_partition_witness: ") + part + " ended at " +
+                             bellperson::to_string(got) + ", the layout says " +
+                             bellperson::to_string(want));
+  };
+  std::optional<uint64_t> bad;
+  {
+    window_t win;
+    bellperson::prove_cs_t cs(win.view(inputs, aux, L.prefix.constraints, L.total), counts_t{},
+                              L.prefix);
+    cs.alloc_input(fr_t::one());
+    const circuit_shared_t s = synthesize_prefix(cs, c, w);
+    ended("the shared part", cs.counts(), L.prefix);
+    if (check)
+      bad = first_failing_row(win.a.data(), win.b.data(), win.c.data(), L.prefix.constraints);
+
+    std::vector<window_t> wins(
+        std::max<size_t>(1, std::min<size_t>(compute_threads(), c.challenges)));
+    std::vector<std::optional<uint64_t>> bads(c.challenges);
+    for (uint32_t first = 0; first < c.challenges; first += uint32_t(wins.size())) {
+      const size_t n = std::min<size_t>(wins.size(), c.challenges - first);
+      run_parallel(
+          [&](size_t t) {
+            const uint32_t k = first + uint32_t(t);
+            const counts_t start = L.challenge_start(k), end = L.challenge_start(k + 1);
+            const uint32_t rows = end.constraints - start.constraints;
+            window_t& win = wins[t];
+            bellperson::prove_cs_t ccs(win.view(inputs, aux, rows, L.total),
+                                       window_counts(start, start.constraints),
+                                       window_counts(end, start.constraints));
+            synthesize_challenge(ccs, c, w.challenges[k], s, k);
+            ended("a challenge", ccs.counts(), window_counts(end, start.constraints));
+            if (check)
+              if (auto i = first_failing_row(win.a.data(), win.b.data(), win.c.data(), rows))
+                bads[k] = start.constraints + *i;
+          },
+          n);
+    }
+    for (const auto& b : bads)
+      if (!bad && b) bad = b;
   }
-  return std::nullopt;
+  if (!bad) return std::nullopt;
+  return unsatisfied_t{*bad, constraint_where(e, *bad)};
 }
 
 }  // namespace zk::filecoin

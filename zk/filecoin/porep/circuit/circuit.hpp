@@ -174,4 +174,16 @@ struct unsatisfied_t {
 std::optional<unsatisfied_t> first_unsatisfied(const circuit_config_t& c,
                                                const bellperson::assignment_view_t& v);
 
+// Witness-only prove-mode synthesis of one partition: inputs and aux written as
+// synthesize_partition writes them (arrays sized by circuit_layout(c).total), but a, b, c never
+// held whole — the shared part and each challenge are synthesized into a window of that part's
+// constraints (one window per compute thread, challenges in batches of that many), checked there
+// when `check` (a·b = c, as first_unsatisfied), and dropped; the input constraints (B = C = 0)
+// hold for any input. Memory beyond the witness: one challenge's a, b, c (96 bytes a constraint)
+// per thread. Returns the first unsatisfied constraint, named as first_unsatisfied names it
+// (nullopt: all hold, or `check` false). Checks the witness's structure first (check_witness).
+std::optional<unsatisfied_t> synthesize_partition_witness(const circuit_config_t& c,
+                                                          const partition_witness_t& w,
+                                                          fr_t* inputs, fr_t* aux, bool check);
+
 }  // namespace zk::filecoin
