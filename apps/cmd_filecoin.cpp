@@ -516,14 +516,7 @@ int run_sparse_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t&
   std::fprintf(stderr, "seal --sparse: %s\n", sparse_warning);
 
   const fc::sparse_seal_result_t r = fc::sparse_seal_sector(req);
-  fc::c1_output_t c1;
-  c1.registered_proof = req.config.proof;
-  c1.comm_r = r.comm_r;
-  c1.comm_d = r.comm_d;
-  c1.replica_id = r.replica_id;
-  c1.seed = req.seed;
-  c1.ticket = req.ticket;
-  c1.vanilla_proofs = r.vanilla_proofs;
+  const fc::c1_output_t c1 = fc::c1_of(req, r);
   fc::validate_c1(c1);
   zk::write_file_atomic(dir + "/c1.json", fc::write_c1_json(c1));
 

@@ -31,18 +31,6 @@ sparse_seal_request_t request(const char* proof, uint64_t random = 5) {
   return q;
 }
 
-c1_output_t c1_of(const sparse_seal_request_t& q, const sparse_seal_result_t& r) {
-  c1_output_t c1;
-  c1.registered_proof = q.config.proof;
-  c1.vanilla_proofs = r.vanilla_proofs;
-  c1.comm_r = r.comm_r;
-  c1.comm_d = r.comm_d;
-  c1.replica_id = r.replica_id;
-  c1.seed = q.seed;
-  c1.ticket = q.ticket;
-  return c1;
-}
-
 zk::check_t check(const sparse_seal_request_t& q, const sparse_seal_result_t& r) {
   return check_vanilla_proofs(q.config, graph_t(q.config),
                               {r.replica_id, r.comm_d, r.comm_r, q.seed}, r.vanilla_proofs);

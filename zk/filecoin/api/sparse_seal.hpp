@@ -1,7 +1,7 @@
 #pragma once
 // A sparse seal: the C1 of a sector that was never sealed — TEST DATA, no replica exists — made
 // in seconds at any sector size (32 and 64 GiB included) for testing C2 at real size
-// (docs/filecoin.md §10, "Sparse C1s"). Filecoin's vanilla check (StackedDrg::
+// (docs/filecoin.md §15, "Sparse C1s"). Filecoin's vanilla check (StackedDrg::
 // verify_all_partitions, storage-proofs-porep 19.1.0) accepts it, and so does the circuit, since
 // everything a C1 opens is consistent:
 //
@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/vanilla/proof.hpp"
 
@@ -65,5 +66,8 @@ struct sparse_seal_result_t {
 uint64_t sparse_block_nodes(uint64_t nodes);
 
 sparse_seal_result_t sparse_seal_sector(const sparse_seal_request_t& req);
+
+// The C1 output of a sparse seal (as c1_of of a full seal: seal.hpp).
+c1_output_t c1_of(const sparse_seal_request_t& req, const sparse_seal_result_t& r);
 
 }  // namespace zk::filecoin
