@@ -19,6 +19,8 @@
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
 //   zkfleet filecoin setup --registered-proof NAME --out DIR [--seed N] [--vk-only]
 //       (both in apps/cmd_filecoin_prove.cpp)
+//   zkfleet filecoin synthesize --c1 FILE --prover-id HEX --sector N --partition K [--check]
+//       [--json] [--witness-only]   (apps/cmd_filecoin_synth.cpp)
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
 // declares its options on the group and returns what to run.
@@ -775,9 +777,16 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
 // --- the group -------------------------------------------------------------------------------
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
-constexpr sub_factory_t k_subcommands[] = {add_verify,   add_derive,         add_c1,
-                                           add_vk,       add_params,         add_seal,
-                                           add_check_c1, add_filecoin_prove, add_filecoin_setup};
+constexpr sub_factory_t k_subcommands[] = {add_verify,
+                                           add_derive,
+                                           add_c1,
+                                           add_vk,
+                                           add_params,
+                                           add_seal,
+                                           add_check_c1,
+                                           add_filecoin_prove,
+                                           add_filecoin_setup,
+                                           add_filecoin_synthesize};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {

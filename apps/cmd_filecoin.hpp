@@ -21,6 +21,8 @@ struct filecoin_sub_t {
 filecoin_sub_t add_filecoin_prove(CLI::App* group);
 // zkfleet filecoin setup (apps/cmd_filecoin_prove.cpp).
 filecoin_sub_t add_filecoin_setup(CLI::App* group);
+// zkfleet filecoin synthesize (apps/cmd_filecoin_synth.cpp).
+filecoin_sub_t add_filecoin_synthesize(CLI::App* group);
 
 // Development parameters (NOT a ceremony) of a registered proof's circuit for `seed`, made once
 // into ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ (2 KiB: 4–5

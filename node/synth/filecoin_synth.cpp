@@ -13,13 +13,12 @@ namespace zk::node {
 
 namespace fc = zk::filecoin;
 
-synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& file,
-                                   const std::string& name, uint64_t job, uint32_t part,
-                                   buffer::buffer_store_t& store,
-                                   const synth_stage_observer_t& observe, const stop_t& stop) {
+porep_payload_t synthesize_porep_payload(const circuit_def_t& c, const porep_input_ref_t& input,
+                                         uint64_t job, uint32_t part, uint8_t* payload, bool check,
+                                         const synth_stage_observer_t& observe, const stop_t& stop) {
   using fr_t = fc::fr_t;
   static_assert(sizeof(fr_t) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
-  const auto start = std::chrono::steady_clock::now();
+  const std::string& name = input.name;
   const std::string what = name + ": partition " + std::to_string(part);
   auto stage = [&](timeline::stage_t s, int64_t t0) {
     const int64_t t1 = timeline::monotonic_ns();
@@ -34,10 +33,15 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
   const fc::circuit_config_t cc = fc::circuit_config(pc);
   fc::partition_input_t in;
   try {
-    in = fc::read_partition_input_file(pc, file);
+    if (input.bytes) {
+      in = fc::read_partition_input(pc, input.bytes->data(), input.bytes->size(), name);
+    } else {
+      in = fc::read_partition_input_file(pc, input.file);
+    }
   } catch (const zk::format_error& e) {
     std::string why = e.what();
-    if (why.compare(0, file.size(), file) == 0) why.replace(0, file.size(), name);
+    if (!input.bytes && why.compare(0, input.file.size(), input.file) == 0)
+      why.replace(0, input.file.size(), name);
     throw bad_input_error(why);
   }
   if (in.partition != part)
@@ -52,7 +56,7 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
   t = stage(timeline::stage_t::porep_witness, t);
   throw_if_stopped(stop, what);
 
-  // porep_synthesize: prove mode straight into the reserved buffer's payload.
+  // porep_synthesize: prove mode straight into the payload.
   const fc::circuit_layout_t& layout = fc::circuit_layout(cc);
   const uint64_t n_in = layout.total.inputs;
   if (n_in + layout.total.aux != c.n_vars ||
@@ -64,10 +68,7 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
   const buffer::synth_params_t p =
       synth_params_for(c, job, part, buffer::synth_shape_t::abc_witness);
   const uint64_t bytes = buffer::payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
-  auto reserved = store.reserve(bytes);
-  if (!reserved) throw std::runtime_error(reserved.error().message);
-  buffer::writable_buffer_t buf = std::move(reserved.value());
-  fr_t* base = reinterpret_cast<fr_t*>(buf.data());
+  fr_t* base = reinterpret_cast<fr_t*>(payload);
   bellperson::assignment_view_t view;
   view.inputs = base;
   view.aux = base + n_in;
@@ -88,10 +89,11 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
   // porep_check: a proof of an unsatisfied circuit would not verify; say where it fails instead.
   // The circuit's public inputs must be those derived for the sector (the paths' indices are the
   // challenged nodes and parents).
-  if (auto bad = fc::first_unsatisfied(cc, view))
-    throw bad_input_error(what + ": constraint " + std::to_string(bad->constraint) + " (" +
-                          bad->where +
-                          ") is not satisfied: the C1's vanilla proofs do not fit the circuit");
+  porep_payload_t r;
+  if (check) {
+    r.unsatisfied = fc::first_unsatisfied(cc, view);
+    if (r.unsatisfied) return r;
+  }
   if (public_inputs.size() + 1 != n_in)
     throw bad_input_error(what + ": the circuit has " + std::to_string(n_in) +
                           " inputs, the partition's input derives " +
@@ -100,15 +102,36 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
     if (!(view.inputs[i + 1] == public_inputs[i]))
       throw bad_input_error(what + ": public input " + std::to_string(i) +
                             " of the synthesized circuit is not the one derived for the sector");
-  ff::write_canonical_le(base, size_t(c.n_vars),
-                         buf.data());  // the witness as the header says
+  ff::write_canonical_le(base, size_t(c.n_vars), payload);  // the witness as the header says
+  r.header = buffer::make_header(p, {{payload, size_t(bytes)}});
   stage(timeline::stage_t::porep_check, t);
+  return r;
+}
 
-  auto header = buffer::make_header(p, {{buf.data(), size_t(bytes)}});
+synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& file,
+                                   const std::string& name, uint64_t job, uint32_t part,
+                                   buffer::buffer_store_t& store,
+                                   const synth_stage_observer_t& observe, const stop_t& stop) {
+  const auto start = std::chrono::steady_clock::now();
+  const uint64_t bytes =
+      buffer::payload_bytes_for(c.n_vars, c.domain_rows, buffer::synth_shape_t::abc_witness);
+  auto reserved = store.reserve(bytes);
+  if (!reserved) throw std::runtime_error(reserved.error().message);
+  buffer::writable_buffer_t buf = std::move(reserved.value());
+  porep_input_ref_t input;
+  input.name = name;
+  input.file = file;
+  const porep_payload_t made =
+      synthesize_porep_payload(c, input, job, part, buf.data(), /*check=*/true, observe, stop);
+  if (made.unsatisfied)
+    throw bad_input_error(name + ": partition " + std::to_string(part) + ": constraint " +
+                          std::to_string(made.unsatisfied->constraint) + " (" +
+                          made.unsatisfied->where +
+                          ") is not satisfied: the C1's vanilla proofs do not fit the circuit");
   synth_result_t r;
   r.payload_bytes = bytes;
-  r.checksum = header.payload_checksum;
-  r.buffer_id = store.commit(std::move(buf), header);
+  r.checksum = made.header.payload_checksum;
+  r.buffer_id = store.commit(std::move(buf), made.header);
   r.seconds = seconds_since(start);
   return r;
 }

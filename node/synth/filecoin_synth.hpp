@@ -13,6 +13,7 @@
 // assignment, canonical little-endian as the synth header says; a, b, c are every constraint then
 // the input constraints (A = input i, B = C = 0), Montgomery form.
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,15 +22,48 @@
 #include "node/circuit.hpp"
 #include "node/synth/synthesize.hpp"
 #include "zk/base/stop.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
 
 namespace zk::node {
 
+// Where a partition's input is: a file (what a synthesis node fetched), or bytes in memory
+// (`zkfleet filecoin synthesize`: cut from a C1 as the scheduler's intake cuts it). `name` is what
+// errors call it.
+struct porep_input_ref_t {
+  std::string name;
+  std::string file;                             // read when bytes is null
+  const std::vector<uint8_t>* bytes = nullptr;  // the input itself
+};
+
+// What synthesize_porep_payload leaves.
+struct porep_payload_t {
+  buffer::synth_header_t header;  // the buffer's, its checksum over the payload
+  std::optional<filecoin::unsatisfied_t> unsatisfied;  // `check`: the first failing constraint
+};
+
+// The one synthesis of a partition, shared by the synthesis node (synthesize_filecoin) and
+// `zkfleet filecoin synthesize`: partition `part`'s input read (porep_witness), the circuit in
+// prove mode into `payload` (porep_synthesize: the abc+witness payload of circuit c,
+// buffer::payload_bytes_for(c.n_vars, c.domain_rows, abc_witness) bytes), then porep_check: with
+// `check` every constraint (first_unsatisfied; a failure returns at once, the payload unfinished),
+// always the circuit's input assignment against the public inputs derived for the input, the
+// witness made canonical, and the header of job `job` computed (its XXH64 over the payload);
+// zk::cancelled_error when `stop` answers true (between stages and challenges).
+// Throws bad_input_error for an input the circuit does not accept (another partition's, malformed
+// — naming the byte offset —, a public input not the derived one), std::runtime_error when the
+// circuit's counts are not c's.
+porep_payload_t synthesize_porep_payload(const circuit_def_t& c, const porep_input_ref_t& input,
+                                         uint64_t job, uint32_t part, uint8_t* payload, bool check,
+                                         const synth_stage_observer_t& observe = {},
+                                         const stop_t& stop = {});
+
 // Synthesizes partition `part` from its input, the local file `file` (`name`: what errors call
-// it), into `store`. Throws bad_input_error for an input the circuit does not accept (another
-// partition's, malformed — naming the byte offset —, a constraint unsatisfied, a public input not
-// the derived one), std::runtime_error for anything else (the store's budget),
-// zk::cancelled_error when `stop` answers true (polled between stages and challenges: the
-// reserved buffer is freed, nothing committed).
+// it), into `store` (synthesize_porep_payload with the check, into a buffer reserved there). Throws
+// bad_input_error for an input the circuit does not accept (another partition's, malformed — naming
+// the byte offset —, a constraint unsatisfied, a public input not the derived one),
+// std::runtime_error for anything else (the store's budget), zk::cancelled_error when `stop`
+// answers true (polled between stages and challenges: the reserved buffer is freed, nothing
+// committed).
 synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& file,
                                    const std::string& name, uint64_t job, uint32_t part,
                                    buffer::buffer_store_t& store,
