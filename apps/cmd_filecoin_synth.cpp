@@ -13,6 +13,9 @@
 //   --witness-only  the witness only (filecoin::synthesize_partition_witness): a, b, c in a window
 //                   of one challenge per compute thread, checked there and dropped — a 32 GiB
 //                   partition in ~5 GB
+// `seconds` is wall time, `constraints_per_s_per_core` constraints / seconds / cores;
+// `cpu_seconds` and `constraints_per_cpu_s` the same from the process's CPU time over the
+// synthesis (on a shared machine the wall time counts other processes' turns).
 // The vanilla proofs are not checked (`filecoin check-c1` does; intake did before a node sees a
 // partition): with --check, a C1 whose proofs do not fit the circuit reports `satisfied: false`
 // and the first failing constraint, and the exit status is 1.
@@ -108,9 +111,10 @@ int run_synthesize(const synth_args_t& a) {
   out["inputs"] = layout.total.inputs;
   out["aux"] = layout.total.aux;
   std::optional<fc::unsatisfied_t> bad;
-  double seconds = 0, shape_seconds = 0;
+  double seconds = 0, shape_seconds = 0, cpu = 0;
   if (witness_only) {
     t = steady_clock_t::now();
+    cpu = zk::cpu_seconds();
     const fc::partition_input_t in = fc::read_partition_input(pc, input.data(), input.size(), name);
     std::vector<fc::fr_t> inputs(layout.total.inputs), aux(layout.total.aux);
     bad = fc::synthesize_partition_witness(cc, in.witness, inputs.data(), aux.data(), check);
@@ -124,6 +128,7 @@ int run_synthesize(const synth_args_t& a) {
         return refuse(name + ": public input " + std::to_string(i) +
                       " of the synthesized circuit is not the one derived for the sector");
     seconds = since(t);
+    cpu = zk::cpu_seconds() - cpu;
   } else {
     // As a synthesis node: the circuit's description (its shape's counts and digest, once per
     // process on a node), then the partition into a payload of today's buffer.
@@ -131,6 +136,7 @@ int run_synthesize(const synth_args_t& a) {
     const node::circuit_def_t def = node::filecoin_circuit("filecoin", std::string(pc.proof->name));
     shape_seconds = since(t);
     t = steady_clock_t::now();
+    cpu = zk::cpu_seconds();
     std::unique_ptr<uint8_t[]> buf(new uint8_t[payload]);  // not zeroed: the synthesis writes it
     node::porep_input_ref_t ref;
     ref.name = name;
@@ -141,11 +147,16 @@ int run_synthesize(const synth_args_t& a) {
       return refuse(e.what());
     }
     seconds = since(t);
+    cpu = zk::cpu_seconds() - cpu;
   }
   const unsigned cores = compute_threads();
   out["seconds"] = seconds;
   out["cores"] = cores;
   out["constraints_per_s_per_core"] = double(layout.total.constraints) / seconds / cores;
+  // The same from the CPU time the synthesis used (all threads): what a core does when it is not
+  // shared, the steadier figure on a loaded machine.
+  out["cpu_seconds"] = cpu;
+  out["constraints_per_cpu_s"] = double(layout.total.constraints) / cpu;
   out["peak_rss_bytes"] = zk::peak_rss_bytes();
   out["buffer_bytes"] = payload;
   out["wire_bytes"] = payload + buffer::synth_header_size;

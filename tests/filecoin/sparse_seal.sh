@@ -102,7 +102,7 @@ try:
 except Exception as e:
     print(f"FAIL: synthesize's JSON not read: {e}")
     sys.exit()
-keys = ["constraints", "inputs", "aux", "seconds", "cores", "constraints_per_s_per_core",
+keys = ["constraints", "inputs", "aux", "seconds", "cores", "constraints_per_s_per_core", "cpu_seconds",
         "peak_rss_bytes", "buffer_bytes", "wire_bytes", "satisfied"]
 missing = [k for k in keys if k not in f or k not in w]
 print(f"FAIL: synthesize lacks {missing}" if missing else "ok: synthesize reports every figure")

@@ -10,4 +10,11 @@ uint64_t peak_rss_bytes() {
   return uint64_t(u.ru_maxrss) * 1024;  // Linux reports kibibytes
 }
 
+double cpu_seconds() {
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return s(u.ru_utime) + s(u.ru_stime);
+}
+
 }  // namespace zk
