@@ -222,7 +222,7 @@ TEST_CASE("a periodic tree_d is the tree of its repeated data") {
   CHECK_THROWS_AS(periodic_sha256_tree_t(block, 8), std::invalid_argument);
 }
 
-TEST_CASE("sparse Poseidon trees: every leaf known is the full tree; paths that meet agree") {
+TEST_CASE("sparse Poseidon trees: every leaf known is the full tree, paths that meet agree") {
   std::mt19937_64 rng(19);
   auto filler = [](size_t level, uint64_t index) {
     return fr_t::from_u64(1000003 * (level + 1) + index);

@@ -38,7 +38,7 @@ zk::check_t check(const sparse_seal_request_t& q, const sparse_seal_result_t& r)
 
 }  // namespace
 
-TEST_CASE("sparse seal: the vanilla check accepts it; up to 8 MiB the ids of a full seal") {
+TEST_CASE("sparse seal: the vanilla check accepts it, up to 8 MiB with the ids of a full seal") {
   for (const char* proof :
        {"StackedDrg2KiBV1_1", "StackedDrg2KiBV1", "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1"}) {
     CAPTURE(proof);
@@ -75,7 +75,7 @@ TEST_CASE("sparse seal: the 2 KiB circuit is satisfied by it") {
   CHECK(!first_unsatisfied(circuit_config(q.config), a.view()));
 }
 
-TEST_CASE("sparse seal: one seed, one C1; another seed, other values") {
+TEST_CASE("sparse seal: one seed, one C1, another seed, other values") {
   const sparse_seal_request_t q = request("StackedDrg2KiBV1_1", 21);
   const sparse_seal_result_t a = sparse_seal_sector(q), b = sparse_seal_sector(q);
   CHECK(write_c1_json(c1_of(q, a)) == write_c1_json(c1_of(q, b)));
