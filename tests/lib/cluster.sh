@@ -61,13 +61,22 @@ harness_init() {
   trap 'exit 143' TERM
 }
 
+# ok and fail count in this shell; called in a subshell (a pipe's end: `cmd | tally /dev/stdin`,
+# `$(...)`), where a variable's change is lost, they leave a line in $T/.h_counts that
+# _h_counts adds before the counts are said.
 ok() {
   echo "ok: $*"
-  H_PASSED=$((H_PASSED + 1))
+  if [ "$BASHPID" = "$$" ]; then H_PASSED=$((H_PASSED + 1)); else echo ok >>"$T/.h_counts"; fi
 }
 fail() {
   echo "FAIL: $*"
-  H_FAILED=$((H_FAILED + 1))
+  if [ "$BASHPID" = "$$" ]; then H_FAILED=$((H_FAILED + 1)); else echo fail >>"$T/.h_counts"; fi
+}
+_h_counts() {
+  [ -f "$T/.h_counts" ] || return 0
+  H_PASSED=$((H_PASSED + $(grep -c '^ok$' "$T/.h_counts")))
+  H_FAILED=$((H_FAILED + $(grep -c '^fail$' "$T/.h_counts")))
+  rm -f "$T/.h_counts"
 }
 # check LABEL CMD...: ok LABEL when CMD exits 0, else fail LABEL (with CMD's exit status).
 check() {
@@ -144,11 +153,13 @@ skip() {
 # die MSG: a failure the rest of the test depends on: the logs, the counts, exit 1.
 die() {
   fail "$*"
+  _h_counts
   dump_logs
   echo "$H_PASSED passed, $H_FAILED failed"
   exit 1
 }
 finish() {
+  _h_counts
   [ "$H_FAILED" = 0 ] || dump_logs
   echo "$H_PASSED passed, $H_FAILED failed"
   [ "$H_FAILED" = 0 ] && exit 0
