@@ -129,6 +129,18 @@ int run_synthesize(const synth_args_t& a) {
                       " of the synthesized circuit is not the one derived for the sector");
     seconds = since(t);
     cpu = zk::cpu_seconds() - cpu;
+    // What the witness is made of, for choosing a wire (issue 35): values that are 0 or 1 could
+    // travel as bits, the others need their 32 bytes. Counted by value, so an upper bound on what
+    // the circuit allocates as booleans.
+    uint64_t zeros = 0, ones = 0;
+    for (const fc::fr_t& v : aux) zeros += v.is_zero(), ones += v.is_one();
+    out["aux_zero_values"] = zeros;
+    out["aux_one_values"] = ones;
+    out["aux_other_values"] = aux.size() - zeros - ones;
+    // The witness with its 0/1 values as bits (a bitmap of which are which, one bit a value, plus
+    // the bits) and the others in full.
+    out["packed_witness_bytes"] = (aux.size() + 7) / 8 + (zeros + ones + 7) / 8 +
+                                  (aux.size() - zeros - ones + inputs.size()) * sizeof(fc::fr_t);
   } else {
     // As a synthesis node: the circuit's description (its shape's counts and digest, once per
     // process on a node), then the partition into a payload of today's buffer.

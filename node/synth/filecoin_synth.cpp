@@ -15,7 +15,8 @@ namespace fc = zk::filecoin;
 
 porep_payload_t synthesize_porep_payload(const circuit_def_t& c, const porep_input_ref_t& input,
                                          uint64_t job, uint32_t part, uint8_t* payload, bool check,
-                                         const synth_stage_observer_t& observe, const stop_t& stop) {
+                                         const synth_stage_observer_t& observe,
+                                         const stop_t& stop) {
   using fr_t = fc::fr_t;
   static_assert(sizeof(fr_t) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
   const std::string& name = input.name;

@@ -110,6 +110,13 @@ same = all(f[k] == w[k] for k in ("constraints", "inputs", "aux", "buffer_bytes"
 print(("ok" if same else "FAIL") + f": both modes count {f['constraints']} constraints, {f['inputs']} inputs, {f['aux']} aux")
 good = f["buffer_bytes"] == 32 * (3 * (f["constraints"] + f["inputs"]) + f["inputs"] + f["aux"])
 print(("ok" if good else "FAIL") + f": buffer_bytes {f['buffer_bytes']} is a, b, c and the witness, 32 bytes each")
+kinds = [w.get(k) for k in ("aux_zero_values", "aux_one_values", "aux_other_values")]
+split = None not in kinds and sum(kinds) == w["aux"] and min(kinds) > 0
+print(("ok" if split else "FAIL") + f": witness-only splits the {w['aux']} aux values into 0, 1 and others: {kinds}")
+z, o, x = kinds if split else (0, 0, 0)
+packed = (w["aux"] + 7) // 8 + (z + o + 7) // 8 + (x + w["inputs"]) * 32
+print(("ok" if w.get("packed_witness_bytes") == packed else "FAIL") +
+      f": packed_witness_bytes {w.get('packed_witness_bytes')}: a bitmap, the 0/1 values as bits, the rest 32 bytes each")
 PY
   done
   for bad in plabel:"DRG parent 0: column, hash, inclusion in tree C" leaf:"data leaf, inclusion in tree D"; do
