@@ -58,6 +58,28 @@ struct registry_data_t {
   registry_data_t& operator=(const registry_data_t&) = delete;
 };
 
+// RegisteredUpdateProof: one a sector size, named as the V1 seal proofs ("StackedDrg2KiBV1"),
+// numbered in the same order.
+struct update_registry_data_t {
+  std::array<std::string, n_sizes> names;
+  std::vector<registered_update_proof_t> proofs;
+
+  update_registry_data_t() {
+    for (size_t i = 0; i < n_sizes; ++i) {
+      names[i] = std::string("StackedDrg") + sizes[i].label + "V1";
+      proofs.push_back(
+          registered_update_proof_t{names[i], uint64_t(i), sizes[i].bytes, api_version_t::v1_1_0});
+    }
+  }
+  update_registry_data_t(const update_registry_data_t&) = delete;
+  update_registry_data_t& operator=(const update_registry_data_t&) = delete;
+};
+
+const update_registry_data_t& update_registry_data() {
+  static const update_registry_data_t data;
+  return data;
+}
+
 const registry_data_t& registry_data() {
   static const registry_data_t data;
   return data;
@@ -84,6 +106,34 @@ uint32_t minimum_challenges_for(uint64_t sector_size, feature_t f) {
 }
 
 }  // namespace
+
+const std::vector<registered_update_proof_t>& registered_update_proofs() {
+  return update_registry_data().proofs;
+}
+
+const registered_update_proof_t& registered_update_proof(std::string_view name) {
+  std::string known;
+  for (const auto& p : registered_update_proofs()) {
+    if (p.name == name) return p;
+    known += (known.empty() ? "" : ", ") + std::string(p.name);
+  }
+  throw std::invalid_argument("unknown registered update proof '" + std::string(name) +
+                              "' (known: " + known + ")");
+}
+
+const registered_update_proof_t& registered_update_proof_by_id(uint64_t id) {
+  const auto& all = registered_update_proofs();
+  if (id >= all.size())
+    throw std::invalid_argument("unknown registered update proof number " + std::to_string(id) +
+                                " (known: 0 to " + std::to_string(all.size() - 1) + ")");
+  return all[size_t(id)];
+}
+
+update_config_t update_config(const registered_update_proof_t& proof) {
+  update_config_t c = update_config_for_size(proof.sector_size);
+  c.proof = &proof;
+  return c;
+}
 
 bytes32_t registered_proof_t::porep_id() const {
   bytes32_t out{};

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "zk/filecoin/porep/config.hpp"
+#include "zk/filecoin/update/config.hpp"
 
 namespace zk::filecoin {
 
@@ -54,5 +55,33 @@ porep_config_t porep_config(const registered_proof_t& proof,
 // ApiVersion and porep_id given. std::invalid_argument for a sector size no proof registers.
 porep_config_t porep_config_for(uint64_t sector_size, feature_t feature, api_version_t api_version,
                                 const bytes32_t& porep_id);
+
+// --- SnapDeals
+// ------------------------------------------------------------------------------------
+//
+// filecoin-proofs-api 19.1.0 src/registry.rs RegisteredUpdateProof (append-only; the number is the
+// declaration index, as serde, filecoin-ffi's repr(i32) enum, go-state-types'
+// abi.RegisteredUpdateProof_* and cuzk's registered_update_proof_from_u64 have it):
+//   0 StackedDrg2KiBV1, 1 StackedDrg8MiBV1, 2 StackedDrg512MiBV1, 3 StackedDrg32GiBV1,
+//   4 StackedDrg64GiBV1.
+// version() is ApiVersion V1_1_0 for all five; only the sector size reaches the update's circuit,
+// its inputs and its parameter files (update_config_t). Note: the Rust registry's
+// circuit_identifier / cache_*_path of an update proof name the stacked PoRep's files (they go
+// through PoRepConfig); the update's prover and verifier load update_config_t::parameter_id().
+struct registered_update_proof_t {
+  std::string_view name;  // "StackedDrg2KiBV1"
+  uint64_t id;            // 0 … 4
+  uint64_t sector_size;   // bytes
+  api_version_t api_version;
+};
+
+// All 5, in enum order.
+const std::vector<registered_update_proof_t>& registered_update_proofs();
+// By name; std::invalid_argument("unknown registered update proof 'X' (known: A, B, …)").
+const registered_update_proof_t& registered_update_proof(std::string_view name);
+// By number (0 … 4); std::invalid_argument otherwise.
+const registered_update_proof_t& registered_update_proof_by_id(uint64_t id);
+// The update's configuration for the proof's sector size (update_config_for_size), proof set.
+update_config_t update_config(const registered_update_proof_t& proof);
 
 }  // namespace zk::filecoin

@@ -1,0 +1,342 @@
+// SnapDeals formats and checks (zk/filecoin/update, zk/filecoin/api/registry's update proofs,
+// zk/filecoin/api/verify_update) against values Filecoin's own 19.1.0 code produced
+// (tests/fixtures/filecoin/snap-2k, snap-8m: golden.txt is that code's log) and the vectors of
+// storage-proofs-update's own tests.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "zk/base/error.hpp"
+#include "zk/base/files.hpp"
+#include "zk/base/hex.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/update/config.hpp"
+#include "zk/filecoin/update/public_inputs.hpp"
+#include "zk/filecoin/update/vanilla_proof.hpp"
+
+using namespace zk::filecoin;
+using zk::bytes32_t;
+using zk::parse_hex32;
+using zk::to_hex;
+
+namespace {
+
+std::string fixture(const std::string& name) {
+  return std::string(ZK_SOURCE_DIR) + "/tests/fixtures/filecoin/" + name;
+}
+
+std::vector<uint8_t> fixture_bytes(const std::string& name) {
+  const std::string t = zk::read_text(fixture(name));
+  return std::vector<uint8_t>(t.begin(), t.end());
+}
+
+// The value after "key=" in a golden.txt (up to the next space or the end of the line).
+std::string golden(const std::string& file, const std::string& key) {
+  const std::string t = zk::read_text(fixture(file));
+  size_t at = 0;
+  while ((at = t.find(key + "=", at)) != std::string::npos) {
+    if (at == 0 || t[at - 1] == '\n' || t[at - 1] == ' ') break;
+    ++at;
+  }
+  REQUIRE_MESSAGE(at != std::string::npos, key << " not in " << file);
+  at += key.size() + 1;
+  return t.substr(at, t.find_first_of(" \n", at) - at);
+}
+
+bytes32_t golden32(const std::string& file, const std::string& key) {
+  return parse_hex32(golden(file, key), key);
+}
+
+update_commitments_t comms_2k() {
+  return {golden32("snap-2k/golden.txt", "comm_r_old"),
+          golden32("snap-2k/golden.txt", "comm_d_new"),
+          golden32("snap-2k/golden.txt", "comm_r_new")};
+}
+update_commitments_t comms_8m() {
+  return {golden32("snap-8m/golden.txt", "comm_r_old"),
+          golden32("snap-8m/golden.txt", "comm_d_new"),
+          golden32("snap-8m/golden.txt", "comm_r_new")};
+}
+
+// decode's message on `bytes`, or "" when it decodes.
+std::string refusal(const std::vector<uint8_t>& bytes, const update_config_t& c) {
+  try {
+    decode_update_partition_proof(bytes.data(), bytes.size(), c, "v.bin", 0);
+  } catch (const zk::format_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// --- registry and configuration -----------------------------------------------------------------
+
+TEST_CASE("update registry: RegisteredUpdateProof names and numbers") {
+  const auto& all = registered_update_proofs();
+  REQUIRE(all.size() == 5);
+  const char* names[] = {"StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1",
+                         "StackedDrg32GiBV1", "StackedDrg64GiBV1"};
+  const uint64_t sizes[] = {2048, 8ull << 20, 512ull << 20, 32ull << 30, 64ull << 30};
+  for (size_t i = 0; i < 5; ++i) {
+    CHECK(all[i].name == names[i]);
+    CHECK(all[i].id == i);
+    CHECK(all[i].sector_size == sizes[i]);
+    CHECK(all[i].api_version == api_version_t::v1_1_0);
+    CHECK(&registered_update_proof(names[i]) == &all[i]);
+    CHECK(&registered_update_proof_by_id(i) == &all[i]);
+  }
+  CHECK_THROWS_WITH_AS(registered_update_proof("StackedDrg2KiBV1_1"),
+                       doctest::Contains("unknown registered update proof 'StackedDrg2KiBV1_1'"),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(registered_update_proof_by_id(5), std::invalid_argument);
+}
+
+TEST_CASE("update config: partitions, challenges, h, h_select, apex leaves, TreeR per size") {
+  struct row_t {
+    const char* name;
+    uint32_t partitions, challenges, apex, h, h_select;
+    tree_shape_t shape;
+    uint64_t vanilla_bytes;
+  };
+  // storage-proofs-update constants.rs; vanilla sizes: 2 KiB and 8 MiB measured from Filecoin's
+  // own proofs (the fixtures), the others computed from the same layout.
+  const row_t rows[] = {
+      {"StackedDrg2KiBV1", 1, 10, 8, 1, 1, {8, 0, 0}, 15064},
+      {"StackedDrg8MiBV1", 4, 10, 128, 10, 8, {8, 0, 0}, 43864},
+      {"StackedDrg512MiBV1", 16, 86, 128, 10, 8, {8, 0, 0}, 453064},
+      {"StackedDrg32GiBV1", 16, 86, 128, 10, 8, {8, 8, 0}, 561768},
+      {"StackedDrg64GiBV1", 16, 86, 128, 10, 8, {8, 8, 2}, 575528},
+  };
+  for (const row_t& r : rows) {
+    CAPTURE(r.name);
+    const update_config_t c = update_config(registered_update_proof(r.name));
+    CHECK(c.partitions == r.partitions);
+    CHECK(c.challenges == r.challenges);
+    CHECK(c.apex_leaves == r.apex);
+    CHECK(c.h == r.h);
+    CHECK(c.h_select == r.h_select);
+    CHECK(c.shape == r.shape);
+    CHECK(update_partition_proof_size(c) == r.vanilla_bytes);
+    CHECK(c.proof_bytes() == 192ull * r.partitions);
+  }
+  // The 2 KiB trap: all six hs are 1, so h = 1 is found at index 0.
+  CHECK(update_h_select(64, 1) == 1);
+  CHECK(update_h_select(1 << 18, 10) == 8);
+  CHECK(update_h_select(1 << 18, 7) == 1);
+  CHECK_THROWS_AS(update_h_select(1 << 18, 1), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(update_config_for_size(4ull << 30), doctest::Contains("4294967296 bytes"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("update config: parameter file ids as filecoin-proofs' parameters.json names them") {
+  // filecoin-proofs 19.1.0 parameters.json (v28-empty-sector-update-…): the stems of the five
+  // registered sizes.
+  const std::pair<const char*, const char*> ids[] = {
+      {"StackedDrg2KiBV1",
+       "empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
+       "fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194"},
+      {"StackedDrg8MiBV1",
+       "empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
+       "92180959e1918d26350b8e6cfe217bbdd0a2d8de51ebec269078b364b715ad63"},
+      {"StackedDrg512MiBV1",
+       "empty-sector-update-merkletree-poseidon_hasher-8-0-0-"
+       "61fa69f38b9cc771ba27b670124714b4ea77fbeae05e377fb859c4a43b73a30c"},
+      {"StackedDrg32GiBV1",
+       "empty-sector-update-merkletree-poseidon_hasher-8-8-0-"
+       "3b7f44a9362e3985369454947bc94022e118211e49fd672d52bec1cbfd599d18"},
+      {"StackedDrg64GiBV1",
+       "empty-sector-update-merkletree-poseidon_hasher-8-8-2-"
+       "102e1444a7e9a97ebf1e3d6855dcc77e66c011ea66f936d9b2c508f87f2f83a7"},
+  };
+  for (const auto& [name, id] : ids) {
+    CAPTURE(name);
+    CHECK(update_config(registered_update_proof(name)).parameter_id() == id);
+  }
+  CHECK(update_config(registered_update_proof("StackedDrg2KiBV1")).identifier() ==
+        "empty_sector_update::PublicParams{ sector_nodes: 64 }");
+}
+
+// --- public inputs
+// --------------------------------------------------------------------------------
+
+TEST_CASE("update public inputs: 2 KiB as get_sector_update_inputs (k_and_h_select = 1)") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  CHECK(update_k_and_h_select(c, 0) == 1);  // not 8: h_select is 1 at 2 KiB
+  const auto in = update_public_inputs(c, 0, comms_2k());
+  REQUIRE(in);
+  REQUIRE(in->size() == 4);
+  // golden.txt: get_sector_update_inputs = [["0100…", comm_r_old, comm_d_new, comm_r_new]].
+  CHECK(to_hex(fr_to_bytes((*in)[0])) ==
+        "0100000000000000000000000000000000000000000000000000000000000000");
+  CHECK(zk::read_text(fixture("snap-2k/golden.txt"))
+            .find("get_sector_update_inputs = [[\"" + to_hex(fr_to_bytes((*in)[0])) + "\", \"" +
+                  to_hex(fr_to_bytes((*in)[1])) + "\", \"" + to_hex(fr_to_bytes((*in)[2])) +
+                  "\", \"" + to_hex(fr_to_bytes((*in)[3])) + "\"]]") != std::string::npos);
+  CHECK_THROWS_AS(update_k_and_h_select(c, 1), std::invalid_argument);
+}
+
+TEST_CASE("update public inputs: 8 MiB partitions 0 and 3 (0x20 + k), the larger sizes 0x80 + k") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg8MiBV1"));
+  const std::string g = zk::read_text(fixture("snap-8m/golden.txt"));
+  for (uint32_t k : {0u, 3u}) {
+    const auto in = update_public_inputs(c, k, comms_8m());
+    REQUIRE(in);
+    CHECK(update_k_and_h_select(c, k) == 0x20 + k);
+    std::string line = "circuit public inputs (k=" + std::to_string(k) + ") = [";
+    for (size_t i = 0; i < 4; ++i)
+      line += std::string(i ? ", \"" : "\"") + to_hex(fr_to_bytes((*in)[i])) + "\"";
+    CHECK_MESSAGE(g.find(line + "]") != std::string::npos, line);
+  }
+  for (const char* name : {"StackedDrg512MiBV1", "StackedDrg32GiBV1", "StackedDrg64GiBV1"}) {
+    const update_config_t b = update_config(registered_update_proof(name));
+    CHECK(update_k_and_h_select(b, 0) == 0x80);
+    CHECK(update_k_and_h_select(b, 15) == 0x8f);
+  }
+}
+
+TEST_CASE("update public inputs: a commitment not below r is refused by name") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  update_commitments_t bad = comms_2k();
+  bad.comm_d_new.fill(0xff);
+  const auto in = update_public_inputs(c, 0, bad);
+  REQUIRE_FALSE(in);
+  CHECK(in.error() == "comm_d_new is not a field element (not below r)");
+}
+
+// --- the vanilla proof's bytes
+// ----------------------------------------------------------------------
+
+TEST_CASE("update vanilla bytes: Filecoin's 2 KiB partition decodes and re-encodes byte for byte") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const std::vector<uint8_t> raw = fixture_bytes("snap-2k/vanilla-0.bin");
+  REQUIRE(raw.size() == 15064);
+  const update_partition_proof_t p =
+      decode_update_partition_proof(raw.data(), raw.size(), c, "vanilla-0.bin", 0);
+  CHECK(to_hex(p.comm_c) == "38054c74432c7ee717a63c2f3bb8e1528df2b9e082c0ccf28b0e8e943e314033");
+  REQUIRE(p.apex_leafs.size() == 8);
+  REQUIRE(p.challenge_proofs.size() == 10);
+  const update_challenge_proof_t& q = p.challenge_proofs[0];
+  CHECK(q.proof_r_old.kind == merkle_kind_t::single);
+  REQUIRE(q.proof_r_old.base.size() == 2);
+  CHECK(q.proof_r_old.base[0].index == 6);
+  CHECK(q.proof_r_old.base[1].index == 3);
+  CHECK(merkle_path_index(q.proof_r_old) == 30);  // challenge 0 of golden.txt
+  CHECK(merkle_path_index(q.proof_d_new) == 30);
+  CHECK(q.proof_d_new.base.size() == 6);
+  CHECK(encode_update_partition_proof(p) == raw);
+
+  // Curio's snap-vproof.json holds the same bytes.
+  const std::vector<std::vector<uint8_t>> parts = parse_snap_vproof_json(
+      zk::read_text(fixture("snap-2k/snap-vproof.json")), "snap-vproof.json");
+  REQUIRE(parts.size() == 1);
+  CHECK(parts[0] == raw);
+  CHECK(parse_snap_vproof_json(snap_vproof_json(parts), "x") == parts);
+  CHECK(snap_vproof_json(parts) == zk::read_text(fixture("snap-2k/snap-vproof.json")));
+  const auto both = read_update_vanilla_file(fixture("snap-2k/snap-vproof.json"), c);
+  REQUIRE(both.size() == 1);
+  CHECK(encode_update_partition_proof(both[0]) == raw);
+  CHECK(encode_update_partition_proof(
+            read_update_vanilla_file(fixture("snap-2k/vanilla-0.bin"), c)[0]) == raw);
+}
+
+TEST_CASE("update vanilla bytes: an 8 MiB partition round-trips") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg8MiBV1"));
+  const std::vector<uint8_t> raw = fixture_bytes("snap-8m/vanilla-1.bin");
+  const update_partition_proof_t p =
+      decode_update_partition_proof(raw.data(), raw.size(), c, "vanilla-1.bin", 1);
+  CHECK(p.apex_leafs.size() == 128);
+  CHECK(p.challenge_proofs[0].proof_r_new.base.size() == 6);
+  CHECK(p.challenge_proofs[0].proof_d_new.base.size() == 18);
+  CHECK(encode_update_partition_proof(p) == raw);
+  // As 2 KiB it is the wrong structure, named where it first differs.
+  const update_config_t two = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  CHECK(refusal(raw, two) ==
+        "v.bin: partition 0: apex_leafs (offset 0x20): length 128, expected 8");
+}
+
+TEST_CASE("update vanilla bytes: every truncation is refused, naming the field and offset") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const std::vector<uint8_t> raw = fixture_bytes("snap-2k/vanilla-0.bin");
+  for (size_t n = 0; n < raw.size(); ++n) {
+    const std::vector<uint8_t> cut(raw.begin(), raw.begin() + long(n));
+    const std::string why = refusal(cut, c);
+    if (why.find("truncated: needs ") == std::string::npos ||
+        why.find("v.bin: partition 0: ") != 0) {
+      FAIL_CHECK("length " << n << ": " << why);
+      break;
+    }
+  }
+  auto at = [&](size_t n) {
+    return refusal(std::vector<uint8_t>(raw.begin(), raw.begin() + long(n)), c);
+  };
+  CHECK(at(0) == "v.bin: partition 0: comm_c (offset 0x0): truncated: needs 32 bytes, 0 left");
+  CHECK(at(35) ==
+        "v.bin: partition 0: apex_leafs length (offset 0x20): truncated: needs 8 bytes, 3 left");
+  CHECK(at(100) ==
+        "v.bin: partition 0: apex_leafs[1] (offset 0x48): truncated: needs 32 bytes, 28 left");
+  CHECK(at(300) ==
+        "v.bin: partition 0: challenge_proofs length (offset 0x128): truncated: needs 8 "
+        "bytes, 4 left");
+  CHECK(at(306) ==
+        "v.bin: partition 0: challenge_proofs[0].proof_r_old variant (offset 0x130): "
+        "truncated: needs 4 bytes, 2 left");
+  // proof_d_new of challenge 0 starts at 860 (golden layout): its path's second element's index.
+  CHECK(at(860 + 4 + 64 + 8 + 48 + 8 + 32 + 3)
+            .find("challenge_proofs[0].proof_d_new.path[1].index (offset ") != std::string::npos);
+  CHECK(at(raw.size() - 1).find("challenge_proofs[9].proof_r_new.path[1].index") !=
+        std::string::npos);
+}
+
+TEST_CASE("update vanilla bytes: bad lengths, variants, indices and trailing bytes are refused") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const std::vector<uint8_t> raw = fixture_bytes("snap-2k/vanilla-0.bin");
+  auto with = [&](size_t at, uint64_t v, int bytes = 8) {
+    std::vector<uint8_t> b = raw;
+    for (int i = 0; i < bytes; ++i) b[at + i] = uint8_t(v >> (8 * i));
+    return refusal(b, c);
+  };
+  CHECK(with(32, 9) == "v.bin: partition 0: apex_leafs (offset 0x20): length 9, expected 8");
+  // A huge count is refused before anything is allocated.
+  CHECK(with(32, ~0ull) ==
+        "v.bin: partition 0: apex_leafs (offset 0x20): length 18446744073709551615, expected 8");
+  CHECK(with(296, uint64_t(1) << 62) ==
+        "v.bin: partition 0: challenge_proofs (offset 0x128): length 4611686018427387904, "
+        "expected 10");
+  CHECK(with(304, 1, 4) ==
+        "v.bin: partition 0: challenge_proofs[0].proof_r_old (offset 0x130): "
+        "variant Sub (1) where the tree needs Single (0)");
+  CHECK(with(304, 7, 4) ==
+        "v.bin: partition 0: challenge_proofs[0].proof_r_old (offset 0x130): "
+        "variant 7 is none of Single, Sub, Top");
+  // proof_r_old of challenge 0: variant 4, root 32, leaf 32, then the path's count at 372.
+  CHECK(with(372, 3) ==
+        "v.bin: partition 0: challenge_proofs[0].proof_r_old.path (offset 0x174): "
+        "length 3, expected 2");
+  CHECK(with(380, 8) ==
+        "v.bin: partition 0: challenge_proofs[0].proof_r_old.path[0].hashes (offset 0x17c): "
+        "length 8, expected 7");
+  CHECK(with(380 + 8 + 7 * 32, 8) ==
+        "v.bin: partition 0: challenge_proofs[0].proof_r_old.path[0].index (offset 0x264): index "
+        "8 is not below the arity 8");
+  std::vector<uint8_t> longer = raw;
+  longer.push_back(0);
+  CHECK(refusal(longer, c) ==
+        "v.bin: partition 0: end (offset 0x3ad8): 1 bytes after the proof's 15064");
+  CHECK(refusal(raw, c).empty());
+}
+
+TEST_CASE("update vanilla bytes: snap-vproof.json refusals name the element") {
+  CHECK_THROWS_WITH_AS(parse_snap_vproof_json("{}", "s.json"),
+                       "s.json: not a JSON list of base64 strings (one a partition)",
+                       zk::format_error);
+  CHECK_THROWS_WITH_AS(parse_snap_vproof_json("[\"AAAA\", 3]", "s.json"),
+                       "s.json: element 1: not a string (base64 bytes)", zk::format_error);
+  CHECK_THROWS_WITH_AS(parse_snap_vproof_json("[\"AAA\"]", "s.json"),
+                       "s.json: element 0: not standard padded base64", zk::format_error);
+  CHECK_THROWS_AS(parse_snap_vproof_json("[", "s.json"), zk::format_error);
+  const update_config_t c = update_config(registered_update_proof("StackedDrg8MiBV1"));
+  CHECK_THROWS_WITH_AS(read_update_vanilla_file(fixture("snap-2k/snap-vproof.json"), c),
+                       doctest::Contains("1 partition proofs, the sector has 4"), zk::format_error);
+}
