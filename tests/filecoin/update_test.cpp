@@ -13,6 +13,7 @@
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/update/config.hpp"
 #include "zk/filecoin/update/public_inputs.hpp"
+#include "zk/filecoin/update/vanilla.hpp"
 #include "zk/filecoin/update/vanilla_proof.hpp"
 
 using namespace zk::filecoin;
@@ -46,6 +47,30 @@ std::string golden(const std::string& file, const std::string& key) {
 
 bytes32_t golden32(const std::string& file, const std::string& key) {
   return parse_hex32(golden(file, key), key);
+}
+
+// "[a, b, c]" of numbers.
+std::vector<uint64_t> golden_list(const std::string& file, const std::string& key) {
+  const std::string t = zk::read_text(fixture(file));
+  size_t at = t.find(key + "=[");
+  REQUIRE(at != std::string::npos);
+  at += key.size() + 2;
+  std::vector<uint64_t> out;
+  const std::string body = t.substr(at, t.find(']', at) - at);
+  size_t p = 0;
+  while (p < body.size()) {
+    const size_t e = body.find(',', p);
+    out.push_back(std::stoull(body.substr(p, e == std::string::npos ? std::string::npos : e - p)));
+    if (e == std::string::npos) break;
+    p = e + 1;
+  }
+  return out;
+}
+
+fr_t fr_of(const bytes32_t& b) {
+  const auto x = fr_from_bytes(b);
+  REQUIRE(x);
+  return *x;
 }
 
 update_commitments_t comms_2k() {
@@ -339,4 +364,106 @@ TEST_CASE("update vanilla bytes: snap-vproof.json refusals name the element") {
   const update_config_t c = update_config(registered_update_proof("StackedDrg8MiBV1"));
   CHECK_THROWS_WITH_AS(read_update_vanilla_file(fixture("snap-2k/snap-vproof.json"), c),
                        doctest::Contains("1 partition proofs, the sector has 4"), zk::format_error);
+}
+
+// --- randomness and the vanilla verifier
+// ------------------------------------------------------------
+
+TEST_CASE("update randomness: phi, rho and challenges as Filecoin's code made them") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const update_commitments_t m = comms_2k();
+  const fr_t phi = update_phi(fr_of(m.comm_d_new), fr_of(m.comm_r_old));
+  CHECK(to_hex(fr_to_bytes(phi)) == golden("snap-2k/golden.txt", "phi"));
+  CHECK(to_hex(fr_to_bytes(update_rho(phi, 0))) ==
+        "84117f75e5ad8ceff4687a0fc2d9a37383f7699bc53d7f0e9bf9f0368451e50b");
+  CHECK(to_hex(fr_to_bytes(update_rho(phi, 1))) ==
+        "77eacebe466fa01ec3d4d72ec540415a10de10933a2ac48c8e1231fe395fe456");
+  CHECK(update_challenges(c, fr_of(m.comm_r_new), 0) ==
+        golden_list("snap-2k/golden.txt", "challenges(k=0)"));
+
+  const update_config_t e = update_config(registered_update_proof("StackedDrg8MiBV1"));
+  const update_commitments_t n = comms_8m();
+  CHECK(to_hex(fr_to_bytes(update_phi(fr_of(n.comm_d_new), fr_of(n.comm_r_old)))) ==
+        golden("snap-8m/golden.txt", "phi"));
+  for (uint32_t k = 0; k < 4; ++k)
+    CHECK(update_challenges(e, fr_of(n.comm_r_new), k) ==
+          golden_list("snap-8m/golden.txt", "challenges(k=" + std::to_string(k) + ")"));
+}
+
+TEST_CASE("update randomness: storage-proofs-update's challenge vectors") {
+  // challenges.rs tests: comm_r_new = TreeRDomain::random(XorShiftRng(TEST_SEED)), these bytes;
+  // the first five challenges of each (size, k).
+  const fr_t r =
+      fr_of(parse_hex32("101cbe4b9c42604f04c703c396f788c6cb2d6d7d58f45430b12eb2edd640076c", "r"));
+  auto first5 = [&](uint64_t bytes, uint32_t k) {
+    std::vector<uint64_t> v = update_challenges(update_config_for_size(bytes), r, k);
+    v.resize(5);
+    return v;
+  };
+  CHECK(first5(2048, 0) == std::vector<uint64_t>{53, 51, 56, 3, 0});
+  CHECK(first5(8ull << 20, 1) == std::vector<uint64_t>{78878, 130797, 112892, 93994, 78379});
+  CHECK(first5(32ull << 30, 15) ==
+        std::vector<uint64_t>{1038629497, 1053983614, 1030421316, 1027373887, 1068685433});
+  CHECK(update_challenges(update_config_for_size(32ull << 30), r, 15).size() == 86);
+}
+
+TEST_CASE("update vanilla verifier: Filecoin's partitions pass, changed ones fail by name") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const std::vector<update_partition_proof_t> p =
+      read_update_vanilla_file(fixture("snap-2k/snap-vproof.json"), c);
+  const update_commitments_t m = comms_2k();
+  CHECK(verify_update_partitions(c, m, p).ok());
+
+  update_commitments_t other = m;
+  other.comm_r_new[0] ^= 1;  // golden.txt: verify_partition_proofs false
+  CHECK(verify_update_partitions(c, other, p).reason() ==
+        "partition 0: H(comm_c, root of TreeR new) is not comm_r_new " + to_hex(other.comm_r_new));
+  other = m;
+  other.comm_d_new[0] ^= 1;
+  CHECK(verify_update_partitions(c, other, p)
+            .reason()
+            .find("challenge 0 (node 30): proof_d_new: its root") != std::string::npos);
+
+  std::vector<update_partition_proof_t> q = p;
+  q[0].challenge_proofs[3].proof_d_new.leaf[0] ^= 1;
+  CHECK(verify_update_partitions(c, m, q).reason().find(
+            "challenge 3 (node 3): proof_d_new: the path") != std::string::npos);
+  q = p;
+  std::swap(q[0].challenge_proofs[1], q[0].challenge_proofs[2]);
+  CHECK(verify_update_partitions(c, m, q).reason().find("challenge 1 (node 2): proof_r_old") !=
+        std::string::npos);
+  q = p;
+  q[0].apex_leafs[0][0] ^= 1;  // some challenge's sibling lies in row 0 of the apex tree
+  CHECK(verify_update_partitions(c, m, q).reason().find("is not in row") != std::string::npos);
+  CHECK(verify_update_partitions(c, m, {}).reason() == "0 partition proofs, the sector has 1");
+}
+
+TEST_CASE("update vanilla verifier: the encoding check (rho) on its own") {
+  // Filecoin's leaves satisfy new = old + data · rho(phi, high) at every challenge, and would not
+  // with the other high value's rho (what the verifier's encoding check catches).
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const update_commitments_t m = comms_2k();
+  const auto p = read_update_vanilla_file(fixture("snap-2k/vanilla-0.bin"), c);
+  const fr_t phi = update_phi(fr_of(m.comm_d_new), fr_of(m.comm_r_old));
+  const std::vector<uint64_t> ch = update_challenges(c, fr_of(m.comm_r_new), 0);
+  for (size_t i = 0; i < ch.size(); ++i) {
+    const update_challenge_proof_t& q = p[0].challenge_proofs[i];
+    const fr_t rho = update_rho(phi, update_challenge_high(c, ch[i]));
+    CHECK(fr_of(q.proof_r_old.leaf) + fr_of(q.proof_d_new.leaf) * rho == fr_of(q.proof_r_new.leaf));
+    const fr_t wrong = update_rho(phi, update_challenge_high(c, ch[i]) ^ 1);
+    CHECK(fr_of(q.proof_r_old.leaf) + fr_of(q.proof_d_new.leaf) * wrong !=
+          fr_of(q.proof_r_new.leaf));
+  }
+}
+
+TEST_CASE("update vanilla verifier: an 8 MiB partition at its own k only") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg8MiBV1"));
+  const std::vector<uint8_t> raw = fixture_bytes("snap-8m/vanilla-1.bin");
+  const update_partition_proof_t p =
+      decode_update_partition_proof(raw.data(), raw.size(), c, "vanilla-1.bin", 1);
+  CHECK(verify_update_partition(c, 1, comms_8m(), p).ok());
+  CHECK(verify_update_partition(c, 0, comms_8m(), p).reason().find("challenge 0 (node 23184)") !=
+        std::string::npos);
+  CHECK(verify_update_partition(c, 4, comms_8m(), p).reason() ==
+        "partition 4 of a sector with 4 partition(s)");
 }
