@@ -3,6 +3,8 @@
 //   zkfleet filecoin verify --vk FILE --proof FILE --registered-proof NAME --prover-id HEX
 //       --sector N --ticket HEX --seed HEX --comm-r HEX --comm-d HEX
 //       [--porep-id HEX] [--api-version V1_0_0|V1_1_0|V1_2_0] [--print-public-inputs]
+//   zkfleet filecoin verify-update --registered-update-proof NAME --vk FILE --proof FILE
+//       --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX [--print-public-inputs]
 //   zkfleet filecoin derive --registered-proof NAME [--prover-id HEX --sector N --ticket HEX
 //       --seed HEX --comm-d HEX --comm-r HEX] [--porep-id HEX] [--api-version V] [--parents-all]
 //   zkfleet filecoin c1 --c1 FILE [--out FILE] [--form same|api|wrapper] [--sector N]
@@ -56,6 +58,7 @@
 #include "zk/filecoin/api/seal.hpp"
 #include "zk/filecoin/api/sparse_seal.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
+#include "zk/filecoin/api/verify_update.hpp"
 #include "zk/filecoin/core/fr32.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 #include "zk/filecoin/porep/vanilla/proof.hpp"
@@ -192,6 +195,88 @@ filecoin_sub_t add_verify(CLI::App* group) {
       app,
       [vk, proof, po, so, print_inputs] { return run_verify(vk, proof, *po, *so, print_inputs); },
       "filecoin verify takes options only"};
+}
+
+// --- verify-update ---------------------------------------------------------------------------
+
+struct verify_update_opts_t {
+  opt_t proof_name, vk, proof, comm_r_old, comm_r_new, comm_d_new, print_inputs;
+};
+
+// Exit 0 valid, 1 invalid, 2 bad input (what filecoin-proofs answers with an Err: an unknown
+// proof, a bad HEX, an unreadable key or proof, proof bytes not 192 a partition, a key without 5
+// IC points, a commitment that is not a field element) or a usage error.
+int run_verify_update(const verify_update_opts_t& o) {
+  const std::pair<const opt_t*, const char*> required[] = {
+      {&o.proof_name, "--registered-update-proof NAME"},
+      {&o.vk, "--vk FILE"},
+      {&o.proof, "--proof FILE"},
+      {&o.comm_r_old, "--comm-r-old HEX"},
+      {&o.comm_r_new, "--comm-r-new HEX"},
+      {&o.comm_d_new, "--comm-d-new HEX"}};
+  for (const auto& [opt, what] : required)
+    if (!opt->given()) throw usage_error(std::string(what) + " is required");
+  auto bad_input = [](const std::string& why) {
+    std::fprintf(stderr, "zkfleet filecoin verify-update: bad input: %s\n", why.c_str());
+    return 2;
+  };
+  fc::update_config_t c;
+  fc::update_commitments_t comms;
+  bellperson::vk_read_t vk;
+  std::vector<bellperson::proof_t> proofs;
+  try {
+    c = fc::update_config(fc::registered_update_proof(o.proof_name.one()));
+    comms.comm_r_old = zk::parse_hex32(o.comm_r_old.one(), "--comm-r-old");
+    comms.comm_r_new = zk::parse_hex32(o.comm_r_new.one(), "--comm-r-new");
+    comms.comm_d_new = zk::parse_hex32(o.comm_d_new.one(), "--comm-d-new");
+    vk = bellperson::read_vk_file(o.vk.one());
+    proofs = bellperson::read_proof_file(o.proof.one());
+  } catch (const std::invalid_argument& e) {
+    return bad_input(e.what());
+  } catch (const zk::format_error& e) {
+    return bad_input(e.what());
+  }
+  const zk::result_t<fc::update_verification_t> r = fc::verify_update(vk.vk, proofs, c, comms);
+  if (!r) return bad_input(r.error());
+  if (o.print_inputs.given())
+    for (const auto& p : r->inputs)
+      for (const auto& x : p) std::printf("%s\n", x.to_string().c_str());
+  std::FILE* verdict_to = o.print_inputs.given() ? stderr : stdout;
+  if (r->verdict.ok()) {
+    std::fprintf(verdict_to, "OK: the update proof is valid (%s, %u partition%s)\n",
+                 std::string(c.proof->name).c_str(), c.partitions, c.partitions == 1 ? "" : "s");
+    return 0;
+  }
+  std::fprintf(verdict_to, "INVALID: %s\n", r->verdict.reason().c_str());
+  return 1;
+}
+
+filecoin_sub_t add_verify_update(CLI::App* group) {
+  CLI::App* app = add_command(
+      *group, "verify-update",
+      "verify a SnapDeals update proof (one 192-byte Groth16 proof a partition) with the "
+      "update's bellperson verifying key, as filecoin-proofs' verify_empty_sector_update_proof; "
+      "exit 0 when valid");
+  auto o = std::make_shared<verify_update_opts_t>();
+  o->proof_name = add_value(app, "--registered-update-proof", "NAME",
+                            "the RegisteredUpdateProof, e.g. StackedDrg32GiBV1 (required)");
+  o->vk = add_value(app, "--vk", "FILE",
+                    "the update's verifying key (bellperson .vk, uncompressed or compressed)");
+  o->proof = add_value(app, "--proof", "FILE",
+                       "the proof bytes (exactly 192 a partition, partition 0 first)");
+  o->comm_r_old = add_value(app, "--comm-r-old", "HEX", "the sector key's comm_r (32 bytes)");
+  o->comm_r_new = add_value(app, "--comm-r-new", "HEX", "the updated sector's comm_r (32 bytes)");
+  o->comm_d_new = add_value(app, "--comm-d-new", "HEX", "the new data's comm_d (32 bytes)");
+  o->print_inputs = add_flag(
+      app, "--print-public-inputs",
+      "print the public inputs in decimal, one a line, partition by partition (the verdict goes "
+      "to stderr)");
+  app->footer(
+      "HEX: 32 bytes as 64 hex digits, as Curio's CIDs and filecoin-proofs' Commitment hold them. "
+      "Exit status: 0 valid; 1 invalid; 2 bad input (what filecoin-proofs refuses with an error: "
+      "proof bytes not 192 a partition, a bad point, a key without 5 IC points, a commitment "
+      "not below r) or a usage error.");
+  return {app, [o] { return run_verify_update(*o); }, "filecoin verify-update takes options only"};
 }
 
 // --- derive ----------------------------------------------------------------------------------
@@ -778,6 +863,7 @@ filecoin_sub_t add_check_c1(CLI::App* group) {
 
 using sub_factory_t = filecoin_sub_t (*)(CLI::App*);
 constexpr sub_factory_t k_subcommands[] = {add_verify,
+                                           add_verify_update,
                                            add_derive,
                                            add_c1,
                                            add_vk,

@@ -10,7 +10,9 @@
 #include "zk/base/error.hpp"
 #include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
+#include "zk/bellperson/groth16/files.hpp"
 #include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/verify_update.hpp"
 #include "zk/filecoin/update/config.hpp"
 #include "zk/filecoin/update/public_inputs.hpp"
 #include "zk/filecoin/update/vanilla.hpp"
@@ -466,4 +468,45 @@ TEST_CASE("update vanilla verifier: an 8 MiB partition at its own k only") {
         std::string::npos);
   CHECK(verify_update_partition(c, 4, comms_8m(), p).reason() ==
         "partition 4 of a sector with 4 partition(s)");
+}
+
+// --- the SNARK
+// --------------------------------------------------------------------------------------
+
+TEST_CASE("verify_update: Filecoin's 2 KiB proof, its verdicts and its errors") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const auto vk = zk::bellperson::read_vk_file(fixture("snap-2k/update.vk"));
+  const auto proofs = zk::bellperson::read_proof_file(fixture("snap-2k/update-proof.bin"));
+  const update_commitments_t m = comms_2k();
+  auto r = verify_update(vk.vk, proofs, c, m);
+  REQUIRE(r);
+  CHECK(r->verdict.ok());
+  REQUIRE(r->inputs.size() == 1);
+
+  update_commitments_t other = m;
+  other.comm_r_new[0] ^= 1;  // golden.txt: verify_empty_sector_update_proof false
+  r = verify_update(vk.vk, proofs, c, other);
+  REQUIRE(r);
+  CHECK(r->verdict.reason() == "the pairing check failed");
+  other = m;
+  other.comm_d_new.fill(0);  // all zeros: not refused by Rust, simply invalid
+  r = verify_update(vk.vk, proofs, c, other);
+  REQUIRE(r);
+  CHECK(r->verdict.reason() == "the pairing check failed");
+
+  // Errors (Rust's Err): the wrong number of proofs, a key without 5 IC points, a commitment ≥ r.
+  const auto e8 =
+      verify_update(vk.vk, proofs, update_config(registered_update_proof("StackedDrg8MiBV1")), m);
+  REQUIRE_FALSE(e8);
+  CHECK(e8.error() == "StackedDrg8MiBV1 has 4 partition(s): 768 proof bytes, got 192");
+  auto short_vk = vk.vk;
+  short_vk.ic.pop_back();
+  const auto ek = verify_update(short_vk, proofs, c, m);
+  REQUIRE_FALSE(ek);
+  CHECK(ek.error().find("the verifying key has 4 IC points") == 0);
+  other = m;
+  other.comm_r_old.fill(0xff);
+  const auto ec = verify_update(vk.vk, proofs, c, other);
+  REQUIRE_FALSE(ec);
+  CHECK(ec.error() == "comm_r_old is not a field element (not below r)");
 }
