@@ -11,6 +11,7 @@ mod cmd_labels;
 mod cmd_prove;
 mod cmd_seal;
 mod cmd_setup;
+mod cmd_update;
 mod cmd_verify;
 mod common;
 mod cs;
@@ -41,6 +42,10 @@ usage: filecoin-ref <command> [options]      (all output is JSON on stdout)
   count    --test-config SHAPE   (SHAPE = 2 | 8 | 8-4 | 8-4-2)  [--dump FILE] [--witness FILE]
   count    --c1 FILE --prover-id HEX --sector N [--partition K] [--dump FILE] [--witness FILE]
            [--api-version V] [--porep-id HEX]
+  update-verify --registered-update-proof NAME --vk FILE --proof FILE
+           --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
+  update-check-vanilla --registered-update-proof NAME --vanilla FILE
+           --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
 
   V = V1_0_0 | V1_1_0 | V1_2_0 (default: the registered proof's own version)
   HEX = 32 bytes as 64 hex digits, byte order as in the C1 JSON
@@ -57,6 +62,8 @@ fn run(cmd: &str, rest: &[String]) -> anyhow::Result<Status> {
         "setup" => cmd_setup::run(rest),
         "prove" => cmd_prove::run(rest),
         "count" => cmd_count::run(rest),
+        "update-verify" => cmd_update::run_verify(rest),
+        "update-check-vanilla" => cmd_update::run_check_vanilla(rest),
         "help" | "--help" | "-h" => {
             print!("{}", USAGE);
             Ok(0)
