@@ -59,6 +59,9 @@ class actor_gateway_t final : public node::api_gateway_t {
     return from(
         ask<std::vector<node_usage_msg>>(sys_, scheduler_, timeout_, stats_atom::value, session));
   }
+  api_result_t<std::string> job_metrics(const std::string& session) override {
+    return from(ask<std::string>(sys_, scheduler_, timeout_, metrics_atom::value, session));
+  }
   api_result_t<std::vector<job_status_msg>> jobs(const std::string& session,
                                                  uint32_t limit) override {
     return from(ask<std::vector<job_status_msg>>(sys_, scheduler_, timeout_, jobs_atom::value,

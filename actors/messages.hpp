@@ -37,7 +37,7 @@
 //   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text;
 //                job_events_atom job → timeline_snapshot_msg (that job's events only)
 //   any → S      stats_atom token → std::vector<node_usage_msg>; timeline_atom token → the
-//   aggregator
+//   aggregator; metrics_atom token → Prometheus text (failed, cancelled and refused jobs)
 //   node → Y, P, R  rebind_atom: take the scheduler now in the node's scheduler_slot_t (the node
 //                rejoined); the synthesizer keeps its finished buffers for it
 //                (node_join_msg::held), everything else held for the old one is dropped
@@ -316,6 +316,7 @@ using scheduler_actor = caf::typed_actor<
     caf::replies_to<priority_atom, std::string, std::string, priority_t>::with<job_status_msg>,
     caf::replies_to<drain_atom, std::string, std::string, bool>::with<node_usage_msg>,
     caf::replies_to<stats_atom, std::string>::with<std::vector<node_usage_msg>>,
+    caf::replies_to<metrics_atom, std::string>::with<std::string>,
     caf::replies_to<timeline_atom, std::string>::with<timeline_actor>,
     caf::reacts_to<buffer_ready_msg>,
     caf::reacts_to<ack_atom, uint64_t, uint32_t, uint32_t, double>,

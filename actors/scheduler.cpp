@@ -176,6 +176,9 @@ scheduler_actor::behavior_type scheduler(scheduler_impl_t self, scheduler_config
       [self](stats_atom, const std::string& t) {
         return guarded("stats", [&] { return self->state.usage(t); });
       },
+      [self](metrics_atom, const std::string& t) {
+        return guarded("metrics", [&] { return self->state.job_metrics(t); });
+      },
       [self](circuits_atom, const std::string& t) {
         return guarded("circuits", [&] { return self->state.circuit_list(t); });
       },

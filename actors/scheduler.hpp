@@ -38,6 +38,7 @@
 #include "actors/messages.hpp"
 #include "common/timeline/recorder.hpp"
 #include "node/scheduler/journal.hpp"
+#include "node/scheduler/outcomes.hpp"
 #include "node/scheduler/sessions.hpp"
 #include "node/scheduler/uploads.hpp"
 #include "zk/base/result.hpp"
@@ -94,7 +95,8 @@ struct scheduler_actor_state {
   std::shared_ptr<node::journal_t> journal;
   std::shared_ptr<node::upload_store_t> uploads;
   std::string upload_key;
-  caf::actor checker;  // detached: input files and proofs are checked there, never here
+  caf::actor checker;             // detached: input files and proofs are checked there, never here
+  node::job_outcomes_t outcomes;  // failed, cancelled and refused jobs, for /metrics
 
   struct node_ref_t {
     std::string name;
@@ -162,8 +164,10 @@ struct scheduler_actor_state {
   void node_down(const caf::down_msg& m);
   caf::result<std::string> submit(const std::string& token, const job_request_msg& r);
   caf::result<std::string> submit_checked(const std::string& client, const job_request_msg& r);
-  std::function<void(const caf::error&)> log_refusal(const std::string& client,
-                                                     const std::string& circuit) const;
+  // A refused submission: logged (one line: circuit, client, the reason as the client reads it),
+  // counted for /metrics under `why`, and returned.
+  caf::error refuse(const std::string& client, const std::string& circuit, node::refusal_t why,
+                    caf::error e);
   caf::result<job_status_msg> status(const std::string& token, const std::string& job) const;
   caf::result<job_result_msg> await(const std::string& token, const std::string& job);
   caf::result<job_result_msg> proofs(const std::string& token, const std::string& job) const;
@@ -182,6 +186,8 @@ struct scheduler_actor_state {
   void failed(const failure_msg& m);
   void tick();
   caf::result<std::vector<node_usage_msg>> usage(const std::string& token) const;
+  // The job outcomes' Prometheus text (node/scheduler/outcomes.hpp), for /metrics.
+  caf::result<std::string> job_metrics(const std::string& token) const;
   caf::result<std::vector<circuit_def_t>> circuit_list(const std::string& token) const;
   caf::result<caf::message> reject(caf::message_view& m);
   caf::result<timeline_actor> timeline(const std::string& token) const;

@@ -19,18 +19,15 @@ caf::result<std::string> scheduler_actor_state::submit(const std::string& token,
                                                        const job_request_msg& r) {
   auto client = who(token, role_t::client);
   if (!client) return client.error();
-  auto answer = submit_checked(client->name, r);
-  if (answer.flag == caf::rt_error) log_refusal(client->name, r.circuit)(answer.err);
-  return answer;
+  return submit_checked(client->name, r);
 }
 
-// A refused submission, one line (circuit and client; the reason as the client reads it).
-std::function<void(const caf::error&)> scheduler_actor_state::log_refusal(
-    const std::string& client, const std::string& circuit) const {
-  return [client, circuit = circuit.substr(0, max_id_length)](const caf::error& e) {
-    log::info("submission refused: circuit " + circuit + ", client " + client + ": " +
-              reason_of(e));
-  };
+caf::error scheduler_actor_state::refuse(const std::string& client, const std::string& circuit,
+                                         refusal_t why, caf::error e) {
+  log::info("submission refused: circuit " + circuit.substr(0, max_id_length) + ", client " +
+            client + ": " + reason_of(e));
+  outcomes.refused(circuit, circuits.count(circuit) > 0, why);
+  return e;
 }
 
 caf::result<std::string> scheduler_actor_state::submit_checked(const std::string& client_name,
@@ -39,39 +36,39 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
   if (c == circuits.end()) {
     std::string known;
     for (const auto& [id, def] : circuits) known += (known.empty() ? "" : ", ") + id;
-    return caf::make_error(zk_errc::bad_request,
-                           "unknown circuit '" + r.circuit.substr(0, max_id_length) +
-                               "' (this scheduler's circuits: " + known + ")");
+    return refuse(client_name, r.circuit, refusal_t::unknown_circuit,
+                  caf::make_error(zk_errc::bad_request,
+                                  "unknown circuit '" + r.circuit.substr(0, max_id_length) +
+                                      "' (this scheduler's circuits: " + known + ")"));
   }
+  auto bad = [&](refusal_t why, const std::string& text) {
+    return refuse(client_name, r.circuit, why, caf::make_error(zk_errc::bad_request, text));
+  };
   if (!r.circuit_priority && uint8_t(r.priority) > uint8_t(priority_t::low))
-    return caf::make_error(zk_errc::bad_request,
-                           "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
-  if (r.partitions == 0)
-    return caf::make_error(zk_errc::bad_request, "a job needs at least one partition");
+    return bad(refusal_t::bad_request,
+               "priority " + std::to_string(int(r.priority)) + " is not one of 0..3");
+  if (r.partitions == 0) return bad(refusal_t::bad_request, "a job needs at least one partition");
   if (r.partitions > limits.max_partitions)
-    return caf::make_error(zk_errc::bad_request, std::to_string(r.partitions) +
-                                                     " partitions: a job may have at most " +
-                                                     std::to_string(limits.max_partitions) +
-                                                     " (scheduler.max_partitions)");
+    return bad(refusal_t::limit,
+               std::to_string(r.partitions) + " partitions: a job may have at most " +
+                   std::to_string(limits.max_partitions) + " (scheduler.max_partitions)");
   // The spec's kind, counts and names (no file is touched here).
   if (check_t why = node::check_request(c->second, r.spec, r.partitions); !why)
-    return caf::make_error(zk_errc::bad_request, why.reason());
+    return bad(refusal_t::bad_request, why.reason());
   const std::string owner = client_name;
   uint32_t open = pending_submits[owner];
   for (const auto& [id, j] : jobs)
     if (j.owner == owner && !policy.status(id).finished()) ++open;
   if (r.request_id.size() > max_request_id || (r.request_id.empty() != r.request_digest.empty()) ||
       r.request_digest.size() > 64)
-    return caf::make_error(zk_errc::bad_request,
-                           "a request_id (at most " + std::to_string(max_request_id) +
-                               " bytes) comes with the request's fingerprint");
+    return bad(refusal_t::bad_request, "a request_id (at most " + std::to_string(max_request_id) +
+                                           " bytes) comes with the request's fingerprint");
   if (!r.request_id.empty())
     if (auto answered = submit_by_request(owner, r)) return std::move(*answered);
   if (open >= limits.max_queued_jobs) {
-    const auto refused =
-        caf::make_error(zk_errc::bad_request,
-                        "client " + owner + " has " + std::to_string(open) +
-                            " unfinished jobs, the most it may have (scheduler.max_queued_jobs)");
+    const auto refused = bad(
+        refusal_t::limit, "client " + owner + " has " + std::to_string(open) +
+                              " unfinished jobs, the most it may have (scheduler.max_queued_jobs)");
     settle_request(owner, r, refused);
     return refused;
   }
@@ -86,8 +83,7 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
   self->request(checker, check_timeout, intake_atom::value, c->second, r.spec, r.partitions,
                 limits.input_roots)
       .then(
-          [this, rp, r = job_request_msg(r), owner, done,
-           refused = log_refusal(owner, r.circuit)](job_spec_t& taken) mutable {
+          [this, rp, r = job_request_msg(r), owner, done](job_spec_t& taken) mutable {
             r.spec = std::move(taken);
             // Every path below answers the submit, and its request's waiting submits the same.
             auto deliver = [&](caf::expected<std::string> answer) {
@@ -104,8 +100,8 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
               const auto submitted = policy.submit(r.circuit, prio, r.partitions);
               if (!submitted) {  // e.g. a job no node holds
                 answered = true;
-                refused(caf::make_error(zk_errc::bad_request, submitted.error()));
-                deliver(caf::make_error(zk_errc::bad_request, submitted.error()));
+                deliver(refuse(owner, r.circuit, refusal_t::no_node,
+                               caf::make_error(zk_errc::bad_request, submitted.error())));
                 return;
               }
               const job_id_t id = submitted.value();
@@ -131,9 +127,11 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
                   policy.cancel(id);
                   policy.forget(id);
                   answered = true;
-                  deliver(caf::make_error(
-                      zk_errc::unavailable,
-                      std::string("the scheduler could not journal the job: ") + e.what()));
+                  deliver(refuse(owner, r.circuit, refusal_t::unavailable,
+                                 caf::make_error(zk_errc::unavailable,
+                                                 std::string("the scheduler could not journal "
+                                                             "the job: ") +
+                                                     e.what())));
                   return;
                 }
               }
@@ -158,13 +156,13 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
               deliver(caf::make_error(zk_errc::internal,
                                       "submit failed (the scheduler's log says why)"));
           },
-          [rp, done, refused = log_refusal(owner, r.circuit)](caf::error& e) mutable {
-            refused(e);
+          [this, rp, done, owner, circuit = r.circuit](caf::error& e) mutable {
+            const bool input = refusal(e, zk_errc::bad_request).has_value();
             caf::error answer =
-                refusal(e, zk_errc::bad_request)
-                    ? std::move(e)
-                    : caf::make_error(zk_errc::unavailable,
-                                      "the inputs could not be checked: " + describe(e));
+                input ? refuse(owner, circuit, refusal_t::input, std::move(e))
+                      : refuse(owner, circuit, refusal_t::unavailable,
+                               caf::make_error(zk_errc::unavailable,
+                                               "the inputs could not be checked: " + describe(e)));
             done(answer);
             rp.deliver(std::move(answer));
           });
@@ -185,17 +183,19 @@ std::optional<caf::result<std::string>> scheduler_actor_state::submit_by_request
     // another request (a sector sealed again).
     if (same && !given_up) return caf::result<std::string>(j.public_id);
     if (!same && !st.finished())
-      return caf::result<std::string>(caf::make_error(
-          zk_errc::conflict, named + " names job " + std::to_string(it->second) + " (" +
-                                 j.public_id +
-                                 "), unfinished, of another request (another C1, sector, miner or "
-                                 "proof): cancel it first, or give this request another id"));
+      return caf::result<std::string>(refuse(
+          owner, r.circuit, refusal_t::conflict,
+          caf::make_error(zk_errc::conflict,
+                          named + " names job " + std::to_string(it->second) + " (" + j.public_id +
+                              "), unfinished, of another request (another C1, sector, miner or "
+                              "proof): cancel it first, or give this request another id")));
   }
   if (auto p = pending_requests.find(key); p != pending_requests.end()) {
     if (p->second.digest != r.request_digest)
-      return caf::result<std::string>(caf::make_error(
-          zk_errc::conflict,
-          named + " is being taken in for another request (another C1, sector, miner or proof)"));
+      return caf::result<std::string>(refuse(
+          owner, r.circuit, refusal_t::conflict,
+          caf::make_error(zk_errc::conflict, named + " is being taken in for another request "
+                                                     "(another C1, sector, miner or proof)")));
     auto rp = self->make_response_promise<std::string>();
     p->second.waiters.push_back(rp);
     return caf::result<std::string>(rp);

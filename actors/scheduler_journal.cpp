@@ -139,11 +139,14 @@ void scheduler_actor_state::note_finish(job_id_t job) {
   // One line per job's end, what an operator reads (its submission and a cancel have theirs).
   const std::string who = "job " + std::to_string(job) + " (" + it->second.public_id +
                           ", circuit " + s.circuit + ", client " + it->second.owner + ")";
-  if (s.cancelled)
+  if (s.cancelled) {
     log::info(who + " ended: cancelled");
-  else if (s.failed)
+    outcomes.cancelled(s.circuit);
+  } else if (s.failed) {
     log::info(who + " failed: " + s.error);
-  else
+    outcomes.failed(s.circuit,
+                    s.failure == node::failure_t::none ? node::failure_t::internal : s.failure);
+  } else
     log::info(who + " done: " + std::to_string(s.partitions) + " partition" +
               (s.partitions == 1 ? "" : "s") + " proved");
   // Its queued partitions will never be dispatched: buffers held for them go.

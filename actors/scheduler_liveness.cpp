@@ -43,7 +43,7 @@ void scheduler_actor_state::check_deadlines(std::chrono::steady_clock::time_poin
     auto it = parts.find(key);
     log::warn(key.first, key.second, why + ": queued again");
     release_buffer(it->second);
-    policy.failed(key.first, key.second, "deadline: " + why);
+    policy.failed(key.first, key.second, "deadline: " + why, node::failure_t::deadline);
     journal_part(key.first, key.second);
     parts.erase(it);
     if (rec && policy.state(key.first, key.second) == part_state_t::queued)

@@ -64,6 +64,12 @@ caf::result<std::vector<node_usage_msg>> scheduler_actor_state::usage(
   return out;
 }
 
+caf::result<std::string> scheduler_actor_state::job_metrics(const std::string& token) const {
+  auto id = who(token, std::nullopt);
+  if (!id) return id.error();
+  return outcomes.render_prometheus();
+}
+
 node_usage_msg scheduler_actor_state::usage_row(node_id_t nid) const {
   const node_ref_t& n = nodes.at(nid);
   node_usage_msg u{n.name,

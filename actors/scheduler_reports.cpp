@@ -161,11 +161,13 @@ void scheduler_actor_state::proved(const proof_msg& m) {
             if (auto why = refusal(e, zk_errc::prove_failed)) {
               log::warn(m.job, m.partition, "refused the proof of node " + prover + ": " + *why);
               policy.failed(m.job, m.partition,
-                            to_string(zk_errc::prove_failed) + ": node " + prover + ": " + *why);
+                            to_string(zk_errc::prove_failed) + ": node " + prover + ": " + *why,
+                            failure_t::proof_refused);
               journal_part(m.job, m.partition);
               release_buffer(it->second);
             } else {
-              policy.failed(m.job, m.partition, "the proof could not be checked: " + describe(e));
+              policy.failed(m.job, m.partition, "the proof could not be checked: " + describe(e),
+                            failure_t::internal);
             }
             parts.erase(it);
             settle(m.job);
@@ -187,7 +189,8 @@ void scheduler_actor_state::accept_proof(const proof_msg& m) {
       log::error(m.job, m.partition, std::string("the journal refused the proof: ") + e.what());
       if (p != parts.end()) release_buffer(p->second);
       policy.failed(m.job, m.partition,
-                    std::string("the scheduler could not journal the proof: ") + e.what());
+                    std::string("the scheduler could not journal the proof: ") + e.what(),
+                    failure_t::internal);
       journal_part(m.job, m.partition);
       parts.erase({m.job, m.partition});
       settle(m.job);
@@ -233,8 +236,16 @@ void scheduler_actor_state::failed(const failure_msg& m) {
     // An input no attempt can prove (its synthesis node checked the witness against the r1cs):
     // the job fails now, no prover time spent on it again.
     const bool hopeless = m.code == zk_errc::bad_input && by_synth;
+    // Its category by the node's code (a fixed set): a prover's, unless synthesis failed.
+    const failure_t kind = m.code == zk_errc::bad_input      ? failure_t::bad_input
+                           : m.code == zk_errc::synth_failed ? failure_t::synth_failed
+                           : m.code == zk_errc::node_lost    ? failure_t::node_lost
+                           : m.code == zk_errc::send_failed  ? failure_t::send_failed
+                           : m.code == zk_errc::internal     ? failure_t::internal
+                           : by_synth                        ? failure_t::synth_failed
+                                                             : failure_t::prove_failed;
     policy.failed(
-        m.job, m.partition, why,
+        m.job, m.partition, why, kind,
         hopeless ? scheduler_policy_t::retry_t::never : scheduler_policy_t::retry_t::allowed);
   }
   if (synth && policy.held_on(m.job, m.partition) == synth)

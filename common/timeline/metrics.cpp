@@ -84,6 +84,18 @@ std::string render_node_gauge(const std::string& name, const std::string& help,
   return out;
 }
 
+std::string render_counter(const std::string& name, const std::string& help,
+                           const std::vector<std::pair<labels_t, uint64_t>>& samples) {
+  std::string out = metric_family(name, help, "counter");
+  for (const auto& [labels, value] : samples) {
+    out += name + "{";
+    for (size_t k = 0; k < labels.size(); ++k)
+      out += (k ? "," : "") + labels[k].first + "=\"" + escape_label_value(labels[k].second) + "\"";
+    out += "} " + std::to_string(value) + "\n";
+  }
+  return out;
+}
+
 std::string metrics_t::render_prometheus() const {
   auto num = [](const char* f, double v) {
     char buf[64];

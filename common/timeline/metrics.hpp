@@ -18,7 +18,8 @@
 namespace zk::timeline {
 
 // The exposition format (text 0.0.4), written here only: everything /metrics serves goes through
-// these (the histograms below, the scheduler's per-node gauges in node/api).
+// these (the histograms below, the scheduler's per-node gauges in node/api, its job counters in
+// node/scheduler/outcomes).
 // A family's "# HELP" and "# TYPE" lines.
 std::string metric_family(const std::string& name, const std::string& help, const char* type);
 // A label value escaped per the exposition format: backslash, double quote and newline.
@@ -26,6 +27,11 @@ std::string escape_label_value(const std::string& v);
 // A gauge family with one sample per node: name{node="<node>"} value.
 std::string render_node_gauge(const std::string& name, const std::string& help,
                               const std::vector<std::pair<std::string, uint64_t>>& by_node);
+
+// A counter family with one sample per label set: name{k="v",…} value (values escaped).
+using labels_t = std::vector<std::pair<std::string, std::string>>;
+std::string render_counter(const std::string& name, const std::string& help,
+                           const std::vector<std::pair<labels_t, uint64_t>>& samples);
 
 class metrics_t {
  public:

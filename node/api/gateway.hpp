@@ -42,6 +42,8 @@ class api_gateway_t {
   // The scheduler, each ask with the caller's session token.
   virtual api_result_t<std::vector<circuit_def_t>> circuits(const std::string& session) = 0;
   virtual api_result_t<std::vector<node_usage_msg>> usage(const std::string& session) = 0;
+  // The scheduler's counts of failed, cancelled and refused jobs (Prometheus text).
+  virtual api_result_t<std::string> job_metrics(const std::string& session) = 0;
   virtual api_result_t<std::vector<job_status_msg>> jobs(const std::string& session,
                                                          uint32_t limit) = 0;
   virtual api_result_t<job_status_msg> status(const std::string& session,

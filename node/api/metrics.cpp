@@ -1,5 +1,6 @@
-// /metrics: the timeline aggregator's metrics and the scheduler's per-node gauges (the exposition
-// format is written in common/timeline/metrics only).
+// /metrics: the timeline aggregator's metrics, the scheduler's counts of failed, cancelled and
+// refused jobs and its per-node gauges (the exposition format is written in
+// common/timeline/metrics only).
 #include "common/timeline/metrics.hpp"
 
 #include "node/api/service.hpp"
@@ -41,10 +42,12 @@ std::string render_node_gauges(const std::vector<node_usage_msg>& nodes) {
 api_result_t<std::string> cluster_metrics(api_gateway_t& gateway, const std::string& session) {
   auto u = gateway.usage(session);
   if (!u) return api_failure_t{503, "the scheduler " + u.error().detail, u.error().detail};
+  auto jobs = gateway.job_metrics(session);
+  if (!jobs) return api_failure_t{503, "the scheduler " + jobs.error().detail, jobs.error().detail};
   auto m = gateway.metrics();
   if (!m)
     return api_failure_t{503, "the timeline aggregator " + m.error().detail, m.error().detail};
-  return *m + render_node_gauges(*u);
+  return *m + *jobs + render_node_gauges(*u);
 }
 
 net::http_response_t api_server_t::impl_t::metrics(const net::http_request_t& r) {

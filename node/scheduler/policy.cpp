@@ -31,6 +31,32 @@ const char* part_state_name(part_state_t s) {
   return "?";
 }
 
+const char* failure_name(failure_t f) {
+  switch (f) {
+    case failure_t::none:
+      return "";
+    case failure_t::bad_input:
+      return "bad_input";
+    case failure_t::synth_failed:
+      return "synth_failed";
+    case failure_t::prove_failed:
+      return "prove_failed";
+    case failure_t::proof_refused:
+      return "proof_refused";
+    case failure_t::deadline:
+      return "deadline";
+    case failure_t::node_lost:
+      return "node_lost";
+    case failure_t::send_failed:
+      return "send_failed";
+    case failure_t::placement_timeout:
+      return "placement_timeout";
+    case failure_t::internal:
+      return "internal";
+  }
+  return "internal";
+}
+
 scheduler_policy_t::scheduler_policy_t(lookahead_t lookahead, unsigned max_attempts)
     : lookahead_(lookahead), max_attempts_(std::max(1u, max_attempts)) {}
 
@@ -177,13 +203,13 @@ bool scheduler_policy_t::send_failed(job_id_t job, uint32_t part, const std::str
     return false;
   job_t& j = jobs_.at(job);
   if (!kept) {
-    requeue_or_fail(j, *p, reason, true);
+    requeue_or_fail(j, *p, reason, failure_t::send_failed, true);
     return true;
   }
   // The synthesis node's reservation stays: it becomes the held buffer's.
   p->synth_reserved = false;
   const node_id_t synth = p->synth;
-  requeue_or_fail(j, *p, reason, true);
+  requeue_or_fail(j, *p, reason, failure_t::send_failed, true);
   if (p->st == part_state_t::queued && nodes_.at(synth).alive)
     p->held = synth;
   else
@@ -192,7 +218,7 @@ bool scheduler_policy_t::send_failed(job_id_t job, uint32_t part, const std::str
 }
 
 void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string& reason,
-                                         bool node_lost) {
+                                         failure_t why, bool node_lost) {
   auto& pn = nodes_.at(p.prover);
   if (p.st == part_state_t::synthesizing) nodes_.at(p.synth).synthesizing--;
   if (p.st == part_state_t::proving)
@@ -206,10 +232,12 @@ void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string&
   if (spent) {
     p.st = part_state_t::failed;
     j.status.failed++;
-    if (j.status.error.empty())
+    if (j.status.error.empty()) {
       j.status.error = node_lost ? reason + " (the " + std::to_string(max_losses) +
                                        "th node lost under this partition)"
                                  : reason;
+      j.status.failure = why;
+    }
   } else {
     p.st = part_state_t::queued;
   }
@@ -224,7 +252,8 @@ void scheduler_policy_t::remove_node(node_id_t n, const std::string& reason) {
     for (auto& p : j.parts) {
       if (p.held == n) release_held(j, p);  // its buffer went with it
       bool involved = (p.synth == n && p.synth_reserved) || (p.prover == n && p.prover_reserved);
-      if (involved && p.st != part_state_t::done) requeue_or_fail(j, p, why, true);
+      if (involved && p.st != part_state_t::done)
+        requeue_or_fail(j, p, why, failure_t::node_lost, true);
     }
   it->second.alive = false;
 }
@@ -300,7 +329,10 @@ bool scheduler_policy_t::fail_queued(job_id_t job, const std::string& reason) {
       j.status.failed++;
       any = true;
     }
-  if (any && j.status.error.empty()) j.status.error = reason;
+  if (any && j.status.error.empty()) {
+    j.status.error = reason;
+    j.status.failure = failure_t::placement_timeout;
+  }
   return any;
 }
 
@@ -383,13 +415,13 @@ void scheduler_policy_t::prove_done(job_id_t job, uint32_t part, double seconds)
 }
 
 void scheduler_policy_t::failed(job_id_t job, uint32_t part, const std::string& reason,
-                                retry_t retry) {
+                                failure_t why, retry_t retry) {
   part_t* p = find(job, part);
   if (!p || p->st == part_state_t::queued || p->st == part_state_t::done ||
       p->st == part_state_t::failed || p->st == part_state_t::cancelled)
     return;
   if (retry == retry_t::never) p->attempts = std::max(p->attempts, max_attempts_ - 1);  // the last
-  requeue_or_fail(jobs_.at(job), *p, reason);
+  requeue_or_fail(jobs_.at(job), *p, reason, why);
 }
 
 unsigned scheduler_policy_t::lookahead(node_id_t) const {

@@ -75,6 +75,22 @@ enum class part_state_t {
 };
 const char* part_state_name(part_state_t s);
 
+// Why a job failed, as one of a fixed few categories (/metrics' reason label: bounded, never the
+// error's free text, which job_status_t::error keeps).
+enum class failure_t : uint8_t {
+  none,
+  bad_input,          // an input no attempt can prove (a witness that does not satisfy the r1cs)
+  synth_failed,       // synthesis failed on its node, max_attempts times
+  prove_failed,       // the prover failed, max_attempts times
+  proof_refused,      // a proof that did not pass the pairing check, max_attempts times
+  deadline,           // a stage past its deadline, max_attempts times
+  node_lost,          // max_losses nodes lost under a partition
+  send_failed,        // its buffer could not be delivered, max_losses times
+  placement_timeout,  // no live node could take it within scheduler.placement_timeout
+  internal,           // the scheduler's own failure (its journal, its checker)
+};
+const char* failure_name(failure_t f);  // "bad_input", …; "" for none
+
 // What the scheduler asks the cluster to do.
 struct dispatch_t {
   job_id_t job;
@@ -89,7 +105,8 @@ struct job_status_t {
   priority_t priority = priority_t::normal;
   uint32_t partitions = 0, done = 0, failed = 0;
   bool cancelled = false;
-  std::string error;  // why the job failed, when it did
+  std::string error;                    // why the job failed, when it did
+  failure_t failure = failure_t::none;  // and that as a category
   bool finished() const { return cancelled || failed > 0 || done == partitions; }
 };
 
@@ -171,9 +188,9 @@ class scheduler_policy_t {
   void prove_done(job_id_t job, uint32_t part, double seconds);
   // A partition failed on its node. retry_t::allowed: back to the queue until max_attempts;
   // retry_t::never: an input no attempt can fix (a witness that does not satisfy the circuit):
-  // failed for good at once, failing its job with `reason`.
+  // failed for good at once, failing its job with `reason` (and `why`, its category).
   enum class retry_t { allowed, never };
-  void failed(job_id_t job, uint32_t part, const std::string& reason,
+  void failed(job_id_t job, uint32_t part, const std::string& reason, failure_t why,
               retry_t retry = retry_t::allowed);
 
   // --- what an operator asks (node/scheduler/policy_operator.cpp) -----------------------------
@@ -255,7 +272,9 @@ class scheduler_policy_t {
   void release_prover(job_t& j, part_t& p);
   void release_held(job_t& j, part_t& p);
   // Back to the queue, or failed for good: an attempt is spent unless `node_lost`.
-  void requeue_or_fail(job_t& j, part_t& p, const std::string& reason, bool node_lost = false);
+  // `why`: the category when it fails (node_lost: of a loss, when `why` is not send_failed).
+  void requeue_or_fail(job_t& j, part_t& p, const std::string& reason, failure_t why,
+                       bool node_lost = false);
   std::optional<node_id_t> pick_synth(uint64_t bytes) const;
   std::optional<node_id_t> pick_prover(const circuit_spec_t& c) const;
 

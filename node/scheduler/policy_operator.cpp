@@ -48,6 +48,7 @@ result_t<job_id_t> scheduler_policy_t::retry(job_id_t job) {
     }
   j.status.failed = 0;
   j.status.error.clear();
+  j.status.failure = failure_t::none;
   return job;
 }
 

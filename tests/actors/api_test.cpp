@@ -198,11 +198,49 @@ TEST_CASE(
     for (const char* name :
          {"zkfleet_proofs_total", "zkfleet_stage_duration_seconds", "zkfleet_node_reserved_bytes",
           "zkfleet_node_budget_bytes", "zkfleet_node_synthesizing", "zkfleet_node_pipeline",
-          "zkfleet_node_peak_reserved_bytes"}) {
+          "zkfleet_node_peak_reserved_bytes", "zkfleet_partitions_stopped_total",
+          "zkfleet_jobs_failed_total", "zkfleet_jobs_cancelled_total",
+          "zkfleet_jobs_refused_total"}) {
       CHECK_MESSAGE(e.types[name] == 1, name);
       CHECK_MESSAGE(e.helps[name] == 1, name);
     }
-    CHECK(e.types.size() == 7);
+    CHECK(e.types.size() == 11);  // with zkfleet_partitions_stopped_total
+
+    // Refused submissions, each counted under its circuit and a reason of the fixed set: a circuit
+    // the scheduler does not have (its name is not a label), no partition, an input intake refuses.
+    // (After the stage counts above: a cancelled job's partitions may have synthesized.)
+    auto submit = [&](const std::string& circuit, uint32_t partitions, const std::string& wtns) {
+      return ask<std::string>(
+          *s.sys, cluster->scheduler, 30s, submit_atom::value, cluster->admin,
+          job_request_msg{circuit, priority_t::normal, partitions, circom_job_spec({wtns})});
+    };
+    CHECK_FALSE(submit("no-such-circuit", 1, mc + "/witness.wtns"));
+    CHECK_FALSE(submit("no-such-circuit-either", 1, mc + "/witness.wtns"));
+    CHECK_FALSE(submit("mulchain", 0, mc + "/witness.wtns"));
+    CHECK_FALSE(submit("mulchain", 1, mc + "/no-such-witness.wtns"));
+    // A cancelled job, counted once however often it is cancelled.
+    auto gone = submit("mulchain", 16, mc + "/witness.wtns");  // not all proven before the cancel
+    REQUIRE(gone);
+    auto cancel = [&] {
+      auto c =
+          ask<bool>(*s.sys, cluster->scheduler, 10s, cancel_atom::value, cluster->admin, *gone);
+      REQUIRE(c);
+      return *c;
+    };
+    CHECK(cancel());
+    CHECK_FALSE(cancel());  // already finished
+    e = parse(fetch(server->port(), http::verb::get, "/metrics").body);
+    // The scheduler's counts of the jobs that ended without proofs, by circuit and reason.
+    CHECK(
+        e.samples["zkfleet_jobs_refused_total{circuit=\"(unknown)\",reason=\"unknown_circuit\"}"] ==
+        "2");
+    CHECK(e.samples["zkfleet_jobs_refused_total{circuit=\"mulchain\",reason=\"bad_request\"}"] ==
+          "1");
+    CHECK(e.samples["zkfleet_jobs_refused_total{circuit=\"mulchain\",reason=\"input\"}"] == "1");
+    CHECK(e.samples["zkfleet_jobs_cancelled_total{circuit=\"mulchain\"}"] == "1");
+    size_t outcome_lines = 0;
+    for (const auto& [k, v] : e.samples) outcome_lines += k.rfind("zkfleet_jobs_", 0) == 0;
+    CHECK(outcome_lines == 4);  // no job failed; no refusal counted twice
 
     // HEAD: GET's headers, no body.
     auto h = fetch(server->port(), http::verb::head, "/metrics");
@@ -249,7 +287,8 @@ TEST_CASE(
   });
   auto sched = s.sys->spawn([]() -> caf::behavior {
     return {
-        [](stats_atom, const std::string&) { return std::vector<node_usage_msg>{weird_node()}; }};
+        [](stats_atom, const std::string&) { return std::vector<node_usage_msg>{weird_node()}; },
+        [](metrics_atom, const std::string&) { return std::string(); }};
   });
   // A scheduler that has exited.
   auto gone = s.sys->spawn([]() -> caf::behavior {

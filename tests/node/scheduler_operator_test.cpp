@@ -67,16 +67,17 @@ TEST_CASE("a failure no retry can fix fails its job at once, naming why") {
   auto d = s.schedule();
   REQUIRE(d.size() == 2);
   s.failed(j, 0, "bad_input: the witness does not satisfy the circuit (constraint 3 ...)",
-           scheduler_policy_t::retry_t::never);
+           failure_t::bad_input, scheduler_policy_t::retry_t::never);
   CHECK(s.state(j, 0) == part_state_t::failed);
   CHECK(s.status(j).finished());
+  CHECK(s.status(j).failure == failure_t::bad_input);
   CHECK(s.status(j).error ==
         "bad_input: the witness does not satisfy the circuit (constraint 3 ...)");
   // a failure that a retry may fix is retried
   const job_id_t k = s.submit("c", priority_t::normal, 1).value();
   auto e = s.schedule();
   REQUIRE(e.size() == 1);
-  s.failed(k, 0, "prove_failed: out of memory");
+  s.failed(k, 0, "prove_failed: out of memory", failure_t::prove_failed);
   CHECK(s.state(k, 0) == part_state_t::queued);
   CHECK(s.attempts(k, 0) == 1);
 }
@@ -131,7 +132,7 @@ TEST_CASE("retrying a failed job queues its failed partitions with fresh attempt
     auto d = s.schedule();
     for (const auto& x : d)
       if (x.partition == 0)
-        s.failed(j, 0, "prove_failed: the device fell off the bus");
+        s.failed(j, 0, "prove_failed: the device fell off the bus", failure_t::prove_failed);
       else
         finish(s, {x});
   }

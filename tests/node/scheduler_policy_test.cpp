@@ -170,12 +170,15 @@ TEST_CASE("a lost node re-queues its partitions, repeated failures fail the job 
   CHECK(s.schedule().empty());  // no synthesis node left
   node_id_t syn2 = s.add_node(synth_node("synth-8", 1, 100));
   REQUIRE(s.schedule().size() == 1);
-  s.failed(j, 0, "synthesis crashed on synth-8");  // its first own failure: the loss was free
+  s.failed(j, 0, "synthesis crashed on synth-8",
+           failure_t::synth_failed);  // its first own failure: the loss was free
   CHECK(s.state(j, 0) == part_state_t::queued);
   REQUIRE(s.schedule().size() == 1);
-  s.failed(j, 0, "synthesis crashed on synth-8");  // its second: max_attempts 2
+  s.failed(j, 0, "synthesis crashed on synth-8",
+           failure_t::synth_failed);  // its second: max_attempts 2
   CHECK(s.state(j, 0) == part_state_t::failed);
   CHECK(s.status(j).error == "synthesis crashed on synth-8");
+  CHECK(s.status(j).failure == failure_t::synth_failed);
   CHECK(s.reserved(syn2) == 0);
 }
 
@@ -195,11 +198,11 @@ TEST_CASE("a node loss spends no attempt, only a partition's own failures do") {
   }
   node_id_t syn = s.add_node(synth_node("synth-x", 1, 100));
   REQUIRE(s.schedule().size() == 1);
-  s.failed(j, 0, "bad witness");
+  s.failed(j, 0, "bad witness", failure_t::synth_failed);
   CHECK(s.state(j, 0) == part_state_t::queued);
   CHECK(s.attempts(j, 0) == 1);
   REQUIRE(s.schedule().size() == 1);
-  s.failed(j, 0, "bad witness");
+  s.failed(j, 0, "bad witness", failure_t::synth_failed);
   CHECK(s.state(j, 0) == part_state_t::failed);
   CHECK(s.reserved(syn) == 0);
 }
@@ -234,6 +237,7 @@ TEST_CASE("a job no live node can hold says why, and fail_queued ends it") {
   CHECK(s.fail_queued(j, "no prover joined within 10m"));
   CHECK(s.status(j).finished());
   CHECK(s.status(j).error == "no prover joined within 10m");
+  CHECK(s.status(j).failure == failure_t::placement_timeout);
   CHECK(s.reserved(syn) == 0);
   CHECK_FALSE(s.fail_queued(j, "again"));
 }
@@ -265,7 +269,7 @@ TEST_CASE("a journaled job is restored under its id with its proofs and attempts
   CHECK(d[0].job == 41);
   CHECK(d[0].partition == 1);
   // One more failure of partition 1 is its third: the job fails.
-  s.failed(41, 1, "bad witness");
+  s.failed(41, 1, "bad witness", failure_t::synth_failed);
   CHECK(s.state(41, 1) == part_state_t::failed);
 }
 
