@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -97,6 +98,9 @@ struct scheduler_actor_state {
   std::string upload_key;
   caf::actor checker;             // detached: input files and proofs are checked there, never here
   node::job_outcomes_t outcomes;  // failed, cancelled and refused jobs, for /metrics
+  // The uploads that submissions being taken in name (one entry per submission naming one): a
+  // refused submission's uploads are deleted, but not those.
+  std::multiset<std::string> intake_refs;
 
   struct node_ref_t {
     std::string name;
@@ -212,6 +216,10 @@ struct scheduler_actor_state {
   // being taken in, or nullopt: a new job (its key then noted as being taken in).
   std::optional<caf::result<std::string>> submit_by_request(const std::string& owner,
                                                             const job_request_msg& r);
+  // A submission whose inputs intake refused: its uploads (`sent`) deleted from the store, but
+  // for those a job or another intake names and those uploaded again since `since` (the store's
+  // clock when it came, ns).
+  void drop_refused(const std::vector<node::stored_object_t>& sent, int64_t since);
   // The end of a request's intake: its waiting submits answered like the first.
   void settle_request(const std::string& owner, const job_request_msg& r,
                       const caf::expected<std::string>& answer);

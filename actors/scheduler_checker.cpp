@@ -2,6 +2,7 @@
 // circuit descriptions checked at start-up.
 #include <chrono>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,20 @@ caf::behavior scheduler_checker(caf::event_based_actor*,
         if (gone)
           log::info("scheduler: " + std::to_string(gone) + " stored inputs no job names freed");
         return gone;
+      },
+      // A refused submission's uploads (references), unless written again at or after `since`
+      // (the store's clock, ns since its epoch).
+      [uploads](drop_atom, const std::vector<std::string>& refs, int64_t since) {
+        if (!uploads) return;
+        std::vector<node::stored_object_t> objects;
+        for (const auto& r : refs)
+          if (auto o = node::parse_upload(r)) objects.push_back(*o);
+        const size_t gone = uploads->drop(
+            objects,
+            std::filesystem::file_time_type(std::filesystem::file_time_type::duration(since)));
+        if (gone)
+          log::info("scheduler: " + std::to_string(gone) + " refused upload" +
+                    (gone == 1 ? "" : "s") + " deleted");
       },
       [](verify_atom, const circuit_def_t& c, const std::string& proof,
          const std::vector<std::string>& pub, const std::string& expected) -> caf::result<void> {

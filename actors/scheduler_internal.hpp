@@ -16,6 +16,7 @@ namespace zk::actors {
 using intake_atom = caf::atom_constant<caf::atom("intake")>;
 using verify_atom = caf::atom_constant<caf::atom("verify")>;
 using collect_atom = caf::atom_constant<caf::atom("collect")>;
+using drop_atom = caf::atom_constant<caf::atom("drop")>;
 
 constexpr size_t max_id_length = 128;     // circuit ids, job ids, node names
 constexpr size_t max_path_length = 4096;  // a node's data endpoint

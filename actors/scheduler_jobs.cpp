@@ -1,5 +1,6 @@
 // The scheduler's jobs: submit, the status of a job, cancel.
 #include <exception>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -76,8 +77,14 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
   // cluster): its files checked, a C1 cut into its partitions' inputs in the store.
   auto rp = self->make_response_promise<std::string>();
   ++pending_submits[owner];
-  auto done = [this, owner, r](const caf::expected<std::string>& answer) {
+  // The uploads it names stay while it is taken in (another submission's refusal leaves them).
+  const auto sent = node::stored_objects(r.spec);
+  const int64_t since = std::filesystem::file_time_type::clock::now().time_since_epoch().count();
+  for (const auto& o : sent) intake_refs.insert(o.ref());
+  auto done = [this, owner, r, sent](const caf::expected<std::string>& answer) {
     if (--pending_submits[owner] == 0) pending_submits.erase(owner);
+    for (const auto& o : sent)
+      if (auto it = intake_refs.find(o.ref()); it != intake_refs.end()) intake_refs.erase(it);
     settle_request(owner, r, answer);
   };
   self->request(checker, check_timeout, intake_atom::value, c->second, r.spec, r.partitions,
@@ -156,7 +163,7 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
               deliver(caf::make_error(zk_errc::internal,
                                       "submit failed (the scheduler's log says why)"));
           },
-          [this, rp, done, owner, circuit = r.circuit](caf::error& e) mutable {
+          [this, rp, done, owner, circuit = r.circuit, sent, since](caf::error& e) mutable {
             const bool input = refusal(e, zk_errc::bad_request).has_value();
             caf::error answer =
                 input ? refuse(owner, circuit, refusal_t::input, std::move(e))
@@ -164,9 +171,24 @@ caf::result<std::string> scheduler_actor_state::submit_checked(const std::string
                                caf::make_error(zk_errc::unavailable,
                                                "the inputs could not be checked: " + describe(e)));
             done(answer);
+            // Its inputs refused: nothing of it stays on disk (a check that failed, not the
+            // inputs, keeps them for a submit again).
+            if (input) drop_refused(sent, since);
             rp.deliver(std::move(answer));
           });
   return rp;
+}
+
+void scheduler_actor_state::drop_refused(const std::vector<node::stored_object_t>& sent,
+                                         int64_t since) {
+  if (!uploads || sent.empty()) return;
+  std::set<std::string> named(intake_refs.begin(), intake_refs.end());
+  for (const auto& [id, j] : jobs)
+    for (const auto& o : node::stored_objects(j.request.spec)) named.insert(o.ref());
+  std::vector<std::string> refs;
+  for (const auto& o : sent)
+    if (!named.count(o.ref())) refs.push_back(o.ref());
+  if (!refs.empty()) caf::anon_send(checker, drop_atom::value, std::move(refs), since);
 }
 
 std::optional<caf::result<std::string>> scheduler_actor_state::submit_by_request(

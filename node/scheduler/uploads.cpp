@@ -287,6 +287,17 @@ size_t upload_store_t::collect(const std::set<std::string>& in_use, std::chrono:
   return gone;
 }
 
+size_t upload_store_t::drop(const std::vector<stored_object_t>& objects, fs::file_time_type since) {
+  size_t gone = 0;
+  for (const auto& o : objects) {
+    const fs::path p = fs::path(dir_) / (o.sha256 + "." + object_ext(o.type));
+    std::error_code ec;
+    const auto written = fs::last_write_time(p, ec);
+    if (!ec && written < since && fs::remove(p, ec)) ++gone;
+  }
+  return gone;
+}
+
 fetch_cache_t::fetch_cache_t(std::string dir, std::chrono::seconds keep)
     : dir_(std::move(dir)), keep_(keep) {
   make_private_dir(dir_);

@@ -19,12 +19,14 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/security/digest.hpp"
 #include "zk/base/result.hpp"
@@ -124,6 +126,11 @@ class upload_store_t {
   // Deletes every stored object that `in_use` (references) does not name and that is older than
   // `grace` (an upload made for a job not yet submitted). Returns how many went.
   size_t collect(const std::set<std::string>& in_use, std::chrono::seconds grace);
+  // Deletes the objects of a submission whose inputs were refused, each unless it was written
+  // (uploaded again: the same bytes renew its age) at or after `since`, the time the submission
+  // came: what another upload brought meanwhile stays. The caller leaves out what a job or
+  // another intake names. Returns how many went.
+  size_t drop(const std::vector<stored_object_t>& objects, std::filesystem::file_time_type since);
 
   const std::string& dir() const { return dir_; }
   uint64_t max_bytes() const { return max_; }

@@ -174,6 +174,33 @@ TEST_CASE("a Filecoin job is taken in at submit, synthesized from its partition'
   CHECK(spec.sector == 42);
 }
 
+TEST_CASE("an uploaded C1 whose intake refuses it is deleted at once; nothing accepted goes") {
+  files_t files;
+  fixture_t f(config(files, 1), {fc2k()});
+  auto got = join_fc_prover(f);
+  const std::string bytes = zk::test::read_text(files.c1);
+  const auto c1 = *parse_upload(files.store->put(bytes, true));
+  const auto other = *parse_upload(files.store->put("{\"kept\": true}", true));
+  // Refused (the C1 is not of sector 43): its upload goes, without waiting for the hourly sweep;
+  // an upload no submission named stays.
+  REQUIRE_FALSE(f.submit(fc_job(input_file_t::of(c1), 43)));
+  CHECK(f.eventually([&] { return !files.store->path_of(c1); }, 10s));
+  CHECK(files.store->path_of(other));
+  // Uploaded again, and accepted: its partition's input is in the store.
+  REQUIRE(parse_upload(files.store->put(bytes, true)) == c1);
+  auto job = f.submit(fc_job(input_file_t::of(c1), 42));
+  REQUIRE_MESSAGE(job, describe(job.error()));
+  CHECK(files.stored(".fcp") == 1);
+  // A refused submission of the same C1 while the job runs leaves the job's inputs.
+  REQUIRE(parse_upload(files.store->put(bytes, true)) == c1);
+  REQUIRE_FALSE(f.submit(fc_job(input_file_t::of(c1), 44)));
+  CHECK(f.eventually([&] { return !files.store->path_of(c1); }, 10s));
+  CHECK(files.stored(".fcp") == 1);
+  CHECK(files.store->path_of(other));
+  REQUIRE(f.eventually([&] { return got->count() == 1; }, 120s));
+  f.cancel(*job);
+}
+
 TEST_CASE(
     "a synthesis node whose buffer binds other public inputs than intake derived is refused") {
   files_t files;
