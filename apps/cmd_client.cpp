@@ -33,6 +33,7 @@
 #include "node/job_spec.hpp"
 #include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
+#include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/prover_id.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/formats/json.hpp"
@@ -218,6 +219,9 @@ int run_submit(const submit_args_t& a) {
       node::filecoin_porep_spec_t spec;
       spec.prover_id = zk::filecoin::parse_prover_id(a.prover_id.one(), "--prover-id");
       spec.sector = parse_uint_arg("--sector", a.sector.one());
+      // Read here first: a C1 that does not read is refused with the C1 reader's own message
+      // (the file, the JSON path and byte), before anything is uploaded.
+      (void)zk::filecoin::read_c1_file(a.c1.one());
       spec.c1 = file_input(a.c1.one(), true);  // a C1 is JSON, whatever its file's name
       r.spec = {std::move(spec)};
       break;

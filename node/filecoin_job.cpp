@@ -21,14 +21,19 @@ namespace zk::node {
 namespace fc = zk::filecoin;
 
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
-                                        const std::string& vk) {
+                                        const std::string& vk, const std::string& vk_key) {
   circuit_def_t c = filecoin_circuit(id, registered_proof);
-  const bellperson::verifying_key_t key = bellperson::read_vk_file(vk).vk;
-  if (key.ic.size() != c.n_public + 1)
-    throw std::runtime_error(vk + ": " + std::to_string(key.ic.size()) +
-                             " IC points, the circuit of " + registered_proof + " has " +
-                             std::to_string(c.n_public + 1) +
-                             " inputs (ONE included): not its key");
+  try {
+    const bellperson::verifying_key_t key = bellperson::read_vk_file(vk).vk;
+    if (key.ic.size() != c.n_public + 1)
+      throw std::runtime_error(vk + ": " + std::to_string(key.ic.size()) +
+                               " IC points, the circuit of " + registered_proof + " has " +
+                               std::to_string(c.n_public + 1) +
+                               " inputs (ONE included): not its key");
+  } catch (const std::exception& e) {
+    if (vk_key.empty()) throw;
+    throw std::runtime_error(vk_key + ": " + e.what());
+  }
   c.vk = vk;
   return c;
 }

@@ -55,9 +55,10 @@ struct filecoin_porep_partition_t {
 // The circuit of a registered proof: counts, buffer sizes and the digest (the circuit's hash,
 // zk/filecoin/porep/circuit/circuit.hpp circuit_shape) from the circuit itself; `vk` is the
 // bellperson .vk the scheduler checks proofs with (read and checked here). Throws naming what does
-// not fit.
+// not fit; what is wrong with the .vk after `vk_key` and ": " when given (the config's
+// circuits.ID.vk).
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
-                                        const std::string& vk);
+                                        const std::string& vk, const std::string& vk_key = "");
 // The same without a verifying key (`vk` left empty): what synthesis needs (tests).
 circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof);
 

@@ -240,12 +240,14 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     return mangled_body_hint(r.body.size(), r.body.find_first_of("\r\n") != std::string::npos);
   };
   // The body committed to the store: its object, or the refusal.
+  std::optional<stored_object_t> body_object;
   auto stored_body = [&]() -> result_t<stored_object_t, net::http_response_t> {
     auto sink = std::dynamic_pointer_cast<upload_sink_t>(r.sink);
     if (!o.uploads || !sink) return api_error(400, "this scheduler takes no uploads");
     auto ref = sink->receiver().commit();
     if (!ref) return upload_refusal(ref.error());
-    return *parse_upload(ref.value());
+    body_object = *parse_upload(ref.value());
+    return *body_object;
   };
   try {
     switch (c->kind) {
@@ -327,6 +329,12 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
   auto id = gateway->submit(session(who.name), req);
   if (!id) {  // the witness checked against the circuit: a body mangled by curl -d fails here
     api_failure_t f = id.error();
+    // The scheduler names the stored upload; the client sent it as this request's body.
+    if (body_object) {
+      const std::string stored = input_file_t::of(*body_object).name();
+      for (size_t at; (at = f.reason.find(stored)) != std::string::npos;)
+        f.reason.replace(at, stored.size(), "the request's body");
+    }
     if (f.status == 400 && !json_type) f.reason += body_hint();
     return from_failure(f);
   }

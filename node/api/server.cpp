@@ -68,11 +68,12 @@ net::http_body_plan_t api_server_t::impl_t::body_plan(const net::http_request_t&
   plan.limit_name = "scheduler.max_upload";
   plan.hint = "raise scheduler.max_upload in the scheduler's config to send it";
   try {
-    // A Filecoin C2 job's body is its C1 output, JSON whatever the Content-Type says.
+    // A Filecoin C2 job's body is its C1 output, JSON whatever the Content-Type says, read by the
+    // C1 reader at intake (its messages name the JSON path and byte of what is wrong).
     auto c = head.param("circuit") ? circuit(*head.param("circuit")) : std::nullopt;
-    const bool json_type = head.header("content-type").rfind("application/json", 0) == 0 ||
-                           (c && c->kind == circuit_kind_t::filecoin_porep);
-    plan.sink = std::make_shared<upload_sink_t>(o.uploads->receive(json_type));
+    const bool c1 = c && c->kind == circuit_kind_t::filecoin_porep;
+    const bool json_type = head.header("content-type").rfind("application/json", 0) == 0 || c1;
+    plan.sink = std::make_shared<upload_sink_t>(o.uploads->receive(json_type, !c1));
   } catch (const std::exception& e) {
     plan.answer = api_error(500, std::string("the upload store: ") + e.what());
   }

@@ -166,14 +166,18 @@ stored_object_t upload_store_t::put_object(std::string_view bytes, object_type_t
   return o;
 }
 
-std::unique_ptr<upload_receiver_t> upload_store_t::receive(bool json) {
+std::unique_ptr<upload_receiver_t> upload_store_t::receive(bool json, bool check_json) {
   return std::unique_ptr<upload_receiver_t>(
-      new upload_receiver_t(dir_, temp_name(dir_), max_, json));
+      new upload_receiver_t(dir_, temp_name(dir_), max_, json, check_json));
 }
 
 upload_receiver_t::upload_receiver_t(std::string dir, std::string tmp, uint64_t max_bytes,
-                                     bool json)
-    : dir_(std::move(dir)), tmp_(std::move(tmp)), max_(max_bytes), json_(json) {
+                                     bool json, bool check_json)
+    : dir_(std::move(dir)),
+      tmp_(std::move(tmp)),
+      max_(max_bytes),
+      json_(json),
+      check_json_(check_json) {
   file_ = std::fopen(tmp_.c_str(), "wbx");
   if (!file_)
     throw std::runtime_error(tmp_ + ": cannot write the upload's file (" + std::strerror(errno) +
@@ -235,7 +239,7 @@ result_t<std::string, upload_error_t> upload_receiver_t::commit() {
   file_ = nullptr;
   if (!closed)
     return refuse(upload_error_t::kind_t::io, tmp_ + ": cannot write the upload (close failed)");
-  if (json_)
+  if (json_ && check_json_)
     if (check_t object = check_json_object(tmp_); !object)
       return refuse(upload_error_t::kind_t::bad_input, object.reason());
   const std::string hex = hash_.hex(), ext = json_ ? "json" : "wtns";

@@ -92,11 +92,12 @@ class upload_receiver_t {
 
  private:
   friend class upload_store_t;
-  upload_receiver_t(std::string dir, std::string tmp, uint64_t max_bytes, bool json);
+  upload_receiver_t(std::string dir, std::string tmp, uint64_t max_bytes, bool json,
+                    bool check_json);
   void drop();
   std::string dir_, tmp_;
   uint64_t max_, bytes_ = 0;
-  bool json_;
+  bool json_, check_json_;
   std::FILE* file_ = nullptr;
   security::sha256_stream_t hash_;
   std::string head_;  // the first bytes, for the .wtns magic
@@ -118,8 +119,9 @@ class upload_store_t {
   // std::invalid_argument for bytes that are not of `type`, std::runtime_error on I/O errors.
   stored_object_t put_object(std::string_view bytes, object_type_t type);
   // An upload that streams in (a JSON input when `json`, else a .wtns). Throws std::runtime_error
-  // when the store cannot make its temporary file.
-  std::unique_ptr<upload_receiver_t> receive(bool json);
+  // when the store cannot make its temporary file. `check_json` false: a JSON input whose reader
+  // checks it at intake, with its own messages (a C1: its JSON path and byte), is not parsed here.
+  std::unique_ptr<upload_receiver_t> receive(bool json, bool check_json = true);
   // The file of an upload reference; nullopt when it is not one or is not stored.
   std::optional<std::string> path_of(std::string_view input) const;
   std::optional<std::string> path_of(const stored_object_t& o) const { return path_of(o.ref()); }

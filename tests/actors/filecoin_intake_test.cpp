@@ -201,6 +201,32 @@ TEST_CASE("an uploaded C1 whose intake refuses it is deleted at once; nothing ac
   f.cancel(*job);
 }
 
+TEST_CASE("a truncated C1 sent as a job's body is refused with the C1 reader's message") {
+  files_t files;
+  fixture_t f(config(files, 1), {fc2k()});
+  join_fc_prover(f);
+  const std::string cut = zk::test::read_text(files.c1).substr(0, 5000);
+  // The store's own JSON check speaks nlohmann's words; the body of a Filecoin job skips it (the
+  // API's server: receive(json, false)) and intake's C1 reader says what and where.
+  auto checked = files.store->receive(true);
+  REQUIRE_FALSE(checked->write(cut));
+  auto refused = checked->commit();
+  REQUIRE_FALSE(refused);
+  CHECK(contains(refused.error().why, "json.exception"));
+  auto body = files.store->receive(true, false);
+  REQUIRE_FALSE(body->write(cut));
+  auto ref = body->commit();
+  REQUIRE(ref);
+  const auto c1 = *parse_upload(ref.value());
+  auto bad = f.submit(fc_job(input_file_t::of(c1), 42));
+  REQUIRE_FALSE(bad);
+  const std::string why = describe(bad.error());
+  CHECK_MESSAGE(contains(why, input_file_t::of(c1).name() + ": vanilla_proofs.StackedDrg2KiBV1["),
+                why);
+  CHECK_MESSAGE(contains(why, "(byte 5000)"), why);
+  CHECK_MESSAGE(!contains(why, "json.exception"), why);
+}
+
 TEST_CASE(
     "a synthesis node whose buffer binds other public inputs than intake derived is refused") {
   files_t files;

@@ -241,6 +241,26 @@ TEST_CASE("bellperson: .params write and read, checked and unchecked") {
   CHECK(file_bytes(again) == file_bytes(path));
 }
 
+TEST_CASE("bellperson: a .params given for a .vk, or a .vk for the .params, says which is which") {
+  zk::test::temp_dir_t dir("fc_swapped");
+  const std::string params = dir.path().string() + "/p.params", vk = dir.path().string() + "/p.vk";
+  const small_params_t sp;
+  write_params_file(params, sp.vk, sp.h, sp.l, sp.a, sp.b_g1, sp.b_g2);
+  write_vk_file(vk, sp.vk);
+  CHECK(error_of([&] { read_vk_file(params); }) ==
+        params +
+            ": a .params file (the proving parameters), not a .vk (the verifying key): give the "
+            ".vk of the same parameters (zkfleet filecoin setup writes both; Filecoin's parameter "
+            "cache has a .vk beside each .params)");
+  for (auto mode : {params_file_t::mode_t::checked, params_file_t::mode_t::unchecked})
+    CHECK(error_of([&] { params_file_t p(vk, mode); }) ==
+          vk + ": a .vk file (the verifying key), not the .params (the proving parameters): give "
+               "the .params it came with");
+  // Neither: the reader's own message.
+  put_bytes(vk, std::vector<uint8_t>(100, 0));
+  CHECK(error_of([&] { read_vk_file(vk); }).find("cut short") != std::string::npos);
+}
+
 TEST_CASE("bellperson: .params that lie") {
   zk::test::temp_dir_t dir("fc_params_bad");
   const std::string good = dir.path().string() + "/good.params",
@@ -260,7 +280,11 @@ TEST_CASE("bellperson: .params that lie") {
       const std::string e =
           open_bad(std::vector<uint8_t>(bytes.begin(), bytes.begin() + long(n)), unchecked);
       CHECK(e.rfind(bad + ": ", 0) == 0);
-      CHECK(e.find("offset 0x") != std::string::npos);
+      // Cut right after its verifying key, the file is a .vk, and is said to be one.
+      if (n == sp.offset(0, 0) - 4)
+        CHECK(e.find("a .vk file (the verifying key), not the .params") != std::string::npos);
+      else
+        CHECK(e.find("offset 0x") != std::string::npos);
     }
     const uint64_t b_g2_at = sp.offset(4, 0);
     CHECK(open_bad(std::vector<uint8_t>(bytes.begin(), bytes.begin() + long(b_g2_at) + 100),

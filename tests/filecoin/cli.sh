@@ -2,7 +2,8 @@
 # zkfleet filecoin on the command line, without the Rust reference: the polka-storage 2 KiB proof
 # accepted (exit 0) and rejected (exit 1) through `filecoin verify`, every kind of bad input
 # refused with exit 1 and a message naming what was wrong and where (file, part, offset; JSON
-# path), malformed command lines with exit 2.
+# path), a .params and a .vk swapped said so, a truncated C1 given to submit refused with the C1
+# reader's message, malformed command lines with exit 2.
 #
 #   tests/filecoin/cli.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
@@ -76,6 +77,37 @@ expect "params: a count that lies" 1 "section h: count 16777215 (offset 0x424) n
   "$ZK" filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/bad-lying-count.params"
 expect "params: checked" 0 '"points": 11' -- \
   "$ZK" filecoin params --params "$ROOT/fuzz/corpus/filecoin_params/small.params"
+
+# A .params given for a .vk, or a .vk for the .params, says which file is which (prove, verify,
+# params), and so does a scheduler whose circuits.ID.vk is a .params.
+SMALL="$ROOT/fuzz/corpus/filecoin_params/small.params"
+expect "verify: a .params as --vk" 1 "small.params: a .params file (the proving parameters), not a .vk (the verifying key)" -- \
+  "$ZK" filecoin verify --vk "$SMALL" --proof "$T/polka.proof" "${ARGS[@]}"
+expect "params: a .vk as --params" 1 "polka.vk: a .vk file (the verifying key), not the .params (the proving parameters)" -- \
+  "$ZK" filecoin params --params "$T/polka.vk"
+P=abababababababababababababababababababababababababababababababab
+"$ZK" filecoin seal --registered-proof StackedDrg2KiBV1_1 --prover-id $P --sector 7 \
+  --ticket "$(printf '%062d0a' 1)" --seed "$(printf '%064d' 2)" --random 3 --out "$T/seal" >"$T/seal.log" 2>&1 ||
+  die "zkfleet filecoin seal: $(cat "$T/seal.log")"
+PROVE=("$ZK" filecoin prove --c1 "$T/seal/c1.json" --prover-id $P --sector 7 --out "$T/p.bin")
+expect "prove: a .params as --vk" 1 "small.params: a .params file (the proving parameters), not a .vk" -- \
+  "${PROVE[@]}" --params "$SMALL" --vk "$SMALL"
+expect "prove: a .vk as --params" 1 "polka.vk: a .vk file (the verifying key), not the .params" -- \
+  "${PROVE[@]}" --params "$T/polka.vk"
+[ ! -e "$T/p.bin" ] && ok "prove: nothing written" || fail "prove wrote $T/p.bin"
+cluster_new words insecure
+yaml_head
+yaml_line "circuits:" "  fc2k: {native: filecoin-porep, registered_proof: StackedDrg2KiBV1_1, vk: $SMALL}"
+yaml_node scheduler scheduler
+yaml_node prover-1 prover "resources: {memory_budget: 4GiB, prover_backend: cpu}, filecoin_params: {fc2k: $SMALL}"
+expect "node: circuits.ID.vk a .params" 1 "circuits.fc2k.vk: $SMALL: a .params file (the proving parameters), not a .vk" -- \
+  "$ZK" node --config "$CFG" --node scheduler
+# A truncated C1 given to zkfleet submit: the C1 reader's own message (the file, the JSON path, the
+# byte), refused before anything is sent; nlohmann's words nowhere.
+head -c 5000 "$T/seal/c1.json" >"$T/cut-c1.out"
+expect -E "submit: a truncated C1" 1 "cut-c1\.out: vanilla_proofs\.StackedDrg2KiBV1\[0\]\[0\]\..*: unexpected end of input.* \(byte 5000\)" -- \
+  "$ZK" submit --config "$CFG" --circuit fc2k --c1 "$T/cut-c1.out" --prover-id $P --sector 7
+grep -q "json.exception" <<<"$EXPECT_OUT" && fail "submit: nlohmann's message: $EXPECT_OUT" || ok "submit: no json.exception"
 
 # derive: a non-interactive 32 GiB config (126 partitions) needs no sealing.
 mapfile -t NI < <(with --registered-proof StackedDrg32GiBV1_2_Feat_NonInteractivePoRep)

@@ -149,10 +149,34 @@ vk_read_t parse_vk(const uint8_t* data, uint64_t n, std::string_view file, bool 
   return r;
 }
 
+namespace {
+
+// Whether the file is a whole .params (its heads read; no point decoded): said when it was given
+// for a .vk.
+bool is_params_file(const std::string& path) {
+  try {
+    params_file_t f(path, params_file_t::mode_t::unchecked);
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
 vk_read_t read_vk_file(const std::string& path) {
-  const std::string bytes = read_text(path, small_file_limit);
-  return parse_vk(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), path, true,
-                  vk_encoding_t::uncompressed, true);
+  try {
+    const std::string bytes = read_text(path, small_file_limit);
+    return parse_vk(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), path, true,
+                    vk_encoding_t::uncompressed, true);
+  } catch (const std::exception&) {  // too large for a key, or not one
+    if (is_params_file(path))
+      throw_file_error(path,
+                       "a .params file (the proving parameters), not a .vk (the verifying key): "
+                       "give the .vk of the same parameters (zkfleet filecoin setup writes both; "
+                       "Filecoin's parameter cache has a .vk beside each .params)");
+    throw;
+  }
 }
 
 std::vector<uint8_t> encode_vk(const verifying_key_t& vk, vk_encoding_t e) {
@@ -198,6 +222,26 @@ void write_vk_file(const std::string& path, const verifying_key_t& vk, vk_encodi
 // --- parameters --------------------------------------------------------------------------------
 
 params_file_t::params_file_t(std::string path, mode_t mode) : file_(std::move(path)), mode_(mode) {
+  try {
+    read_heads();
+  } catch (const format_error&) {
+    // A .vk given for the .params: said so, not as the first section the file lacks.
+    bool vk = false;
+    try {
+      parse_vk(file_.data(), file_.size(), file_.path(), true, vk_encoding_t::uncompressed, true);
+      vk = true;
+    } catch (const std::exception&) {
+    }
+    if (vk)
+      throw_file_error(file_.path(),
+                       "a .vk file (the verifying key), not the .params (the proving "
+                       "parameters): give the .params it came with");
+    throw;
+  }
+  if (mode_ == mode_t::checked) check_all_points();
+}
+
+void params_file_t::read_heads() {
   const uint8_t* d = file_.data();
   const uint64_t n = file_.size();
   const std::string& name = file_.path();
@@ -225,7 +269,6 @@ params_file_t::params_file_t(std::string path, mode_t mode) : file_(std::move(pa
   }
   if (off != n)
     throw_file_error(name, std::to_string(n - off) + " bytes after section b_g2 (" + at(off) + ")");
-  if (mode_ == mode_t::checked) check_all_points();
 }
 
 void params_file_t::point_error(const section_t& s, uint64_t i, const char* why) const {

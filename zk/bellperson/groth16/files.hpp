@@ -73,7 +73,7 @@ struct vk_read_t {
 // the key are an error (a .vk file); without, they are left (a .params file).
 vk_read_t parse_vk(const uint8_t* data, uint64_t n, std::string_view file, bool detect,
                    vk_encoding_t encoding, bool exact);
-// A .vk file in either encoding.
+// A .vk file in either encoding (a .params given for it is refused saying so).
 vk_read_t read_vk_file(const std::string& path);
 std::vector<uint8_t> encode_vk(const verifying_key_t& vk, vk_encoding_t e);
 void write_vk_file(const std::string& path, const verifying_key_t& vk,
@@ -83,7 +83,8 @@ void write_vk_file(const std::string& path, const verifying_key_t& vk,
 
 // A bellperson .params file, mapped and read in place. Opening reads the verifying key and the
 // five section heads (nothing is allocated by a count before it is checked against the file
-// size; the file must end exactly after b_g2). Points are decoded when asked for.
+// size; the file must end exactly after b_g2; a .vk given for it is refused saying so). Points
+// are decoded when asked for.
 //   checked    opening also decodes every point in parallel (zk::parallel_for): on the curve,
 //              in the prime-order subgroup (the endomorphism tests), not infinity — then reads
 //              trust the file;
@@ -131,6 +132,8 @@ class params_file_t {
   const formats::mapped_file_t& mapping() const { return file_; }
 
  private:
+  void
+  read_heads();  // the verifying key and the section heads (format_error when they do not read)
   [[noreturn]] void point_error(const section_t& s, uint64_t i, const char* why) const;
   void check_section(const section_t& s) const;
 
