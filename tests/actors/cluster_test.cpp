@@ -299,7 +299,7 @@ TEST_CASE("bad messages are rejected with an error and accepted work is not lost
 
 TEST_CASE(
     "at start-up a prover maps its hot circuits' keys before it joins (an unknown one is refused), "
-    "a synthesis node prewarms its pool") {
+    "a synthesis node holds no buffer until a partition needs one") {
   fixture_t f;
   node_role_config_t p;
   p.name = "prover-hot";
@@ -318,8 +318,8 @@ TEST_CASE(
   caf::anon_send_exit(n.prover, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(n.reporter, caf::exit_reason::user_shutdown);
 
-  // A synthesis node joining a scheduler that knows its circuits starts with its pool prewarmed:
-  // a buffer of the largest circuit per worker, accounted in its budget.
+  // A synthesis node joining a scheduler that knows its circuits holds no buffer until a
+  // partition needs one (docs/design.md "Memory": an idle node holds no partition buffer).
   node_role_config_t y;
   y.name = "synth-warm";
   y.timeline_node = 10;
@@ -328,10 +328,7 @@ TEST_CASE(
   y.memory_budget = uint64_t(1) << 30;
   auto w = spawn_node(*f.sys, y, f.cluster->scheduler, f.cluster->aggregator, f.cluster->directory,
                       f.node_token(y.name));
-  uint64_t largest = 0;
-  for (const auto& c : {f.mulchain, f.porep, f.mulchain_abc, f.poseidon_bls_abc})
-    largest = std::max(largest, c.buffer_bytes);
-  CHECK(w.store->accounted_bytes() == 2 * zk::buffer::size_class(largest));
+  CHECK(w.store->accounted_bytes() == 0);
   caf::anon_send_exit(w.synthesizer, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(w.reporter, caf::exit_reason::user_shutdown);
 
