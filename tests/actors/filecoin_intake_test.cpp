@@ -174,7 +174,7 @@ TEST_CASE("a Filecoin job is taken in at submit, synthesized from its partition'
   CHECK(spec.sector == 42);
 }
 
-TEST_CASE("an uploaded C1 whose intake refuses it is deleted at once; nothing accepted goes") {
+TEST_CASE("an uploaded C1 whose intake refuses it is deleted at once, nothing accepted goes") {
   files_t files;
   fixture_t f(config(files, 1), {fc2k()});
   auto got = join_fc_prover(f);

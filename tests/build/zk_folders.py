@@ -25,6 +25,7 @@ ORDER = [
     "zk/filecoin/porep",          # the PoRep configuration
     "zk/filecoin/porep/vanilla",  # storage-proofs-porep stacked/vanilla
     "zk/filecoin/porep/circuit",  # storage-proofs-porep stacked/circuit
+    "zk/filecoin/update",         # storage-proofs-update (SnapDeals)
     "zk/filecoin/api",            # filecoin-proofs and filecoin-proofs-api
 ]
 
