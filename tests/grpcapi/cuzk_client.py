@@ -74,6 +74,8 @@ def main():
     p.add_argument("--out")
     p.add_argument("--deadline", type=float, default=900)
     p.add_argument("--no-submit", action="store_true", help="prove: a ProveRequest without submit")
+    p.add_argument("--max-send", type=int, default=MAX,
+                   help="the channel's send limit (Curio's: 256 MiB; more to reach the server's)")
     a = p.parse_args()
     if a.call in ("prove", "submit") and not (a.c1 or a.vanilla or a.no_submit):
         p.error("prove and submit need --c1 or --vanilla")
@@ -81,7 +83,7 @@ def main():
     target = a.target
     if "://" not in target and not target.startswith("unix:"):
         target = "dns:///" + target  # as Curio's client does
-    ch = grpc.insecure_channel(target, options=[("grpc.max_send_message_length", MAX),
+    ch = grpc.insecure_channel(target, options=[("grpc.max_send_message_length", a.max_send),
                                                 ("grpc.max_receive_message_length", MAX)])
     stub = pbg.ProvingEngineStub(ch)
     out = {}
