@@ -587,11 +587,34 @@ constexpr const char* sparse_warning =
     "are pseudo-random from --random, and the piece is one 8 MiB block repeated. A C1 to test C2 "
     "with, never a sector for a chain.";
 
+// commit.json's ids and commitments of a sealed sector (full or sparse: the same fields).
+template <class Request, class Result>
+ojson_t sealed_ids_json(const Request& req, const Result& r) {
+  ojson_t commit;
+  commit["registered_proof"] = std::string(req.config.proof->name);
+  commit["sector_size"] = req.config.sector_size;
+  commit["api_version"] = std::string(fc::api_version_name(req.config.api_version));
+  commit["porep_id"] = hex(req.config.porep_id);
+  commit["prover_id"] = hex(req.prover_id);
+  commit["sector"] = req.sector;
+  commit["ticket"] = hex(req.ticket);
+  commit["seed"] = hex(req.seed);
+  commit["comm_d"] = hex(r.comm_d);
+  commit["comm_r"] = hex(r.comm_r);
+  commit["comm_c"] = hex(r.comm_c);
+  commit["comm_r_last"] = hex(r.comm_r_last);
+  commit["replica_id"] = hex(r.replica_id);
+  commit["layers"] = req.config.layers;
+  commit["partitions"] = req.config.partitions;
+  commit["challenges"] = r.challenges;
+  return commit;
+}
+
 int run_sparse_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
                     const opt_t& ticket, const opt_t& seed, const opt_t& random, const opt_t& out) {
   fc::sparse_seal_request_t req;
   req.config = po.config();
-  req.prover_id = zk::parse_hex32(prover_id.one(), "--prover-id");
+  req.prover_id = fc::parse_prover_id(prover_id.one(), "--prover-id");
   req.sector = parse_uint_arg("--sector", sector.one());
   req.ticket = zk::parse_hex32(ticket.one(), "--ticket");
   req.seed = zk::parse_hex32(seed.one(), "--seed");
@@ -610,22 +633,7 @@ int run_sparse_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t&
   ojson_t commit;
   commit["test_data"] = sparse_warning;
   commit["sparse"] = true;
-  commit["registered_proof"] = std::string(req.config.proof->name);
-  commit["sector_size"] = req.config.sector_size;
-  commit["api_version"] = std::string(fc::api_version_name(req.config.api_version));
-  commit["porep_id"] = hex(req.config.porep_id);
-  commit["prover_id"] = hex(req.prover_id);
-  commit["sector"] = req.sector;
-  commit["ticket"] = hex(req.ticket);
-  commit["seed"] = hex(req.seed);
-  commit["comm_d"] = hex(r.comm_d);
-  commit["comm_r"] = hex(r.comm_r);
-  commit["comm_c"] = hex(r.comm_c);
-  commit["comm_r_last"] = hex(r.comm_r_last);
-  commit["replica_id"] = hex(r.replica_id);
-  commit["layers"] = req.config.layers;
-  commit["partitions"] = req.config.partitions;
-  commit["challenges"] = r.challenges;
+  commit.update(sealed_ids_json(req, r));
   commit["piece_source"] = {
       {"kind", "sparse"},
       {"seed", req.random},
@@ -734,23 +742,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
   }
   if (!r.replica.empty()) write_nodes(dir + "/replica.bin", r.replica.data(), r.replica.size());
 
-  ojson_t commit;
-  commit["registered_proof"] = std::string(req.config.proof->name);
-  commit["sector_size"] = req.config.sector_size;
-  commit["api_version"] = std::string(fc::api_version_name(req.config.api_version));
-  commit["porep_id"] = hex(req.config.porep_id);
-  commit["prover_id"] = hex(req.prover_id);
-  commit["sector"] = req.sector;
-  commit["ticket"] = hex(req.ticket);
-  commit["seed"] = hex(req.seed);
-  commit["comm_d"] = hex(r.comm_d);
-  commit["comm_r"] = hex(r.comm_r);
-  commit["comm_c"] = hex(r.comm_c);
-  commit["comm_r_last"] = hex(r.comm_r_last);
-  commit["replica_id"] = hex(r.replica_id);
-  commit["layers"] = req.config.layers;
-  commit["partitions"] = req.config.partitions;
-  commit["challenges"] = r.challenges;
+  ojson_t commit = sealed_ids_json(req, r);
   commit["piece_source"] = source;
   commit["files"] = {{"c1", "c1.json"},
                      {"labels", layer_files},
