@@ -331,9 +331,14 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
     api_failure_t f = id.error();
     // The scheduler names the stored upload; the client sent it as this request's body.
     if (body_object) {
+      // what the body was taken as (its extension: a .wtns, an input .json, a C1 .json) stays said
       const std::string stored = input_file_t::of(*body_object).name();
+      const size_t dot = stored.rfind('.');
+      const std::string said =
+          "the request's body" +
+          (dot == std::string::npos ? std::string() : " (a " + stored.substr(dot) + ")");
       for (size_t at; (at = f.reason.find(stored)) != std::string::npos;)
-        f.reason.replace(at, stored.size(), "the request's body");
+        f.reason.replace(at, stored.size(), said);
     }
     if (f.status == 400 && !json_type) f.reason += body_hint();
     return from_failure(f);

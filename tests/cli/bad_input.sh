@@ -175,7 +175,7 @@ expect_usage "priority that is none" "'urgent' is not a priority \(critical, hig
 expect_usage "jobs --limit 0" "--limit" -- "$ZK" jobs --config "$T/none.yaml" --limit 0
 expect_usage "cluster command without --config" "--config FILE is required" -- "$ZK" cancel 3
 expect_usage "an unknown log level" "--log-level: log level 'loud' is not one of trace, debug, info, warn, error, off" -- "$ZK" up --config "$T/none.yaml" --log-level loud
-expect_usage "a job that is not one" "'-3' is not a job: give its id \(32 hex digits, as zkfleet submit printed it\) or its number \(7, #7 or job7, as logs and the dashboard show it\)" -- "$ZK" status --config "$T/none.yaml" -3
+expect_usage "a job that is not one" "'-3' is not a job: give its id \(32 hex digits, as zkfleet submit printed it\), its number \(7, #7 or job7, as logs and the dashboard show it\) or request:<its request id>" -- "$ZK" status --config "$T/none.yaml" -3
 
 # A client whose scheduler.endpoint answers but is not a scheduler (a data port: silent) is told
 # so in 5 s instead of waiting on CAF's handshake for minutes.
