@@ -26,18 +26,10 @@
 # Python's grpcio-tools (scripts/deps puts them in .tools/grpc; ZK_GRPC_PYTHON names another).
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../filecoin/ref_lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/client_lib.sh"
 harness_init grpcapi_c1_32g "${1:-}"
-PY="${ZK_GRPC_PYTHON:-python3}"
-GRPC_SITE=""
-[ -d "$ROOT/.tools/grpc/site/grpc_tools" ] && GRPC_SITE="$ROOT/.tools/grpc/site"
-PYTHONPATH="$GRPC_SITE" "$PY" -c 'import grpc, grpc_tools' 2>/dev/null ||
-  skip "no grpcio and grpcio-tools for $PY (scripts/deps installs them into .tools/grpc)"
+need_grpc_client
 need_ref
-mkdir -p "$T/py"
-PYTHONPATH="$GRPC_SITE" "$PY" -m grpc_tools.protoc -I"$ROOT/grpcapi/proto" --python_out="$T/py" --grpc_python_out="$T/py" \
-  cuzk/v1/proving.proto >"$T/protoc.log" 2>&1 || die "grpc_tools.protoc: $(cat "$T/protoc.log")"
-client() { PYTHONPATH="$T/py${GRPC_SITE:+:$GRPC_SITE}" "$PY" "$ROOT/tests/grpcapi/cuzk_client.py" "$@"; }
-field() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get(sys.argv[2]); print("" if v is None else v)' "$1" "$2"; }
 answer() {  # LABEL CODE STATUS NEEDLE FILE (as tests/grpcapi/curio_cluster.sh)
   local label="$1" code="$2" status="$3" needle="$4" f="$5" c s d
   c="$(field "$f" code)" s="$(field "$f" status)" d="$(field "$f" details) $(field "$f" error_message)"

@@ -17,19 +17,11 @@
 # Skipped (77) without cargo (no reference), curl, or Python's grpcio-tools (.tools/grpc).
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../filecoin/ref_lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/client_lib.sh"
 harness_init grpcapi_gateway "${1:-}"
 command -v curl >/dev/null || skip "curl is not installed"
-PY="${ZK_GRPC_PYTHON:-python3}"
-GRPC_SITE=""
-[ -d "$ROOT/.tools/grpc/site/grpc_tools" ] && GRPC_SITE="$ROOT/.tools/grpc/site"
-PYTHONPATH="$GRPC_SITE" "$PY" -c 'import grpc, grpc_tools' 2>/dev/null ||
-  skip "no grpcio and grpcio-tools for $PY (scripts/deps installs them into .tools/grpc)"
+need_grpc_client
 need_ref
-mkdir -p "$T/py"
-PYTHONPATH="$GRPC_SITE" "$PY" -m grpc_tools.protoc -I"$ROOT/grpcapi/proto" --python_out="$T/py" --grpc_python_out="$T/py" \
-  cuzk/v1/proving.proto >"$T/protoc.log" 2>&1 || die "grpc_tools.protoc: $(cat "$T/protoc.log")"
-client() { PYTHONPATH="$T/py${GRPC_SITE:+:$GRPC_SITE}" "$PY" "$ROOT/tests/grpcapi/cuzk_client.py" "$@"; }
-field() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get(sys.argv[2]); print("" if v is None else v)' "$1" "$2"; }
 
 # --- a sector for miner 1000, a TLS cluster ------------------------------------------------------
 MINER=1000
