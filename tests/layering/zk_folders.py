@@ -42,7 +42,7 @@ def main() -> int:
         folder = rel.rsplit("/", 1)[0]
         seen.add(folder)
         if folder not in rank:
-            print(f"FAIL: {folder} is not in tests/build/zk_folders.py ORDER: place it")
+            print(f"FAIL: {folder} is not in tests/layering/zk_folders.py ORDER: place it")
             fails += 1
             continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

@@ -5,7 +5,7 @@
 #     only what the actors' layer and the gRPC face may, must build;
 #  2. by the sources: no library includes a third-party header its layer does not allow
 #     (the include roots cannot hide /usr/include);
-#  3. inside zk/: no folder includes a folder below it (tests/build/zk_folders.py).
+#  3. inside zk/: no folder includes a folder below it (tests/layering/zk_folders.py).
 # Usage: layering.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 BUILD=$1
@@ -51,13 +51,13 @@ forbid actors 'cuda|CLI/|grpc|google/protobuf'
 forbid grpcapi 'caf/|cuda|CLI/|sqlite3'
 forbid cuda 'boost|openssl|yaml-cpp|spdlog|caf/|sqlite3|CLI/|grpc|google/protobuf'
 
-# inside zk/: each folder sees only the folders above it (tests/build/zk_folders.py ORDER)
-if ! python3 "$SRC/tests/build/zk_folders.py" "$SRC"; then fails=$((fails + 1)); fi
+# inside zk/: each folder sees only the folders above it (tests/layering/zk_folders.py ORDER)
+if ! python3 "$SRC/tests/layering/zk_folders.py" "$SRC"; then fails=$((fails + 1)); fi
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 cp -r "$SRC/zk" "$probe/zk"
 echo '#include "zk/filecoin/api/c1.hpp"' >>"$probe/zk/bellperson/cs.hpp"  # a folder cycle
-if out=$(python3 "$SRC/tests/build/zk_folders.py" "$probe" 2>&1); then
+if out=$(python3 "$SRC/tests/layering/zk_folders.py" "$probe" 2>&1); then
   bad "zk_folders.py accepted zk/bellperson including zk/filecoin/api"
 elif grep -q "zk/bellperson may not see zk/filecoin/api" <<<"$out"; then
   ok "zk_folders.py refuses an include below the folder"

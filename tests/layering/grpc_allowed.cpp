@@ -1,4 +1,4 @@
-// Layering probe (tests/build/layering.sh), the gRPC face's control: zkgrpc sees grpcapi/, node/,
+// Layering probe (tests/layering/layering.sh), the gRPC face's control: zkgrpc sees grpcapi/, node/,
 // common/ and zk/. This file must compile, so that the refusals of the other probes mean what they
 // say.
 #include "common/util/log.hpp"

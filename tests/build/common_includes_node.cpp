@@ -1,3 +1,0 @@
-// Layering probe (tests/build/layering.sh): the infrastructure (zkcommon) may not include node/.
-// This file must NOT compile.
-#include "node/circuit.hpp"

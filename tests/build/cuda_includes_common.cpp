@@ -1,3 +1,0 @@
-// Layering probe (tests/build/layering.sh): cuda/ sees the math only, not the infrastructure.
-// This file must NOT compile.
-#include "common/util/log.hpp"

@@ -1,3 +1,0 @@
-// Layering probe (tests/build/layering.sh): the node layer (zknode) may not include actors/.
-// This file must NOT compile.
-#include "actors/messages.hpp"

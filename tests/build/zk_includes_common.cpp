@@ -1,3 +1,0 @@
-// Layering probe (tests/build/layering.sh): the math (zkmath) may not include the infrastructure.
-// This file must NOT compile.
-#include "common/util/log.hpp"

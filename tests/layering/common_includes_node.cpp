@@ -1,0 +1,3 @@
+// Layering probe (tests/layering/layering.sh): the infrastructure (zkcommon) may not include node/.
+// This file must NOT compile.
+#include "node/circuit.hpp"
