@@ -13,22 +13,12 @@
 #   tests/filecoin/cancel.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
 harness_init filecoin_cancel "${1:-}"
+. "$(dirname "${BASH_SOURCE[0]}")/dev_sector.sh"
 command -v curl >/dev/null || skip "curl is not installed"
-hex32() { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; }
 now() { date +%s.%N; }
 secs() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$1" "$2"; }
 
-PROOF=StackedDrg2KiBV1_1
-out="$(timeout 1800 "$ZK" filecoin setup --registered-proof $PROOF --seed 1 --out "$T/params" 2>&1)" ||
-  die "zkfleet filecoin setup: $out"
-PARAMS="$T/params/$PROOF.params"
-VK="$T/params/$PROOF.vk"
-PROVER="$(hex32)"
-SECTOR=$((RANDOM + 1))
-"$ZK" filecoin seal --registered-proof $PROOF --prover-id "$PROVER" --sector $SECTOR \
-  --ticket "$(hex32 | sed 's/..$/0a/')" --seed "$(hex32)" --random 3 --out "$T/seal" >"$T/seal.log" 2>&1 ||
-  die "zkfleet filecoin seal: $(cat "$T/seal.log")"
-C1="$T/seal/c1.json"
+dev_sector 3
 
 cluster_new cancel insecure
 take_port HTTP

@@ -11,20 +11,11 @@
 #   tests/filecoin/memory.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
 harness_init filecoin_memory "${1:-}"
+. "$(dirname "${BASH_SOURCE[0]}")/dev_sector.sh"
 command -v curl >/dev/null || skip "curl is not installed"
-hex32() { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; }
 mib() { echo $(($1 / 1048576)); }
 
-PROOF=StackedDrg2KiBV1_1
-out="$(timeout 1800 "$ZK" filecoin setup --registered-proof $PROOF --seed 1 --out "$T/params" 2>&1)" ||
-  die "zkfleet filecoin setup: $out"
-PARAMS="$T/params/$PROOF.params"
-VK="$T/params/$PROOF.vk"
-PROVER="$(hex32)"
-SECTOR=$((RANDOM + 1))
-"$ZK" filecoin seal --registered-proof $PROOF --prover-id "$PROVER" --sector $SECTOR \
-  --ticket "$(hex32 | sed 's/..$/0a/')" --seed "$(hex32)" --random 5 --out "$T/seal" >"$T/seal.log" 2>&1 ||
-  die "zkfleet filecoin seal: $(cat "$T/seal.log")"
+dev_sector 5
 
 cluster_new memory insecure
 take_port HTTP
@@ -64,7 +55,7 @@ check_excess "synth-1 idle" "$SLACK"
 report idle prover-1 "$PROVER_PID" VmRSS zkfleet_node_reserved_bytes "$RESIDENT"
 check_excess "prover-1 idle" "$SLACK"
 
-JOB="$("$ZK" submit --config "$CFG" --circuit fc2k --c1 "$T/seal/c1.json" --prover-id "$PROVER" \
+JOB="$("$ZK" submit --config "$CFG" --circuit fc2k --c1 "$C1" --prover-id "$PROVER" \
   --sector "$SECTOR" 2>"$T/submit.err")" || die "zkfleet submit: $(cat "$T/submit.err")"
 "$ZK" await --config "$CFG" "$JOB" --out "$T/out" --timeout 900 >"$T/await.out" 2>&1 ||
   die "zkfleet await: $(cat "$T/await.out")"
