@@ -49,6 +49,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -421,6 +422,10 @@ class shape_cs_t {
 
 // Where a prove-mode synthesis writes: caller-owned arrays (Montgomery form) sized for the whole
 // circuit: inputs[counts.inputs], aux[counts.aux], a/b/c[prover_constraints].
+//   * aux may be a window: it then holds the variables from aux_first on (aux[0] is variable
+//     aux_first), for a synthesis of one part of the circuit that keeps only that part's values;
+//   * a, b, c null: the constraints are checked as they are made (a·b = c) and not stored — see
+//     prove_cs_t::first_unsatisfied.
 struct assignment_view_t {
   fr_t* inputs = nullptr;
   fr_t* aux = nullptr;
@@ -428,6 +433,7 @@ struct assignment_view_t {
   fr_t* b = nullptr;
   fr_t* c = nullptr;
   counts_t capacity;  // constraints: the circuit's own (a, b, c hold inputs more)
+  uint32_t aux_first = 0;
 };
 
 class prove_cs_t {
@@ -445,12 +451,12 @@ class prove_cs_t {
 
   var_t alloc(const fr_t& v) {
     if (at_.aux == limit_.aux) overflow("aux variables");
-    out_.aux[at_.aux] = v;
+    out_.aux[at_.aux - out_.aux_first] = v;
     return var_t::aux(at_.aux++);
   }
   var_t alloc_bit(bool b) {
     if (at_.aux == limit_.aux) overflow("aux variables");
-    out_.aux[at_.aux] = b ? fr_t::one() : fr_t{};
+    out_.aux[at_.aux - out_.aux_first] = b ? fr_t::one() : fr_t{};
     return var_t::aux(at_.aux++);
   }
   var_t alloc_input(const fr_t& v) {
@@ -460,19 +466,30 @@ class prove_cs_t {
   }
   void enforce(const lc_t& a, const lc_t& b, const lc_t& c) {
     if (at_.constraints == limit_.constraints) overflow("constraints");
-    out_.a[at_.constraints] = a.value();
-    out_.b[at_.constraints] = b.value();
-    out_.c[at_.constraints] = c.value();
+    if (out_.a) {
+      out_.a[at_.constraints] = a.value();
+      out_.b[at_.constraints] = b.value();
+      out_.c[at_.constraints] = c.value();
+    } else if (check_ && !unsatisfied_ && !(a.value() * b.value() == c.value())) {
+      unsatisfied_ = at_.constraints;
+    }
     ++at_.constraints;
   }
   template <class F>
   void region(F&&) {}
   counts_t counts() const { return at_; }
+  // Checking (a, b, c null): the first constraint whose a·b ≠ c, by its index in the counts this
+  // system started from; nullopt while all hold.
+  std::optional<uint32_t> first_unsatisfied() const { return unsatisfied_; }
+  // With a, b, c null: false makes the constraints pass unchecked (a witness-only synthesis).
+  void set_check(bool on) { check_ = on; }
 
  private:
   [[noreturn]] void overflow(const char* what) const;
   assignment_view_t out_;
   counts_t at_, limit_;
+  std::optional<uint32_t> unsatisfied_;
+  bool check_ = true;
 };
 
 // Appends bellperson's input constraints (A = Input(i), B = C = 0) after `n_constraints`.

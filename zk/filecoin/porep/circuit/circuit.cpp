@@ -425,6 +425,27 @@ std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_conf
   return slot;
 }
 
+std::shared_ptr<const bellperson::abc_program_t> circuit_program(const circuit_config_t& c) {
+  static std::map<std::string, std::shared_ptr<const bellperson::abc_program_t>> cache;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lk(mu);
+  auto& slot = cache[c.key()];
+  if (slot) return slot;
+  check_config(c);
+  bellperson::shape_cs_t cs(true);
+  const partition_witness_t w = blank_witness(c);
+  const circuit_shared_t s = synthesize_prefix(cs, c, w);
+  const counts_t prefix = cs.counts();
+  synthesize_challenge(cs, c, w.challenges[0], s, 0);
+  const bellperson::r1cs_shape_t shape = cs.finish();
+  slot = std::make_shared<const bellperson::abc_program_t>(shape, prefix, c.challenges);
+  if (slot->total() != circuit_layout(c).total)
+    throw std::logic_error("circuit_program: the program's circuit (" +
+                           bellperson::to_string(slot->total()) + ") is not the layout's (" +
+                           bellperson::to_string(circuit_layout(c).total) + ")");
+  return slot;
+}
+
 // ---- prove mode ----------------------------------------------------------------------------
 
 bellperson::assignment_view_t partition_assignment_t::view() {
@@ -534,71 +555,81 @@ std::optional<unsatisfied_t> first_unsatisfied(const circuit_config_t& c,
   return unsatisfied_t{*i, constraint_where(e, *i)};
 }
 
-std::optional<unsatisfied_t> synthesize_partition_witness(const circuit_config_t& c,
-                                                          const partition_witness_t& w,
-                                                          fr_t* inputs, fr_t* aux, bool check) {
+std::optional<unsatisfied_t> synthesize_partition_streamed(const circuit_config_t& c,
+                                                           const partition_witness_t& w,
+                                                           fr_t* inputs, bool check,
+                                                           const aux_window_fn_t& window,
+                                                           const stop_t& stop) {
   check_witness(c, w);
+  throw_if_stopped(stop, "the partition's synthesis");
   const layout_entry_t& e = layout_entry(c);
   const circuit_layout_t& L = e.layout;
-  struct window_t {
-    std::vector<fr_t> a, b, c;
-    bellperson::assignment_view_t view(fr_t* inputs, fr_t* aux, uint64_t rows, counts_t capacity) {
-      a.resize(rows);
-      b.resize(rows);
-      c.resize(rows);
-      return {inputs, aux, a.data(), b.data(), c.data(), capacity};
-    }
-  };
-  // A part synthesized from `start` to `end` writes its constraints from 0 in its window (the
-  // constraint count indexes only a, b, c; inputs and aux go where they belong).
-  auto window_counts = [](counts_t at, uint32_t first) {
-    at.constraints -= first;
-    return at;
-  };
   auto ended = [&](const char* part, counts_t got, counts_t want) {
     if (got != want)
-      throw std::logic_error(std::string("synthesize_partition_witness: ") + part + " ended at " +
+      throw std::logic_error(std::string("synthesize_partition_streamed: ") + part + " ended at " +
                              bellperson::to_string(got) + ", the layout says " +
                              bellperson::to_string(want));
   };
+  // A part's view: every input (there are few), its own aux variables in `aux`, no a, b, c (the
+  // constraints are checked as they are made, or not at all).
+  auto part_view = [&](std::vector<fr_t>& aux, uint32_t first_aux) {
+    bellperson::assignment_view_t v;
+    v.inputs = inputs;
+    v.aux = aux.data();
+    v.aux_first = first_aux;
+    v.capacity = L.total;
+    return v;
+  };
   std::optional<uint64_t> bad;
-  {
-    window_t win;
-    bellperson::prove_cs_t cs(win.view(inputs, aux, L.prefix.constraints, L.total), counts_t{},
-                              L.prefix);
-    cs.alloc_input(fr_t::one());
-    const circuit_shared_t s = synthesize_prefix(cs, c, w);
-    ended("the shared part", cs.counts(), L.prefix);
-    if (check)
-      bad = first_failing_row(win.a.data(), win.b.data(), win.c.data(), L.prefix.constraints);
+  std::vector<fr_t> prefix_aux(L.prefix.aux);
+  bellperson::prove_cs_t cs(part_view(prefix_aux, 0), counts_t{}, L.prefix);
+  cs.set_check(check);
+  cs.alloc_input(fr_t::one());
+  const circuit_shared_t s = synthesize_prefix(cs, c, w);
+  ended("the shared part", cs.counts(), L.prefix);
+  bad = cs.first_unsatisfied();
+  window(0, prefix_aux.data(), L.prefix.aux);
+  prefix_aux = {};
 
-    std::vector<window_t> wins(
-        std::max<size_t>(1, std::min<size_t>(compute_threads(), c.challenges)));
-    std::vector<std::optional<uint64_t>> bads(c.challenges);
-    for (uint32_t first = 0; first < c.challenges; first += uint32_t(wins.size())) {
-      const size_t n = std::min<size_t>(wins.size(), c.challenges - first);
-      run_parallel(
-          [&](size_t t) {
-            const uint32_t k = first + uint32_t(t);
-            const counts_t start = L.challenge_start(k), end = L.challenge_start(k + 1);
-            const uint32_t rows = end.constraints - start.constraints;
-            window_t& win = wins[t];
-            bellperson::prove_cs_t ccs(win.view(inputs, aux, rows, L.total),
-                                       window_counts(start, start.constraints),
-                                       window_counts(end, start.constraints));
-            synthesize_challenge(ccs, c, w.challenges[k], s, k);
-            ended("a challenge", ccs.counts(), window_counts(end, start.constraints));
-            if (check)
-              if (auto i = first_failing_row(win.a.data(), win.b.data(), win.c.data(), rows))
-                bads[k] = start.constraints + *i;
-          },
-          n);
-    }
-    for (const auto& b : bads)
-      if (!bad && b) bad = b;
+  // One window of a challenge's aux variables per compute thread, the challenges in batches.
+  std::vector<std::vector<fr_t>> wins(
+      std::max<size_t>(1, std::min<size_t>(compute_threads(), c.challenges)));
+  std::vector<std::optional<uint32_t>> bads(c.challenges);
+  std::atomic<bool> stopped{false};
+  for (uint32_t first = 0; first < c.challenges; first += uint32_t(wins.size())) {
+    const size_t n = std::min<size_t>(wins.size(), c.challenges - first);
+    run_parallel(
+        [&](size_t t) {
+          if (stopped.load(std::memory_order_relaxed) || stop_requested(stop)) {
+            stopped.store(true, std::memory_order_relaxed);
+            return;
+          }
+          const uint32_t k = first + uint32_t(t);
+          const counts_t start = L.challenge_start(k), end = L.challenge_start(k + 1);
+          std::vector<fr_t>& aux = wins[t];
+          aux.resize(L.per_challenge.aux);
+          bellperson::prove_cs_t ccs(part_view(aux, start.aux), start, end);
+          ccs.set_check(check);
+          synthesize_challenge(ccs, c, w.challenges[k], s, k);
+          ended("a challenge", ccs.counts(), end);
+          bads[k] = ccs.first_unsatisfied();
+          window(start.aux, aux.data(), L.per_challenge.aux);
+        },
+        n);
+    if (stopped) throw cancelled_error("the partition's synthesis: stopped (cancelled)");
   }
+  for (const auto& b : bads)
+    if (!bad && b) bad = b;
   if (!bad) return std::nullopt;
   return unsatisfied_t{*bad, constraint_where(e, *bad)};
+}
+
+std::optional<unsatisfied_t> synthesize_partition_witness(const circuit_config_t& c,
+                                                          const partition_witness_t& w,
+                                                          fr_t* inputs, fr_t* aux, bool check) {
+  return synthesize_partition_streamed(
+      c, w, inputs, check,
+      [aux](uint32_t first, const fr_t* v, uint32_t n) { std::copy(v, v + n, aux + first); });
 }
 
 }  // namespace zk::filecoin

@@ -20,12 +20,14 @@
 //     the encoded node = last label + data leaf, its inclusion in tree R (public input)
 //     the column hash of the challenge's labels, its inclusion in tree C (public input)
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "zk/base/stop.hpp"
+#include "zk/bellperson/abc_program.hpp"
 #include "zk/bellperson/cs.hpp"
 #include "zk/filecoin/porep/circuit/gadgets.hpp"
 #include "zk/filecoin/porep/config.hpp"
@@ -144,6 +146,12 @@ std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_conf
 // The same, synthesized now and not kept.
 bellperson::r1cs_shape_t synthesize_shape(const circuit_config_t& c, bool matrices);
 
+// The circuit's structure for rebuilding a partition's a, b, c from its witness alone (the
+// packed wire, docs/design.md "Synth buffers"): the shared part and one challenge, the other
+// challenges as moved copies. Built once per config and kept for the process (thread-safe); at
+// 32 GiB it keeps the 7.2 M rows of one challenge.
+std::shared_ptr<const bellperson::abc_program_t> circuit_program(const circuit_config_t& c);
+
 // A partition's assignment, as bellperson's prover holds it after synthesis (Montgomery form):
 // inputs (ONE first), aux, and a, b, c of every constraint with the input constraints appended
 // (total.constraints + total.inputs values each).
@@ -174,14 +182,23 @@ struct unsatisfied_t {
 std::optional<unsatisfied_t> first_unsatisfied(const circuit_config_t& c,
                                                const bellperson::assignment_view_t& v);
 
-// Witness-only prove-mode synthesis of one partition: inputs and aux written as
-// synthesize_partition writes them (arrays sized by circuit_layout(c).total), but a, b, c never
-// held whole — the shared part and each challenge are synthesized into a window of that part's
-// constraints (one window per compute thread, challenges in batches of that many), checked there
-// when `check` (a·b = c, as first_unsatisfied), and dropped; the input constraints (B = C = 0)
-// hold for any input. Memory beyond the witness: one challenge's a, b, c (96 bytes a constraint)
-// per thread. Returns the first unsatisfied constraint, named as first_unsatisfied names it
-// (nullopt: all hold, or `check` false). Checks the witness's structure first (check_witness).
+// Witness-only prove-mode synthesis of one partition, streamed: the inputs written to `inputs`
+// (circuit_layout(c).total.inputs values), the aux variables handed to `window` a part at a time
+// — the shared part's, then each challenge's (window(first, values, n): aux variables first …
+// first + n, Montgomery form; called from the compute threads, challenges in batches of one per
+// thread, so the calls for different parts may run at once and in any order). With `check`,
+// every constraint is checked as it is made (a·b = c; a, b, c are never stored) and the first
+// that fails is returned, named as first_unsatisfied names it. Memory beyond the inputs: one
+// challenge's aux variables per thread (231 MB at 32 GiB). Checks the witness's structure first
+// (check_witness); `stop` is polled before each challenge (zk::cancelled_error).
+using aux_window_fn_t = std::function<void(uint32_t first, const fr_t* values, uint32_t n)>;
+std::optional<unsatisfied_t> synthesize_partition_streamed(const circuit_config_t& c,
+                                                           const partition_witness_t& w,
+                                                           fr_t* inputs, bool check,
+                                                           const aux_window_fn_t& window,
+                                                           const stop_t& stop = {});
+// The same into whole arrays: inputs and aux as synthesize_partition writes them (arrays sized
+// by circuit_layout(c).total).
 std::optional<unsatisfied_t> synthesize_partition_witness(const circuit_config_t& c,
                                                           const partition_witness_t& w,
                                                           fr_t* inputs, fr_t* aux, bool check);

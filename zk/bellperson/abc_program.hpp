@@ -1,0 +1,73 @@
+#pragma once
+// a, b, c of a circuit made of a shared prefix and identical repeated parts (the Filecoin PoRep
+// partition: its shared values, then 18 challenges of one structure), rebuilt from the witness and
+// the circuit's structure alone — bit for bit what prove-mode synthesis (cs.hpp prove_cs_t)
+// writes. This is what lets the data plane ship a partition's witness packed (86.7 MB at 32 GiB,
+// zk/formats/packed_witness.hpp) instead of its a, b, c and witness in full (16.7 GB): the prover
+// host evaluates ⟨A_i, w⟩, ⟨B_i, w⟩, ⟨C_i, w⟩ itself.
+//
+// The structure is kept once per circuit, and small: the prefix's rows and one part's (at 32 GiB:
+// 7.2 M of the 130 M constraints), each term a (variable, coefficient) pair of u32s; part k's rows
+// are part 0's with the part's own variables moved by k parts (as shape_cs_t::repeat_part moves
+// them). The witness is read canonical (as a synth buffer and a .wtns carry it), so the 0 and 1
+// values that are almost all of a Filecoin witness cost a compare and an integer or field
+// addition, never a multiplication; coefficients of at most 2^40 in magnitude (the units and powers
+// of two of the bit gadgets) add as integers.
+#include <cstdint>
+#include <vector>
+
+#include "zk/base/stop.hpp"
+#include "zk/bellperson/cs.hpp"
+
+namespace zk::bellperson {
+
+class abc_program_t {
+ public:
+  // From the shape of the prefix followed by exactly one part (synthesized into a shape_cs_t with
+  // matrices), where the part starts (`prefix`, ONE included) and how many parts the circuit has.
+  // Throws std::invalid_argument when the shape does not end where prefix + one part ends or has
+  // no matrices.
+  abc_program_t(const r1cs_shape_t& prefix_and_part, counts_t prefix, uint32_t parts);
+
+  counts_t prefix() const { return prefix_; }
+  counts_t part() const { return part_; }
+  uint32_t parts() const { return parts_; }
+  counts_t total() const;  // the whole circuit (the input constraints not included)
+  uint64_t terms_kept() const { return ref_.size(); }
+  uint64_t bytes_kept() const;
+
+  // a, b, c of part k (k < parts()) into a[0 … part().constraints) (likewise b, c), from the
+  // whole circuit's witness: `inputs` and `aux` canonical little-endian, 32 bytes a value.
+  void eval_part(uint32_t k, const uint8_t* inputs, const uint8_t* aux, fr_t* a, fr_t* b,
+                 fr_t* c) const;
+  // The same for the prefix: a[0 … prefix().constraints).
+  void eval_prefix(const uint8_t* inputs, const uint8_t* aux, fr_t* a, fr_t* b, fr_t* c) const;
+
+  // The whole circuit's a, b, c into out.a/b/c (total().constraints + total().inputs rows: the
+  // input constraints A = Input(i), B = C = 0 appended), from the canonical witness at `inputs`
+  // and `aux`; out.inputs/out.aux are not used. Parts in parallel on the compute pool. `stop` is
+  // polled before each part: once it answers true, zk::cancelled_error is thrown.
+  void eval(const uint8_t* inputs, const uint8_t* aux, const assignment_view_t& out,
+            const stop_t& stop = {}) const;
+
+ private:
+  struct coeff_t {
+    fr_t k;
+    int64_t small = 0;  // k as an integer when is_small
+    bool is_small = false;
+  };
+  void eval_rows(uint64_t first, uint64_t end, const uint8_t* const bases[4], fr_t* a, fr_t* b,
+                 fr_t* c) const;
+
+  counts_t prefix_, part_;
+  uint32_t parts_ = 0;
+  // Rows of the prefix then of part 0: row r's A terms are [row_[3r], row_[3r+1]), B's up to
+  // row_[3r+2], C's up to row_[3r+3].
+  std::vector<uint64_t> row_;
+  // A term's variable: bit 31 input, bit 30 the part's own (moved by k parts), the index below.
+  std::vector<uint32_t> ref_;
+  std::vector<uint32_t> coeff_;
+  std::vector<coeff_t> coeffs_;
+};
+
+}  // namespace zk::bellperson
