@@ -191,6 +191,19 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
                                  "' (its log says why)");
       }
     join.resources.hot_keys = *loaded;
+    // The packed wire's structures stay resident beside the keys: out of the budget too.
+    uint64_t structures = 0;
+    for (const auto& [id, path] : cfg.filecoin_params)
+      for (const circuit_def_t& c : *circuits)
+        if (c.id == id) structures += node::prover_resident_bytes(c);
+    if (structures >= join.resources.memory_budget) {
+      stop_all();
+      throw std::runtime_error("node " + cfg.name + ": resources.memory_budget (" +
+                               buffer::format_bytes(cfg.memory_budget) +
+                               ") does not hold its filecoin_params and the packed wire's " +
+                               "circuit structures (" + buffer::format_bytes(structures) + ")");
+    }
+    join.resources.memory_budget -= structures;
   }
   auto id = ask<uint32_t>(sys, scheduler, timeout, join_atom::value, token, join);
   if (!id) {

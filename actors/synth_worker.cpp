@@ -95,7 +95,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
     m.synth_seconds = r.seconds;
     auto pin = store.find(r.buffer_id);  // the public signals the proof must be of
     if (!pin) throw std::runtime_error("the buffer just made is gone from the store");
-    m.public_digest = node::public_digest(pin->data(), d.circuit.n_public);
+    m.public_digest = node::public_digest(pin->header(), pin->data());
     m.report_token = d.report_token;
     return m;
   } catch (const cancelled_error& e) {  // the mark first: /metrics counts no SYNTH for it

@@ -211,7 +211,9 @@ int run_cluster_demo(const demo_options_t& o) {
   for (const auto& c : circuits) {
     std::printf("%-20s %-14s %-13s %-9s %5s%-2d %8llu %10s\n", c.id.c_str(),
                 config::circuit_kind_name(c.kind),
-                c.shape == buffer::synth_shape_t::witness_only ? "witness-only" : "abc+witness",
+                c.shape == buffer::synth_shape_t::witness_only     ? "witness-only"
+                : c.shape == buffer::synth_shape_t::packed_witness ? "packed witness"
+                                                                   : "abc+witness",
                 curve_name(c.curve), "2^", __builtin_ctzll(c.domain_size),
                 (unsigned long long)c.n_vars, buffer::format_bytes(c.buffer_bytes).c_str());
   }

@@ -37,7 +37,8 @@ using namespace std::chrono_literals;
 node::circuit_def_t describe(const config::circuit_t& c, config::priority_t default_priority) {
   node::circuit_def_t d;
   if (c.kind == config::circuit_kind_t::filecoin_porep) {  // the circuit's shape, its .vk checked
-    d = node::describe_filecoin_circuit(c.id, c.registered_proof, c.vk, "circuits." + c.id + ".vk");
+    d = node::describe_filecoin_circuit(c.id, c.registered_proof, c.vk, "circuits." + c.id + ".vk",
+                                        c.wire);
   } else if (c.kind == config::circuit_kind_t::porep_lite) {  // keyed here (or the cached key
                                                               // reused) before the scheduler
                                                               // takes jobs

@@ -52,7 +52,7 @@ void check_filecoin_entries(const config::config_t& cfg, const config::node_t& n
     std::unique_ptr<circuit_def_t> d;
     try {
       if (!ci.registered_proof.empty())
-        d = std::make_unique<circuit_def_t>(filecoin_circuit(ci.id, ci.registered_proof));
+        d = std::make_unique<circuit_def_t>(filecoin_circuit(ci.id, ci.registered_proof, ci.wire));
     } catch (const std::exception&) {
     }
     return defs.emplace(ci.id, std::move(d)).first->second.get();

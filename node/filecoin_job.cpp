@@ -15,14 +15,16 @@
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 #include "zk/filecoin/porep/vanilla/graph.hpp"
 #include "zk/filecoin/porep/vanilla/proof.hpp"
+#include "zk/formats/packed_witness.hpp"
 
 namespace zk::node {
 
 namespace fc = zk::filecoin;
 
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
-                                        const std::string& vk, const std::string& vk_key) {
-  circuit_def_t c = filecoin_circuit(id, registered_proof);
+                                        const std::string& vk, const std::string& vk_key,
+                                        config::wire_t wire) {
+  circuit_def_t c = filecoin_circuit(id, registered_proof, wire);
   try {
     const bellperson::verifying_key_t key = bellperson::read_vk_file(vk).vk;
     if (key.ic.size() != c.n_public + 1)
@@ -38,7 +40,8 @@ circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string
   return c;
 }
 
-circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof) {
+circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof,
+                               config::wire_t wire) {
   const fc::porep_config_t pc = fc::porep_config(fc::registered_proof(registered_proof));
   const fc::circuit_config_t cc = fc::circuit_config(pc);
   const auto shape = fc::circuit_shape(cc, /*matrices=*/false);  // counts, densities, digest
@@ -46,7 +49,8 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
   c.id = id;
   c.kind = circuit_kind_t::filecoin_porep;
   c.native_params = registered_proof;
-  c.shape = buffer::synth_shape_t::abc_witness;
+  c.shape = wire == config::wire_t::packed ? buffer::synth_shape_t::packed_witness
+                                           : buffer::synth_shape_t::abc_witness;
   c.curve = curve_id_t::bls12_381;
   c.digest = shape->digest_hex();
   // The buffer's witness is bellperson's input assignment then its aux assignment; its public
@@ -55,11 +59,29 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
   c.n_public = shape->counts.inputs - 1;
   c.domain_rows = shape->prover_constraints();
   c.domain_size = shape->domain_size();
-  c.buffer_bytes = buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
   // The prover's work arrays: a, b, c over the domain (its FFTs) and the witness in Montgomery
   // form for the MSMs' scalars.
   c.prover_work_bytes = (3 * c.domain_size + c.n_vars) * buffer::fr_bytes;
+  if (c.shape == buffer::synth_shape_t::packed_witness) {
+    // A packed witness carries in full at most the inputs and the aux variables the circuit
+    // allocates as field elements (the rest are bits): its largest size, what a partition's
+    // buffer is accounted at. The prover unpacks it for the MSMs (32 bytes a value, beside its
+    // work arrays) and rebuilds a, b, c into those arrays.
+    const fc::circuit_layout_t& layout = fc::circuit_layout(cc);
+    c.buffer_bytes = buffer::size_class(
+        formats::packed_witness_bytes(c.n_vars, layout.total.inputs + layout.field_aux));
+    c.prover_work_bytes += c.n_vars * buffer::fr_bytes;
+  } else {
+    c.buffer_bytes =
+        buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
+  }
   return c;
+}
+
+uint64_t prover_resident_bytes(const circuit_def_t& c) {
+  if (c.kind != circuit_kind_t::filecoin_porep || c.shape != buffer::synth_shape_t::packed_witness)
+    return 0;
+  return fc::circuit_program(fc::circuit_config(filecoin_config(c)))->bytes_kept();
 }
 
 fc::porep_config_t filecoin_config(const circuit_def_t& c) {

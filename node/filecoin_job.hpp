@@ -57,10 +57,19 @@ struct filecoin_porep_partition_t {
 // bellperson .vk the scheduler checks proofs with (read and checked here). Throws naming what does
 // not fit; what is wrong with the .vk after `vk_key` and ": " when given (the config's
 // circuits.ID.vk).
+// `wire` (the config's circuits.ID.wire) decides the buffer's shape: packed_witness (packed) or
+// abc_witness (full), and so what the store and the prover reserve for a partition.
 circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
-                                        const std::string& vk, const std::string& vk_key = "");
+                                        const std::string& vk, const std::string& vk_key = "",
+                                        config::wire_t wire = config::wire_t::packed);
 // The same without a verifying key (`vk` left empty): what synthesis needs (tests).
-circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof);
+circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof,
+                               config::wire_t wire = config::wire_t::packed);
+
+// What a prover keeps resident for circuit c beside its parameters: on the packed wire the
+// circuit's structure that a, b, c are rebuilt with (built on the first call and kept for the
+// process, as the key load does); 0 on the full wire.
+uint64_t prover_resident_bytes(const circuit_def_t& c);
 
 // The registered proof's configuration (partitions, challenges, porep_id ...).
 filecoin::porep_config_t filecoin_config(const circuit_def_t& c);

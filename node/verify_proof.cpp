@@ -5,6 +5,7 @@
 #include "zk/ec/with_curve.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/formats/json.hpp"
+#include "zk/formats/packed_witness.hpp"
 #include "zk/formats/zkey.hpp"
 
 namespace zk::node {
@@ -60,6 +61,13 @@ std::string sha256(const uint8_t* p, size_t n) {
 
 std::string public_digest(const uint8_t* witness, uint64_t n_public) {
   return sha256(witness + 32, size_t(n_public) * 32);
+}
+
+std::string public_digest(const buffer::synth_header_t& h, const uint8_t* payload) {
+  if (h.shape() != buffer::synth_shape_t::packed_witness) return public_digest(payload, h.n_public);
+  std::vector<uint8_t> head(size_t(h.n_public + 1) * 32);
+  formats::unpack_prefix(payload, h.n_public + 1, head.data());
+  return public_digest(head.data(), h.n_public);
 }
 
 std::optional<std::string> public_digest(const std::vector<std::string>& public_signals) {

@@ -19,6 +19,8 @@ check_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
 // w[1..n_public] as 32-byte little-endian values. From a synth buffer's witness (canonical
 // little-endian, w[0] first; `witness` holds at least n_public + 1 values) ...
 std::string public_digest(const uint8_t* witness, uint64_t n_public);
+// ... from a synth buffer of any shape (a packed witness's first values decoded) ...
+std::string public_digest(const buffer::synth_header_t& h, const uint8_t* payload);
 // ... and from a proof's public.json strings (nullopt when one is not a number below 2^256).
 std::optional<std::string> public_digest(const std::vector<std::string>& public_signals);
 

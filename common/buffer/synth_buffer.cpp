@@ -7,6 +7,7 @@
 #include "common/buffer/checksum.hpp"
 #include "zk/base/error.hpp"
 #include "zk/base/le_bytes.hpp"
+#include "zk/formats/packed_witness.hpp"
 
 namespace zk::buffer {
 namespace {
@@ -76,16 +77,28 @@ uint64_t compute_header_checksum(const synth_header_t& h) {
 
 uint64_t payload_bytes_for(uint64_t n_vars, uint64_t domain_rows, synth_shape_t shape) {
   if (n_vars > max_count || domain_rows > max_count) return 0;
+  if (shape == synth_shape_t::packed_witness) return formats::packed_witness_bytes(n_vars, n_vars);
   uint64_t elems = n_vars;
   if (shape == synth_shape_t::abc_witness) elems += 3 * domain_rows;
   return elems * fr_bytes;  // ≤ 2^32·4·32 = 2^39: no overflow
 }
 
+namespace {
+// The payload sizes a header's counts allow: [min, max].
+std::pair<uint64_t, uint64_t> payload_range(const synth_header_t& h) {
+  const uint64_t max = payload_bytes_for(h.n_vars, h.domain_rows, h.shape());
+  if (h.shape() != synth_shape_t::packed_witness) return {max, max};
+  return {formats::packed_witness_bytes(h.n_vars, 0), max};
+}
+}  // namespace
+
 payload_layout_t payload_layout(const synth_header_t& h) {
   payload_layout_t l;
   l.witness = 0;
   l.a = h.n_vars * fr_bytes;
-  if (h.shape() == synth_shape_t::abc_witness) {
+  if (h.shape() == synth_shape_t::packed_witness) {
+    l.a = l.b = l.c = l.end = h.payload_bytes;
+  } else if (h.shape() == synth_shape_t::abc_witness) {
     l.b = l.a + h.domain_rows * fr_bytes;
     l.c = l.b + h.domain_rows * fr_bytes;
     l.end = l.c + h.domain_rows * fr_bytes;
@@ -104,19 +117,23 @@ uint64_t payload_checksum(const std::vector<byte_span_t>& payload) {
 synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_t>& payload) {
   synth_header_t h;
   h.curve = curve_code(p.curve);
-  h.flags = p.shape == synth_shape_t::abc_witness ? flag_abc : 0;
+  h.flags = p.shape == synth_shape_t::abc_witness      ? flag_abc
+            : p.shape == synth_shape_t::packed_witness ? flag_packed
+                                                       : 0;
   h.circuit_digest = p.circuit_digest;
   h.job_id = p.job_id;
   h.partition = p.partition;
   h.n_vars = p.n_vars;
   h.n_public = p.n_public;
   h.domain_rows = p.domain_rows;
-  h.payload_bytes = payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
   uint64_t given = 0;
   for (const auto& piece : payload) given += piece.size;
-  if (given != h.payload_bytes) {
-    throw std::invalid_argument("make_header: payload pieces hold " + std::to_string(given) +
-                                " bytes, the counts need " + std::to_string(h.payload_bytes));
+  h.payload_bytes = given;
+  const auto [lo, hi] = payload_range(h);
+  if (given < lo || given > hi) {
+    throw std::invalid_argument(
+        "make_header: payload pieces hold " + std::to_string(given) + " bytes, the counts need " +
+        (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)));
   }
   h.payload_checksum = payload_checksum(payload);
   h.header_checksum = compute_header_checksum(h);
@@ -180,9 +197,14 @@ std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t 
     return fail(header_field_t::curve,
                 to_string(h.curve) + " is not a known curve (1 = BN254, 2 = BLS12-381)");
   }
-  if ((h.flags & ~flag_abc) != 0) {
+  if ((h.flags & ~(flag_abc | flag_packed)) != 0) {
     return fail(header_field_t::flags,
-                hex(h.flags) + " has unknown bits (only bit 0, abc+witness, is defined)");
+                hex(h.flags) +
+                    " has unknown bits (only bit 0, abc+witness, and bit 1, packed, are defined)");
+  }
+  if ((h.flags & flag_abc) && (h.flags & flag_packed)) {
+    return fail(header_field_t::flags,
+                hex(h.flags) + ": abc+witness and packed exclude each other");
   }
   if (h.fr_bytes != fr_bytes) {
     return fail(header_field_t::fr_bytes, to_string(h.fr_bytes) + " (expected 32)");
@@ -202,13 +224,19 @@ std::optional<header_error_t> validate_header(const synth_header_t& h, uint64_t 
                 to_string(h.domain_rows) +
                     " is out of range [n_public + 1 = " + to_string(h.n_public + 1) + ", 2^32]");
   }
-  const uint64_t expect = payload_bytes_for(h.n_vars, h.domain_rows, h.shape());
-  if (h.payload_bytes != expect) {
+  const auto [lo, hi] = payload_range(h);
+  if (h.shape() == synth_shape_t::packed_witness) {
+    if (h.payload_bytes < lo || h.payload_bytes > hi)
+      return fail(header_field_t::payload_bytes,
+                  to_string(h.payload_bytes) +
+                      " does not fit the counts (a packed witness of n_vars values: " +
+                      to_string(lo) + " to " + to_string(hi) + ")");
+  } else if (h.payload_bytes != hi) {
     return fail(header_field_t::payload_bytes,
                 to_string(h.payload_bytes) + " does not match the counts (" +
                     (h.shape() == synth_shape_t::abc_witness ? "32·(n_vars + 3·domain_rows) = "
                                                              : "32·n_vars = ") +
-                    to_string(expect) + ")");
+                    to_string(hi) + ")");
   }
   if (h.payload_bytes > max_payload_bytes) {
     return fail(header_field_t::payload_bytes, to_string(h.payload_bytes) +

@@ -11,8 +11,9 @@
 //     4   2 version           1
 //     6   2 header_size       128
 //     8   2 curve             1 = BN254, 2 = BLS12-381
-//    10   2 flags             bit 0: shape abc+witness (a, b, c follow the witness); clear:
-//                             witness-only. Other bits must be zero.
+//    10   2 flags             bit 0: shape abc+witness (a, b, c follow the witness); bit 1:
+//                             packed witness (the witness alone, packed: the prover rebuilds
+//                             a, b, c); neither: witness-only. At most one; others zero.
 //    12   4 fr_bytes          32 (bytes per Fr element; both curves' Fr fit 4 limbs)
 //    16  32 circuit_digest    identifies the circuit (and key) the buffer was made for
 //    48   8 job_id
@@ -23,14 +24,17 @@
 //    80   8 domain_rows       rows of a, b, c (the first rows of the domain, the rest is zero):
 //                             ≥ n_public + 1, the input rows must be included (prover.hpp
 //                             load_abc)
-//    88   8 payload_bytes     32·n_vars, plus 3·32·domain_rows for abc+witness
+//    88   8 payload_bytes     32·n_vars, plus 3·32·domain_rows for abc+witness; packed: the
+//                             packed witness's size, within what n_vars allows
 //    96   8 payload_checksum  XXH64 (seed 0) of the payload bytes (checksum.hpp)
 //   104  16 reserved          zero
 //   120   8 header_checksum   XXH64 of header bytes [0, 120)
 //
 // Payload: witness[n_vars] (canonical little-endian, as in .wtns), then for abc+witness
 // a[domain_rows], b[domain_rows], c[domain_rows] (Montgomery form, as prover_t::load_abc takes
-// them). Limits: n_vars and domain_rows at most 2^32 each, so sizes never overflow.
+// them); packed: zk/formats/packed_witness.hpp's bytes for n_vars values, and the prover rebuilds
+// a, b, c (its domain_rows rows) from them with the circuit's structure. Limits: n_vars and
+// domain_rows at most 2^32 each, so sizes never overflow.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -48,8 +52,9 @@ inline constexpr size_t synth_header_size = 128;
 inline constexpr uint32_t fr_bytes = 32;
 inline constexpr uint64_t max_count = uint64_t(1) << 32;  // n_vars, domain_rows
 
-enum class synth_shape_t { witness_only, abc_witness };
+enum class synth_shape_t { witness_only, abc_witness, packed_witness };
 inline constexpr uint16_t flag_abc = 1;
+inline constexpr uint16_t flag_packed = 2;
 
 // Curves in the header: curve_id_t's value is the code (curve_from_code reads it).
 inline constexpr uint16_t curve_code(curve_id_t c) { return uint16_t(c); }
@@ -79,7 +84,9 @@ struct synth_header_t {
   uint64_t header_checksum = 0;
 
   synth_shape_t shape() const {
-    return (flags & flag_abc) ? synth_shape_t::abc_witness : synth_shape_t::witness_only;
+    if (flags & flag_abc) return synth_shape_t::abc_witness;
+    if (flags & flag_packed) return synth_shape_t::packed_witness;
+    return synth_shape_t::witness_only;
   }
 };
 
@@ -88,10 +95,12 @@ synth_header_t decode_header(const uint8_t* bytes);  // synth_header_size bytes,
 // XXH64 of the first 120 encoded bytes: the value header_checksum must hold.
 uint64_t compute_header_checksum(const synth_header_t& h);
 
-// Payload size for these counts (0 when a count exceeds max_count).
+// Payload size for these counts (0 when a count exceeds max_count); packed: the largest a packed
+// witness of n_vars values can be (every value "other").
 uint64_t payload_bytes_for(uint64_t n_vars, uint64_t domain_rows, synth_shape_t shape);
 
-// Byte offsets of the arrays within the payload (a/b/c only for abc+witness).
+// Byte offsets of the arrays within the payload (a/b/c only for abc+witness; packed: the packed
+// witness from 0 to end).
 struct payload_layout_t {
   uint64_t witness = 0, a = 0, b = 0, c = 0, end = 0;
 };
@@ -117,7 +126,8 @@ struct synth_params_t {
 
 // A sealed, valid header for the payload given as pieces in order (witness, then a, b, c).
 // Throws std::invalid_argument when the counts are invalid or the pieces do not add up to
-// payload_bytes_for(counts) (a caller bug, not bad input).
+// payload_bytes_for(counts) (packed: a size a packed witness of n_vars values can have) — a caller
+// bug, not bad input.
 synth_header_t make_header(const synth_params_t& p, const std::vector<byte_span_t>& payload);
 
 // The header field a validation error is about.

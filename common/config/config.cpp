@@ -54,6 +54,8 @@ const char* shape_name(shape_t s) {
   }
   return "?";
 }
+const char* wire_name(wire_t w) { return w == wire_t::packed ? "packed" : "full"; }
+
 const char* priority_name(priority_t p) {
   switch (p) {
     case priority_t::critical:

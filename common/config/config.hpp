@@ -30,6 +30,11 @@ struct config_error : std::runtime_error {
 enum class node_role_t { scheduler, synth, prover };
 enum class backend_t { cpu, cuda, automatic };
 enum class shape_t { abc_witness, witness_only, automatic };
+// What a Filecoin circuit's partitions cross the data plane as (the circuit's `wire:`):
+//   packed  the witness alone, packed (0/1 values as 2-bit codes): 86.7 MB for a 32 GiB
+//           partition; the prover host rebuilds a, b, c from the circuit's structure (default)
+//   full    a, b, c and the witness, 32 bytes each: 16.7 GB for a 32 GiB partition
+enum class wire_t : uint8_t { packed = 0, full = 1 };
 // Job priority, most urgent first (the scheduler orders by the value; it travels in messages).
 enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
 // What a circuit is, decided once where its entry is read (`native:`, or none): every layer
@@ -42,6 +47,7 @@ enum class circuit_kind_t : uint8_t { circom = 0, porep_lite = 1, filecoin_porep
 const char* node_role_name(node_role_t r);
 const char* backend_name(backend_t b);
 const char* shape_name(shape_t s);
+const char* wire_name(wire_t w);
 const char* priority_name(priority_t p);
 // "circom", "porep-lite", "filecoin-porep" (the last two: the config's `native:` names).
 const char* circuit_kind_name(circuit_kind_t k);
@@ -99,7 +105,8 @@ struct circuit_t {
   // the parameters in their node's filecoin_params).
   circuit_kind_t kind = circuit_kind_t::circom;
   std::string registered_proof;  // filecoin-porep: the RegisteredSealProof ("StackedDrg2KiBV1_1")
-  std::string vk;       // filecoin-porep: the bellperson .vk the scheduler checks proofs with
+  std::string vk;  // filecoin-porep: the bellperson .vk the scheduler checks proofs with
+  wire_t wire = wire_t::packed;  // filecoin-porep: what its partitions cross the data plane as
   std::string params;   // native: the shape parameters ("curve=bn254,challenges=2,depth=16")
   std::string key_dir;  // native: where the key is made/reused; empty: the user's cache
   std::string

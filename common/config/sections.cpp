@@ -207,6 +207,7 @@ circuit_t read_filecoin_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
   std::error_code ec;
   if (c.options.check_files && !fs::is_regular_file(ci.vk, ec))
     fail(c, vk, m.path("vk"), ci.vk + " does not exist (the .vk of the circuit's parameters)");
+  if (m.has("wire")) ci.wire = as_enum(c, m.get("wire"), m.path("wire"), wire_choices);
   if (m.has("priority"))
     ci.priority = as_enum(c, m.get("priority"), m.path("priority"), priority_choices);
   return ci;
@@ -224,7 +225,7 @@ circuit_t read_native_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
     fail(c, n, m.path("native"),
          "\"" + native + "\" is not a native circuit (known: porep-lite, filecoin-porep)");
   ci.kind = circuit_kind_t::porep_lite;
-  for (const char* key : {"registered_proof", "vk"})
+  for (const char* key : {"registered_proof", "vk", "wire"})
     if (m.has(key)) fail(c, m.get(key), m.path(key), "only for native: filecoin-porep");
   for (const char* key : {"zkey", "r1cs", "witness_generator"})
     if (m.has(key))
@@ -268,7 +269,7 @@ void read_circuit(const ctx_t& c, const std::string& id, const YAML::Node& n,
   for (const char* key : {"params", "key_dir"})
     if (m.has(key))
       fail(c, m.get(key), m.path(key), "only for native circuits (with `native: porep-lite`)");
-  for (const char* key : {"registered_proof", "vk"})
+  for (const char* key : {"registered_proof", "vk", "wire"})
     if (m.has(key)) fail(c, m.get(key), m.path(key), "only for native: filecoin-porep");
   for (auto [key, dst] :
        {std::pair<const char*, std::string*>{"zkey", &ci.zkey}, {"r1cs", &ci.r1cs}}) {

@@ -6,6 +6,7 @@
 #include "node/filecoin_job.hpp"
 #include "zk/base/fingerprint.hpp"
 #include "zk/filecoin/api/c2.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/formats/json.hpp"
 
 namespace zk::node {
@@ -16,10 +17,26 @@ namespace {
 
 struct filecoin_key_t final : prover_engine_t::key_t {
   std::unique_ptr<fc::c2_prover_t> c2;
+  fc::circuit_config_t config;
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                        const groth16::stage_observer_t& observe, const stop_t& stop) override {
-    const auto p = prove_buffer(c2->prover(), c2->key().verifying_key(), c, b, observe, stop);
+    // The packed wire: a, b, c from the witness and the circuit's structure (kept once per
+    // circuit by circuit_program, built at the first packed partition).
+    const abc_rebuild_t<bellperson::curve_t> rebuild =
+        [this](const formats::witness_bits_t& bits,
+               const groth16::abc_rows_t<bellperson::fr_t>& rows, const stop_t& stop) {
+          const auto program = fc::circuit_program(config);
+          const std::vector<bellperson::fr_t> others = bellperson::abc_program_t::others_of(bits);
+          bellperson::assignment_view_t view;
+          view.a = rows.a;
+          view.b = rows.b;
+          view.c = rows.c;
+          view.capacity = program->total();
+          program->eval({&bits, others.data()}, view, stop);
+        };
+    const auto p =
+        prove_buffer(c2->prover(), c2->key().verifying_key(), c, b, observe, stop, rebuild);
     uint8_t bytes[bellperson::proof_size];
     bellperson::encode_proof(p.proof, bytes);
     return {filecoin_proof_text(bytes), p.public_signals, p.prove_seconds, p.verify_seconds};
@@ -41,7 +58,14 @@ std::unique_ptr<prover_engine_t::key_t> load_filecoin_key(
                                " IC points, circuit '" + c.id + "' " +
                                std::to_string(c.n_public + 1) + " inputs");
     k->sample = sampled_fingerprint(file.mapping().data(), file.file_size());
-    k->c2 = std::make_unique<fc::c2_prover_t>(file, fc::circuit_config(filecoin_config(c)));
+    k->config = fc::circuit_config(filecoin_config(c));
+    k->c2 = std::make_unique<fc::c2_prover_t>(file, k->config);
+  }
+  if (c.shape == buffer::synth_shape_t::packed_witness) {
+    // The structure a, b, c are rebuilt with, made now rather than in the first proof.
+    const auto program = fc::circuit_program(k->config);
+    log::info("circuit '" + c.id + "': packed wire, a, b, c rebuilt here from the circuit's " +
+              "structure (" + std::to_string(program->bytes_kept()) + " bytes)");
   }
   k->c2->prover().set_accelerator(acc);
   k->c2->prover().release_work();  // touched by the allocation: held only while a proof runs

@@ -3,13 +3,17 @@
 // how it proves a buffer. One implementation per key format: snarkjs zkeys (prover_engine.cpp)
 // and Filecoin's bellperson parameters (filecoin_key.hpp); both prove with the one Groth16 prover
 // through prove_buffer.
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "common/buffer/synth_buffer.hpp"
 #include "common/util/log.hpp"
 #include "node/prover/key_file.hpp"
 #include "node/prover/prover_engine.hpp"
+#include "zk/formats/packed_witness.hpp"
 #include "zk/groth16/prove_verified.hpp"
 
 namespace zk::node {
@@ -23,17 +27,27 @@ struct prover_engine_t::key_t {
                                const groth16::stage_observer_t& observe, const stop_t& stop) = 0;
 };
 
+// How a key rebuilds a, b, c from a packed witness (the packed wire): the witness's bit sets
+// into the prover's rows (every domain row of the circuit's constraints and input constraints).
+template <class C>
+using abc_rebuild_t =
+    std::function<void(const formats::witness_bits_t& witness,
+                       const groth16::abc_rows_t<typename C::fr_t>& rows, const stop_t& stop)>;
+
 // A synth buffer proved with `prover` and verified with `vk` (groth16::prove_verified, the one
 // path): a, b, c loaded from an abc+witness buffer (its rows must fit the key's domain), built from
-// the key's coefficients for a witness-only one. Throws std::runtime_error naming the job and
-// partition when the buffer does not fit or the proof fails verification, zk::cancelled_error
-// when `stop` asks for it (groth16::prove_call_t::stop).
+// the key's coefficients for a witness-only one, rebuilt by `rebuild` from a packed one (its
+// witness checked, then unpacked for the MSMs; the stage build_ab times both). Throws
+// std::runtime_error naming the job and partition when the buffer does not fit (a packed witness
+// that does not check: zk::format_error, naming the byte) or the proof fails verification,
+// zk::cancelled_error when `stop` asks for it (groth16::prove_call_t::stop).
 template <class C>
 groth16::verified_proof_t<C> prove_buffer(groth16::prover_t<C>& prover,
                                           const groth16::verifying_key_t<C>& vk,
                                           const circuit_def_t& c, const buffer::buffer_ref_t& b,
                                           const groth16::stage_observer_t& observe,
-                                          const stop_t& stop = {}) {
+                                          const stop_t& stop = {},
+                                          const abc_rebuild_t<C>& rebuild = {}) {
   using Fr = typename C::fr_t;
   // Between proofs the node holds its key and nothing of the last proof: the work arrays are
   // reserved per proof by the scheduler (circuit_def_t::prover_work_bytes), so their pages go back
@@ -63,6 +77,33 @@ groth16::verified_proof_t<C> prove_buffer(groth16::prover_t<C>& prover,
       observe({groth16::prover_stage_t::build_ab, ta, groth16::now_ns(),
                groth16::stage_backend_t::cpu});
     call.abc = groth16::abc_source_t::loaded;
+  }
+  if (h.shape() == buffer::synth_shape_t::packed_witness) {
+    if (!rebuild)
+      throw std::runtime_error(call.what + ": a packed witness, and circuit '" + c.id +
+                               "' has no structure to rebuild a, b, c from");
+    const uint64_t domain = prover.key().domain_size;
+    if (h.domain_rows > domain)
+      throw std::runtime_error(call.what + ": " + std::to_string(h.domain_rows) +
+                               " rows exceed the key's domain " + std::to_string(domain));
+    const uint64_t ta = groth16::now_ns();
+    const uint8_t* packed = b.data() + layout.witness;
+    const auto info =
+        formats::check_packed_witness(packed, h.payload_bytes, Fr::modulus.l, call.what);
+    if (info.n != h.n_vars)
+      throw std::runtime_error(call.what + ": a packed witness of " + std::to_string(info.n) +
+                               " values, the header says " + std::to_string(h.n_vars));
+    const formats::witness_bits_t bits = formats::witness_bits(packed);
+    rebuild(bits, prover.abc_for_loading(size_t(h.domain_rows)), stop);
+    // The MSMs read the witness as 32-byte canonical values: unpacked beside the work arrays
+    // (accounted in circuit_def_t::prover_work_bytes) and freed with the proof.
+    std::unique_ptr<uint8_t[]> witness(new uint8_t[size_t(h.n_vars) * 32]);  // unpack writes all
+    formats::unpack_witness(packed, witness.get());
+    if (observe)  // a, b, c rebuilt from the packed witness
+      observe({groth16::prover_stage_t::build_ab, ta, groth16::now_ns(),
+               groth16::stage_backend_t::cpu});
+    call.abc = groth16::abc_source_t::loaded;
+    return groth16::prove_verified(prover, vk, witness.get(), call);
   }
   return groth16::prove_verified(prover, vk, b.data() + layout.witness, call);
 }

@@ -12,6 +12,8 @@
 // Buffer (abc+witness): the witness is bellperson's input assignment (ONE first) then its aux
 // assignment, canonical little-endian as the synth header says; a, b, c are every constraint then
 // the input constraints (A = input i, B = C = 0), Montgomery form.
+// Buffer (packed, the circuit's `wire: packed`): that witness alone, packed
+// (zk/formats/packed_witness.hpp); the prover rebuilds a, b, c (node/prover/filecoin_key.cpp).
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -57,8 +59,27 @@ porep_payload_t synthesize_porep_payload(const circuit_def_t& c, const porep_inp
                                          const synth_stage_observer_t& observe = {},
                                          const stop_t& stop = {});
 
+// What synthesize_porep_packed leaves.
+struct porep_packed_t {
+  buffer::synth_header_t header;  // packed_witness, its checksum over `payload`
+  std::vector<uint8_t> payload;   // zk/formats/packed_witness.hpp
+  std::optional<filecoin::unsatisfied_t> unsatisfied;  // the first failing constraint
+};
+
+// The packed wire's synthesis (circuit c's shape packed_witness): the input read (porep_witness),
+// then the witness synthesized a challenge at a time into a packed witness, every constraint
+// checked as it is made and the input assignment against the derived public inputs
+// (porep_synthesize); a, b, c are never held (the prover host rebuilds them: node/prover). Memory:
+// one challenge's aux variables per compute thread and the packed witness. Throws as
+// synthesize_porep_payload does.
+porep_packed_t synthesize_porep_packed(const circuit_def_t& c, const porep_input_ref_t& input,
+                                       uint64_t job, uint32_t part,
+                                       const synth_stage_observer_t& observe = {},
+                                       const stop_t& stop = {});
+
 // Synthesizes partition `part` from its input, the local file `file` (`name`: what errors call
-// it), into `store` (synthesize_porep_payload with the check, into a buffer reserved there). Throws
+// it), into `store` (synthesize_porep_payload with the check, into a buffer reserved there; or
+// synthesize_porep_packed, its payload copied into a buffer of its size). Throws
 // bad_input_error for an input the circuit does not accept (another partition's, malformed — naming
 // the byte offset —, a constraint unsatisfied, a public input not the derived one),
 // std::runtime_error for anything else (the store's budget), zk::cancelled_error when `stop`

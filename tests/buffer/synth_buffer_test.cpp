@@ -157,6 +157,42 @@ TEST_CASE("validate_header names each bad field") {
   CHECK(e->message.find("exceeds the receiver's limit") != std::string::npos);
 }
 
+TEST_CASE("a packed-witness header: any size a packed witness of n_vars values can have") {
+  // zk/formats/packed_witness.hpp: 24 bytes, 2 bits a value, 32 bytes an "other" value.
+  synth_params_t p;
+  p.curve = zk::curve_id_t::bls12_381;
+  p.n_vars = 10;
+  p.n_public = 2;
+  p.domain_rows = 20;
+  p.shape = synth_shape_t::packed_witness;
+  CHECK(payload_bytes_for(10, 20, synth_shape_t::packed_witness) == 24 + 3 + 320);
+  for (uint64_t bytes : {uint64_t(24 + 3), uint64_t(24 + 3 + 32 * 4), uint64_t(24 + 3 + 320)}) {
+    std::vector<uint8_t> payload(bytes, 0);
+    const synth_header_t h = make_header(p, {{payload.data(), payload.size()}});
+    CHECK(h.shape() == synth_shape_t::packed_witness);
+    CHECK(h.flags == flag_packed);
+    CHECK_FALSE(validate_header(h).has_value());
+    CHECK(payload_layout(h).end == bytes);
+  }
+  std::vector<uint8_t> payload(24 + 3 + 32, 0);
+  synth_header_t h = make_header(p, {{payload.data(), payload.size()}});
+  for (uint64_t bad : {uint64_t(24 + 2), uint64_t(24 + 3 + 321)}) {
+    h.payload_bytes = bad;
+    const auto e = validate_header(reseal(h));
+    REQUIRE(e.has_value());
+    CHECK(e->field == header_field_t::payload_bytes);
+    CHECK_MESSAGE(
+        e->message.find("a packed witness of n_vars values: 27 to 347") != std::string::npos,
+        e->message);
+  }
+  h.flags = flag_packed | flag_abc;
+  h.payload_bytes = payload.size();
+  CHECK(failing_field(reseal(h)) == header_field_t::flags);
+  std::vector<uint8_t> short_payload(20, 0);
+  CHECK_THROWS_AS(make_header(p, {{short_payload.data(), short_payload.size()}}),
+                  std::invalid_argument);
+}
+
 TEST_CASE("payload_bytes_for refuses counts beyond 2^32") {
   CHECK(payload_bytes_for(5, 8, synth_shape_t::abc_witness) == 32 * 29);
   CHECK(payload_bytes_for(5, 8, synth_shape_t::witness_only) == 160);

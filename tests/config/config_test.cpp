@@ -542,6 +542,19 @@ nodes:
   CHECK(contains(error_of(base, true), "circuits.fc.vk: /x/a.vk does not exist"));
   CHECK(contains(error_of(replace(base, "vk: /x/a.vk", "vk: /x/a.vk, params: \"a=1\""), false),
                  "circuits.fc.params: not for a filecoin-porep circuit"));
+  // The wire: packed unless the circuit says full; nothing else, and only for Filecoin.
+  CHECK(c->wire == zk::config::wire_t::packed);
+  const auto full = parse(replace(base, "vk: /x/a.vk}", "vk: /x/a.vk, wire: full}"), false);
+  REQUIRE(full.find_circuit("fc"));
+  CHECK(full.find_circuit("fc")->wire == zk::config::wire_t::full);
+  CHECK(contains(error_of(replace(base, "vk: /x/a.vk}", "vk: /x/a.vk, wire: fast}"), false),
+                 "circuits.fc.wire"));
+  CHECK(contains(
+      error_of(
+          replace(base, "native: filecoin-porep, registered_proof: StackedDrg2KiBV1_1, vk: /x/a.vk",
+                  "native: porep-lite, wire: full"),
+          false),
+      "circuits.fc.wire: only for native: filecoin-porep"));
   CHECK(
       contains(error_of(replace(base, "filecoin_params: {fc:", "filecoin_params: {other:"), false),
                "nodes[1].filecoin_params.other: \"other\" is not in circuits"));

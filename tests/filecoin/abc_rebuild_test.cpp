@@ -102,7 +102,9 @@ void check_rebuild(const c1_output_t& c1, uint32_t partition) {
   got.a.assign(rows, fr_t::one());
   got.b.assign(rows, fr_t::one());
   got.c.assign(rows, fr_t::one());
-  program->eval(back.data(), back.data() + 32 * uint64_t(t.inputs), got.view());
+  const fmt::witness_bits_t bits = fmt::witness_bits(p.data());
+  const std::vector<fr_t> others = zk::bellperson::abc_program_t::others_of(bits);
+  program->eval({&bits, others.data()}, got.view());
   CHECK(got.a == want.a);
   CHECK(got.b == want.b);
   CHECK(got.c == want.c);
@@ -110,9 +112,12 @@ void check_rebuild(const c1_output_t& c1, uint32_t partition) {
   CHECK(program->terms_kept() * c.challenges < want.a.size() * 3 * 8);
 
   // The rebuild reads the witness: one aux value changed changes some row.
-  std::vector<uint8_t> tampered = back;
+  std::vector<uint8_t> tampered = w;
   tampered[32 * (uint64_t(t.inputs) + t.aux / 2)] ^= 1;
-  program->eval(tampered.data(), tampered.data() + 32 * uint64_t(t.inputs), got.view());
+  const std::vector<uint8_t> tp = pack(tampered);
+  const fmt::witness_bits_t tbits = fmt::witness_bits(tp.data());
+  const std::vector<fr_t> tothers = zk::bellperson::abc_program_t::others_of(tbits);
+  program->eval({&tbits, tothers.data()}, got.view());
   CHECK((got.a != want.a || got.b != want.b || got.c != want.c));
 }
 

@@ -37,12 +37,15 @@ cluster_new fc insecure
 take_port HTTP
 U="http://127.0.0.1:$HTTP"
 yaml_head "http: 127.0.0.1:$HTTP" "stage_timeout: 10m"
-yaml_line "circuits:" "  fc2k: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK}"
+# fc2k on the packed wire (the default: the witness packed, a, b, c rebuilt by the prover),
+# fc2k-full on today's buffer (a, b, c and the witness): the HTTP job goes there.
+yaml_line "circuits:" "  fc2k: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK}" \
+  "  fc2k-full: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: full}"
 yaml_node scheduler scheduler
 yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 1GiB}"
 yaml_node synth-2 synth "resources: {cores: 1, memory_budget: 1GiB}"
 for p in prover-1 prover-2; do
-  yaml_node $p prover "resources: {cores: 2, memory_budget: 4GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS}"
+  yaml_node $p prover "resources: {cores: 2, memory_budget: 4GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS, fc2k-full: $PARAMS}"
 done
 cluster_up
 wait_ready 900 || die "the cluster did not become ready"
@@ -80,7 +83,7 @@ JOB="$("$ZK" submit --config "$CFG" --circuit fc2k --c1 "$T/sector.c1" --prover-
   --sector "$SECTOR" 2>"$T/submit.err")" || die "zkfleet submit: $(cat "$T/submit.err")"
 ok "submitted by the CLI: job $JOB"
 code="$(curl -s -m 60 -o "$T/post.body" -w '%{http_code}' -H 'Content-Type: application/json' \
-  --data-binary @"$T/c1-wrapped.json" "$U/v1/jobs?circuit=fc2k&prover_id=$PROVER&sector=$SECTOR")"
+  --data-binary @"$T/c1-wrapped.json" "$U/v1/jobs?circuit=fc2k-full&prover_id=$PROVER&sector=$SECTOR")"
 HJOB="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$T/post.body" 2>/dev/null)"
 [ "$code" = 201 ] && [ -n "$HJOB" ] && ok "submitted over HTTP (the lotus wrapper as the body): job $HJOB" ||
   die "POST /v1/jobs: $code $(cat "$T/post.body")"
@@ -121,7 +124,7 @@ fi
 HP="$T/out/job$HJOB-proof.bin"
 rrc=0
 "$REF" verify --vk "$VK" --proof "$HP" "${VARGS[@]}" --sector $SECTOR >"$T/ref2.json" 2>&1 || rrc=$?
-[ $rrc = 0 ] && ok "the HTTP job's proof: Filecoin's verify_seal accepts it" ||
+[ $rrc = 0 ] && ok "the HTTP job's proof (wire: full): Filecoin's verify_seal accepts it" ||
   fail "the HTTP job's proof: verify_seal exit $rrc: $(grep -m1 error "$T/ref2.json")"
 
 # --- GET /v1/jobs/ID/proofs: the sector proof, hex and raw, equal to await's -------------------
@@ -148,12 +151,31 @@ for e in ev:
     elif e["phase"] == "end" and k in open_:
         spans.setdefault(e["stage"], []).append((e["t_ns"] - open_.pop(k)) / 1e9)
 for s in ["SYNTH", "porep_witness", "porep_synthesize", "porep_check", "XFER", "GPU",
-          "compute_h", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h"]:
+          "build_ab", "compute_h", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h"]:
     v = sorted(spans.get(s, []))
     if v: print("%s %d %.3f" % (s, len(v), v[len(v) // 2]))
 EOF
+# What crossed the data plane: the packed job's partition against the full one's (the timeline
+# numbers jobs in the order they came: the CLI's, on the packed wire, first).
+python3 - "$T/timeline.json" >"$T/xfer.txt" <<'EOF'
+import json, sys
+ev = json.load(open(sys.argv[1]))["events"]
+bytes_of = {}
+for e in ev:
+    if e["stage"] == "XFER":
+        bytes_of[e["job"]] = max(bytes_of.get(e["job"], 0), e.get("bytes", 0))
+for job in sorted(bytes_of):
+    print(job, bytes_of[job])
+EOF
+read -r _ packed_bytes < <(sed -n 1p "$T/xfer.txt")
+read -r _ full_bytes < <(sed -n 2p "$T/xfer.txt")
+if [ "${packed_bytes:-0}" -gt 0 ] && [ "${full_bytes:-0}" -gt $((20 * packed_bytes)) ]; then
+  ok "on the wire: $packed_bytes bytes for the packed partition, $full_bytes for the full buffer"
+else
+  fail "on the wire: packed ${packed_bytes:-?}, full ${full_bytes:-?} ($(tr '\n' ' ' <"$T/xfer.txt"))"
+fi
 if grep -q '^porep_synthesize ' "$T/stages.txt" && grep -q '^porep_check ' "$T/stages.txt" &&
-  grep -q '^GPU ' "$T/stages.txt"; then
+  grep -q '^GPU ' "$T/stages.txt" && grep -q '^build_ab ' "$T/stages.txt"; then
   ok "timeline: the PoRep stages (count, median s): $(tr '\n' ';' <"$T/stages.txt")"
 else
   fail "timeline: no PoRep stages: $(cat "$T/stages.txt" "$T/timeline.err")"

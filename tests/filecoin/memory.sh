@@ -5,7 +5,8 @@
 # proves one sector; each node's resident set (/proc/PID/status VmRSS, VmHWM for the peak) is
 # compared at each step — idle, one partition, after — with what the node accounts for: the
 # scheduler's reservation on it (/metrics zkfleet_node_reserved_bytes, its peak) plus, on the
-# prover, its resident parameters (the .params' size, taken out of its budget at join), plus the
+# prover, what it keeps resident (its parameters and the packed wire's circuit structure, taken
+# out of its budget at join), plus the
 # process's own base (its RSS before any circuit work: SLACK).
 #
 #   tests/filecoin/memory.sh <path-to-zkfleet>
@@ -29,7 +30,12 @@ cluster_up
 wait_ready 900 || die "the cluster did not become ready"
 SYNTH_PID="$(node_pid synth-1)" PROVER_PID="$(node_pid prover-1)"
 [ -n "$SYNTH_PID" ] && [ -n "$PROVER_PID" ] || die "no pid for synth-1 ($SYNTH_PID) or prover-1 ($PROVER_PID)"
-RESIDENT="$(stat -c %s "$PARAMS")"
+# What the prover keeps resident: what it took out of its 4 GiB at join (its parameters, and the
+# packed wire's circuit structure), as the scheduler accounts its budget.
+RESIDENT=$(( (4 << 30) - $(curl -s -m 10 "$U/metrics" |
+  awk '$1 == "zkfleet_node_budget_bytes{node=\"prover-1\"}" { print $2 }') ))
+[ "$RESIDENT" -ge "$(stat -c %s "$PARAMS")" ] && ok "prover-1 holds out of its budget its parameters ($(stat -c %s "$PARAMS") B) and more: $RESIDENT B" ||
+  fail "prover-1's resident: $RESIDENT B, less than its parameters ($(stat -c %s "$PARAMS") B)"
 
 kb() { awk -v k="$2:" '$1 == k { print $2 * 1024 }' "/proc/$1/status"; }
 metric() { curl -s -m 10 "$U/metrics" | awk -v m="$1{node=\"$2\"}" '$1 == m { print $2 }'; }

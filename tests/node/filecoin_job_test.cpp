@@ -233,67 +233,84 @@ TEST_CASE("filecoin job: the sector's proof is the partitions' proofs in partiti
 }
 
 TEST_CASE("filecoin job: a partition synthesized from its input, every constraint checked") {
-  const auto& s = sealed_2k();
-  scheduler_files_t f;
-  const auto& c = circuit_2k();
-  const std::string json = f.write("c1.json", fc::write_c1_json(s.c1));
-  auto taken = zk::node::take_in(c, job(input_file_t::at(json), 42), 1, f.env());
-  REQUIRE_MESSAGE(taken, taken.error());
-  const zk::node::job_spec_t spec{*taken};
-  const zk::node::partition_spec_t p0 = zk::node::partition_spec(spec, 0);
-  const std::string name = zk::node::file_of(p0)->name();
-  const std::string file = *f.store.path_of(zk::node::file_of(p0)->object);
-  zk::buffer::buffer_store_t store(c.buffer_bytes + (64ull << 20));
-  zk::node::csr_cache_t cache;
-  std::vector<zk::timeline::stage_t> stages;
-  auto r = zk::node::synthesize(c, p0, file, name, 1, 7, 0, store, cache, {},
-                                [&](zk::timeline::stage_t st, int64_t t0, int64_t t1) {
-                                  CHECK(t1 >= t0);
-                                  stages.push_back(st);
-                                });
-  CHECK(stages == std::vector<zk::timeline::stage_t>{zk::timeline::stage_t::porep_witness,
-                                                     zk::timeline::stage_t::porep_synthesize,
-                                                     zk::timeline::stage_t::porep_check});
-  auto pin = store.find(r.buffer_id);
-  REQUIRE(pin);
-  CHECK(pin->header().n_vars == c.n_vars);
-  CHECK(pin->header().domain_rows == c.domain_rows);
-  // The buffer's public signals are the public inputs Filecoin's verifier derives: the digest
-  // intake kept, which the scheduler checks the buffer report against.
-  CHECK(zk::node::public_digest(pin->data(), c.n_public) == derived_digest(s, 42));
-  CHECK(zk::node::expected_public_digest(spec, 0) == derived_digest(s, 42));
-  pin.reset();
-  store.release(r.buffer_id);
+  // The packed wire (the default) and the full buffer: the same public signals, the stages each
+  // reports (packed: the check is made as the constraints are, inside porep_synthesize).
+  const circuit_def_t full =
+      zk::node::filecoin_circuit("fc2k", "StackedDrg2KiBV1_1", zk::config::wire_t::full);
+  for (const circuit_def_t* cp : {&circuit_2k(), &full}) {
+    const bool packed = cp == &circuit_2k();
+    CAPTURE(packed);
+    const auto& s = sealed_2k();
+    scheduler_files_t f;
+    const auto& c = *cp;
+    CHECK(c.shape == (packed ? zk::buffer::synth_shape_t::packed_witness
+                             : zk::buffer::synth_shape_t::abc_witness));
+    const std::string json = f.write("c1.json", fc::write_c1_json(s.c1));
+    auto taken = zk::node::take_in(c, job(input_file_t::at(json), 42), 1, f.env());
+    REQUIRE_MESSAGE(taken, taken.error());
+    const zk::node::job_spec_t spec{*taken};
+    const zk::node::partition_spec_t p0 = zk::node::partition_spec(spec, 0);
+    const std::string name = zk::node::file_of(p0)->name();
+    const std::string file = *f.store.path_of(zk::node::file_of(p0)->object);
+    zk::buffer::buffer_store_t store(c.buffer_bytes + (64ull << 20));
+    zk::node::csr_cache_t cache;
+    std::vector<zk::timeline::stage_t> stages;
+    auto r = zk::node::synthesize(c, p0, file, name, 1, 7, 0, store, cache, {},
+                                  [&](zk::timeline::stage_t st, int64_t t0, int64_t t1) {
+                                    CHECK(t1 >= t0);
+                                    stages.push_back(st);
+                                  });
+    std::vector<zk::timeline::stage_t> want{zk::timeline::stage_t::porep_witness,
+                                            zk::timeline::stage_t::porep_synthesize};
+    if (!packed) want.push_back(zk::timeline::stage_t::porep_check);
+    CHECK(stages == want);
+    auto pin = store.find(r.buffer_id);
+    REQUIRE(pin);
+    CHECK(pin->header().n_vars == c.n_vars);
+    CHECK(pin->header().domain_rows == c.domain_rows);
+    CHECK(pin->header().shape() == c.shape);
+    // A packed partition is far smaller than its full buffer and within what the circuit
+    // accounts for it.
+    if (packed) CHECK(r.payload_bytes * 20 < full.buffer_bytes);
+    CHECK(r.payload_bytes <= c.buffer_bytes);
+    // The buffer's public signals are the public inputs Filecoin's verifier derives: the digest
+    // intake kept, which the scheduler checks the buffer report against.
+    CHECK(zk::node::public_digest(pin->header(), pin->data()) == derived_digest(s, 42));
+    CHECK(zk::node::expected_public_digest(spec, 0) == derived_digest(s, 42));
+    pin.reset();
+    store.release(r.buffer_id);
 
-  // Inputs the circuit does not accept, each a bad_input_error naming the input; the buffer
-  // reserved for them goes back to the store.
-  const fc::partition_input_t in = fc::read_partition_input_file(s.req.config, file);
-  auto synth_error = [&](const fc::partition_witness_t& w, const std::vector<fc::challenge_t>& ch) {
-    const auto bytes = fc::write_partition_input(s.req.config, 0, w, ch);
-    const std::string bad = (f.dir.path() / "bad.fcp").string();
-    zk::test::write_text(bad, std::string(bytes.begin(), bytes.end()));
-    return zk::test::thrown<zk::node::bad_input_error>(
-        [&] { zk::node::synthesize(c, p0, bad, name, 1, 8, 0, store, cache); });
-  };
-  // A data leaf changed with its tree D path left alone: the vanilla check at intake refuses it
-  // (tested above); synthesis, given it anyway, finds the failing constraint and says where.
-  fc::partition_witness_t leaf = in.witness;
-  leaf.challenges[0].data_leaf = leaf.challenges[0].data_leaf + fc::fr_t::from_u64(1);
-  std::string why = synth_error(leaf, in.challenges);
-  CHECK(contains(why, name + ": partition 0"));
-  CHECK(contains(why, "is not satisfied"));
-  // A DRG parent that is not the one the column's path opens: every constraint holds, but the
-  // circuit's public inputs are not those derived for the sector.
-  std::vector<fc::challenge_t> moved = in.challenges;
-  moved[0].drg[0] = (moved[0].drg[0] + 1) % 64;
-  why = synth_error(in.witness, moved);
-  CHECK(contains(why, name + ": partition 0: public input 4"));
-  CHECK(contains(why, "is not the one derived for the sector"));
-  // A malformed input: named, with the byte offset.
-  const std::string cut = (f.dir.path() / "cut.fcp").string();
-  zk::test::write_text(cut, zk::test::read_text(file).substr(0, 100));
-  why = zk::test::thrown<zk::node::bad_input_error>(
-      [&] { zk::node::synthesize(c, p0, cut, name, 1, 9, 0, store, cache); });
-  CHECK(contains(why, name + ": at byte 0: 100 bytes"));
-  CHECK(store.stats().registered == 0);
+    // Inputs the circuit does not accept, each a bad_input_error naming the input; the buffer
+    // reserved for them goes back to the store.
+    const fc::partition_input_t in = fc::read_partition_input_file(s.req.config, file);
+    auto synth_error = [&](const fc::partition_witness_t& w,
+                           const std::vector<fc::challenge_t>& ch) {
+      const auto bytes = fc::write_partition_input(s.req.config, 0, w, ch);
+      const std::string bad = (f.dir.path() / "bad.fcp").string();
+      zk::test::write_text(bad, std::string(bytes.begin(), bytes.end()));
+      return zk::test::thrown<zk::node::bad_input_error>(
+          [&] { zk::node::synthesize(c, p0, bad, name, 1, 8, 0, store, cache); });
+    };
+    // A data leaf changed with its tree D path left alone: the vanilla check at intake refuses it
+    // (tested above); synthesis, given it anyway, finds the failing constraint and says where.
+    fc::partition_witness_t leaf = in.witness;
+    leaf.challenges[0].data_leaf = leaf.challenges[0].data_leaf + fc::fr_t::from_u64(1);
+    std::string why = synth_error(leaf, in.challenges);
+    CHECK(contains(why, name + ": partition 0"));
+    CHECK(contains(why, "is not satisfied"));
+    // A DRG parent that is not the one the column's path opens: every constraint holds, but the
+    // circuit's public inputs are not those derived for the sector.
+    std::vector<fc::challenge_t> moved = in.challenges;
+    moved[0].drg[0] = (moved[0].drg[0] + 1) % 64;
+    why = synth_error(in.witness, moved);
+    CHECK(contains(why, name + ": partition 0: public input 4"));
+    CHECK(contains(why, "is not the one derived for the sector"));
+    // A malformed input: named, with the byte offset.
+    const std::string cut = (f.dir.path() / "cut.fcp").string();
+    zk::test::write_text(cut, zk::test::read_text(file).substr(0, 100));
+    why = zk::test::thrown<zk::node::bad_input_error>(
+        [&] { zk::node::synthesize(c, p0, cut, name, 1, 9, 0, store, cache); });
+    CHECK(contains(why, name + ": at byte 0: 100 bytes"));
+    CHECK(store.stats().registered == 0);
+  }
 }

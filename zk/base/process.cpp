@@ -2,6 +2,8 @@
 
 #include <sys/resource.h>
 
+#include <ctime>
+
 namespace zk {
 
 uint64_t peak_rss_bytes() {
@@ -15,6 +17,12 @@ double cpu_seconds() {
   if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
   auto s = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
   return s(u.ru_utime) + s(u.ru_stime);
+}
+
+double thread_cpu_seconds() {
+  timespec t{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
 }
 
 }  // namespace zk

@@ -10,5 +10,7 @@ uint64_t peak_rss_bytes();
 // The CPU time this process has used so far, user and system, every thread (getrusage), in
 // seconds: on a shared machine the steadier figure than wall time.
 double cpu_seconds();
+// The calling thread's CPU time (user + system), seconds.
+double thread_cpu_seconds();
 
 }  // namespace zk

@@ -50,9 +50,11 @@ abc_program_t::abc_program_t(const r1cs_shape_t& s, counts_t prefix, uint32_t pa
                                 to_string(part_) + " exceed the program's 2^30 variables");
   (void)t;
   coeffs_.resize(s.coeffs.size());
+  small_.resize(s.coeffs.size());
   for (size_t i = 0; i < s.coeffs.size(); ++i) {
     coeffs_[i].k = s.coeffs[i];
     coeffs_[i].is_small = small_of(s.coeffs[i], coeffs_[i].small);
+    small_[i] = coeffs_[i].is_small ? coeffs_[i].small : not_small;
   }
   const uint64_t rows = s.counts.constraints;
   row_.reserve(3 * rows + 1);
@@ -96,12 +98,25 @@ counts_t abc_program_t::total() const {
 
 uint64_t abc_program_t::bytes_kept() const {
   return row_.size() * sizeof(uint64_t) + ref_.size() * sizeof(uint32_t) +
-         coeff_.size() * sizeof(uint32_t) + coeffs_.size() * sizeof(coeff_t);
+         coeff_.size() * sizeof(uint32_t) + coeffs_.size() * (sizeof(coeff_t) + sizeof(int64_t));
 }
 
-void abc_program_t::eval_rows(uint64_t first, uint64_t end, const uint8_t* const bases[4], fr_t* a,
-                              fr_t* b, fr_t* c) const {
+std::vector<fr_t> abc_program_t::others_of(const formats::witness_bits_t& bits) {
+  std::vector<fr_t> out(bits.n_others);
+  parallel_for(out.size(), [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      fr_t::big_t x;
+      std::memcpy(x.l, bits.others + 32 * i, 32);
+      out[i] = fr_t::from_canonical(x);
+    }
+  });
+  return out;
+}
+
+void abc_program_t::eval_rows(uint64_t first, uint64_t end, const uint64_t bases[4],
+                              const witness_t& w, fr_t* a, fr_t* b, fr_t* c) const {
   fr_t* out[3] = {a, b, c};
+  const formats::witness_bits_t::word_t* words = w.bits->words.data();
   for (uint64_t r = first; r < end; ++r) {
     for (int m = 0; m < 3; ++m) {
       int64_t small = 0;
@@ -110,29 +125,31 @@ void abc_program_t::eval_rows(uint64_t first, uint64_t end, const uint8_t* const
       const uint64_t t_end = row_[3 * r + m + 1];
       for (uint64_t t = row_[3 * r + m]; t < t_end; ++t) {
         const uint32_t ref = ref_[t];
-        const uint8_t* v = bases[ref >> 30] + 32 * uint64_t(ref & ref_index);
-        uint64_t l[4];
-        std::memcpy(l, v, 32);
-        const coeff_t& k = coeffs_[coeff_[t]];
-        if ((l[1] | l[2] | l[3]) == 0 && l[0] <= 1) {
-          if (l[0] == 0) continue;
-          if (k.is_small) {
-            small += k.small;
-          } else {
-            big += k.k;
+        const uint64_t i = bases[ref >> 30] + (ref & ref_index);
+        const auto& word = words[i >> 6];
+        const uint64_t bit = uint64_t(1) << (i & 63);
+        const uint32_t id = coeff_[t];
+        if (__builtin_expect(!(word.other & bit), 1)) {
+          // A bit: its value decides nothing but an addend (random bits defeat a branch).
+          const int64_t on = int64_t((word.one >> (i & 63)) & 1);
+          const int64_t k = small_[id];
+          if (k != not_small) {
+            small += k & -on;
+          } else if (on) {
+            big += coeffs_[id].k;
             has_big = true;
           }
           continue;
         }
-        fr_t::big_t x;
-        std::memcpy(x.l, l, 32);
-        const fr_t w = fr_t::from_canonical(x);
-        if (k.is_small && k.small == 1)
-          big += w;
-        else if (k.is_small && k.small == -1)
-          big -= w;
+        const fr_t& v =
+            w.others[word.rank + uint64_t(__builtin_popcountll(word.other & (bit - 1)))];
+        const int64_t k = small_[id];
+        if (k == 1)
+          big += v;
+        else if (k == -1)
+          big -= v;
         else
-          big += k.k * w;
+          big += coeffs_[id].k * v;
         has_big = true;
       }
       const fr_t s = fr_from_i64(small);
@@ -141,25 +158,28 @@ void abc_program_t::eval_rows(uint64_t first, uint64_t end, const uint8_t* const
   }
 }
 
-void abc_program_t::eval_part(uint32_t k, const uint8_t* inputs, const uint8_t* aux, fr_t* a,
-                              fr_t* b, fr_t* c) const {
+void abc_program_t::eval_part(uint32_t k, const witness_t& w, fr_t* a, fr_t* b, fr_t* c) const {
   if (k >= parts_)
     throw std::out_of_range("abc_program_t: part " + std::to_string(k) + " of " +
                             std::to_string(parts_));
-  const uint8_t* bases[4] = {inputs, inputs + 32 * uint64_t(part_.inputs) * k, aux,
-                             aux + 32 * uint64_t(part_.aux) * k};
-  eval_rows(prefix_.constraints, uint64_t(prefix_.constraints) + part_.constraints, bases, a, b, c);
+  const uint64_t n_in = total().inputs;
+  const uint64_t bases[4] = {0, uint64_t(part_.inputs) * k, n_in, n_in + uint64_t(part_.aux) * k};
+  eval_rows(prefix_.constraints, uint64_t(prefix_.constraints) + part_.constraints, bases, w, a, b,
+            c);
 }
 
-void abc_program_t::eval_prefix(const uint8_t* inputs, const uint8_t* aux, fr_t* a, fr_t* b,
-                                fr_t* c) const {
-  const uint8_t* bases[4] = {inputs, inputs, aux, aux};
-  eval_rows(0, prefix_.constraints, bases, a, b, c);
+void abc_program_t::eval_prefix(const witness_t& w, fr_t* a, fr_t* b, fr_t* c) const {
+  const uint64_t n_in = total().inputs;
+  const uint64_t bases[4] = {0, 0, n_in, n_in};
+  eval_rows(0, prefix_.constraints, bases, w, a, b, c);
 }
 
-void abc_program_t::eval(const uint8_t* inputs, const uint8_t* aux, const assignment_view_t& out,
+void abc_program_t::eval(const witness_t& w, const assignment_view_t& out,
                          const stop_t& stop) const {
   const counts_t t = total();
+  if (w.bits->n != uint64_t(t.inputs) + t.aux)
+    throw std::invalid_argument("abc_program_t: a witness of " + std::to_string(w.bits->n) +
+                                " values for a circuit of " + to_string(t));
   std::atomic<bool> stopped{false};
   // Task 0 is the prefix, task k + 1 part k.
   run_parallel(
@@ -169,21 +189,23 @@ void abc_program_t::eval(const uint8_t* inputs, const uint8_t* aux, const assign
           return;
         }
         if (task == 0) {
-          eval_prefix(inputs, aux, out.a, out.b, out.c);
+          eval_prefix(w, out.a, out.b, out.c);
           return;
         }
         const uint32_t k = uint32_t(task - 1);
         const uint64_t at = prefix_.constraints + uint64_t(part_.constraints) * k;
-        eval_part(k, inputs, aux, out.a + at, out.b + at, out.c + at);
+        eval_part(k, w, out.a + at, out.b + at, out.c + at);
       },
       size_t(parts_) + 1);
   if (stopped) throw cancelled_error("rebuilding a, b, c: stopped (cancelled)");
   for (uint32_t i = 0; i < t.inputs; ++i) {
-    fr_t::big_t x;
-    std::memcpy(x.l, inputs + 32 * uint64_t(i), 32);
-    out.a[uint64_t(t.constraints) + i] = fr_t::from_canonical(x);
-    out.b[uint64_t(t.constraints) + i] = fr_t{};
-    out.c[uint64_t(t.constraints) + i] = fr_t{};
+    const uint64_t row = uint64_t(t.constraints) + i;
+    if (w.bits->is_other(i))
+      out.a[row] = w.others[w.bits->rank(i)];
+    else
+      out.a[row] = w.bits->is_one(i) ? fr_t::one() : fr_t{};
+    out.b[row] = fr_t{};
+    out.c[row] = fr_t{};
   }
 }
 

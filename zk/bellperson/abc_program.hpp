@@ -9,15 +9,17 @@
 // The structure is kept once per circuit, and small: the prefix's rows and one part's (at 32 GiB:
 // 7.2 M of the 130 M constraints), each term a (variable, coefficient) pair of u32s; part k's rows
 // are part 0's with the part's own variables moved by k parts (as shape_cs_t::repeat_part moves
-// them). The witness is read canonical (as a synth buffer and a .wtns carry it), so the 0 and 1
-// values that are almost all of a Filecoin witness cost a compare and an integer or field
+// them). The 0 and 1 values that are almost all of a Filecoin witness cost a bit test and an
+// integer or field
 // addition, never a multiplication; coefficients of at most 2^40 in magnitude (the units and powers
-// of two of the bit gadgets) add as integers.
+// of two of the bit gadgets) add as integers. The witness is read packed, as bit sets (2 bits a
+// value: a challenge's 7.2 M values in 1.8 MB, in cache), never as 32-byte values.
 #include <cstdint>
 #include <vector>
 
 #include "zk/base/stop.hpp"
 #include "zk/bellperson/cs.hpp"
+#include "zk/formats/packed_witness.hpp"
 
 namespace zk::bellperson {
 
@@ -36,19 +38,24 @@ class abc_program_t {
   uint64_t terms_kept() const { return ref_.size(); }
   uint64_t bytes_kept() const;
 
-  // a, b, c of part k (k < parts()) into a[0 … part().constraints) (likewise b, c), from the
-  // whole circuit's witness: `inputs` and `aux` canonical little-endian, 32 bytes a value.
-  void eval_part(uint32_t k, const uint8_t* inputs, const uint8_t* aux, fr_t* a, fr_t* b,
-                 fr_t* c) const;
+  // The witness as the evaluation reads it: a packed witness's bit sets (which values are 0, 1
+  // or other) and its other values in Montgomery form, in order (others_of converts them).
+  struct witness_t {
+    const formats::witness_bits_t* bits = nullptr;
+    const fr_t* others = nullptr;
+  };
+  static std::vector<fr_t> others_of(const formats::witness_bits_t& bits);
+
+  // a, b, c of part k (k < parts()) into a[0 … part().constraints) (likewise b, c).
+  void eval_part(uint32_t k, const witness_t& w, fr_t* a, fr_t* b, fr_t* c) const;
   // The same for the prefix: a[0 … prefix().constraints).
-  void eval_prefix(const uint8_t* inputs, const uint8_t* aux, fr_t* a, fr_t* b, fr_t* c) const;
+  void eval_prefix(const witness_t& w, fr_t* a, fr_t* b, fr_t* c) const;
 
   // The whole circuit's a, b, c into out.a/b/c (total().constraints + total().inputs rows: the
-  // input constraints A = Input(i), B = C = 0 appended), from the canonical witness at `inputs`
-  // and `aux`; out.inputs/out.aux are not used. Parts in parallel on the compute pool. `stop` is
-  // polled before each part: once it answers true, zk::cancelled_error is thrown.
-  void eval(const uint8_t* inputs, const uint8_t* aux, const assignment_view_t& out,
-            const stop_t& stop = {}) const;
+  // input constraints A = Input(i), B = C = 0 appended); out.inputs/out.aux are not used. Parts
+  // in parallel on the compute pool. `stop` is polled before each part: once it answers true,
+  // zk::cancelled_error is thrown.
+  void eval(const witness_t& w, const assignment_view_t& out, const stop_t& stop = {}) const;
 
  private:
   struct coeff_t {
@@ -56,8 +63,9 @@ class abc_program_t {
     int64_t small = 0;  // k as an integer when is_small
     bool is_small = false;
   };
-  void eval_rows(uint64_t first, uint64_t end, const uint8_t* const bases[4], fr_t* a, fr_t* b,
-                 fr_t* c) const;
+  static constexpr int64_t not_small = INT64_MIN;
+  void eval_rows(uint64_t first, uint64_t end, const uint64_t bases[4], const witness_t& w, fr_t* a,
+                 fr_t* b, fr_t* c) const;
 
   counts_t prefix_, part_;
   uint32_t parts_ = 0;
@@ -68,6 +76,8 @@ class abc_program_t {
   std::vector<uint32_t> ref_;
   std::vector<uint32_t> coeff_;
   std::vector<coeff_t> coeffs_;
+  std::vector<int64_t>
+      small_;  // coeffs_[i].small, or not_small: the hot loop's 8 bytes a coefficient
 };
 
 }  // namespace zk::bellperson

@@ -506,7 +506,10 @@ class count_cs_t {
     alloc_input(fr_t::one());
   }
 
-  var_t alloc(const fr_t&) { return var_t::aux(at_.aux++); }
+  var_t alloc(const fr_t&) {
+    ++field_aux_;
+    return var_t::aux(at_.aux++);
+  }
   var_t alloc_bit(bool) { return var_t::aux(at_.aux++); }
   var_t alloc_input(const fr_t&) { return var_t::input(at_.inputs++); }
   void enforce(const lc_t&, const lc_t&, const lc_t&) { ++at_.constraints; }
@@ -515,9 +518,13 @@ class count_cs_t {
     if (regions_) regions_->push_back({at_, std::string(name())});
   }
   counts_t counts() const { return at_; }
+  // Aux variables allocated as field elements (alloc), not as bits (alloc_bit): an upper bound on
+  // the aux values that are neither 0 nor 1 (a packed witness's "others").
+  uint64_t field_aux() const { return field_aux_; }
 
  private:
   counts_t at_;
+  uint64_t field_aux_ = 0;
   std::vector<region_t>* regions_;
 };
 

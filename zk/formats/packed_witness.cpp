@@ -201,6 +201,51 @@ packed_witness_info_t check_packed_witness(const uint8_t* p, uint64_t size,
   return info;
 }
 
+witness_bits_t witness_bits(const uint8_t* p) {
+  witness_bits_t b;
+  b.n = le_get<uint64_t>(p, 8);
+  b.n_others = le_get<uint64_t>(p, 16);
+  const uint8_t* codes = p + packed_witness_header;
+  b.others = codes + (b.n + 3) / 4;
+  b.words.resize((b.n + 63) / 64);
+  parallel_for(b.words.size(), [&](size_t lo, size_t hi) {
+    for (size_t w = lo; w < hi; ++w) {
+      witness_bits_t::word_t& out = b.words[w];
+      const uint64_t first = 64 * uint64_t(w), end = std::min(b.n, first + 64);
+      for (uint64_t i = first; i < end; ++i) {
+        const uint8_t code = (codes[i / 4] >> (2 * (i % 4))) & 3;
+        out.other |= uint64_t(code == code_other) << (i - first);
+        out.one |= uint64_t(code == code_one) << (i - first);
+      }
+    }
+  });
+  uint64_t rank = 0;
+  for (auto& w : b.words) {
+    w.rank = rank;
+    rank += uint64_t(__builtin_popcountll(w.other));
+  }
+  return b;
+}
+
+void unpack_prefix(const uint8_t* p, uint64_t count, uint8_t* out) {
+  const uint64_t n = le_get<uint64_t>(p, 8);
+  if (count > n)
+    throw std::invalid_argument("unpack_prefix: " + std::to_string(count) + " of " +
+                                std::to_string(n) + " values");
+  const uint8_t* codes = p + packed_witness_header;
+  const uint8_t* rest = codes + (n + 3) / 4;
+  uint64_t o = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t code = (codes[i / 4] >> (2 * (i % 4))) & 3;
+    if (code == code_other) {
+      std::memcpy(out + 32 * i, rest + 32 * o++, 32);
+    } else {
+      const uint64_t l[4] = {code, 0, 0, 0};
+      std::memcpy(out + 32 * i, l, 32);
+    }
+  }
+}
+
 void unpack_witness(const uint8_t* p, uint8_t* out) {
   const uint64_t n = le_get<uint64_t>(p, 8);
   const uint8_t* codes = p + packed_witness_header;

@@ -105,6 +105,33 @@ struct packed_witness_info_t {
 packed_witness_info_t check_packed_witness(const uint8_t* p, uint64_t size,
                                            const uint64_t modulus[4], const std::string& what);
 
+// A checked packed witness as bit sets, to evaluate constraints over it without unpacking it
+// (zk/bellperson/abc_program.hpp): for each 64 values, which are "other", which are 1, and how
+// many others come before them — value i's other is others + 32·(rank of i).
+struct witness_bits_t {
+  struct word_t {
+    uint64_t other = 0, one = 0, rank = 0;
+  };
+  uint64_t n = 0, n_others = 0;
+  std::vector<word_t> words;
+  const uint8_t* others = nullptr;  // canonical, 32 bytes each, in the packed witness
+
+  bool is_other(uint64_t i) const { return (words[i >> 6].other >> (i & 63)) & 1; }
+  bool is_one(uint64_t i) const { return (words[i >> 6].one >> (i & 63)) & 1; }
+  // Which other value i is (is_other(i) must hold).
+  uint64_t rank(uint64_t i) const {
+    const word_t& w = words[i >> 6];
+    return w.rank + uint64_t(__builtin_popcountll(w.other & ((uint64_t(1) << (i & 63)) - 1)));
+  }
+};
+// `p` must have passed check_packed_witness; the result points into it.
+witness_bits_t witness_bits(const uint8_t* p);
+
+// Values 0 … count − 1 (count ≤ n) as canonical little-endian, 32 bytes each, into `out`: a
+// witness's ONE and public signals without unpacking the rest. `p` must have passed
+// check_packed_witness.
+void unpack_prefix(const uint8_t* p, uint64_t count, uint8_t* out);
+
 // Writes the n values as canonical little-endian, 32 bytes each, into `out` (on the compute
 // pool). `p` must have passed check_packed_witness.
 void unpack_witness(const uint8_t* p, uint8_t* out);

@@ -376,6 +376,7 @@ const layout_entry_t& layout_entry(const circuit_config_t& c) {
   e->layout.per_challenge = counts_t{after.inputs - 1, after.aux, after.constraints};
   e->layout.challenges = c.challenges;
   e->layout.total = e->layout.challenge_start(c.challenges);
+  e->layout.field_aux = cs.field_aux() + uint64_t(c.challenges) * one.field_aux();
   const std::string prefix0 = challenge_prefix(0);
   for (auto& r : ch) {
     r.start.inputs -= 1;

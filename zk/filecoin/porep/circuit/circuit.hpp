@@ -133,6 +133,9 @@ struct circuit_layout_t {
   bellperson::counts_t per_challenge;  // what one challenge adds
   bellperson::counts_t total;
   uint32_t challenges = 0;
+  // Aux variables allocated as field elements rather than bits, in all (count_cs_t::field_aux):
+  // with the inputs, the most values a packed witness of the partition carries in full.
+  uint64_t field_aux = 0;
   bellperson::counts_t challenge_start(uint32_t j) const;
 };
 const circuit_layout_t& circuit_layout(const circuit_config_t& c);
