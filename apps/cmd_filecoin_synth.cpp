@@ -2,17 +2,24 @@
 // its figures (docs/filecoin.md §15):
 //
 //   zkfleet filecoin synthesize --c1 FILE --prover-id HEX --sector N --partition K [--check]
-//       [--json] [--witness-only]
+//       [--json] [--witness-only | --wire full|packed]
 //
 // The partition's input is cut from the C1 as intake cuts it (partition_input_from_c1: the
 // witness of vanilla_proofs[K] and the challenges derived for the sector), read back as a
 // synthesis node reads the stored object, and synthesized:
-//   default         node/synth/filecoin_synth.hpp synthesize_porep_payload into a payload of
-//                   today's buffer (a, b, c of every constraint and the witness): 16.7 GB at
-//                   32 GiB
-//   --witness-only  the witness only (filecoin::synthesize_partition_witness): a, b, c in a window
-//                   of one challenge per compute thread, checked there and dropped — a 32 GiB
-//                   partition in ~5 GB
+//   default         (--wire full) node/synth/filecoin_synth.hpp synthesize_porep_payload into a
+//                   payload of the full buffer (a, b, c of every constraint and the witness):
+//                   16.7 GB at 32 GiB
+//   --wire packed   as a synthesis node on the packed wire (synthesize_porep_packed's way: the
+//                   witness streamed a challenge at a time into a packed witness, ~0.6 GB at
+//                   32 GiB), then as the prover host: the packed witness checked and read into bit
+//                   sets, a, b, c rebuilt from the circuit's structure a challenge at a time per
+//                   thread (with --check every rebuilt row checked, timed apart), and the witness
+//                   unpacked as the MSMs read it. Reports packed_bytes, structure_seconds/bytes,
+//                   rebuild_cpu_seconds (per-thread CPU time), unpack_cpu_seconds
+//   --witness-only  the witness only (filecoin::synthesize_partition_witness: streamed, each
+//                   constraint checked as made), with what it is made of (0s, 1s, others) and
+//                   the size it packs to
 // `seconds` is wall time, `constraints_per_s_per_core` constraints / seconds / cores;
 // `cpu_seconds` and `constraints_per_cpu_s` the same from the process's CPU time over the
 // synthesis (on a shared machine the wall time counts other processes' turns).
@@ -39,6 +46,7 @@
 #include "zk/filecoin/api/partition_input.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/formats/packed_witness.hpp"
 
 namespace zk::apps {
 namespace {
@@ -52,7 +60,7 @@ double since(steady_clock_t::time_point t) {
 }
 
 struct synth_args_t {
-  opt_t c1, prover_id, sector, partition, check, json, witness_only;
+  opt_t c1, prover_id, sector, partition, check, json, witness_only, wire;
 };
 
 int refuse(const std::string& why) {
@@ -71,6 +79,12 @@ int run_synthesize(const synth_args_t& a) {
   const uint64_t sector = parse_uint_arg("--sector", a.sector.one());
   const uint32_t k = uint32_t(parse_uint_arg("--partition", a.partition.one(), 0, 1u << 20));
   const bool check = a.check.given(), witness_only = a.witness_only.given();
+  const std::string wire = a.wire.given() ? a.wire.one() : "full";
+  if (wire != "full" && wire != "packed")
+    throw usage_error("--wire " + wire + ": expected full or packed");
+  const bool packed = wire == "packed";
+  if (packed && witness_only)
+    throw usage_error("--wire packed and --witness-only exclude each other");
 
   auto t = steady_clock_t::now();
   fc::c1_read_t read;
@@ -106,7 +120,7 @@ int run_synthesize(const synth_args_t& a) {
   ojson_t out;
   out["registered_proof"] = std::string(pc.proof->name);
   out["partition"] = k;
-  out["mode"] = witness_only ? "witness-only" : "full";
+  out["mode"] = witness_only ? "witness-only" : packed ? "packed" : "full";
   out["constraints"] = layout.total.constraints;
   out["inputs"] = layout.total.inputs;
   out["aux"] = layout.total.aux;
@@ -137,10 +151,116 @@ int run_synthesize(const synth_args_t& a) {
     out["aux_zero_values"] = zeros;
     out["aux_one_values"] = ones;
     out["aux_other_values"] = aux.size() - zeros - ones;
-    // The witness with its 0/1 values as bits (a bitmap of which are which, one bit a value, plus
-    // the bits) and the others in full.
-    out["packed_witness_bytes"] = (aux.size() + 7) / 8 + (zeros + ones + 7) / 8 +
-                                  (aux.size() - zeros - ones + inputs.size()) * sizeof(fc::fr_t);
+    // The witness packed as the packed wire ships it (zk/formats/packed_witness.hpp).
+    uint64_t other_inputs = 0;
+    for (const fc::fr_t& v : inputs) other_inputs += !v.is_zero() && !v.is_one();
+    out["packed_witness_bytes"] =
+        formats::packed_witness_bytes(n_vars, aux.size() - zeros - ones + other_inputs);
+  } else if (packed) {
+    // As a synthesis node on the packed wire: the witness streamed a challenge at a time into the
+    // packer (constraints checked as made), never a, b, c; then as the prover host: the packed
+    // witness checked and unpacked, a, b, c rebuilt from the circuit's structure — a challenge
+    // at a time into one window per thread here (the prover writes them into its work arrays).
+    t = steady_clock_t::now();
+    cpu = zk::cpu_seconds();
+    const fc::partition_input_t in = fc::read_partition_input(pc, input.data(), input.size(), name);
+    std::vector<fc::fr_t> inputs(layout.total.inputs);
+    formats::witness_packer_t packer(n_vars);
+    bad = fc::synthesize_partition_streamed(
+        cc, in.witness, inputs.data(), check, [&](uint32_t first, const fc::fr_t* v, uint32_t n) {
+          packer.put(uint64_t(layout.total.inputs) + first, v, n);
+        });
+    packer.put(0, inputs.data(), inputs.size());
+    const std::vector<uint8_t> wire_bytes = packer.finish();
+    seconds = since(t);
+    cpu = zk::cpu_seconds() - cpu;
+    out["packed_bytes"] = wire_bytes.size();
+    out["synthesis_peak_rss_bytes"] = zk::peak_rss_bytes();
+
+    t = steady_clock_t::now();
+    const auto program = fc::circuit_program(cc);
+    out["structure_seconds"] = since(t);
+    out["structure_bytes"] = program->bytes_kept();
+
+    // The rebuild, timed by the CPU time of the threads that do it (the check of its rows, with
+    // --check, is timed apart: a prover does not check).
+    t = steady_clock_t::now();
+    double rcpu = zk::thread_cpu_seconds();
+    formats::check_packed_witness(wire_bytes.data(), wire_bytes.size(), fc::fr_t::modulus.l, name);
+    const formats::witness_bits_t bits = formats::witness_bits(wire_bytes.data());
+    const std::vector<fc::fr_t> others = bellperson::abc_program_t::others_of(bits);
+    const bellperson::abc_program_t::witness_t wv{&bits, others.data()};
+    rcpu = zk::thread_cpu_seconds() - rcpu;
+    const double bits_seconds = since(t);
+    const size_t threads = std::max<size_t>(1, std::min<size_t>(compute_threads(), cc.challenges));
+    struct win_t {
+      std::vector<fc::fr_t> a, b, c;
+      double eval_cpu = 0, check_cpu = 0;
+      uint64_t failing = UINT64_MAX;
+    };
+    std::vector<win_t> wins(threads);
+    // The windows touched before the clock starts: a prover writes a, b, c into its work arrays,
+    // which every wire fills (the full buffer's by load_abc's copy), so their first touch is not
+    // this wire's cost.
+    for (win_t& x : wins) {
+      const size_t n = std::max<size_t>(program->prefix().constraints, program->part().constraints);
+      x.a.resize(n), x.b.resize(n), x.c.resize(n);
+    }
+    // Part k (k = parts: the prefix) into window x, then (with --check) its rows checked.
+    auto run_part = [&](win_t& x, uint32_t k) {
+      const bool prefix = k == cc.challenges;
+      const uint64_t n = prefix ? program->prefix().constraints : program->part().constraints;
+      x.a.resize(std::max<size_t>(x.a.size(), n));
+      x.b.resize(x.a.size());
+      x.c.resize(x.a.size());
+      double c0 = zk::thread_cpu_seconds();
+      if (prefix)
+        program->eval_prefix(wv, x.a.data(), x.b.data(), x.c.data());
+      else
+        program->eval_part(k, wv, x.a.data(), x.b.data(), x.c.data());
+      const double c1 = zk::thread_cpu_seconds();
+      x.eval_cpu += c1 - c0;
+      if (!check) return;
+      const uint64_t base = prefix ? 0 : program->prefix().constraints + uint64_t(k) * n;
+      for (uint64_t i = 0; i < n; ++i)
+        if (!(x.a[i] * x.b[i] == x.c[i])) {
+          x.failing = std::min(x.failing, base + i);
+          break;
+        }
+      x.check_cpu += zk::thread_cpu_seconds() - c1;
+    };
+    const auto te = steady_clock_t::now();
+    run_part(wins[0], cc.challenges);
+    for (uint32_t first = 0; first < cc.challenges; first += uint32_t(threads))
+      run_parallel([&](size_t i) { run_part(wins[i], first + uint32_t(i)); },
+                   std::min<size_t>(threads, cc.challenges - first));
+    const double eval_wall = since(te);
+    double eval_cpu = 0, check_cpu = 0;
+    uint64_t first_bad = UINT64_MAX;
+    for (const win_t& x : wins) {
+      eval_cpu += x.eval_cpu;
+      check_cpu += x.check_cpu;
+      first_bad = std::min(first_bad, x.failing);
+    }
+    out["rebuild_bits_seconds"] = bits_seconds;
+    out["rebuild_eval_seconds"] = eval_wall;
+    // The packed witness checked and read into bit sets (main thread) plus the evaluation of
+    // every row (all threads): the prover host's work for a, b, c on this wire.
+    out["rebuild_cpu_seconds"] = rcpu + eval_cpu;
+    if (check) {
+      out["rebuilt_rows_satisfied"] = first_bad == UINT64_MAX;
+      out["rebuilt_check_cpu_seconds"] = check_cpu;
+    }
+    // The witness as the MSMs read it (32 bytes a value, canonical): the prover host's other
+    // piece of work on this wire (into fresh memory here).
+    {
+      const auto tu = steady_clock_t::now();
+      const double ucpu = zk::cpu_seconds();
+      std::unique_ptr<uint8_t[]> w(new uint8_t[32 * n_vars]);  // not zeroed: unpack writes it all
+      formats::unpack_witness(wire_bytes.data(), w.get());
+      out["unpack_seconds"] = since(tu);
+      out["unpack_cpu_seconds"] = zk::cpu_seconds() - ucpu;
+    }
   } else {
     // As a synthesis node: the circuit's description (its shape's counts and digest, once per
     // process on a node), then the partition into a payload of today's buffer.
@@ -171,7 +291,8 @@ int run_synthesize(const synth_args_t& a) {
   out["constraints_per_cpu_s"] = double(layout.total.constraints) / cpu;
   out["peak_rss_bytes"] = zk::peak_rss_bytes();
   out["buffer_bytes"] = payload;
-  out["wire_bytes"] = payload + buffer::synth_header_size;
+  out["wire_bytes"] =
+      (packed ? out["packed_bytes"].get<uint64_t>() : payload) + buffer::synth_header_size;
   out["partition_input_bytes"] = input.size();
   out["c1_read_seconds"] = c1_seconds;
   if (!witness_only) out["shape_seconds"] = shape_seconds;
@@ -206,8 +327,12 @@ filecoin_sub_t add_filecoin_synthesize(CLI::App* group) {
   a->json = add_flag(app, "--json", "print the figures as JSON");
   a->witness_only =
       add_flag(app, "--witness-only",
-               "keep the witness only: a, b, c one challenge at a time per thread (a 32 GiB "
-               "partition in ~5 GB instead of today's 16.7 GB buffer)");
+               "keep the witness only, each constraint checked as made (a 32 GiB partition in "
+               "~4.5 GB instead of the full buffer's 16.7 GB)");
+  a->wire = add_value(app, "--wire", "full|packed",
+                      "full (default): today's buffer, a, b, c and the witness; packed: the "
+                      "witness packed (0/1 values as 2-bit codes), then a, b, c rebuilt from it "
+                      "as a prover host does (reports packed_bytes, rebuild_seconds)");
   app->footer(
       "Exit status: 0 synthesized (with --check: every constraint satisfied); 1 refused, bad "
       "input or a constraint not satisfied (named); 2 usage error. The vanilla proofs are not "

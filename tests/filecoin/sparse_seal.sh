@@ -85,20 +85,21 @@ if [ "$MODE" = zk ]; then
   expect "seal --sparse does not take --zeros" 2 "--zeros does not go with --sparse" -- \
     "${SPARSE[@]}" --registered-proof StackedDrg2KiBV1_1 --random 1 --zeros
 
-  # synthesize: both modes, the same counts, every constraint satisfied.
+  # synthesize: the three modes, the same counts, every constraint satisfied (packed: every row
+  # of the a, b, c rebuilt from the packed witness too).
   for size in 2KiB 8MiB; do
-    for mode in full witness; do
+    for mode in full witness packed; do
       extra=()
-      [ $mode = full ] || extra=(--witness-only)
+      case $mode in witness) extra=(--witness-only) ;; packed) extra=(--wire packed) ;; esac
       if expect "$size: synthesize partition 0 ($mode) --check: satisfied" 0 '"satisfied": true' -- \
         "$ZK" filecoin synthesize --c1 "$T/$size/c1.json" --prover-id $P --sector 5 --partition 0 --check --json "${extra[@]}"; then
         printf '%s\n' "$EXPECT_OUT" >"$T/synth-$size-$mode.json"
       fi
     done
-    python3 - "$T/synth-$size-full.json" "$T/synth-$size-witness.json" <<'PY' | tally /dev/stdin
+    python3 - "$T/synth-$size-full.json" "$T/synth-$size-witness.json" "$T/synth-$size-packed.json" <<'PY' | tally /dev/stdin
 import json, sys
 try:
-    f, w = (json.load(open(p)) for p in sys.argv[1:])
+    f, w, p = (json.load(open(p)) for p in sys.argv[1:])
 except Exception as e:
     print(f"FAIL: synthesize's JSON not read: {e}")
     sys.exit()
@@ -114,9 +115,18 @@ kinds = [w.get(k) for k in ("aux_zero_values", "aux_one_values", "aux_other_valu
 split = None not in kinds and sum(kinds) == w["aux"] and min(kinds) > 0
 print(("ok" if split else "FAIL") + f": witness-only splits the {w['aux']} aux values into 0, 1 and others: {kinds}")
 z, o, x = kinds if split else (0, 0, 0)
-packed = (w["aux"] + 7) // 8 + (z + o + 7) // 8 + (x + w["inputs"]) * 32
-print(("ok" if w.get("packed_witness_bytes") == packed else "FAIL") +
-      f": packed_witness_bytes {w.get('packed_witness_bytes')}: a bitmap, the 0/1 values as bits, the rest 32 bytes each")
+# The packed witness (zk/formats/packed_witness.hpp): a 24-byte header, 2 bits a value, 32 bytes
+# for each value neither 0 nor 1 (the aux's others and the inputs that are, ONE is not).
+n = w["inputs"] + w["aux"]
+base = 24 + (n + 3) // 4 + 32 * x
+pb = p.get("packed_bytes", -1)
+ok = base + 32 <= pb <= base + 32 * (w["inputs"] - 1) and (pb - base) % 32 == 0
+print(("ok" if ok and w.get("packed_witness_bytes") == pb else "FAIL") +
+      f": packed_bytes {pb} (witness-only says {w.get('packed_witness_bytes')}): the codes and the {x} other aux values")
+ok = p.get("wire_bytes") == pb + 128 and p["wire_bytes"] * 20 < f["wire_bytes"]
+print(("ok" if ok else "FAIL") + f": the packed wire ships {p.get('wire_bytes')} bytes, the full buffer {f['wire_bytes']}")
+ok = p.get("rebuilt_rows_satisfied") is True and p.get("rebuild_cpu_seconds", -1) > 0 and p.get("constraints") == f["constraints"]
+print(("ok" if ok else "FAIL") + f": a, b, c rebuilt from the packed witness, every row satisfied ({p.get('rebuild_cpu_seconds')} CPU-s)")
 PY
   done
   for bad in plabel:"DRG parent 0: column, hash, inclusion in tree C" leaf:"data leaf, inclusion in tree D"; do
