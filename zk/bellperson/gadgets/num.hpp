@@ -7,6 +7,7 @@
 //   to_bits_le(x)              255 AllocatedBits b_i (field_into_allocated_bits_le), then
 //                              0·0 = Σ 2^i·b_i − x (A and B empty)
 //   square(x)                  y with x·x = y
+//   mul(x, y)                  p with x·y = p
 //   pack_into_inputs(bits)     per 254-bit chunk (Fr::CAPACITY): an input i with
 //                              (Σ 2^k·bit_k)·1 = i
 //   pack_bits(bits)            the first 254 bits: a variable x with (Σ 2^k·bit_k)·1 = x
@@ -59,19 +60,26 @@ void num_to_bits_le(CS& cs, const num_t& x, bit_t* out) {
   cs.enforce(lc_t{}, lc_t{}, lc);
 }
 
+// AllocatedNum::mul.
 template <class CS>
-num_t num_square(CS& cs, const num_t& x) {
+num_t num_mul(CS& cs, const num_t& x, const num_t& y) {
   using lc_t = typename CS::lc_t;
-  const fr_t v = x.value * x.value;
-  const var_t y = cs.alloc(v);
+  const fr_t v = x.value * y.value;
+  const var_t p = cs.alloc(v);
   lc_t la;
   la.add_var(x.var, x.value);
   lc_t lb;
-  lb.add_var(x.var, x.value);
+  lb.add_var(y.var, y.value);
   lc_t lc;
-  lc.add_var(y, v);
+  lc.add_var(p, v);
   cs.enforce(la, lb, lc);
-  return num_t{y, v};
+  return num_t{p, v};
+}
+
+// AllocatedNum::square: the same constraint as mul(x, x).
+template <class CS>
+num_t num_square(CS& cs, const num_t& x) {
+  return num_mul(cs, x, x);
 }
 
 // Σ 2^k·bits[k] over k < n as a linear combination (Num::add_bool_with_coeff with doubling
