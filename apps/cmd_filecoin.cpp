@@ -19,8 +19,8 @@
 //       [--porep-id HEX] [--api-version V]
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
-//   zkfleet filecoin setup --registered-proof NAME --out DIR [--seed N] [--vk-only]
-//       (both in apps/cmd_filecoin_prove.cpp)
+//   zkfleet filecoin setup (--registered-proof NAME | --registered-update-proof NAME) --out DIR
+//       [--seed N] [--vk-only]   (both in apps/cmd_filecoin_prove.cpp)
 //   zkfleet filecoin synthesize --c1 FILE --prover-id HEX --sector N --partition K [--check]
 //       [--json] [--witness-only]   (apps/cmd_filecoin_synth.cpp)
 //

@@ -24,7 +24,8 @@ filecoin_sub_t add_filecoin_setup(CLI::App* group);
 // zkfleet filecoin synthesize (apps/cmd_filecoin_synth.cpp).
 filecoin_sub_t add_filecoin_synthesize(CLI::App* group);
 
-// Development parameters (NOT a ceremony) of a registered proof's circuit for `seed`, made once
+// Development parameters (NOT a ceremony) of a registered proof's PoRep circuit for `seed` (setup
+// makes the update circuit's the same way), made once
 // into ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ (2 KiB: 4–5
 // minutes and 1.1 GB the first time; one process at a time, under a lock) and reused after:
 // `zkfleet filecoin setup` and the demo share them. Returns the folder holding NAME.params and

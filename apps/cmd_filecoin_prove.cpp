@@ -3,7 +3,8 @@
 //
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
-//   zkfleet filecoin setup --registered-proof NAME --out DIR [--seed N] [--vk-only]
+//   zkfleet filecoin setup (--registered-proof NAME | --registered-update-proof NAME) --out DIR
+//       [--seed N] [--vk-only]
 //
 // setup writes development parameters (zk/filecoin/api/dev_params.hpp; NOT a ceremony), cached in
 // ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ and linked
@@ -22,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +44,7 @@
 #include "zk/filecoin/api/verify_seal.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 #include "zk/filecoin/porep/vanilla/graph.hpp"
+#include "zk/filecoin/update/circuit.hpp"
 
 namespace zk::apps {
 namespace {
@@ -178,44 +181,69 @@ void link_or_copy(const std::filesystem::path& from, const std::filesystem::path
   if (ec) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
 }
 
-int run_setup(const opt_t& proof, const opt_t& out, const opt_t& seed_opt, const opt_t& vk_only) {
-  if (!proof.given()) throw usage_error("--registered-proof NAME is required");
+// A registered proof's PoRep circuit or a registered update proof's SnapDeals circuit: what
+// setup makes parameters for.
+struct setup_circuit_t {
+  std::string name;  // NAME.params, NAME.vk
+  std::function<std::string()> digest;
+  std::function<fc::dev_params_report_t(uint64_t seed, const std::string& dir, bool vk_only)> make;
+};
+
+setup_circuit_t porep_setup_circuit(const std::string& registered_proof) {
+  const fc::registered_proof_t& rp = fc::registered_proof(registered_proof);
+  const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
+  const std::string name(rp.name);
+  return {name, [c] { return fc::circuit_shape(c, false)->digest_hex(); },
+          [c, name](uint64_t seed, const std::string& dir, bool vk_only) {
+            return fc::make_dev_params(c, seed, dir, name, vk_only);
+          }};
+}
+
+setup_circuit_t update_setup_circuit(const std::string& registered_update_proof) {
+  const fc::update_config_t c =
+      fc::update_config(fc::registered_update_proof(registered_update_proof));
+  const std::string name(c.proof->name);
+  return {name, [c] { return fc::update_circuit_shape(c, false)->digest_hex(); },
+          [c, name](uint64_t seed, const std::string& dir, bool vk_only) {
+            return fc::make_dev_params(c, seed, dir, name, vk_only);
+          }};
+}
+
+cached_params_t cached_params_of(const setup_circuit_t& circuit, uint64_t seed);
+
+int run_setup(const opt_t& proof, const opt_t& update_proof, const opt_t& out,
+              const opt_t& seed_opt, const opt_t& vk_only) {
+  if (proof.given() == update_proof.given())
+    throw usage_error("give one of --registered-proof NAME and --registered-update-proof NAME");
   if (!out.given()) throw usage_error("--out DIR is required");
   const uint64_t seed = seed_opt.given() ? parse_uint_arg("--seed", seed_opt.one()) : 0;
-  const fc::registered_proof_t& rp = fc::registered_proof(proof.one());
-  const std::string name(rp.name);
+  const setup_circuit_t circuit =
+      proof.given() ? porep_setup_circuit(proof.one()) : update_setup_circuit(update_proof.one());
   std::printf(
       "WARNING: development parameters, NOT a ceremony: anyone who knows the seed (%llu) can "
       "forge proofs with them. Never use them for a real sector.\n",
       (unsigned long long)seed);
   std::filesystem::create_directories(out.one());
   if (vk_only.given()) {
-    const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
-    const auto r = fc::make_dev_params(c, seed, out.one(), name, true);
+    const auto r = circuit.make(seed, out.one(), true);
     std::printf("OK: %s (verifying key only; circuit %s, %.1f s)\n", r.vk_path.c_str(),
                 r.digest.c_str(), r.seconds);
     return 0;
   }
-  const cached_params_t cached = cached_dev_params(name, seed);
+  const cached_params_t cached = cached_params_of(circuit, seed);
   for (const auto& from : {cached.params, cached.vk})
     link_or_copy(from, std::filesystem::path(out.one()) / std::filesystem::path(from).filename());
-  const std::string digest =
-      fc::circuit_shape(fc::circuit_config(fc::porep_config(rp)), false)->digest_hex();
   std::printf("OK: %s/%s.params and .vk (circuit %s, seed %llu; %s)\n", out.one().c_str(),
-              name.c_str(), digest.c_str(), (unsigned long long)seed,
+              circuit.name.c_str(), circuit.digest().c_str(), (unsigned long long)seed,
               cached.made ? ("made in " + std::to_string(int(cached.seconds)) + " s").c_str()
                           : "from the cache");
   return 0;
 }
 
-}  // namespace
-
-cached_params_t cached_dev_params(const std::string& registered_proof, uint64_t seed) {
+cached_params_t cached_params_of(const setup_circuit_t& circuit, uint64_t seed) {
   namespace fs = std::filesystem;
-  const fc::registered_proof_t& rp = fc::registered_proof(registered_proof);
-  const fc::circuit_config_t c = fc::circuit_config(fc::porep_config(rp));
-  const std::string name(rp.name);
-  const std::string digest = fc::circuit_shape(c, false)->digest_hex();
+  const std::string& name = circuit.name;
+  const std::string digest = circuit.digest();
   const char* home = std::getenv("HOME");
   const char* cache_env = std::getenv("ZK_CACHE_DIR");
   const fs::path root =
@@ -243,7 +271,7 @@ cached_params_t cached_dev_params(const std::string& registered_proof, uint64_t 
   std::fflush(stdout);
   const fs::path tmp = cache.string() + ".tmp";
   fs::remove_all(tmp);
-  const auto made = fc::make_dev_params(c, seed, tmp.string(), name);
+  const auto made = circuit.make(seed, tmp.string(), false);
   zk::write_file_atomic((tmp / "setup.ok").string(),
                         "circuit " + digest + " seed " + std::to_string(seed) + "\n");
   fs::remove_all(cache);
@@ -253,17 +281,26 @@ cached_params_t cached_dev_params(const std::string& registered_proof, uint64_t 
   return r;
 }
 
+}  // namespace
+
+cached_params_t cached_dev_params(const std::string& registered_proof, uint64_t seed) {
+  return cached_params_of(porep_setup_circuit(registered_proof), seed);
+}
+
 filecoin_sub_t add_filecoin_setup(CLI::App* group) {
   CLI::App* app = add_command(
       *group, "setup",
       "development parameters (bellperson .params + .vk) for a registered proof's circuit: NOT "
       "a ceremony");
   const opt_t proof = add_value(app, "--registered-proof", "NAME", "e.g. StackedDrg2KiBV1_1");
+  const opt_t update_proof =
+      add_value(app, "--registered-update-proof", "NAME",
+                "the SnapDeals update's circuit instead, e.g. StackedDrg2KiBV1");
   const opt_t out = add_value(app, "--out", "DIR", "where NAME.params and NAME.vk go");
   const opt_t seed = add_value(app, "--seed", "N", "the secrets' seed (default 0)");
   const opt_t vk_only =
       add_flag(app, "--vk-only", "write the verifying key only (seconds; not cached)");
-  return {app, [=] { return run_setup(proof, out, seed, vk_only); },
+  return {app, [=] { return run_setup(proof, update_proof, out, seed, vk_only); },
           "filecoin setup takes options only"};
 }
 

@@ -5,7 +5,10 @@
 # exit 0; rejected with exit 1 for another comm_r_new, a changed proof byte or another key of the
 # right shape; bad input (what filecoin-proofs answers with an error) refused with exit 2 and a
 # message naming what: a proof of the wrong length, a key of the wrong shape, an unknown proof
-# name, a commitment not below r; usage errors with exit 2.
+# name, a commitment not below r; usage errors with exit 2. And `zkfleet filecoin setup
+# --registered-update-proof NAME --vk-only`: the development key of zkfleet's update circuit has
+# the update's shape (5 IC points, the reference key's 1,348 bytes), depends on the seed alone, and
+# is not the key Filecoin's proof was made for.
 #
 #   tests/filecoin/update_cli.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
@@ -106,4 +109,21 @@ want="$(python3 -c "import sys; print(1); [print(int.from_bytes(bytes.fromhex(h)
   "$R_OLD" "$D_NEW" "$R_NEW")"
 got="$("${V[@]}" --vk "$F/update.vk" --proof "$F/update-proof.bin" "${C[@]}" --print-public-inputs 2>/dev/null)"
 if [ "$got" = "$want" ]; then ok "the public inputs printed"; else fail "the public inputs printed: $got (expected $want)"; fi
+
+# Development keys of the update's circuit (zk/filecoin/update/circuit.hpp; NOT a ceremony).
+S=("$ZK" filecoin setup --registered-update-proof StackedDrg2KiBV1 --vk-only)
+expect "setup --registered-update-proof --vk-only" 0 "OK: $T/dev1/StackedDrg2KiBV1.vk" -- \
+  "${S[@]}" --seed 1 --out "$T/dev1"
+"${S[@]}" --seed 1 --out "$T/dev1b" >/dev/null 2>&1
+"${S[@]}" --seed 2 --out "$T/dev2" >/dev/null 2>&1
+check "the key is the reference key's size (1,348 bytes: 5 IC points)" \
+  test "$(stat -c %s "$T/dev1/StackedDrg2KiBV1.vk")" = 1348
+check "the same seed, the same key" cmp -s "$T/dev1/StackedDrg2KiBV1.vk" "$T/dev1b/StackedDrg2KiBV1.vk"
+check "another seed, another key" bash -c "! cmp -s '$T/dev1/StackedDrg2KiBV1.vk' '$T/dev2/StackedDrg2KiBV1.vk'"
+expect "Filecoin's proof does not verify with a development key (well formed: exit 1)" 1 \
+  "INVALID: the pairing check failed" -- \
+  "${V[@]}" --vk "$T/dev1/StackedDrg2KiBV1.vk" --proof "$F/update-proof.bin" "${C[@]}"
+expect "setup with both circuits named: usage" 2 \
+  "give one of --registered-proof NAME and --registered-update-proof NAME" -- \
+  "${S[@]}" --registered-proof StackedDrg2KiBV1_1 --out "$T/both"
 finish
