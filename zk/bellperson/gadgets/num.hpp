@@ -8,6 +8,7 @@
 //                              0·0 = Σ 2^i·b_i − x (A and B empty)
 //   square(x)                  y with x·x = y
 //   mul(x, y)                  p with x·y = p
+//   enforce_lc_is(lc, x)       lc·1 = x
 //   pack_into_inputs(bits)     per 254-bit chunk (Fr::CAPACITY): an input i with
 //                              (Σ 2^k·bit_k)·1 = i
 //   pack_bits(bits)            the first 254 bits: a variable x with (Σ 2^k·bit_k)·1 = x
@@ -58,6 +59,18 @@ void num_to_bits_le(CS& cs, const num_t& x, bit_t* out) {
   for (unsigned i = 0; i < fr_num_bits; ++i) lc.add_bit_pow2(i, out[i].var, out[i].value);
   lc.sub_var(x.var, x.value);
   cs.enforce(lc_t{}, lc_t{}, lc);
+}
+
+// lc·1 = x: a linear combination's value bound to a variable x of value v (A = lc, B = ONE,
+// C = x: Num checks against an AllocatedNum, packings).
+template <class CS>
+void enforce_lc_is(CS& cs, const typename CS::lc_t& lc, var_t x, const fr_t& v) {
+  using lc_t = typename CS::lc_t;
+  lc_t lb;
+  lb.add_one();
+  lc_t lc_x;
+  lc_x.add_var(x, v);
+  cs.enforce(lc, lb, lc_x);
 }
 
 // AllocatedNum::mul.
@@ -114,12 +127,7 @@ void pack_into_inputs(CS& cs, const boolean_t* bits, size_t n) {
     lc_t num = pack_booleans<CS>(bits + off, len);
     fr_t value{};
     if constexpr (CS::evaluates) value = num.value();
-    const var_t input = cs.alloc_input(value);
-    lc_t lb;
-    lb.add_one();
-    lc_t lc;
-    lc.add_var(input, value);
-    cs.enforce(num, lb, lc);
+    enforce_lc_is(cs, num, cs.alloc_input(value), value);
   }
 }
 
@@ -131,11 +139,7 @@ num_t pack_bits(CS& cs, const boolean_t* bits, size_t n) {
   fr_t value{};
   if constexpr (CS::evaluates) value = num.value();
   const var_t x = cs.alloc(value);
-  lc_t lb;
-  lb.add_one();
-  lc_t lc;
-  lc.add_var(x, value);
-  cs.enforce(num, lb, lc);
+  enforce_lc_is(cs, num, x, value);
   return num_t{x, value};
 }
 

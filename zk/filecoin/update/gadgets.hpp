@@ -40,14 +40,9 @@ using namespace circuit_detail;
 // (Σ 2^i·bits_i)·1 = x.
 template <class CS>
 void bits_packed_eq(CS& cs, const bit_t* bits, size_t n, const num_t& x) {
-  using lc_t = typename CS::lc_t;
-  lc_t la;
+  typename CS::lc_t la;
   for (size_t i = 0; i < n; ++i) la.add_bit_pow2(unsigned(i), bits[i].var, bits[i].value);
-  lc_t lb;
-  lb.add_one();
-  lc_t lc;
-  lc.add_var(x.var, x.value);
-  cs.enforce(la, lb, lc);
+  bellperson::enforce_lc_is(cs, la, x.var, x.value);
 }
 
 // gadgets.rs allocated_num_to_allocated_bits into out[0..255).
@@ -119,11 +114,7 @@ num_t challenge_high(CS& cs, const boolean_t* c_bits, size_t n, const bit_t* h_s
   const num_t selected = bellperson::alloc_num(cs, sum);
   lc_t la;
   for (const num_t& z : or_zero) la.add_var(z.var, z.value);
-  lc_t lb;
-  lb.add_one();
-  lc_t lc;
-  lc.add_var(selected.var, selected.value);
-  cs.enforce(la, lb, lc);
+  bellperson::enforce_lc_is(cs, la, selected.var, selected.value);
   return selected;
 }
 
@@ -165,11 +156,7 @@ std::vector<std::vector<bit_t>> challenge_bits(CS& cs, const num_t& comm_r_new,
     const num_t index = bellperson::alloc_num(cs, partition.value * dpp + fj);
     lc_t la;
     la.add_var(dpp, partition.var, partition.value).add_one(fj);
-    lc_t lb;
-    lb.add_one();
-    lc_t lc;
-    lc.add_var(index.var, index.value);
-    cs.enforce(la, lb, lc);
+    bellperson::enforce_lc_is(cs, la, index.var, index.value);
     const num_t in[2] = {comm_r_new, index};
     const num_t digest = neptune::poseidon_hash(cs, in, update_randomness_constants());
     num_to_bits(cs, digest, digest_bits);
