@@ -132,34 +132,32 @@ TEST_CASE(
 
 TEST_CASE("update circuit: a changed value breaks the constraint that checks it, by name") {
   const update_config_t c = config_2k();
-  SUBCASE("an apex leaf: the apex tree's root is not in tree D") {
-    update_partition_witness_t w = snap_2k_witness();
-    w.apex_leafs[5] = w.apex_leafs[5] + zk::bellperson::fr_t::one();
+  const auto one = zk::bellperson::fr_t::one();
+  // Where the first unsatisfied constraint of the changed witness is ("" when all hold).
+  auto first_bad = [&c](const update_partition_witness_t& w) {
     partition_assignment_t a = synthesize_update_partition(c, w);
     const auto bad = first_unsatisfied_update(c, a.view());
-    REQUIRE(bad);
-    CHECK(bad->where == "apex tree, its root in tree D");
+    return bad ? bad->where : std::string();
+  };
+  update_partition_witness_t w = snap_2k_witness();
+  SUBCASE("an apex leaf: the apex tree's root is not in tree D") {
+    w.apex_leafs[5] = w.apex_leafs[5] + one;
+    CHECK(first_bad(w) == "apex tree, its root in tree D");
   }
   SUBCASE("comm_c: H(comm_c, root_r_old) is not comm_r_old") {
-    update_partition_witness_t w = snap_2k_witness();
-    w.comm_c = w.comm_c + zk::bellperson::fr_t::one();
-    partition_assignment_t a = synthesize_update_partition(c, w);
-    const auto bad = first_unsatisfied_update(c, a.view());
-    REQUIRE(bad);
-    CHECK(bad->where == "comm_c, roots, apex leaves; comm_r = H(comm_c, root_r)");
+    w.comm_c = w.comm_c + one;
+    CHECK(first_bad(w) == "comm_c, roots, apex leaves; comm_r = H(comm_c, root_r)");
   }
   SUBCASE("a sibling of tree R old in challenge 4") {
-    update_partition_witness_t w = snap_2k_witness();
-    w.challenges[4].path_r_old[1][3] =
-        w.challenges[4].path_r_old[1][3] + zk::bellperson::fr_t::one();
-    partition_assignment_t a = synthesize_update_partition(c, w);
-    const auto bad = first_unsatisfied_update(c, a.view());
-    REQUIRE(bad);
-    CHECK(bad->where == "challenge 4: leaf_r_old in tree R old");
+    w.challenges[4].path_r_old[1][3] = w.challenges[4].path_r_old[1][3] + one;
+    CHECK(first_bad(w) == "challenge 4: leaf_r_old in tree R old");
+  }
+  SUBCASE("a sibling of tree D under the apex leaf in challenge 9") {
+    w.challenges[9].path_d_new[0] = w.challenges[9].path_d_new[0] + one;
+    CHECK(first_bad(w) == "challenge 9: the apex leaf, leaf_d_new under it in tree D");
   }
   SUBCASE("leaf_r_new not the encoding of the old leaf and the data: refused before proving") {
-    update_partition_witness_t w = snap_2k_witness();
-    w.challenges[2].leaf_r_new = w.challenges[2].leaf_r_new + zk::bellperson::fr_t::one();
+    w.challenges[2].leaf_r_new = w.challenges[2].leaf_r_new + one;
     CHECK_THROWS_WITH_AS(synthesize_update_partition(c, w),
                          doctest::Contains("challenge 2: leaf_r_old + leaf_d_new · rho"),
                          std::invalid_argument);

@@ -1,12 +1,8 @@
 #include "zk/filecoin/update/circuit.hpp"
 
-#include <atomic>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 
 #include "zk/base/hex.hpp"
-#include "zk/base/thread_pool.hpp"
 #include "zk/neptune/circuit.hpp"
 
 namespace zk::filecoin {
@@ -14,8 +10,6 @@ namespace zk::filecoin {
 using bellperson::counts_t;
 
 namespace {
-
-std::string challenge_prefix(uint32_t j) { return "challenge " + std::to_string(j) + ": "; }
 
 // TreeR's level arities, leaf level first.
 std::vector<uint32_t> tree_r_arities(const update_config_t& c) {
@@ -227,7 +221,9 @@ void synthesize_update_challenge(CS& cs, const update_config_t& c,
                                  const update_challenge_witness_t& p,
                                  const update_circuit_shared_t& s, uint32_t j) {
   using bellperson::alloc_num;
-  auto named = [j](const char* what) { return [j, what] { return challenge_prefix(j) + what; }; };
+  auto named = [j](const char* what) {
+    return [j, what] { return challenge_region_prefix(j) + what; };
+  };
 
   cs.region(named("rho, the leaves, leaf_r_new"));
   std::vector<boolean_t> c_bits = booleans(s.random_bits[j].data(), s.random_bits[j].size());
@@ -240,7 +236,7 @@ void synthesize_update_challenge(CS& cs, const update_config_t& c,
   if constexpr (CS::evaluates)
     if (leaf_r_new.value != p.leaf_r_new)
       throw std::invalid_argument(
-          "witness: " + challenge_prefix(j) +
+          "witness: " + challenge_region_prefix(j) +
           "leaf_r_old + leaf_d_new · rho is not proof_r_new's leaf (the encoding does not hold)");
 
   const auto r = tree_r_arities(c);
@@ -289,64 +285,25 @@ ZK_UPDATE_CIRCUIT_INSTANTIATE(bellperson::count_cs_t)
 
 namespace {
 
-struct layout_entry_t {
-  circuit_layout_t layout;
-  std::vector<bellperson::region_t> prefix_regions;     // absolute
-  std::vector<bellperson::region_t> challenge_regions;  // relative to a challenge's start,
-                                                        // names without "challenge 0: "
-};
-
-const layout_entry_t& layout_entry(const update_config_t& c) {
-  static std::mutex mu;
-  static std::map<uint64_t, std::unique_ptr<layout_entry_t>> cache;
-  std::lock_guard<std::mutex> lk(mu);
-  auto& slot = cache[c.sector_size];
-  if (slot) return *slot;
-  auto e = std::make_unique<layout_entry_t>();
-  const update_partition_witness_t w = update_blank_witness(c);
-  bellperson::count_cs_t cs(&e->prefix_regions);
-  const update_circuit_shared_t s = synthesize_update_prefix(cs, c, w);
-  e->layout.prefix = cs.counts();
-  std::vector<bellperson::region_t> ch;
-  bellperson::count_cs_t one(&ch);
-  synthesize_update_challenge(one, c, w.challenges[0], s, 0);
-  const counts_t after = one.counts();
-  // `one` started with ONE allocated: a challenge adds what it counted beyond that.
-  e->layout.per_challenge = counts_t{after.inputs - 1, after.aux, after.constraints};
-  e->layout.challenges = c.challenges;
-  e->layout.total = e->layout.challenge_start(c.challenges);
-  const std::string prefix0 = challenge_prefix(0);
-  for (auto& r : ch) {
-    r.start.inputs -= 1;
-    if (r.name.compare(0, prefix0.size(), prefix0) == 0) r.name = r.name.substr(prefix0.size());
-    e->challenge_regions.push_back(r);
-  }
-  slot = std::move(e);
-  return *slot;
+std::string circuit_key(const update_config_t& c) {
+  return "update " + std::to_string(c.sector_size);
 }
 
-// Where constraint i is (the regions' names).
-std::string constraint_where(const layout_entry_t& e, uint64_t i) {
-  const circuit_layout_t& L = e.layout;
-  std::string where;
-  if (i >= L.total.constraints)
-    return "input constraint " + std::to_string(i - L.total.constraints);
-  if (i < L.prefix.constraints) {
-    for (const auto& r : e.prefix_regions)
-      if (r.start.constraints <= i) where = r.name;
-    return where;
-  }
-  const uint64_t rel = i - L.prefix.constraints;
-  const uint64_t off = rel % L.per_challenge.constraints;
-  for (const auto& r : e.challenge_regions)
-    if (r.start.constraints <= off) where = r.name;
-  return challenge_prefix(uint32_t(rel / L.per_challenge.constraints)) + where;
+const circuit_parts_t& parts_of(const update_config_t& c) {
+  return cached_parts(circuit_key(c), [&c] {
+    const update_partition_witness_t w = update_blank_witness(c);
+    return count_parts([&](auto& cs) { return synthesize_update_prefix(cs, c, w); },
+                       [&](auto& cs, const update_circuit_shared_t& s, uint32_t j) {
+                         synthesize_update_challenge(cs, c, w.challenges[j], s, j);
+                       },
+                       c.challenges);
+  });
 }
 
 }  // namespace
 
 const circuit_layout_t& update_circuit_layout(const update_config_t& c) {
-  return layout_entry(c).layout;
+  return parts_of(c).layout;
 }
 
 bellperson::r1cs_shape_t synthesize_update_shape(const update_config_t& c, bool matrices) {
@@ -357,17 +314,8 @@ bellperson::r1cs_shape_t synthesize_update_shape(const update_config_t& c, bool 
 
 std::shared_ptr<const bellperson::r1cs_shape_t> update_circuit_shape(const update_config_t& c,
                                                                      bool matrices) {
-  static std::map<std::pair<uint64_t, bool>, std::shared_ptr<const bellperson::r1cs_shape_t>> cache;
-  static std::mutex mu;
-  std::lock_guard<std::mutex> lk(mu);
-  auto& slot = cache[{c.sector_size, matrices}];
-  if (slot) return slot;
-  if (!matrices) {
-    auto it = cache.find({c.sector_size, true});
-    if (it != cache.end() && it->second) return slot = it->second;
-  }
-  slot = std::make_shared<const bellperson::r1cs_shape_t>(synthesize_update_shape(c, matrices));
-  return slot;
+  return cached_shape(circuit_key(c), matrices,
+                      [&c](bool m) { return synthesize_update_shape(c, m); });
 }
 
 // ---- prove mode ----------------------------------------------------------------------------
@@ -376,67 +324,25 @@ void synthesize_update_partition(const update_config_t& c, const update_partitio
                                  const bellperson::assignment_view_t& out, bool parallel,
                                  const stop_t& stop) {
   check_update_witness(c, w);
-  throw_if_stopped(stop, "the partition's synthesis");
-  const circuit_layout_t& L = update_circuit_layout(c);
-  const counts_t cap = out.capacity;
-  if (cap.inputs < L.total.inputs || cap.aux < L.total.aux || cap.constraints < L.total.constraints)
-    throw std::length_error("synthesize_update_partition: arrays for " +
-                            bellperson::to_string(cap) + ", the circuit (" +
-                            std::to_string(c.sector_size) + " bytes) needs " +
-                            bellperson::to_string(L.total));
-  bellperson::prove_cs_t main(out, counts_t{}, L.prefix);
-  main.alloc_input(fr_t::one());
-  const update_circuit_shared_t s = synthesize_update_prefix(main, c, w);
-  if (main.counts() != L.prefix)
-    throw std::logic_error("synthesize_update_partition: the shared part ended at " +
-                           bellperson::to_string(main.counts()) + ", the layout says " +
-                           bellperson::to_string(L.prefix));
-  std::atomic<bool> stopped{false};
-  auto challenge = [&](size_t j) {
-    if (stopped.load(std::memory_order_relaxed) || stop_requested(stop)) {
-      stopped.store(true, std::memory_order_relaxed);
-      return;  // skipped: the caller throws below
-    }
-    const uint32_t k = uint32_t(j);
-    bellperson::prove_cs_t cs(out, L.challenge_start(k), L.challenge_start(k + 1));
-    synthesize_update_challenge(cs, c, w.challenges[j], s, k);
-    if (cs.counts() != L.challenge_start(k + 1))
-      throw std::logic_error("synthesize_update_partition: challenge " + std::to_string(j) +
-                             " ended at " + bellperson::to_string(cs.counts()) +
-                             ", the layout says " +
-                             bellperson::to_string(L.challenge_start(k + 1)));
-  };
-  if (parallel)
-    run_parallel(challenge, c.challenges);
-  else
-    for (size_t j = 0; j < c.challenges; ++j) challenge(j);
-  if (stopped) throw cancelled_error("the partition's synthesis: stopped (cancelled)");
-  bellperson::append_input_constraints(out, L.total);
+  synthesize_parts(
+      update_circuit_layout(c), out, [&](auto& cs) { return synthesize_update_prefix(cs, c, w); },
+      [&](auto& cs, const update_circuit_shared_t& s, uint32_t j) {
+        synthesize_update_challenge(cs, c, w.challenges[j], s, j);
+      },
+      parallel, stop, "synthesize_update_partition (" + std::to_string(c.sector_size) + " bytes)");
 }
 
 partition_assignment_t synthesize_update_partition(const update_config_t& c,
                                                    const update_partition_witness_t& w,
                                                    bool parallel) {
-  const circuit_layout_t& L = update_circuit_layout(c);
-  partition_assignment_t a;
-  a.counts = L.total;
-  a.inputs.resize(L.total.inputs);
-  a.aux.resize(L.total.aux);
-  const size_t rows = size_t(L.total.constraints) + L.total.inputs;
-  a.a.resize(rows);
-  a.b.resize(rows);
-  a.c.resize(rows);
+  partition_assignment_t a(update_circuit_layout(c));
   synthesize_update_partition(c, w, a.view(), parallel);
   return a;
 }
 
 std::optional<unsatisfied_t> first_unsatisfied_update(const update_config_t& c,
                                                       const bellperson::assignment_view_t& v) {
-  const layout_entry_t& e = layout_entry(c);
-  const uint64_t n = uint64_t(e.layout.total.constraints) + e.layout.total.inputs;
-  for (uint64_t i = 0; i < n; ++i)
-    if (!(v.a[i] * v.b[i] == v.c[i])) return unsatisfied_t{i, constraint_where(e, i)};
-  return std::nullopt;
+  return first_unsatisfied(parts_of(c), v);
 }
 
 }  // namespace zk::filecoin

@@ -28,7 +28,7 @@
 
 #include "zk/base/stop.hpp"
 #include "zk/bellperson/cs.hpp"
-#include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/filecoin/core/circuit_parts.hpp"
 #include "zk/filecoin/update/gadgets.hpp"
 #include "zk/filecoin/update/public_inputs.hpp"
 #include "zk/filecoin/update/vanilla_proof.hpp"

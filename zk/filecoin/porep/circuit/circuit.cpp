@@ -18,7 +18,7 @@ namespace {
 
 bool is_tree_arity(uint32_t a) { return a == 2 || a == 4 || a == 8; }
 
-std::string challenge_prefix(uint32_t j) { return "challenge " + std::to_string(j) + ": "; }
+std::string challenge_prefix(uint32_t j) { return challenge_region_prefix(j); }
 
 }  // namespace
 
@@ -341,55 +341,23 @@ ZK_FILECOIN_CIRCUIT_INSTANTIATE(bellperson::count_cs_t)
 
 // ---- layout and shape (cached) ---------------------------------------------------------------
 
-counts_t circuit_layout_t::challenge_start(uint32_t j) const {
-  return counts_t{prefix.inputs + j * per_challenge.inputs, prefix.aux + j * per_challenge.aux,
-                  prefix.constraints + j * per_challenge.constraints};
-}
-
 namespace {
 
-struct layout_entry_t {
-  circuit_layout_t layout;
-  std::vector<bellperson::region_t> prefix_regions;     // absolute
-  std::vector<bellperson::region_t> challenge_regions;  // relative to a challenge's start,
-                                                        // names without "challenge 0: "
-};
-
-std::mutex cache_mu;
-
-const layout_entry_t& layout_entry(const circuit_config_t& c) {
-  static std::map<std::string, std::unique_ptr<layout_entry_t>> cache;
-  std::lock_guard<std::mutex> lk(cache_mu);
-  auto& slot = cache[c.key()];
-  if (slot) return *slot;
-  check_config(c);
-  auto e = std::make_unique<layout_entry_t>();
-  const partition_witness_t w = blank_witness(c);
-  bellperson::count_cs_t cs(&e->prefix_regions);
-  const circuit_shared_t s = synthesize_prefix(cs, c, w);
-  e->layout.prefix = cs.counts();
-  std::vector<bellperson::region_t> ch;
-  bellperson::count_cs_t one(&ch);
-  synthesize_challenge(one, c, w.challenges[0], s, 0);
-  const counts_t after = one.counts();
-  // `one` started with ONE allocated: a challenge adds what it counted beyond that.
-  e->layout.per_challenge = counts_t{after.inputs - 1, after.aux, after.constraints};
-  e->layout.challenges = c.challenges;
-  e->layout.total = e->layout.challenge_start(c.challenges);
-  e->layout.field_aux = cs.field_aux() + uint64_t(c.challenges) * one.field_aux();
-  const std::string prefix0 = challenge_prefix(0);
-  for (auto& r : ch) {
-    r.start.inputs -= 1;
-    if (r.name.compare(0, prefix0.size(), prefix0) == 0) r.name = r.name.substr(prefix0.size());
-    e->challenge_regions.push_back(r);
-  }
-  slot = std::move(e);
-  return *slot;
+const circuit_parts_t& parts_of(const circuit_config_t& c) {
+  return cached_parts("porep " + c.key(), [&c] {
+    check_config(c);
+    const partition_witness_t w = blank_witness(c);
+    return count_parts([&](auto& cs) { return synthesize_prefix(cs, c, w); },
+                       [&](auto& cs, const circuit_shared_t& s, uint32_t j) {
+                         synthesize_challenge(cs, c, w.challenges[j], s, j);
+                       },
+                       c.challenges);
+  });
 }
 
 }  // namespace
 
-const circuit_layout_t& circuit_layout(const circuit_config_t& c) { return layout_entry(c).layout; }
+const circuit_layout_t& circuit_layout(const circuit_config_t& c) { return parts_of(c).layout; }
 
 bellperson::r1cs_shape_t synthesize_shape(const circuit_config_t& c, bool matrices) {
   check_config(c);
@@ -412,18 +380,8 @@ bellperson::r1cs_shape_t synthesize_shape(const circuit_config_t& c, bool matric
 
 std::shared_ptr<const bellperson::r1cs_shape_t> circuit_shape(const circuit_config_t& c,
                                                               bool matrices) {
-  static std::map<std::pair<std::string, bool>, std::shared_ptr<const bellperson::r1cs_shape_t>>
-      cache;
-  static std::mutex mu;
-  std::lock_guard<std::mutex> lk(mu);
-  auto& slot = cache[{c.key(), matrices}];
-  if (slot) return slot;
-  if (!matrices) {
-    auto it = cache.find({c.key(), true});
-    if (it != cache.end() && it->second) return slot = it->second;
-  }
-  slot = std::make_shared<const bellperson::r1cs_shape_t>(synthesize_shape(c, matrices));
-  return slot;
+  return cached_shape("porep " + c.key(), matrices,
+                      [&c](bool m) { return synthesize_shape(c, m); });
 }
 
 std::shared_ptr<const bellperson::abc_program_t> circuit_program(const circuit_config_t& c) {
@@ -449,111 +407,28 @@ std::shared_ptr<const bellperson::abc_program_t> circuit_program(const circuit_c
 
 // ---- prove mode ----------------------------------------------------------------------------
 
-bellperson::assignment_view_t partition_assignment_t::view() {
-  bellperson::assignment_view_t v;
-  v.inputs = inputs.data();
-  v.aux = aux.data();
-  v.a = a.data();
-  v.b = b.data();
-  v.c = c.data();
-  v.capacity = counts;
-  return v;
-}
-
 void synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
                           const bellperson::assignment_view_t& out, bool parallel,
                           const stop_t& stop) {
   check_witness(c, w);
-  throw_if_stopped(stop, "the partition's synthesis");
-  const circuit_layout_t& L = circuit_layout(c);
-  const counts_t cap = out.capacity;
-  if (cap.inputs < L.total.inputs || cap.aux < L.total.aux || cap.constraints < L.total.constraints)
-    throw std::length_error("synthesize_partition: arrays for " + bellperson::to_string(cap) +
-                            ", the circuit (" + c.key() + ") needs " +
-                            bellperson::to_string(L.total));
-  bellperson::prove_cs_t main(out, counts_t{}, L.prefix);
-  main.alloc_input(fr_t::one());
-  const circuit_shared_t s = synthesize_prefix(main, c, w);
-  if (main.counts() != L.prefix)
-    throw std::logic_error("synthesize_partition: the shared part ended at " +
-                           bellperson::to_string(main.counts()) + ", the layout says " +
-                           bellperson::to_string(L.prefix));
-  std::atomic<bool> stopped{false};
-  auto challenge = [&](size_t j) {
-    if (stopped.load(std::memory_order_relaxed) || stop_requested(stop)) {
-      stopped.store(true, std::memory_order_relaxed);
-      return;  // skipped: the caller throws below
-    }
-    const uint32_t k = uint32_t(j);
-    bellperson::prove_cs_t cs(out, L.challenge_start(k), L.challenge_start(k + 1));
-    synthesize_challenge(cs, c, w.challenges[j], s, k);
-    if (cs.counts() != L.challenge_start(k + 1))
-      throw std::logic_error("synthesize_partition: challenge " + std::to_string(j) + " ended at " +
-                             bellperson::to_string(cs.counts()) + ", the layout says " +
-                             bellperson::to_string(L.challenge_start(k + 1)));
-  };
-  if (parallel)
-    run_parallel(challenge, c.challenges);
-  else
-    for (size_t j = 0; j < c.challenges; ++j) challenge(j);
-  if (stopped) throw cancelled_error("the partition's synthesis: stopped (cancelled)");
-  bellperson::append_input_constraints(out, L.total);
+  synthesize_parts(
+      circuit_layout(c), out, [&](auto& cs) { return synthesize_prefix(cs, c, w); },
+      [&](auto& cs, const circuit_shared_t& s, uint32_t j) {
+        synthesize_challenge(cs, c, w.challenges[j], s, j);
+      },
+      parallel, stop, "synthesize_partition (" + c.key() + ")");
 }
 
 partition_assignment_t synthesize_partition(const circuit_config_t& c, const partition_witness_t& w,
                                             bool parallel) {
-  const circuit_layout_t& L = circuit_layout(c);
-  partition_assignment_t a;
-  a.counts = L.total;
-  a.inputs.resize(L.total.inputs);
-  a.aux.resize(L.total.aux);
-  const size_t rows = size_t(L.total.constraints) + L.total.inputs;
-  a.a.resize(rows);
-  a.b.resize(rows);
-  a.c.resize(rows);
+  partition_assignment_t a(circuit_layout(c));
   synthesize_partition(c, w, a.view(), parallel);
   return a;
 }
 
-namespace {
-
-// Where constraint i is (the shape's region names), as first_unsatisfied reports it.
-std::string constraint_where(const layout_entry_t& e, uint64_t i) {
-  const circuit_layout_t& L = e.layout;
-  std::string where;
-  if (i >= L.total.constraints) {
-    where = "input constraint " + std::to_string(i - L.total.constraints);
-  } else if (i < L.prefix.constraints) {
-    for (const auto& r : e.prefix_regions)
-      if (r.start.constraints <= i) where = r.name;
-  } else {
-    const uint64_t rel = i - L.prefix.constraints;
-    const uint32_t j = uint32_t(rel / L.per_challenge.constraints);
-    const uint64_t off = rel % L.per_challenge.constraints;
-    std::string part;
-    for (const auto& r : e.challenge_regions)
-      if (r.start.constraints <= off) part = r.name;
-    where = challenge_prefix(j) + part;
-  }
-  return where;
-}
-
-// The first i < n with a_i·b_i ≠ c_i.
-std::optional<uint64_t> first_failing_row(const fr_t* a, const fr_t* b, const fr_t* c, uint64_t n) {
-  for (uint64_t i = 0; i < n; ++i)
-    if (!(a[i] * b[i] == c[i])) return i;
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<unsatisfied_t> first_unsatisfied(const circuit_config_t& c,
                                                const bellperson::assignment_view_t& v) {
-  const layout_entry_t& e = layout_entry(c);
-  const circuit_layout_t& L = e.layout;
-  const auto i = first_failing_row(v.a, v.b, v.c, uint64_t(L.total.constraints) + L.total.inputs);
-  if (!i) return std::nullopt;
-  return unsatisfied_t{*i, constraint_where(e, *i)};
+  return first_unsatisfied(parts_of(c), v);
 }
 
 std::optional<unsatisfied_t> synthesize_partition_streamed(const circuit_config_t& c,
@@ -563,7 +438,7 @@ std::optional<unsatisfied_t> synthesize_partition_streamed(const circuit_config_
                                                            const stop_t& stop) {
   check_witness(c, w);
   throw_if_stopped(stop, "the partition's synthesis");
-  const layout_entry_t& e = layout_entry(c);
+  const circuit_parts_t& e = parts_of(c);
   const circuit_layout_t& L = e.layout;
   auto ended = [&](const char* part, counts_t got, counts_t want) {
     if (got != want)
@@ -622,7 +497,7 @@ std::optional<unsatisfied_t> synthesize_partition_streamed(const circuit_config_
   for (const auto& b : bads)
     if (!bad && b) bad = b;
   if (!bad) return std::nullopt;
-  return unsatisfied_t{*bad, constraint_where(e, *bad)};
+  return unsatisfied_t{*bad, e.where(*bad)};
 }
 
 std::optional<unsatisfied_t> synthesize_partition_witness(const circuit_config_t& c,

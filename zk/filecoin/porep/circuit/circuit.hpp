@@ -29,6 +29,7 @@
 #include "zk/base/stop.hpp"
 #include "zk/bellperson/abc_program.hpp"
 #include "zk/bellperson/cs.hpp"
+#include "zk/filecoin/core/circuit_parts.hpp"
 #include "zk/filecoin/porep/circuit/gadgets.hpp"
 #include "zk/filecoin/porep/config.hpp"
 #include "zk/filecoin/porep/vanilla/graph.hpp"
@@ -127,17 +128,8 @@ void synthesize_challenge(CS& cs, const circuit_config_t& c, const challenge_pro
 template <class CS>
 void synthesize_circuit(CS& cs, const circuit_config_t& c, const partition_witness_t& w);
 
-// Where each part of the circuit sits (count mode over a blank witness; cached per config).
-struct circuit_layout_t {
-  bellperson::counts_t prefix;         // after the shared part (ONE included)
-  bellperson::counts_t per_challenge;  // what one challenge adds
-  bellperson::counts_t total;
-  uint32_t challenges = 0;
-  // Aux variables allocated as field elements rather than bits, in all (count_cs_t::field_aux):
-  // with the inputs, the most values a packed witness of the partition carries in full.
-  uint64_t field_aux = 0;
-  bellperson::counts_t challenge_start(uint32_t j) const;
-};
+// Where each part of the circuit sits (count mode over a blank witness; cached per config;
+// zk/filecoin/core/circuit_parts.hpp).
 const circuit_layout_t& circuit_layout(const circuit_config_t& c);
 
 // The R1CS of the circuit: counts, densities, digest, regions and (with matrices) A, B, C.
@@ -155,15 +147,6 @@ bellperson::r1cs_shape_t synthesize_shape(const circuit_config_t& c, bool matric
 // 32 GiB it keeps the 7.2 M rows of one challenge.
 std::shared_ptr<const bellperson::abc_program_t> circuit_program(const circuit_config_t& c);
 
-// A partition's assignment, as bellperson's prover holds it after synthesis (Montgomery form):
-// inputs (ONE first), aux, and a, b, c of every constraint with the input constraints appended
-// (total.constraints + total.inputs values each).
-struct partition_assignment_t {
-  bellperson::counts_t counts;
-  std::vector<fr_t> inputs, aux, a, b, c;
-  bellperson::assignment_view_t view();
-};
-
 // Prove-mode synthesis of one partition into caller-owned arrays sized by circuit_layout(c).total
 // (a, b, c: total.constraints + total.inputs each): the shared part first, then the challenges
 // in parallel on the compute pool (`parallel` false: one after another, same result), then the
@@ -178,10 +161,6 @@ partition_assignment_t synthesize_partition(const circuit_config_t& c, const par
 
 // The first constraint with a_i·b_i ≠ c_i (circuit constraints and input constraints), where
 // it is (the region of the circuit's shape: "challenge 1: labeling layer 2"), or nullopt.
-struct unsatisfied_t {
-  uint64_t constraint = 0;
-  std::string where;
-};
 std::optional<unsatisfied_t> first_unsatisfied(const circuit_config_t& c,
                                                const bellperson::assignment_view_t& v);
 
