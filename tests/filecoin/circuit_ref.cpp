@@ -6,7 +6,11 @@
 //   filecoin_circuit_ref counts CIRCUIT
 //   filecoin_circuit_ref compare-dump CIRCUIT --dump FILE [--sample N]
 //   filecoin_circuit_ref compare-witness --c1 FILE --witness FILE.bin [--partition K]
+//   filecoin_circuit_ref compare-witness --registered-update-proof NAME --vanilla FILE
+//       --comm-r-old HEX --comm-d-new HEX --comm-r-new HEX --witness FILE.bin [--partition K]
 //   CIRCUIT = --registered-proof NAME | --test-config 2|8|8-4|8-4-2
+//           | --registered-update-proof NAME   (the SnapDeals update's circuit,
+//                                               zk/filecoin/update/circuit.hpp)
 //
 // counts prints the shape's counts, densities and digest as JSON. compare-dump reads the
 // reference's dump (a file or a FIFO, streamed) and compares every constraint (or, with
@@ -16,24 +20,31 @@
 // synthesizes partition K in prove mode and compares every input and aux value with the
 // reference's witness of that C1 (`count --c1 ... --witness FILE.bin`: 32-byte little-endian
 // values, inputs then aux); it also checks that every constraint holds. Exit 0 equal, 1
-// different, 2 usage or I/O error.
+// different, 2 usage or I/O error. For the update, compare-witness reads the partition proofs
+// (snap-vproof.json or raw, zk/filecoin/update/vanilla_proof.hpp; a file of one partition's bytes
+// is partition K's) and the commitments, and the
+// reference's witness of the same partition (`update-count --vanilla ... --witness FILE.bin`).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/c2.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
+#include "zk/filecoin/update/circuit.hpp"
 
 using namespace zk;
 using namespace zk::filecoin;
@@ -64,6 +75,8 @@ struct args_t {
   std::string cmd;
   circuit_config_t config;
   bool have_config = false;
+  std::optional<update_config_t> update;  // --registered-update-proof
+  std::string vanilla, comm_r_old, comm_d_new, comm_r_new;
   std::string dump;
   uint64_t sample = 1;
   // compare-witness
@@ -84,6 +97,17 @@ args_t parse(int argc, char** argv) {
     if (k == "--registered-proof") {
       a.config = circuit_config(porep_config(registered_proof(value())));
       a.have_config = true;
+    } else if (k == "--registered-update-proof") {
+      a.update = update_config(registered_update_proof(value()));
+      a.have_config = true;
+    } else if (k == "--vanilla") {
+      a.vanilla = value();
+    } else if (k == "--comm-r-old") {
+      a.comm_r_old = value();
+    } else if (k == "--comm-d-new") {
+      a.comm_d_new = value();
+    } else if (k == "--comm-r-new") {
+      a.comm_r_new = value();
     } else if (k == "--c1") {
       a.c1 = value();
     } else if (k == "--witness") {
@@ -103,8 +127,20 @@ args_t parse(int argc, char** argv) {
     }
   }
   if (!a.have_config && a.cmd != "compare-witness")
-    throw usage_error("give --registered-proof NAME or --test-config SHAPE");
+    throw usage_error(
+        "give --registered-proof NAME, --test-config SHAPE or --registered-update-proof NAME");
   return a;
+}
+
+// The circuit the arguments name: its key, its shape (cached) and its layout.
+std::string circuit_key(const args_t& a) {
+  return a.update ? "update " + std::to_string(a.update->sector_size) + " bytes" : a.config.key();
+}
+std::shared_ptr<const r1cs_shape_t> shape_of(const args_t& a, bool matrices) {
+  return a.update ? update_circuit_shape(*a.update, matrices) : circuit_shape(a.config, matrices);
+}
+const circuit_layout_t& layout_of(const args_t& a) {
+  return a.update ? update_circuit_layout(*a.update) : circuit_layout(a.config);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -113,9 +149,9 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 int cmd_counts(const args_t& a) {
   const auto t = std::chrono::steady_clock::now();
-  const auto s = circuit_shape(a.config, false);
+  const auto s = shape_of(a, false);
   const double secs = seconds_since(t);
-  const auto& L = circuit_layout(a.config);
+  const auto& L = layout_of(a);
   std::printf(
       "{\n  \"config\": \"%s\",\n  \"num_inputs\": %u,\n  \"num_aux\": %u,\n"
       "  \"num_constraints\": %u,\n  \"prover_constraints\": %llu,\n  \"domain_size\": %llu,\n"
@@ -123,7 +159,7 @@ int cmd_counts(const args_t& a) {
       "  \"b_aux_density\": %zu,\n  \"digest\": \"%s\",\n"
       "  \"layout_prefix_constraints\": %u,\n  \"layout_per_challenge_constraints\": %u,\n"
       "  \"shape_seconds\": %.3f\n}\n",
-      a.config.key().c_str(), s->counts.inputs, s->counts.aux, s->counts.constraints,
+      circuit_key(a).c_str(), s->counts.inputs, s->counts.aux, s->counts.constraints,
       (unsigned long long)s->prover_constraints(), (unsigned long long)s->domain_size(),
       (unsigned long long)s->terms, s->a_aux.count(), s->b_input.count(), s->b_aux.count(),
       s->digest_hex().c_str(), L.prefix.constraints, L.per_challenge.constraints, secs);
@@ -246,8 +282,8 @@ class ref_digest_t {
 int cmd_compare_dump(const args_t& a) {
   if (a.dump.empty()) throw usage_error("compare-dump needs --dump FILE");
   const auto t0 = std::chrono::steady_clock::now();
-  const auto s = circuit_shape(a.config, true);
-  std::fprintf(stderr, "shape of %s: %s, %.1f s\n", a.config.key().c_str(),
+  const auto s = shape_of(a, true);
+  std::fprintf(stderr, "shape of %s: %s, %.1f s\n", circuit_key(a).c_str(),
                bellperson::to_string(s->counts).c_str(), seconds_since(t0));
   std::ifstream in(a.dump);
   if (!in) throw std::runtime_error("cannot open " + a.dump);
@@ -321,22 +357,65 @@ int cmd_compare_dump(const args_t& a) {
       "\"constraints\": %llu, \"digest\": \"%s\"},\n  \"zkfleet\": {\"inputs\": %u, \"aux\": %u, "
       "\"constraints\": %u, \"digest\": \"%s\"},\n  \"constraints_compared\": %llu,\n"
       "  \"equal\": %s,\n  \"seconds\": %.1f\n}\n",
-      a.config.key().c_str(), (unsigned long long)inputs, (unsigned long long)aux,
+      circuit_key(a).c_str(), (unsigned long long)inputs, (unsigned long long)aux,
       (unsigned long long)constraints, ref_digest.c_str(), s->counts.inputs, s->counts.aux,
       s->counts.constraints, s->digest_hex().c_str(), (unsigned long long)compared,
       ok ? "true" : "false", seconds_since(t0));
   return ok ? 0 : 1;
 }
 
-int cmd_compare_witness(const args_t& a) {
-  if (a.c1.empty() || a.witness.empty())
-    throw usage_error("compare-witness needs --c1 and --witness");
+// The partition's prove-mode assignment as zkfleet synthesizes it, what names it, and its first
+// unsatisfied constraint.
+struct synthesized_t {
+  std::string proof;  // the registered (update) proof's name
+  partition_assignment_t asg;
+  std::optional<unsatisfied_t> bad;
+  double seconds = 0;
+};
+
+synthesized_t synthesize_c1(const args_t& a) {
   const c1_output_t c1 = read_c1_file(a.c1).c1;
   const circuit_config_t config = circuit_config(porep_config(*c1.registered_proof));
-  const auto t1 = std::chrono::steady_clock::now();
-  partition_assignment_t asg = synthesize_partition(c1, a.partition);
-  const double synth_s = seconds_since(t1);
-  const auto bad = first_unsatisfied(config, asg.view());
+  synthesized_t r;
+  r.proof = std::string(c1.registered_proof->name);
+  const auto t = std::chrono::steady_clock::now();
+  r.asg = synthesize_partition(c1, a.partition);
+  r.seconds = seconds_since(t);
+  r.bad = first_unsatisfied(config, r.asg.view());
+  return r;
+}
+
+synthesized_t synthesize_update(const args_t& a) {
+  if (a.vanilla.empty() || a.comm_r_old.empty() || a.comm_d_new.empty() || a.comm_r_new.empty())
+    throw usage_error(
+        "compare-witness of an update needs --vanilla, --comm-r-old, --comm-d-new, --comm-r-new");
+  const update_config_t& c = *a.update;
+  update_commitments_t comms;
+  comms.comm_r_old = parse_hex32(a.comm_r_old, "--comm-r-old");
+  comms.comm_d_new = parse_hex32(a.comm_d_new, "--comm-d-new");
+  comms.comm_r_new = parse_hex32(a.comm_r_new, "--comm-r-new");
+  // A file of one partition's bytes is partition K's; else all the sector's partitions.
+  const std::string bytes = read_text(a.vanilla);
+  const update_partition_proof_t proof =
+      bytes.size() == update_partition_proof_size(c)
+          ? decode_update_partition_proof(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                          bytes.size(), c, a.vanilla, a.partition)
+          : read_update_vanilla_file(a.vanilla, c).at(a.partition);
+  synthesized_t r;
+  r.proof = std::string(c.proof->name);
+  const auto t = std::chrono::steady_clock::now();
+  r.asg = synthesize_update_partition(c, update_witness_from_vanilla(c, a.partition, comms, proof));
+  r.seconds = seconds_since(t);
+  r.bad = first_unsatisfied_update(c, r.asg.view());
+  return r;
+}
+
+int cmd_compare_witness(const args_t& a) {
+  if (a.witness.empty()) throw usage_error("compare-witness needs --witness");
+  if (a.c1.empty() == !a.update)
+    throw usage_error("compare-witness needs --c1 FILE or --registered-update-proof NAME");
+  synthesized_t r = a.update ? synthesize_update(a) : synthesize_c1(a);
+  const partition_assignment_t& asg = r.asg;
 
   std::ifstream in(a.witness, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + a.witness);
@@ -361,17 +440,16 @@ int cmd_compare_witness(const args_t& a) {
   };
   for (size_t i = 0; i < asg.inputs.size(); ++i) check(asg.inputs[i], i);
   for (size_t i = 0; i < asg.aux.size(); ++i) check(asg.aux[i], asg.inputs.size() + i);
-  const bool ok = differ == 0 && !bad;
+  const bool ok = differ == 0 && !r.bad;
   std::printf(
       "{\n  \"registered_proof\": \"%s\",\n  \"partition\": %u,\n  \"inputs\": %zu,\n"
       "  \"aux\": %zu,\n  \"values_differing\": %llu,\n  \"first_differing\": %lld,\n"
       "  \"satisfied\": %s,\n  \"equal\": %s,\n  \"synthesis_seconds\": %.3f\n}\n",
-      std::string(c1.registered_proof->name).c_str(), a.partition, asg.inputs.size(),
-      asg.aux.size(), (unsigned long long)differ, differ ? (long long)first : -1LL,
-      bad ? "false" : "true", ok ? "true" : "false", synth_s);
-  if (bad)
-    std::printf("unsatisfied: constraint %llu (%s)\n", (unsigned long long)bad->constraint,
-                bad->where.c_str());
+      r.proof.c_str(), a.partition, asg.inputs.size(), asg.aux.size(), (unsigned long long)differ,
+      differ ? (long long)first : -1LL, r.bad ? "false" : "true", ok ? "true" : "false", r.seconds);
+  if (r.bad)
+    std::printf("unsatisfied: constraint %llu (%s)\n", (unsigned long long)r.bad->constraint,
+                r.bad->where.c_str());
   return ok ? 0 : 1;
 }
 

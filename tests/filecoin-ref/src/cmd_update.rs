@@ -4,10 +4,21 @@
 //! storage-proofs-update's CacheableParameters) in a private parameter cache.
 //! `update-check-vanilla`: update::verify_partition_proofs on Curio's snap-vproof.json (a JSON
 //! list of base64 partition proofs) or one raw bincode partition proof.
+//! `update-count`: synthesizes storage-proofs-update's EmptySectorUpdateCircuit into the streaming
+//! constraint system of cs.rs (counts, `--dump` of every allocation and constraint): the blank
+//! circuit (EmptySectorUpdateCircuit::blank, what the parameters are generated for), or with
+//! `--vanilla` the circuit of partition K (EmptySectorUpdateCompound::circuit, as
+//! generate_empty_sector_update_proof_with_vanilla builds it), its witness evaluated, every
+//! constraint checked, its inputs compared with generate_public_inputs, `--witness FILE.bin`
+//! (a file of one partition's proof is taken as partition K's).
 
 use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use anyhow::Result;
+use bellperson::Circuit;
+use filecoin_proofs::as_safe_commitment;
 use filecoin_proofs::constants::{
     SectorShape2KiB, SectorShape32GiB, SectorShape512MiB, SectorShape64GiB, SectorShape8MiB,
 };
@@ -15,10 +26,16 @@ use filecoin_proofs::types::MerkleTreeTrait;
 use filecoin_proofs_api::update;
 use filecoin_proofs_api::{PartitionProofBytes, RegisteredUpdateProof};
 use serde_json::{json, Value};
+use storage_proofs_core::compound_proof::CompoundProof;
 use storage_proofs_core::parameter_cache::CacheableParameters;
-use storage_proofs_update::{EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PublicParams};
+use storage_proofs_update::constants::{h_default, TreeRHasher};
+use storage_proofs_update::{
+    EmptySectorUpdateCircuit, EmptySectorUpdateCompound, PartitionProof, PublicInputs,
+    PublicParams,
+};
 
 use crate::common::*;
+use crate::cs::RefCS;
 use crate::vk::parse_vk;
 
 fn parse_update_proof(name: &str) -> Result<RegisteredUpdateProof> {
@@ -96,6 +113,22 @@ pub fn run_verify(argv: &[String]) -> Result<Status> {
     Ok(if valid { OK } else { INVALID })
 }
 
+/// The partition proofs of `--vanilla`: snap-vproof.json (Go's json.Marshal of [][]byte) or one
+/// raw partition.
+fn read_partitions(path: &Path) -> Result<Vec<Vec<u8>>> {
+    let raw = fs::read(path)?;
+    if raw.first() != Some(&b'[') {
+        return Ok(vec![raw]);
+    }
+    let v: Value = serde_json::from_slice(&raw)?;
+    let list = v
+        .as_array()
+        .ok_or_else(|| usage_err("--vanilla: not a JSON list"))?;
+    list.iter()
+        .map(|s| base64_decode(s.as_str().ok_or_else(|| usage_err("--vanilla: not a string"))?))
+        .collect()
+}
+
 const VANILLA_SPEC: &[&str] = &[
     "vanilla",
     "registered-update-proof",
@@ -110,21 +143,7 @@ pub fn run_check_vanilla(argv: &[String]) -> Result<Status> {
     let comm_r_old = a.hex32("comm-r-old")?;
     let comm_r_new = a.hex32("comm-r-new")?;
     let comm_d_new = a.hex32("comm-d-new")?;
-    let raw = fs::read(a.path("vanilla")?)?;
-    // snap-vproof.json (Go's json.Marshal of [][]byte) or one raw partition.
-    let parts: Vec<Vec<u8>> = if raw.first() == Some(&b'[') {
-        let v: Value = serde_json::from_slice(&raw)?;
-        let list = v
-            .as_array()
-            .ok_or_else(|| usage_err("--vanilla: not a JSON list"))?;
-        list.iter()
-            .map(|s| {
-                base64_decode(s.as_str().ok_or_else(|| usage_err("--vanilla: not a string"))?)
-            })
-            .collect::<Result<_>>()?
-    } else {
-        vec![raw]
-    };
+    let parts = read_partitions(&a.path("vanilla")?)?;
     init_env(filecoin_proofs_api::ApiVersion::V1_1_0, None)?;
     let proofs: Vec<PartitionProofBytes> = parts.into_iter().map(PartitionProofBytes).collect();
     let valid = update::verify_partition_proofs(up, &proofs, comm_r_old, comm_r_new, comm_d_new)?;
@@ -134,4 +153,144 @@ pub fn run_check_vanilla(argv: &[String]) -> Result<Status> {
         "partitions": proofs.len(),
     }))?;
     Ok(if valid { OK } else { INVALID })
+}
+
+const COUNT_SPEC: &[&str] = &[
+    "registered-update-proof",
+    "dump",
+    "witness",
+    "vanilla",
+    "partition",
+    "comm-r-old",
+    "comm-r-new",
+    "comm-d-new",
+];
+
+/// The real circuit's inputs (`--vanilla`).
+struct RealCircuit {
+    partition: Vec<u8>,
+    k: usize,
+    comm_r_old: [u8; 32],
+    comm_d_new: [u8; 32],
+    comm_r_new: [u8; 32],
+}
+
+pub fn run_count(argv: &[String]) -> Result<Status> {
+    let a = Args::parse(argv, COUNT_SPEC)?;
+    let name = a.req("registered-update-proof")?;
+    let up = parse_update_proof(name)?;
+    let dump = a.get("dump").map(PathBuf::from);
+    let witness = a.get("witness").map(PathBuf::from);
+    let real = match a.get("vanilla") {
+        Some(path) => {
+            let mut parts = read_partitions(Path::new(path))?;
+            let k = a.opt_u64("partition")?.unwrap_or(0) as usize;
+            // One partition given (a raw one): it is partition K.
+            let at = if parts.len() == 1 { 0 } else { k };
+            if at >= parts.len() {
+                return Err(usage_err(format!(
+                    "--partition {} of {} partition proofs",
+                    k,
+                    parts.len()
+                )));
+            }
+            Some(RealCircuit {
+                partition: parts.swap_remove(at),
+                k,
+                comm_r_old: a.hex32("comm-r-old")?,
+                comm_d_new: a.hex32("comm-d-new")?,
+                comm_r_new: a.hex32("comm-r-new")?,
+            })
+        }
+        None if witness.is_some() => {
+            return Err(usage_err("--witness needs the real circuit (--vanilla)"))
+        }
+        None => None,
+    };
+    init_env(filecoin_proofs_api::ApiVersion::V1_1_0, None)?;
+    let bytes = u64::from(up.sector_size());
+    let (d, w) = (dump.as_deref(), witness.as_deref());
+    let mut v = match bytes {
+        2048 => count_update::<SectorShape2KiB>(bytes, real, d, w)?,
+        8388608 => count_update::<SectorShape8MiB>(bytes, real, d, w)?,
+        536870912 => count_update::<SectorShape512MiB>(bytes, real, d, w)?,
+        34359738368 => count_update::<SectorShape32GiB>(bytes, real, d, w)?,
+        68719476736 => count_update::<SectorShape64GiB>(bytes, real, d, w)?,
+        _ => return Err(usage_err(format!("no update proof for {} bytes", bytes))),
+    };
+    if let Value::Object(m) = &mut v {
+        m.insert("registered_update_proof".into(), json!(name));
+    }
+    let ok = v.get("ok").and_then(|x| x.as_bool()).unwrap_or(true);
+    print_json(&v)?;
+    Ok(if ok { OK } else { INVALID })
+}
+
+fn count_update<Tree: 'static + MerkleTreeTrait<Hasher = TreeRHasher>>(
+    sector_size: u64,
+    real: Option<RealCircuit>,
+    dump: Option<&Path>,
+    witness: Option<&Path>,
+) -> Result<Value> {
+    let pp = PublicParams::from_sector_size(sector_size);
+    let t = Instant::now();
+    let Some(r) = real else {
+        let mut cs = RefCS::new(false, dump)?;
+        EmptySectorUpdateCircuit::<Tree>::blank(pp.clone()).synthesize(&mut cs)?;
+        cs.finish()?;
+        return Ok(json!({
+            "circuit": "EmptySectorUpdateCircuit::blank",
+            "sector_nodes": pp.sector_nodes,
+            "num_inputs": cs.num_inputs,
+            "num_aux": cs.num_aux,
+            "num_constraints": cs.num_constraints,
+            "prover_constraints": cs.prover_constraints(),
+            "lc_terms": cs.lc_terms,
+            "dump": dump.map(|d| d.display().to_string()),
+            "time_s": secs(t.elapsed()),
+        }));
+    };
+    let proof: PartitionProof<Tree> = bincode::deserialize(&r.partition)
+        .map_err(|e| usage_err(format!("--vanilla: partition {}: {}", r.k, e)))?;
+    let pub_inputs = PublicInputs {
+        k: r.k,
+        comm_r_old: as_safe_commitment(&r.comm_r_old, "comm_r_old")?,
+        comm_d_new: as_safe_commitment(&r.comm_d_new, "comm_d_new")?,
+        comm_r_new: as_safe_commitment(&r.comm_r_new, "comm_r_new")?,
+        h: h_default(pp.sector_nodes),
+    };
+    let circuit = <EmptySectorUpdateCompound<Tree> as CompoundProof<_, _>>::circuit(
+        &pub_inputs,
+        (),
+        &proof,
+        &pp,
+        Some(r.k),
+    )?;
+    let expected = <EmptySectorUpdateCompound<Tree> as CompoundProof<_, _>>::generate_public_inputs(
+        &pub_inputs,
+        &pp,
+        Some(r.k),
+    )?;
+    let mut cs = RefCS::new(true, dump)?;
+    circuit.synthesize(&mut cs)?;
+    cs.finish()?;
+    let inputs_match = cs.inputs.len() == expected.len() + 1 && cs.inputs[1..] == expected[..];
+    if let Some(w) = witness {
+        cs.write_witness(w)?;
+    }
+    Ok(json!({
+        "circuit": "EmptySectorUpdateCompound::circuit (real, from the vanilla proof)",
+        "partition": r.k,
+        "ok": cs.is_satisfied() && inputs_match,
+        "satisfied": cs.is_satisfied(),
+        "unsatisfied_constraints": cs.unsatisfied,
+        "first_unsatisfied": cs.first_unsatisfied.as_ref().map(|(i, p)| json!({"index": i, "path": p})),
+        "public_inputs_match_generate_public_inputs": inputs_match,
+        "num_inputs": cs.num_inputs,
+        "num_aux": cs.num_aux,
+        "num_constraints": cs.num_constraints,
+        "dump": dump.map(|d| d.display().to_string()),
+        "witness": witness.map(|d| d.display().to_string()),
+        "time_s": secs(t.elapsed()),
+    }))
 }

@@ -46,6 +46,9 @@ usage: filecoin-ref <command> [options]      (all output is JSON on stdout)
            --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
   update-check-vanilla --registered-update-proof NAME --vanilla FILE
            --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
+  update-count --registered-update-proof NAME [--dump FILE]
+  update-count --registered-update-proof NAME --vanilla FILE [--partition K]
+           --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX [--dump FILE] [--witness FILE]
 
   V = V1_0_0 | V1_1_0 | V1_2_0 (default: the registered proof's own version)
   HEX = 32 bytes as 64 hex digits, byte order as in the C1 JSON
@@ -64,6 +67,7 @@ fn run(cmd: &str, rest: &[String]) -> anyhow::Result<Status> {
         "count" => cmd_count::run(rest),
         "update-verify" => cmd_update::run_verify(rest),
         "update-check-vanilla" => cmd_update::run_check_vanilla(rest),
+        "update-count" => cmd_update::run_count(rest),
         "help" | "--help" | "-h" => {
             print!("{}", USAGE);
             Ok(0)
