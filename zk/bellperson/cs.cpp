@@ -160,6 +160,12 @@ void shape_cs_t::start_part() {
 
 void shape_cs_t::repeat_part(
     uint32_t n, const std::function<std::string(const std::string&, uint32_t)>& rename) {
+  repeat_part(n, rename, {});
+}
+
+void shape_cs_t::repeat_part(uint32_t n,
+                             const std::function<std::string(const std::string&, uint32_t)>& rename,
+                             const std::function<var_t(var_t, uint32_t)>& shared) {
   if (!recording_) throw std::logic_error("shape_cs_t: repeat_part without start_part");
   recording_ = false;
   const counts_t d{shape_.counts.inputs - part_start_.inputs, shape_.counts.aux - part_start_.aux,
@@ -184,11 +190,15 @@ void shape_cs_t::repeat_part(
       out.id.clear();
       for (uint64_t t = m.row_ptr[row]; t < m.row_ptr[row + 1]; ++t) {
         var_t x{m.var[t]};
-        if (x.is_input()) {
-          if (x.index() >= part_start_.inputs) x = var_t::input(x.index() + shift_in);
-        } else if (x.index() >= part_start_.aux) {
+        if (x.is_input() && x.index() >= part_start_.inputs)
+          x = var_t::input(x.index() + shift_in);
+        else if (!x.is_input() && x.index() >= part_start_.aux)
           x = var_t::aux(x.index() + shift_aux);
-        }
+        else if (shared)
+          x = shared(x, k);
+        if (shared && !out.var.empty() && out.var.back() >= x.raw)
+          throw std::logic_error("shape_cs_t: repeat_part: copy " + std::to_string(k) +
+                                 " reorders a linear combination's shared variables");
         out.var.push_back(x.raw);
         out.id.push_back(m.coeff[t]);
       }

@@ -382,6 +382,13 @@ class shape_cs_t {
   void start_part();
   void repeat_part(uint32_t n,
                    const std::function<std::string(const std::string&, uint32_t)>& rename);
+  // The same for parts that also read shared variables that differ from copy to copy (the
+  // SnapDeals circuit: challenge k reads its own bits of the shared digests): where the part read
+  // x, allocated before the mark, copy k reads shared(x, k). Every relocated linear combination
+  // must keep bellpepper's order (variables strictly increasing): std::logic_error otherwise.
+  void repeat_part(uint32_t n,
+                   const std::function<std::string(const std::string&, uint32_t)>& rename,
+                   const std::function<var_t(var_t, uint32_t)>& shared);
 
   // The recorded shape (the digest finished); the system is spent afterwards.
   r1cs_shape_t finish();
