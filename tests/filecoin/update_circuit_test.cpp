@@ -109,6 +109,50 @@ TEST_CASE("update circuit: the 2 KiB shape (counts, densities, cached per size)"
         "challenge 9: the apex leaf, leaf_d_new under it in tree D");
 }
 
+namespace {
+
+// The shape synthesized whole, every challenge (what the cached shape's copies must equal).
+zk::bellperson::r1cs_shape_t full_shape(const update_config_t& c, bool matrices) {
+  zk::bellperson::shape_cs_t cs(matrices);
+  synthesize_update_circuit(cs, c, update_blank_witness(c));
+  return cs.finish();
+}
+
+void check_same_shape(const char* proof, bool matrices) {
+  CAPTURE(proof);
+  const update_config_t c = update_config(registered_update_proof(proof));
+  const auto copied = synthesize_update_shape(c, matrices);
+  const auto full = full_shape(c, matrices);
+  CHECK(copied.counts == full.counts);
+  CHECK(copied.terms == full.terms);
+  CHECK(copied.digest_hex() == full.digest_hex());
+  CHECK(copied.a_aux.count() == full.a_aux.count());
+  CHECK(copied.b_aux.count() == full.b_aux.count());
+  REQUIRE(copied.regions.size() == full.regions.size());
+  for (size_t i = 0; i < full.regions.size(); ++i) {
+    CHECK(copied.regions[i].name == full.regions[i].name);
+    CHECK(copied.regions[i].start == full.regions[i].start);
+  }
+  if (matrices) {
+    CHECK(copied.a.var == full.a.var);
+    CHECK(copied.b.var == full.b.var);
+    CHECK(copied.c.var == full.c.var);
+    CHECK(copied.c.coeff == full.c.coeff);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("update circuit: the shape's copied challenges are the full synthesis's (2 KiB, 8 MiB)") {
+  check_same_shape("StackedDrg2KiBV1", true);
+  check_same_shape("StackedDrg8MiBV1", false);
+}
+
+// 512 MiB: 86 challenges over 8 digests (12 a digest), so the copies read other digests' bits.
+TEST_CASE("update circuit: the shape's copied challenges are the full synthesis's (512 MiB)") {
+  check_same_shape("StackedDrg512MiBV1", false);
+}
+
 TEST_CASE(
     "update circuit: Filecoin's 2 KiB partition satisfies every constraint, inputs as derived") {
   const update_config_t c = config_2k();

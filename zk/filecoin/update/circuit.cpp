@@ -307,8 +307,32 @@ const circuit_layout_t& update_circuit_layout(const update_config_t& c) {
 }
 
 bellperson::r1cs_shape_t synthesize_update_shape(const update_config_t& c, bool matrices) {
+  // The shared part, challenge 0, then challenge 0 repeated with its own variables moved and its
+  // random bits (one run of aux variables, as every challenge's) replaced by challenge k's
+  // (tests/filecoin/update_circuit_test.cpp checks the result against a full synthesis).
   bellperson::shape_cs_t cs(matrices);
-  synthesize_update_circuit(cs, c, update_blank_witness(c));
+  const update_partition_witness_t w = update_blank_witness(c);
+  const update_circuit_shared_t s = synthesize_update_prefix(cs, c, w);
+  for (const auto& bits : s.random_bits)
+    for (size_t i = 0; i < bits.size(); ++i)
+      if (bits[i].var.index() != bits[0].var.index() + i)
+        throw std::logic_error(
+            "synthesize_update_shape: a challenge's random bits are not one run");
+  cs.start_part();
+  synthesize_update_challenge(cs, c, w.challenges[0], s, 0);
+  const std::string prefix0 = challenge_region_prefix(0);
+  const uint32_t first = s.random_bits[0][0].var.index(), n = uint32_t(s.random_bits[0].size());
+  cs.repeat_part(
+      c.challenges - 1,
+      [&prefix0](const std::string& name, uint32_t k) {
+        return name.compare(0, prefix0.size(), prefix0) == 0
+                   ? challenge_region_prefix(k) + name.substr(prefix0.size())
+                   : name;
+      },
+      [&s, first, n](var_t x, uint32_t k) {
+        if (x.is_input() || x.index() < first || x.index() >= first + n) return x;
+        return s.random_bits[k][x.index() - first].var;
+      });
   return cs.finish();
 }
 

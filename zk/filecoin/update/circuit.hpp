@@ -103,9 +103,11 @@ void synthesize_update_circuit(CS& cs, const update_config_t& c,
 const circuit_layout_t& update_circuit_layout(const update_config_t& c);
 
 // The R1CS of the circuit: counts, densities, digest, regions and (with matrices) A, B, C.
-// Synthesized once per sector size and kept for the process (thread-safe). Every challenge is
-// synthesized (no relocated copies: a challenge's constraints read its own bits of the shared
-// digests, so the challenges are not copies of one another).
+// Synthesized once per sector size and kept for the process (thread-safe): the shared part and
+// one challenge, the other challenges as relocated copies in which challenge 0's random bits are
+// replaced by each challenge's own (its constraints read its own bits of the shared digests;
+// shape_cs_t::repeat_part with `shared`; the same R1CS as synthesize_update_circuit into a
+// shape_cs_t, tested).
 std::shared_ptr<const bellperson::r1cs_shape_t> update_circuit_shape(const update_config_t& c,
                                                                      bool matrices = true);
 // The same, synthesized now and not kept.
