@@ -47,10 +47,6 @@ struct arrays_t {
   }
 };
 
-void line(const char* what, double ms, uint64_t constraints) {
-  std::printf("  %-30s %9.1f ms  %7.2f M constraints/s\n", what, ms, constraints / ms * 1e-3);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,25 +71,21 @@ int main(int argc, char** argv) {
               name.c_str(), c.key().c_str(), L.total.constraints, L.total.aux, L.total.inputs,
               L.per_challenge.constraints, compute_threads());
 
-  const double shape_full_ms = bench::median_ms(1, [&] {
-    bellperson::shape_cs_t cs(true);
-    synthesize_circuit(cs, c, blank_witness(c));
-    cs.finish();
-  });
-  const double shape_ms = bench::median_ms(1, [&] { synthesize_shape(c, true); });
-  const double shape_nm_ms = bench::median_ms(1, [&] { synthesize_shape(c, false); });
   const partition_witness_t blank = blank_witness(c);
-  const double count_ms = bench::median_ms(repeats, [&] {
-    bellperson::count_cs_t cs;
-    synthesize_circuit(cs, c, blank);
-  });
-
   arrays_t arr(L.total);
-  synthesize_partition(c, w, arr.view(), false);  // first touch
-  const double seq_ms =
-      bench::median_ms(repeats, [&] { synthesize_partition(c, w, arr.view(), false); });
-  const double par_ms =
-      bench::median_ms(repeats, [&] { synthesize_partition(c, w, arr.view(), true); });
+  const bench::synthesis_times_t t = bench::time_synthesis(
+      repeats,
+      [&] {
+        bellperson::shape_cs_t cs(true);
+        synthesize_circuit(cs, c, blank);
+        cs.finish();
+      },
+      [&](bool matrices) { synthesize_shape(c, matrices); },
+      [&] {
+        bellperson::count_cs_t cs;
+        synthesize_circuit(cs, c, blank);
+      },
+      [&](bool parallel) { synthesize_partition(c, w, arr.view(), parallel); });
 
   // One label alone: the replica id's bits, 37 parents, layer 2 (as in the circuit).
   arrays_t small(counts_t{64, 600000, 600000});
@@ -126,13 +118,8 @@ int main(int argc, char** argv) {
     }
   });
 
-  line("shape, every challenge synthesized", shape_full_ms, n);
-  line("shape (with matrices)", shape_ms, n);
-  line("shape (counts, densities, digest)", shape_nm_ms, n);
-  line("count", count_ms, n);
-  line("prove, 1 core", seq_ms, n);
-  line("prove, pool", par_ms, n);
-  line("  one label (prove, 1 core)", label_ms, label_constraints);
-  line("  Poseidon-8 (prove, 1 core)", pos_ms / 100, 505);
+  bench::print_synthesis(t, n);
+  bench::print_row("  one label (prove, 1 core)", label_ms, label_constraints);
+  bench::print_row("  Poseidon-8 (prove, 1 core)", pos_ms / 100, 505);
   return 0;
 }

@@ -31,10 +31,6 @@ using namespace zk::filecoin;
 
 namespace {
 
-void line(const char* what, double ms, uint64_t constraints) {
-  std::printf("  %-36s %9.1f ms  %7.2f M constraints/s\n", what, ms, constraints / ms * 1e-3);
-}
-
 update_partition_witness_t witness_of(const update_config_t& c, int argc, char** argv, bool& real) {
   std::string vanilla, r_old, d_new, r_new;
   uint32_t k = 0;
@@ -86,36 +82,26 @@ int main(int argc, char** argv) {
         name.c_str(), L.total.constraints, L.total.aux, L.total.inputs, L.prefix.constraints,
         L.per_challenge.constraints, compute_threads(), real ? "the partition's" : "a blank");
 
-    const double shape_full_ms = bench::median_ms(1, [&] {
-      bellperson::shape_cs_t cs(true);
-      synthesize_update_circuit(cs, c, update_blank_witness(c));
-      cs.finish();
-    });
-    const double shape_ms = bench::median_ms(1, [&] { synthesize_update_shape(c, true); });
-    const double shape_nm_ms = bench::median_ms(1, [&] { synthesize_update_shape(c, false); });
     const update_partition_witness_t blank = update_blank_witness(c);
-    const double count_ms = bench::median_ms(repeats, [&] {
-      bellperson::count_cs_t cs;
-      synthesize_update_circuit(cs, c, blank);
-    });
-
     partition_assignment_t arr(L);
-    synthesize_update_partition(c, w, arr.view(), false);  // first touch
+    const bench::synthesis_times_t t = bench::time_synthesis(
+        repeats,
+        [&] {
+          bellperson::shape_cs_t cs(true);
+          synthesize_update_circuit(cs, c, blank);
+          cs.finish();
+        },
+        [&](bool matrices) { synthesize_update_shape(c, matrices); },
+        [&] {
+          bellperson::count_cs_t cs;
+          synthesize_update_circuit(cs, c, blank);
+        },
+        [&](bool parallel) { synthesize_update_partition(c, w, arr.view(), parallel); });
     if (real) {
       const auto bad = first_unsatisfied_update(c, arr.view());
       std::printf("  every constraint holds: %s\n", bad ? bad->where.c_str() : "yes");
     }
-    const double seq_ms =
-        bench::median_ms(repeats, [&] { synthesize_update_partition(c, w, arr.view(), false); });
-    const double par_ms =
-        bench::median_ms(repeats, [&] { synthesize_update_partition(c, w, arr.view(), true); });
-
-    line("shape, every challenge synthesized", shape_full_ms, n);
-    line("shape (with matrices)", shape_ms, n);
-    line("shape (counts, densities, digest)", shape_nm_ms, n);
-    line("count", count_ms, n);
-    line("prove, 1 core", seq_ms, n);
-    line("prove, pool", par_ms, n);
+    bench::print_synthesis(t, n);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_filecoin_update_circuit: %s\n", e.what());
