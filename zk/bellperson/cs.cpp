@@ -248,6 +248,14 @@ void prove_cs_t::overflow(const char* what) const {
                           to_string(limit_) + "): the circuit does not match its shape");
 }
 
+void prove_cs_t::skip_to(counts_t at) {
+  if (at.inputs < at_.inputs || at.aux < at_.aux || at.constraints < at_.constraints ||
+      at.inputs > limit_.inputs || at.aux > limit_.aux || at.constraints > limit_.constraints)
+    throw std::length_error("prove_cs_t: skip_to " + to_string(at) + " from " + to_string(at_) +
+                            " (limit " + to_string(limit_) + ")");
+  at_ = at;
+}
+
 void append_input_constraints(const assignment_view_t& out, counts_t counts) {
   if (counts.inputs > out.capacity.inputs || counts.constraints > out.capacity.constraints)
     throw std::length_error("append_input_constraints: counts " + to_string(counts) +

@@ -491,6 +491,22 @@ class prove_cs_t {
   // With a, b, c null: false makes the constraints pass unchecked (a witness-only synthesis).
   void set_check(bool on) { check_ = on; }
 
+  // Parts of this system's range synthesized apart (on other threads; the SnapDeals circuit's
+  // apex tree, whose hashes sit at known places): part(start, limit) is a system over the same
+  // arrays for [start, limit) that checks as this one does; once the parts between here and `at`
+  // are done, skip_to(at) continues after them (at between the counts now and the limit, else
+  // std::length_error) and joins(p) takes in a part's first unsatisfied constraint.
+  prove_cs_t part(counts_t start, counts_t limit) const {
+    prove_cs_t p(out_, start, limit);
+    p.check_ = check_;
+    return p;
+  }
+  void skip_to(counts_t at);
+  void joins(const prove_cs_t& p) {
+    if (p.unsatisfied_ && (!unsatisfied_ || *p.unsatisfied_ < *unsatisfied_))
+      unsatisfied_ = p.unsatisfied_;
+  }
+
  private:
   [[noreturn]] void overflow(const char* what) const;
   assignment_view_t out_;
