@@ -173,7 +173,8 @@ std::vector<boolean_t> booleans(const bit_t* bits, size_t n) {
 
 template <class CS>
 update_circuit_shared_t synthesize_update_prefix(CS& cs, const update_config_t& c,
-                                                 const update_partition_witness_t& w) {
+                                                 const update_partition_witness_t& w,
+                                                 bool parallel) {
   using bellperson::alloc_num;
   update_circuit_shared_t s;
   cs.region([] { return "k_and_h_select, its bits, the partition"; });
@@ -208,7 +209,7 @@ update_circuit_shared_t synthesize_update_prefix(CS& cs, const update_config_t& 
   enforce_equal(cs, neptune::poseidon_hash(cs, new_in, neptune::poseidon_constants(2)), comm_r_new);
 
   cs.region([] { return "apex tree, its root in tree D"; });
-  apex_por(cs, s.apex_leafs, pbits.data(), pbits.size(), partition_path, comm_d_new);
+  apex_por(cs, s.apex_leafs, pbits.data(), pbits.size(), partition_path, comm_d_new, parallel);
 
   cs.region([] { return "the challenges' random bits"; });
   s.random_bits =
@@ -270,7 +271,7 @@ void synthesize_update_circuit(CS& cs, const update_config_t& c,
 
 #define ZK_UPDATE_CIRCUIT_INSTANTIATE(CS)                                                  \
   template update_circuit_shared_t synthesize_update_prefix<CS>(                           \
-      CS&, const update_config_t&, const update_partition_witness_t&);                     \
+      CS&, const update_config_t&, const update_partition_witness_t&, bool);               \
   template void synthesize_update_challenge<CS>(CS&, const update_config_t&,               \
                                                 const update_challenge_witness_t&,         \
                                                 const update_circuit_shared_t&, uint32_t); \
@@ -349,7 +350,8 @@ void synthesize_update_partition(const update_config_t& c, const update_partitio
                                  const stop_t& stop) {
   check_update_witness(c, w);
   synthesize_parts(
-      update_circuit_layout(c), out, [&](auto& cs) { return synthesize_update_prefix(cs, c, w); },
+      update_circuit_layout(c), out,
+      [&](auto& cs) { return synthesize_update_prefix(cs, c, w, parallel); },
       [&](auto& cs, const update_circuit_shared_t& s, uint32_t j) {
         synthesize_update_challenge(cs, c, w.challenges[j], s, j);
       },

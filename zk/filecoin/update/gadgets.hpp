@@ -28,8 +28,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "zk/base/thread_pool.hpp"
 #include "zk/filecoin/core/gadgets.hpp"
 #include "zk/filecoin/update/vanilla.hpp"
 
@@ -125,15 +127,61 @@ num_t label_r_new(CS& cs, const num_t& r_old, const num_t& d_new, const num_t& r
   return add_nums(cs, r_old, p);
 }
 
+// What one SHA-256 hash2 of two allocated numbers adds (every apex-tree hash: the same).
+inline bellperson::counts_t hash2_counts() {
+  static const bellperson::counts_t h = [] {
+    bellperson::count_cs_t cs;
+    const num_t in[2] = {bellperson::alloc_num(cs, fr_t{}), bellperson::alloc_num(cs, fr_t{})};
+    const bellperson::counts_t before = cs.counts();
+    sha256_hash_leaves(cs, in, 2);
+    const bellperson::counts_t after = cs.counts();
+    return bellperson::counts_t{after.inputs - before.inputs, after.aux - before.aux,
+                                after.constraints - before.constraints};
+  }();
+  return h;
+}
+
+// One row of the apex tree: the hash2 of each pair. In prove mode with `parallel`, the pairs are
+// hashed on the compute pool, each into its own part of the arrays (every hash adds the same
+// counts, so hash i's place is known), and the system continues after the row.
+template <class CS>
+std::vector<num_t> apex_row(CS& cs, const std::vector<num_t>& leaves, bool parallel) {
+  std::vector<num_t> row(leaves.size() / 2);
+  if constexpr (std::is_same_v<CS, bellperson::prove_cs_t>) {
+    if (parallel && row.size() > 1) {
+      const bellperson::counts_t h = hash2_counts(), start = cs.counts();
+      auto at = [&](size_t i) {
+        return bellperson::counts_t{start.inputs + uint32_t(i) * h.inputs,
+                                    start.aux + uint32_t(i) * h.aux,
+                                    start.constraints + uint32_t(i) * h.constraints};
+      };
+      std::vector<bellperson::prove_cs_t> parts;
+      parts.reserve(row.size());
+      for (size_t i = 0; i < row.size(); ++i) parts.push_back(cs.part(at(i), at(i + 1)));
+      run_parallel(
+          [&](size_t i) {
+            row[i] = sha256_hash_leaves(parts[i], &leaves[2 * i], 2);
+            if (parts[i].counts() != at(i + 1))
+              throw std::logic_error("apex_row: hash " + std::to_string(i) + " ended at " +
+                                     bellperson::to_string(parts[i].counts()));
+          },
+          row.size());
+      cs.skip_to(at(row.size()));
+      for (const auto& p : parts) cs.joins(p);
+      return row;
+    }
+  }
+  for (size_t i = 0; i < row.size(); ++i) row[i] = sha256_hash_leaves(cs, &leaves[2 * i], 2);
+  return row;
+}
+
 // gadgets.rs apex_por: leaves.size() a power of two; partition_path[e] the one sibling of level e.
+// `parallel`: see apex_row.
 template <class CS>
 void apex_por(CS& cs, std::vector<num_t> leaves, const boolean_t* partition_bits, size_t n_bits,
-              const std::vector<std::vector<num_t>>& partition_path, const num_t& comm_d) {
-  while (leaves.size() > 1) {
-    std::vector<num_t> row(leaves.size() / 2);
-    for (size_t i = 0; i < row.size(); ++i) row[i] = sha256_hash_leaves(cs, &leaves[2 * i], 2);
-    leaves = std::move(row);
-  }
+              const std::vector<std::vector<num_t>>& partition_path, const num_t& comm_d,
+              bool parallel) {
+  while (leaves.size() > 1) leaves = apex_row(cs, leaves, parallel);
   por(cs, hasher_t::sha256, std::vector<uint32_t>(n_bits, 2), partition_bits, n_bits, leaves[0],
       partition_path, comm_d);
 }
