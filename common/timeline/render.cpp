@@ -266,6 +266,15 @@ std::string lookahead_advice(const std::optional<config::lookahead_t>& l) {
          "sooner";
 }
 
+// " (the busiest, node/track, 99%)": the transfer track busiest of all; "" without one.
+std::string busiest_link(const std::vector<track_stats_t>& tracks) {
+  const track_stats_t* top = nullptr;
+  for (const auto& t : tracks)
+    if (t.role == "transfer" && (!top || t.busy_fraction > top->busy_fraction)) top = &t;
+  return top ? " (the busiest, " + top->name + ", " + fmt("%.0f%%", top->busy_fraction * 100) + ")"
+             : std::string();
+}
+
 stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
                       const std::optional<config::lookahead_t>& lookahead) {
   stats_t s;
@@ -402,10 +411,12 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
     s.verdict = "synthesis-bound: prover idle " + idle_s + " per proof while synthesis is busy " +
                 pct_s + " (prover " + pct_p +
                 "); raise synthesis concurrency or add synthesis nodes";
-  else
-    s.verdict = "transfer-bound: transfers busy " + pct_x + ", prover idle " + idle_s +
-                " per proof (prover " + pct_p + ", synthesis " + pct_s +
-                "); send witness-only buffers or use a faster network";
+  else  // the links between synthesis nodes and provers: the network, named by its busiest link
+    s.verdict = "network-bound: the links carrying buffers to the provers are busy " + pct_x +
+                busiest_link(s.tracks) + ", prover idle " + idle_s + " per proof (prover " + pct_p +
+                ", synthesis " + pct_s +
+                "); ship fewer bytes a partition (witness-only or packed buffers) or use a faster "
+                "network";
   // Within the bound role, the stage that takes most of its time (the prover's stages; a Filecoin
   // PoRep synthesis's porep_witness / porep_synthesize / porep_check).
   if (s.bottleneck == "prover" || s.bottleneck == "synthesis") {

@@ -64,7 +64,8 @@ struct stats_t {
   size_t max_queue_depth = 0;
   std::vector<size_t> queue_depth_series;  // the deepest the queue was in each tenth of the span
   std::vector<track_stats_t> tracks;
-  // "synthesis" | "prover" | "transfer" | "pipeline" (none saturated, the prover waits while
+  // "synthesis" | "prover" | "transfer" (the network: its sentence says network-bound and names
+  // the busiest link) | "pipeline" (none saturated, the prover waits while
   // partitions are queued) | "demand" (none saturated, it waits with nothing queued) | ""
   std::string bottleneck;
   std::string verdict;  // the sentence naming it, with its evidence

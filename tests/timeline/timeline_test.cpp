@@ -265,6 +265,8 @@ TEST_CASE("stats name the stage that bounds throughput") {
   SUBCASE("transfer-bound") {
     auto s = compute_stats(pipeline(8, 4, 15, 5), names);
     CHECK(s.bottleneck == "transfer");
+    CHECK(s.verdict.rfind("network-bound: ", 0) == 0);  // the network named, and its busiest link
+    CHECK(s.verdict.find("(the busiest, ") != std::string::npos);
     CHECK(s.verdict.find("witness-only") != std::string::npos);
   }
   auto s = compute_stats(pipeline(4, 10, 2, 5), names);
