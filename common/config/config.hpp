@@ -195,12 +195,22 @@ struct sim_node_group_t {
   uint64_t uplink_per_s = uint64_t(1) << 30;  // bytes per second out of each node
   std::vector<std::string> hot_circuits;
 };
+// One way a partition crosses the network (`zkfleet simulate` runs the farm once per wire).
+struct sim_wire_t {
+  std::string name;
+  uint64_t bytes = 0;          // on the link per partition
+  double rebuild_seconds = 0;  // the prover host's CPU time per partition before its proof (one
+                               // core; a, b, c rebuilt from a packed witness), overlapping the GPU
+};
 struct sim_circuit_t {
   std::string id;
-  uint64_t buffer_size = 0;
+  uint64_t buffer_size = 0;  // reserved on the synthesis node, then on the prover
   uint64_t prover_work = 0;
+  // synth_seconds given, or constraints / synth_rate (constraints per core-second, as measured).
   double synth_seconds = 1;
   double prove_seconds = 1;
+  uint64_t constraints = 0, synth_rate = 0;  // 0: synth_seconds was given
+  std::vector<sim_wire_t> wires;             // none: buffer_size bytes on the link, no rebuild
 };
 struct sim_jobs_t {
   std::string circuit;

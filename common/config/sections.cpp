@@ -430,14 +430,60 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
       ci.buffer_size = as_size(c, e.need("buffer_size"), e.path("buffer_size"));
       if (e.has("prover_work"))
         ci.prover_work = as_size(c, e.get("prover_work"), e.path("prover_work"), 0);
-      ci.synth_seconds = as_seconds(c, e.need("synth_seconds"), e.path("synth_seconds"));
+      // The synthesis time given, or from the partition's constraints and the measured rate.
+      if (e.has("constraints") || e.has("synth_rate")) {
+        if (e.has("synth_seconds"))
+          fail(c, e.get("synth_seconds"), e.path("synth_seconds"),
+               "give synth_seconds or constraints and synth_rate, not both");
+        ci.constraints = as_uint(c, e.need("constraints"), e.path("constraints"), 1, UINT32_MAX);
+        ci.synth_rate = as_uint(c, e.need("synth_rate"), e.path("synth_rate"), 1, UINT64_MAX);
+        ci.synth_seconds = double(ci.constraints) / double(ci.synth_rate);
+      } else {
+        ci.synth_seconds = as_seconds(c, e.need("synth_seconds"), e.path("synth_seconds"));
+      }
       ci.prove_seconds = as_seconds(c, e.need("prove_seconds"), e.path("prove_seconds"));
+      if (e.has("wires")) {
+        const YAML::Node wl = as_list(c, e.get("wires"), e.path("wires"), false);
+        for (size_t k = 0; k < wl.size(); ++k) {
+          const std::string wp = index(e.path("wires"), k);
+          map_t w(c, wl[k], wp, keys_of("simulation.circuits[].wires[]"));
+          sim_wire_t wire;
+          wire.name = as_string(c, w.need("name"), w.path("name"));
+          wire.bytes = as_size(c, w.need("bytes"), w.path("bytes"));
+          if (w.has("rebuild_seconds"))
+            wire.rebuild_seconds =
+                as_seconds(c, w.get("rebuild_seconds"), w.path("rebuild_seconds"));
+          for (const auto& other : ci.wires)
+            if (other.name == wire.name)
+              fail(c, w.get("name"), w.path("name"), "\"" + wire.name + "\" is defined twice");
+          ci.wires.push_back(wire);
+        }
+      }
       for (const auto& other : s.circuits) {
         if (other.id == ci.id)
           fail(c, e.get("id"), e.path("id"), "\"" + ci.id + "\" is defined twice");
       }
       s.circuits.push_back(ci);
     }
+  }
+  // `zkfleet simulate` runs the farm once per wire: every circuit that lists wires lists the same.
+  const sim_circuit_t* first_wired = nullptr;
+  for (size_t i = 0; i < s.circuits.size(); ++i) {
+    const sim_circuit_t& ci = s.circuits[i];
+    if (ci.wires.empty()) continue;
+    if (!first_wired) {
+      first_wired = &ci;
+      continue;
+    }
+    auto names = [](const sim_circuit_t& x) {
+      std::string out;
+      for (const auto& w : x.wires) out += (out.empty() ? "" : ", ") + w.name;
+      return out;
+    };
+    if (names(ci) != names(*first_wired))
+      fail(c, m.get("circuits")[i], index(m.path("circuits"), i) + ".wires",
+           "names the wires " + names(ci) + ", circuit \"" + first_wired->id + "\" names " +
+               names(*first_wired) + ": every circuit with wires lists the same, in one order");
   }
   auto known_circuit = [&](const std::string& id) {
     for (const auto& ci : s.circuits) {

@@ -13,7 +13,7 @@
 namespace zk::node {
 namespace {
 
-enum class ev_kind_t { submit, cancel, synth_done, transfer_done, prove_done };
+enum class ev_kind_t { submit, cancel, synth_done, transfer_done, rebuild_done, prove_done };
 
 struct sim_event_t {
   double t;
@@ -31,6 +31,8 @@ struct item_t {
 };
 
 constexpr uint16_t kUplinkTrack = 1000;
+constexpr uint16_t kProverTrack = 500;
+constexpr uint16_t kRebuildTrack = 600;  // + core
 
 }  // namespace
 
@@ -58,7 +60,11 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
         names.tracks[{tn, uint16_t(c)}] = "core " + std::to_string(c);
       names.tracks[{tn, kUplinkTrack}] = "uplink";
     }
-    if (cfg.nodes[i].spec.prover) names.tracks[{tn, uint16_t(500)}] = "prover";
+    if (cfg.nodes[i].spec.prover) {
+      names.tracks[{tn, kProverTrack}] = "prover";
+      for (unsigned c = 0; c < cfg.nodes[i].spec.cores; ++c)
+        names.tracks[{tn, uint16_t(kRebuildTrack + c)}] = "rebuild core " + std::to_string(c);
+    }
   }
   res.peak_reserved.assign(cfg.nodes.size(), 0);
 
@@ -113,7 +119,8 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       if (!alive(it.job, it.part)) continue;
       uplink_busy[node] = true;
       const auto* c = circuits.at(circuit_of.at(it.job));
-      double dur = double(c->spec.buffer_bytes) / cfg.nodes[node].uplink_bytes_per_s;
+      const uint64_t bytes = c->wire_bytes ? c->wire_bytes : c->spec.buffer_bytes;
+      double dur = double(bytes) / cfg.nodes[node].uplink_bytes_per_s;
       t_xfer_start[{it.job, it.part}] = now;
       rec(it.job, it.part, timeline::stage_t::xfer, timeline::phase_t::begin, uint16_t(node + 1),
           kUplinkTrack);
@@ -138,10 +145,41 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
     sched.prove_started(it.job, it.part);
     t_prove_start[{it.job, it.part}] = now;
     rec(it.job, it.part, timeline::stage_t::gpu_pickup, timeline::phase_t::end, uint16_t(node + 1),
-        500);
-    rec(it.job, it.part, timeline::stage_t::gpu, timeline::phase_t::begin, uint16_t(node + 1), 500);
+        kProverTrack);
+    rec(it.job, it.part, timeline::stage_t::gpu, timeline::phase_t::begin, uint16_t(node + 1),
+        kProverTrack);
     q.push({now + jittered(circuits.at(circuit_of.at(it.job))->prove_seconds), seq++,
             ev_kind_t::prove_done, node, it.job, it.part});
+  };
+  // Arrived at its prover: rebuilt there first when the wire asks for it (one partition per core
+  // of the prover host, in arrival order), then on the prover's queue.
+  std::map<size_t, std::deque<item_t>> rebuild_q;
+  std::map<size_t, std::vector<bool>> rebuild_busy;  // prover node → cores
+  std::map<std::pair<job_id_t, uint32_t>, unsigned> rebuild_core_of;
+  auto to_prover = [&](size_t pn, item_t it) {
+    rec(it.job, it.part, timeline::stage_t::gpu_pickup, timeline::phase_t::begin, uint16_t(pn + 1),
+        kProverTrack);
+    prover_q[pn].push_back(it);
+    start_prover(pn);
+  };
+  auto start_rebuild = [&](size_t pn) {
+    auto& rq = rebuild_q[pn];
+    auto& cores = rebuild_busy[pn];
+    cores.resize(std::max(1u, cfg.nodes[pn].spec.cores), false);
+    while (!rq.empty()) {
+      const auto free = std::find(cores.begin(), cores.end(), false);
+      if (free == cores.end()) return;
+      item_t it = rq.front();
+      rq.pop_front();
+      if (!alive(it.job, it.part)) continue;
+      *free = true;
+      const unsigned slot = unsigned(free - cores.begin());
+      rebuild_core_of[{it.job, it.part}] = slot;
+      rec(it.job, it.part, timeline::stage_t::synth, timeline::phase_t::begin, uint16_t(pn + 1),
+          uint16_t(kRebuildTrack + slot));
+      q.push({now + jittered(circuits.at(circuit_of.at(it.job))->rebuild_seconds), seq++,
+              ev_kind_t::rebuild_done, pn, it.job, it.part});
+    }
   };
   auto check_invariants = [&]() {
     for (size_t i = 0; i < ids.size(); ++i) {
@@ -225,23 +263,40 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
         if (alive(e.job, e.part)) {
           rec(e.job, e.part, timeline::stage_t::xfer, timeline::phase_t::end, uint16_t(sn + 1),
               kUplinkTrack);
-          sched.transfer_done(e.job, e.part, now - t_xfer_start.at({e.job, e.part}));
           size_t pn = prover_of.at({e.job, e.part});  // the prover the scheduler chose
-          rec(e.job, e.part, timeline::stage_t::gpu_pickup, timeline::phase_t::begin,
-              uint16_t(pn + 1), 500);
-          prover_q[pn].push_back({e.job, e.part});
-          start_prover(pn);
+          if (circuits.at(circuit_of.at(e.job))->rebuild_seconds > 0) {
+            rebuild_q[pn].push_back({e.job, e.part});
+            start_rebuild(pn);
+          } else {
+            sched.transfer_done(e.job, e.part, now - t_xfer_start.at({e.job, e.part}));
+            to_prover(pn, {e.job, e.part});
+          }
         }
         start_uplink(sn);
+        break;
+      }
+      case ev_kind_t::rebuild_done: {
+        size_t pn = e.index;
+        const unsigned slot = rebuild_core_of.at({e.job, e.part});
+        rebuild_busy[pn][slot] = false;
+        if (alive(e.job, e.part)) {
+          rec(e.job, e.part, timeline::stage_t::synth, timeline::phase_t::end, uint16_t(pn + 1),
+              uint16_t(kRebuildTrack + slot));
+          // Delivered once ready to prove: auto lookahead then covers the rebuild too.
+          sched.transfer_done(e.job, e.part, now - t_xfer_start.at({e.job, e.part}));
+          to_prover(pn, {e.job, e.part});
+        }
+        start_rebuild(pn);
         break;
       }
       case ev_kind_t::prove_done: {
         size_t pn = e.index;
         prover_busy[pn] = false;
         if (alive(e.job, e.part)) {
-          rec(e.job, e.part, timeline::stage_t::gpu, timeline::phase_t::end, uint16_t(pn + 1), 500);
+          rec(e.job, e.part, timeline::stage_t::gpu, timeline::phase_t::end, uint16_t(pn + 1),
+              kProverTrack);
           rec(e.job, e.part, timeline::stage_t::done, timeline::phase_t::instant, uint16_t(pn + 1),
-              500);
+              kProverTrack);
           sched.prove_done(e.job, e.part, now - t_prove_start.at({e.job, e.part}));
           ++res.proofs;
           note_finished(e.job);

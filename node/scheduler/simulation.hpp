@@ -17,11 +17,21 @@ struct sim_circuit_t {
   circuit_spec_t spec;
   double synth_seconds = 1;  // one partition's synthesis on one core
   double prove_seconds = 1;  // one partition on one prover
+  // What crosses the link per partition (0: spec.buffer_bytes, today's buffer), and the prover
+  // host's CPU time per partition once it has arrived and before its proof (a, b, c rebuilt from
+  // a packed witness, on one of the prover host's cores, overlapping the GPU's work on other
+  // partitions; the timeline shows it as synthesis on the prover's "rebuild core" tracks: it is
+  // the rest of the partition's synthesis, a, b, c from the witness; 0: none). The prover reports
+  // such a partition delivered (transfer_done) once rebuilt, ready to prove: what auto lookahead
+  // has to cover is transfer and rebuild.
+  uint64_t wire_bytes = 0;
+  double rebuild_seconds = 0;
 };
 
 struct sim_node_t {
-  node_spec_t spec;
-  double uplink_bytes_per_s = 1e9;  // synthesis node → provers
+  node_spec_t spec;                 // a prover's cores: how many partitions it rebuilds at once
+  double uplink_bytes_per_s = 1e9;  // synthesis node → provers (a prover's downlink is not
+                                    // modelled: one transfer at a time leaves each uplink)
 };
 
 struct sim_job_t {
