@@ -23,6 +23,7 @@
 //       [--seed N] [--vk-only]   (both in apps/cmd_filecoin_prove.cpp)
 //   zkfleet filecoin synthesize --c1 FILE --prover-id HEX --sector N --partition K [--check]
 //       [--json] [--witness-only]   (apps/cmd_filecoin_synth.cpp)
+//   zkfleet filecoin budget --registered-proof NAME [--json]   (apps/cmd_filecoin_budget.cpp)
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
 // declares its options on the group and returns what to run.
@@ -864,7 +865,8 @@ constexpr sub_factory_t k_subcommands[] = {add_verify,
                                            add_check_c1,
                                            add_filecoin_prove,
                                            add_filecoin_setup,
-                                           add_filecoin_synthesize};
+                                           add_filecoin_synthesize,
+                                           add_filecoin_budget};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {

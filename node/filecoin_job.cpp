@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "common/buffer/buffer_store.hpp"
+#include "node/filecoin_memory.hpp"
 #include "node/verify_proof.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/bellperson/groth16/files.hpp"
@@ -55,26 +56,14 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
   c.digest = shape->digest_hex();
   // The buffer's witness is bellperson's input assignment then its aux assignment; its public
   // signals are the inputs after ONE; a, b, c hold every constraint and the input constraints.
-  c.n_vars = uint64_t(shape->counts.inputs) + shape->counts.aux;
+  // What a partition holds on the nodes, from the counts (node/filecoin_memory.hpp).
+  const partition_memory_t m = filecoin_partition_memory(shape->counts);
+  c.n_vars = m.n_vars;
   c.n_public = shape->counts.inputs - 1;
-  c.domain_rows = shape->prover_constraints();
-  c.domain_size = shape->domain_size();
-  // The prover's work arrays: a, b, c over the domain (its FFTs) and the witness in Montgomery
-  // form for the MSMs' scalars.
-  c.prover_work_bytes = (3 * c.domain_size + c.n_vars) * buffer::fr_bytes;
-  if (c.shape == buffer::synth_shape_t::packed_witness) {
-    // A packed witness carries in full at most the inputs and the aux variables the circuit
-    // allocates as field elements (the rest are bits): its largest size, what a partition's
-    // buffer is accounted at. The prover unpacks it for the MSMs (32 bytes a value, beside its
-    // work arrays) and rebuilds a, b, c into those arrays.
-    const fc::circuit_layout_t& layout = fc::circuit_layout(cc);
-    c.buffer_bytes = buffer::size_class(
-        formats::packed_witness_bytes(c.n_vars, layout.total.inputs + layout.field_aux));
-    c.prover_work_bytes += c.n_vars * buffer::fr_bytes;
-  } else {
-    c.buffer_bytes =
-        buffer::size_class(buffer::payload_bytes_for(c.n_vars, c.domain_rows, c.shape));
-  }
+  c.domain_rows = m.domain_rows;
+  c.domain_size = m.domain_size;
+  c.buffer_bytes = m.buffer_bytes;
+  c.prover_work_bytes = m.prover_work_bytes;
   return c;
 }
 

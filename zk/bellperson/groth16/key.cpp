@@ -98,12 +98,19 @@ uint64_t params_key_t::bytes() const {
 }
 
 uint64_t params_key_t::bytes_for(const params_file_t& f, const r1cs_shape_t& s) {
-  check_sizes(f, s);
+  check_sizes(f, s);  // the file's sections are the circuit's sizes
+  return bytes_for(s);
+}
+
+uint64_t params_key_t::bytes_for(const r1cs_shape_t& s) {
+  // The sections check_sizes requires: h (domain − 1), l (aux), a (inputs + aux in A), b_g1 and
+  // b_g2 (variables in B), and the verifying key's IC points (one per input).
   const uint64_t vars = uint64_t(s.counts.inputs) + s.counts.aux;
+  const uint64_t na = uint64_t(s.counts.inputs) + s.a_aux.count();
+  const uint64_t nb = uint64_t(s.b_input.count()) + s.b_aux.count();
   const uint64_t density = 2 * ((vars + 63) / 64 * 8 + ((vars + 63) / 64 + 1) * 8);
-  return (f.h().count + f.l().count + f.a().count + f.b_g1().count + f.vk().ic.size()) *
-             sizeof(g1_affine_t) +
-         f.b_g2().count * sizeof(g2_affine_t) + density;
+  return (s.domain_size() - 1 + s.counts.aux + na + nb + s.counts.inputs) * sizeof(g1_affine_t) +
+         nb * sizeof(g2_affine_t) + density;
 }
 
 }  // namespace zk::bellperson

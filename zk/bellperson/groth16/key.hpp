@@ -39,8 +39,10 @@ class params_key_t {
   const groth16::verifying_key_t<curve_t>& verifying_key() const { return vk_; }
   // The decoded bases and densities held (what a prover node's budget accounts).
   uint64_t bytes() const;
-  // The same without decoding anything (a node's budget check before it loads the key).
+  // The same without decoding anything (a node's budget check before it loads the key): for the
+  // file, whose sizes must be the circuit's, or for the circuit alone (the sizes its file has).
   static uint64_t bytes_for(const params_file_t& file, const r1cs_shape_t& shape);
+  static uint64_t bytes_for(const r1cs_shape_t& shape);
 
  private:
   std::vector<g1_affine_t> h_, l_, a_, b_g1_;
