@@ -492,6 +492,53 @@ TEST_CASE("simulation section") {
         std::string::npos);
 }
 
+TEST_CASE("simulation: synthesis from a measured rate, wires") {
+  const std::string sim = base + R"(simulation:
+  circuits:
+    - id: c
+      buffer_size: 16GiB
+      constraints: 130278541
+      synth_rate: 15400000
+      prove_seconds: 1.8
+      wires: [{name: today, bytes: 16672218624}, {name: packed, bytes: 86701519, rebuild_seconds: 2}]
+    - {id: d, buffer_size: 1GiB, synth_seconds: 1, prove_seconds: 1, wires: [{name: today, bytes: 1GiB}, {name: packed, bytes: 1MiB}]}
+  nodes:
+    - {name_prefix: s, roles: [synth], memory_budget: 200GiB}
+    - {name_prefix: p, roles: [prover], memory_budget: 200GiB}
+  jobs: [{circuit: c}]
+)";
+  const auto c = parse(sim);
+  const auto& ci = c.simulation.circuits[0];
+  CHECK(ci.synth_seconds == doctest::Approx(130278541.0 / 15400000.0));
+  REQUIRE(ci.wires.size() == 2);
+  CHECK(ci.wires[0].name == "today");
+  CHECK(ci.wires[0].bytes == 16672218624ull);
+  CHECK(ci.wires[0].rebuild_seconds == 0);
+  CHECK(ci.wires[1].rebuild_seconds == doctest::Approx(2.0));
+  CHECK(error_of(replace(sim, "      synth_rate: 15400000\n", ""))
+            .find("simulation.circuits[0].synth_rate: missing") != std::string::npos);
+  CHECK(error_of(replace(sim, "      synth_rate: 15400000\n",
+                         "      synth_rate: 15400000\n      synth_seconds: 8\n"))
+            .find("simulation.circuits[0].synth_seconds: give synth_seconds or constraints and "
+                  "synth_rate, not both") != std::string::npos);
+  CHECK(error_of(replace(sim, "{name: packed, bytes: 1MiB}", "{name: faster, bytes: 1MiB}"))
+            .find("simulation.circuits[1].wires: names the wires today, faster, circuit \"c\" "
+                  "names today, packed") != std::string::npos);
+  CHECK(error_of(replace(sim, "{name: packed, bytes: 86701519", "{name: today, bytes: 86701519"))
+            .find("simulation.circuits[0].wires[1].name: \"today\" is defined twice") !=
+        std::string::npos);
+  // The 32 GiB farms of configs/ read.
+  load_options_t no_files;
+  no_files.check_files = false;
+  for (const char* f : {"/configs/simulate-32g-10gbe.yaml", "/configs/simulate-32g-25gbe.yaml"}) {
+    const auto farm = load_config(src + f, no_files);
+    CAPTURE(f);
+    CHECK(farm.simulation.enabled);
+    REQUIRE(farm.simulation.circuits.size() == 1);
+    CHECK(farm.simulation.circuits[0].wires.size() == 2);
+  }
+}
+
 TEST_CASE("configs/README.md documents every key the parser accepts") {
   std::ifstream in(src + "/configs/README.md");
   REQUIRE(in.good());
