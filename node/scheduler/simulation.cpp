@@ -181,7 +181,10 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
               ev_kind_t::rebuild_done, pn, it.job, it.part});
     }
   };
-  auto check_invariants = [&]() {
+  // After each round of dispatch: no budget exceeded, and no prover given work past its
+  // lookahead (`before`: each node's pipeline before the round; an auto lookahead that fell since
+  // partitions were dispatched leaves them in flight, which is no breach).
+  auto check_invariants = [&](const std::vector<unsigned>& before) {
     for (size_t i = 0; i < ids.size(); ++i) {
       uint64_t r = sched.reserved(ids[i]);
       res.peak_reserved[i] = std::max(res.peak_reserved[i], r);
@@ -189,12 +192,15 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
       if (cfg.nodes[i].spec.prover) {
         unsigned allowed = sched.lookahead(ids[i]) + 1;
         unsigned pl = sched.pipeline(ids[i]);
-        if (pl > allowed)
+        if (pl > allowed && pl > before[i])
           res.max_pipeline_over_lookahead = std::max(res.max_pipeline_over_lookahead, pl - allowed);
       }
     }
   };
   auto dispatch = [&]() {
+    std::vector<unsigned> before(ids.size(), 0);
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (cfg.nodes[i].spec.prover) before[i] = sched.pipeline(ids[i]);
     for (const auto& d : sched.schedule()) {
       size_t sn = index_of.at(d.synth);
       auto& slots = core_busy[sn];
@@ -210,7 +216,7 @@ sim_result_t run_simulation(const sim_config_t& cfg) {
               ev_kind_t::synth_done, sn, d.job, d.partition});
       prover_of[{d.job, d.partition}] = index_of.at(d.prover);
     }
-    check_invariants();
+    check_invariants(before);
   };
   auto note_finished = [&](job_id_t j) {
     if (!finished.count(j) && sched.status(j).finished()) {

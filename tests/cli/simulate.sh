@@ -41,6 +41,7 @@ for link in 10gbe 25gbe; do
     fail "simulate configs/simulate-32g-$link.yaml: $(tail -n 3 "$out")"
     continue
   fi
+  grep -q "EXCEEDED" "$out" && fail "$link: $(grep -m1 EXCEEDED "$out")"
   mapfile -t verdicts < <(grep '^bottleneck: ' "$out")
   [ "${#verdicts[@]}" = 2 ] || fail "$link: expected two runs (today, packed), got ${#verdicts[@]} verdicts"
   case "${verdicts[0]}" in
