@@ -414,58 +414,68 @@ node_t read_node(const ctx_t& c, const YAML::Node& n, const std::string& path) {
   return node;
 }
 
+namespace {
+
+// Each mapping of the list under `key` of `m` (none when the key is absent), read with the keys
+// of schema section `section`: f(entry, index).
+template <class F>
+void each_entry(const ctx_t& c, const map_t& m, const char* key, const char* section, F&& f) {
+  if (!m.has(key)) return;
+  const YAML::Node l = as_list(c, m.get(key), m.path(key), false);
+  for (size_t i = 0; i < l.size(); ++i)
+    f(map_t(c, l[i], index(m.path(key), i), keys_of(section)), i);
+}
+
+// A circuit's wires (simulation.circuits[].wires).
+std::vector<sim_wire_t> read_sim_wires(const ctx_t& c, const map_t& e) {
+  std::vector<sim_wire_t> out;
+  each_entry(c, e, "wires", "simulation.circuits[].wires[]", [&](const map_t& w, size_t) {
+    sim_wire_t wire;
+    wire.name = as_string(c, w.need("name"), w.path("name"));
+    wire.bytes = as_size(c, w.need("bytes"), w.path("bytes"));
+    if (w.has("rebuild_seconds"))
+      wire.rebuild_seconds = as_seconds(c, w.get("rebuild_seconds"), w.path("rebuild_seconds"));
+    for (const auto& other : out)
+      if (other.name == wire.name)
+        fail(c, w.get("name"), w.path("name"), "\"" + wire.name + "\" is defined twice");
+    out.push_back(wire);
+  });
+  return out;
+}
+
+}  // namespace
+
 simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
   map_t m(c, n, "simulation", keys_of("simulation"));
   simulation_t s;
   if (m.has("enabled")) s.enabled = as_bool(c, m.get("enabled"), m.path("enabled"));
   if (m.has("seed")) s.seed = as_uint(c, m.get("seed"), m.path("seed"), 0, UINT64_MAX);
   if (m.has("jitter")) s.jitter = as_fraction(c, m.get("jitter"), m.path("jitter"));
-  if (m.has("circuits")) {
-    const YAML::Node l = as_list(c, m.get("circuits"), m.path("circuits"), false);
-    for (size_t i = 0; i < l.size(); ++i) {
-      const std::string p = index(m.path("circuits"), i);
-      map_t e(c, l[i], p, keys_of("simulation.circuits[]"));
-      sim_circuit_t ci;
-      ci.id = as_string(c, e.need("id"), e.path("id"));
-      ci.buffer_size = as_size(c, e.need("buffer_size"), e.path("buffer_size"));
-      if (e.has("prover_work"))
-        ci.prover_work = as_size(c, e.get("prover_work"), e.path("prover_work"), 0);
-      // The synthesis time given, or from the partition's constraints and the measured rate.
-      if (e.has("constraints") || e.has("synth_rate")) {
-        if (e.has("synth_seconds"))
-          fail(c, e.get("synth_seconds"), e.path("synth_seconds"),
-               "give synth_seconds or constraints and synth_rate, not both");
-        ci.constraints = as_uint(c, e.need("constraints"), e.path("constraints"), 1, UINT32_MAX);
-        ci.synth_rate = as_uint(c, e.need("synth_rate"), e.path("synth_rate"), 1, UINT64_MAX);
-        ci.synth_seconds = double(ci.constraints) / double(ci.synth_rate);
-      } else {
-        ci.synth_seconds = as_seconds(c, e.need("synth_seconds"), e.path("synth_seconds"));
-      }
-      ci.prove_seconds = as_seconds(c, e.need("prove_seconds"), e.path("prove_seconds"));
-      if (e.has("wires")) {
-        const YAML::Node wl = as_list(c, e.get("wires"), e.path("wires"), false);
-        for (size_t k = 0; k < wl.size(); ++k) {
-          const std::string wp = index(e.path("wires"), k);
-          map_t w(c, wl[k], wp, keys_of("simulation.circuits[].wires[]"));
-          sim_wire_t wire;
-          wire.name = as_string(c, w.need("name"), w.path("name"));
-          wire.bytes = as_size(c, w.need("bytes"), w.path("bytes"));
-          if (w.has("rebuild_seconds"))
-            wire.rebuild_seconds =
-                as_seconds(c, w.get("rebuild_seconds"), w.path("rebuild_seconds"));
-          for (const auto& other : ci.wires)
-            if (other.name == wire.name)
-              fail(c, w.get("name"), w.path("name"), "\"" + wire.name + "\" is defined twice");
-          ci.wires.push_back(wire);
-        }
-      }
-      for (const auto& other : s.circuits) {
-        if (other.id == ci.id)
-          fail(c, e.get("id"), e.path("id"), "\"" + ci.id + "\" is defined twice");
-      }
-      s.circuits.push_back(ci);
+  each_entry(c, m, "circuits", "simulation.circuits[]", [&](const map_t& e, size_t) {
+    sim_circuit_t ci;
+    ci.id = as_string(c, e.need("id"), e.path("id"));
+    ci.buffer_size = as_size(c, e.need("buffer_size"), e.path("buffer_size"));
+    if (e.has("prover_work"))
+      ci.prover_work = as_size(c, e.get("prover_work"), e.path("prover_work"), 0);
+    // The synthesis time given, or from the partition's constraints and the measured rate.
+    if (e.has("constraints") || e.has("synth_rate")) {
+      if (e.has("synth_seconds"))
+        fail(c, e.get("synth_seconds"), e.path("synth_seconds"),
+             "give synth_seconds or constraints and synth_rate, not both");
+      ci.constraints = as_uint(c, e.need("constraints"), e.path("constraints"), 1, UINT32_MAX);
+      ci.synth_rate = as_uint(c, e.need("synth_rate"), e.path("synth_rate"), 1, UINT64_MAX);
+      ci.synth_seconds = double(ci.constraints) / double(ci.synth_rate);
+    } else {
+      ci.synth_seconds = as_seconds(c, e.need("synth_seconds"), e.path("synth_seconds"));
     }
-  }
+    ci.prove_seconds = as_seconds(c, e.need("prove_seconds"), e.path("prove_seconds"));
+    ci.wires = read_sim_wires(c, e);
+    for (const auto& other : s.circuits) {
+      if (other.id == ci.id)
+        fail(c, e.get("id"), e.path("id"), "\"" + ci.id + "\" is defined twice");
+    }
+    s.circuits.push_back(ci);
+  });
   // `zkfleet simulate` runs the farm once per wire: every circuit that lists wires lists the same.
   const sim_circuit_t* first_wired = nullptr;
   for (size_t i = 0; i < s.circuits.size(); ++i) {
@@ -491,55 +501,43 @@ simulation_t read_simulation(const ctx_t& c, const YAML::Node& n) {
     }
     return false;
   };
-  if (m.has("nodes")) {
-    const YAML::Node l = as_list(c, m.get("nodes"), m.path("nodes"), false);
-    for (size_t i = 0; i < l.size(); ++i) {
-      const std::string p = index(m.path("nodes"), i);
-      map_t e(c, l[i], p, keys_of("simulation.nodes[]"));
-      sim_node_group_t g;
-      g.name_prefix = as_string(c, e.need("name_prefix"), e.path("name_prefix"));
-      if (e.has("count"))
-        g.count = unsigned(as_uint(c, e.get("count"), e.path("count"), 1, 100000));
-      g.roles = as_roles(c, e.need("roles"), e.path("roles"));
-      if (e.has("cores")) g.cores = unsigned(as_uint(c, e.get("cores"), e.path("cores"), 1, 4096));
-      g.memory_budget = as_size(c, e.need("memory_budget"), e.path("memory_budget"));
-      if (e.has("uplink_per_s"))
-        g.uplink_per_s = as_size(c, e.get("uplink_per_s"), e.path("uplink_per_s"));
-      if (e.has("hot_circuits")) {
-        g.hot_circuits = as_names(c, e.get("hot_circuits"), e.path("hot_circuits"));
-        for (size_t k = 0; k < g.hot_circuits.size(); ++k) {
-          if (!known_circuit(g.hot_circuits[k])) {
-            fail(c, e.get("hot_circuits")[k], index(e.path("hot_circuits"), k),
-                 "\"" + g.hot_circuits[k] + "\" is not in simulation.circuits");
-          }
+  each_entry(c, m, "nodes", "simulation.nodes[]", [&](const map_t& e, size_t) {
+    sim_node_group_t g;
+    g.name_prefix = as_string(c, e.need("name_prefix"), e.path("name_prefix"));
+    if (e.has("count")) g.count = unsigned(as_uint(c, e.get("count"), e.path("count"), 1, 100000));
+    g.roles = as_roles(c, e.need("roles"), e.path("roles"));
+    if (e.has("cores")) g.cores = unsigned(as_uint(c, e.get("cores"), e.path("cores"), 1, 4096));
+    g.memory_budget = as_size(c, e.need("memory_budget"), e.path("memory_budget"));
+    if (e.has("uplink_per_s"))
+      g.uplink_per_s = as_size(c, e.get("uplink_per_s"), e.path("uplink_per_s"));
+    if (e.has("hot_circuits")) {
+      g.hot_circuits = as_names(c, e.get("hot_circuits"), e.path("hot_circuits"));
+      for (size_t k = 0; k < g.hot_circuits.size(); ++k) {
+        if (!known_circuit(g.hot_circuits[k])) {
+          fail(c, e.get("hot_circuits")[k], index(e.path("hot_circuits"), k),
+               "\"" + g.hot_circuits[k] + "\" is not in simulation.circuits");
         }
       }
-      s.nodes.push_back(g);
     }
-  }
-  if (m.has("jobs")) {
-    const YAML::Node l = as_list(c, m.get("jobs"), m.path("jobs"), false);
-    for (size_t i = 0; i < l.size(); ++i) {
-      const std::string p = index(m.path("jobs"), i);
-      map_t e(c, l[i], p, keys_of("simulation.jobs[]"));
-      sim_jobs_t j;
-      j.circuit = as_string(c, e.need("circuit"), e.path("circuit"));
-      if (!known_circuit(j.circuit))
-        fail(c, e.get("circuit"), e.path("circuit"),
-             "\"" + j.circuit + "\" is not in simulation.circuits");
-      if (e.has("count"))
-        j.count = unsigned(as_uint(c, e.get("count"), e.path("count"), 1, 1000000));
-      if (e.has("partitions"))
-        j.partitions = unsigned(as_uint(c, e.get("partitions"), e.path("partitions"), 1, 1024));
-      if (e.has("priority"))
-        j.priority = as_enum(c, e.get("priority"), e.path("priority"), priority_choices);
-      if (e.has("start_seconds"))
-        j.start_seconds = as_seconds(c, e.get("start_seconds"), e.path("start_seconds"));
-      if (e.has("every_seconds"))
-        j.every_seconds = as_seconds(c, e.get("every_seconds"), e.path("every_seconds"));
-      s.jobs.push_back(j);
-    }
-  }
+    s.nodes.push_back(g);
+  });
+  each_entry(c, m, "jobs", "simulation.jobs[]", [&](const map_t& e, size_t) {
+    sim_jobs_t j;
+    j.circuit = as_string(c, e.need("circuit"), e.path("circuit"));
+    if (!known_circuit(j.circuit))
+      fail(c, e.get("circuit"), e.path("circuit"),
+           "\"" + j.circuit + "\" is not in simulation.circuits");
+    if (e.has("count")) j.count = unsigned(as_uint(c, e.get("count"), e.path("count"), 1, 1000000));
+    if (e.has("partitions"))
+      j.partitions = unsigned(as_uint(c, e.get("partitions"), e.path("partitions"), 1, 1024));
+    if (e.has("priority"))
+      j.priority = as_enum(c, e.get("priority"), e.path("priority"), priority_choices);
+    if (e.has("start_seconds"))
+      j.start_seconds = as_seconds(c, e.get("start_seconds"), e.path("start_seconds"));
+    if (e.has("every_seconds"))
+      j.every_seconds = as_seconds(c, e.get("every_seconds"), e.path("every_seconds"));
+    s.jobs.push_back(j);
+  });
   if (s.enabled) {
     bool synth = false, prover = false;
     for (const auto& g : s.nodes) {
