@@ -1,4 +1,4 @@
-// zkfleet filecoin budget --registered-proof NAME [--json]
+// zkfleet filecoin budget --registered-proof NAME [--wire packed|full] [--json]
 //
 // What one partition of a registered proof's circuit takes on the nodes, from the circuit's
 // shape (node/filecoin_memory.hpp; docs/filecoin.md "Budgets at 32 GiB"): the synthesis node's
@@ -23,16 +23,23 @@ namespace {
 namespace fc = zk::filecoin;
 using ojson_t = nlohmann::ordered_json;
 
-int run_budget(const opt_t& proof, const opt_t& json) {
+int run_budget(const opt_t& proof, const opt_t& wire_opt, const opt_t& json) {
   if (!proof.given()) throw usage_error("--registered-proof NAME is required");
+  const std::string wire_name = wire_opt.given() ? wire_opt.one() : "packed";
+  if (wire_name != "packed" && wire_name != "full")
+    throw usage_error("--wire " + wire_name + ": expected packed or full");
+  const config::wire_t wire = wire_name == "packed" ? config::wire_t::packed : config::wire_t::full;
   const fc::circuit_config_t cc = fc::circuit_config(fc::porep_config(fc::registered_proof(
       proof.one())));  // std::invalid_argument naming an unknown proof: a usage error
   const auto shape = fc::circuit_shape(cc, /*matrices=*/false);
-  const node::partition_memory_t m = node::filecoin_partition_memory(fc::circuit_layout(cc).total);
+  const fc::circuit_layout_t& layout = fc::circuit_layout(cc);
+  const node::partition_memory_t m =
+      node::filecoin_partition_memory(layout.total, layout.field_aux, wire);
   const uint64_t params = node::filecoin_params_bytes(*shape);
   const uint64_t nb = uint64_t(shape->b_input.count()) + shape->b_aux.count();
   ojson_t out;
   out["registered_proof"] = proof.one();
+  out["wire"] = wire_name;
   out["constraints"] = shape->counts.constraints;
   out["inputs"] = shape->counts.inputs;
   out["aux"] = shape->counts.aux;
@@ -75,8 +82,11 @@ filecoin_sub_t add_filecoin_budget(CLI::App* group) {
       "decoded parameters");
   const opt_t proof = add_value(app, "--registered-proof", "NAME",
                                 "the registered seal proof (StackedDrg32GiBV1_1, ...)");
+  const opt_t wire = add_value(app, "--wire", "packed|full",
+                               "the circuit's wire (default packed: the synthesis node's buffer "
+                               "is the packed witness at its largest)");
   const opt_t json = add_flag(app, "--json", "print the figures as JSON");
-  return {app, [proof, json] { return run_budget(proof, json); },
+  return {app, [proof, wire, json] { return run_budget(proof, wire, json); },
           "filecoin budget takes options only"};
 }
 

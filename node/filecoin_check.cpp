@@ -43,8 +43,8 @@ bool opens_as_vk(const std::string& path) {
 
 void check_filecoin_entries(const config::config_t& cfg, const config::node_t& n,
                             const config_problem_t& problem) {
-  // Each circuit's description, made once (it synthesizes the circuit's shape); null when its
-  // entry did not read (that problem is reported already).
+  // Each circuit's description, made once from its layout (the counts: no digest, so no shape);
+  // null when its entry did not read (that problem is reported already).
   std::map<std::string, std::unique_ptr<circuit_def_t>> defs;
   auto def_of = [&](const config::circuit_t& ci) -> const circuit_def_t* {
     auto it = defs.find(ci.id);
@@ -52,7 +52,8 @@ void check_filecoin_entries(const config::config_t& cfg, const config::node_t& n
     std::unique_ptr<circuit_def_t> d;
     try {
       if (!ci.registered_proof.empty())
-        d = std::make_unique<circuit_def_t>(filecoin_circuit(ci.id, ci.registered_proof, ci.wire));
+        d = std::make_unique<circuit_def_t>(
+            filecoin_circuit_counts(ci.id, ci.registered_proof, ci.wire));
     } catch (const std::exception&) {
     }
     return defs.emplace(ci.id, std::move(d)).first->second.get();
@@ -68,9 +69,10 @@ void check_filecoin_entries(const config::config_t& cfg, const config::node_t& n
                          "Filecoin's parameter cache has a .vk beside each .params)");
         continue;
       }
-      if (!def_of(ci)) continue;
+      const circuit_def_t* d = def_of(ci);
+      if (!d) continue;
       try {
-        (void)describe_filecoin_circuit(ci.id, ci.registered_proof, ci.vk);
+        check_filecoin_vk(*d, ci.vk);
       } catch (const std::exception& e) {
         problem(key, e.what());
       }

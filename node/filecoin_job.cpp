@@ -22,30 +22,33 @@ namespace zk::node {
 
 namespace fc = zk::filecoin;
 
-circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
-                                        const std::string& vk, const std::string& vk_key,
-                                        config::wire_t wire) {
-  circuit_def_t c = filecoin_circuit(id, registered_proof, wire);
+void check_filecoin_vk(const circuit_def_t& c, const std::string& vk, const std::string& vk_key) {
   try {
     const bellperson::verifying_key_t key = bellperson::read_vk_file(vk).vk;
     if (key.ic.size() != c.n_public + 1)
       throw std::runtime_error(vk + ": " + std::to_string(key.ic.size()) +
-                               " IC points, the circuit of " + registered_proof + " has " +
+                               " IC points, the circuit of " + c.native_params + " has " +
                                std::to_string(c.n_public + 1) +
                                " inputs (ONE included): not its key");
   } catch (const std::exception& e) {
     if (vk_key.empty()) throw;
     throw std::runtime_error(vk_key + ": " + e.what());
   }
+}
+
+circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string& registered_proof,
+                                        const std::string& vk, const std::string& vk_key,
+                                        config::wire_t wire) {
+  circuit_def_t c = filecoin_circuit(id, registered_proof, wire);
+  check_filecoin_vk(c, vk, vk_key);
   c.vk = vk;
   return c;
 }
 
-circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof,
-                               config::wire_t wire) {
+circuit_def_t filecoin_circuit_counts(const std::string& id, const std::string& registered_proof,
+                                      config::wire_t wire) {
   const fc::porep_config_t pc = fc::porep_config(fc::registered_proof(registered_proof));
-  const fc::circuit_config_t cc = fc::circuit_config(pc);
-  const auto shape = fc::circuit_shape(cc, /*matrices=*/false);  // counts, densities, digest
+  const fc::circuit_layout_t& layout = fc::circuit_layout(fc::circuit_config(pc));
   circuit_def_t c;
   c.id = id;
   c.kind = circuit_kind_t::filecoin_porep;
@@ -53,17 +56,25 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
   c.shape = wire == config::wire_t::packed ? buffer::synth_shape_t::packed_witness
                                            : buffer::synth_shape_t::abc_witness;
   c.curve = curve_id_t::bls12_381;
-  c.digest = shape->digest_hex();
   // The buffer's witness is bellperson's input assignment then its aux assignment; its public
   // signals are the inputs after ONE; a, b, c hold every constraint and the input constraints.
-  // What a partition holds on the nodes, from the counts (node/filecoin_memory.hpp).
-  const partition_memory_t m = filecoin_partition_memory(shape->counts);
+  // What a partition holds on the nodes follows from the counts and the wire
+  // (node/filecoin_memory.hpp).
+  const partition_memory_t m = filecoin_partition_memory(layout.total, layout.field_aux, wire);
   c.n_vars = m.n_vars;
-  c.n_public = shape->counts.inputs - 1;
+  c.n_public = layout.total.inputs - 1;
   c.domain_rows = m.domain_rows;
   c.domain_size = m.domain_size;
   c.buffer_bytes = m.buffer_bytes;
   c.prover_work_bytes = m.prover_work_bytes;
+  return c;
+}
+
+circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof,
+                               config::wire_t wire) {
+  circuit_def_t c = filecoin_circuit_counts(id, registered_proof, wire);
+  const fc::circuit_config_t cc = fc::circuit_config(filecoin_config(c));
+  c.digest = fc::circuit_shape(cc, /*matrices=*/false)->digest_hex();  // the circuit's hash
   return c;
 }
 

@@ -65,6 +65,13 @@ circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string
 // The same without a verifying key (`vk` left empty): what synthesis needs (tests).
 circuit_def_t filecoin_circuit(const std::string& id, const std::string& registered_proof,
                                config::wire_t wire = config::wire_t::packed);
+// The same without the digest (left empty): the counts and sizes from the circuit's layout alone,
+// under a second at 32 GiB where the shape takes about 16 s (`zkfleet config check`).
+circuit_def_t filecoin_circuit_counts(const std::string& id, const std::string& registered_proof,
+                                      config::wire_t wire = config::wire_t::packed);
+// Throws naming `vk` (after `vk_key` and ": " when given) when it is not a .vk with c's inputs.
+void check_filecoin_vk(const circuit_def_t& c, const std::string& vk,
+                       const std::string& vk_key = "");
 
 // What a prover keeps resident for circuit c beside its parameters: on the packed wire the
 // circuit's structure that a, b, c are rebuilt with (built on the first call and kept for the

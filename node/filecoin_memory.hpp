@@ -5,13 +5,22 @@
 //   n_vars        = inputs + aux                       the witness (ONE among the inputs)
 //   domain_rows   = constraints + inputs               rows of a, b, c (input constraints appended)
 //   domain_size   = the power of two ≥ domain_rows     the prover's NTT domain
-//   payload       = filecoin_payload_bytes(counts)     what a synthesis node makes: today's
-//                                                      abc+witness, (3·domain_rows + n_vars) × 32
+//   payload       = filecoin_payload_bytes(…, wire)    what a synthesis node makes: on the
+//                                                      packed wire (the default) at most the
+//                                                      packed witness with every value the
+//                                                      circuit allocates as a field element in
+//                                                      full: 24 + n_vars/4 + 32·(inputs +
+//                                                      field_aux); on the full wire abc+witness,
+//                                                      (3·domain_rows + n_vars) × 32
 //   buffer        = size_class(payload)                reserved on the synthesis node while it
 //                                                      holds the partition, then on its prover
 //   wire          = payload + the 128-byte header      what the data plane ships
 //   prover work   = (3·domain_size + n_vars) × 32      a, b, c over the domain (the FFTs work in
-//                                                      place) and the witness in Montgomery form
+//                                                      place) and the witness in Montgomery form;
+//                                                      packed: + n_vars × 32, the witness unpacked
+//                                                      for the MSMs (the circuit's structure the
+//                                                      prover rebuilds a, b, c with is resident:
+//                                                      prover_resident_bytes, filecoin_job.hpp)
 //   parameters    = filecoin_params_bytes(shape)       the prover's decoded .params: h (domain−1),
 //                                                      l (aux), a, b_g1 (G1, 96 bytes a point),
 //                                                      b_g2 (G2, 192), the IC points, densities
@@ -20,6 +29,7 @@
 // partition its lookahead holds; a synthesis node one buffer per partition in flight.
 #include <cstdint>
 
+#include "common/config/config.hpp"
 #include "zk/bellperson/cs.hpp"
 
 namespace zk::node {
@@ -32,13 +42,16 @@ struct partition_memory_t {
   uint64_t prover_work_bytes = 0;  // the prover's work arrays for one proof
 };
 
-// The one figure that depends on the wire format: the bytes a synthesis node makes for one
-// partition of a circuit with these counts, and ships. Today's abc+witness buffer.
-uint64_t filecoin_payload_bytes(uint64_t n_vars, uint64_t domain_rows);
+// The figure that depends on the wire format: the most bytes a synthesis node makes for one
+// partition of a circuit with these counts, and ships (`field_values`: the inputs and the aux
+// variables allocated as field elements, the most a packed witness carries in full).
+uint64_t filecoin_payload_bytes(uint64_t n_vars, uint64_t domain_rows, uint64_t field_values,
+                                config::wire_t wire);
 
-// From the circuit's counts (zk/filecoin/porep/circuit/circuit.hpp circuit_layout(c).total: no
-// synthesis of the whole circuit, under a second at 32 GiB).
-partition_memory_t filecoin_partition_memory(const bellperson::counts_t& total);
+// From the circuit's layout (zk/filecoin/porep/circuit/circuit.hpp circuit_layout(c): its total
+// counts and field_aux; no synthesis of the whole circuit, under a second at 32 GiB).
+partition_memory_t filecoin_partition_memory(const bellperson::counts_t& total,
+                                             uint64_t field_aux, config::wire_t wire);
 
 // The prover's decoded parameters for a circuit of this shape (the densities come from it:
 // circuit_shape(c, false)), as bellperson::params_key_t holds them.
