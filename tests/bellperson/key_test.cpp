@@ -101,6 +101,7 @@ TEST_CASE("bellperson key view: the one prover proves with a .params, densities 
   for (uint32_t i = 0; i < s.counts.inputs; ++i) CHECK(pk.a_density->test(i));
   CHECK(key.bytes() >= (file.h().count + file.l().count) * sizeof(g1_affine_t));
   CHECK(key.bytes() == params_key_t::bytes_for(file, s));
+  CHECK(key.bytes() == params_key_t::bytes_for(s));  // the shape alone gives what its file holds
   CHECK_THROWS_AS(prover_t(pk).build_ab(nullptr), std::logic_error);  // no coefficients
 
   // A proof, verified with the file's key; not for other public inputs.

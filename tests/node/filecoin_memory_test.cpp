@@ -1,0 +1,64 @@
+// node/filecoin_memory.hpp: a Filecoin partition's reservations from the circuit's counts, at
+// 2 KiB against bellperson's own parameters' sections (bench/README.md "bench_filecoin": the
+// reference's setup for StackedDrg2KiBV1_1) and at 32 GiB against the measured buffer and wire
+// of a synthesized partition (bench/README.md "A 32 GiB partition").
+#include "node/filecoin_memory.hpp"
+
+#include <doctest/doctest.h>
+
+#include "common/buffer/synth_buffer.hpp"
+#include "node/filecoin_job.hpp"
+#include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/porep/circuit/circuit.hpp"
+
+namespace fc = zk::filecoin;
+using namespace zk::node;
+
+namespace {
+fc::circuit_config_t config_of(const char* proof) {
+  return fc::circuit_config(fc::porep_config(fc::registered_proof(proof)));
+}
+}  // namespace
+
+TEST_CASE("filecoin_memory: 2 KiB, the parameters as bellperson's file has them") {
+  const auto shape = fc::circuit_shape(config_of("StackedDrg2KiBV1_1"), false);
+  const partition_memory_t m = filecoin_partition_memory(shape->counts);
+  CHECK(m.n_vars == 2685713);
+  CHECK(m.domain_rows == 2687961);
+  CHECK(m.domain_size == uint64_t(1) << 22);
+  CHECK(m.payload_bytes == (3 * m.domain_rows + m.n_vars) * 32);
+  CHECK(m.wire_bytes == m.payload_bytes + zk::buffer::synth_header_size);
+  CHECK(m.buffer_bytes >= m.payload_bytes);
+  CHECK(m.prover_work_bytes == (3 * m.domain_size + m.n_vars) * 32);
+  // The reference's 2 KiB parameters: h 4,194,303, l 2,685,673, a 2,674,948, b_g1 = b_g2 685,522
+  // points and 40 IC points; decoded 96 bytes a G1 point, 192 a G2 point, and the densities.
+  const uint64_t vars = m.n_vars, words = (vars + 63) / 64;
+  const uint64_t density = 2 * (words * 8 + (words + 1) * 8);
+  CHECK(filecoin_params_bytes(*shape) ==
+        (4194303ull + 2685673 + 2674948 + 685522 + 40) * 96 + 685522ull * 192 + density);
+  // The scheduler's description carries the same figures, with or without the digest.
+  const circuit_def_t full = filecoin_circuit("c", "StackedDrg2KiBV1_1");
+  const circuit_def_t counts = filecoin_circuit_counts("c", "StackedDrg2KiBV1_1");
+  CHECK(full.digest == shape->digest_hex());
+  CHECK(counts.digest.empty());
+  for (const circuit_def_t* c : {&full, &counts}) {
+    CHECK(c->n_vars == m.n_vars);
+    CHECK(c->n_public == 39);
+    CHECK(c->domain_rows == m.domain_rows);
+    CHECK(c->domain_size == m.domain_size);
+    CHECK(c->buffer_bytes == m.buffer_bytes);
+    CHECK(c->prover_work_bytes == m.prover_work_bytes);
+  }
+}
+
+TEST_CASE("filecoin_memory: 32 GiB from the layout, today's buffer as measured") {
+  const partition_memory_t m =
+      filecoin_partition_memory(fc::circuit_layout(config_of("StackedDrg32GiBV1_1")).total);
+  CHECK(m.n_vars == 130170221);
+  CHECK(m.domain_rows == 130278869);
+  CHECK(m.domain_size == uint64_t(1) << 27);
+  CHECK(m.payload_bytes == 16672218496ull);  // `filecoin synthesize --json` buffer_bytes
+  CHECK(m.wire_bytes == 16672218624ull);     // and wire_bytes
+  CHECK(m.buffer_bytes == uint64_t(16) << 30);
+  CHECK(m.prover_work_bytes == 17050348960ull);
+}
