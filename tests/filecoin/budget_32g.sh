@@ -16,8 +16,19 @@ harness_init filecoin_budget_32g "${1:-}"
 P2=StackedDrg2KiBV1_1 P32=StackedDrg32GiBV1_1
 out="$("$ZK" filecoin setup --registered-proof $P2 --seed 1 --vk-only --out "$T/p2" 2>&1)" ||
   die "zkfleet filecoin setup --vk-only: $out"
-timeout 600 "$ZK" filecoin budget --registered-proof $P32 --json >"$T/budget.json" 2>"$T/budget.err" ||
+# The full wire's figures (today's buffer: the largest a partition reserves), then the packed
+# wire's, the default.
+timeout 600 "$ZK" filecoin budget --registered-proof $P32 --wire full --json >"$T/budget.json" 2>"$T/budget.err" ||
   die "zkfleet filecoin budget: $(cat "$T/budget.err")"
+timeout 600 "$ZK" filecoin budget --registered-proof $P32 --json >"$T/packed.json" 2>"$T/budget.err" ||
+  die "zkfleet filecoin budget (packed): $(cat "$T/budget.err")"
+read -r pwire pwork < <(python3 -c '
+import json, sys
+b = json.load(open(sys.argv[1]))
+print(b["wire_bytes"], b["prover_work_bytes"])' "$T/packed.json")
+[ "${pwire:-0}" -le 300000000 ] && [ "${pwire:-0}" -ge 86924436 ] && [ "${pwork:-0}" = $((17050348960 + 130170221 * 32)) ] &&
+  ok "the packed wire: at most $pwire bytes a 32 GiB partition on the wire; the prover's work $pwork (the witness unpacked beside the arrays)" ||
+  fail "the packed wire's budget: wire ${pwire:-?}, work ${pwork:-?}: $(cat "$T/packed.json")"
 # The figures of docs/filecoin.md "Budgets at 32 GiB", from the shape.
 read -r buffer work params < <(python3 -c '
 import json, sys
@@ -53,7 +64,8 @@ ok "sparse $P32 parameters: $size bytes, $(du -k "$T/c32.params" | cut -f1) KiB 
 
 cluster_new budget32 insecure
 yaml_head
-yaml_line "circuits:" "  c2: {native: filecoin-porep, registered_proof: $P32, vk: $T/c32.vk}"
+# wire: full, the largest a partition reserves (16 GiB a buffer).
+yaml_line "circuits:" "  c2: {native: filecoin-porep, registered_proof: $P32, vk: $T/c32.vk, wire: full}"
 yaml_node scheduler scheduler
 BASE="$(cat "$CFG")"
 # config BUDGET: the farm with prover-1's memory_budget BUDGET.

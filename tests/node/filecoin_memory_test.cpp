@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "common/buffer/buffer_store.hpp"
 #include "common/buffer/synth_buffer.hpp"
 #include "node/filecoin_job.hpp"
 #include "zk/filecoin/api/registry.hpp"
@@ -22,7 +23,10 @@ fc::circuit_config_t config_of(const char* proof) {
 
 TEST_CASE("filecoin_memory: 2 KiB, the parameters as bellperson's file has them") {
   const auto shape = fc::circuit_shape(config_of("StackedDrg2KiBV1_1"), false);
-  const partition_memory_t m = filecoin_partition_memory(shape->counts);
+  const fc::circuit_layout_t& layout = fc::circuit_layout(config_of("StackedDrg2KiBV1_1"));
+  CHECK(layout.total == shape->counts);
+  const partition_memory_t m =
+      filecoin_partition_memory(shape->counts, layout.field_aux, zk::config::wire_t::full);
   CHECK(m.n_vars == 2685713);
   CHECK(m.domain_rows == 2687961);
   CHECK(m.domain_size == uint64_t(1) << 22);
@@ -36,9 +40,23 @@ TEST_CASE("filecoin_memory: 2 KiB, the parameters as bellperson's file has them"
   const uint64_t density = 2 * (words * 8 + (words + 1) * 8);
   CHECK(filecoin_params_bytes(*shape) ==
         (4194303ull + 2685673 + 2674948 + 685522 + 40) * 96 + 685522ull * 192 + density);
+  // The packed wire (the default): the synthesis node's buffer is the packed witness at its
+  // largest (every value the circuit allocates as a field element in full), the prover unpacks it
+  // beside its work arrays.
+  const partition_memory_t p =
+      filecoin_partition_memory(shape->counts, layout.field_aux, zk::config::wire_t::packed);
+  CHECK(layout.field_aux > 0);
+  CHECK(layout.field_aux < m.n_vars / 10);  // almost every value is a bit
+  CHECK(p.payload_bytes == 24 + (m.n_vars + 3) / 4 + 32 * (40 + layout.field_aux));
+  CHECK(p.payload_bytes * 20 < m.payload_bytes);
+  CHECK(p.prover_work_bytes == m.prover_work_bytes + m.n_vars * 32);
   // The scheduler's description carries the same figures, with or without the digest.
-  const circuit_def_t full = filecoin_circuit("c", "StackedDrg2KiBV1_1");
-  const circuit_def_t counts = filecoin_circuit_counts("c", "StackedDrg2KiBV1_1");
+  const circuit_def_t full = filecoin_circuit("c", "StackedDrg2KiBV1_1", zk::config::wire_t::full);
+  const circuit_def_t counts =
+      filecoin_circuit_counts("c", "StackedDrg2KiBV1_1", zk::config::wire_t::full);
+  const circuit_def_t packed = filecoin_circuit("c", "StackedDrg2KiBV1_1");
+  CHECK(packed.buffer_bytes == zk::buffer::size_class(p.payload_bytes));
+  CHECK(packed.prover_work_bytes == p.prover_work_bytes);
   CHECK(full.digest == shape->digest_hex());
   CHECK(counts.digest.empty());
   for (const circuit_def_t* c : {&full, &counts}) {
@@ -52,8 +70,9 @@ TEST_CASE("filecoin_memory: 2 KiB, the parameters as bellperson's file has them"
 }
 
 TEST_CASE("filecoin_memory: 32 GiB from the layout, today's buffer as measured") {
+  const fc::circuit_layout_t& layout = fc::circuit_layout(config_of("StackedDrg32GiBV1_1"));
   const partition_memory_t m =
-      filecoin_partition_memory(fc::circuit_layout(config_of("StackedDrg32GiBV1_1")).total);
+      filecoin_partition_memory(layout.total, layout.field_aux, zk::config::wire_t::full);
   CHECK(m.n_vars == 130170221);
   CHECK(m.domain_rows == 130278869);
   CHECK(m.domain_size == uint64_t(1) << 27);
@@ -61,4 +80,11 @@ TEST_CASE("filecoin_memory: 32 GiB from the layout, today's buffer as measured")
   CHECK(m.wire_bytes == 16672218624ull);     // and wire_bytes
   CHECK(m.buffer_bytes == uint64_t(16) << 30);
   CHECK(m.prover_work_bytes == 17050348960ull);
+  // The packed wire: at most what a packed witness of the circuit can be, above the 86,924,308
+  // bytes partition 0 of a sparse C1 packed to (bench/README.md "The wire, chosen by
+  // measurement") and within the issue's 300 MB.
+  const partition_memory_t p =
+      filecoin_partition_memory(layout.total, layout.field_aux, zk::config::wire_t::packed);
+  CHECK(p.payload_bytes >= 86924308ull);
+  CHECK(p.wire_bytes <= 300000000ull);
 }
