@@ -13,8 +13,8 @@ uint64_t filecoin_payload_bytes(uint64_t n_vars, uint64_t domain_rows, uint64_t 
   return buffer::payload_bytes_for(n_vars, domain_rows, buffer::synth_shape_t::abc_witness);
 }
 
-partition_memory_t filecoin_partition_memory(const bellperson::counts_t& total,
-                                             uint64_t field_aux, config::wire_t wire) {
+partition_memory_t filecoin_partition_memory(const bellperson::counts_t& total, uint64_t field_aux,
+                                             config::wire_t wire) {
   partition_memory_t m;
   m.n_vars = uint64_t(total.inputs) + total.aux;
   m.domain_rows = uint64_t(total.constraints) + total.inputs;

@@ -50,8 +50,8 @@ uint64_t filecoin_payload_bytes(uint64_t n_vars, uint64_t domain_rows, uint64_t 
 
 // From the circuit's layout (zk/filecoin/porep/circuit/circuit.hpp circuit_layout(c): its total
 // counts and field_aux; no synthesis of the whole circuit, under a second at 32 GiB).
-partition_memory_t filecoin_partition_memory(const bellperson::counts_t& total,
-                                             uint64_t field_aux, config::wire_t wire);
+partition_memory_t filecoin_partition_memory(const bellperson::counts_t& total, uint64_t field_aux,
+                                             config::wire_t wire);
 
 // The prover's decoded parameters for a circuit of this shape (the densities come from it:
 // circuit_shape(c, false)), as bellperson::params_key_t holds them.
