@@ -84,6 +84,18 @@ void check_public_inputs(const porep_input_t& r, const fr_t* inputs, const std::
                             " of the synthesized circuit is not the one derived for the sector");
 }
 
+// porep_witness as a stage: the input read (read_porep_input), the stage observed, `stop`
+// polled; `t` is where the next stage starts.
+porep_input_t witness_stage(const circuit_def_t& c, const porep_input_ref_t& input, uint32_t part,
+                            const std::string& what, const synth_stage_observer_t& observe,
+                            const stop_t& stop, int64_t& t) {
+  t = timeline::monotonic_ns();
+  porep_input_t r = read_porep_input(c, input, part, what);
+  t = stage_end(observe, timeline::stage_t::porep_witness, t);
+  throw_if_stopped(stop, what);
+  return r;
+}
+
 }  // namespace
 
 porep_payload_t synthesize_porep_payload(const circuit_def_t& c, const porep_input_ref_t& input,
@@ -92,10 +104,8 @@ porep_payload_t synthesize_porep_payload(const circuit_def_t& c, const porep_inp
                                          const stop_t& stop) {
   static_assert(sizeof(fr_t) == buffer::fr_bytes, "a/b/c travel as 32-byte Montgomery elements");
   const std::string what = input.name + ": partition " + std::to_string(part);
-  int64_t t = timeline::monotonic_ns();
-  const porep_input_t r = read_porep_input(c, input, part, what);
-  t = stage_end(observe, timeline::stage_t::porep_witness, t);
-  throw_if_stopped(stop, what);
+  int64_t t = 0;
+  const porep_input_t r = witness_stage(c, input, part, what, observe, stop, t);
 
   // porep_synthesize: prove mode straight into the payload.
   const fc::circuit_layout_t& layout = fc::circuit_layout(r.cc);
@@ -138,10 +148,8 @@ porep_packed_t synthesize_porep_packed(const circuit_def_t& c, const porep_input
                                        uint64_t job, uint32_t part,
                                        const synth_stage_observer_t& observe, const stop_t& stop) {
   const std::string what = input.name + ": partition " + std::to_string(part);
-  int64_t t = timeline::monotonic_ns();
-  const porep_input_t r = read_porep_input(c, input, part, what);
-  t = stage_end(observe, timeline::stage_t::porep_witness, t);
-  throw_if_stopped(stop, what);
+  int64_t t = 0;
+  const porep_input_t r = witness_stage(c, input, part, what, observe, stop, t);
 
   // porep_synthesize: the witness a challenge at a time into the packer, every constraint checked
   // as it is made (porep_check is part of this stage here: a, b, c are never held).
