@@ -108,6 +108,12 @@ class actor_gateway_t final : public node::api_gateway_t {
     return from(ask<node_usage_msg>(sys_, scheduler_, timeout_, drain_atom::value, session, node,
                                     draining));
   }
+  api_result_t<std::vector<key_outcome_msg>> move_params(const std::string& session,
+                                                         const std::string& circuit,
+                                                         bool load) override {
+    return from(ask<std::vector<key_outcome_msg>>(sys_, scheduler_, std::chrono::minutes(31),
+                                                  params_atom::value, session, circuit, load));
+  }
   api_result_t<std::string> metrics() override {
     return from(ask<std::string>(sys_, aggregator_, timeout_, metrics_atom::value));
   }

@@ -17,6 +17,8 @@
 //                retry_atom token id → job_status_msg (a failed job's failed partitions queued)
 //                priority_atom token id priority_t → job_status_msg (an unfinished job's)
 //                drain_atom token node bool → node_usage_msg (admin: drain or undrain a node)
+//                params_atom token circuit bool → every configured prover's key_outcome_msg
+//                (true: load the circuit's parameters, false: release them; PreloadSRS / EvictSRS)
 //   node   → S   join_atom token node_join_msg → node id
 //                circuits_atom token → every circuit (a prover loads its hot ones before it joins)
 //   (circuits come only from the scheduler's config: nothing registers one over the network)
@@ -32,6 +34,7 @@
 //   S → Y        release_atom buffer id (the prover holds it; free it)
 //   S → P        release_atom buffer id (a moved buffer nobody will prove: cancelled job)
 //   S → Y, P     cancel_atom job id (drop what the job holds)
+//   S → P        params_atom circuit bool → key_outcome_msg (its parameters loaded or released)
 //   R → T        join_atom timeline_join_msg, event_batch_msg
 //   T → R        ping_atom t_send → the reporter's clock (int64 ns); flush_atom → ok (batch sent)
 //   any → T      snapshot_atom → timeline_snapshot_msg; metrics_atom → Prometheus text;
@@ -72,6 +75,7 @@ using node::partition_spec_t;
 using node::job_request_msg;
 using node::job_result_msg;
 using node::job_status_msg;
+using node::key_outcome_msg;
 using node::node_usage_msg;
 using node::proof_msg;
 
@@ -103,6 +107,7 @@ using retry_atom = caf::atom_constant<caf::atom("retry")>;
 using priority_atom = caf::atom_constant<caf::atom("priority")>;
 using drain_atom = caf::atom_constant<caf::atom("drain")>;
 using job_events_atom = caf::atom_constant<caf::atom("job_events")>;
+using params_atom = caf::atom_constant<caf::atom("params")>;
 
 // --- errors ----------------------------------------------------------------------------------
 
@@ -163,6 +168,10 @@ struct node_resources_msg {
   std::vector<std::string> hot_keys;  // circuits whose proving key is resident
   std::string data_endpoint;          // where buffers are fetched ("local:<name>" in one process)
   std::string transfer_key;           // prover: the 32-byte key its data server checks tickets with
+  // A prover's filecoin_params: the circuits it can load parameters for, and their sizes (what
+  // they take of memory_budget + those sizes while resident), index for index.
+  std::vector<std::string> param_circuits;
+  std::vector<uint64_t> param_bytes;
 };
 
 // --- work ------------------------------------------------------------------------------------
@@ -289,7 +298,8 @@ using synthesizer_actor =
 using prover_actor =
     caf::typed_actor<caf::reacts_to<prove_request_msg>, caf::reacts_to<release_atom, uint64_t>,
                      caf::reacts_to<cancel_atom, uint64_t>, caf::reacts_to<rebind_atom>,
-                     caf::replies_to<loaded_atom>::with<std::vector<std::string>>>;
+                     caf::replies_to<loaded_atom>::with<std::vector<std::string>>,
+                     caf::replies_to<params_atom, std::string, bool>::with<key_outcome_msg>>;
 
 struct node_join_msg {
   node_resources_msg resources;
@@ -315,6 +325,8 @@ using scheduler_actor = caf::typed_actor<
     caf::replies_to<retry_atom, std::string, std::string>::with<job_status_msg>,
     caf::replies_to<priority_atom, std::string, std::string, priority_t>::with<job_status_msg>,
     caf::replies_to<drain_atom, std::string, std::string, bool>::with<node_usage_msg>,
+    caf::replies_to<params_atom, std::string, std::string,
+                    bool>::with<std::vector<key_outcome_msg>>,
     caf::replies_to<stats_atom, std::string>::with<std::vector<node_usage_msg>>,
     caf::replies_to<metrics_atom, std::string>::with<std::string>,
     caf::replies_to<timeline_atom, std::string>::with<timeline_actor>,
@@ -368,7 +380,7 @@ typename Inspector::result_type inspect(Inspector& f, login_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_resources_msg& x) {
   return f(caf::meta::type_name("node_resources"), x.name, x.cores, x.memory_budget, x.backend,
-           x.hot_keys, x.data_endpoint, x.transfer_key);
+           x.hot_keys, x.data_endpoint, x.transfer_key, x.param_circuits, x.param_bytes);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, node_join_msg& x) {
@@ -498,6 +510,10 @@ typename Inspector::result_type inspect(Inspector& f, node_usage_msg& x) {
            x.drained, x.hot_circuits);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, key_outcome_msg& x) {
+  return f(caf::meta::type_name("key_outcome_msg"), x.node, x.outcome, x.why, x.bytes, x.ms);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
   return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_params, x.vk,
            x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows,
@@ -548,6 +564,8 @@ CAF_ADD_TYPE_ID(zkfleet, (zk::actors::synthesizer_actor))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::prover_actor))
 CAF_ADD_TYPE_ID(zkfleet, (zk::actors::scheduler_actor))
 CAF_ADD_TYPE_ID(zkfleet, (zk::node::job_spec_t))
+CAF_ADD_TYPE_ID(zkfleet, (zk::actors::key_outcome_msg))
+CAF_ADD_TYPE_ID(zkfleet, (std::vector<zk::actors::key_outcome_msg>))
 
 CAF_END_TYPE_ID_BLOCK(zkfleet)
 

@@ -29,10 +29,12 @@ std::vector<circuit_def_t> hot_circuits(const node_role_config_t& cfg,
   return out;
 }
 
-// A prover's Filecoin parameters: they stay resident, so they come out of its memory budget
-// before anything else (their file's size: the bases decoded for the MSMs take about as much).
-// Throws naming the node and the key when a file is missing or they leave nothing for work.
-uint64_t resident_params_bytes(const node_role_config_t& cfg) {
+// A prover's Filecoin parameters: resident from its start, so they come out of its memory budget
+// before anything else (their file's size: the bases decoded for the MSMs take about as much);
+// their sizes go into the join (the scheduler gives a size back to the budget while those
+// parameters are released, EvictSRS). Throws naming the node and the key when a file is missing
+// or they leave nothing for work.
+uint64_t resident_params_bytes(const node_role_config_t& cfg, node_resources_msg& join) {
   uint64_t sum = 0;
   for (const auto& [id, path] : cfg.filecoin_params) {
     std::error_code ec;
@@ -41,6 +43,8 @@ uint64_t resident_params_bytes(const node_role_config_t& cfg) {
       throw std::runtime_error("node " + cfg.name + ": filecoin_params." + id + ": " + path +
                                " cannot be read: " + ec.message());
     sum += size;
+    join.param_circuits.push_back(id);
+    join.param_bytes.push_back(size);
   }
   if (sum && sum >= cfg.memory_budget)
     throw std::runtime_error("node " + cfg.name + ": resources.memory_budget (" +
@@ -96,7 +100,7 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
   join.resources.name = cfg.name;
   join.resources.cores = cfg.cores;
   // A prover's resident Filecoin parameters are not the scheduler's to hand out.
-  const uint64_t resident = cfg.prover ? resident_params_bytes(cfg) : 0;
+  const uint64_t resident = cfg.prover ? resident_params_bytes(cfg, join.resources) : 0;
   const uint64_t budget = cfg.memory_budget - resident;
   join.resources.memory_budget = budget;
   auto endpoint = net::data_endpoint_t::local(cfg.name);
@@ -108,7 +112,9 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
     endpoint = *ep;
   }
   if (cfg.prover && endpoint.is_tcp()) {
-    n.prover_store = std::make_shared<buffer::buffer_store_t>(budget);
+    // The whole budget: the scheduler's reservations bound what it holds, and they grow into the
+    // parameters' share while those are released (EvictSRS).
+    n.prover_store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
     net::server_options_t so = cfg.data_options;
     so.address = endpoint.host;
     so.port = endpoint.port;
@@ -138,7 +144,8 @@ node_handles_t spawn_node(caf::actor_system& sys, const node_role_config_t& cfg,
                        [&](const circuit_def_t& h) { return h.id == c.id; }))
         hot.push_back(std::move(c));
   if (cfg.synth) {
-    n.store = std::make_shared<buffer::buffer_store_t>(budget);
+    // The whole budget, as the prover's store: the scheduler's reservations bound it.
+    n.store = std::make_shared<buffer::buffer_store_t>(cfg.memory_budget);
     // With a prover beside it, the prover's store answers for the data endpoint; this store is
     // reached in-process under "local:<node>" (buffers for that prover never leave it).
     const std::string own = cfg.prover && endpoint.is_tcp() ? endpoint.str() : "";

@@ -1,5 +1,11 @@
 #include "actors/prover.hpp"
 
+#include <malloc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
 #include "common/util/log.hpp"
 
 namespace zk::actors {
@@ -50,6 +56,7 @@ void prover_state::pump() {
     cfg.recorder->end(b.job, b.partition, timeline::stage_t::gpu_pickup, cfg.tracks.queue());
   self->send(cfg.scheduler, started_atom::value, b.job, b.partition, b.attempt);
   busy = true;
+  running = w.request.circuit.id;
   prove_request_msg r = w.request;
   // Unbounded here: a proof takes what it takes; the scheduler's stage deadline (and the node
   // timeout) bound what the cluster waits for it.
@@ -60,12 +67,14 @@ void prover_state::pump() {
 
 void prover_state::proved(const proof_msg& m, uint64_t of_epoch) {
   busy = false;
+  running.clear();
   if (!cancelled->has(m.job) && of_epoch == epoch) self->send(cfg.scheduler, m);
   pump();
 }
 
 void prover_state::failed(const prove_request_msg& r, const caf::error& e, uint64_t of_epoch) {
   busy = false;
+  running.clear();
   if (cancelled->has(r.buffer.job)) {
     log::info(r.buffer.job, r.buffer.partition, "proof stopped: " + reason_of(e));
   } else if (of_epoch == epoch) {
@@ -89,6 +98,33 @@ void prover_state::cancel(uint64_t job) {
                         cfg.tracks.queue());
     it = queue.erase(it);
   }
+}
+
+caf::result<key_outcome_msg> prover_state::params(const std::string& circuit, bool load) {
+  key_outcome_msg refused{"", "refused", "", 0, 0};
+  auto c = std::find_if(cfg.hot.begin(), cfg.hot.end(),
+                        [&](const circuit_def_t& h) { return h.id == circuit; });
+  if (c == cfg.hot.end() || c->kind != circuit_kind_t::filecoin_porep) {
+    refused.why = "no filecoin_params for circuit '" + circuit + "' on this prover";
+    return refused;
+  }
+  if (!load) {  // what proves or waits here needs them: it would map them again at once
+    auto waiting = std::find_if(queue.begin(), queue.end(), [&](const prove_work_msg& w) {
+      return w.request.circuit.id == circuit;
+    });
+    if ((busy && running == circuit) || waiting != queue.end()) {
+      refused.why = "a partition of circuit '" + circuit + "' is " +
+                    (busy && running == circuit ? "proving" : "waiting to prove") +
+                    " here: evict once it is done";
+      return refused;
+    }
+  }
+  auto rp = self->make_response_promise<key_outcome_msg>();
+  // Mapping 32 GiB parameters from disk takes minutes; the worker answers once it is done.
+  self->request(worker, std::chrono::minutes(30), params_atom::value, *c, load)
+      .then([rp](const key_outcome_msg& o) mutable { rp.deliver(o); },
+            [rp](caf::error& e) mutable { rp.deliver(std::move(e)); });
+  return rp;
 }
 
 void prover_state::rebind() {
@@ -128,6 +164,11 @@ prover_actor::behavior_type prover(prover_impl_t self, prover_config_t cfg) {
         if (from_scheduler(self)) self->state.release(buffer_id);
       },
       [self](rebind_atom) { self->state.rebind(); },
+      [self](params_atom, const std::string& circuit, bool load) -> caf::result<key_outcome_msg> {
+        if (!from_scheduler(self))
+          return caf::make_error(zk_errc::forbidden, "only the scheduler moves a key");
+        return self->state.params(circuit, load);
+      },
       [self](
           loaded_atom) -> caf::result<std::vector<std::string>> {  // the worker maps hot keys first
         auto rp = self->make_response_promise<std::vector<std::string>>();
@@ -176,6 +217,44 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
   }
 }
 
+// The worker's part of params_atom: the key mapped (load) or dropped, its memory handed back to
+// the system at once (the decoded parameters are large blocks: malloc_trim returns their pages).
+key_outcome_msg worker_params(node::prover_engine_t& engine, const circuit_def_t& c, bool load) {
+  key_outcome_msg o;
+  std::error_code ec;
+  const std::string path = engine.key_path(c);
+  o.bytes = std::filesystem::file_size(path, ec);
+  if (ec) o.bytes = 0;
+  const auto now = engine.loaded();
+  const bool resident = std::find(now.begin(), now.end(), c.id) != now.end();
+  if (!load) {
+    o.outcome = engine.unload(c.id) ? "evicted" : "not loaded";
+    malloc_trim(0);
+    log::info("circuit '" + c.id + "': parameters " + o.outcome + " (" + path + ")");
+    return o;
+  }
+  if (resident) {
+    o.outcome = "already loaded";
+    return o;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    engine.load(c);
+  } catch (const std::exception& e) {
+    o.outcome = "refused";
+    o.why = e.what();
+    log::error("circuit '" + c.id + "': parameters not loaded: " + o.why);
+    return o;
+  }
+  o.ms = uint64_t(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count());
+  o.outcome = "loaded";
+  log::info("circuit '" + c.id + "': parameters loaded in " + std::to_string(o.ms) + " ms (" +
+            path + ")");
+  return o;
+}
+
 }  // namespace
 
 caf::behavior prover_worker(prover_worker_actor* self,
@@ -197,6 +276,9 @@ caf::behavior prover_worker(prover_worker_actor* self,
   }
   return {
       [self](loaded_atom) { return self->state.engine.loaded(); },
+      [self](params_atom, const circuit_def_t& c, bool load) {
+        return worker_params(self->state.engine, c, load);
+      },
       [self, recorder, track, cpu_track, cancelled](const prove_work_msg& w) {
         return run_proof(self->state.engine, recorder.get(), track, cpu_track, w, *cancelled);
       },

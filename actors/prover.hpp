@@ -16,6 +16,9 @@
 //   soon as it is pinned (the pin keeps the memory until the proof is done).
 //   rebind (the node rejoined a restarted scheduler, scheduler_slot.hpp) ─▶ queued proofs dropped
 //   (their pins with them); a proof of the old epoch still running is not reported.
+//   params circuit load (the scheduler: PreloadSRS / EvictSRS) ─▶ the worker maps the circuit's
+//   parameters, or drops them and gives their memory back to the system; a release is refused
+//   while a partition of the circuit proves or waits here (it would map them again at once).
 #include <deque>
 #include <functional>
 #include <memory>
@@ -64,6 +67,7 @@ struct prover_state {
   prover_config_t cfg;
   caf::actor worker;
   bool busy = false;
+  std::string running;  // the circuit of the proof the worker runs (busy)
   std::deque<prove_work_msg> queue;
   // Jobs cancelled here; the worker polls it while it proves.
   std::shared_ptr<node::cancelled_jobs_t> cancelled = std::make_shared<node::cancelled_jobs_t>();
@@ -76,6 +80,8 @@ struct prover_state {
   void release(uint64_t buffer_id);
   void proved(const proof_msg& m, uint64_t of_epoch);
   void failed(const prove_request_msg& r, const caf::error& e, uint64_t of_epoch);
+  // The circuit's parameters loaded (load) or released, by the worker; what happened.
+  caf::result<key_outcome_msg> params(const std::string& circuit, bool load);
 
  private:
   void pump();

@@ -82,6 +82,12 @@ caf::result<caf::message> scheduler_actor_state::reject(caf::message_view& m) {
 }
 
 void scheduler_actor_state::schedule() {
+  // A released key that queued partitions need is loaded again first: it counts as resident from
+  // the ask (the prover's worker maps it before it takes any proof), so they are placed at once.
+  for (bool again = true; again; again = load_for_queued()) dispatch();
+}
+
+void scheduler_actor_state::dispatch() {
   for (const dispatch_t& d : policy.schedule()) {
     job_ref_t& j = jobs.at(d.job);
     const circuit_def_t& c = circuits.at(j.request.circuit);
@@ -172,6 +178,9 @@ scheduler_actor::behavior_type scheduler(scheduler_impl_t self, scheduler_config
       },
       [self](drain_atom, const std::string& t, const std::string& node, bool draining) {
         return guarded("drain", [&] { return self->state.drain(t, node, draining); });
+      },
+      [self](params_atom, const std::string& t, const std::string& circuit, bool load) {
+        return guarded("params", [&] { return self->state.move_params(t, circuit, load); });
       },
       [self](stats_atom, const std::string& t) {
         return guarded("stats", [&] { return self->state.usage(t); });

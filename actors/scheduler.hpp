@@ -111,6 +111,8 @@ struct scheduler_actor_state {
     bool joined_synth = false, joined_prover = false;  // the roles it joined with
     std::string backend;                               // a prover's
     std::vector<std::string> hot;  // the circuits whose keys it holds resident (a prover's)
+    std::map<std::string, uint64_t> params;  // its filecoin_params: circuit → the key's bytes
+    std::set<std::string> moving;            // circuits whose key it is loading or releasing
   };
   struct part_ref_t {
     node::dispatch_t where{};
@@ -183,6 +185,10 @@ struct scheduler_actor_state {
                                            priority_t priority);
   caf::result<node_usage_msg> drain(const std::string& token, const std::string& node,
                                     bool draining);
+  // PreloadSRS / EvictSRS (actors/scheduler_params.cpp): every live prover with filecoin_params
+  // for `circuit` asked to load its parameters (load) or release them; what each did.
+  caf::result<std::vector<key_outcome_msg>> move_params(const std::string& token,
+                                                        const std::string& circuit, bool load);
   void buffer_ready(const buffer_ready_msg& m);
   void acknowledged(uint64_t job, uint32_t part, uint32_t attempt, double seconds);
   void started(uint64_t job, uint32_t part, uint32_t attempt);
@@ -231,6 +237,14 @@ struct scheduler_actor_state {
   void check_placement(std::chrono::steady_clock::time_point now);
   void note_slowest(job_id_t job, int stage, double seconds);
   void schedule();
+  void dispatch();  // what the policy places now, sent to its nodes
+  // One prover's key of `circuit` loaded or released (scheduler_params.cpp): `done` gets what
+  // happened, at once when the scheduler refuses it, else once the prover answered.
+  void move_key(node_id_t n, const std::string& circuit, bool load,
+                std::function<void(const key_outcome_msg&)> done);
+  // Queued partitions of a Filecoin circuit that no live prover holds: one prover configured
+  // with its parameters loads them again (within its budget). True when a load started.
+  bool load_for_queued();
   void release_buffer(part_ref_t& p);
   void settle(job_id_t job);  // answers the waiters once the job is finished
   job_status_msg make_status(job_id_t job) const;

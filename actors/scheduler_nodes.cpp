@@ -25,8 +25,19 @@ caf::result<node_id_t> scheduler_actor_state::join(const std::string& token,
                            "node " + id_of->name + " may join only as " + id_of->name);
   }
   if (r.data_endpoint.size() > max_path_length || r.hot_keys.size() > circuits.size() ||
-      r.backend.size() > max_id_length)
+      r.backend.size() > max_id_length || r.param_circuits.size() > circuits.size() ||
+      r.param_circuits.size() != r.param_bytes.size())
     return caf::make_error(zk_errc::bad_request, "the join of " + r.name + " is malformed");
+  std::map<std::string, uint64_t> params;
+  for (size_t i = 0; m.prover && i < r.param_circuits.size(); ++i) {
+    auto c = circuits.find(r.param_circuits[i]);
+    if (c == circuits.end() || c->second.kind != circuit_kind_t::filecoin_porep)
+      return caf::make_error(zk_errc::bad_request,
+                             "node " + r.name + ": filecoin_params." +
+                                 r.param_circuits[i].substr(0, max_id_length) +
+                                 " is not a filecoin-porep circuit of this scheduler");
+    params[c->first] = r.param_bytes[i];
+  }
   for (const auto& k : r.hot_keys)
     if (!circuits.count(k))
       return caf::make_error(zk_errc::bad_request, "node " + r.name + ": hot circuit '" +
@@ -60,7 +71,9 @@ caf::result<node_id_t> scheduler_actor_state::join(const std::string& token,
                spec.synth,
                spec.prover,
                m.prover ? r.backend : "",
-               m.prover ? r.hot_keys : std::vector<std::string>()};
+               m.prover ? r.hot_keys : std::vector<std::string>(),
+               std::move(params),
+               {}};
   if (m.synthesizer) self->monitor(m.synthesizer);
   if (m.prover) self->monitor(m.prover);
   // Finished buffers it kept (it outlived its scheduler, or a send failed): each goes to the

@@ -337,48 +337,59 @@ grpc::ServerUnaryReactor* service_t::GetMetrics(grpc::CallbackServerContext* ctx
   return call;
 }
 
-grpc::ServerUnaryReactor* service_t::PreloadSRS(grpc::CallbackServerContext* ctx,
-                                                const pb::PreloadSrsRequest* request,
-                                                pb::PreloadSrsResponse* response) {
-  auto* call = new call_t;
-  const auto st = call->state();
-  s_.on_worker(ctx, st, [this, st, id = request->circuit_id(), response](const std::string&) {
+// PreloadSRS / EvictSRS: every live prover configured with the parameters of the circuits the
+// id names asked to load or release them (the scheduler: actors/scheduler_params.cpp); what each
+// did goes back in the trailer zkfleet-provers (and a refusal's status names it).
+void service_t::move_srs(grpc::CallbackServerContext* ctx, const call_t::state_ptr_t& st,
+                         const std::string& id, bool load,
+                         std::function<void(const cz::srs_moved_t&)> write) {
+  s_.on_worker(ctx, st, [this, ctx, st, id, load, write](const std::string& client) {
     auto circuits = s_.circuit_list();
     if (!circuits) return finish(st, status_of(circuits.error()));
     auto named = cz::circuits_named(circuits.value(), id);
     if (!named) return finish(st, status_of(named.error()));
-    auto nodes = s_.gateway->usage(s_.session("admin"));
-    if (!nodes) return finish(st, status_of(refusal_of(nodes.error(), "its nodes")));
-    // A prover maps a filecoin-porep circuit's parameters at its start (filecoin_params) and
-    // keeps them: resident somewhere is already loaded; nowhere, no prover here could load them.
-    if (!cz::resident(nodes.value(), named.value()))
-      return finish(st, Status(StatusCode::FAILED_PRECONDITION,
-                               "no live prover holds the parameters of " + id +
-                                   ": a prover maps a circuit's parameters when it starts "
-                                   "(filecoin_params of its node), not on request; start one"));
+    std::vector<node::key_outcome_msg> all;
+    for (const auto& c : named.value()) {
+      auto moved = s_.gateway->move_params(s_.session(client), c.id, load);
+      if (!moved) return finish(st, status_of(refusal_of(moved.error(), "the provers' keys")));
+      for (auto o : moved.value()) {
+        if (named->size() > 1) o.node += " (" + c.id + ")";
+        all.push_back(std::move(o));
+      }
+    }
+    auto m = cz::srs_moved(all, load, id);
+    log::info("gRPC: " + client + (load ? " PreloadSRS " : " EvictSRS ") + id + ": " +
+              (m ? m->summary : m.error().why));
+    if (!m) return finish(st, status_of(m.error()));
     finish(st, [&] {
-      response->set_already_loaded(true);
-      response->set_load_time_ms(0);
+      std::string trailer = m->summary;  // a header value: printable ASCII only
+      for (char& ch : trailer)
+        if (ch < 0x20 || ch > 0x7e) ch = '?';
+      ctx->AddTrailingMetadata("zkfleet-provers", trailer);
+      write(m.value());
       return Status::OK;
     });
+  });
+}
+
+grpc::ServerUnaryReactor* service_t::PreloadSRS(grpc::CallbackServerContext* ctx,
+                                                const pb::PreloadSrsRequest* request,
+                                                pb::PreloadSrsResponse* response) {
+  auto* call = new call_t;
+  move_srs(ctx, call->state(), request->circuit_id(), true, [response](const cz::srs_moved_t& m) {
+    response->set_already_loaded(m.already_loaded);
+    response->set_load_time_ms(m.load_time_ms);
   });
   return call;
 }
 
 grpc::ServerUnaryReactor* service_t::EvictSRS(grpc::CallbackServerContext* ctx,
                                               const pb::EvictSrsRequest* request,
-                                              pb::EvictSrsResponse*) {
+                                              pb::EvictSrsResponse* response) {
   auto* call = new call_t;
-  const auto st = call->state();
-  s_.on_worker(ctx, st, [this, st, id = request->circuit_id()](const std::string&) {
-    auto circuits = s_.circuit_list();
-    if (!circuits) return finish(st, status_of(circuits.error()));
-    auto named = cz::circuits_named(circuits.value(), id);
-    if (!named) return finish(st, status_of(named.error()));
-    finish(st, Status(StatusCode::FAILED_PRECONDITION,
-                      "not evicted: zkfleet's provers keep a circuit's parameters resident while "
-                      "they run (filecoin_params, within their memory budget); to give them back, "
-                      "drain the prover (zkfleet drain NODE) and restart it without them"));
+  move_srs(ctx, call->state(), request->circuit_id(), false, [response](const cz::srs_moved_t& m) {
+    response->set_was_loaded(m.was_loaded);
+    response->set_freed_bytes(m.freed_bytes);
   });
   return call;
 }

@@ -17,6 +17,7 @@
 #include "grpcapi/server.hpp"
 #include "node/cuzk/answer.hpp"
 #include "node/cuzk/request.hpp"
+#include "node/cuzk/status.hpp"
 #include "zk/base/result.hpp"
 
 namespace zk::grpcapi {
@@ -110,6 +111,11 @@ class service_t final : public service_base_t {
                                      cuzk::v1::EvictSrsResponse* response) override;
 
  private:
+  // PreloadSRS (load) and EvictSRS: the circuits `id` names, their keys moved, `write` fills the
+  // response.
+  void move_srs(grpc::CallbackServerContext* ctx, const call_t::state_ptr_t& st,
+                const std::string& id, bool load,
+                std::function<void(const cz::srs_moved_t&)> write);
   server_t::impl_t& s_;
 };
 

@@ -72,6 +72,12 @@ class api_gateway_t {
                                                     priority_t priority) = 0;
   virtual api_result_t<node_usage_msg> drain(const std::string& session, const std::string& node,
                                              bool draining) = 0;
+  // A Filecoin circuit's parameters loaded (load) or released on every live prover configured
+  // with them, and what each did (PreloadSRS / EvictSRS); none: no such prover. A load of large
+  // parameters takes minutes: the ask waits up to half an hour.
+  virtual api_result_t<std::vector<key_outcome_msg>> move_params(const std::string& session,
+                                                                 const std::string& circuit,
+                                                                 bool load) = 0;
   // The timeline aggregator: its Prometheus text, and its events after `since` (ns, its time).
   virtual api_result_t<std::string> metrics() = 0;
   virtual api_result_t<timeline::aggregator_t> timeline(int64_t since) = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "common/buffer/buffer_store.hpp"
 #include "node/filecoin_job.hpp"
 
 namespace zk::node::cuzk {
@@ -28,6 +29,15 @@ std::string size_id_of(const circuit_def_t& c) { return circuit_id_of(*filecoin_
 
 bool holds(const node_usage_msg& n, const std::string& circuit) {
   return std::find(n.hot_circuits.begin(), n.hot_circuits.end(), circuit) != n.hot_circuits.end();
+}
+
+// Whether a live prover holds any of `named` resident.
+bool resident(const std::vector<node_usage_msg>& nodes, const std::vector<circuit_def_t>& named) {
+  for (const auto& n : nodes)
+    if (n.prover && n.alive)
+      for (const auto& c : named)
+        if (holds(n, c.id)) return true;
+  return false;
 }
 
 }  // namespace
@@ -105,12 +115,34 @@ answer_t<std::vector<circuit_def_t>> circuits_named(const std::vector<circuit_de
   return out;
 }
 
-bool resident(const std::vector<node_usage_msg>& nodes, const std::vector<circuit_def_t>& named) {
-  for (const auto& n : nodes)
-    if (n.prover && n.alive)
-      for (const auto& c : named)
-        if (holds(n, c.id)) return true;
-  return false;
+answer_t<srs_moved_t> srs_moved(const std::vector<key_outcome_msg>& outcomes, bool load,
+                                const std::string& circuit_id) {
+  srs_moved_t m;
+  m.already_loaded = true;
+  bool refused = false;
+  for (const auto& o : outcomes) {
+    m.summary += (m.summary.empty() ? "" : "; ") + o.node + ": " + o.outcome;
+    if (o.outcome == "refused") {
+      refused = true;
+      m.summary += ": " + o.why;
+    } else if (o.outcome == "loaded") {
+      m.already_loaded = false;
+      m.load_time_ms = std::max(m.load_time_ms, o.ms);
+      m.summary += " in " + std::to_string(o.ms) + " ms";
+    } else if (o.outcome == "evicted") {
+      m.was_loaded = true;
+      m.freed_bytes += o.bytes;
+      m.summary += " (" + buffer::format_bytes(o.bytes) + ")";
+    }
+  }
+  if (outcomes.empty())
+    return refusal_t{code_t::failed_precondition, "no live prover has filecoin_params for " +
+                                                      circuit_id.substr(0, 128) + ": nothing to " +
+                                                      (load ? "load" : "evict")};
+  if (refused)
+    return refusal_t{code_t::failed_precondition, std::string(load ? "PreloadSRS " : "EvictSRS ") +
+                                                      circuit_id.substr(0, 128) + ": " + m.summary};
+  return m;
 }
 
 }  // namespace zk::node::cuzk

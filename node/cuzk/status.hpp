@@ -1,7 +1,7 @@
 #pragma once
 // GetStatus, PreloadSRS and EvictSRS of Curio's cuzk API in plain C++: the cluster's provers, the
 // parameters they hold and the queues, as cuzk's GetStatusResponse carries them, from what the
-// scheduler answers (its nodes, its jobs, its circuits).
+// scheduler answers (its nodes, its jobs, its circuits); what a Preload or Evict did.
 //
 //   gpus        one per live prover node, ordinal in the scheduler's node order; name
 //               "<node>: <backend>" ("gpu-1: cuda (NVIDIA H100 80GB HBM3)", "prover-1: cpu": CPU
@@ -75,7 +75,18 @@ status_t cluster_status(const std::vector<node_usage_msg>& nodes,
 // ID").
 answer_t<std::vector<circuit_def_t>> circuits_named(const std::vector<circuit_def_t>& circuits,
                                                     const std::string& circuit_id);
-// Whether a live prover holds any of `named` resident.
-bool resident(const std::vector<node_usage_msg>& nodes, const std::vector<circuit_def_t>& named);
+// What PreloadSRS / EvictSRS answer, from what each prover did (the scheduler's key_outcome_msg,
+// over the circuits the id named). Refused (FAILED_PRECONDITION, the summary its reason) when a
+// prover refused, or when no prover has filecoin_params for the circuit.
+struct srs_moved_t {
+  bool already_loaded = false;  // Preload: no prover had to load them (each held them)
+  uint64_t load_time_ms = 0;    // Preload: the longest load
+  bool was_loaded = false;      // Evict: a prover released them
+  uint64_t freed_bytes = 0;     // Evict: the parameters' bytes released, over the provers
+  // Per prover, what happened: "prover-1 fc2k: evicted (2.1 MiB); prover-2 fc2k: refused: ...".
+  std::string summary;
+};
+answer_t<srs_moved_t> srs_moved(const std::vector<key_outcome_msg>& outcomes, bool load,
+                                const std::string& circuit_id);
 
 }  // namespace zk::node::cuzk

@@ -137,6 +137,8 @@ std::vector<std::string> prover_engine_t::loaded() const {
   return out;
 }
 
+bool prover_engine_t::unload(const std::string& circuit_id) { return keys_.erase(circuit_id) > 0; }
+
 proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buffer_ref_t& buffer,
                                       const groth16::stage_observer_t& observe,
                                       const stop_t& stop) {

@@ -62,6 +62,9 @@ class prover_engine_t {
                        const groth16::stage_observer_t& observe = {}, const stop_t& stop = {});
   // Circuits whose key is mapped now.
   std::vector<std::string> loaded() const;
+  // Drops the circuit's key (its decoded parameters, its tables): false when none was mapped. Its
+  // next proof, or load(), maps it again.
+  bool unload(const std::string& circuit_id);
 
   struct key_t;
 

@@ -201,6 +201,18 @@ class scheduler_policy_t {
   bool draining(node_id_t n) const;
   // Draining and holding nothing: nothing synthesizing, in its pipeline, proving or reserved.
   bool drained(node_id_t n) const;
+  // A prover's key of `circuit` resident (true) or released: the circuit's partitions go to it
+  // only while resident (circuit_spec_t::resident_only). False for an unknown node.
+  bool set_resident(node_id_t n, const std::string& circuit, bool resident);
+  // A prover's budget for buffers and work grows by `bytes` (a key released) or shrinks by them
+  // (a key loaded; never below 0). False for an unknown node.
+  bool resize_budget(node_id_t n, uint64_t bytes, bool grow);
+  // A partition of `circuit` placed on prover `n` and not done (synthesizing for it, moving to
+  // it, waiting or proving there): its job and index, or nullopt.
+  std::optional<std::pair<job_id_t, uint32_t>> placed_on(node_id_t n,
+                                                         const std::string& circuit) const;
+  // Circuits with queued partitions of unfinished jobs.
+  std::set<std::string> queued_circuits() const;
   // The job's failed partitions queued again with their attempts spent reset; its error cleared.
   // Why not, when the job is unknown, was cancelled, or did not fail.
   result_t<job_id_t> retry(job_id_t job);

@@ -1,5 +1,8 @@
 // What an operator asks of the scheduler's policy: drain a node, retry a failed job, change a
-// job's priority (docs/api.md, README "Operating a farm").
+// job's priority (docs/api.md, README "Operating a farm"), a prover's key loaded or released
+// (PreloadSRS / EvictSRS, docs/api.md "gRPC: Curio's cuzk API").
+#include <algorithm>
+
 #include "node/scheduler/policy.hpp"
 
 namespace zk::node {
@@ -59,6 +62,49 @@ result_t<job_id_t> scheduler_policy_t::set_priority(job_id_t job, priority_t pri
     return "job " + std::to_string(job) + " is finished: its priority no longer matters";
   it->second.status.priority = prio;
   return job;
+}
+
+bool scheduler_policy_t::set_resident(node_id_t n, const std::string& circuit, bool resident) {
+  auto it = nodes_.find(n);
+  if (it == nodes_.end()) return false;
+  if (resident)
+    it->second.spec.hot_keys.insert(circuit);
+  else
+    it->second.spec.hot_keys.erase(circuit);
+  return true;
+}
+
+bool scheduler_policy_t::resize_budget(node_id_t n, uint64_t bytes, bool grow) {
+  auto it = nodes_.find(n);
+  if (it == nodes_.end()) return false;
+  uint64_t& b = it->second.spec.memory_budget;
+  b = grow ? b + bytes : b - std::min(b, bytes);
+  return true;
+}
+
+std::optional<std::pair<job_id_t, uint32_t>> scheduler_policy_t::placed_on(
+    node_id_t n, const std::string& circuit) const {
+  for (const auto& [id, j] : jobs_) {
+    if (j.status.finished() || j.status.circuit != circuit) continue;
+    for (uint32_t k = 0; k < j.parts.size(); ++k) {
+      const part_t& p = j.parts[k];
+      if (p.prover == n &&
+          (p.st == part_state_t::synthesizing || p.st == part_state_t::transferring ||
+           p.st == part_state_t::waiting || p.st == part_state_t::proving))
+        return std::make_pair(id, k);
+    }
+  }
+  return std::nullopt;
+}
+
+std::set<std::string> scheduler_policy_t::queued_circuits() const {
+  std::set<std::string> out;
+  for (const auto& [id, j] : jobs_)
+    if (!j.status.finished() && std::any_of(j.parts.begin(), j.parts.end(), [](const part_t& p) {
+          return p.st == part_state_t::queued;
+        }))
+      out.insert(j.status.circuit);
+  return out;
 }
 
 }  // namespace zk::node

@@ -78,6 +78,16 @@ struct job_result_msg {
   std::vector<proof_msg> proofs;  // by partition, those done
 };
 
+// What one prover did when asked to load or release a circuit's parameters (PreloadSRS /
+// EvictSRS of the gRPC face; the scheduler asks every prover configured with them).
+struct key_outcome_msg {
+  std::string node;     // the prover's name
+  std::string outcome;  // "loaded", "already loaded", "evicted", "not loaded" or "refused"
+  std::string why;      // a refusal's reason, or what failed
+  uint64_t bytes = 0;   // loaded or freed: the parameters' size
+  uint64_t ms = 0;      // how long the load took
+};
+
 // --- nodes -----------------------------------------------------------------------------------
 
 // What a node holds now, as the scheduler accounts it (stats_atom → std::vector of these).

@@ -15,7 +15,10 @@
 #   → INVALID_ARGUMENT naming what; kinds 2-4 → UNIMPLEMENTED naming the kind; kind 0 and a
 #   Prove without submit → INVALID_ARGUMENT;
 #   GetStatus (within Curio's 5 s: provers, the parameters resident, the porep-c2 queue),
-#   GetMetrics (the /metrics text), PreloadSRS / EvictSRS;
+#   GetMetrics (the /metrics text); PreloadSRS / EvictSRS: Preload answers already_loaded, Evict
+#   frees both provers' parameters (freed_bytes, their RSS drops, GetStatus no longer HOT), a C2
+#   then has a prover load them again, Preload loads them on the other, Evict while a partition
+#   proves is refused by that prover (FAILED_PRECONDITION naming it) and the proof completes;
 #   a prover killed (SIGKILL) while it proves the partition: the job still completes, the proof
 #   verifies; the scheduler killed (SIGKILL) between a submit and its await: the await after the
 #   restart still gets the proof, and it verifies.
@@ -216,14 +219,72 @@ else
   fail "GetMetrics: $(head -c 300 "$T/metrics.json")"
 fi
 SRS="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["loaded_srs"][0]["circuit_id"])' "$T/status.json" 2>/dev/null)"
-client "$G" preload "$SRS" >"$T/preload.json"
-answer "PreloadSRS $SRS" OK "" "" "$T/preload.json"
-[ "$(field "$T/preload.json" already_loaded)" = True ] && ok "PreloadSRS: already_loaded" || fail "PreloadSRS: $(cat "$T/preload.json")"
 client "$G" preload porep-nonesuch >"$T/preload2.json"
 [ "$(field "$T/preload2.json" code)" != OK ] && ok "PreloadSRS of an unknown id: $(field "$T/preload2.json" code): $(field "$T/preload2.json" details)" ||
   fail "PreloadSRS of an unknown id: $(cat "$T/preload2.json")"
+
+# --- PreloadSRS / EvictSRS move the provers' parameters (docs/api.md) ------------------------------
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$(node_pid "$1")/status"; }
+hot() {  # the tiers GetStatus lists for SRS ("" when none)
+  client "$G" status | python3 -c 'import json,sys; print(" ".join(s["tier"] for s in json.load(sys.stdin)["loaded_srs"] if s["circuit_id"] == sys.argv[1]))' "$SRS"
+}
+client "$G" preload "$SRS" >"$T/preload.json"
+answer "PreloadSRS $SRS" OK "" "" "$T/preload.json"
+[ "$(field "$T/preload.json" already_loaded)" = True ] && grep -q 'prover-1: already loaded' "$T/preload.json" &&
+  grep -q 'prover-2: already loaded' "$T/preload.json" && ok "PreloadSRS: already_loaded, each prover: $(field "$T/preload.json" provers)" ||
+  fail "PreloadSRS: $(cat "$T/preload.json")"
+declare -A RSS0
+for p in prover-1 prover-2; do RSS0[$p]=$(rss_kb $p); done
 client "$G" evict "$SRS" >"$T/evict.json"
-echo "EvictSRS $SRS: $(cat "$T/evict.json")"
+answer "EvictSRS $SRS" OK "" "" "$T/evict.json"
+PBYTES=$(stat -c %s "$PARAMS")
+[ "$(field "$T/evict.json" was_loaded)" = True ] && [ "$(field "$T/evict.json" freed_bytes)" = $((2 * PBYTES)) ] &&
+  grep -q 'prover-1: evicted' "$T/evict.json" && grep -q 'prover-2: evicted' "$T/evict.json" &&
+  ok "EvictSRS: was_loaded, freed_bytes = both provers' $PBYTES-byte parameters: $(field "$T/evict.json" provers)" ||
+  fail "EvictSRS: $(cat "$T/evict.json")"
+[ -z "$(hot)" ] && ok "GetStatus after EvictSRS: $SRS no longer HOT" || fail "GetStatus after EvictSRS: $SRS still $(hot)"
+for p in prover-1 prover-2; do
+  r1=$(rss_kb $p)
+  # The decoded parameters take about the file's size; at least half of it comes back.
+  [ $(((RSS0[$p] - r1) * 1024)) -ge $((PBYTES / 2)) ] &&
+    ok "$p's RSS after EvictSRS: ${RSS0[$p]} -> $r1 kB (parameters $PBYTES bytes)" ||
+    fail "$p's RSS after EvictSRS: ${RSS0[$p]} -> $r1 kB, less than half of $PBYTES bytes freed"
+done
+client "$G" evict "$SRS" >"$T/evict2.json"
+[ "$(field "$T/evict2.json" code)" = OK ] && [ "$(field "$T/evict2.json" was_loaded)" = False ] &&
+  grep -q 'prover-1: not loaded' "$T/evict2.json" && ok "EvictSRS again: was_loaded false: $(field "$T/evict2.json" provers)" ||
+  fail "EvictSRS again: $(cat "$T/evict2.json")"
+# A C2 with no prover holding the parameters: one loads them again for it.
+before=$(lines "$SL")
+client "$G" prove "${CURIO[@]}" --request-id "reload-$SECTOR" --out "$T/p7.bin" >"$T/prove7.json"
+answer "Prove with the parameters evicted everywhere" OK COMPLETED "" "$T/prove7.json"
+verify_both "the proof after the reload" "$T/p7.bin"
+grep -q "loading the parameters of '.*' again for its queued partitions" <(tail -n +$((before + 1)) "$SL") &&
+  ok "the scheduler had a prover load them again for the queued partition" || fail "no reload in the scheduler's log"
+[ "$(hot)" = HOT ] && ok "GetStatus after the reload: $SRS HOT" || fail "GetStatus after the reload: '$(hot)'"
+client "$G" preload "$SRS" >"$T/preload3.json"
+[ "$(field "$T/preload3.json" code)" = OK ] && [ "$(field "$T/preload3.json" already_loaded)" = False ] &&
+  grep -Eq 'prover-[12]: loaded in [0-9]+ ms' "$T/preload3.json" && grep -q 'already loaded' "$T/preload3.json" &&
+  ok "PreloadSRS: loaded on the prover without them (load_time_ms $(field "$T/preload3.json" load_time_ms)): $(field "$T/preload3.json" provers)" ||
+  fail "PreloadSRS after the reload: $(cat "$T/preload3.json")"
+# EvictSRS while a partition proves: that prover refuses (it would load them again at once).
+client "$G" submit "${CURIO[@]}" --request-id "evict-$SECTOR" >"$T/submit-e.json"
+proving_rid() {  # REQUEST_ID: the prover proving its partition 0 now, in PNODE
+  PNODE="$(curl -s -m 10 "$U/v1/jobs/request:$1" | python3 -c 'import json,sys; p=json.load(sys.stdin)["partitions"][0]; print(p.get("node","") if p["state"]=="proving" else "")' 2>/dev/null)"
+  [ -n "$PNODE" ]
+}
+if POLL=0.2 wait_until 300 "partition 0 of evict-$SECTOR proving" proving_rid "evict-$SECTOR"; then
+  client "$G" evict "$SRS" >"$T/evict3.json"
+  answer "EvictSRS while $PNODE proves" FAILED_PRECONDITION "" "$PNODE: refused: partition 0 of job [0-9a-f]+ \((proving|waiting)\) is placed here" "$T/evict3.json"
+  client "$G" await "evict-$SECTOR" --out "$T/p8.bin" >"$T/await-e.json"
+  answer "AwaitProof of the job proving through the EvictSRS" OK COMPLETED "" "$T/await-e.json"
+  verify_both "the proof proved through the EvictSRS" "$T/p8.bin"
+else
+  fail "the partition of evict-$SECTOR never reached a prover"
+fi
+client "$G" preload "$SRS" >"$T/preload4.json"
+answer "PreloadSRS before the prover kill" OK "" "" "$T/preload4.json"
+[ "$(hot)" = HOT ] || fail "GetStatus after the last PreloadSRS: '$(hot)'"
 
 # --- a prover killed while it proves the partition ----------------------------------------------
 client "$G" submit "${CURIO[@]}" --request-id "pkill-$SECTOR" >"$T/submit-p.json"

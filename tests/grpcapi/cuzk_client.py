@@ -10,7 +10,8 @@ grpcapi/proto (tests/grpcapi/curio_cluster.sh puts them on PYTHONPATH).
   cuzk_client.py TARGET cancel JOB | status | metrics | preload ID | evict ID
 
 Prints one JSON object: "code" (the gRPC status code's name, "OK" included), "details" (its
-message) and the response's fields (the proof as its length and, with --out, written to FILE).
+message), "provers" (Preload / Evict: zkfleet's trailer, what each prover did) and the response's
+fields (the proof as its length and, with --out, written to FILE).
 Exits 0 whenever a gRPC answer came (the test judges it), 2 on bad usage.
 """
 import argparse
@@ -54,6 +55,14 @@ def await_fields(r, out):
         with open(out, "wb") as f:
             f.write(r.proof)
     return d
+
+
+def provers_of(call):
+    """zkfleet's trailer on PreloadSRS / EvictSRS: what each prover did."""
+    for k, v in call.trailing_metadata() or ():
+        if k == "zkfleet-provers":
+            return v
+    return ""
 
 
 def main():
@@ -126,14 +135,18 @@ def main():
             r = stub.GetMetrics(pb.GetMetricsRequest(), timeout=a.deadline)
             out = {"prometheus_text": r.prometheus_text}
         elif a.call == "preload":
-            r = stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id=a.arg), timeout=a.deadline)
-            out = {"already_loaded": r.already_loaded, "load_time_ms": r.load_time_ms}
+            r, call = stub.PreloadSRS.with_call(pb.PreloadSrsRequest(circuit_id=a.arg),
+                                                timeout=a.deadline)
+            out = {"already_loaded": r.already_loaded, "load_time_ms": r.load_time_ms,
+                   "provers": provers_of(call)}
         elif a.call == "evict":
-            r = stub.EvictSRS(pb.EvictSrsRequest(circuit_id=a.arg), timeout=a.deadline)
-            out = {"was_loaded": r.was_loaded, "freed_bytes": r.freed_bytes}
+            r, call = stub.EvictSRS.with_call(pb.EvictSrsRequest(circuit_id=a.arg),
+                                              timeout=a.deadline)
+            out = {"was_loaded": r.was_loaded, "freed_bytes": r.freed_bytes,
+                   "provers": provers_of(call)}
         out = dict(code="OK", details="", **out)
     except grpc.RpcError as e:
-        out = {"code": e.code().name, "details": e.details()}
+        out = {"code": e.code().name, "details": e.details(), "provers": provers_of(e)}
     out["call_ms"] = round((time.monotonic() - t0) * 1000, 1)
     print(json.dumps(out))
 

@@ -225,7 +225,31 @@ TEST_CASE("cuzk: circuit ids: cuzk's porep-<size>, zkfleet's own names, refusals
   CHECK(unknown.error().code == cz::code_t::not_found);
   CHECK(unknown.error().why ==
         "unknown circuit ID: porep-32g (this cluster's: porep-2k (fc2k), porep-2k (fc2k-v1))");
-  const std::vector<node_usage_msg> nodes = {prover("p", "cpu", {"fc2k-v1"})};
-  CHECK(cz::resident(nodes, *cz::circuits_named(circuits, "porep-2k")));
-  CHECK_FALSE(cz::resident(nodes, *cz::circuits_named(circuits, "fc2k")));
+}
+
+TEST_CASE("cuzk: PreloadSRS / EvictSRS answer what each prover did") {
+  using zk::node::key_outcome_msg;
+  auto load = cz::srs_moved({{"p1", "loaded", "", 100, 7}, {"p2", "already loaded", "", 100, 0}},
+                            true, "porep-2k");
+  REQUIRE(load);
+  CHECK_FALSE(load->already_loaded);
+  CHECK(load->load_time_ms == 7);
+  CHECK(load->summary == "p1: loaded in 7 ms; p2: already loaded");
+  auto held = cz::srs_moved({{"p1", "already loaded", "", 100, 0}}, true, "porep-2k");
+  REQUIRE(held);
+  CHECK(held->already_loaded);
+  auto evict = cz::srs_moved({{"p1", "evicted", "", 2048, 0}, {"p2", "not loaded", "", 0, 0}},
+                             false, "porep-2k");
+  REQUIRE(evict);
+  CHECK(evict->was_loaded);
+  CHECK(evict->freed_bytes == 2048);
+  CHECK(evict->summary == "p1: evicted (2.00 KiB); p2: not loaded");
+  auto busy = cz::srs_moved({{"p1", "evicted", "", 2048, 0}, {"p2", "refused", "proving", 0, 0}},
+                            false, "porep-2k");
+  REQUIRE_FALSE(busy);
+  CHECK(busy.error().code == cz::code_t::failed_precondition);
+  CHECK(busy.error().why == "EvictSRS porep-2k: p1: evicted (2.00 KiB); p2: refused: proving");
+  auto none = cz::srs_moved({}, true, "porep-2k");
+  REQUIRE_FALSE(none);
+  CHECK(none.error().why == "no live prover has filecoin_params for porep-2k: nothing to load");
 }
