@@ -1,6 +1,8 @@
 // The eight methods of cuzk.v1.ProvingEngine (docs/api.md "gRPC: Curio's cuzk API").
 #include "grpcapi/service.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -66,8 +68,9 @@ bool started(const node::job_status_msg& s) {
 
 // --- submit, resolve, await ----------------------------------------------------------------------
 
-cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(
-    const std::string& client, const grpc::ByteBuffer& request, bool nested) {
+cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(const std::string& client,
+                                                                     grpc::ByteBuffer& request,
+                                                                     bool nested) {
   // First pass: the fields (the C1 skipped over), and what can be refused before it is stored.
   cz::submit_t s;
   if (const check_t c = read_submit(request, nested, s); !c)
@@ -79,20 +82,45 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(
   if (!o.uploads)
     return cz::refusal_t{cz::code_t::failed_precondition,
                          "this scheduler has no store for a C1 (scheduler.uploads)"};
-  // Second pass: the C1 from gRPC's slices into the store, once (upload_store_t::receive).
-  std::unique_ptr<node::upload_receiver_t> rx = o.uploads->receive(/*json=*/true);
+  // Second pass: the C1 from gRPC's slices into the store, once, Go's wrapper decoded on the way
+  // (node/cuzk/c1_stream.hpp: the store keeps the C1 JSON, as the HTTP API's upload of it; the
+  // intake's C1 reader checks it), a MiB at a time: nothing of it is held beside the message.
+  std::unique_ptr<node::upload_receiver_t> rx = o.uploads->receive(/*json=*/true,
+                                                                   /*check_json=*/false);
   std::optional<node::upload_error_t> refused;
-  const std::function<check_t(std::string_view)> c1 = [&](std::string_view piece) -> check_t {
+  cz::c1_stream_t stream([&](std::string_view piece) -> check_t {
     refused = rx->write(piece);
     if (refused) return "vanilla_proof: " + refused->why;
     return {};
+  });
+  const std::function<check_t(std::string_view)> c1 = [&](std::string_view piece) {
+    return stream.feed(piece);
   };
   cz::submit_t again;
-  if (const check_t c = read_submit(request, nested, again, &c1); !c) {
+  check_t read = read_submit(request, nested, again, &c1);
+  if (read) read = stream.finish();
+  if (!read) {
     const bool too_large = refused && refused->kind == node::upload_error_t::kind_t::too_large;
     return cz::refusal_t{too_large ? cz::code_t::failed_precondition : cz::code_t::invalid_argument,
-                         c.reason() + (too_large ? ": raise scheduler.max_upload" : "")};
+                         read.reason() + (too_large ? ": raise scheduler.max_upload" : "")};
   }
+  // The message's last reference: its memory goes back to the system before the job's intake
+  // reads the C1 (freed slices of gRPC's threads are not reused by the intake's thread: without
+  // the trim they would stay in the process's resident memory beside what the intake takes).
+  request.Clear();
+  malloc_trim(0);
+  // The wrapper's own fields against the request's (the C1's against both: the intake).
+  if (stream.sector_num && *stream.sector_num != s.sector_number)
+    return cz::refusal_t{cz::code_t::invalid_argument, "vanilla_proof: SectorNum " +
+                                                           std::to_string(*stream.sector_num) +
+                                                           " is not the request's sector_number " +
+                                                           std::to_string(s.sector_number)};
+  if (auto p = cz::seal_proof_of(s.registered_proof);
+      stream.sector_size && p && *stream.sector_size != p.value()->sector_size)
+    return cz::refusal_t{cz::code_t::invalid_argument,
+                         "vanilla_proof: SectorSize " + std::to_string(*stream.sector_size) +
+                             " is not the sector size of " + std::string(p.value()->name) + " (" +
+                             std::to_string(p.value()->sector_size) + ")"};
   auto ref = rx->commit();
   if (!ref)
     return cz::refusal_t{ref.error().kind == node::upload_error_t::kind_t::io
@@ -176,28 +204,31 @@ grpc::ServerUnaryReactor* service_t::SubmitProof(grpc::CallbackServerContext* ct
                                                  grpc::ByteBuffer* response) {
   auto* call = new call_t;
   const auto st = call->state();
-  // The request's slices, referenced (not copied): they outlive the call if it is cancelled.
-  s_.on_worker(
-      ctx, st,
-      [this, st, request = grpc::ByteBuffer(*request), response](const std::string& client) {
-        auto done = s_.submit(client, request, /*nested=*/false);
-        if (!done) return finish(st, status_of(done.error()));
-        // Its place: the unfinished jobs nothing of which was dispatched yet, submitted before it.
-        uint32_t ahead = 0;
-        if (auto jobs = s_.gateway->jobs(s_.session("admin"), 1000)) {
-          uint64_t mine = UINT64_MAX;
-          for (const auto& j : *jobs)
-            if (j.id == done->public_id) mine = j.seq;
-          for (const auto& j : *jobs) ahead += j.seq < mine && !j.finished && !started(j);
-        }
-        finish(st, [&] {
-          pb::SubmitProofResponse r;
-          r.set_job_id(done->job_id);
-          r.set_queue_position(ahead);
-          write_raw(r, response);
-          return Status::OK;
-        });
-      });
+  // The request's slices, referenced (not copied): they outlive the call if it is cancelled, and
+  // gRPC's own reference goes now (submit drops the last once the C1 is stored).
+  grpc::ByteBuffer bytes(*request);
+  const_cast<grpc::ByteBuffer*>(request)->Clear();
+  s_.on_worker(ctx, st,
+               [this, st, request = std::move(bytes), response](const std::string& client) mutable {
+                 auto done = s_.submit(client, request, /*nested=*/false);
+                 if (!done) return finish(st, status_of(done.error()));
+                 // Its place: the unfinished jobs nothing of which was dispatched yet, submitted
+                 // before it.
+                 uint32_t ahead = 0;
+                 if (auto jobs = s_.gateway->jobs(s_.session("admin"), 1000)) {
+                   uint64_t mine = UINT64_MAX;
+                   for (const auto& j : *jobs)
+                     if (j.id == done->public_id) mine = j.seq;
+                   for (const auto& j : *jobs) ahead += j.seq < mine && !j.finished && !started(j);
+                 }
+                 finish(st, [&] {
+                   pb::SubmitProofResponse r;
+                   r.set_job_id(done->job_id);
+                   r.set_queue_position(ahead);
+                   write_raw(r, response);
+                   return Status::OK;
+                 });
+               });
   return call;
 }
 
@@ -207,12 +238,13 @@ grpc::ServerUnaryReactor* service_t::Prove(grpc::CallbackServerContext* ctx,
   auto* call = new call_t;
   const auto st = call->state();
   const auto wait = wait_bound(ctx, 0);
+  grpc::ByteBuffer bytes(*request);  // as SubmitProof's
+  const_cast<grpc::ByteBuffer*>(request)->Clear();
   s_.on_worker(
       ctx, st,
-      [this, st, request = grpc::ByteBuffer(*request), response,
-       wait](const std::string& client) mutable {
+      [this, st, request = std::move(bytes), response, wait](const std::string& client) mutable {
         auto done = s_.submit(client, request, /*nested=*/true);
-        request.Clear();  // the C1 is in the store: its slices go now, not when the proof comes
+        request.Clear();  // refused before the C1 was stored: its slices go now
         if (!done) return finish(st, status_of(done.error()));
         auto job = s_.resolve(client, done->job_id);
         if (!job) return finish(st, status_of(job.error()));

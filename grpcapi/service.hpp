@@ -16,6 +16,7 @@
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "grpcapi/server.hpp"
 #include "node/cuzk/answer.hpp"
+#include "node/cuzk/c1_stream.hpp"
 #include "node/cuzk/request.hpp"
 #include "node/cuzk/status.hpp"
 #include "zk/base/result.hpp"
@@ -156,9 +157,10 @@ struct server_t::impl_t {
     std::string ref;     // the scheduler's name of it
     std::string public_id;
   };
-  // A SubmitProofRequest (its bytes in `request`, at `offset` of a ProveRequest's field when
-  // nested) checked, its C1 stored and the job submitted, on a worker.
-  cz::answer_t<submitted_t> submit(const std::string& client, const grpc::ByteBuffer& request,
+  // A SubmitProofRequest (its bytes in `request`, a ProveRequest's field when nested) checked,
+  // its C1 stored and the job submitted, on a worker. `request` is cleared once the C1 is stored
+  // (before the job's intake reads it back).
+  cz::answer_t<submitted_t> submit(const std::string& client, grpc::ByteBuffer& request,
                                    bool nested);
   // The job `job_id` names for `client`: its request id first, then its id or number.
   cz::answer_t<job_named_t> resolve(const std::string& client, const std::string& job_id);

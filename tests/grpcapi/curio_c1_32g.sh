@@ -13,9 +13,11 @@
 #   the same C1 through the HTTP API (`zkfleet submit --c1`) in a fresh scheduler: the intake's
 #   own peak RSS (the C1 is parsed, checked and cut whichever way it comes); then, in another
 #   fresh scheduler, SubmitProof → OK, job_id = request_id; the upload store holds the submission
-#   once (one .json) and one .fcp per partition (10); the scheduler's peak RSS during the call
-#   (VmHWM, reset just before through /proc/PID/clear_refs) exceeds the HTTP intake's by less
-#   than the message (the message is not held twice); figures: each call's time and peak;
+#   once (one .json: the C1 decoded from the wrapper as it streamed in, byte for byte the sealed
+#   file) and one .fcp per partition (10); the scheduler's peak RSS during the call (VmHWM, reset
+#   just before through /proc/PID/clear_refs) exceeds the HTTP intake's by less than a quarter of
+#   the message (the message is not held beside the intake: it is gone before the intake reads the
+#   C1); figures: each call's time and peak;
 #   CancelProof → OK; AwaitProof → CANCELLED;
 #   a message of 257 MiB (over the 256 MiB each way the server takes, Curio's own limit) →
 #   RESOURCE_EXHAUSTED naming the limit (268435456); the scheduler still answers GetStatus.
@@ -142,22 +144,26 @@ answer "SubmitProof of the 32 GiB C1 ($WRAPPED bytes of base64)" OK "" "" "$T/su
 [ "$(field "$T/submit.json" job_id)" = "$RID" ] && ok "job_id $RID" || fail "job_id: $(cat "$T/submit.json")"
 GROWTH=$((HWM - RSS0))
 echo "figure: SubmitProof of the 32 GiB C1: $(field "$T/submit.json" call_ms) ms; the scheduler's RSS $RSS0 bytes before, peak $HWM during (+$GROWTH; the message $WRAPPED bytes of base64, the C1 $C1_BYTES)"
-# The store: the submission once (one .json, Curio's wrapper as it came), its 10 partitions cut.
-n_json=$(find "$T/uploads" -maxdepth 1 -name '*.json' -size +$((WRAPPED / 1024))k | wc -l)
+# The store: the submission once (one .json: the C1 decoded from Curio's wrapper as it streamed in,
+# byte for byte the sealed file), its 10 partitions cut.
+n_json=$(find "$T/uploads" -maxdepth 1 -name '*.json' -size +$((C1_BYTES / 1024 - 1))k | wc -l)
 n_fcp=$(find "$T/uploads" -maxdepth 1 -name '*.fcp' | wc -l)
-[ "$n_json" = 1 ] && ok "the upload store holds the submission once (one .json of $(stat -c %s "$T/uploads"/*.json) bytes)" ||
-  fail "the upload store holds the submission $n_json times: $(ls -l "$T/uploads" | head)"
+[ "$n_json" = 1 ] && cmp -s "$T/uploads"/*.json "$C1" &&
+  ok "the upload store holds the submission once (one .json of $(stat -c %s "$T/uploads"/*.json) bytes: the C1, byte for byte)" ||
+  fail "the upload store holds the submission $n_json times, or not as the C1: $(ls -l "$T/uploads" | head)"
 [ "$n_fcp" = 10 ] && ok "the job is cut: 10 partition inputs (.fcp) in the store" ||
   fail "$n_fcp partition inputs in the store, expected 10: $(ls "$T/uploads" | head)"
-# The target is less than one message above the HTTP intake (the message not held twice); measured
-# today about 3 messages above it (gRPC's receive buffer and the parsed request beside the decoded
-# C1: open in issue 37, docs/api.md). Until that lands this bounds it where it stands, so that it
-# cannot grow unnoticed: under 4 messages above the HTTP intake.
+# The gRPC intake's peak against the HTTP one: the C1 is decoded from the wrapper into the store a
+# MiB at a time as it streams off the message, and the message is released (and its pages handed
+# back to the system) before the intake reads the C1, so the peak is the intake's, whichever way
+# the C1 came. Measured (median of 3 runs alternating with main's 533829d, whose intake peaked
+# ~3.4 messages above; bench/README.md "gRPC intake of a 32 GiB C1"): about 0 bytes above. Bound:
+# under a quarter of the message (noise of the allocator, not a copy of the C1).
 EXTRA=$((GROWTH - HTTP_GROWTH))
-echo "figure: gRPC's intake peaks $EXTRA bytes above the HTTP intake's ($((EXTRA * 10 / WRAPPED))/10 of the message, $WRAPPED bytes; the target is under one message)"
-[ "$EXTRA" -lt $((4 * WRAPPED)) ] &&
-  ok "gRPC's intake peaks $EXTRA bytes above the HTTP intake's, under 4 messages ($WRAPPED each)" ||
-  fail "gRPC's intake peaks $EXTRA bytes above the HTTP intake's: 4 messages ($WRAPPED each) or more"
+echo "figure: gRPC's intake peaks $EXTRA bytes above the HTTP intake's ($((EXTRA * 100 / WRAPPED))/100 of the message, $WRAPPED bytes)"
+[ "$EXTRA" -lt $((WRAPPED / 4)) ] &&
+  ok "gRPC's intake peaks $EXTRA bytes above the HTTP intake's, under a quarter of the message ($WRAPPED bytes)" ||
+  fail "gRPC's intake peaks $EXTRA bytes above the HTTP intake's: a quarter of the message ($WRAPPED bytes) or more"
 
 # --- cancelled: nothing proves it -----------------------------------------------------------------
 client "$G" cancel "$RID" >"$T/cancel.json"

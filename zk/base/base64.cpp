@@ -30,6 +30,14 @@ std::string base64_encode(const uint8_t* p, size_t n) {
 }
 
 std::optional<std::string> base64_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() / 4 * 3);
+  base64_decoder_t d;
+  if (!d.feed(s, out) || !d.finish()) return std::nullopt;
+  return out;
+}
+
+bool base64_decoder_t::feed(std::string_view s, std::string& out) {
   auto val = [](char c) -> int {
     if (c >= 'A' && c <= 'Z') return c - 'A';
     if (c >= 'a' && c <= 'z') return c - 'a' + 26;
@@ -38,25 +46,30 @@ std::optional<std::string> base64_decode(std::string_view s) {
     if (c == '/') return 63;
     return -1;
   };
-  if (s.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(s.size() / 4 * 3);
-  for (size_t i = 0; i < s.size(); i += 4) {
-    const bool last = i + 4 == s.size();
-    const int pad = last ? (s[i + 3] == '=') + (s[i + 2] == '=' && s[i + 3] == '=') : 0;
-    int v[4];
-    for (int k = 0; k < 4 - pad; ++k)
-      if ((v[k] = val(s[i + size_t(k)])) < 0) return std::nullopt;
-    for (int k = 4 - pad; k < 4; ++k) v[k] = 0;
-    const uint32_t w =
-        uint32_t(v[0]) << 18 | uint32_t(v[1]) << 12 | uint32_t(v[2]) << 6 | uint32_t(v[3]);
+  for (const char c : s) {
+    if (!ok_) return false;
+    if (ended_) return ok_ = false;  // nothing after the padding
+    if (c == '=') {                  // the padding: the group's last one or two characters
+      if (n_ < 2 || (n_ == 2 && pad_ != 0)) return ok_ = false;
+      ++pad_;
+      v_[n_++] = 0;
+    } else {
+      const int v = val(c);
+      if (v < 0 || pad_ != 0) return ok_ = false;
+      v_[n_++] = uint32_t(v);
+    }
+    ++pos_;
+    if (n_ < 4) continue;
+    const uint32_t w = v_[0] << 18 | v_[1] << 12 | v_[2] << 6 | v_[3];
     out += char(w >> 16);
-    if (pad < 2) out += char((w >> 8) & 0xff);
-    if (pad < 1) out += char(w & 0xff);
+    if (pad_ < 2) out += char((w >> 8) & 0xff);
+    if (pad_ < 1) out += char(w & 0xff);
     // Canonical: the bits the padding drops are zero.
-    if ((pad == 1 && (w & 0xff) != 0) || (pad == 2 && (w & 0xffff) != 0)) return std::nullopt;
+    if ((pad_ == 1 && (w & 0xff) != 0) || (pad_ == 2 && (w & 0xffff) != 0)) return ok_ = false;
+    ended_ = pad_ != 0;
+    n_ = 0;
   }
-  return out;
+  return ok_;
 }
 
 }  // namespace zk
