@@ -93,11 +93,14 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(const std::
     if (refused) return "vanilla_proof: " + refused->why;
     return {};
   });
+  check_t c1_refused;  // the C1's own refusal: not the message's framing (read_submit's words)
   const std::function<check_t(std::string_view)> c1 = [&](std::string_view piece) {
-    return stream.feed(piece);
+    c1_refused = stream.feed(piece);
+    return c1_refused;
   };
   cz::submit_t again;
   check_t read = read_submit(request, nested, again, &c1);
+  if (!c1_refused) read = c1_refused;
   if (read) read = stream.finish();
   if (!read) {
     const bool too_large = refused && refused->kind == node::upload_error_t::kind_t::too_large;
