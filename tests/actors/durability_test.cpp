@@ -28,6 +28,9 @@ prover_actor::behavior_type unreachable_prover(prover_actor::pointer) {
       [](cancel_atom, uint64_t) {},
       [](rebind_atom) {},
       [](loaded_atom) { return std::vector<std::string>{}; },
+      [](params_atom, const std::string&, bool) {  // it holds no key it could move
+        return key_outcome_msg{"", "refused", "a test's prover moves no key", 0, 0};
+      },
   };
 }
 

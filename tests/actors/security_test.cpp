@@ -100,6 +100,9 @@ prover_actor::behavior_type forging_prover(prover_actor::pointer self, scheduler
       [](cancel_atom, uint64_t) {},
       [](rebind_atom) {},
       [](loaded_atom) { return std::vector<std::string>{}; },
+      [](params_atom, const std::string&, bool) {  // it holds no key it could move
+        return key_outcome_msg{"", "refused", "a test's prover moves no key", 0, 0};
+      },
   };
 }
 
