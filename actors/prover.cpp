@@ -198,6 +198,11 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
                    on, int64_t(s.end_ns), 0});
     };
   if (rec) rec->begin(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
+  // Whatever the proof allocated and freed (the unpacked witness, its plans, the threads' scratch)
+  // goes back to the system once it ends, proved or not: between proofs a prover holds its keys.
+  struct trim_t {
+    ~trim_t() { malloc_trim(0); }
+  } trim;
   try {
     node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe,
                                           [&cancelled, job = b.job] { return cancelled.has(job); });

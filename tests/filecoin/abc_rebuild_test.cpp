@@ -1,13 +1,15 @@
 // The packed wire's two halves (issue 35 item 3): a partition's witness packed and unpacked
 // (zk/formats/packed_witness.hpp), and its a, b, c rebuilt on the prover host from that witness
 // and the circuit's structure (zk/bellperson/abc_program.hpp, circuit_program) — bit for bit what
-// prove-mode synthesis writes, at 2 KiB (a sector sealed here) and 8 MiB (a sparse seal).
+// prove-mode synthesis writes, at 2 KiB (a sector sealed here: sealed_2k.hpp) and 8 MiB (a sparse
+// seal).
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "tests/filecoin/sealed_2k.hpp"
 #include "zk/base/error.hpp"
 #include "zk/base/le_bytes.hpp"
 #include "zk/ff/canonical.hpp"
@@ -25,17 +27,6 @@ using zk::bellperson::counts_t;
 namespace fmt = zk::formats;
 
 namespace {
-
-c1_output_t sealed_c1(const char* proof) {
-  seal_request_t q;
-  q.config = porep_config(registered_proof(proof));
-  q.prover_id.fill(0x11);
-  q.sector = 42;
-  q.ticket.fill(0x22);
-  q.seed.fill(0x33);
-  q.piece = random_piece(9, fr32_unpadded_size(q.config.sector_size));
-  return c1_of(q, seal_sector(q));
-}
 
 c1_output_t sparse_c1(const char* proof) {
   sparse_seal_request_t q;
@@ -124,7 +115,7 @@ void check_rebuild(const c1_output_t& c1, uint32_t partition) {
 }  // namespace
 
 TEST_CASE("packed wire: a 2 KiB partition's a, b, c rebuilt from its packed witness, bit for bit") {
-  check_rebuild(sealed_c1("StackedDrg2KiBV1_1"), 0);
+  check_rebuild(zk::test::sealed_2k().c1, 0);
 }
 
 TEST_CASE("packed wire: an 8 MiB partition (sparse seal) rebuilt bit for bit") {

@@ -99,7 +99,8 @@ TEST_CASE("c1_stream: a malformed wrapper is refused naming what") {
   CHECK(contains(refusal("{\"Phase1Out\":\"\\nAA==\"}"), "an escape other than"));
 }
 
-TEST_CASE("base64_decoder_t: pieces decode as the whole text; what is not canonical is refused") {
+TEST_CASE(
+    "base64_decoder_t: pieces decode as the whole text, and what is not canonical is refused") {
   std::mt19937 rng(9);
   for (size_t n = 0; n < 40; ++n) {
     std::vector<uint8_t> bytes(n);
