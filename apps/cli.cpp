@@ -49,6 +49,15 @@ unsigned terminal_width() {
 
 // --- options -------------------------------------------------------------------------------------
 
+void require_options(std::initializer_list<std::pair<const opt_t*, const char*>> required) {
+  std::string missing;
+  for (const auto& [o, what] : required)
+    if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
+  if (!missing.empty())
+    throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
+                      " required");
+}
+
 std::string opt_t::one(const std::string& def) const {
   if (!given()) return def;
   const auto& r = o_->results();

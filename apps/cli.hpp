@@ -8,9 +8,11 @@
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace zk::apps {
@@ -35,6 +37,10 @@ class opt_t {
  private:
   CLI::Option* o_ = nullptr;
 };
+
+// Throws usage_error naming every option of `required` (option, "--name VALUE") not given, at
+// once: "--sector N is required", "--ticket HEX, --seed HEX are required".
+void require_options(std::initializer_list<std::pair<const opt_t*, const char*>> required);
 
 // `--name VALUE`, at most once. `type` is what the help shows for VALUE (FILE, N, DIR, ...).
 opt_t add_value(CLI::App* app, const std::string& name, const std::string& type,

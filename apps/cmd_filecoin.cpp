@@ -115,15 +115,12 @@ struct sector_opts_t {
            comm_d.given() || comm_r.given();
   }
   fc::sector_ids_t ids() const {
-    const std::pair<const opt_t*, const char*> required[] = {
-        {&prover_id, "--prover-id HEX"}, {&sector, "--sector N"},   {&ticket, "--ticket HEX"},
-        {&seed, "--seed HEX"},           {&comm_r, "--comm-r HEX"}, {&comm_d, "--comm-d HEX"}};
-    std::string missing;  // every one missing, named at once
-    for (const auto& [o, what] : required)
-      if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
-    if (!missing.empty())
-      throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
-                        " required");
+    require_options({{&prover_id, "--prover-id HEX"},
+                     {&sector, "--sector N"},
+                     {&ticket, "--ticket HEX"},
+                     {&seed, "--seed HEX"},
+                     {&comm_r, "--comm-r HEX"},
+                     {&comm_d, "--comm-d HEX"}});
     fc::sector_ids_t s;
     s.prover_id = fc::parse_prover_id(prover_id.one(), "--prover-id");
     try {
@@ -208,15 +205,12 @@ struct verify_update_opts_t {
 // proof, a bad HEX, an unreadable key or proof, proof bytes not 192 a partition, a key without 5
 // IC points, a commitment that is not a field element) or a usage error.
 int run_verify_update(const verify_update_opts_t& o) {
-  const std::pair<const opt_t*, const char*> required[] = {
-      {&o.proof_name, "--registered-update-proof NAME"},
-      {&o.vk, "--vk FILE"},
-      {&o.proof, "--proof FILE"},
-      {&o.comm_r_old, "--comm-r-old HEX"},
-      {&o.comm_r_new, "--comm-r-new HEX"},
-      {&o.comm_d_new, "--comm-d-new HEX"}};
-  for (const auto& [opt, what] : required)
-    if (!opt->given()) throw usage_error(std::string(what) + " is required");
+  require_options({{&o.proof_name, "--registered-update-proof NAME"},
+                   {&o.vk, "--vk FILE"},
+                   {&o.proof, "--proof FILE"},
+                   {&o.comm_r_old, "--comm-r-old HEX"},
+                   {&o.comm_r_new, "--comm-r-new HEX"},
+                   {&o.comm_d_new, "--comm-d-new HEX"}});
   auto bad_input = [](const std::string& why) {
     std::fprintf(stderr, "zkfleet filecoin verify-update: bad input: %s\n", why.c_str());
     return 2;
@@ -665,17 +659,11 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
              const opt_t& ticket, const opt_t& seed, const opt_t& data, const opt_t& zeros,
              const opt_t& random, const opt_t& out, const opt_t& write_layers,
              const opt_t& write_replica, const opt_t& parent_cache, const opt_t& sparse) {
-  const std::pair<const opt_t*, const char*> required[] = {{&prover_id, "--prover-id HEX"},
-                                                           {&sector, "--sector N"},
-                                                           {&ticket, "--ticket HEX"},
-                                                           {&seed, "--seed HEX"},
-                                                           {&out, "--out DIR"}};
-  std::string missing;  // every one missing, named at once
-  for (const auto& [o, what] : required)
-    if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
-  if (!missing.empty())
-    throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
-                      " required");
+  require_options({{&prover_id, "--prover-id HEX"},
+                   {&sector, "--sector N"},
+                   {&ticket, "--ticket HEX"},
+                   {&seed, "--seed HEX"},
+                   {&out, "--out DIR"}});
   if (sparse.given()) {
     if (!random.given()) throw usage_error("--sparse needs --random N (the seed of its values)");
     for (const auto& [o, name] : {std::pair{&data, "--data"},

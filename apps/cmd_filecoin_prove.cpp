@@ -61,17 +61,11 @@ int refuse(const std::string& why) {
 }
 
 int run_prove(const prove_args_t& a) {
-  const std::pair<const opt_t*, const char*> required[] = {{&a.c1, "--c1 FILE"},
-                                                           {&a.params, "--params FILE"},
-                                                           {&a.prover_id, "--prover-id HEX"},
-                                                           {&a.sector, "--sector N"},
-                                                           {&a.out, "--out FILE"}};
-  std::string missing;  // every one missing, named at once
-  for (const auto& [o, what] : required)
-    if (!o->given()) missing += (missing.empty() ? "" : ", ") + std::string(what);
-  if (!missing.empty())
-    throw usage_error(missing + (missing.find(',') == std::string::npos ? " is" : " are") +
-                      " required");
+  require_options({{&a.c1, "--c1 FILE"},
+                   {&a.params, "--params FILE"},
+                   {&a.prover_id, "--prover-id HEX"},
+                   {&a.sector, "--sector N"},
+                   {&a.out, "--out FILE"}});
   const zk::bytes32_t prover_id = zk::filecoin::parse_prover_id(a.prover_id.one(), "--prover-id");
   const uint64_t sector = parse_uint_arg("--sector", a.sector.one());
   const backend_t backend = choose_backend(a.backend.one("cpu"));

@@ -69,12 +69,10 @@ int refuse(const std::string& why) {
 }
 
 int run_synthesize(const synth_args_t& a) {
-  const std::pair<const opt_t*, const char*> required[] = {{&a.c1, "--c1 FILE"},
-                                                           {&a.prover_id, "--prover-id HEX"},
-                                                           {&a.sector, "--sector N"},
-                                                           {&a.partition, "--partition K"}};
-  for (const auto& [o, what] : required)
-    if (!o->given()) throw usage_error(std::string(what) + " is required");
+  require_options({{&a.c1, "--c1 FILE"},
+                   {&a.prover_id, "--prover-id HEX"},
+                   {&a.sector, "--sector N"},
+                   {&a.partition, "--partition K"}});
   const zk::bytes32_t prover_id = zk::parse_hex32(a.prover_id.one(), "--prover-id");
   const uint64_t sector = parse_uint_arg("--sector", a.sector.one());
   const uint32_t k = uint32_t(parse_uint_arg("--partition", a.partition.one(), 0, 1u << 20));

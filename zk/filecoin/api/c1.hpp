@@ -51,6 +51,21 @@ struct c1_output_t {
   bytes32_t comm_r{}, comm_d{}, replica_id{}, seed{}, ticket{};
 };
 
+// The C1 of a seal (seal.hpp's and sparse_seal.hpp's c1_of): the request's registered proof, seed
+// and ticket, the result's commitments, replica_id and vanilla proofs.
+template <class Request, class Result>
+c1_output_t c1_of_seal(const Request& req, const Result& r) {
+  c1_output_t c1;
+  c1.registered_proof = req.config.proof;
+  c1.vanilla_proofs = r.vanilla_proofs;
+  c1.comm_r = r.comm_r;
+  c1.comm_d = r.comm_d;
+  c1.replica_id = r.replica_id;
+  c1.seed = req.seed;
+  c1.ticket = req.ticket;
+  return c1;
+}
+
 // The lotus-bench / curio wrapper's own fields, when the input had one.
 struct c1_wrapper_t {
   int64_t sector_num = 0;

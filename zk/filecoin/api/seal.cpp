@@ -186,16 +186,6 @@ seal_result_t seal_sector(seal_request_t&& req,
   return seal_impl(req, &piece, progress);
 }
 
-c1_output_t c1_of(const seal_request_t& req, const seal_result_t& r) {
-  c1_output_t c1;
-  c1.registered_proof = req.config.proof;
-  c1.vanilla_proofs = r.vanilla_proofs;
-  c1.comm_r = r.comm_r;
-  c1.comm_d = r.comm_d;
-  c1.replica_id = r.replica_id;
-  c1.seed = req.seed;
-  c1.ticket = req.ticket;
-  return c1;
-}
+c1_output_t c1_of(const seal_request_t& req, const seal_result_t& r) { return c1_of_seal(req, r); }
 
 }  // namespace zk::filecoin

@@ -181,15 +181,7 @@ sparse_seal_result_t sparse_seal_sector(const sparse_seal_request_t& req) {
 }
 
 c1_output_t c1_of(const sparse_seal_request_t& req, const sparse_seal_result_t& r) {
-  c1_output_t c1;
-  c1.registered_proof = req.config.proof;
-  c1.vanilla_proofs = r.vanilla_proofs;
-  c1.comm_r = r.comm_r;
-  c1.comm_d = r.comm_d;
-  c1.replica_id = r.replica_id;
-  c1.seed = req.seed;
-  c1.ticket = req.ticket;
-  return c1;
+  return c1_of_seal(req, r);
 }
 
 }  // namespace zk::filecoin
