@@ -476,6 +476,15 @@ typename Inspector::result_type inspect(Inspector& f, filecoin_porep_partition_t
   return f(caf::meta::type_name("filecoin_porep_partition"), x.input);
 }
 template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, filecoin_snap_spec_t& x) {
+  return f(caf::meta::type_name("filecoin_snap_spec"), x.comms.comm_r_old, x.comms.comm_d_new,
+           x.comms.comm_r_new, x.sector, x.vanilla, x.partitions);
+}
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, filecoin_snap_partition_t& x) {
+  return f(caf::meta::type_name("filecoin_snap_partition"), x.input);
+}
+template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_spec_t& x) {
   return actors::inspect_variant(f, x.v, "job_spec");
 }

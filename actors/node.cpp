@@ -64,9 +64,9 @@ std::vector<circuit_def_t> filecoin_circuits(const node_role_config_t& cfg,
   for (const auto& [id, path] : cfg.filecoin_params) {
     auto it =
         std::find_if(all.begin(), all.end(), [&](const circuit_def_t& c) { return c.id == id; });
-    if (it == all.end() || it->kind != circuit_kind_t::filecoin_porep)
+    if (it == all.end() || !config::uses_filecoin_params(it->kind))
       throw std::runtime_error("node " + cfg.name + ": filecoin_params." + id +
-                               ": not a filecoin-porep circuit of the scheduler");
+                               ": not a filecoin-porep or filecoin-snap circuit of the scheduler");
     if (it->buffer_bytes + it->prover_work_bytes > budget)
       throw std::runtime_error("node " + cfg.name + ": resources.memory_budget (" +
                                buffer::format_bytes(cfg.memory_budget) +
@@ -246,10 +246,10 @@ void embedded_cluster_t::start(caf::actor_system& sys, const cluster_config_t& c
   admin = sessions->add({security::role_t::client, "admin"});
   for (const auto& c : cfg.circuits) {
     if (check_t why = check_circuit(c); !why) throw std::runtime_error(why.reason());
-    if (c.kind == circuit_kind_t::filecoin_porep && !cfg.store)
-      throw std::runtime_error("circuit '" + c.id +
-                               "' is filecoin-porep: the embedded cluster needs a store for its "
-                               "partitions' inputs (cluster_config_t::store)");
+    if (config::uses_filecoin_params(c.kind) && !cfg.store)
+      throw std::runtime_error("circuit '" + c.id + "' is " + config::circuit_kind_name(c.kind) +
+                               ": the embedded cluster needs a store for its partitions' inputs "
+                               "(cluster_config_t::store)");
   }
   scheduler_config_t sc;
   sc.lookahead = cfg.lookahead;

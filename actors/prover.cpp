@@ -104,7 +104,7 @@ caf::result<key_outcome_msg> prover_state::params(const std::string& circuit, bo
   key_outcome_msg refused{"", "refused", "", 0, 0};
   auto c = std::find_if(cfg.hot.begin(), cfg.hot.end(),
                         [&](const circuit_def_t& h) { return h.id == circuit; });
-  if (c == cfg.hot.end() || c->kind != circuit_kind_t::filecoin_porep) {
+  if (c == cfg.hot.end() || !config::uses_filecoin_params(c->kind)) {
     refused.why = "no filecoin_params for circuit '" + circuit + "' on this prover";
     return refused;
   }

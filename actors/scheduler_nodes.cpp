@@ -31,11 +31,12 @@ caf::result<node_id_t> scheduler_actor_state::join(const std::string& token,
   std::map<std::string, uint64_t> params;
   for (size_t i = 0; m.prover && i < r.param_circuits.size(); ++i) {
     auto c = circuits.find(r.param_circuits[i]);
-    if (c == circuits.end() || c->second.kind != circuit_kind_t::filecoin_porep)
+    if (c == circuits.end() || !config::uses_filecoin_params(c->second.kind))
       return caf::make_error(zk_errc::bad_request,
                              "node " + r.name + ": filecoin_params." +
                                  r.param_circuits[i].substr(0, max_id_length) +
-                                 " is not a filecoin-porep circuit of this scheduler");
+                                 " is not a filecoin-porep or filecoin-snap circuit of this "
+                                 "scheduler");
     params[c->first] = r.param_bytes[i];
   }
   for (const auto& k : r.hot_keys)

@@ -109,10 +109,11 @@ caf::result<std::vector<key_outcome_msg>> scheduler_actor_state::move_params(
   auto client = who(token, role_t::client);
   if (!client) return client.error();
   auto c = circuits.find(circuit);
-  if (c == circuits.end() || c->second.kind != circuit_kind_t::filecoin_porep)
+  if (c == circuits.end() || !config::uses_filecoin_params(c->second.kind))
     return caf::make_error(zk_errc::bad_request,
                            "'" + circuit.substr(0, max_id_length) +
-                               "' is not a filecoin-porep circuit of this scheduler");
+                               "' is not a filecoin-porep or filecoin-snap circuit of this "
+                               "scheduler");
   std::vector<node_id_t> provers;
   for (const auto& [id, n] : nodes)
     if (n.prover && n.params.count(circuit)) provers.push_back(id);
@@ -138,7 +139,7 @@ caf::result<std::vector<key_outcome_msg>> scheduler_actor_state::move_params(
 bool scheduler_actor_state::load_for_queued() {
   bool started = false;
   for (const std::string& circuit : policy.queued_circuits()) {
-    if (circuits.at(circuit).kind != circuit_kind_t::filecoin_porep) continue;
+    if (!config::uses_filecoin_params(circuits.at(circuit).kind)) continue;
     bool held = false, able = false;
     for (const auto& [id, n] : nodes) {
       if (!n.prover || !n.params.count(circuit)) continue;

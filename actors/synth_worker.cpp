@@ -73,7 +73,7 @@ caf::result<buffer_ready_msg> run_synthesis(synth_worker_state& st, const std::s
         throw std::runtime_error("circuit '" + circuit.id + "' is not in this node's config");
       circuit.witness_generator = gen->second;  // the node's own, never the message's
     }
-    // A Filecoin partition's stages (porep_witness, porep_synthesize, porep_check) nest in SYNTH.
+    // A Filecoin partition's stages (porep_* or snap_*: witness, synthesize, check) nest in SYNTH.
     node::synth_stage_observer_t observe;
     if (rec)
       observe = [&](timeline::stage_t s, int64_t t0, int64_t t1) {

@@ -11,12 +11,14 @@
 // Each logs in as client admin, or as --client NAME (its certificate client.NAME.crt in the
 // config's certs_dir); a job is seen and cancelled only by the client that submitted it, or admin.
 #include <signal.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -30,12 +32,14 @@
 #include "common/buffer/buffer_store.hpp"
 #include "common/util/progress.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "node/job_spec.hpp"
 #include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/prover_id.hpp"
 #include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/update/vanilla_proof.hpp"
 #include "zk/formats/json.hpp"
 
 namespace zk::apps {
@@ -108,6 +112,7 @@ node::stored_object_t upload(const config::config_t& c, const tls_identity_t& wh
 struct submit_args_t {
   opt_t config, client, circuit, inputs, input_paths, partitions, priority;
   opt_t seed, c1, prover_id, sector;
+  opt_t vanilla, comm_r_old, comm_r_new, comm_d_new;
 };
 
 int run_submit(const submit_args_t& a) {
@@ -119,17 +124,22 @@ int run_submit(const submit_args_t& a) {
   // The circuit's kind decides what the job is (a circuit this config does not list is known by
   // its flags: the scheduler refuses it anyway).
   const config::circuit_t* circuit_cfg = c.find_circuit(r.circuit);
-  const config::circuit_kind_t kind = circuit_cfg      ? circuit_cfg->kind
-                                      : a.c1.given()   ? config::circuit_kind_t::filecoin_porep
-                                      : a.seed.given() ? config::circuit_kind_t::porep_lite
-                                                       : config::circuit_kind_t::circom;
-  // A Filecoin C2 job has the registered proof's partitions (the C1 must have as many).
-  const std::string natural =
-      kind == config::circuit_kind_t::filecoin_porep && circuit_cfg
-          ? std::to_string(
-                filecoin::porep_config(filecoin::registered_proof(circuit_cfg->registered_proof))
-                    .partitions)
-          : "1";
+  const config::circuit_kind_t kind = circuit_cfg         ? circuit_cfg->kind
+                                      : a.c1.given()      ? config::circuit_kind_t::filecoin_porep
+                                      : a.vanilla.given() ? config::circuit_kind_t::filecoin_snap
+                                      : a.seed.given()    ? config::circuit_kind_t::porep_lite
+                                                          : config::circuit_kind_t::circom;
+  // A Filecoin C2 or SnapDeals job has the registered proof's partitions (the C1 or the vanilla
+  // proofs must have as many).
+  std::string natural = "1";
+  if (circuit_cfg && kind == config::circuit_kind_t::filecoin_porep)
+    natural = std::to_string(
+        filecoin::porep_config(filecoin::registered_proof(circuit_cfg->registered_proof))
+            .partitions);
+  if (circuit_cfg && kind == config::circuit_kind_t::filecoin_snap)
+    natural = std::to_string(
+        filecoin::update_config(filecoin::registered_update_proof(circuit_cfg->registered_proof))
+            .partitions);
   r.partitions =
       uint32_t(parse_uint_arg("--partitions", a.partitions.one(natural), 1, 0xffffffffu));
   if (!a.priority.given()) {
@@ -144,11 +154,21 @@ int run_submit(const submit_args_t& a) {
   const std::string who = a.client.one("admin");
   const std::string kind_name = config::circuit_kind_name(kind);
   // What each kind takes instead, said with the refusal.
-  const char* takes = kind == config::circuit_kind_t::filecoin_porep
-                          ? ": its job is a sector's C1 output (JSON or the lotus/curio wrapper, "
-                            "whatever the file's name): --c1 FILE --prover-id HEX|f0N --sector N"
-                      : kind == config::circuit_kind_t::porep_lite ? ": it takes --seed N"
-                                                                   : ": it takes --input FILE";
+  const char* takes =
+      kind == config::circuit_kind_t::filecoin_porep
+          ? ": its job is a sector's C1 output (JSON or the lotus/curio wrapper, whatever the "
+            "file's name): --c1 FILE --prover-id HEX|f0N --sector N"
+      : kind == config::circuit_kind_t::filecoin_snap
+          ? ": its job is a sector's update vanilla proofs (snap-vproof.json or the raw "
+            "partition proofs) and commitments: --vanilla FILE --comm-r-old HEX --comm-r-new HEX "
+            "--comm-d-new HEX [--sector N]"
+      : kind == config::circuit_kind_t::porep_lite ? ": it takes --seed N"
+                                                   : ": it takes --input FILE";
+  const std::initializer_list<std::pair<const opt_t*, const char*>> snap_flags = {
+      {&a.vanilla, "--vanilla"},
+      {&a.comm_r_old, "--comm-r-old"},
+      {&a.comm_r_new, "--comm-r-new"},
+      {&a.comm_d_new, "--comm-d-new"}};
   auto refuse_flags = [&](std::initializer_list<std::pair<const opt_t*, const char*>> flags) {
     for (const auto& [o, name] : flags)
       if (o->given())
@@ -179,6 +199,7 @@ int run_submit(const submit_args_t& a) {
                     {&a.c1, "--c1"},
                     {&a.prover_id, "--prover-id"},
                     {&a.sector, "--sector"}});
+      refuse_flags(snap_flags);
       if (a.inputs.given() && a.input_paths.given())
         throw usage_error(
             "--input and --input-path do not mix: a job's inputs are all uploaded or all "
@@ -201,11 +222,13 @@ int run_submit(const submit_args_t& a) {
                     {&a.c1, "--c1"},
                     {&a.prover_id, "--prover-id"},
                     {&a.sector, "--sector"}});
+      refuse_flags(snap_flags);
       r.spec = {
           node::porep_lite_spec_t{a.seed.given() ? parse_uint_arg("--seed", a.seed.one()) : 0}};
       break;
     case config::circuit_kind_t::filecoin_porep: {
       refuse_flags({{&a.inputs, "--input"}, {&a.input_paths, "--input-path"}, {&a.seed, "--seed"}});
+      refuse_flags(snap_flags);
       std::string missing;  // every one missing, named at once
       for (const auto& [o, what] : {std::pair<const opt_t*, const char*>{&a.c1, "--c1 FILE"},
                                     {&a.prover_id, "--prover-id HEX"},
@@ -223,6 +246,52 @@ int run_submit(const submit_args_t& a) {
       // (the file, the JSON path and byte), before anything is uploaded.
       (void)zk::filecoin::read_c1_file(a.c1.one());
       spec.c1 = file_input(a.c1.one(), true);  // a C1 is JSON, whatever its file's name
+      r.spec = {std::move(spec)};
+      break;
+    }
+    case config::circuit_kind_t::filecoin_snap: {
+      refuse_flags({{&a.inputs, "--input"},
+                    {&a.input_paths, "--input-path"},
+                    {&a.seed, "--seed"},
+                    {&a.c1, "--c1"},
+                    {&a.prover_id, "--prover-id"}});
+      require_options({{&a.vanilla, "--vanilla FILE"},
+                       {&a.comm_r_old, "--comm-r-old HEX"},
+                       {&a.comm_r_new, "--comm-r-new HEX"},
+                       {&a.comm_d_new, "--comm-d-new HEX"}});
+      node::filecoin_snap_spec_t spec;
+      spec.comms.comm_r_old = zk::parse_hex32(a.comm_r_old.one(), "--comm-r-old");
+      spec.comms.comm_r_new = zk::parse_hex32(a.comm_r_new.one(), "--comm-r-new");
+      spec.comms.comm_d_new = zk::parse_hex32(a.comm_d_new.one(), "--comm-d-new");
+      if (a.sector.given()) spec.sector = parse_uint_arg("--sector", a.sector.one());
+      // Read here first (every count bounded, the file named), before anything is uploaded; the
+      // scheduler takes Curio's snap-vproof.json: raw partition proofs go as that.
+      const std::string file = a.vanilla.one();
+      std::vector<std::vector<uint8_t>> parts;
+      if (circuit_cfg) {
+        const auto uc = filecoin::update_config(
+            filecoin::registered_update_proof(circuit_cfg->registered_proof));
+        for (const auto& p : filecoin::read_update_vanilla_file(file, uc))
+          parts.push_back(filecoin::encode_update_partition_proof(p));
+      }
+      char first = 0;  // snap-vproof.json starts with '[' (read_update_vanilla_file's test)
+      std::ifstream(file, std::ios::binary).get(first);
+      const bool json = first == '[';
+      if (json || parts.empty()) {
+        spec.vanilla = file_input(file, true);
+      } else {
+        const fs::path tmp = fs::temp_directory_path() /
+                             ("zkfleet-snap-vproof-" + std::to_string(::getpid()) + ".json");
+        zk::write_file_atomic(tmp.string(), filecoin::snap_vproof_json(parts));
+        try {
+          spec.vanilla = file_input(tmp.string(), true);
+        } catch (...) {
+          fs::remove(tmp);
+          throw;
+        }
+        fs::remove(tmp);
+        if (spec.vanilla.stored()) uploaded[spec.vanilla.name()] = file;
+      }
       r.spec = {std::move(spec)};
       break;
     }
@@ -298,7 +367,7 @@ size_t write_proofs(const std::string& out, const actors::job_result_msg& r) {
   fs::create_directories(out, ec);
   if (ec)
     throw std::runtime_error(out + ": cannot create the directory for the proofs: " + ec.message());
-  if (r.status.kind == config::circuit_kind_t::filecoin_porep) {
+  if (config::uses_filecoin_params(r.status.kind)) {
     write_sector_proof(out + "/job" + r.status.id, r);  // one sector proof of every partition
     return r.proofs.size();
   }
@@ -453,7 +522,14 @@ void add_client_commands(CLI::App& root, commands_t& out) {
     s.prover_id = add_value(
         app, "--prover-id", "HEX|f0N",
         "filecoin-porep: the prover id (64 hex digits) or the miner's actor address f0N/t0N");
-    s.sector = add_value(app, "--sector", "N", "filecoin-porep: the sector number");
+    s.sector = add_value(app, "--sector", "N", "filecoin-porep, filecoin-snap: the sector number");
+    s.vanilla = add_value(app, "--vanilla", "FILE",
+                          "filecoin-snap: the update's vanilla partition proofs (Curio's "
+                          "snap-vproof.json, or the raw bincode proofs concatenated), uploaded as "
+                          "--input is");
+    s.comm_r_old = add_value(app, "--comm-r-old", "HEX", "filecoin-snap: the sector key's comm_r");
+    s.comm_r_new = add_value(app, "--comm-r-new", "HEX", "filecoin-snap: the new replica's comm_r");
+    s.comm_d_new = add_value(app, "--comm-d-new", "HEX", "filecoin-snap: the new data's comm_d");
     s.partitions =
         add_value(app, "--partitions", "N",
                   "partitions of the job (default 1; a filecoin-porep circuit: its registered "

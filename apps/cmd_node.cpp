@@ -24,6 +24,7 @@
 #include "common/config/roles.hpp"
 #include "dashboard/assets.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "node/scheduler/sessions.hpp"
 #include "node/scheduler/uploads.hpp"
 #include "zk/circuit/api.hpp"
@@ -39,6 +40,8 @@ node::circuit_def_t describe(const config::circuit_t& c, config::priority_t defa
   if (c.kind == config::circuit_kind_t::filecoin_porep) {  // the circuit's shape, its .vk checked
     d = node::describe_filecoin_circuit(c.id, c.registered_proof, c.vk, "circuits." + c.id + ".vk",
                                         c.wire);
+  } else if (c.kind == config::circuit_kind_t::filecoin_snap) {
+    d = node::describe_snap_circuit(c.id, c.registered_proof, c.vk, "circuits." + c.id + ".vk");
   } else if (c.kind == config::circuit_kind_t::porep_lite) {  // keyed here (or the cached key
                                                               // reused) before the scheduler
                                                               // takes jobs
@@ -284,10 +287,10 @@ int run_node(const config::config_t& c, const config::node_plan_t& plan) {
     sc.timing.placement_timeout = c.scheduler.placement_timeout;
     sc.timing.stage_timeout = c.scheduler.stage_timeout;
     sc.journal = open_journal(c.scheduler);
-    // The store: where the HTTP API takes uploads, and wherever a filecoin-porep circuit is
-    // configured (a C2's partitions' inputs are written there at intake).
+    // The store: where the HTTP API takes uploads, and wherever a filecoin-porep or -snap circuit
+    // is configured (a job's partitions' inputs are written there at intake).
     const bool filecoin = std::any_of(c.circuits.begin(), c.circuits.end(), [](const auto& ci) {
-      return ci.kind == config::circuit_kind_t::filecoin_porep;
+      return config::uses_filecoin_params(ci.kind);
     });
     if (c.scheduler.http || filecoin) {
       uploads = std::make_shared<node::upload_store_t>(c.scheduler.uploads, c.scheduler.max_upload);

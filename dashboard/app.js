@@ -5,10 +5,12 @@
 
 // ---- stages (common/timeline/event.cpp) -----------------------------------------------------
 // Top-level stages are drawn on the row; the prover's stages (children of GPU) and a Filecoin
-// PoRep synthesis's (children of SYNTH) as a thin strip under it; DONE is an instant (a mark).
+// PoRep or SnapDeals synthesis's (children of SYNTH) as a thin strip under it; DONE is an instant
+// (a mark).
 const TOP = ['QUEUED', 'SYNTH', 'CHAN_SEND', 'XFER', 'GPU_PICKUP', 'GPU'];
 const PROVER_CHILD = ['build_ab', 'compute_h', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'assemble', 'VERIFY'];
-const SYNTH_CHILD = ['porep_witness', 'porep_synthesize', 'porep_check'];
+const SYNTH_CHILD = ['porep_witness', 'porep_synthesize', 'porep_check',
+  'snap_witness', 'snap_synthesize', 'snap_check'];
 const CHILD = PROVER_CHILD.concat(SYNTH_CHILD);
 const PARENT = (s) => (SYNTH_CHILD.includes(s) ? 'SYNTH' : 'GPU');
 const COLOUR = {
@@ -16,6 +18,7 @@ const COLOUR = {
   GPU: '#3dbd7d', build_ab: '#2f8f6a', compute_h: '#5fd39b', msm_a: '#1f9e89', msm_b1: '#27b0a0',
   msm_b2: '#35c2b5', msm_c: '#58d2c8', msm_h: '#8fe3d0', assemble: '#b5e8a1', VERIFY: '#e6e27a',
   porep_witness: '#2c6bb0', porep_synthesize: '#7fb6f0', porep_check: '#b9d7f7', DONE: '#f2f4f8',
+  snap_witness: '#6a4bb0', snap_synthesize: '#a58bf0', snap_check: '#d0c2f7',
   CANCELLED: '#e05252',
 };
 const STAGE_ROLE = { QUEUED: 'scheduler', DONE: 'scheduler', SYNTH: 'synth', GPU: 'prover' };
@@ -32,6 +35,7 @@ const LABEL = {
   QUEUED: 'queued', SYNTH: 'synthesis', CHAN_SEND: 'send', XFER: 'transfer', GPU_PICKUP: 'prover queue',
   GPU: 'prove', VERIFY: 'verify', DONE: 'done', porep_witness: 'PoRep witness',
   porep_synthesize: 'PoRep synthesis', porep_check: 'PoRep check', CANCELLED: 'cancelled (work stopped)',
+  snap_witness: 'SnapDeals witness', snap_synthesize: 'SnapDeals synthesis', snap_check: 'SnapDeals check',
 };
 
 const WINDOW_NS = 120e9;        // the live view: the last 2 minutes

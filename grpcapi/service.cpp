@@ -10,6 +10,7 @@
 #include "node/api/server.hpp"  // cluster_metrics
 #include "node/cuzk/status.hpp"
 #include "node/job_ref.hpp"
+#include "zk/filecoin/update/vanilla_proof.hpp"
 
 namespace zk::grpcapi {
 
@@ -82,6 +83,7 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(const std::
   if (!o.uploads)
     return cz::refusal_t{cz::code_t::failed_precondition,
                          "this scheduler has no store for a C1 (scheduler.uploads)"};
+  if (s.proof_kind == cz::snap_deals_update) return submit_update(client, s, circuit.value());
   // Second pass: the C1 from gRPC's slices into the store, once, Go's wrapper decoded on the way
   // (node/cuzk/c1_stream.hpp: the store keeps the C1 JSON, as the HTTP API's upload of it; the
   // intake's C1 reader checks it), a MiB at a time: nothing of it is held beside the message.
@@ -142,6 +144,40 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(const std::
   log::info("gRPC: " + client + "'s " + cz::proof_kind_name(s.proof_kind) + " " + out.job_id +
             " is job " + out.public_id + " (" + req->circuit + ", miner " +
             std::to_string(s.miner_id) + ", sector " + std::to_string(s.sector_number) + ")");
+  return out;
+}
+
+cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit_update(
+    const std::string& client, cz::submit_t& s, const node::circuit_def_t& circuit) {
+  // The partitions as Curio keeps them (snap-vproof.json), one object of the store: what the
+  // intake reads, checks with Filecoin's vanilla verifier and cuts into partition inputs.
+  std::vector<std::vector<uint8_t>> parts;
+  for (std::string& p : s.vanilla_proofs) {
+    parts.emplace_back(p.begin(), p.end());
+    std::string().swap(p);
+  }
+  std::string ref;
+  try {
+    ref = o.uploads->put(filecoin::snap_vproof_json(parts), /*json=*/true);
+  } catch (const std::invalid_argument& e) {
+    return cz::refusal_t{
+        cz::code_t::failed_precondition,
+        std::string("vanilla_proofs: ") + e.what() + " (raise scheduler.max_upload)"};
+  } catch (const std::exception& e) {
+    return cz::refusal_t{cz::code_t::internal, std::string("vanilla_proofs: ") + e.what()};
+  }
+  s.vanilla = node::parse_upload(ref);
+  auto req = cz::job_request_of(s, circuit);
+  if (!req) return req.error();
+  auto id = gateway->submit(session(client), req.value());
+  if (!id) return refusal_of(id.error(), "the submit");
+  submitted_t out;
+  out.public_id = id.value();
+  out.job_id = s.request_id.empty() ? id.value() : s.request_id;
+  out.ref = s.request_id.empty() ? id.value() : node::request_ref_prefix + s.request_id;
+  log::info("gRPC: " + client + "'s " + cz::proof_kind_name(s.proof_kind) + " " + out.job_id +
+            " is job " + out.public_id + " (" + req->circuit + ", sector " +
+            std::to_string(s.sector_number) + ", " + std::to_string(parts.size()) + " partitions)");
   return out;
 }
 

@@ -162,6 +162,10 @@ struct server_t::impl_t {
   // (before the job's intake reads it back).
   cz::answer_t<submitted_t> submit(const std::string& client, grpc::ByteBuffer& request,
                                    bool nested);
+  // A checked SNAP_DEALS_UPDATE submit: its partitions (read in the first pass; released here)
+  // stored as one snap-vproof.json and the job submitted.
+  cz::answer_t<submitted_t> submit_update(const std::string& client, cz::submit_t& s,
+                                          const node::circuit_def_t& circuit);
   // The job `job_id` names for `client`: its request id first, then its id or number.
   cz::answer_t<job_named_t> resolve(const std::string& client, const std::string& job_id);
   // Waits (without a thread) for the job's end, then answers it: into `out` by `write`. `wait`:

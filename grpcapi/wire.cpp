@@ -24,9 +24,16 @@ enum field_t : uint32_t {
   registered_proof = 4,
   priority = 5,
   vanilla_proof = 10,
+  vanilla_proofs = 11,
   sector_number = 20,
   miner_id = 21,
+  comm_r_old = 30,
+  comm_r_new = 31,
+  comm_d_new = 32,
 };
+// The most a SnapDeals submit carries in vanilla_proofs (a 64 GiB update's 16 partitions are
+// ~1 MB each): a bound on what the face holds before the scheduler's own checks.
+constexpr uint64_t max_vanilla_proofs_bytes = uint64_t(256) << 20;
 constexpr uint32_t prove_submit = 1;  // ProveRequest.submit
 
 using sink_t = std::function<check_t(std::string_view)>;
@@ -34,6 +41,7 @@ using sink_t = std::function<check_t(std::string_view)>;
 // The fields of one SubmitProofRequest up to the stream's limit.
 check_t read_fields(CodedInputStream& in, cz::submit_t& out, const sink_t* c1) {
   bool c1_seen = false;
+  uint64_t partitions_bytes = 0;
   while (uint32_t tag = in.ReadTag()) {
     const uint32_t field = wire_t::GetTagFieldNumber(tag);
     const auto type = wire_t::GetTagWireType(tag);
@@ -67,6 +75,28 @@ check_t read_fields(CodedInputStream& in, cz::submit_t& out, const sink_t* c1) {
       uint32_t n = 0;
       if (!in.ReadVarint32(&n) || n > 4096 || !in.ReadString(&out.request_id, int(n)))
         return std::string("request_id: truncated, or longer than 4096 bytes");
+    } else if (bytes && (field == comm_r_old || field == comm_r_new || field == comm_d_new)) {
+      std::string& to = field == comm_r_old   ? out.comm_r_old
+                        : field == comm_r_new ? out.comm_r_new
+                                              : out.comm_d_new;
+      uint32_t n = 0;  // 32 bytes when valid (check_submit says so); a bound on what is read
+      if (!in.ReadVarint32(&n) || n > 1024 || !in.ReadString(&to, int(n)))
+        return "field " + std::to_string(field) + ": truncated, or longer than 1024 bytes";
+    } else if (bytes && field == vanilla_proofs) {
+      uint32_t n = 0;
+      if (!in.ReadVarint32(&n)) return std::string("vanilla_proofs: a truncated length");
+      partitions_bytes += n;
+      if (partitions_bytes > max_vanilla_proofs_bytes || out.vanilla_proofs.size() >= 1024)
+        return "vanilla_proofs: more than " + std::to_string(max_vanilla_proofs_bytes >> 20) +
+               " MiB or 1024 partitions";
+      if (c1) {  // the second pass (the C1's) has them from the first
+        if (!in.Skip(int(n))) return std::string("vanilla_proofs: shorter than its length");
+      } else {
+        std::string p;
+        if (!in.ReadString(&p, int(n)))
+          return std::string("vanilla_proofs: shorter than its length");
+        out.vanilla_proofs.push_back(std::move(p));
+      }
     } else if (bytes && field == vanilla_proof) {
       if (c1_seen) return std::string("vanilla_proof is given twice");
       c1_seen = true;

@@ -91,7 +91,7 @@ circuit_def_t describe_porep_lite_circuit(const std::string& id, const std::stri
 
 circuit_spec_t to_spec(const circuit_def_t& c) {
   // Filecoin's parameters are resident on the provers that hold them: only those prove it.
-  return {c.id, c.buffer_bytes, c.prover_work_bytes, c.kind == circuit_kind_t::filecoin_porep};
+  return {c.id, c.buffer_bytes, c.prover_work_bytes, config::uses_filecoin_params(c.kind)};
 }
 
 }  // namespace zk::node

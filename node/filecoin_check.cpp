@@ -6,6 +6,7 @@
 
 #include "common/buffer/buffer_store.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "zk/bellperson/groth16/files.hpp"
 
 namespace zk::node {
@@ -53,7 +54,9 @@ void check_filecoin_entries(const config::config_t& cfg, const config::node_t& n
     try {
       if (!ci.registered_proof.empty())
         d = std::make_unique<circuit_def_t>(
-            filecoin_circuit_counts(ci.id, ci.registered_proof, ci.wire));
+            ci.kind == circuit_kind_t::filecoin_snap
+                ? snap_circuit_counts(ci.id, ci.registered_proof)
+                : filecoin_circuit_counts(ci.id, ci.registered_proof, ci.wire));
     } catch (const std::exception&) {
     }
     return defs.emplace(ci.id, std::move(d)).first->second.get();
@@ -61,7 +64,7 @@ void check_filecoin_entries(const config::config_t& cfg, const config::node_t& n
 
   if (n.has(node_role_t::scheduler))
     for (const auto& ci : cfg.circuits) {
-      if (ci.kind != circuit_kind_t::filecoin_porep || !is_file(ci.vk)) continue;
+      if (!config::uses_filecoin_params(ci.kind) || !is_file(ci.vk)) continue;
       const std::string key = "circuits." + ci.id + ".vk";
       if (opens_as_params(ci.vk)) {
         problem(key, ci.vk + " is a .params file (the proving parameters), not a .vk: give the " +
@@ -84,7 +87,7 @@ void check_filecoin_entries(const config::config_t& cfg, const config::node_t& n
   for (const auto& [id, path] : n.filecoin_params) {
     const std::string key = "filecoin_params." + id;
     const config::circuit_t* ci = cfg.find_circuit(id);
-    if (!ci || ci->kind != circuit_kind_t::filecoin_porep || !is_file(path)) continue;
+    if (!ci || !config::uses_filecoin_params(ci->kind) || !is_file(path)) continue;
     std::error_code ec;
     resident += fs::file_size(path, ec);
     const circuit_def_t* d = def_of(*ci);

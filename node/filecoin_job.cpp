@@ -88,11 +88,8 @@ fc::porep_config_t filecoin_config(const circuit_def_t& c) {
   return fc::porep_config(fc::registered_proof(c.native_params));
 }
 
-namespace {
-
-// The digest of a partition's public inputs as a synth buffer's witness gives it
-// (node/verify_proof.hpp public_digest: w[1..n], canonical little-endian).
-std::string public_digest_of(const std::vector<fc::fr_t>& inputs) {
+// public_digest: w[1..n], canonical little-endian.
+std::string filecoin_public_digest(const std::vector<fc::fr_t>& inputs) {
   std::vector<uint8_t> w((inputs.size() + 1) * 32);  // w[0] (ONE), then the inputs
   for (size_t i = 0; i < inputs.size(); ++i) {
     const zk::bytes32_t b = fc::fr_to_bytes(inputs[i]);
@@ -100,8 +97,6 @@ std::string public_digest_of(const std::vector<fc::fr_t>& inputs) {
   }
   return public_digest(w.data(), inputs.size());
 }
-
-}  // namespace
 
 check_t check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s, uint32_t) {
   if (check_t why = check_input_file(s.c1); !why)
@@ -143,7 +138,7 @@ result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_s
       const stored_object_t o = env.store->put_object(
           std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
           object_type_t::partition);
-      s.partitions.push_back({input_file_t::of(o), public_digest_of(pub.inputs)});
+      s.partitions.push_back({input_file_t::of(o), filecoin_public_digest(pub.inputs)});
     }
   } catch (const std::invalid_argument& e) {
     return file->name + ": " + e.what();
@@ -163,21 +158,50 @@ void stored_objects(const filecoin_porep_spec_t& s, std::vector<stored_object_t>
   for (const auto& p : s.partitions) out.push_back(p.input.object);
 }
 
-nlohmann::json spec_json(const filecoin_porep_spec_t& s) {
-  nlohmann::json c1 = nlohmann::json::object();
-  add_json(c1, s.c1);
-  nlohmann::json parts = nlohmann::json::array();
-  for (const auto& p : s.partitions) {
+nlohmann::json stored_partitions_json(const std::vector<filecoin_stored_partition_t>& parts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : parts) {
     nlohmann::json j = {
         {"public_digest", zk::to_hex(reinterpret_cast<const uint8_t*>(p.public_digest.data()),
                                      p.public_digest.size())}};
     add_json(j, p.input);
-    parts.push_back(std::move(j));
+    out.push_back(std::move(j));
   }
+  return out;
+}
+
+std::vector<filecoin_stored_partition_t> stored_partitions_from_json(const nlohmann::json& j,
+                                                                     const std::string& what,
+                                                                     object_type_t type) {
+  std::vector<filecoin_stored_partition_t> out;
+  for (size_t k = 0; k < j.size(); ++k) {
+    const nlohmann::json& p = j[k];
+    const std::string at = what + "[" + std::to_string(k) + "]";
+    filecoin_stored_partition_t part;
+    part.input = input_file_from_json(p, at);
+    if (!part.input.stored() || part.input.object.type != type)
+      throw std::invalid_argument(at + " is not a stored partition input (." + object_ext(type) +
+                                  ")");
+    if (!p.contains("public_digest") || !p["public_digest"].is_string())
+      throw std::invalid_argument(at + ".public_digest is missing");
+    try {
+      const auto d = zk::parse_hex32(p["public_digest"].get<std::string>(), at + ".public_digest");
+      part.public_digest.assign(d.begin(), d.end());
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(e.what());
+    }
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
+nlohmann::json spec_json(const filecoin_porep_spec_t& s) {
+  nlohmann::json c1 = nlohmann::json::object();
+  add_json(c1, s.c1);
   return {{"prover_id", zk::to_hex(s.prover_id)},
           {"sector", s.sector},
           {"c1", std::move(c1)},
-          {"partitions", std::move(parts)}};
+          {"partitions", stored_partitions_json(s.partitions)}};
 }
 
 filecoin_porep_spec_t filecoin_porep_spec_from_json(const nlohmann::json& j) {
@@ -198,24 +222,8 @@ filecoin_porep_spec_t filecoin_porep_spec_from_json(const nlohmann::json& j) {
   }
   s.sector = j["sector"].get<uint64_t>();
   s.c1 = input_file_from_json(j["c1"], "filecoin-porep: c1");
-  for (size_t k = 0; k < j["partitions"].size(); ++k) {
-    const nlohmann::json& p = j["partitions"][k];
-    const std::string what = "filecoin-porep: partitions[" + std::to_string(k) + "]";
-    filecoin_porep_spec_t::partition_t part;
-    part.input = input_file_from_json(p, what);
-    if (!part.input.stored() || part.input.object.type != object_type_t::partition)
-      throw std::invalid_argument(what + " is not a stored partition input (.fcp)");
-    if (!p.contains("public_digest") || !p["public_digest"].is_string())
-      throw std::invalid_argument(what + ".public_digest is missing");
-    try {
-      const auto d =
-          zk::parse_hex32(p["public_digest"].get<std::string>(), what + ".public_digest");
-      part.public_digest.assign(d.begin(), d.end());
-    } catch (const std::exception& e) {
-      throw std::invalid_argument(e.what());
-    }
-    s.partitions.push_back(std::move(part));
-  }
+  s.partitions = stored_partitions_from_json(j["partitions"], "filecoin-porep: partitions",
+                                             object_type_t::partition);
   return s;
 }
 

@@ -36,14 +36,18 @@
 
 namespace zk::node {
 
+// A partition's input as intake stored it, with the digest of the public inputs the verifier
+// derives for it (PoRep and SnapDeals alike).
+struct filecoin_stored_partition_t {
+  input_file_t input;         // stored: the store's object (.fcp PoRep, .fup SnapDeals)
+  std::string public_digest;  // 32 bytes: public_digest of the inputs derived at intake
+};
+
 struct filecoin_porep_spec_t {
   zk::bytes32_t prover_id{};  // in the order of the C1 JSON and the chain
   uint64_t sector = 0;
   input_file_t c1;  // as submitted (a path, or an upload); not read again once taken in
-  struct partition_t {
-    input_file_t input;         // stored: the store's object of type partition (.fcp)
-    std::string public_digest;  // 32 bytes: public_digest of the inputs derived at intake
-  };
+  using partition_t = filecoin_stored_partition_t;
   std::vector<partition_t> partitions;  // made by take_in, one per partition of the job
 };
 
@@ -77,6 +81,18 @@ void check_filecoin_vk(const circuit_def_t& c, const std::string& vk,
 // circuit's structure that a, b, c are rebuilt with (built on the first call and kept for the
 // process, as the key load does); 0 on the full wire.
 uint64_t prover_resident_bytes(const circuit_def_t& c);
+
+// The digest (node/verify_proof.hpp public_digest) a synth buffer's witness gives public inputs
+// `inputs` (ONE excluded): what intake keeps for each partition.
+std::string filecoin_public_digest(const std::vector<filecoin::fr_t>& inputs);
+
+// The journal's JSON of stored partitions, [{"stored": "sha256:<hex>.<ext>", "public_digest":
+// "<64 hex>"}, …], and back (std::invalid_argument naming `what` and the element; each object of
+// type `type`).
+nlohmann::json stored_partitions_json(const std::vector<filecoin_stored_partition_t>& parts);
+std::vector<filecoin_stored_partition_t> stored_partitions_from_json(const nlohmann::json& j,
+                                                                     const std::string& what,
+                                                                     object_type_t type);
 
 // The registered proof's configuration (partitions, challenges, porep_id ...).
 filecoin::porep_config_t filecoin_config(const circuit_def_t& c);

@@ -18,7 +18,8 @@ constexpr int json_version = 1;
 
 circuit_kind_t kind_at(size_t index) {
   static_assert(uint8_t(circuit_kind_t::circom) == 0 && uint8_t(circuit_kind_t::porep_lite) == 1 &&
-                    uint8_t(circuit_kind_t::filecoin_porep) == 2,
+                    uint8_t(circuit_kind_t::filecoin_porep) == 2 &&
+                    uint8_t(circuit_kind_t::filecoin_snap) == 3,
                 "job_spec_t's alternatives are in circuit_kind_t's order");
   return circuit_kind_t(uint8_t(index));
 }
@@ -32,9 +33,11 @@ check_t check_request(const circuit_def_t& c, const job_spec_t& s, uint32_t part
   if (kind_of(s) != c.kind)
     return "circuit '" + c.id + "' is " + config::circuit_kind_name(c.kind) + ", the job a " +
            config::circuit_kind_name(kind_of(s)) + " job (it takes " +
-           (c.kind == circuit_kind_t::circom       ? "a .wtns or an input.json"
-            : c.kind == circuit_kind_t::porep_lite ? "a seed"
-                                                   : "a C1 with its prover id and sector") +
+           (c.kind == circuit_kind_t::circom           ? "a .wtns or an input.json"
+            : c.kind == circuit_kind_t::porep_lite     ? "a seed"
+            : c.kind == circuit_kind_t::filecoin_porep ? "a C1 with its prover id and sector"
+                                                       : "the update's vanilla proofs with "
+                                                         "comm_r_old, comm_d_new and comm_r_new") +
            ")";
   return std::visit([&](const auto& x) { return check_request(c, x, partitions); }, s.v);
 }
@@ -52,8 +55,9 @@ result_t<job_spec_t> take_in(const circuit_def_t& c, const job_spec_t& s, uint32
 }
 
 bool needs_intake(const job_spec_t& s) {
-  const auto* f = std::get_if<filecoin_porep_spec_t>(&s.v);
-  return f && f->partitions.empty();
+  if (const auto* f = std::get_if<filecoin_porep_spec_t>(&s.v)) return f->partitions.empty();
+  if (const auto* f = std::get_if<filecoin_snap_spec_t>(&s.v)) return f->partitions.empty();
+  return false;
 }
 
 partition_spec_t partition_spec(const job_spec_t& s, uint32_t k) {
@@ -65,7 +69,8 @@ const input_file_t* file_of(const partition_spec_t& p) {
       overloaded_t{
           [](const circom_input_t& x) -> const input_file_t* { return &x.file; },
           [](const porep_lite_spec_t&) -> const input_file_t* { return nullptr; },
-          [](const filecoin_porep_partition_t& x) -> const input_file_t* { return &x.input; }},
+          [](const filecoin_porep_partition_t& x) -> const input_file_t* { return &x.input; },
+          [](const filecoin_snap_partition_t& x) -> const input_file_t* { return &x.input; }},
       p.v);
 }
 
@@ -76,9 +81,11 @@ std::vector<stored_object_t> stored_objects(const job_spec_t& s) {
 }
 
 std::optional<std::string> expected_public_digest(const job_spec_t& s, uint32_t k) {
-  const auto* f = std::get_if<filecoin_porep_spec_t>(&s.v);
-  if (!f || k >= f->partitions.size()) return std::nullopt;
-  return f->partitions[k].public_digest;
+  const std::vector<filecoin_stored_partition_t>* parts = nullptr;
+  if (const auto* f = std::get_if<filecoin_porep_spec_t>(&s.v)) parts = &f->partitions;
+  if (const auto* f = std::get_if<filecoin_snap_spec_t>(&s.v)) parts = &f->partitions;
+  if (!parts || k >= parts->size()) return std::nullopt;
+  return (*parts)[k].public_digest;
 }
 
 job_spec_t circom_job_spec(const std::vector<std::string>& paths) {
@@ -116,12 +123,14 @@ job_spec_t job_spec_from_json(std::string_view text) {
       return {porep_lite_spec_from_json(j)};
     if (kind == config::circuit_kind_name(circuit_kind_t::filecoin_porep))
       return {filecoin_porep_spec_from_json(j)};
+    if (kind == config::circuit_kind_name(circuit_kind_t::filecoin_snap))
+      return {filecoin_snap_spec_from_json(j)};
   } catch (const nlohmann::json::exception& e) {  // a type nlohmann refused
     throw std::invalid_argument(kind + ": " + e.what());
   }
   throw std::invalid_argument("the spec's kind '" + kind.substr(0, 40) +
                               "' is none of circom, "
-                              "porep-lite, filecoin-porep");
+                              "porep-lite, filecoin-porep, filecoin-snap");
 }
 
 }  // namespace zk::node

@@ -15,14 +15,18 @@
 //                   prover id, sector, the C1 as submitted;     own input (zk/filecoin/api/
 //                   after intake each partition's input and     partition_input.hpp), never the C1
 //                   its public inputs' digest
+//   filecoin_snap   filecoin_snap_spec_t (node/filecoin_snap_  filecoin_snap_partition_t: its own
+//                   job): the update's vanilla proofs and      input (zk/filecoin/api/
+//                   commitments; after intake each partition's update_input.hpp)
+//                   input and its public inputs' digest
 //
 // The flow: a client builds the spec (zkfleet submit, the HTTP API); the scheduler checks it
 // cheaply on its actor (check_request), then takes it in on its checker thread (take_in: files
 // found and read, a C1 checked once and cut into its partitions' inputs, stored durably); the
 // journal keeps the taken-in spec as JSON (to_json / job_spec_from_json, schema v2; v1's strings
 // are read once by job_spec_from_v1); each dispatch carries partition_spec(spec, k).
-// Room for more kinds (SnapDeals, Window/Winning PoSt): a kind value, a spec struct with its file,
-// a variant alternative here; nothing else in the scheduler, journal schema or messages changes.
+// Room for more kinds (Window/Winning PoSt): a kind value, a spec struct with its file, a variant
+// alternative here; nothing else in the scheduler, journal schema or messages changes.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,6 +37,7 @@
 #include "node/circom_job.hpp"
 #include "node/circuit.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "node/input_file.hpp"
 #include "node/porep_lite_job.hpp"
 #include "zk/base/result.hpp"
@@ -41,10 +46,12 @@ namespace zk::node {
 
 // Alternatives in circuit_kind_t's order: the index is the kind.
 struct job_spec_t {
-  std::variant<circom_spec_t, porep_lite_spec_t, filecoin_porep_spec_t> v;
+  std::variant<circom_spec_t, porep_lite_spec_t, filecoin_porep_spec_t, filecoin_snap_spec_t> v;
 };
 struct partition_spec_t {
-  std::variant<circom_input_t, porep_lite_spec_t, filecoin_porep_partition_t> v;
+  std::variant<circom_input_t, porep_lite_spec_t, filecoin_porep_partition_t,
+               filecoin_snap_partition_t>
+      v;
 };
 
 circuit_kind_t kind_of(const job_spec_t& s);
@@ -59,7 +66,8 @@ check_t check_request(const circuit_def_t& c, const job_spec_t& s, uint32_t part
 // actor that must stay responsive.
 result_t<job_spec_t> take_in(const circuit_def_t& c, const job_spec_t& s, uint32_t partitions,
                              const intake_env_t& env);
-// Whether intake has not made what the spec needs yet (a Filecoin spec journaled by schema v1).
+// Whether intake has not made what the spec needs yet (a Filecoin spec journaled by schema v1, or
+// a job journaled before its intake ended).
 bool needs_intake(const job_spec_t& s);
 
 // What partition k's synthesis gets.
@@ -69,7 +77,8 @@ const input_file_t* file_of(const partition_spec_t& p);
 // Every object of the store the spec needs from here on (the store collects the others).
 std::vector<stored_object_t> stored_objects(const job_spec_t& s);
 // The digest (node/verify_proof.hpp public_digest) partition k's public signals must have, when
-// intake derived them (Filecoin): a synthesis node's buffer of other inputs is refused.
+// intake derived them (Filecoin PoRep and SnapDeals): a synthesis node's buffer of other inputs is
+// refused.
 std::optional<std::string> expected_public_digest(const job_spec_t& s, uint32_t k);
 
 // The journal's form: one JSON object, {"v": 1, "kind": "<circuit_kind_name>", …the kind's

@@ -36,7 +36,7 @@ check_t verify_filecoin(const circuit_def_t& c, const std::string& proof_text,
 
 check_t verify_proof(const circuit_def_t& c, const std::string& proof_json,
                      const std::vector<std::string>& public_signals) {
-  if (c.kind == circuit_kind_t::filecoin_porep)
+  if (config::uses_filecoin_params(c.kind))  // a bellperson proof, checked with the circuit's .vk
     return verify_filecoin(c, proof_json, public_signals);
   return curves::with_curve(c.curve, [&](auto tag) {
     using C = decltype(tag);

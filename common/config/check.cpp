@@ -39,8 +39,7 @@ class file_checker_t {
     const bool sched = n_.has(node_role_t::scheduler), synth = n_.has(node_role_t::synth),
                prover = n_.has(node_role_t::prover);
     for (const auto& ci : c_.circuits) {
-      if (ci.kind == circuit_kind_t::filecoin_porep && sched)
-        file("circuits." + ci.id + ".vk", ci.vk);
+      if (config::uses_filecoin_params(ci.kind) && sched) file("circuits." + ci.id + ".vk", ci.vk);
       if (ci.kind != circuit_kind_t::circom) continue;  // keyed by the scheduler into key_dir
       if (sched || prover) file("circuits." + ci.id + ".zkey", ci.zkey);
       if (sched || synth || prover) file("circuits." + ci.id + ".r1cs", ci.r1cs);

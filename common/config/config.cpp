@@ -78,6 +78,8 @@ const char* circuit_kind_name(circuit_kind_t k) {
       return "porep-lite";
     case circuit_kind_t::filecoin_porep:
       return "filecoin-porep";
+    case circuit_kind_t::filecoin_snap:
+      return "filecoin-snap";
   }
   return "?";
 }
@@ -210,9 +212,9 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
     }
     for (const auto& [id, path] : nd.filecoin_params) {
       const circuit_t* ci = cfg.find_circuit(id);
-      if (!ci || ci->kind != circuit_kind_t::filecoin_porep)
+      if (!ci || !uses_filecoin_params(ci->kind))
         fail(c, node_yaml(i)["filecoin_params"][id], node_path(i) + ".filecoin_params." + id,
-             ci ? "circuit \"" + id + "\" is not native: filecoin-porep"
+             ci ? "circuit \"" + id + "\" is not native: filecoin-porep or filecoin-snap"
                 : "\"" + id + "\" is not in circuits");
     }
     if (nd.has(node_role_t::scheduler)) {
@@ -224,9 +226,9 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
       }
     }
   }
-  // A filecoin-porep circuit is proven only where a prover maps its parameters.
+  // A filecoin-porep or -snap circuit is proven only where a prover maps its parameters.
   for (const circuit_t& ci : cfg.circuits) {
-    if (ci.kind != circuit_kind_t::filecoin_porep) continue;
+    if (!uses_filecoin_params(ci.kind)) continue;
     bool mapped = false;
     for (const node_t& nd : cfg.nodes)
       for (const auto& fp : nd.filecoin_params) mapped |= fp.first == ci.id;
@@ -236,16 +238,18 @@ void validate_nodes(const ctx_t& c, const map_t& m, const config_t& cfg) {
            "`filecoin_params: {" +
                ci.id + ": /path/to/" + ci.registered_proof + ".params}`)");
   }
-  // A filecoin-porep job's partitions' inputs are written to the scheduler's store at intake; a
-  // synthesis node in another process fetches its partition's from there over scheduler.http.
+  // A filecoin-porep or -snap job's partitions' inputs are written to the scheduler's store at
+  // intake; a synthesis node in another process fetches its partition's from there over
+  // scheduler.http.
   if (!cfg.scheduler.http)
     for (const circuit_t& ci : cfg.circuits) {
-      if (ci.kind != circuit_kind_t::filecoin_porep) continue;
+      if (!uses_filecoin_params(ci.kind)) continue;
       for (size_t i = 0; i < cfg.nodes.size(); ++i) {
         const node_t& nd = cfg.nodes[i];
         if (nd.has(node_role_t::synth) && !nd.has(node_role_t::scheduler))
           fail(c, m.get("circuits")[ci.id], "circuits." + ci.id,
-               "a filecoin-porep circuit needs scheduler.http: synthesis node \"" + nd.name +
+               std::string("a ") + circuit_kind_name(ci.kind) +
+                   " circuit needs scheduler.http: synthesis node \"" + nd.name +
                    "\" fetches each partition's input from the scheduler's store over it (or "
                    "give the synth role only to the scheduler's node)");
       }

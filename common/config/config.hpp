@@ -43,13 +43,26 @@ enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
 //   input.json porep_lite      zkfleet's own PoRep-like circuit (`native: porep-lite`); jobs bring
 //   a seed filecoin_porep  Filecoin's StackedDrg circuit (`native: filecoin-porep`); jobs bring a
 //   C1
-enum class circuit_kind_t : uint8_t { circom = 0, porep_lite = 1, filecoin_porep = 2 };
+//   filecoin_snap   Filecoin's SnapDeals update circuit (`native: filecoin-snap`); jobs bring a
+//                   sector's update vanilla proofs and its three commitments
+enum class circuit_kind_t : uint8_t {
+  circom = 0,
+  porep_lite = 1,
+  filecoin_porep = 2,
+  filecoin_snap = 3
+};
+// The kinds proven with bellperson parameters that each prover node maps itself
+// (node.filecoin_params) and checked with a bellperson .vk: filecoin-porep and filecoin-snap.
+constexpr bool uses_filecoin_params(circuit_kind_t k) {
+  return k == circuit_kind_t::filecoin_porep || k == circuit_kind_t::filecoin_snap;
+}
 const char* node_role_name(node_role_t r);
 const char* backend_name(backend_t b);
 const char* shape_name(shape_t s);
 const char* wire_name(wire_t w);
 const char* priority_name(priority_t p);
-// "circom", "porep-lite", "filecoin-porep" (the last two: the config's `native:` names).
+// "circom", "porep-lite", "filecoin-porep", "filecoin-snap" (all but the first: the config's
+// `native:` names).
 const char* circuit_kind_name(circuit_kind_t k);
 // "critical" | "high" | "normal" | "low", any case.
 std::optional<priority_t> parse_priority(std::string_view s);
@@ -104,9 +117,12 @@ struct circuit_t {
   // key_dir) or filecoin-porep (Filecoin's StackedDrg circuit: jobs are C1 outputs, provers bring
   // the parameters in their node's filecoin_params).
   circuit_kind_t kind = circuit_kind_t::circom;
-  std::string registered_proof;  // filecoin-porep: the RegisteredSealProof ("StackedDrg2KiBV1_1")
-  std::string vk;  // filecoin-porep: the bellperson .vk the scheduler checks proofs with
-  wire_t wire = wire_t::packed;  // filecoin-porep: what its partitions cross the data plane as
+  // filecoin-porep: the RegisteredSealProof ("StackedDrg2KiBV1_1"); filecoin-snap: the
+  // RegisteredUpdateProof ("StackedDrg2KiBV1")
+  std::string registered_proof;
+  std::string vk;  // filecoin-*: the bellperson .vk the scheduler checks proofs with
+  // filecoin-porep: what its partitions cross the data plane as (filecoin-snap: full only)
+  wire_t wire = wire_t::packed;
   std::string params;   // native: the shape parameters ("curve=bn254,challenges=2,depth=16")
   std::string key_dir;  // native: where the key is made/reused; empty: the user's cache
   std::string

@@ -5,13 +5,20 @@
 namespace zk::timeline {
 
 namespace {
-constexpr const char* kNames[stage_count] = {
-    "QUEUED",      "SYNTH",     "CHAN_SEND", "XFER",   "GPU_PICKUP",    "GPU",
-    "build_ab",    "compute_h", "msm_a",     "msm_b1", "msm_b2",        "msm_c",
-    "msm_h",       "assemble",  "VERIFY",    "DONE",   "porep_witness", "porep_synthesize",
-    "porep_check", "CANCELLED"};
-constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h', 'a', '1',
-                                       '2', 'C', 'H', 'z', 'v', '|', 'w', 'y', 'k', 'X'};
+constexpr const char* kNames[stage_count] = {"QUEUED",        "SYNTH",
+                                             "CHAN_SEND",     "XFER",
+                                             "GPU_PICKUP",    "GPU",
+                                             "build_ab",      "compute_h",
+                                             "msm_a",         "msm_b1",
+                                             "msm_b2",        "msm_c",
+                                             "msm_h",         "assemble",
+                                             "VERIFY",        "DONE",
+                                             "porep_witness", "porep_synthesize",
+                                             "porep_check",   "CANCELLED",
+                                             "snap_witness",  "snap_synthesize",
+                                             "snap_check"};
+constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h', 'a', '1', '2', 'C',
+                                       'H', 'z', 'v', '|', 'w', 'y', 'k', 'X', 'W', 'Y', 'K'};
 }  // namespace
 
 const char* stage_name(stage_t s) { return kNames[int(s)]; }

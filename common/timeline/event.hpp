@@ -36,8 +36,13 @@ enum class stage_t : uint8_t {
   porep_check,       // every constraint checked on the assignment
   cancelled,  // instant: the job was cancelled and the work on this partition stopped here (on
               // the track of the stage it stopped, just before that stage's end)
+  // Children of synth for a SnapDeals update partition (node/synth/filecoin_synth.hpp
+  // synthesize_snap), after cancelled for the same reason:
+  snap_witness,     // the partition's input read, the circuit's witness from its vanilla proof
+  snap_synthesize,  // the update circuit in prove mode into the synth buffer
+  snap_check,       // every constraint checked, the public inputs the derived ones
 };
-inline constexpr int stage_count = int(stage_t::cancelled) + 1;
+inline constexpr int stage_count = int(stage_t::snap_check) + 1;
 
 // The timeline's stage of one of the prover's own stages.
 constexpr stage_t prover_stage(groth16::prover_stage_t s) {
@@ -75,7 +80,8 @@ char stage_glyph(stage_t s);
 inline bool is_prover_child(stage_t s) { return s >= stage_t::build_ab && s <= stage_t::verify; }
 // Synthesis stages nest inside synth.
 inline bool is_synth_child(stage_t s) {
-  return s >= stage_t::porep_witness && s <= stage_t::porep_check;
+  return (s >= stage_t::porep_witness && s <= stage_t::porep_check) ||
+         (s >= stage_t::snap_witness && s <= stage_t::snap_check);
 }
 inline bool is_child(stage_t s) { return is_prover_child(s) || is_synth_child(s); }
 

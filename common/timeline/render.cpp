@@ -418,7 +418,7 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
                 "); ship fewer bytes a partition (witness-only or packed buffers) or use a faster "
                 "network";
   // Within the bound role, the stage that takes most of its time (the prover's stages; a Filecoin
-  // PoRep synthesis's porep_witness / porep_synthesize / porep_check).
+  // PoRep synthesis's porep_witness / porep_synthesize / porep_check, a SnapDeals one's snap_*).
   if (s.bottleneck == "prover" || s.bottleneck == "synthesis") {
     std::map<stage_t, int64_t> spent;
     int64_t all = 0;

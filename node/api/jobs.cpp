@@ -4,10 +4,23 @@
 #include "common/config/config.hpp"
 #include "node/api/service.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/filecoin/api/prover_id.hpp"
 
 namespace zk::node {
+
+namespace {
+
+// The query's sector= (a Filecoin job's sector number), or why not.
+result_t<uint64_t> sector_param(const std::string& n) {
+  if (n.empty() || n.size() > 20 || n.find_first_not_of("0123456789") != std::string::npos ||
+      (n.size() == 20 && n > "18446744073709551615"))
+    return "sector: '" + n.substr(0, 40) + "' is not a sector number (0 to 2^64-1)";
+  return uint64_t(std::stoull(n));
+}
+
+}  // namespace
 
 net::http_response_t api_server_t::impl_t::jobs(const net::http_request_t& r, const who_t& who) {
   if (r.method == "POST") return submit(r, who);
@@ -85,9 +98,9 @@ net::http_response_t api_server_t::impl_t::job(const net::http_request_t& r, con
                                             "&limit=" + std::to_string(limit) + ">; rel=\"next\""});
     return answer;
   };
-  if (got->status.kind != circuit_kind_t::filecoin_porep) return paged(json_response(200, out));
-  // A Filecoin C2 job: the sector's proof too, its partitions' proofs in partition order, once
-  // every partition is proven (hex here; ?format=raw: the bytes themselves).
+  if (!config::uses_filecoin_params(got->status.kind)) return paged(json_response(200, out));
+  // A Filecoin C2 or SnapDeals job: the sector's proof too, its partitions' proofs in partition
+  // order, once every partition is proven (hex here; ?format=raw: the bytes themselves).
   std::vector<std::pair<uint32_t, std::string>> parts;
   for (const auto& p : sorted) parts.emplace_back(p.partition, p.proof_json);
   const bool complete = got->status.done == got->status.partitions;
@@ -219,9 +232,12 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
   if (!c)
     return api_error(400, "unknown circuit '" + circuit_id.substr(0, 100) +
                               "' (this scheduler's circuits: " + circuit_ids() + ")");
-  // A Filecoin C2 job: the registered proof's partitions unless given (the C1 must have them).
+  // A Filecoin C2 or SnapDeals job: the registered proof's partitions unless given (the C1 or
+  // the vanilla proofs must have them).
   if (c->kind == circuit_kind_t::filecoin_porep && !partitions_given)
     partitions = filecoin_config(*c).partitions;
+  if (c->kind == circuit_kind_t::filecoin_snap && !partitions_given)
+    partitions = snap_config(*c).partitions;
   req.circuit = circuit_id;
   req.partitions = uint32_t(partitions);
   if (priority.empty()) {
@@ -268,15 +284,45 @@ net::http_response_t api_server_t::impl_t::submit(const net::http_request_t& r, 
         } catch (const std::exception& e) {
           return api_error(400, e.what());
         }
-        const std::string& n = *sector;
-        if (n.size() > 20 || n.find_first_not_of("0123456789") != std::string::npos ||
-            (n.size() == 20 && n > "18446744073709551615"))
-          return api_error(
-              400, "sector: '" + n.substr(0, 40) + "' is not a sector number (0 to 2^64-1)");
-        spec.sector = std::stoull(n);
+        auto n = sector_param(*sector);
+        if (!n) return api_error(400, n.error());
+        spec.sector = *n;
         auto c1 = stored_body();
         if (!c1) return c1.error();
         spec.c1 = input_file_t::of(c1.value());
+        req.spec = {std::move(spec)};
+        break;
+      }
+      case circuit_kind_t::filecoin_snap: {  // the body is snap-vproof.json, the query the comms
+        if (!r.param("circuit"))
+          return api_error(400, "circuit '" + circuit_id +
+                                    "' takes the update's snap-vproof.json as the body: POST it "
+                                    "to /v1/jobs?circuit=" +
+                                    circuit_id + "&comm_r_old=HEX&comm_r_new=HEX&comm_d_new=HEX");
+        filecoin_snap_spec_t spec;
+        for (auto [key, to] : {std::pair{"comm_r_old", &spec.comms.comm_r_old},
+                               std::pair{"comm_r_new", &spec.comms.comm_r_new},
+                               std::pair{"comm_d_new", &spec.comms.comm_d_new}}) {
+          auto v = r.param(key);
+          if (!v || v->empty())
+            return api_error(400, "circuit '" + circuit_id +
+                                      "' needs comm_r_old=, comm_r_new= and comm_d_new= in the "
+                                      "query (64 hex digits each): " +
+                                      key + " is missing");
+          try {
+            *to = zk::parse_hex32(*v, key);
+          } catch (const std::exception& e) {
+            return api_error(400, e.what());
+          }
+        }
+        if (auto sector = r.param("sector")) {
+          auto n = sector_param(*sector);
+          if (!n) return api_error(400, n.error());
+          spec.sector = *n;
+        }
+        auto body = stored_body();
+        if (!body) return body.error();
+        spec.vanilla = input_file_t::of(body.value());
         req.spec = {std::move(spec)};
         break;
       }

@@ -69,10 +69,13 @@ net::http_body_plan_t api_server_t::impl_t::body_plan(const net::http_request_t&
   plan.hint = "raise scheduler.max_upload in the scheduler's config to send it";
   try {
     // A Filecoin C2 job's body is its C1 output, JSON whatever the Content-Type says, read by the
-    // C1 reader at intake (its messages name the JSON path and byte of what is wrong).
+    // C1 reader at intake (its messages name the JSON path and byte of what is wrong); a SnapDeals
+    // job's is its snap-vproof.json (Curio's list of base64 partition proofs), JSON likewise.
     auto c = head.param("circuit") ? circuit(*head.param("circuit")) : std::nullopt;
     const bool c1 = c && c->kind == circuit_kind_t::filecoin_porep;
-    const bool json_type = head.header("content-type").rfind("application/json", 0) == 0 || c1;
+    const bool vproof = c && c->kind == circuit_kind_t::filecoin_snap;
+    const bool json_type =
+        head.header("content-type").rfind("application/json", 0) == 0 || c1 || vproof;
     plan.sink = std::make_shared<upload_sink_t>(o.uploads->receive(json_type, !c1));
   } catch (const std::exception& e) {
     plan.answer = api_error(500, std::string("the upload store: ") + e.what());

@@ -60,7 +60,7 @@ await_answer_t finished_answer(const std::string& job_id, const job_result_msg& 
     a.error = s.finished ? s.error : "job " + job_id + " has not finished";
     return a;
   }
-  if (s.kind != circuit_kind_t::filecoin_porep) {
+  if (!config::uses_filecoin_params(s.kind)) {  // PoRep C2 and SnapDeals: 192 bytes a partition
     a.status = await_status_t::failed;
     a.error = "job " + job_id + " is a " + config::circuit_kind_name(s.kind) +
               " job: its proofs are snarkjs proofs (GET /v1/jobs/" + s.id + "/proofs)";

@@ -1,8 +1,10 @@
 #include "node/cuzk/request.hpp"
 
+#include <cstring>
 #include <limits>
 
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/base/sha256.hpp"
 
@@ -75,27 +77,75 @@ result_t<const fc::registered_proof_t*> seal_proof_of(uint64_t registered_proof)
   return &fc::registered_proof_by_id(registered_proof);
 }
 
-std::string filecoin_circuits(const std::vector<circuit_def_t>& circuits) {
+std::string filecoin_circuits(const std::vector<circuit_def_t>& circuits, circuit_kind_t kind) {
   std::string out;
   for (const auto& c : circuits)
-    if (c.kind == circuit_kind_t::filecoin_porep)
-      out += (out.empty() ? "" : ", ") + c.id + " (" + c.native_params + ")";
+    if (c.kind == kind) out += (out.empty() ? "" : ", ") + c.id + " (" + c.native_params + ")";
   return out.empty() ? "none" : out;
 }
 
-answer_t<circuit_def_t> circuit_for(const std::vector<circuit_def_t>& circuits,
-                                    const fc::registered_proof_t& proof) {
+namespace {
+
+// The configured circuit of `kind` for the registered proof `name` (the first by id), or the
+// refusal naming what is configured.
+answer_t<circuit_def_t> circuit_of(const std::vector<circuit_def_t>& circuits, circuit_kind_t kind,
+                                   std::string_view name, uint64_t number) {
   const circuit_def_t* best = nullptr;
   for (const auto& c : circuits)
-    if (c.kind == circuit_kind_t::filecoin_porep && c.native_params == proof.name &&
-        (!best || c.id < best->id))
-      best = &c;
+    if (c.kind == kind && c.native_params == name && (!best || c.id < best->id)) best = &c;
   if (best) return *best;
+  const std::string k = config::circuit_kind_name(kind);
   return refusal_t{code_t::failed_precondition,
-                   "registered_proof " + std::to_string(proof.id) + " (" + std::string(proof.name) +
-                       ") is not proved by this cluster: no filecoin-porep circuit of it is "
-                       "configured (its filecoin-porep circuits: " +
-                       filecoin_circuits(circuits) + ")"};
+                   "registered_proof " + std::to_string(number) + " (" + std::string(name) +
+                       ") is not proved by this cluster: no " + k +
+                       " circuit of it is configured (its " + k +
+                       " circuits: " + filecoin_circuits(circuits, kind) + ")"};
+}
+
+// The update's part of check_submit (after the kind and the request id).
+answer_t<circuit_def_t> check_snap_submit(const submit_t& s,
+                                          const std::vector<circuit_def_t>& circuits) {
+  auto invalid = [](std::string why) {
+    return refusal_t{code_t::invalid_argument, std::move(why)};
+  };
+  const auto& all = fc::registered_update_proofs();
+  if (s.registered_proof >= all.size())
+    return invalid("registered_proof " + std::to_string(s.registered_proof) +
+                   " is no RegisteredUpdateProof (0 to " + std::to_string(all.size() - 1) + ")");
+  const fc::registered_update_proof_t& p = fc::registered_update_proof_by_id(s.registered_proof);
+  auto circuit = circuit_for(circuits, p);
+  if (!circuit) return circuit;
+  if (s.sector_size != 0 && s.sector_size != p.sector_size)
+    return invalid("sector_size " + std::to_string(s.sector_size) + " is not the sector size of " +
+                   std::string(p.name) + " (" + std::to_string(p.sector_size) + ")");
+  for (const auto& [name, v] :
+       {std::pair<const char*, const std::string*>{"comm_r_old", &s.comm_r_old},
+        {"comm_r_new", &s.comm_r_new},
+        {"comm_d_new", &s.comm_d_new}})
+    if (v->size() != 32)
+      return invalid(std::string(name) + " must be 32 bytes, got " + std::to_string(v->size()));
+  const uint32_t partitions = snap_config(circuit.value()).partitions;
+  if (s.vanilla_proofs.size() != partitions)
+    return invalid("vanilla_proofs: " + std::to_string(s.vanilla_proofs.size()) +
+                   " partition proofs, an update of " + std::string(p.name) + " has " +
+                   std::to_string(partitions));
+  if (s.vanilla_proof_bytes != 0)
+    return invalid(
+        "vanilla_proof is for POREP_SEAL_COMMIT: an update's partitions go in "
+        "vanilla_proofs");
+  return circuit;
+}
+
+}  // namespace
+
+answer_t<circuit_def_t> circuit_for(const std::vector<circuit_def_t>& circuits,
+                                    const fc::registered_proof_t& proof) {
+  return circuit_of(circuits, circuit_kind_t::filecoin_porep, proof.name, proof.id);
+}
+
+answer_t<circuit_def_t> circuit_for(const std::vector<circuit_def_t>& circuits,
+                                    const fc::registered_update_proof_t& proof) {
+  return circuit_of(circuits, circuit_kind_t::filecoin_snap, proof.name, proof.id);
 }
 
 answer_t<circuit_def_t> check_submit(const submit_t& s,
@@ -107,18 +157,20 @@ answer_t<circuit_def_t> check_submit(const submit_t& s,
   if (s.proof_kind == 0 || kind.empty())
     return invalid("invalid proof_kind: " + std::to_string(s.proof_kind) +
                    (kind.empty() ? std::string() : " (" + kind + ")"));
-  if (s.proof_kind != porep_seal_commit)
+  if (s.proof_kind != porep_seal_commit && s.proof_kind != snap_deals_update)
     return refusal_t{code_t::unimplemented,
                      kind +
                          " is not proved by this zkfleet cluster: it proves POREP_SEAL_COMMIT "
-                         "only (its filecoin-porep circuits: " +
-                         filecoin_circuits(circuits) + ")"};
+                         "and SNAP_DEALS_UPDATE (its filecoin-porep circuits: " +
+                         filecoin_circuits(circuits) + "; its filecoin-snap circuits: " +
+                         filecoin_circuits(circuits, circuit_kind_t::filecoin_snap) + ")"};
   if (s.request_id.size() > max_request_id)
     return invalid("request_id: " + std::to_string(s.request_id.size()) + " bytes, more than the " +
                    std::to_string(max_request_id) + " a job may carry");
   for (const char ch : s.request_id)
     if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
       return invalid("request_id: holds a control character");
+  if (s.proof_kind == snap_deals_update) return check_snap_submit(s, circuits);
   auto proof = seal_proof_of(s.registered_proof);
   if (!proof) return invalid(proof.error());
   const fc::registered_proof_t& p = *proof.value();
@@ -139,18 +191,45 @@ std::string request_fingerprint(const submit_t& s) {
   for (uint64_t v : {s.proof_kind, s.registered_proof, s.sector_size, s.miner_id, s.sector_number})
     text += "|" + std::to_string(v);
   text += "|" + (s.c1 ? s.c1->sha256 : std::string());
+  if (s.proof_kind == snap_deals_update)  // the partitions stored, and the commitments
+    for (const std::string* v : {&s.comm_r_old, &s.comm_r_new, &s.comm_d_new})
+      text += "|" + to_hex(reinterpret_cast<const uint8_t*>(v->data()), v->size());
+  if (s.proof_kind == snap_deals_update) text += "|" + (s.vanilla ? s.vanilla->sha256 : "");
   const bytes32_t d = sha256_t::hash(text.data(), text.size());
   return to_hex(d);
 }
 
 answer_t<job_request_msg> job_request_of(const submit_t& s, const circuit_def_t& circuit) {
-  if (!s.c1)
-    return refusal_t{code_t::invalid_argument, "vanilla_proof: the C1 output was not stored"};
-  auto prover = prover_id_of(s.miner_id);
-  if (!prover) return refusal_t{code_t::invalid_argument, prover.error()};
+  const bool snap = s.proof_kind == snap_deals_update;
+  if (snap ? !s.vanilla : !s.c1)
+    return refusal_t{code_t::invalid_argument,
+                     snap ? "vanilla_proofs: the partitions were not stored"
+                          : "vanilla_proof: the C1 output was not stored"};
   job_request_msg r;
   r.circuit = circuit.id;
-  r.partitions = filecoin_config(circuit).partitions;
+  if (snap) {
+    filecoin_snap_spec_t spec;
+    for (auto [to, from] : {std::pair{&spec.comms.comm_r_old, &s.comm_r_old},
+                            std::pair{&spec.comms.comm_r_new, &s.comm_r_new},
+                            std::pair{&spec.comms.comm_d_new, &s.comm_d_new}}) {
+      if (from->size() != 32)
+        return refusal_t{code_t::invalid_argument, "a commitment is not 32 bytes"};
+      std::memcpy(to->data(), from->data(), 32);
+    }
+    spec.sector = s.sector_number;
+    spec.vanilla = input_file_t::of(*s.vanilla);
+    r.partitions = snap_config(circuit).partitions;
+    r.spec = {std::move(spec)};
+  } else {
+    auto prover = prover_id_of(s.miner_id);
+    if (!prover) return refusal_t{code_t::invalid_argument, prover.error()};
+    filecoin_porep_spec_t spec;
+    spec.prover_id = prover.value();
+    spec.sector = s.sector_number;
+    spec.c1 = input_file_t::of(*s.c1);
+    r.partitions = filecoin_config(circuit).partitions;
+    r.spec = {std::move(spec)};
+  }
   switch (s.priority) {
     case 0:  // the circuit's (else scheduler.default_priority); cuzk's PoRep default is NORMAL
       r.circuit_priority = true;
@@ -168,11 +247,6 @@ answer_t<job_request_msg> job_request_of(const submit_t& s, const circuit_def_t&
       r.priority = priority_t::normal;
       break;
   }
-  filecoin_porep_spec_t spec;
-  spec.prover_id = prover.value();
-  spec.sector = s.sector_number;
-  spec.c1 = input_file_t::of(*s.c1);
-  r.spec = {std::move(spec)};
   r.request_id = s.request_id;
   if (!r.request_id.empty()) r.request_digest = request_fingerprint(s);
   return r;

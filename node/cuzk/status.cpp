@@ -5,27 +5,42 @@
 
 #include "common/buffer/buffer_store.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 
 namespace zk::node::cuzk {
 
 namespace fc = zk::filecoin;
 
-std::string circuit_id_of(const fc::registered_proof_t& proof) {
-  const uint64_t s = proof.sector_size;
+namespace {
+
+// "32g", "8m", "2k".
+std::string size_label(uint64_t s) {
   const std::string size = s % (uint64_t(1) << 30) == 0   ? std::to_string(s >> 30) + "g"
                            : s % (uint64_t(1) << 20) == 0 ? std::to_string(s >> 20) + "m"
                                                           : std::to_string(s >> 10) + "k";
-  return "porep-" + size;
+  return size;
+}
+
+}  // namespace
+
+std::string circuit_id_of(const fc::registered_proof_t& proof) {
+  return "porep-" + size_label(proof.sector_size);
 }
 
 std::string proof_kind_label(circuit_kind_t kind) {
-  return kind == circuit_kind_t::filecoin_porep ? "porep-c2" : config::circuit_kind_name(kind);
+  return kind == circuit_kind_t::filecoin_porep  ? "porep-c2"
+         : kind == circuit_kind_t::filecoin_snap ? "snap-update"
+                                                 : config::circuit_kind_name(kind);
 }
 
 namespace {
 
-// The id of a configured filecoin-porep circuit's sector size.
-std::string size_id_of(const circuit_def_t& c) { return circuit_id_of(*filecoin_config(c).proof); }
+// cuzk's id of a configured Filecoin circuit: porep-<size> or snap-<size>.
+std::string size_id_of(const circuit_def_t& c) {
+  if (c.kind == circuit_kind_t::filecoin_snap)
+    return "snap-" + size_label(snap_config(c).sector_size);
+  return circuit_id_of(*filecoin_config(c).proof);
+}
 
 bool holds(const node_usage_msg& n, const std::string& circuit) {
   return std::find(n.hot_circuits.begin(), n.hot_circuits.end(), circuit) != n.hot_circuits.end();
@@ -51,7 +66,7 @@ status_t cluster_status(const std::vector<node_usage_msg>& nodes,
   std::map<std::string, uint32_t> proving;  // circuit → partitions proving now
   std::map<std::string, queue_status_t> queues{{"porep-c2", {"porep-c2", 0, 0}}};
   for (const auto& j : jobs) {
-    if (j.kind == circuit_kind_t::filecoin_porep && j.finished) {
+    if (config::uses_filecoin_params(j.kind) && j.finished) {
       if (j.failed > 0) ++st.total_proofs_failed;
       if (!j.cancelled && j.failed == 0) ++st.total_proofs_completed;
     }
@@ -88,7 +103,7 @@ status_t cluster_status(const std::vector<node_usage_msg>& nodes,
   }
   std::map<std::string, srs_status_t> srs;  // by cuzk's circuit id
   for (const auto& c : circuits) {
-    if (c.kind != circuit_kind_t::filecoin_porep || !resident(nodes, {c})) continue;
+    if (!config::uses_filecoin_params(c.kind) || !resident(nodes, {c})) continue;
     const std::string id = size_id_of(c);
     srs_status_t& s = srs[id];
     s.circuit_id = id;
@@ -103,7 +118,7 @@ answer_t<std::vector<circuit_def_t>> circuits_named(const std::vector<circuit_de
   std::vector<circuit_def_t> out;
   std::string known;
   for (const auto& c : circuits) {
-    if (c.kind != circuit_kind_t::filecoin_porep) continue;
+    if (!config::uses_filecoin_params(c.kind)) continue;
     const std::string id = size_id_of(c);
     known += (known.empty() ? "" : ", ") + id + " (" + c.id + ")";
     if (id == circuit_id || c.id == circuit_id) out.push_back(c);

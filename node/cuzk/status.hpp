@@ -60,7 +60,8 @@ struct status_t {
 
 // "porep-32g" for a registered proof of 32 GiB sectors, "porep-2k" for 2 KiB, ...
 std::string circuit_id_of(const filecoin::registered_proof_t& proof);
-// "porep-c2" for a Filecoin C2 job (cuzk's name of PoRep), else the kind's config name.
+// "porep-c2" for a Filecoin C2 job, "snap-update" for a SnapDeals update (cuzk's names of the
+// kinds), else the kind's config name.
 std::string proof_kind_label(circuit_kind_t kind);
 
 // The status (see the top). `jobs`: every job the scheduler retains (admin's list); `caller`:

@@ -1,42 +1,50 @@
 #include "node/prover/filecoin_key.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "common/util/log.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "zk/base/fingerprint.hpp"
-#include "zk/filecoin/api/c2.hpp"
+#include "zk/bellperson/groth16/key.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/filecoin/update/circuit.hpp"
 #include "zk/formats/json.hpp"
 
 namespace zk::node {
 
 namespace fc = zk::filecoin;
+using curve_t = bellperson::curve_t;
 
 namespace {
 
+// The .params of one circuit decoded for it (its densities from the circuit's shape) and the one
+// prover over that key view, as zk/filecoin/api/c2.hpp's c2_prover_t has them for the command
+// line; PoRep's circuit keeps its configuration for the packed wire's rebuild.
 struct filecoin_key_t final : prover_engine_t::key_t {
-  std::unique_ptr<fc::c2_prover_t> c2;
-  fc::circuit_config_t config;
+  std::unique_ptr<bellperson::params_key_t> key;
+  std::unique_ptr<groth16::prover_t<curve_t>> prover;
+  std::optional<fc::circuit_config_t> porep;
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
                        const groth16::stage_observer_t& observe, const stop_t& stop) override {
-    // The packed wire: a, b, c from the witness and the circuit's structure (kept once per
-    // circuit by circuit_program, built at the first packed partition).
-    const abc_rebuild_t<bellperson::curve_t> rebuild =
-        [this](const formats::witness_bits_t& bits,
-               const groth16::abc_rows_t<bellperson::fr_t>& rows, const stop_t& stop) {
-          const auto program = fc::circuit_program(config);
-          const std::vector<bellperson::fr_t> others = bellperson::abc_program_t::others_of(bits);
-          bellperson::assignment_view_t view;
-          view.a = rows.a;
-          view.b = rows.b;
-          view.c = rows.c;
-          view.capacity = program->total();
-          program->eval({&bits, others.data()}, view, stop);
-        };
-    const auto p =
-        prove_buffer(c2->prover(), c2->key().verifying_key(), c, b, observe, stop, rebuild);
+    // The packed wire (PoRep only): a, b, c from the witness and the circuit's structure (kept
+    // once per circuit by circuit_program, built at the first packed partition).
+    abc_rebuild_t<curve_t> rebuild;
+    if (porep)
+      rebuild = [this](const formats::witness_bits_t& bits,
+                       const groth16::abc_rows_t<bellperson::fr_t>& rows, const stop_t& stop) {
+        const auto program = fc::circuit_program(*porep);
+        const std::vector<bellperson::fr_t> others = bellperson::abc_program_t::others_of(bits);
+        bellperson::assignment_view_t view;
+        view.a = rows.a;
+        view.b = rows.b;
+        view.c = rows.c;
+        view.capacity = program->total();
+        program->eval({&bits, others.data()}, view, stop);
+      };
+    const auto p = prove_buffer(*prover, key->verifying_key(), c, b, observe, stop, rebuild);
     uint8_t bytes[bellperson::proof_size];
     bellperson::encode_proof(p.proof, bytes);
     return {filecoin_proof_text(bytes), p.public_signals, p.prove_seconds, p.verify_seconds};
@@ -58,20 +66,28 @@ std::unique_ptr<prover_engine_t::key_t> load_filecoin_key(
                                " IC points, circuit '" + c.id + "' " +
                                std::to_string(c.n_public + 1) + " inputs");
     k->sample = sampled_fingerprint(file.mapping().data(), file.file_size());
-    k->config = fc::circuit_config(filecoin_config(c));
-    k->c2 = std::make_unique<fc::c2_prover_t>(file, k->config);
+    if (c.kind == circuit_kind_t::filecoin_snap) {
+      k->key = std::make_unique<bellperson::params_key_t>(
+          file, *fc::update_circuit_shape(snap_config(c), /*matrices=*/false));
+    } else {
+      k->porep = fc::circuit_config(filecoin_config(c));
+      k->key = std::make_unique<bellperson::params_key_t>(
+          file, *fc::circuit_shape(*k->porep, /*matrices=*/false));
+    }
+    k->prover = std::make_unique<groth16::prover_t<curve_t>>(k->key->view());
   }
-  if (c.shape == buffer::synth_shape_t::packed_witness) {
+  if (k->porep && c.shape != buffer::synth_shape_t::packed_witness) k->porep.reset();
+  if (k->porep) {
     // The structure a, b, c are rebuilt with, made now rather than in the first proof.
-    const auto program = fc::circuit_program(k->config);
+    const auto program = fc::circuit_program(*k->porep);
     log::info("circuit '" + c.id + "': packed wire, a, b, c rebuilt here from the circuit's " +
               "structure (" + std::to_string(program->bytes_kept()) + " bytes)");
   }
-  k->c2->prover().set_accelerator(acc);
-  k->c2->prover().release_work();  // touched by the allocation: held only while a proof runs
+  k->prover->set_accelerator(acc);
+  k->prover->release_work();  // touched by the allocation: held only while a proof runs
   log::info("circuit '" + c.id + "': " + params + " decoded and resident (" +
-            std::to_string(k->c2->key().bytes()) + " bytes of bases; the file's pages released)");
-  log_stage_backends(c, k->c2->prover(), acc ? acc->name : "");
+            std::to_string(k->key->bytes()) + " bytes of bases; the file's pages released)");
+  log_stage_backends(c, *k->prover, acc ? acc->name : "");
   return k;
 }
 

@@ -65,7 +65,7 @@ std::unique_ptr<prover_engine_t::key_t> load_key(const circuit_def_t& c, const s
                                                  const accelerators_t& acc,
                                                  const groth16::precompute_t& pre, uint64_t room) {
   const auto before = file_id_of(path);
-  if (c.kind == circuit_kind_t::filecoin_porep) {  // the node's own parameters, resident
+  if (config::uses_filecoin_params(c.kind)) {  // the node's own parameters, resident
     auto k = load_filecoin_key(c, path, acc.bls12_381);
     if (before) k->loaded = *before;
     return k;
@@ -119,7 +119,7 @@ prover_engine_t::key_t& prover_engine_t::key(const circuit_def_t& c) {
 void prover_engine_t::load(const circuit_def_t& c) { key(c); }
 
 std::string prover_engine_t::key_path(const circuit_def_t& c) const {
-  if (c.kind != circuit_kind_t::filecoin_porep) return c.zkey;
+  if (!config::uses_filecoin_params(c.kind)) return c.zkey;
   for (const auto& [id, path] : filecoin_params_)
     if (id == c.id) return path;
   return "";

@@ -27,6 +27,8 @@ const char* object_ext(object_type_t t) {
       return "json";
     case object_type_t::partition:
       return "fcp";
+    case object_type_t::update_partition:
+      return "fup";
   }
   return "?";
 }
@@ -40,7 +42,8 @@ std::optional<stored_object_t> parse_upload(std::string_view input) {
   const size_t dot = rest.find('.');
   if (dot != 64 || rest.find_first_not_of("0123456789abcdef") < 64) return std::nullopt;
   const std::string_view ext = rest.substr(65);
-  for (object_type_t t : {object_type_t::wtns, object_type_t::json, object_type_t::partition})
+  for (object_type_t t : {object_type_t::wtns, object_type_t::json, object_type_t::partition,
+                          object_type_t::update_partition})
     if (ext == object_ext(t)) return stored_object_t{std::string(rest.substr(0, 64)), t};
   return std::nullopt;
 }
@@ -81,7 +84,9 @@ std::string temp_name(const std::string& dir) {
       .string();
 }
 
-// That the file holds one JSON object: parsed as it is read back (SAX: nothing kept).
+// That the file holds one JSON object (an input.json, a C1) or list (a SnapDeals update's
+// snap-vproof.json): parsed as it is read back (SAX: nothing kept). What each holds is its
+// reader's to check, at intake.
 check_t check_json_object(const std::string& path) {
   struct sax_t : nlohmann::json_sax<nlohmann::json> {
     int events = 0;
@@ -101,7 +106,7 @@ check_t check_json_object(const std::string& path) {
     bool start_object(std::size_t) override { return first(true); }
     bool key(string_t&) override { return true; }
     bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return first(false); }
+    bool start_array(std::size_t) override { return first(true); }
     bool end_array() override { return true; }
     bool parse_error(std::size_t, const std::string&,
                      const nlohmann::detail::exception& e) override {
@@ -113,7 +118,9 @@ check_t check_json_object(const std::string& path) {
   if (!in) return std::string("the stored input cannot be read back");
   if (!nlohmann::json::sax_parse(in, &sax) || !sax.error.empty())
     return "the input is not JSON: " + sax.error;
-  if (!sax.object) return std::string("an input.json must be a JSON object");
+  if (!sax.object)
+    return std::string(
+        "a JSON input must be an object (an input.json, a C1) or a list (a snap-vproof.json)");
   return {};
 }
 
@@ -137,9 +144,15 @@ std::string upload_store_t::put(std::string_view bytes, bool json) {
 }
 
 stored_object_t upload_store_t::put_object(std::string_view bytes, object_type_t type) {
-  if (type != object_type_t::partition || bytes.size() < 4 || bytes.substr(0, 4) != "ZKFP")
-    throw std::invalid_argument(std::string("not a partition input (.") + object_ext(type) +
-                                ": its magic is not \"ZKFP\")");
+  // What intake writes: the partition inputs of zk/filecoin/api/partition_input.hpp and
+  // update_input.hpp, each by its magic.
+  const char* magic = type == object_type_t::partition          ? "ZKFP"
+                      : type == object_type_t::update_partition ? "ZKUP"
+                                                                : nullptr;
+  if (!magic || bytes.size() < 4 || bytes.substr(0, 4) != magic)
+    throw std::invalid_argument(
+        std::string("not a partition input (.") + object_ext(type) +
+        (magic ? std::string(": its magic is not \"") + magic + "\")" : std::string(")")));
   security::sha256_stream_t hash;
   hash.update(bytes);
   const stored_object_t o{hash.hex(), type};

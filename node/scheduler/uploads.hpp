@@ -37,11 +37,12 @@ inline constexpr std::string_view upload_prefix = "upload:sha256:";
 
 // What an object of the store holds (its file's extension).
 enum class object_type_t : uint8_t {
-  wtns = 0,       // .wtns: a circom witness
-  json = 1,       // .json: a JSON object (an input.json, a C1)
-  partition = 2,  // .fcp: a Filecoin C2 partition's input, written at intake
+  wtns = 0,              // .wtns: a circom witness
+  json = 1,              // .json: a JSON object (an input.json, a C1)
+  partition = 2,         // .fcp: a Filecoin C2 partition's input, written at intake
+  update_partition = 3,  // .fup: a SnapDeals update partition's input, written at intake
 };
-const char* object_ext(object_type_t t);  // "wtns", "json", "fcp"
+const char* object_ext(object_type_t t);  // "wtns", "json", "fcp", "fup"
 
 // An object of the store, by its content.
 struct stored_object_t {

@@ -4,11 +4,14 @@
 #include <cstring>
 
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "zk/base/clock.hpp"
 #include "zk/base/error.hpp"
 #include "zk/ff/canonical.hpp"
 #include "zk/filecoin/api/partition_input.hpp"
+#include "zk/filecoin/api/update_input.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/filecoin/update/circuit.hpp"
 #include "zk/formats/packed_witness.hpp"
 
 namespace zk::node {
@@ -219,6 +222,91 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
     r.checksum = made.header.payload_checksum;
     r.buffer_id = store.commit(std::move(buf), made.header);
   }
+  r.seconds = seconds_since(start);
+  return r;
+}
+
+synth_result_t synthesize_snap(const circuit_def_t& c, const std::string& file,
+                               const std::string& name, uint64_t job, uint32_t part,
+                               buffer::buffer_store_t& store, const synth_stage_observer_t& observe,
+                               const stop_t& stop) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string what = name + ": partition " + std::to_string(part);
+  int64_t t = timeline::monotonic_ns();
+
+  // snap_witness: the input (made at intake from the checked vanilla proofs) and its witness.
+  const fc::update_config_t uc = snap_config(c);
+  fc::update_input_t in;
+  try {
+    in = fc::read_update_input_file(uc, file);
+  } catch (const zk::format_error& e) {
+    std::string why = e.what();
+    if (why.compare(0, file.size(), file) == 0) why.replace(0, file.size(), name);
+    throw bad_input_error(why);
+  }
+  if (in.partition != part)
+    throw bad_input_error(name + ": the input of partition " + std::to_string(in.partition) +
+                          ", dispatched for partition " + std::to_string(part));
+  fc::update_partition_witness_t w;
+  try {
+    w = fc::update_witness_from_vanilla(uc, part, in.comms, in.proof);
+  } catch (const std::invalid_argument& e) {
+    throw bad_input_error(what + ": " + e.what());
+  }
+  auto pub = fc::update_public_inputs(uc, part, in.comms);
+  if (!pub) throw bad_input_error(what + ": " + pub.error());
+  const fc::circuit_layout_t& layout = fc::update_circuit_layout(uc);
+  if (uint64_t(layout.total.inputs) + layout.total.aux != c.n_vars ||
+      uint64_t(layout.total.constraints) + layout.total.inputs != c.domain_rows)
+    throw std::runtime_error("circuit '" + c.id + "': the update circuit of " +
+                             std::string(uc.proof->name) + " does not have the counts the " +
+                             "scheduler described (" + std::to_string(c.n_vars) + " variables, " +
+                             std::to_string(c.domain_rows) + " rows)");
+  t = stage_end(observe, timeline::stage_t::snap_witness, t);
+  throw_if_stopped(stop, what);
+
+  // snap_synthesize: prove mode straight into the reserved buffer.
+  const buffer::synth_params_t p =
+      synth_params_for(c, job, part, buffer::synth_shape_t::abc_witness);
+  const uint64_t bytes = buffer::payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
+  auto reserved = store.reserve(bytes);
+  if (!reserved) throw std::runtime_error(reserved.error().message);
+  buffer::writable_buffer_t buf = std::move(reserved.value());
+  uint8_t* payload = buf.data();
+  fr_t* base = reinterpret_cast<fr_t*>(payload);
+  bellperson::assignment_view_t view;
+  view.inputs = base;
+  view.aux = base + layout.total.inputs;
+  view.a = base + c.n_vars;
+  view.b = view.a + c.domain_rows;
+  view.c = view.b + c.domain_rows;
+  view.capacity = layout.total;
+  try {
+    fc::synthesize_update_partition(uc, w, view, true, stop);
+  } catch (const std::invalid_argument& e) {
+    throw bad_input_error(what + ": " + e.what());
+  } catch (const cancelled_error&) {
+    throw cancelled_error(what + ": stopped (cancelled)");
+  }
+  t = stage_end(observe, timeline::stage_t::snap_synthesize, t);
+  throw_if_stopped(stop, what);
+
+  // snap_check: a proof of an unsatisfied circuit would not verify; say where it fails instead.
+  if (const auto u = fc::first_unsatisfied_update(uc, view))
+    throw bad_input_error(what + ": constraint " + std::to_string(u->constraint) + " (" + u->where +
+                          ") is not satisfied: the vanilla proof does not fit the " + "circuit");
+  for (size_t i = 0; i < pub->size(); ++i)
+    if (!(view.inputs[i + 1] == (*pub)[i]))
+      throw bad_input_error(what + ": public input " + std::to_string(i) +
+                            " of the synthesized circuit is not the one the commitments derive");
+  ff::write_canonical_le(base, size_t(c.n_vars), payload);  // the witness as the header says
+  const buffer::synth_header_t header = buffer::make_header(p, {{payload, size_t(bytes)}});
+  stage_end(observe, timeline::stage_t::snap_check, t);
+
+  synth_result_t r;
+  r.payload_bytes = bytes;
+  r.checksum = header.payload_checksum;
+  r.buffer_id = store.commit(std::move(buf), header);
   r.seconds = seconds_since(start);
   return r;
 }

@@ -91,4 +91,18 @@ synth_result_t synthesize_filecoin(const circuit_def_t& c, const std::string& fi
                                    const synth_stage_observer_t& observe = {},
                                    const stop_t& stop = {});
 
+// One partition of a SnapDeals update job (node/filecoin_snap_job.hpp) into `store`, an
+// abc+witness buffer laid out as a PoRep partition's:
+//   snap_witness     the partition's input read (zk/filecoin/api/update_input.hpp), the circuit's
+//                    witness from its vanilla proof and the commitments
+//   snap_synthesize  the update circuit in prove mode, challenges in parallel, straight into the
+//                    buffer reserved in the store
+//   snap_check       every constraint checked (first_unsatisfied_update), the input assignment
+//                    the public inputs the verifier derives from the commitments
+// Throws as synthesize_filecoin does.
+synth_result_t synthesize_snap(const circuit_def_t& c, const std::string& file,
+                               const std::string& name, uint64_t job, uint32_t part,
+                               buffer::buffer_store_t& store,
+                               const synth_stage_observer_t& observe = {}, const stop_t& stop = {});
+
 }  // namespace zk::node

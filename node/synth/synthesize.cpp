@@ -215,6 +215,9 @@ synth_result_t synthesize(const circuit_def_t& c, const partition_spec_t& input,
                    },
                    [&](const filecoin_porep_partition_t&) {
                      return synthesize_filecoin(c, file, name, job, part, store, observe, stop);
+                   },
+                   [&](const filecoin_snap_partition_t&) {
+                     return synthesize_snap(c, file, name, job, part, store, observe, stop);
                    }},
       input.v);
   r.seconds = seconds_since(t0);

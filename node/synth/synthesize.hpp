@@ -55,6 +55,7 @@ using synth_stage_observer_t = std::function<void(timeline::stage_t, int64_t t0,
 //   filecoin_porep  synthesize_filecoin (node/synth/filecoin_synth.hpp: the partition's input),
 //                   reporting its stages to `observe`; `stop` polled between its stages and
 //                   challenges (zk::cancelled_error)
+//   filecoin_snap   synthesize_snap (the same file: the update partition's input), likewise
 synth_result_t synthesize(const circuit_def_t& c, const partition_spec_t& input,
                           const std::string& file, const std::string& name, uint32_t partitions,
                           uint64_t job, uint32_t part, buffer::buffer_store_t& store,

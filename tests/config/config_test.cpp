@@ -315,7 +315,7 @@ TEST_CASE("native circuits: porep-lite with its shape parameters") {
   };
   CHECK(error_of(replace(native, "native: porep-lite", "native: winning-post"))
             .find("circuits.porep.native: \"winning-post\" is not a native circuit (known: "
-                  "porep-lite, filecoin-porep)") != std::string::npos);
+                  "porep-lite, filecoin-porep, filecoin-snap)") != std::string::npos);
   CHECK(error_of(replace(native, "depth=12", "depth=x")).find("circuits.porep.params: ") !=
         std::string::npos);
   CHECK(error_of(replace(native, "depth=12", "depth=12,partitions=10"))
@@ -602,6 +602,22 @@ nodes:
                   "native: porep-lite, wire: full"),
           false),
       "circuits.fc.wire: only for native: filecoin-porep"));
+  // A SnapDeals update circuit: a RegisteredUpdateProof's name, the full wire only.
+  const std::string snap =
+      replace(base, "native: filecoin-porep, registered_proof: StackedDrg2KiBV1_1",
+              "native: filecoin-snap, registered_proof: StackedDrg2KiBV1");
+  const auto sc = parse(snap, false);
+  REQUIRE(sc.find_circuit("fc"));
+  CHECK(sc.find_circuit("fc")->kind == zk::config::circuit_kind_t::filecoin_snap);
+  CHECK(sc.find_circuit("fc")->wire == zk::config::wire_t::full);
+  CHECK(contains(error_of(replace(snap, "StackedDrg2KiBV1,", "StackedDrg2KiBV1_1,"), false),
+                 "circuits.fc.registered_proof: unknown registered update proof "
+                 "'StackedDrg2KiBV1_1'"));
+  CHECK(contains(error_of(replace(snap, "vk: /x/a.vk}", "vk: /x/a.vk, wire: packed}"), false),
+                 "circuits.fc.wire: a filecoin-snap circuit's partitions cross the data plane as "
+                 "`wire: full` only"));
+  CHECK(contains(error_of(replace(snap, "vk: /x/a.vk}", "vk: /x/a.vk, params: \"a=1\"}"), false),
+                 "circuits.fc.params: not for a filecoin-snap circuit"));
   CHECK(
       contains(error_of(replace(base, "filecoin_params: {fc:", "filecoin_params: {other:"), false),
                "nodes[1].filecoin_params.other: \"other\" is not in circuits"));

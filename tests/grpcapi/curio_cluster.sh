@@ -12,7 +12,8 @@
 #   SubmitProof → job_id = request_id; AwaitProof(timeout_ms 1) → TIMEOUT or COMPLETED;
 #   AwaitProof(0) → COMPLETED; submit + CancelProof + AwaitProof → CANCELLED;
 #   an unknown job → NOT_FOUND; a wrong registered_proof, a garbage vanilla_proof, a wrong sector
-#   → INVALID_ARGUMENT naming what; kinds 2-4 → UNIMPLEMENTED naming the kind; kind 0 and a
+#   → INVALID_ARGUMENT naming what; kinds 3-4 → UNIMPLEMENTED naming the kind, kind 2 (SnapDeals)
+#   → FAILED_PRECONDITION (no filecoin-snap circuit here); kind 0 and a
 #   Prove without submit → INVALID_ARGUMENT;
 #   GetStatus (within Curio's 5 s: provers, the parameters resident, the porep-c2 queue),
 #   GetMetrics (the /metrics text); PreloadSRS / EvictSRS: Preload answers already_loaded, Evict
@@ -184,10 +185,14 @@ client "$G" submit --vanilla "$T/garbage.bin" --miner $MINER --sector $SECTOR --
 answer "a garbage vanilla_proof" INVALID_ARGUMENT "" "vanilla_proof|C1|JSON" "$T/garbage.json"
 client "$G" prove "${CURIO[@]}" --request-id "g2-$SECTOR" --sector $((SECTOR + 1)) >"$T/wrong-sector.json"
 answer "Prove for the wrong sector" INVALID_ARGUMENT "" "sector" "$T/wrong-sector.json"
-for k in 2:SNAP_DEALS_UPDATE 3:WINDOW_POST_PARTITION 4:WINNING_POST; do
+for k in 3:WINDOW_POST_PARTITION 4:WINNING_POST; do
   client "$G" prove "${CURIO[@]}" --request-id "k${k%%:*}-$SECTOR" --kind ${k%%:*} >"$T/kind.json"
   answer "proof kind ${k#*:}" UNIMPLEMENTED "" "${k#*:}" "$T/kind.json"
 done
+# SnapDeals is proved where a filecoin-snap circuit is configured (tests/filecoin/snap_cluster.sh);
+# this cluster has none: the refusal says so.
+client "$G" prove "${CURIO[@]}" --request-id "k2-$SECTOR" --kind 2 --registered-proof 0 >"$T/kind.json"
+answer "SNAP_DEALS_UPDATE without a filecoin-snap circuit" FAILED_PRECONDITION "" "no filecoin-snap circuit" "$T/kind.json"
 client "$G" submit "${CURIO[@]}" --request-id "k0-$SECTOR" --kind 0 >"$T/kind0.json"
 answer "proof kind 0" INVALID_ARGUMENT "" "proof_kind" "$T/kind0.json"
 client "$G" prove --no-submit >"$T/nosubmit.json"

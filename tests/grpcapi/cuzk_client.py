@@ -6,6 +6,10 @@ grpcapi/proto (tests/grpcapi/curio_cluster.sh puts them on PYTHONPATH).
   cuzk_client.py TARGET prove|submit --c1 FILE --miner M --sector N [--request-id R] [--kind K]
                  [--registered-proof P] [--sector-size B] [--vanilla FILE] [--out FILE]
                  [--deadline S]
+  cuzk_client.py TARGET prove|submit --snap-vproof FILE --comm-r-old HEX --comm-r-new HEX
+                 --comm-d-new HEX --registered-proof P [--miner M --sector N ...]
+                 (SNAP_DEALS_UPDATE as lib/ffi/cuzk_funcs.go ProveUpdateCuzk sends it: the
+                 snap-vproof.json's partitions as vanilla_proofs, the raw 32-byte commitments)
   cuzk_client.py TARGET await JOB [--timeout-ms MS] [--out FILE] [--deadline S]
   cuzk_client.py TARGET cancel JOB | status | metrics | preload ID | evict ID
 
@@ -35,6 +39,16 @@ def wrap_c1(path, sector, sector_size):
 
 
 def submit_request(a):
+    if a.snap_vproof:  # ProveUpdateCuzk: json.Unmarshal into [][]byte, the commitments raw
+        parts = [base64.b64decode(s) for s in json.load(open(a.snap_vproof))]
+        rid = a.request_id if a.request_id is not None else "snap-%d-%d" % (a.miner, a.sector)
+        return pb.SubmitProofRequest(request_id=rid, proof_kind=pb.SNAP_DEALS_UPDATE,
+                                     sector_size=a.sector_size,
+                                     registered_proof=a.registered_proof, priority=pb.NORMAL,
+                                     vanilla_proofs=parts, sector_number=a.sector,
+                                     miner_id=a.miner, comm_r_old=bytes.fromhex(a.comm_r_old),
+                                     comm_r_new=bytes.fromhex(a.comm_r_new),
+                                     comm_d_new=bytes.fromhex(a.comm_d_new))
     if a.vanilla:
         vanilla = open(a.vanilla, "rb").read()
     else:
@@ -73,6 +87,10 @@ def main():
     p.add_argument("arg", nargs="?")
     p.add_argument("--c1")
     p.add_argument("--vanilla")
+    p.add_argument("--snap-vproof")
+    p.add_argument("--comm-r-old", default="")
+    p.add_argument("--comm-r-new", default="")
+    p.add_argument("--comm-d-new", default="")
     p.add_argument("--miner", type=int, default=1000)
     p.add_argument("--sector", type=int, default=1)
     p.add_argument("--request-id")
@@ -86,8 +104,8 @@ def main():
     p.add_argument("--max-send", type=int, default=MAX,
                    help="the channel's send limit (Curio's: 256 MiB; more to reach the server's)")
     a = p.parse_args()
-    if a.call in ("prove", "submit") and not (a.c1 or a.vanilla or a.no_submit):
-        p.error("prove and submit need --c1 or --vanilla")
+    if a.call in ("prove", "submit") and not (a.c1 or a.vanilla or a.snap_vproof or a.no_submit):
+        p.error("prove and submit need --c1, --vanilla or --snap-vproof")
 
     target = a.target
     if "://" not in target and not target.startswith("unix:"):

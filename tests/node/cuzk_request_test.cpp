@@ -13,6 +13,7 @@
 
 #include "node/cuzk/request.hpp"
 #include "node/filecoin_job.hpp"
+#include "node/filecoin_snap_job.hpp"
 #include "node/job_spec.hpp"
 #include "tests/test_util.hpp"
 #include "zk/base/base64.hpp"
@@ -20,6 +21,7 @@
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/seal.hpp"
 #include "zk/filecoin/core/fr32.hpp"
+#include "zk/filecoin/update/vanilla_proof.hpp"
 
 namespace cz = zk::node::cuzk;
 namespace fc = zk::filecoin;
@@ -44,6 +46,7 @@ const std::vector<circuit_def_t>& circuits() {
     circuit_def_t circom;
     circom.id = "mulchain";
     v.push_back(circom);
+    v.push_back(zk::node::snap_circuit("snap2k", "StackedDrg2KiBV1"));
     return v;
   }();
   return c;
@@ -149,11 +152,10 @@ TEST_CASE("cuzk: what the cluster cannot prove is refused before the C1 is store
   refused([](cz::submit_t& s) { s.proof_kind = 9; }, code_t::invalid_argument,
           "invalid proof_kind: 9");
   // The kinds zkfleet does not prove: named, with what is configured.
-  refused([](cz::submit_t& s) { s.proof_kind = 2; }, code_t::unimplemented,
-          "SNAP_DEALS_UPDATE is not proved by this zkfleet cluster: it proves POREP_SEAL_COMMIT "
-          "only (its filecoin-porep circuits: fc2k-b (StackedDrg2KiBV1_1), fc2k-a");
   refused([](cz::submit_t& s) { s.proof_kind = 3; }, code_t::unimplemented,
-          "WINDOW_POST_PARTITION is not proved");
+          "WINDOW_POST_PARTITION is not proved by this zkfleet cluster: it proves "
+          "POREP_SEAL_COMMIT and SNAP_DEALS_UPDATE (its filecoin-porep circuits: fc2k-b "
+          "(StackedDrg2KiBV1_1), fc2k-a");
   refused([](cz::submit_t& s) { s.proof_kind = 4; }, code_t::unimplemented,
           "WINNING_POST is not proved");
   refused([](cz::submit_t& s) { s.registered_proof = 99; }, code_t::invalid_argument,
@@ -293,4 +295,99 @@ TEST_CASE(
   auto bad = zk::node::take_in(c, cz::job_request_of(junk, c)->spec, 1, env);
   REQUIRE_FALSE(bad);
   CHECK_MESSAGE(contains(bad.error(), "Phase1Out: not standard padded base64"), bad.error());
+}
+
+// What Curio's ProveUpdateCuzk sends (lib/ffi/cuzk_funcs.go) for the update Filecoin's own code
+// made (tests/fixtures/filecoin/snap-2k): the partitions of its snap-vproof.json as vanilla_proofs,
+// the commitments raw.
+namespace {
+std::string golden_hex(const std::string& text, const std::string& key) {
+  const size_t at = text.find("\n" + key + "=");
+  REQUIRE(at != std::string::npos);
+  return text.substr(at + key.size() + 2, 64);
+}
+std::string raw32(const std::string& hex) {
+  const zk::bytes32_t b = zk::parse_hex32(hex, "hex");
+  return std::string(b.begin(), b.end());
+}
+}  // namespace
+
+TEST_CASE("cuzk: a SnapDeals update as Curio sends it: checked, its job, taken in by the intake") {
+  const std::string dir = std::string(ZK_SOURCE_DIR) + "/tests/fixtures/filecoin/snap-2k";
+  const std::string golden = zk::test::read_text(dir + "/golden.txt");
+  const std::string vproof = zk::test::read_text(dir + "/snap-vproof.json");
+  cz::submit_t s;
+  s.request_id = "snap-1000-7";
+  s.proof_kind = cz::snap_deals_update;
+  s.sector_size = 2048;
+  s.registered_proof = 0;  // StackedDrg2KiBV1 (RegisteredUpdateProof)
+  s.priority = 2;
+  s.sector_number = 7;
+  s.miner_id = 1000;
+  for (const auto& p : zk::filecoin::parse_snap_vproof_json(vproof, "snap-vproof.json"))
+    s.vanilla_proofs.emplace_back(p.begin(), p.end());
+  s.comm_r_old = raw32(golden_hex(golden, "comm_r_old"));
+  s.comm_r_new = raw32(golden_hex(golden, "comm_r_new"));
+  s.comm_d_new = raw32(golden_hex(golden, "comm_d_new"));
+  auto c = cz::check_submit(s, circuits());
+  REQUIRE_MESSAGE(c, c.error().why);
+  CHECK(c->id == "snap2k");
+
+  // Refusals before anything is stored: the update proof's number, its circuit, the sizes.
+  auto refused = [&](auto change, cz::code_t code, const std::string& why) {
+    cz::submit_t x = s;
+    change(x);
+    auto r = cz::check_submit(x, circuits());
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == code);
+    CHECK_MESSAGE(contains(r.error().why, why), r.error().why);
+  };
+  using cz::code_t;
+  refused([](cz::submit_t& x) { x.registered_proof = 5; }, code_t::invalid_argument,
+          "registered_proof 5 is no RegisteredUpdateProof (0 to 4)");
+  refused([](cz::submit_t& x) { x.registered_proof = 3; }, code_t::failed_precondition,
+          "registered_proof 3 (StackedDrg32GiBV1) is not proved by this cluster: no filecoin-snap "
+          "circuit of it is configured (its filecoin-snap circuits: snap2k (StackedDrg2KiBV1))");
+  refused([](cz::submit_t& x) { x.sector_size = 8 << 20; }, code_t::invalid_argument,
+          "sector_size 8388608 is not the sector size of StackedDrg2KiBV1 (2048)");
+  refused([](cz::submit_t& x) { x.comm_r_new.pop_back(); }, code_t::invalid_argument,
+          "comm_r_new must be 32 bytes, got 31");
+  refused([](cz::submit_t& x) { x.comm_d_new.clear(); }, code_t::invalid_argument,
+          "comm_d_new must be 32 bytes, got 0");
+  refused([](cz::submit_t& x) { x.vanilla_proofs.push_back("x"); }, code_t::invalid_argument,
+          "vanilla_proofs: 2 partition proofs, an update of StackedDrg2KiBV1 has 1");
+
+  // The partitions stored as Curio's snap-vproof.json, the job taken in: one .fup partition input
+  // with the digest of the inputs the verifier derives.
+  zk::test::temp_dir_t tmp("zk_cuzk_snap");
+  zk::node::upload_store_t store((tmp.path() / "store").string(), uint64_t(1) << 30);
+  std::vector<std::vector<uint8_t>> parts;
+  for (const auto& p : s.vanilla_proofs) parts.emplace_back(p.begin(), p.end());
+  s.vanilla = *zk::node::parse_upload(store.put(zk::filecoin::snap_vproof_json(parts), true));
+  auto r = cz::job_request_of(s, *c);
+  REQUIRE(r);
+  CHECK(r->partitions == 1);
+  CHECK(r->request_id == "snap-1000-7");
+  CHECK(r->request_digest == cz::request_fingerprint(s));
+  const auto& spec = std::get<zk::node::filecoin_snap_spec_t>(r->spec.v);
+  CHECK(zk::to_hex(spec.comms.comm_r_new) == golden_hex(golden, "comm_r_new"));
+  CHECK(spec.sector == 7);
+  const zk::node::intake_env_t env{{}, &store};
+  auto taken = zk::node::take_in(*c, r->spec, r->partitions, env);
+  REQUIRE_MESSAGE(taken, taken.error());
+  const auto& t = std::get<zk::node::filecoin_snap_spec_t>(taken->v);
+  REQUIRE(t.partitions.size() == 1);
+  CHECK(t.partitions[0].input.object.type == zk::node::object_type_t::update_partition);
+  CHECK(zk::node::expected_public_digest(*taken, 0) == t.partitions[0].public_digest);
+  // The journal's form reads back as it was written.
+  CHECK(zk::node::to_json(zk::node::job_spec_from_json(zk::node::to_json(*taken))) ==
+        zk::node::to_json(*taken));
+  // Another comm_r_new: the fingerprint changes, and the vanilla verifier refuses the job at
+  // intake, naming the partition.
+  cz::submit_t other = s;
+  other.comm_r_new[0] ^= 1;
+  CHECK(cz::request_fingerprint(other) != cz::request_fingerprint(s));
+  auto bad = zk::node::take_in(*c, cz::job_request_of(other, *c)->spec, 1, env);
+  REQUIRE_FALSE(bad);
+  CHECK_MESSAGE(contains(bad.error(), "partition 0"), bad.error());
 }

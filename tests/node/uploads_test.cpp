@@ -142,15 +142,17 @@ TEST_CASE("upload_store_t::put refuses empty, oversized, non-JSON and non-wtns i
                                           " bytes) is over scheduler.max_upload (64 bytes)");
   CHECK(contains(refused(s, "{\"a\": ", true), "the input is not JSON: "));
   CHECK(contains(refused(s, "wtns....", true), "the input is not JSON: "));
-  for (const char* not_object : {"[1, 2]", "\"text\"", "42", "null"})
-    CHECK(refused(s, not_object, true) == "an input.json must be a JSON object");
+  const std::string not_object =
+      "a JSON input must be an object (an input.json, a C1) or a list (a snap-vproof.json)";
+  for (const char* text : {"\"text\"", "42", "null"}) CHECK(refused(s, text, true) == not_object);
+  CHECK(refused(s, "[\"AAAA\"]", true).empty());  // a snap-vproof.json: its reader checks the rest
   const std::string not_wtns =
       "the input is not a .wtns (it does not start with \"wtns\"); an input.json goes with "
       "Content-Type: application/json";
   CHECK(refused(s, "{\"a\": 1}", false) == not_wtns);
   CHECK(refused(s, "wtn", false) == not_wtns);
   CHECK(refused(s, "WTNS....", false) == not_wtns);
-  CHECK(files_in(d.path()) == 1);  // only the one taken; no temporary file left by a refusal
+  CHECK(files_in(d.path()) == 2);  // only the two taken; no temporary file left by a refusal
 }
 
 TEST_CASE("upload_store_t: a folder it cannot make or write is named") {
@@ -372,8 +374,7 @@ TEST_CASE("upload_receiver_t: a JSON input is checked at commit as it is read ba
   REQUIRE_MESSAGE(ref, ref.error().why);
   CHECK(ref.value() == "upload:sha256:" + sha256_hex(big) + ".json");
   for (const auto& [text, why] : std::vector<std::pair<std::string, std::string>>{
-           {"[1, 2]", "an input.json must be a JSON object"},
-           {"  42", "an input.json must be a JSON object"},
+           {"  42", "a JSON input must be an object (an input.json, a C1) or a list"},
            {"{\"a\": ", "the input is not JSON: "},
            {"{} x", "the input is not JSON: "}}) {
     auto bad = s.receive(true);
