@@ -12,6 +12,7 @@
 #include "zk/base/hex.hpp"
 #include "zk/bellperson/groth16/files.hpp"
 #include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/api/update_input.hpp"
 #include "zk/filecoin/api/verify_update.hpp"
 #include "zk/filecoin/update/config.hpp"
 #include "zk/filecoin/update/public_inputs.hpp"
@@ -509,4 +510,50 @@ TEST_CASE("verify_update: Filecoin's 2 KiB proof, its verdicts and its errors") 
   const auto ec = verify_update(vk.vk, proofs, c, other);
   REQUIRE_FALSE(ec);
   CHECK(ec.error() == "comm_r_old is not a field element (not below r)");
+}
+
+// A partition's input as the scheduler's intake stores it (zk/filecoin/api/update_input.hpp): the
+// proof, the partition and the commitments back as written; every wrong field refused at its byte.
+TEST_CASE("update input: written and read back; the length, magic, proof, partition refused") {
+  const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  const std::vector<uint8_t> raw = fixture_bytes("snap-2k/vanilla-0.bin");
+  update_commitments_t comms;
+  comms.comm_r_old = golden32("snap-2k/golden.txt", "comm_r_old");
+  comms.comm_d_new = golden32("snap-2k/golden.txt", "comm_d_new");
+  comms.comm_r_new = golden32("snap-2k/golden.txt", "comm_r_new");
+  const std::vector<uint8_t> in = write_update_input(c, 0, comms, raw);
+  CHECK(in.size() == update_input_size(c));
+  CHECK(in.size() == 15'184);
+  const update_input_t back = read_update_input(c, in.data(), in.size(), "p.fup");
+  CHECK(back.partition == 0);
+  CHECK(back.comms.comm_r_old == comms.comm_r_old);
+  CHECK(back.comms.comm_d_new == comms.comm_d_new);
+  CHECK(back.comms.comm_r_new == comms.comm_r_new);
+  CHECK(encode_update_partition_proof(back.proof) == raw);
+
+  auto refused = [&](std::vector<uint8_t> b, const std::string& why) {
+    try {
+      (void)read_update_input(c, b.data(), b.size(), "p.fup");
+      FAIL("accepted: " << why);
+    } catch (const zk::format_error& e) {
+      CHECK_MESSAGE(std::string(e.what()).find(why) != std::string::npos, e.what());
+    }
+  };
+  refused(std::vector<uint8_t>(in.begin(), in.end() - 1),
+          "p.fup: 15183 bytes, a partition input of StackedDrg2KiBV1 has 15184 at byte 0");
+  std::vector<uint8_t> b = in;
+  b[0] = 'X';
+  refused(b, "not an update partition input (its magic is not \"ZKUP\") at byte 0");
+  b = in;
+  b[8] = 1;
+  refused(b, "an input of registered update proof 1, expected 0 (StackedDrg2KiBV1) at byte 8");
+  b = in;
+  b[16] = 1;
+  refused(b, "partition 1, the proof has 1 at byte 16");
+  b = in;
+  b[120 + 32] = 9;  // apex_leafs' count: the decoder names the field
+  refused(b, "p.fup: partition 0: apex_leafs");
+  CHECK_THROWS_AS(write_update_input(c, 1, comms, raw), std::invalid_argument);
+  CHECK_THROWS_AS(write_update_input(c, 0, comms, std::vector<uint8_t>(raw.begin(), raw.end() - 1)),
+                  std::invalid_argument);
 }
