@@ -613,6 +613,27 @@ def filecoin_partition_seeds():
     w("bad-value.fcp", partition_input(value=BLS_R))
 
 
+def filecoin_update_input_seeds():
+    """.fup inputs (zk/filecoin/api/update_input.hpp) around the partition proof Filecoin's own code
+    made for the 2 KiB update of tests/fixtures/filecoin/snap-2k (vanilla-0.bin)."""
+    w = lambda name, data: write("filecoin_update_input", name, data)
+    proof = open(os.path.join(ROOT, "..", "tests", "fixtures", "filecoin", "snap-2k",
+                              "vanilla-0.bin"), "rb").read()
+    comms = bytes(range(1, 33)) + bytes(range(2, 34)) + bytes(range(3, 35))
+    head = lambda proof_id=0, partition=0, version=1: (
+        b"ZKUP" + struct.pack("<HHQII", version, 0, proof_id, partition, 0) + comms)
+    good = head() + proof
+    w("filecoin-2kib.fup", good)
+    w("bad-truncated.fup", good[:-1])
+    w("bad-header-only.fup", good[:120])
+    w("bad-magic.fup", b"ZKUQ" + good[4:])
+    w("bad-version.fup", head(version=2) + proof)
+    w("bad-other-proof.fup", head(proof_id=1) + proof)
+    w("bad-partition.fup", head(partition=1) + proof)
+    w("bad-apex-count.fup", good[:152] + u64(9) + good[160:])
+    w("bad-value.fup", head() + proof[:40] + le(BLS_R, 32) + proof[72:])
+
+
 if __name__ == "__main__":
     import sys
     if sys.argv[1:] == ["filecoin"]:  # only the Filecoin seeds
@@ -620,6 +641,7 @@ if __name__ == "__main__":
         filecoin_params_seeds()
         filecoin_c1_seeds()
         filecoin_partition_seeds()
+        filecoin_update_input_seeds()
         sys.exit(0)
     r1cs_seeds()
     wtns_seeds()
@@ -632,3 +654,4 @@ if __name__ == "__main__":
     filecoin_params_seeds()
     filecoin_c1_seeds()
     filecoin_partition_seeds()
+    filecoin_update_input_seeds()
