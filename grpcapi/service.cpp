@@ -133,7 +133,15 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(const std::
                              : cz::code_t::invalid_argument,
                          "vanilla_proof: " + ref.error().why};
   s.c1 = node::parse_upload(ref.value());
-  auto req = cz::job_request_of(s, circuit.value());
+  return submit_job(
+      client, s, circuit.value(),
+      "miner " + std::to_string(s.miner_id) + ", sector " + std::to_string(s.sector_number));
+}
+
+cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit_job(
+    const std::string& client, const cz::submit_t& s, const node::circuit_def_t& circuit,
+    const std::string& what) {
+  auto req = cz::job_request_of(s, circuit);
   if (!req) return req.error();
   auto id = gateway->submit(session(client), req.value());
   if (!id) return refusal_of(id.error(), "the submit");
@@ -142,8 +150,7 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit(const std::
   out.job_id = s.request_id.empty() ? id.value() : s.request_id;
   out.ref = s.request_id.empty() ? id.value() : node::request_ref_prefix + s.request_id;
   log::info("gRPC: " + client + "'s " + cz::proof_kind_name(s.proof_kind) + " " + out.job_id +
-            " is job " + out.public_id + " (" + req->circuit + ", miner " +
-            std::to_string(s.miner_id) + ", sector " + std::to_string(s.sector_number) + ")");
+            " is job " + out.public_id + " (" + req->circuit + ", " + what + ")");
   return out;
 }
 
@@ -167,18 +174,9 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit_update(
     return cz::refusal_t{cz::code_t::internal, std::string("vanilla_proofs: ") + e.what()};
   }
   s.vanilla = node::parse_upload(ref);
-  auto req = cz::job_request_of(s, circuit);
-  if (!req) return req.error();
-  auto id = gateway->submit(session(client), req.value());
-  if (!id) return refusal_of(id.error(), "the submit");
-  submitted_t out;
-  out.public_id = id.value();
-  out.job_id = s.request_id.empty() ? id.value() : s.request_id;
-  out.ref = s.request_id.empty() ? id.value() : node::request_ref_prefix + s.request_id;
-  log::info("gRPC: " + client + "'s " + cz::proof_kind_name(s.proof_kind) + " " + out.job_id +
-            " is job " + out.public_id + " (" + req->circuit + ", sector " +
-            std::to_string(s.sector_number) + ", " + std::to_string(parts.size()) + " partitions)");
-  return out;
+  return submit_job(client, s, circuit,
+                    "sector " + std::to_string(s.sector_number) + ", " +
+                        std::to_string(parts.size()) + " partitions");
 }
 
 cz::answer_t<job_named_t> server_t::impl_t::resolve(const std::string& client,

@@ -166,6 +166,10 @@ struct server_t::impl_t {
   // stored as one snap-vproof.json and the job submitted.
   cz::answer_t<submitted_t> submit_update(const std::string& client, cz::submit_t& s,
                                           const node::circuit_def_t& circuit);
+  // A checked submit whose inputs are stored: its job request submitted for `client`, the answer
+  // (logged with `what`: the sector it is of).
+  cz::answer_t<submitted_t> submit_job(const std::string& client, const cz::submit_t& s,
+                                       const node::circuit_def_t& circuit, const std::string& what);
   // The job `job_id` names for `client`: its request id first, then its id or number.
   cz::answer_t<job_named_t> resolve(const std::string& client, const std::string& job_id);
   // Waits (without a thread) for the job's end, then answers it: into `out` by `write`. `wait`:

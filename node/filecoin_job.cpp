@@ -106,13 +106,18 @@ check_t check_request(const circuit_def_t& c, const filecoin_porep_spec_t& s, ui
   return {};
 }
 
-result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_spec_t s,
-                                        uint32_t partitions, const intake_env_t& env) {
-  if (check_t why = check_request(c, s, partitions); !why) return why.reason();
+result_t<resolved_file_t> filecoin_intake_file(const circuit_def_t& c, const input_file_t& f,
+                                               const intake_env_t& env) {
   if (!env.store)
     return "circuit '" + c.id +
            "': this scheduler has no store for the partitions' inputs (scheduler.uploads)";
-  auto file = resolve_input(s.c1, env);
+  return resolve_input(f, env);
+}
+
+result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_spec_t s,
+                                        uint32_t partitions, const intake_env_t& env) {
+  if (check_t why = check_request(c, s, partitions); !why) return why.reason();
+  auto file = filecoin_intake_file(c, s.c1, env);
   if (!file) return file.error();
   fc::c1_read_t read;
   try {

@@ -86,6 +86,12 @@ uint64_t prover_resident_bytes(const circuit_def_t& c);
 // `inputs` (ONE excluded): what intake keeps for each partition.
 std::string filecoin_public_digest(const std::vector<filecoin::fr_t>& inputs);
 
+// What a Filecoin intake (PoRep's C1, SnapDeals' vanilla proofs) reads first: the file the job
+// names, found at the scheduler; the reason when the scheduler has no store for the partitions'
+// inputs or the file is not there.
+result_t<resolved_file_t> filecoin_intake_file(const circuit_def_t& c, const input_file_t& f,
+                                               const intake_env_t& env);
+
 // The journal's JSON of stored partitions, [{"stored": "sha256:<hex>.<ext>", "public_digest":
 // "<64 hex>"}, …], and back (std::invalid_argument naming `what` and the element; each object of
 // type `type`).

@@ -73,10 +73,7 @@ check_t check_request(const circuit_def_t& c, const filecoin_snap_spec_t& s, uin
 result_t<filecoin_snap_spec_t> take_in(const circuit_def_t& c, filecoin_snap_spec_t s,
                                        uint32_t partitions, const intake_env_t& env) {
   if (check_t why = check_request(c, s, partitions); !why) return why.reason();
-  if (!env.store)
-    return "circuit '" + c.id +
-           "': this scheduler has no store for the partitions' inputs (scheduler.uploads)";
-  auto file = resolve_input(s.vanilla, env);
+  auto file = filecoin_intake_file(c, s.vanilla, env);
   if (!file) return file.error();
   const fc::update_config_t uc = snap_config(c);
   std::vector<fc::update_partition_proof_t> proofs;
