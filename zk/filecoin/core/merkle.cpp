@@ -204,6 +204,18 @@ sha256_tree_t::sha256_tree_t(const bytes32_t* leaves, uint64_t n, unsigned disca
   }
 }
 
+const std::vector<bytes32_t>& sha256_tree_t::level(unsigned l) const {
+  // levels_[0] is level 0 when kept; otherwise levels_[k], k ≥ 1, is level first_ + k − 1.
+  const size_t k = first_ == 0 ? l : l < first_ ? 0 : l - first_ + 1;
+  if (k >= levels_.size())
+    throw std::out_of_range("sha256 tree: no level " + std::to_string(l) + " (" +
+                            std::to_string(levels_.size() - 1 + (first_ == 0 ? 0 : first_ - 1)) +
+                            " is the root)");
+  if (first_ > 0 && l < first_)
+    throw std::logic_error("sha256 tree: level " + std::to_string(l) + " was not kept");
+  return levels_[k];
+}
+
 size_t sha256_tree_t::bytes() const {
   size_t b = 0;
   for (const auto& l : levels_) b += l.size() * sizeof(bytes32_t);

@@ -104,6 +104,9 @@ class sha256_tree_t {
   const bytes32_t& root() const { return levels_.back()[0]; }
   // The leaves when kept (empty otherwise).
   const std::vector<bytes32_t>& leaves() const { return levels_[0]; }
+  // The nodes at height l (0: the leaves, log2(leaf_count()): the root); std::logic_error for a
+  // level not kept, std::out_of_range above the root.
+  const std::vector<bytes32_t>& level(unsigned l) const;
   size_t bytes() const;
   // std::out_of_range for i ≥ leaf_count(); std::logic_error when the leaves were not kept.
   merkle_proof_t prove(uint64_t i) const;
@@ -111,7 +114,8 @@ class sha256_tree_t {
 
  private:
   uint64_t n_ = 0;
-  unsigned first_ = 0;  // levels_[k] is level first_ + k (levels_[0] empty when first_ > 0)
+  unsigned first_ =
+      0;  // levels_[k] is level k, or first_ + k − 1 for k ≥ 1 when first_ > 0 (levels_[0] empty)
   std::vector<std::vector<bytes32_t>> levels_;
 };
 
