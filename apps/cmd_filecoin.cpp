@@ -12,7 +12,7 @@
 //   zkfleet filecoin params --params FILE [--unchecked] [--out FILE]
 //   zkfleet filecoin seal --registered-proof NAME --prover-id HEX --sector N --ticket HEX
 //       --seed HEX (--data FILE | --zeros | --random N) --out DIR [--porep-id HEX]
-//       [--api-version V] [--write-layers] [--write-replica] [--parent-cache DIR]
+//       [--api-version V] [--write-layers] [--no-replica] [--parent-cache DIR]
 //   zkfleet filecoin seal --sparse --registered-proof NAME --prover-id HEX --sector N
 //       --ticket HEX --seed HEX --random N --out DIR   (TEST DATA: zk/filecoin/api/sparse_seal.hpp)
 //   zkfleet filecoin check-c1 --c1 FILE --prover-id HEX --sector N [--registered-proof NAME]
@@ -24,6 +24,8 @@
 //   zkfleet filecoin synthesize --c1 FILE --prover-id HEX --sector N --partition K [--check]
 //       [--json] [--witness-only]   (apps/cmd_filecoin_synth.cpp)
 //   zkfleet filecoin budget --registered-proof NAME [--json]   (apps/cmd_filecoin_budget.cpp)
+//   zkfleet filecoin update --registered-update-proof NAME --sector-key DIR
+//       (--data FILE | --random N) --out DIR   (apps/cmd_filecoin_update.cpp)
 //
 // The group is a table of subcommands (k_subcommands below): a new one is a function that
 // declares its options on the group and returns what to run.
@@ -658,7 +660,8 @@ int run_sparse_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t&
 int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector,
              const opt_t& ticket, const opt_t& seed, const opt_t& data, const opt_t& zeros,
              const opt_t& random, const opt_t& out, const opt_t& write_layers,
-             const opt_t& write_replica, const opt_t& parent_cache, const opt_t& sparse) {
+             const opt_t& write_replica, const opt_t& no_replica, const opt_t& parent_cache,
+             const opt_t& sparse) {
   require_options({{&prover_id, "--prover-id HEX"},
                    {&sector, "--sector N"},
                    {&ticket, "--ticket HEX"},
@@ -670,6 +673,7 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
                                   {&zeros, "--zeros"},
                                   {&write_layers, "--write-layers"},
                                   {&write_replica, "--write-replica"},
+                                  {&no_replica, "--no-replica"},
                                   {&parent_cache, "--parent-cache"}})
       if (o->given())
         throw usage_error(std::string(name) + " does not go with --sparse (no sector is sealed)");
@@ -707,7 +711,10 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
               {"generator", "SHA-256(seed u64 LE || i u64 LE), i = 0,1,..., concatenated, cut"}};
   }
   req.keep_layers = write_layers.given();
-  req.keep_replica = write_replica.given();
+  // The replica is the sector key a SnapDeals update (`filecoin update`) starts from.
+  if (write_replica.given() && no_replica.given())
+    throw usage_error("--write-replica and --no-replica contradict each other");
+  req.keep_replica = !no_replica.given();
   req.parent_cache = parent_cache.one();
   const std::string dir = out.one();
   std::error_code ec;
@@ -757,7 +764,8 @@ int run_seal(const porep_opts_t& po, const opt_t& prover_id, const opt_t& sector
 filecoin_sub_t add_seal(CLI::App* group) {
   CLI::App* app = add_command(*group, "seal",
                               "seal a sector (PC1, PC2, C1): write DIR/c1.json (the API's C1 "
-                              "JSON) and DIR/commit.json (commitments, replica_id, challenges)");
+                              "JSON), DIR/commit.json (commitments, replica_id, challenges) and "
+                              "DIR/replica.bin (the replica: a SnapDeals update's sector key)");
   auto po = std::make_shared<porep_opts_t>();
   po->declare(app);
   const opt_t prover_id =
@@ -775,7 +783,13 @@ filecoin_sub_t add_seal(CLI::App* group) {
   const opt_t out = add_value(app, "--out", "DIR", "where c1.json and commit.json go");
   const opt_t write_layers =
       add_flag(app, "--write-layers", "also write every layer's labels (labels-layer-L.bin)");
-  const opt_t write_replica = add_flag(app, "--write-replica", "also write the replica");
+  const opt_t write_replica =
+      add_flag(app, "--write-replica",
+               "write the replica as replica.bin: the default (the sector key `filecoin update` "
+               "needs); the flag is kept for scripts that name it");
+  const opt_t no_replica = add_flag(app, "--no-replica",
+                                    "do not write replica.bin (a sector's worth of disk less; "
+                                    "`filecoin update` refuses such a folder)");
   const opt_t parent_cache =
       add_value(app, "--parent-cache", "DIR",
                 "keep the graph's parent table (56 bytes a node) in DIR and reuse it next time");
@@ -787,7 +801,7 @@ filecoin_sub_t add_seal(CLI::App* group) {
   s.app = app;
   s.run = [=] {
     return run_seal(*po, prover_id, sector, ticket, seed, data, zeros, random, out, write_layers,
-                    write_replica, parent_cache, sparse);
+                    write_replica, no_replica, parent_cache, sparse);
   };
   return s;
 }
@@ -854,7 +868,8 @@ constexpr sub_factory_t k_subcommands[] = {add_verify,
                                            add_filecoin_prove,
                                            add_filecoin_setup,
                                            add_filecoin_synthesize,
-                                           add_filecoin_budget};
+                                           add_filecoin_budget,
+                                           add_filecoin_update};
 
 int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
   for (const filecoin_sub_t& s : subs) {
@@ -880,9 +895,9 @@ int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
 void add_filecoin_command(CLI::App& root, commands_t& out) {
   CLI::App* app =
       add_command(root, "filecoin",
-                  "Filecoin PoRep: seal a sector, check and rewrite C1 outputs, verify a "
-                  "sector's proof, derive its challenges and public inputs, read keys and "
-                  "parameters");
+                  "Filecoin PoRep and SnapDeals: seal a sector and update it, check and rewrite "
+                  "C1 outputs, verify a sector's or an update's proof, derive its challenges and "
+                  "public inputs, read keys and parameters");
   std::vector<filecoin_sub_t> subs;
   for (sub_factory_t f : k_subcommands) subs.push_back(f(app));
   std::string names;

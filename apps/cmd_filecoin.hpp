@@ -25,6 +25,8 @@ filecoin_sub_t add_filecoin_setup(CLI::App* group);
 filecoin_sub_t add_filecoin_synthesize(CLI::App* group);
 // zkfleet filecoin budget (apps/cmd_filecoin_budget.cpp).
 filecoin_sub_t add_filecoin_budget(CLI::App* group);
+// zkfleet filecoin update (apps/cmd_filecoin_update.cpp).
+filecoin_sub_t add_filecoin_update(CLI::App* group);
 
 // Development parameters (NOT a ceremony) of a registered proof's PoRep circuit for `seed` (setup
 // makes the update circuit's the same way), made once
