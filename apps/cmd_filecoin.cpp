@@ -255,8 +255,7 @@ filecoin_sub_t add_verify_update(CLI::App* group) {
       "update's bellperson verifying key, as filecoin-proofs' verify_empty_sector_update_proof; "
       "exit 0 when valid");
   auto o = std::make_shared<verify_update_opts_t>();
-  o->proof_name = add_value(app, "--registered-update-proof", "NAME",
-                            "the RegisteredUpdateProof, e.g. StackedDrg32GiBV1 (required)");
+  o->proof_name = add_update_proof_option(app);
   o->vk = add_value(app, "--vk", "FILE",
                     "the update's verifying key (bellperson .vk, uncompressed or compressed)");
   o->proof = add_value(app, "--proof", "FILE",
@@ -891,6 +890,11 @@ int run_filecoin(const std::vector<filecoin_sub_t>& subs) {
 }
 
 }  // namespace
+
+opt_t add_update_proof_option(CLI::App* app) {
+  return add_value(app, "--registered-update-proof", "NAME",
+                   "the RegisteredUpdateProof, StackedDrg2KiBV1 … StackedDrg64GiBV1 (required)");
+}
 
 void add_filecoin_command(CLI::App& root, commands_t& out) {
   CLI::App* app =

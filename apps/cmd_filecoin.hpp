@@ -17,6 +17,10 @@ struct filecoin_sub_t {
   std::string takes;
 };
 
+// --registered-update-proof NAME (filecoin-proofs-api's RegisteredUpdateProof), as the SnapDeals
+// commands declare it (apps/cmd_filecoin.cpp).
+opt_t add_update_proof_option(CLI::App* app);
+
 // zkfleet filecoin prove (apps/cmd_filecoin_prove.cpp).
 filecoin_sub_t add_filecoin_prove(CLI::App* group);
 // zkfleet filecoin setup (apps/cmd_filecoin_prove.cpp).

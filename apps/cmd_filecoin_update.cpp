@@ -10,8 +10,11 @@
 //   DIR/replica-new.bin   the new replica (32-byte nodes)
 //   DIR/vanilla.json      the partitions' vanilla proofs as Curio's snap-vproof.json holds them
 //   DIR/update.json       the commitments (64 hex digits each), the partition count, timings
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -99,9 +102,12 @@ sealed_sector_t read_sealed_sector(const std::string& dir, const fc::update_conf
   if (bytes != c.sector_size)
     throw std::invalid_argument(replica_file + " has " + std::to_string(bytes) +
                                 " bytes; the sector's replica is " + std::to_string(c.sector_size));
-  const std::string text = zk::read_text(replica_file, c.sector_size);
+  // Read in place: a sector's worth of memory, not two.
   s.replica.resize(c.nodes);
-  std::copy_n(text.data(), text.size(), reinterpret_cast<char*>(s.replica.data()));
+  std::ifstream f(replica_file, std::ios::binary);
+  if (!f.read(reinterpret_cast<char*>(s.replica.data()), std::streamsize(c.sector_size)))
+    throw std::runtime_error(replica_file + ": cannot read " + std::to_string(c.sector_size) +
+                             " bytes: " + std::strerror(errno));
   return s;
 }
 
@@ -201,8 +207,7 @@ filecoin_sub_t add_filecoin_update(CLI::App* group) {
       "sector `zkfleet filecoin seal` sealed: write DIR/update.json (the commitments), "
       "DIR/vanilla.json (Curio's snap-vproof.json) and DIR/replica-new.bin");
   auto o = std::make_shared<update_opts_t>();
-  o->proof_name = add_value(app, "--registered-update-proof", "NAME",
-                            "the RegisteredUpdateProof, e.g. StackedDrg2KiBV1 (required)");
+  o->proof_name = add_update_proof_option(app);
   o->sector_key = add_value(app, "--sector-key", "DIR",
                             "the --out folder of a full `zkfleet filecoin seal` of the sector: "
                             "its commit.json and replica.bin (the sector key)");

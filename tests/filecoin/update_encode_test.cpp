@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/filecoin/sealed_2k.hpp"
 #include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/base/sha256.hpp"
@@ -43,28 +44,19 @@ std::vector<bytes32_t> nodes_of(const std::vector<uint8_t>& padded) {
   return out;
 }
 
-// The fixture's sector sealed by zkfleet (its replica is the update's sector key), once.
-struct sector_t {
-  seal_result_t seal;
-  update_config_t config;
-};
-
-const sector_t& sector() {
-  static const sector_t s = [] {
-    sector_t s;
-    seal_request_t req;
-    req.config = porep_config(registered_proof("StackedDrg2KiBV1_1"));
-    req.prover_id.fill(0x01);
-    req.ticket.fill(0x02);
-    req.seed.fill(0x03);
-    req.sector = 7;
-    req.piece = random_piece(1, fr32_unpadded_size(req.config.sector_size));
+// The fixture's sector sealed by zkfleet, once: its replica is the update's sector key.
+const seal_result_t& sealed() {
+  static const seal_result_t r = [] {
+    seal_request_t req = zk::test::seal_request_2k(0x01, 0x02, 0x03, 7, 1);
     req.keep_replica = true;
-    s.seal = seal_sector(std::move(req));
-    s.config = update_config(registered_update_proof("StackedDrg2KiBV1"));
-    return s;
+    return seal_sector(std::move(req));
   }();
-  return s;
+  return r;
+}
+
+const update_config_t& config_2k() {
+  static const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
+  return c;
 }
 
 std::vector<bytes32_t> new_data(uint64_t seed) {
@@ -78,21 +70,22 @@ update_commitments_t comms_of(const update_encoding_t& e) {
 }  // namespace
 
 TEST_CASE("update encode: Filecoin's 2 KiB update, its commitments and its proof's bytes") {
-  const sector_t& s = sector();
-  const update_encoding_t e = encode_update(s.config, s.seal.comm_c, s.seal.replica, new_data(2));
-  CHECK(to_hex(e.comm_r_last_old) == to_hex(s.seal.comm_r_last));
+  const seal_result_t& s = sealed();
+  const update_config_t& c = config_2k();
+  const update_encoding_t e = encode_update(c, s.comm_c, s.replica, new_data(2));
+  CHECK(to_hex(e.comm_r_last_old) == to_hex(s.comm_r_last));
   CHECK(to_hex(e.comm_r_old) == golden("comm_r_old"));
-  CHECK(to_hex(e.comm_r_old) == to_hex(s.seal.comm_r));
+  CHECK(to_hex(e.comm_r_old) == to_hex(s.comm_r));
   CHECK(to_hex(e.comm_d_new) == golden("comm_d_new"));
   CHECK(to_hex(e.comm_r_last_new) == golden("comm_r_last_new"));
   CHECK(to_hex(e.comm_r_new) == golden("comm_r_new"));
-  CHECK(to_hex(e.comm_c) == to_hex(s.seal.comm_c));
+  CHECK(to_hex(e.comm_c) == to_hex(s.comm_c));
   REQUIRE(e.proofs.size() == 1);
   const std::string ref = zk::read_text(fixture("snap-2k/vanilla-0.bin"));
   const std::vector<uint8_t> mine = encode_update_partition_proof(e.proofs[0]);
-  CHECK(mine.size() == update_partition_proof_size(s.config));
+  CHECK(mine.size() == update_partition_proof_size(c));
   CHECK(std::string(mine.begin(), mine.end()) == ref);
-  CHECK(verify_update_partitions(s.config, comms_of(e), e.proofs).ok());
+  CHECK(verify_update_partitions(c, comms_of(e), e.proofs).ok());
   // The new replica: the fixture's sha256 of replica-new.
   const std::string rn(reinterpret_cast<const char*>(e.replica.data()), e.replica.size() * 32);
   CHECK(to_hex(zk::sha256(rn.data(), rn.size())) ==
@@ -100,44 +93,46 @@ TEST_CASE("update encode: Filecoin's 2 KiB update, its commitments and its proof
 }
 
 TEST_CASE("update encode: a changed data node changes comm_d_new; a tampered proof is refused") {
-  const sector_t& s = sector();
+  const seal_result_t& s = sealed();
+  const update_config_t& c = config_2k();
   std::vector<bytes32_t> data = new_data(2);
-  const update_encoding_t e = encode_update(s.config, s.seal.comm_c, s.seal.replica, data);
+  const update_encoding_t e = encode_update(c, s.comm_c, s.replica, data);
   data[37][0] ^= 1;
-  const update_encoding_t f = encode_update(s.config, s.seal.comm_c, s.seal.replica, data);
+  const update_encoding_t f = encode_update(c, s.comm_c, s.replica, data);
   CHECK(f.comm_d_new != e.comm_d_new);
   CHECK(f.comm_r_new != e.comm_r_new);
   CHECK(f.comm_r_old == e.comm_r_old);
-  CHECK(verify_update_partitions(s.config, comms_of(f), f.proofs).ok());
+  CHECK(verify_update_partitions(c, comms_of(f), f.proofs).ok());
 
   // One proof's leaf of the new data changed: the encoding check or its path refuses it.
   std::vector<update_partition_proof_t> bad = e.proofs;
   bad[0].challenge_proofs[4].proof_d_new.leaf[3] ^= 0x10;
-  const zk::check_t v = verify_update_partitions(s.config, comms_of(e), bad);
+  const zk::check_t v = verify_update_partitions(c, comms_of(e), bad);
   REQUIRE_FALSE(v.ok());
   CHECK(v.reason().find("partition 0: challenge 4") != std::string::npos);
   // Another data's proof under this update's commitments.
-  CHECK_FALSE(verify_update_partitions(s.config, comms_of(e), f.proofs).ok());
+  CHECK_FALSE(verify_update_partitions(c, comms_of(e), f.proofs).ok());
 }
 
 TEST_CASE("update encode: values that are not field elements are refused by name and node") {
-  const sector_t& s = sector();
+  const seal_result_t& s = sealed();
+  const update_config_t& c = config_2k();
   std::vector<bytes32_t> data = new_data(2);
   data[21].fill(0xff);
-  CHECK_THROWS_WITH_AS(encode_update(s.config, s.seal.comm_c, s.seal.replica, data),
+  CHECK_THROWS_WITH_AS(encode_update(c, s.comm_c, s.replica, data),
                        doctest::Contains("data node 21 is not a field element"),
                        std::invalid_argument);
-  std::vector<bytes32_t> key = s.seal.replica;
+  std::vector<bytes32_t> key = s.replica;
   key[60].fill(0xff);
-  CHECK_THROWS_WITH_AS(encode_update(s.config, s.seal.comm_c, key, new_data(2)),
+  CHECK_THROWS_WITH_AS(encode_update(c, s.comm_c, key, new_data(2)),
                        doctest::Contains("sector key node 60 is not a field element"),
                        std::invalid_argument);
   bytes32_t comm_c;
   comm_c.fill(0xff);
-  CHECK_THROWS_WITH_AS(encode_update(s.config, comm_c, s.seal.replica, new_data(2)),
+  CHECK_THROWS_WITH_AS(encode_update(c, comm_c, s.replica, new_data(2)),
                        doctest::Contains("comm_c"), std::invalid_argument);
   data = new_data(2);
   data.pop_back();
-  CHECK_THROWS_WITH_AS(encode_update(s.config, s.seal.comm_c, s.seal.replica, data),
+  CHECK_THROWS_WITH_AS(encode_update(c, s.comm_c, s.replica, data),
                        doctest::Contains("the data has 63 nodes"), std::invalid_argument);
 }

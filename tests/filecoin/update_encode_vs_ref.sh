@@ -12,13 +12,18 @@
 harness_init update_encode_vs_ref "${1:-}"
 need_ref
 
-"$ZK" filecoin seal --registered-proof StackedDrg2KiBV1_1 \
-  --prover-id 4444444444444444444444444444444444444444444444444444444444444444 \
-  --ticket 5555555555555555555555555555555555555555555555555555555555555555 --sector 1234 \
-  --seed 6666666666666666666666666666666666666666666666666666666666666666 --random 5 \
-  --out "$T/s" >"$T/seal.log" 2>&1 || die "seal: $(tail -n 5 "$T/seal.log")"
-"$ZK" filecoin update --registered-update-proof StackedDrg2KiBV1 --sector-key "$T/s" --random 6 \
-  --out "$T/u" >"$T/update.log" 2>&1 || die "update: $(tail -n 5 "$T/update.log")"
+# seal_and_update <seal proof> <update proof> <seal dir> <update dir>: a sector of other ids and
+# random piece 5, updated with random piece 6.
+seal_and_update() {
+  "$ZK" filecoin seal --registered-proof "$1" \
+    --prover-id 4444444444444444444444444444444444444444444444444444444444444444 \
+    --ticket 5555555555555555555555555555555555555555555555555555555555555555 --sector 1234 \
+    --seed 6666666666666666666666666666666666666666666666666666666666666666 --random 5 \
+    --out "$3" >"$3.log" 2>&1 || die "seal $1: $(tail -n 5 "$3.log")"
+  "$ZK" filecoin update --registered-update-proof "$2" --sector-key "$3" --random 6 \
+    --out "$4" >"$4.log" 2>&1 || die "update $2: $(tail -n 5 "$4.log")"
+}
+seal_and_update StackedDrg2KiBV1_1 StackedDrg2KiBV1 "$T/s" "$T/u"
 "$ZK" filecoin update --registered-update-proof StackedDrg2KiBV1 --sector-key "$T/s" --random 7 \
   --out "$T/u7" >"$T/update7.log" 2>&1 || die "update --random 7: $(tail -n 5 "$T/update7.log")"
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
@@ -43,13 +48,7 @@ vanilla "another piece's vanilla.json accepted under its own commitments" 0 "$T/
 vanilla "comm_r_new[0] ^= 1 rejected" 1 "$T/u/vanilla.json" "$R_OLD" "$FLIPPED" "$D_NEW"
 vanilla "another update's proofs rejected" 1 "$T/u7/vanilla.json" "$R_OLD" "$R_NEW" "$D_NEW"
 
-"$ZK" filecoin seal --registered-proof StackedDrg8MiBV1_1 \
-  --prover-id 4444444444444444444444444444444444444444444444444444444444444444 \
-  --ticket 5555555555555555555555555555555555555555555555555555555555555555 --sector 1234 \
-  --seed 6666666666666666666666666666666666666666666666666666666666666666 --random 5 \
-  --out "$T/s8" >"$T/seal8.log" 2>&1 || die "8 MiB seal: $(tail -n 5 "$T/seal8.log")"
-"$ZK" filecoin update --registered-update-proof StackedDrg8MiBV1 --sector-key "$T/s8" --random 6 \
-  --out "$T/u8" >"$T/update8.log" 2>&1 || die "8 MiB update: $(tail -n 5 "$T/update8.log")"
+seal_and_update StackedDrg8MiBV1_1 StackedDrg8MiBV1 "$T/s8" "$T/u8"
 vanilla "zkfleet's 8 MiB vanilla.json (4 partitions) accepted" 0 "$T/u8/vanilla.json" \
   "$(field "$T/u8/update.json" comm_r_old)" "$(field "$T/u8/update.json" comm_r_new)" \
   "$(field "$T/u8/update.json" comm_d_new)" StackedDrg8MiBV1

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "zk/base/clock.hpp"
 #include "zk/base/hex.hpp"
 #include "zk/base/thread_pool.hpp"
 #include "zk/filecoin/update/vanilla.hpp"
@@ -17,10 +18,6 @@ namespace zk::filecoin {
 namespace {
 
 using steady_clock_t = std::chrono::steady_clock;
-
-double since(steady_clock_t::time_point t) {
-  return std::chrono::duration<double>(steady_clock_t::now() - t).count();
-}
 
 // TreeD_new's levels not kept below the apex row (as the seal's tree_d: a path rehashes 2^4 = 16
 // data nodes); fewer when the apex row is lower, since the partitions' apex leaves are read from
@@ -35,6 +32,22 @@ void lower_to(std::atomic<uint64_t>& at, uint64_t i) {
   }
 }
 
+// A TreeR of the sector's shape over 32-byte nodes (the sector key, the new replica), its leaves
+// not kept: a path reads its 8 from the nodes again.
+// comm_r = Poseidon2(comm_c, root).
+struct tree_r_t {
+  poseidon_tree_t::leaf_fn_t leaves;
+  poseidon_tree_t tree;
+  fr_t comm_r;
+  tree_r_t(const tree_shape_t& shape, const std::vector<bytes32_t>& nodes, const fr_t& comm_c)
+      : leaves([&nodes](uint64_t first, uint64_t count, fr_t* out) {
+          for (uint64_t i = 0; i < count; ++i) out[i] = *fr_from_bytes(nodes[first + i]);
+        }),
+        tree(shape, nodes.size(), leaves),
+        comm_r(neptune::poseidon2(comm_c, tree.root())) {}
+  merkle_proof_t prove(uint64_t i) const { return tree.prove(i, leaves); }
+};
+
 std::string not_fr(const std::string& what, uint64_t i, const bytes32_t& v) {
   return what + " node " + std::to_string(i) + " is not a field element (" + to_hex(v) +
          " read little-endian is ≥ r)";
@@ -46,8 +59,10 @@ update_encoding_t encode_update(const update_config_t& c, const domain_t& comm_c
                                 const std::vector<bytes32_t>& sector_key,
                                 const std::vector<bytes32_t>& data,
                                 const std::function<void(const std::string&)>& progress) {
+  // Says the stage to `progress` and returns its start.
   auto stage = [&](const std::string& s) {
     if (progress) progress(s);
+    return steady_clock_t::now();
   };
   const uint64_t n = c.nodes;
   for (const auto& [v, what] : {std::pair{&sector_key, "the sector key"}, {&data, "the data"}})
@@ -78,29 +93,22 @@ update_encoding_t encode_update(const update_config_t& c, const domain_t& comm_c
   }
 
   // TreeD_new and comm_d_new.
-  stage("TreeD of the new data");
-  auto t = steady_clock_t::now();
+  auto t = stage("TreeD of the new data");
   const uint32_t apex_height = c.node_bits - c.partition_bits - c.apex_leaf_bits;
   const sha256_tree_t tree_d(data.data(), n, std::min(tree_d_discarded_levels, apex_height));
   r.comm_d_new = tree_d.root();
-  r.seconds.tree_d = since(t);
+  r.seconds.tree_d = seconds_since(t);
 
   // TreeR_old over the sector key and comm_r_old.
-  stage("TreeR of the sector key");
-  t = steady_clock_t::now();
-  const poseidon_tree_t::leaf_fn_t key_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
-    for (uint64_t i = 0; i < count; ++i) out[i] = *fr_from_bytes(sector_key[first + i]);
-  };
-  const poseidon_tree_t tree_r_old(c.shape, n, key_leaves);
-  r.comm_r_last_old = fr_to_bytes(tree_r_old.root());
-  const fr_t comm_r_old = neptune::poseidon2(*comm_c_fr, tree_r_old.root());
-  r.comm_r_old = fr_to_bytes(comm_r_old);
-  r.seconds.tree_r_old = since(t);
+  t = stage("TreeR of the sector key");
+  const tree_r_t tree_r_old(c.shape, sector_key, *comm_c_fr);
+  r.comm_r_last_old = fr_to_bytes(tree_r_old.tree.root());
+  r.comm_r_old = fr_to_bytes(tree_r_old.comm_r);
+  r.seconds.tree_r_old = seconds_since(t);
 
   // The encoding: new[i] = key[i] + data[i] · rho(high(i)), one rho for each of the 2^h highs.
-  stage("encoding");
-  t = steady_clock_t::now();
-  const fr_t phi = update_phi(*fr_from_bytes(r.comm_d_new), comm_r_old);
+  t = stage("encoding");
+  const fr_t phi = update_phi(*fr_from_bytes(r.comm_d_new), tree_r_old.comm_r);
   std::vector<fr_t> rhos(uint64_t(1) << c.h);
   for (uint64_t high = 0; high < rhos.size(); ++high) rhos[high] = update_rho(phi, high);
   r.replica.resize(n);
@@ -109,43 +117,37 @@ update_encoding_t encode_update(const update_config_t& c, const domain_t& comm_c
       r.replica[i] = fr_to_bytes(*fr_from_bytes(sector_key[i]) +
                                  *fr_from_bytes(data[i]) * rhos[update_challenge_high(c, i)]);
   });
-  r.seconds.encode = since(t);
+  r.seconds.encode = seconds_since(t);
 
   // TreeR_new over the new replica, comm_r_last_new and comm_r_new.
-  stage("TreeR of the new replica");
-  t = steady_clock_t::now();
-  const poseidon_tree_t::leaf_fn_t replica_leaves = [&](uint64_t first, uint64_t count, fr_t* out) {
-    for (uint64_t i = 0; i < count; ++i) out[i] = *fr_from_bytes(r.replica[first + i]);
-  };
-  const poseidon_tree_t tree_r_new(c.shape, n, replica_leaves);
-  r.comm_r_last_new = fr_to_bytes(tree_r_new.root());
-  const fr_t comm_r_new = neptune::poseidon2(*comm_c_fr, tree_r_new.root());
-  r.comm_r_new = fr_to_bytes(comm_r_new);
-  r.seconds.tree_r_new = since(t);
+  t = stage("TreeR of the new replica");
+  const tree_r_t tree_r_new(c.shape, r.replica, *comm_c_fr);
+  r.comm_r_last_new = fr_to_bytes(tree_r_new.tree.root());
+  r.comm_r_new = fr_to_bytes(tree_r_new.comm_r);
+  r.seconds.tree_r_new = seconds_since(t);
 
   // The partitions' proofs (prove_inner): the apex leaves, then each challenge's three openings.
-  stage("vanilla proofs");
-  t = steady_clock_t::now();
+  t = stage("vanilla proofs");
   const std::vector<bytes32_t>& apex_row = tree_d.level(apex_height);
   for (uint32_t k = 0; k < c.partitions; ++k) {
     update_partition_proof_t p;
     p.comm_c = comm_c;
     p.apex_leafs.assign(apex_row.begin() + uint64_t(k) * c.apex_leaves,
                         apex_row.begin() + uint64_t(k + 1) * c.apex_leaves);
-    const std::vector<uint64_t> challenges = update_challenges(c, comm_r_new, k);
+    const std::vector<uint64_t> challenges = update_challenges(c, tree_r_new.comm_r, k);
     p.challenge_proofs.resize(challenges.size());
     parallel_for(challenges.size(), [&](size_t b, size_t e) {
       for (size_t i = b; i < e; ++i) {
         update_challenge_proof_t& q = p.challenge_proofs[i];
-        q.proof_r_old = tree_r_old.prove(challenges[i], key_leaves);
+        q.proof_r_old = tree_r_old.prove(challenges[i]);
         q.proof_d_new = tree_d.prove(challenges[i], data.data());
-        q.proof_r_new = tree_r_new.prove(challenges[i], replica_leaves);
+        q.proof_r_new = tree_r_new.prove(challenges[i]);
       }
     });
     r.proofs.push_back(std::move(p));
   }
-  r.seconds.proofs = since(t);
-  r.seconds.total = since(t_total);
+  r.seconds.proofs = seconds_since(t);
+  r.seconds.total = seconds_since(t_total);
   return r;
 }
 
