@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -178,7 +179,17 @@ TEST_CASE("trees without their lowest levels prove the same paths") {
     CHECK(lean.bytes() < full.bytes());
     for (uint64_t i : {0u, 77u, 255u}) CHECK(same(lean.prove(i, leaves.data()), full.prove(i)));
     CHECK_THROWS_AS(lean.prove(0), std::logic_error);
+    // The kept levels are the full tree's (the SnapDeals prover reads its apex row there); a
+    // discarded one is refused, and so is one above the root (height 8).
+    const unsigned first = std::min(discard, 8u);
+    for (unsigned l = first; l <= 8; ++l) CHECK(lean.level(l) == full.level(l));
+    CHECK_THROWS_AS(lean.level(first - 1), std::logic_error);
+    CHECK_THROWS_AS(lean.level(9), std::out_of_range);
   }
+  CHECK(full.level(0) == leaves);
+  CHECK(full.level(8).size() == 1);
+  CHECK(full.level(8)[0] == full.root());
+  CHECK_THROWS_AS(full.level(9), std::out_of_range);
   std::vector<fr_t> fr_leaves(512);
   for (auto& l : fr_leaves) l = fr_t::from_u64(rng());
   const tree_shape_t shape{8, 8, 0};
