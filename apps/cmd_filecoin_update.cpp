@@ -151,16 +151,24 @@ int run_update(const update_opts_t& o) {
   ojson_t source;
   const std::vector<zk::bytes32_t> data = read_new_data(o, c, source);
 
-  const fc::update_encoding_t e = fc::encode_update(
-      c, s.comm_c, s.replica, data,
-      [](const std::string& stage) { std::fprintf(stderr, "update: %s\n", stage.c_str()); });
-  // The sector key is the seal's: its TreeR root is commit.json's comm_r_last.
-  if (e.comm_r_last_old != s.comm_r_last || e.comm_r_old != s.comm_r)
-    throw std::invalid_argument(o.sector_key.one() +
-                                "/replica.bin is not the replica commit.json describes: its TreeR "
-                                "root is " +
-                                zk::to_hex(e.comm_r_last_old) + ", commit.json's comm_r_last " +
-                                zk::to_hex(s.comm_r_last));
+  // The library names the node or the root; the message adds the files and options.
+  fc::update_encoding_t e;
+  try {
+    e = fc::encode_update(
+        c, s.comm_c, s.replica, data,
+        [](const std::string& stage) { std::fprintf(stderr, "update: %s\n", stage.c_str()); },
+        s.comm_r_last);
+  } catch (const std::invalid_argument& x) {
+    throw std::invalid_argument(
+        o.sector_key.one() + "/replica.bin (comm_c, comm_r_last: its " + "commit.json) with " +
+        (o.data.given() ? "--data " + o.data.one() : "--random " + o.random.one()) + ": " +
+        x.what());
+  }
+  // commit.json's own commitments agree (comm_r = Poseidon2(comm_c, comm_r_last)).
+  if (e.comm_r_old != s.comm_r)
+    throw std::invalid_argument(o.sector_key.one() + "/commit.json: comm_r " +
+                                zk::to_hex(s.comm_r) + " is not Poseidon2(comm_c, comm_r_last) " +
+                                zk::to_hex(e.comm_r_old));
   const fc::update_commitments_t comms{e.comm_r_old, e.comm_d_new, e.comm_r_new};
   if (const check_t ok = fc::verify_update_partitions(c, comms, e.proofs); !ok)
     throw std::runtime_error(

@@ -102,7 +102,7 @@ python3 -c "
 import sys
 b = bytearray(open(sys.argv[1], 'rb').read()); b[100] ^= 1
 open(sys.argv[2], 'wb').write(bytes(b))" "$T/s/replica.bin" "$T/other/replica.bin"
-expect "a replica.bin that is not commit.json's" 1 "replica.bin is not the replica commit.json describes" -- \
+expect "a replica.bin that is not commit.json's" 1 "replica.bin (comm_c, comm_r_last: its commit.json) with --random 2: the sector key is not the sealed sector's replica: its TreeR root is" -- \
   "${U[@]}" --sector-key "$T/other" --random 2 --out "$T/bad4"
 nothing_in "$T/bad4" "another replica"
 head -c 1024 "$T/s/replica.bin" >"$T/other/replica.bin"

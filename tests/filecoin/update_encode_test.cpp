@@ -114,7 +114,8 @@ TEST_CASE("update encode: a changed data node changes comm_d_new; a tampered pro
   CHECK_FALSE(verify_update_partitions(c, comms_of(e), f.proofs).ok());
 }
 
-TEST_CASE("update encode: values that are not field elements are refused by name and node") {
+TEST_CASE(
+    "update encode: values that are not field elements, another sector key, refused by name") {
   const seal_result_t& s = sealed();
   const update_config_t& c = config_2k();
   std::vector<bytes32_t> data = new_data(2);
@@ -131,6 +132,13 @@ TEST_CASE("update encode: values that are not field elements are refused by name
   comm_c.fill(0xff);
   CHECK_THROWS_WITH_AS(encode_update(c, comm_c, s.replica, new_data(2)),
                        doctest::Contains("comm_c"), std::invalid_argument);
+  // A sector key that is not the sealed sector's (the seal's comm_r_last given).
+  bytes32_t other = s.comm_r_last;
+  other[0] ^= 1;
+  CHECK_THROWS_WITH_AS(encode_update(c, s.comm_c, s.replica, new_data(2), {}, other),
+                       doctest::Contains("the sector key is not the sealed sector's replica"),
+                       std::invalid_argument);
+  CHECK_NOTHROW(encode_update(c, s.comm_c, s.replica, new_data(2), {}, s.comm_r_last));
   data = new_data(2);
   data.pop_back();
   CHECK_THROWS_WITH_AS(encode_update(c, s.comm_c, s.replica, data),

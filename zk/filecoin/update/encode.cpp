@@ -58,7 +58,8 @@ std::string not_fr(const std::string& what, uint64_t i, const bytes32_t& v) {
 update_encoding_t encode_update(const update_config_t& c, const domain_t& comm_c,
                                 const std::vector<bytes32_t>& sector_key,
                                 const std::vector<bytes32_t>& data,
-                                const std::function<void(const std::string&)>& progress) {
+                                const std::function<void(const std::string&)>& progress,
+                                const std::optional<domain_t>& comm_r_last_old) {
   // Says the stage to `progress` and returns its start.
   auto stage = [&](const std::string& s) {
     if (progress) progress(s);
@@ -92,19 +93,25 @@ update_encoding_t encode_update(const update_config_t& c, const domain_t& comm_c
     if (bad_data != none) throw std::invalid_argument(not_fr("data", bad_data, data[bad_data]));
   }
 
+  // TreeR_old over the sector key and comm_r_old, first: a key that is not the sealed sector's
+  // is refused before anything else is done.
+  auto t = stage("TreeR of the sector key");
+  const tree_r_t tree_r_old(c.shape, sector_key, *comm_c_fr);
+  r.comm_r_last_old = fr_to_bytes(tree_r_old.tree.root());
+  r.comm_r_old = fr_to_bytes(tree_r_old.comm_r);
+  if (comm_r_last_old && *comm_r_last_old != r.comm_r_last_old)
+    throw std::invalid_argument(
+        "the sector key is not the sealed sector's replica: its TreeR root "
+        "is " +
+        to_hex(r.comm_r_last_old) + ", the seal's comm_r_last " + to_hex(*comm_r_last_old));
+  r.seconds.tree_r_old = seconds_since(t);
+
   // TreeD_new and comm_d_new.
-  auto t = stage("TreeD of the new data");
+  t = stage("TreeD of the new data");
   const uint32_t apex_height = c.node_bits - c.partition_bits - c.apex_leaf_bits;
   const sha256_tree_t tree_d(data.data(), n, std::min(tree_d_discarded_levels, apex_height));
   r.comm_d_new = tree_d.root();
   r.seconds.tree_d = seconds_since(t);
-
-  // TreeR_old over the sector key and comm_r_old.
-  t = stage("TreeR of the sector key");
-  const tree_r_t tree_r_old(c.shape, sector_key, *comm_c_fr);
-  r.comm_r_last_old = fr_to_bytes(tree_r_old.tree.root());
-  r.comm_r_old = fr_to_bytes(tree_r_old.comm_r);
-  r.seconds.tree_r_old = seconds_since(t);
 
   // The encoding: new[i] = key[i] + data[i] · rho(high(i)), one rho for each of the 2^h highs.
   t = stage("encoding");

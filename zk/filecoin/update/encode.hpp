@@ -23,6 +23,7 @@
 // gen_cached_proof gives it.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,7 @@
 namespace zk::filecoin {
 
 struct update_encode_timings_t {
-  double tree_d = 0, tree_r_old = 0, encode = 0, tree_r_new = 0, proofs = 0, total = 0;
+  double tree_r_old = 0, tree_d = 0, encode = 0, tree_r_new = 0, proofs = 0, total = 0;
 };
 
 struct update_encoding_t {
@@ -51,11 +52,13 @@ struct update_encoding_t {
 // Encodes `data` (the new data, fr32-padded: c.nodes nodes) into `sector_key` (the sealed
 // sector's replica: c.nodes nodes) of a sector sealed with `comm_c`, and proves every partition.
 // Throws std::invalid_argument for a wrong node count (naming the input, both counts) or a value
-// that is not a field element ("sector key node 5 …", "data node 17 …", "comm_c …").
-// `progress`, when given, is told each stage as it starts.
+// that is not a field element ("sector key node 5 …", "data node 17 …", "comm_c …"), and, when
+// the seal's comm_r_last is given, for a sector key whose TreeR root is another (before the
+// encoding starts). `progress`, when given, is told each stage as it starts.
 update_encoding_t encode_update(const update_config_t& c, const domain_t& comm_c,
                                 const std::vector<bytes32_t>& sector_key,
                                 const std::vector<bytes32_t>& data,
-                                const std::function<void(const std::string&)>& progress = {});
+                                const std::function<void(const std::string&)>& progress = {},
+                                const std::optional<domain_t>& comm_r_last_old = std::nullopt);
 
 }  // namespace zk::filecoin
