@@ -54,8 +54,7 @@ struct sealed_sector_t {
 zk::bytes32_t commitment(const nlohmann::json& j, const char* key, const std::string& file) {
   if (!j.contains(key) || !j[key].is_string())
     throw std::invalid_argument(file + ": no \"" + std::string(key) +
-                                "\" (a seal's commit.json "
-                                "has comm_c, comm_r_last and comm_r)");
+                                "\" (a seal's commit.json has comm_c, comm_r_last and comm_r)");
   return zk::parse_hex32(j[key].get<std::string>(), file + " \"" + key + "\"");
 }
 
