@@ -5,8 +5,10 @@
 #   scheduler (HTTP, Curio's gRPC on loopback), 1 synthesis node, 2 prover nodes each mapping the
 #   2 KiB update circuit's development parameters (`zkfleet filecoin setup
 #   --registered-update-proof StackedDrg2KiBV1 --seed 1`, cached) into its budget;
-#   the update Filecoin's own code made (tests/fixtures/filecoin/snap-2k: its vanilla partition
-#   proof in Curio's snap-vproof.json and raw, its commitments in golden.txt) proved
+#   a 2 KiB sector sealed and updated in the test (`zkfleet filecoin seal`, then `zkfleet filecoin
+#   update` with other data: its update.json and vanilla.json), and the update Filecoin's own code
+#   made (tests/fixtures/filecoin/snap-2k: its vanilla partition proof in Curio's snap-vproof.json
+#   and raw, its commitments in golden.txt), proved
 #     by `zkfleet submit --vanilla snap-vproof.json` and `--vanilla vanilla-0.bin` (raw bincode),
 #     by HTTP (POST /v1/jobs?circuit=…&comm_r_old=…, the snap-vproof.json as the body),
 #     by Curio's gRPC call (SNAP_DEALS_UPDATE as lib/ffi/cuzk_funcs.go ProveUpdateCuzk sends it,
@@ -55,20 +57,21 @@ cluster_up
 wait_ready 900 || die "the cluster did not become ready"
 ok "4 processes up, both provers with the 2 KiB update parameters resident"
 
-# verify_update LABEL PROOF: zkfleet's verify-update accepts it, and rejects it for another
-# comm_r_new; with the reference built, Filecoin's own verifier accepts it too.
+# verify_update LABEL PROOF [COMM_R_OLD COMM_R_NEW COMM_D_NEW]: zkfleet's verify-update accepts it
+# (for the fixture's commitments unless given), and rejects it for another comm_r_new; with the
+# reference built, Filecoin's own verifier accepts it too.
 verify_update() {
-  local label="$1" proof="$2" zrc=0 brc=0 rrc=0
-  local a=(--registered-update-proof $UPROOF --vk "$VK" --proof "$proof" --comm-r-old "$R_OLD" --comm-d-new "$D_NEW")
-  "$ZK" filecoin verify-update "${a[@]}" --comm-r-new "$R_NEW" >"$T/v.txt" 2>&1 || zrc=$?
-  "$ZK" filecoin verify-update "${a[@]}" --comm-r-new "$(flip0 "$R_NEW")" >"$T/vbad.txt" 2>&1 || brc=$?
+  local label="$1" proof="$2" ro="${3:-$R_OLD}" rn="${4:-$R_NEW}" dn="${5:-$D_NEW}" zrc=0 brc=0 rrc=0
+  local a=(--registered-update-proof $UPROOF --vk "$VK" --proof "$proof" --comm-r-old "$ro" --comm-d-new "$dn")
+  "$ZK" filecoin verify-update "${a[@]}" --comm-r-new "$rn" >"$T/v.txt" 2>&1 || zrc=$?
+  "$ZK" filecoin verify-update "${a[@]}" --comm-r-new "$(flip0 "$rn")" >"$T/vbad.txt" 2>&1 || brc=$?
   if [ "$(stat -c %s "$proof" 2>/dev/null)" = 192 ] && [ $zrc = 0 ] && [ $brc = 1 ]; then
     ok "$label: 192 bytes, verify-update accepts it (exit 0), and with comm_r_new[0]^1 rejects it (exit 1)"
   else
     fail "$label: $(stat -c %s "$proof" 2>/dev/null) bytes, verify-update exit $zrc / $brc: $(cat "$T/v.txt" "$T/vbad.txt")"
   fi
   if [ -n "${REF:-}" ]; then
-    "$REF" update-verify "${a[@]}" --comm-r-new "$R_NEW" >"$T/ref.txt" 2>&1 || rrc=$?
+    "$REF" update-verify "${a[@]}" --comm-r-new "$rn" >"$T/ref.txt" 2>&1 || rrc=$?
     [ $rrc = 0 ] && ok "$label: Filecoin's verify_empty_sector_update_proof accepts it" ||
       fail "$label: Filecoin's verifier exit $rrc: $(tail -c 300 "$T/ref.txt")"
   fi
@@ -124,6 +127,22 @@ curl -s -m 60 -o "$T/proofs.bin" "$U/v1/jobs/$HJOB/proofs?format=raw"
 cmp -s "$T/proofs.bin" "$T/out/job$HJOB-proof.bin" &&
   ok "GET /v1/jobs/ID/proofs?format=raw equals await's proof" || fail "GET proofs?format=raw differs from await's"
 verify_update "the HTTP job's proof" "$T/proofs.bin"
+
+# --- a sector sealed and updated here ------------------------------------------------------------
+hex32() { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; }
+"$ZK" filecoin seal --registered-proof StackedDrg2KiBV1_1 --prover-id "$(hex32)" --sector $((RANDOM + 1)) \
+  --ticket "$(hex32 | sed 's/..$/0a/')" --seed "$(hex32)" --random 11 --out "$T/sealed" >"$T/seal.log" 2>&1 ||
+  die "zkfleet filecoin seal: $(cat "$T/seal.log")"
+"$ZK" filecoin update --registered-update-proof $UPROOF --sector-key "$T/sealed" --random 12 \
+  --out "$T/updated" >"$T/update.log" 2>&1 || die "zkfleet filecoin update: $(cat "$T/update.log")"
+comm() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$T/updated/update.json" "$1"; }
+U_OLD="$(comm comm_r_old)" U_NEW="$(comm comm_r_new)" U_D="$(comm comm_d_new)"
+SJOB="$("$ZK" submit --config "$CFG" --circuit snap2k --vanilla "$T/updated/vanilla.json" \
+  --comm-r-old "$U_OLD" --comm-r-new "$U_NEW" --comm-d-new "$U_D" 2>"$T/submit3.err")" ||
+  die "zkfleet submit (sealed here): $(cat "$T/submit3.err")"
+"$ZK" await --config "$CFG" "$SJOB" --out "$T/out" --timeout 900 >"$T/await-$SJOB.out" 2>&1 ||
+  die "zkfleet await $SJOB: $(cat "$T/await-$SJOB.out")"
+verify_update "a sector sealed and updated in this test" "$T/out/job$SJOB-proof.bin" "$U_OLD" "$U_NEW" "$U_D"
 
 # --- Curio's gRPC call -------------------------------------------------------------------------
 . "$(dirname "${BASH_SOURCE[0]}")/../grpcapi/client_lib.sh"

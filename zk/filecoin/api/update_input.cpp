@@ -26,7 +26,7 @@ std::vector<uint8_t> write_update_input(const update_config_t& c, uint32_t k,
                                 std::to_string(proof.size()) + " bytes, " +
                                 std::string(c.proof->name) + "'s have " +
                                 std::to_string(update_partition_proof_size(c)));
-  std::vector<uint8_t> out(update_input_header);
+  std::vector<uint8_t> out(update_input_header + proof.size());
   std::memcpy(out.data(), update_input_magic, 4);
   le_put<uint16_t>(out.data(), 4, update_input_version);
   le_put<uint64_t>(out.data(), 8, c.proof->id);
@@ -34,7 +34,7 @@ std::vector<uint8_t> write_update_input(const update_config_t& c, uint32_t k,
   std::memcpy(out.data() + 24, comms.comm_r_old.data(), 32);
   std::memcpy(out.data() + 56, comms.comm_d_new.data(), 32);
   std::memcpy(out.data() + 88, comms.comm_r_new.data(), 32);
-  out.insert(out.end(), proof.begin(), proof.end());
+  std::memcpy(out.data() + update_input_header, proof.data(), proof.size());
   return out;
 }
 
