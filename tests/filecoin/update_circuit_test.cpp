@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "zk/bellperson/groth16/key.hpp"
 #include "zk/ff/canonical.hpp"
 #include "zk/filecoin/api/dev_params.hpp"
+#include "zk/filecoin/api/prove_update.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/verify_update.hpp"
 #include "zk/filecoin/update/circuit.hpp"
@@ -260,7 +262,9 @@ TEST_CASE("update circuit: the partition path must be the same in every challeng
 // made here for the 2 KiB circuit (a 656 MB file, about 100 s on 2 busy cores), Filecoin's
 // partition proved with them, the proof accepted by verify_update with the parameters' key and
 // refused for comm_r_new[0] ^ 1 (the change Filecoin's own verifier refused in golden.txt).
-TEST_CASE("update circuit: a 2 KiB proof with development parameters verifies (verify_update)") {
+TEST_CASE(
+    "update circuit: prove_update_partition proves 2 KiB with development parameters (fixed r and "
+    "s give the same bytes; refusals name the partition and the check)") {
   namespace fs = std::filesystem;
   const update_config_t c = config_2k();
   const fs::path dir =
@@ -280,29 +284,64 @@ TEST_CASE("update circuit: a 2 KiB proof with development parameters verifies (v
   const zk::bellperson::params_file_t file(made.params_path,
                                            zk::bellperson::params_file_t::mode_t::unchecked);
   CHECK(file.vk().ic.size() == 5);
-  const zk::bellperson::params_key_t key(file, *update_circuit_shape(c, false));
-  zk::groth16::prover_t<curve_t> prover(key.view());
-  const circuit_layout_t& L = update_circuit_layout(c);
-  std::vector<zk::bellperson::fr_t> witness(uint64_t(L.total.inputs) + L.total.aux);
-  const auto abc = prover.abc_for_loading(uint64_t(L.total.constraints) + L.total.inputs);
-  zk::bellperson::assignment_view_t view{
-      witness.data(), witness.data() + L.total.inputs, abc.a, abc.b, abc.c, L.total};
-  synthesize_update_partition(c, snap_2k_witness(), view);
-  REQUIRE_FALSE(first_unsatisfied_update(c, view));
-  zk::ff::write_canonical_le(witness.data(), witness.size(),
-                             reinterpret_cast<uint8_t*>(witness.data()));
-  zk::groth16::prove_call_t call;
-  call.abc = zk::groth16::abc_source_t::loaded;
-  call.what = "the 2 KiB update partition";
-  const auto p = zk::groth16::prove_verified(
-      prover, key.verifying_key(), reinterpret_cast<const uint8_t*>(witness.data()), call);
+  update_prover_t prover(file, c);
+  const auto proofs = read_update_vanilla_file(fixture("snap-2k/snap-vproof.json"), c);
+  prove_update_partition_t in;
+  in.proof = &proofs.at(0);
+  in.comms = snap_2k_commitments();
+  in.r = zk::bytes32_t{7};
+  in.s = zk::bytes32_t{9};
+  std::vector<std::string> stages;
+  in.observe = [&](const zk::groth16::stage_span_t& s) {
+    stages.push_back(zk::groth16::stage_name(s.stage));
+  };
+  const auto p = prove_update_partition(prover, in);
+  REQUIRE_MESSAGE(p.ok(), p.error());
+  CHECK(p->synthesis.constraints == 1'705'039);
+  CHECK_FALSE(stages.empty());
+  CHECK(stages.back() == "verify");
+  uint8_t encoded[zk::bellperson::proof_size];
+  zk::bellperson::encode_proof(p->proof, encoded);
+  CHECK(std::equal(p->bytes.begin(), p->bytes.end(), encoded));
 
-  const auto ok = verify_update(file.vk(), {p.proof}, c, snap_2k_commitments());
+  const auto ok = verify_update(file.vk(), {p->proof}, c, snap_2k_commitments());
   REQUIRE(ok.ok());
   CHECK_MESSAGE(ok->verdict.ok(), ok->verdict.reason());
   update_commitments_t other = snap_2k_commitments();
   other.comm_r_new[0] ^= 1;
-  const auto bad = verify_update(file.vk(), {p.proof}, c, other);
+  const auto bad = verify_update(file.vk(), {p->proof}, c, other);
   REQUIRE(bad.ok());
   CHECK_FALSE(bad->verdict.ok());
+
+  // The same r and s: the same bytes (the synthesis and the prover are deterministic).
+  in.observe = {};
+  const auto again = prove_update_partition(prover, in);
+  REQUIRE_MESSAGE(again.ok(), again.error());
+  CHECK(again->bytes == p->bytes);
+
+  // Refusals, before any proof: a commitment the vanilla proof is not of, a changed leaf (the
+  // vanilla verifier; synthesize_update_into alone meets the circuit's own leaf_r_new check), a
+  // partition the update does not have.
+  prove_update_partition_t wrong = in;
+  wrong.comms = other;
+  const auto refused = prove_update_partition(prover, wrong);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().rfind("partition 0: vanilla proof: ", 0) == 0);
+  update_partition_proof_t tampered = proofs.at(0);
+  tampered.challenge_proofs.at(4).proof_r_new.leaf[0] ^= 1;
+  wrong = in;
+  wrong.proof = &tampered;
+  const auto tampered_refused = prove_update_partition(prover, wrong);
+  REQUIRE_FALSE(tampered_refused.ok());
+  CHECK_MESSAGE(tampered_refused.error().find("partition 0: vanilla proof: challenge 4") == 0,
+                tampered_refused.error());
+  std::vector<fr_t> witness;
+  const auto synth = synthesize_update_into(prover, in.comms, tampered, 0, witness);
+  REQUIRE_FALSE(synth.ok());
+  CHECK_MESSAGE(synth.error().rfind("partition 0: synthesis: ", 0) == 0, synth.error());
+  wrong = in;
+  wrong.partition = 1;
+  const auto no_partition = prove_update_partition(prover, wrong);
+  REQUIRE_FALSE(no_partition.ok());
+  CHECK(no_partition.error() == "partition 1: the update has 1 partition");
 }

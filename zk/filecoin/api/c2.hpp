@@ -4,9 +4,9 @@
 // the project (zk/groth16/prover.hpp) over the file's key view (zk/bellperson/groth16/key.hpp),
 // so that Filecoin's verifier accepts it with the file's verifying key (docs/filecoin.md §13).
 //
-//   c2_prover_t        the .params of one circuit decoded for it (bellperson::params_key_t: its
-//                      densities, bellperson's coset), the prover with its work arrays (reused
-//                      across proofs), and the accelerator it hands its stages to
+//   c2_prover_t        the .params of one PoRep circuit decoded for it (params_prover_t,
+//                      zk/filecoin/api/params_prover.hpp: the key, the prover with its work
+//                      arrays, the accelerator it hands its stages to) and the circuit's config
 //   synthesize_into    partition k's assignment in prove mode straight into a witness (inputs ‖
 //                      aux, canonical: what the prover and a synth buffer read) and the prover's
 //                      a, b, c; every constraint checked
@@ -15,8 +15,10 @@
 //                      command line); a prover node proves a synth buffer with the same prover
 //                      (node/prover/prover_engine.cpp) through groth16::prove_verified
 //
-// Refusals (an unsatisfied constraint, public inputs other than the verifier's, a proof that does
-// not verify) are values: result_t's reason names the constraint and its region, or the check.
+// The SnapDeals update's prover is the same over its own circuit
+// (zk/filecoin/api/prove_update.hpp). Refusals (an unsatisfied constraint, public inputs other than
+// the verifier's, a proof that does not verify) are values: result_t's reason names the constraint
+// and its region, or the check.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -25,51 +27,31 @@
 #include <vector>
 
 #include "zk/base/result.hpp"
-#include "zk/bellperson/groth16/files.hpp"
-#include "zk/bellperson/groth16/key.hpp"
 #include "zk/filecoin/api/c1.hpp"
+#include "zk/filecoin/api/params_prover.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/groth16/prove_verified.hpp"
 
 namespace zk::filecoin {
 
-using curve_t = bellperson::curve_t;
-
-class c2_prover_t {
+class c2_prover_t : public params_prover_t {
  public:
   // Decodes the file for the circuit (the file must be for it: std::invalid_argument naming the
   // section otherwise); the file may be closed afterwards.
   c2_prover_t(const bellperson::params_file_t& params, const circuit_config_t& config);
 
   const circuit_config_t& config() const { return config_; }
-  const bellperson::params_key_t& key() const { return key_; }
-  groth16::prover_t<curve_t>& prover() { return prover_; }
-  // The decoded key and the prover's work arrays.
-  uint64_t resident_bytes() const;
 
  private:
   circuit_config_t config_;
-  bellperson::params_key_t key_;
-  groth16::prover_t<curve_t> prover_;
 };
 
 // Partition k of a C1 synthesized in prove mode into `witness` (resized to inputs + aux: the
 // canonical little-endian values a synth buffer and the prover read) and the prover's own a, b, c
 // (abc_for_loading), every constraint checked. Throws std::invalid_argument as
 // witness_from_vanilla does for a malformed witness; a constraint that fails is the refusal.
-struct synthesis_report_t {
-  double synthesis_seconds = 0, satisfied_seconds = 0;
-  uint64_t constraints = 0;  // the circuit's own (input constraints not included)
-};
 result_t<synthesis_report_t> synthesize_into(c2_prover_t& prover, const c1_output_t& c1,
                                              uint32_t partition, std::vector<fr_t>& witness);
-
-struct partition_proof_t {
-  bellperson::proof_t proof;
-  std::array<uint8_t, bellperson::proof_size> bytes{};  // bellperson's encoding
-  synthesis_report_t synthesis;
-  double prove_seconds = 0, verify_seconds = 0;
-};
 
 struct prove_partition_t {
   const c1_output_t* c1 = nullptr;  // passed check_c1 for this prover id and sector
