@@ -19,8 +19,10 @@
 //       [--porep-id HEX] [--api-version V]
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
+//   zkfleet filecoin prove-update --registered-update-proof NAME --vanilla FILE --comm-r-old HEX
+//       --comm-r-new HEX --comm-d-new HEX --params FILE --out FILE [--backend B] [--timings]
 //   zkfleet filecoin setup (--registered-proof NAME | --registered-update-proof NAME) --out DIR
-//       [--seed N] [--vk-only]   (both in apps/cmd_filecoin_prove.cpp)
+//       [--seed N] [--vk-only]   (the three in apps/cmd_filecoin_prove.cpp)
 //   zkfleet filecoin synthesize --c1 FILE --prover-id HEX --sector N --partition K [--check]
 //       [--json] [--witness-only]   (apps/cmd_filecoin_synth.cpp)
 //   zkfleet filecoin budget --registered-proof NAME [--json]   (apps/cmd_filecoin_budget.cpp)
@@ -67,6 +69,26 @@
 #include "zk/filecoin/porep/vanilla/proof.hpp"
 
 namespace zk::apps {
+
+void update_statement_opts_t::declare(CLI::App* app) {
+  proof_name = add_update_proof_option(app);
+  comm_r_old = add_value(app, "--comm-r-old", "HEX", "the sector key's comm_r (32 bytes)");
+  comm_r_new = add_value(app, "--comm-r-new", "HEX", "the updated sector's comm_r (32 bytes)");
+  comm_d_new = add_value(app, "--comm-d-new", "HEX", "the new data's comm_d (32 bytes)");
+}
+
+zk::filecoin::update_config_t update_statement_opts_t::config() const {
+  return zk::filecoin::update_config(zk::filecoin::registered_update_proof(proof_name.one()));
+}
+
+zk::filecoin::update_commitments_t update_statement_opts_t::comms() const {
+  zk::filecoin::update_commitments_t c;
+  c.comm_r_old = zk::parse_hex32(comm_r_old.one(), "--comm-r-old");
+  c.comm_r_new = zk::parse_hex32(comm_r_new.one(), "--comm-r-new");
+  c.comm_d_new = zk::parse_hex32(comm_d_new.one(), "--comm-d-new");
+  return c;
+}
+
 namespace {
 
 namespace fc = zk::filecoin;
@@ -200,19 +222,20 @@ filecoin_sub_t add_verify(CLI::App* group) {
 // --- verify-update ---------------------------------------------------------------------------
 
 struct verify_update_opts_t {
-  opt_t proof_name, vk, proof, comm_r_old, comm_r_new, comm_d_new, print_inputs;
+  update_statement_opts_t update;
+  opt_t vk, proof, print_inputs;
 };
 
 // Exit 0 valid, 1 invalid, 2 bad input (what filecoin-proofs answers with an Err: an unknown
 // proof, a bad HEX, an unreadable key or proof, proof bytes not 192 a partition, a key without 5
 // IC points, a commitment that is not a field element) or a usage error.
 int run_verify_update(const verify_update_opts_t& o) {
-  require_options({{&o.proof_name, "--registered-update-proof NAME"},
+  require_options({{&o.update.proof_name, "--registered-update-proof NAME"},
                    {&o.vk, "--vk FILE"},
                    {&o.proof, "--proof FILE"},
-                   {&o.comm_r_old, "--comm-r-old HEX"},
-                   {&o.comm_r_new, "--comm-r-new HEX"},
-                   {&o.comm_d_new, "--comm-d-new HEX"}});
+                   {&o.update.comm_r_old, "--comm-r-old HEX"},
+                   {&o.update.comm_r_new, "--comm-r-new HEX"},
+                   {&o.update.comm_d_new, "--comm-d-new HEX"}});
   auto bad_input = [](const std::string& why) {
     std::fprintf(stderr, "zkfleet filecoin verify-update: bad input: %s\n", why.c_str());
     return 2;
@@ -222,10 +245,8 @@ int run_verify_update(const verify_update_opts_t& o) {
   bellperson::vk_read_t vk;
   std::vector<bellperson::proof_t> proofs;
   try {
-    c = fc::update_config(fc::registered_update_proof(o.proof_name.one()));
-    comms.comm_r_old = zk::parse_hex32(o.comm_r_old.one(), "--comm-r-old");
-    comms.comm_r_new = zk::parse_hex32(o.comm_r_new.one(), "--comm-r-new");
-    comms.comm_d_new = zk::parse_hex32(o.comm_d_new.one(), "--comm-d-new");
+    c = o.update.config();
+    comms = o.update.comms();
     vk = bellperson::read_vk_file(o.vk.one());
     proofs = bellperson::read_proof_file(o.proof.one());
   } catch (const std::invalid_argument& e) {
@@ -255,14 +276,11 @@ filecoin_sub_t add_verify_update(CLI::App* group) {
       "update's bellperson verifying key, as filecoin-proofs' verify_empty_sector_update_proof; "
       "exit 0 when valid");
   auto o = std::make_shared<verify_update_opts_t>();
-  o->proof_name = add_update_proof_option(app);
+  o->update.declare(app);
   o->vk = add_value(app, "--vk", "FILE",
                     "the update's verifying key (bellperson .vk, uncompressed or compressed)");
   o->proof = add_value(app, "--proof", "FILE",
                        "the proof bytes (exactly 192 a partition, partition 0 first)");
-  o->comm_r_old = add_value(app, "--comm-r-old", "HEX", "the sector key's comm_r (32 bytes)");
-  o->comm_r_new = add_value(app, "--comm-r-new", "HEX", "the updated sector's comm_r (32 bytes)");
-  o->comm_d_new = add_value(app, "--comm-d-new", "HEX", "the new data's comm_d (32 bytes)");
   o->print_inputs = add_flag(
       app, "--print-public-inputs",
       "print the public inputs in decimal, one a line, partition by partition (the verdict goes "
@@ -865,6 +883,7 @@ constexpr sub_factory_t k_subcommands[] = {add_verify,
                                            add_seal,
                                            add_check_c1,
                                            add_filecoin_prove,
+                                           add_filecoin_prove_update,
                                            add_filecoin_setup,
                                            add_filecoin_synthesize,
                                            add_filecoin_budget,

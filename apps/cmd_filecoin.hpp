@@ -6,6 +6,8 @@
 #include <string>
 
 #include "apps/cli.hpp"
+#include "zk/filecoin/update/config.hpp"
+#include "zk/filecoin/update/public_inputs.hpp"
 
 namespace zk::apps {
 
@@ -21,8 +23,21 @@ struct filecoin_sub_t {
 // commands declare it (apps/cmd_filecoin.cpp).
 opt_t add_update_proof_option(CLI::App* app);
 
+// --registered-update-proof, --comm-r-old, --comm-r-new, --comm-d-new: what names a SnapDeals
+// update (verify-update, prove-update). The caller requires them (require_options, with its own);
+// bad values throw std::invalid_argument naming the option.
+struct update_statement_opts_t {
+  opt_t proof_name, comm_r_old, comm_r_new, comm_d_new;
+
+  void declare(CLI::App* app);
+  zk::filecoin::update_config_t config() const;
+  zk::filecoin::update_commitments_t comms() const;
+};
+
 // zkfleet filecoin prove (apps/cmd_filecoin_prove.cpp).
 filecoin_sub_t add_filecoin_prove(CLI::App* group);
+// zkfleet filecoin prove-update (apps/cmd_filecoin_prove.cpp).
+filecoin_sub_t add_filecoin_prove_update(CLI::App* group);
 // zkfleet filecoin setup (apps/cmd_filecoin_prove.cpp).
 filecoin_sub_t add_filecoin_setup(CLI::App* group);
 // zkfleet filecoin synthesize (apps/cmd_filecoin_synth.cpp).

@@ -1,8 +1,12 @@
 // zkfleet filecoin prove: C2, a sector's PoRep proof from its C1 output
-// (zk/filecoin/api/c2.hpp, docs/filecoin.md §13).
+// (zk/filecoin/api/c2.hpp, docs/filecoin.md §13); prove-update: a SnapDeals update's proof from
+// its vanilla proofs (zk/filecoin/api/prove_update.hpp, docs/filecoin.md "SnapDeals").
 //
 //   zkfleet filecoin prove --c1 FILE --params FILE --prover-id HEX --sector N --out FILE
 //       [--vk FILE] [--partition K] [--backend cpu|cuda|auto] [--no-split] [--timings]
+//   zkfleet filecoin prove-update --registered-update-proof NAME --vanilla FILE --comm-r-old HEX
+//       --comm-r-new HEX --comm-d-new HEX --params FILE --out FILE [--backend cpu|cuda|auto]
+//       [--timings]
 //   zkfleet filecoin setup (--registered-proof NAME | --registered-update-proof NAME) --out DIR
 //       [--seed N] [--vk-only]
 //
@@ -10,10 +14,13 @@
 // ${ZK_CACHE_DIR:-~/.cache/zkfleet}/filecoin-params/dev-<circuit hash>-seed<N>/ and linked
 // (or copied) into DIR.
 //
-// Refuses (exit 1, nothing written) a C1 whose replica_id is not the prover's and sector's, whose
-// vanilla proofs fail a check, whose assignment leaves a constraint unsatisfied, or whose proof
-// does not verify with the params' verifying key (and --vk). --out gets the raw proof bytes: 192
-// a partition, partition 0 first (or the one --partition names).
+// prove refuses (exit 1, nothing written) a C1 whose replica_id is not the prover's and sector's,
+// whose vanilla proofs fail a check, whose assignment leaves a constraint unsatisfied, or whose
+// proof does not verify with the params' verifying key (and --vk). --out gets the raw proof bytes:
+// 192 a partition, partition 0 first (or the one --partition names). prove-update refuses the
+// same way, naming the partition and the check: vanilla proofs that fail filecoin-proofs' vanilla
+// verifier for the commitments, a constraint, a partition's proof, or the sector's proof as
+// verify-update checks it with the params' verifying key.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -39,20 +46,39 @@
 #include "zk/filecoin/api/c2.hpp"
 #include "zk/filecoin/api/check_c1.hpp"
 #include "zk/filecoin/api/dev_params.hpp"
+#include "zk/filecoin/api/prove_update.hpp"
 #include "zk/filecoin/api/prover_id.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/api/verify_seal.hpp"
+#include "zk/filecoin/api/verify_update.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 #include "zk/filecoin/porep/vanilla/graph.hpp"
 #include "zk/filecoin/update/circuit.hpp"
+#include "zk/filecoin/update/vanilla.hpp"
+#include "zk/filecoin/update/vanilla_proof.hpp"
 
 namespace zk::apps {
 namespace {
 
 namespace fc = zk::filecoin;
 
+// --params, --out, --backend, --timings: what prove and prove-update both take.
+struct prover_opts_t {
+  opt_t params, out, backend, timings;
+
+  void declare(CLI::App* app, const std::string& circuit) {
+    params = add_value(app, "--params", "FILE",
+                       "bellperson parameters of " + circuit + " (.params; mapped)");
+    out = add_value(app, "--out", "FILE",
+                    "where the proof goes: 192 bytes a partition, partition 0 first");
+    backend = add_value(app, "--backend", "cpu|cuda|auto", "where the MSMs run (default cpu)");
+    timings = add_flag(app, "--timings", "print each prover stage's time on stderr");
+  }
+};
+
 struct prove_args_t {
-  opt_t c1, params, prover_id, sector, out, vk, partition, backend, no_split, timings;
+  prover_opts_t prover;
+  opt_t c1, prover_id, sector, vk, partition, no_split;
 };
 
 int refuse(const std::string& why) {
@@ -60,15 +86,35 @@ int refuse(const std::string& why) {
   return 1;
 }
 
+// --timings' lines (stderr).
+void print_stage(const groth16::stage_span_t& s) {
+  std::fprintf(stderr, "  %-10s %9.3f s  %s\n", groth16::stage_name(s.stage),
+               double(s.end_ns - s.begin_ns) * 1e-9, groth16::backend_name(s.backend));
+}
+
+void print_synthesis(const fc::synthesis_report_t& r) {
+  std::fprintf(stderr,
+               "  %-10s %9.3f s (%llu constraints, %.0f constraints/s per core, %u threads)\n",
+               "synthesis", r.synthesis_seconds, (unsigned long long)r.constraints,
+               double(r.constraints) / r.synthesis_seconds / compute_threads(), compute_threads());
+  std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", r.satisfied_seconds);
+}
+
+void print_params(const std::string& path, uint64_t t_load, const fc::params_prover_t& p) {
+  std::fprintf(stderr, "%-10s %9.3f s (%s decoded: %llu bytes resident)\n", "params",
+               double(groth16::now_ns() - t_load) * 1e-9, path.c_str(),
+               (unsigned long long)p.key().bytes());
+}
+
 int run_prove(const prove_args_t& a) {
   require_options({{&a.c1, "--c1 FILE"},
-                   {&a.params, "--params FILE"},
+                   {&a.prover.params, "--params FILE"},
                    {&a.prover_id, "--prover-id HEX"},
                    {&a.sector, "--sector N"},
-                   {&a.out, "--out FILE"}});
+                   {&a.prover.out, "--out FILE"}});
   const zk::bytes32_t prover_id = zk::filecoin::parse_prover_id(a.prover_id.one(), "--prover-id");
   const uint64_t sector = parse_uint_arg("--sector", a.sector.one());
-  const backend_t backend = choose_backend(a.backend.one("cpu"));
+  const backend_t backend = choose_backend(a.prover.backend.one("cpu"));
 
   fc::c1_read_t read;
   try {
@@ -101,29 +147,23 @@ int run_prove(const prove_args_t& a) {
   const uint64_t t_load = groth16::now_ns();
   std::optional<fc::c2_prover_t> c2;
   {
-    const bellperson::params_file_t params(a.params.one(),
+    const bellperson::params_file_t params(a.prover.params.one(),
                                            bellperson::params_file_t::mode_t::unchecked);
     c2.emplace(params, fc::circuit_config(pc));
   }
   c2->prover().set_split(!a.no_split.given());
   c2->prover().set_accelerator(backend.bls12_381.get());
-  const bool timings = a.timings.given();
+  const bool timings = a.prover.timings.given();
   if (timings) {
     std::fprintf(stderr, "%-10s %9.3f s (replica_id, every partition's vanilla proofs)\n",
                  "check_c1", check_seconds);
-    std::fprintf(stderr, "%-10s %9.3f s (%s decoded: %llu bytes resident)\n", "params",
-                 double(groth16::now_ns() - t_load) * 1e-9, a.params.one().c_str(),
-                 (unsigned long long)c2->key().bytes());
+    print_params(a.prover.params.one(), t_load, *c2);
   }
   fc::prove_partition_t in;
   in.c1 = &c1;
   in.prover_id = prover_id;
   in.sector = sector;
-  if (timings)
-    in.observe = [](const groth16::stage_span_t& s) {
-      std::fprintf(stderr, "  %-10s %9.3f s  %s\n", groth16::stage_name(s.stage),
-                   double(s.end_ns - s.begin_ns) * 1e-9, groth16::backend_name(s.backend));
-    };
+  if (timings) in.observe = print_stage;
   const fc::graph_t g(pc);
   const fc::sector_ids_t ids = fc::sector_ids_of(c1, prover_id, sector);
 
@@ -137,14 +177,7 @@ int run_prove(const prove_args_t& a) {
     auto r = fc::prove_partition(*c2, in);
     if (!r) return refuse("partition " + std::to_string(k) + ": " + r.error());
     const fc::partition_proof_t& p = *r;
-    if (timings) {
-      std::fprintf(
-          stderr, "  %-10s %9.3f s (%llu constraints, %.0f constraints/s per core, %u threads)\n",
-          "synthesis", p.synthesis.synthesis_seconds, (unsigned long long)p.synthesis.constraints,
-          double(p.synthesis.constraints) / p.synthesis.synthesis_seconds / compute_threads(),
-          compute_threads());
-      std::fprintf(stderr, "  %-10s %9.3f s\n", "satisfied", p.synthesis.satisfied_seconds);
-    }
+    if (timings) print_synthesis(p.synthesis);
     if (extra_vk) {
       const check_t v = bellperson::verify_proof(extra_vk->vk, p.proof,
                                                  fc::partition_inputs(pc, g, ids, k).inputs);
@@ -156,14 +189,102 @@ int run_prove(const prove_args_t& a) {
       std::fprintf(stderr, "  %-10s %9.3f s\n", "partition", double(groth16::now_ns() - t0) * 1e-9);
     out.insert(out.end(), p.bytes.begin(), p.bytes.end());
   }
-  zk::write_file_atomic(a.out.one(),
+  zk::write_file_atomic(a.prover.out.one(),
                         std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
   std::printf(
       "OK: %u partition proof%s (%zu bytes) of %s sector %llu written to %s, verified "
       "with %s's verifying key%s\n",
       last - first, last - first == 1 ? "" : "s", out.size(),
       std::string(c1.registered_proof->name).c_str(), (unsigned long long)sector,
-      a.out.one().c_str(), a.params.one().c_str(), extra_vk ? " and --vk" : "");
+      a.prover.out.one().c_str(), a.prover.params.one().c_str(), extra_vk ? " and --vk" : "");
+  return 0;
+}
+
+// --- prove-update ----------------------------------------------------------------------------
+
+struct prove_update_args_t {
+  update_statement_opts_t update;
+  prover_opts_t prover;
+  opt_t vanilla;
+};
+
+int run_prove_update(const prove_update_args_t& a) {
+  require_options({{&a.update.proof_name, "--registered-update-proof NAME"},
+                   {&a.vanilla, "--vanilla FILE"},
+                   {&a.update.comm_r_old, "--comm-r-old HEX"},
+                   {&a.update.comm_r_new, "--comm-r-new HEX"},
+                   {&a.update.comm_d_new, "--comm-d-new HEX"},
+                   {&a.prover.params, "--params FILE"},
+                   {&a.prover.out, "--out FILE"}});
+  const fc::update_config_t c = a.update.config();
+  const fc::update_commitments_t comms = a.update.comms();
+  const backend_t backend = choose_backend(a.prover.backend.one("cpu"));
+  const bool timings = a.prover.timings.given();
+
+  // The vanilla proofs first, every partition: no parameters are read for proofs that cannot be
+  // proved.
+  const uint64_t t_check = groth16::now_ns();
+  std::vector<fc::update_partition_proof_t> vanilla;
+  try {
+    vanilla = fc::read_update_vanilla_file(a.vanilla.one(), c);
+  } catch (const zk::format_error& e) {
+    return refuse(e.what());
+  }
+  if (const check_t ok = fc::verify_update_partitions(c, comms, vanilla); !ok)
+    return refuse("the vanilla proofs of " + a.vanilla.one() + ": " + ok.reason());
+  if (timings)
+    std::fprintf(stderr, "%-10s %9.3f s (every partition's vanilla proof)\n", "vanilla",
+                 double(groth16::now_ns() - t_check) * 1e-9);
+
+  const uint64_t t_load = groth16::now_ns();
+  std::optional<fc::update_prover_t> prover;
+  bellperson::verifying_key_t vk;
+  {
+    const bellperson::params_file_t params(a.prover.params.one(),
+                                           bellperson::params_file_t::mode_t::unchecked);
+    vk = params.vk();
+    prover.emplace(params, c);
+  }
+  prover->prover().set_accelerator(backend.bls12_381.get());
+  if (timings) print_params(a.prover.params.one(), t_load, *prover);
+
+  fc::prove_update_partition_t in;
+  in.comms = comms;
+  if (timings) in.observe = print_stage;
+  std::vector<uint8_t> out;
+  std::vector<bellperson::proof_t> proofs;
+  for (uint32_t k = 0; k < c.partitions; ++k) {
+    const uint64_t t0 = groth16::now_ns();
+    if (timings) std::fprintf(stderr, "partition %u (backend %s):\n", k, backend.name.c_str());
+    in.partition = k;
+    in.proof = &vanilla[k];
+    auto r = fc::prove_update_partition(*prover, in);
+    if (!r) return refuse(r.error());
+    if (timings) {
+      print_synthesis(r->synthesis);
+      std::fprintf(stderr, "  %-10s %9.3f s\n", "partition", double(groth16::now_ns() - t0) * 1e-9);
+    }
+    proofs.push_back(r->proof);
+    out.insert(out.end(), r->bytes.begin(), r->bytes.end());
+  }
+  // The sector's proof as verify-update (filecoin-proofs' verify_empty_sector_update_proof)
+  // checks it, before it is written.
+  const uint64_t t_verify = groth16::now_ns();
+  const result_t<fc::update_verification_t> v = fc::verify_update(vk, proofs, c, comms);
+  if (!v) return refuse("the sector's proof: " + v.error());
+  if (!v->verdict)
+    return refuse("the sector's proof does not verify with the parameters' verifying key: " +
+                  v->verdict.reason());
+  if (timings)
+    std::fprintf(stderr, "%-10s %9.3f s (the sector's proof verified, as verify-update)\n",
+                 "sector", double(groth16::now_ns() - t_verify) * 1e-9);
+  zk::write_file_atomic(a.prover.out.one(),
+                        std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
+  std::printf(
+      "OK: the update proof of %s (%u partition%s, %zu bytes) written to %s, verified with %s's "
+      "verifying key\n",
+      std::string(c.proof->name).c_str(), c.partitions, c.partitions == 1 ? "" : "s", out.size(),
+      a.prover.out.one().c_str(), a.prover.params.one().c_str());
   return 0;
 }
 
@@ -306,24 +427,38 @@ filecoin_sub_t add_filecoin_prove(CLI::App* group) {
   auto a = std::make_shared<prove_args_t>();
   a->c1 = add_value(app, "--c1", "FILE",
                     "the C1 output (the API's JSON or the lotus-bench / curio wrapper)");
-  a->params = add_value(app, "--params", "FILE",
-                        "bellperson parameters of the sector's circuit (.params; mapped)");
+  a->prover.declare(app, "the sector's circuit");
   a->prover_id = add_value(app, "--prover-id", "HEX|f0N",
                            "the prover id (64 hex digits) or the miner's actor address f0N/t0N");
   a->sector = add_value(app, "--sector", "N", "the sector number");
-  a->out = add_value(app, "--out", "FILE",
-                     "where the proof goes: 192 bytes a partition, partition 0 first");
   a->vk = add_value(app, "--vk", "FILE",
                     "also verify with this verifying key (bellperson .vk) before writing");
   a->partition = add_value(app, "--partition", "K", "prove partition K only");
-  a->backend = add_value(app, "--backend", "cpu|cuda|auto", "where the MSMs run (default cpu)");
   a->no_split = add_flag(app, "--no-split",
                          "run every scalar through the MSM windows (no 0/1 split; for benchmarks)");
-  a->timings = add_flag(app, "--timings", "print each prover stage's time on stderr");
   app->footer(
       "Exit status: 0 proof written; 1 refused or bad input (the message names the partition, "
       "challenge and check, or the constraint; nothing is written); 2 usage error.");
   return {app, [a] { return run_prove(*a); }, "filecoin prove takes options only"};
+}
+
+filecoin_sub_t add_filecoin_prove_update(CLI::App* group) {
+  CLI::App* app = add_command(
+      *group, "prove-update",
+      "prove a SnapDeals update from its vanilla proofs with the update circuit's bellperson "
+      "parameters (.params), as filecoin-proofs' generate_empty_sector_update_proof_with_vanilla; "
+      "the vanilla proofs are checked first and the proof is verified before it is written");
+  auto a = std::make_shared<prove_update_args_t>();
+  a->update.declare(app);
+  a->vanilla = add_value(app, "--vanilla", "FILE",
+                         "the partitions' vanilla proofs: Curio's snap-vproof.json, or the raw "
+                         "bincode partition proofs concatenated, partition 0 first");
+  a->prover.declare(app, "the update's circuit");
+  app->footer(
+      "HEX: 32 bytes as 64 hex digits, as Curio's CIDs and filecoin-proofs' Commitment hold them. "
+      "Exit status: 0 proof written; 1 refused or bad input (the message names the partition and "
+      "the check, or the constraint; nothing is written); 2 usage error.");
+  return {app, [a] { return run_prove_update(*a); }, "filecoin prove-update takes options only"};
 }
 
 }  // namespace zk::apps
