@@ -13,8 +13,6 @@
 
 #include "zk/base/files.hpp"
 #include "zk/base/hex.hpp"
-#include "zk/bellperson/groth16/key.hpp"
-#include "zk/ff/canonical.hpp"
 #include "zk/filecoin/api/dev_params.hpp"
 #include "zk/filecoin/api/prove_update.hpp"
 #include "zk/filecoin/api/registry.hpp"
@@ -26,7 +24,6 @@
 
 using namespace zk::filecoin;
 using zk::bellperson::counts_t;
-using curve_t = zk::bellperson::curve_t;
 
 namespace {
 
