@@ -4,6 +4,10 @@
 //! storage-proofs-update's CacheableParameters) in a private parameter cache.
 //! `update-check-vanilla`: update::verify_partition_proofs on Curio's snap-vproof.json (a JSON
 //! list of base64 partition proofs) or one raw bincode partition proof.
+//! `update-prove`: update::generate_empty_sector_update_proof_with_vanilla (what Curio's
+//! ProveUpdate and cuzk call), Filecoin's own CPU prover, with the given `.params` linked into a
+//! private parameter cache under the update's cache identifier and its verifying key (the head of
+//! the file) beside it; prints the call's wall time and the process's peak RSS.
 //! `update-count`: synthesizes storage-proofs-update's EmptySectorUpdateCircuit into the streaming
 //! constraint system of cs.rs (counts, `--dump` of every allocation and constraint): the blank
 //! circuit (EmptySectorUpdateCircuit::blank, what the parameters are generated for), or with
@@ -12,12 +16,15 @@
 //! constraint checked, its inputs compared with generate_public_inputs, `--witness FILE.bin`
 //! (a file of one partition's proof is taken as partition K's).
 
-use std::fs;
+use std::fs::{self, File};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use bellperson::groth16::VerifyingKey;
 use bellperson::Circuit;
+use blstrs::Bls12;
 use filecoin_proofs::as_safe_commitment;
 use filecoin_proofs::constants::{
     SectorShape2KiB, SectorShape32GiB, SectorShape512MiB, SectorShape64GiB, SectorShape8MiB,
@@ -153,6 +160,76 @@ pub fn run_check_vanilla(argv: &[String]) -> Result<Status> {
         "partitions": proofs.len(),
     }))?;
     Ok(if valid { OK } else { INVALID })
+}
+
+const PROVE_SPEC: &[&str] = &[
+    "registered-update-proof",
+    "vanilla",
+    "comm-r-old",
+    "comm-r-new",
+    "comm-d-new",
+    "params",
+    "out",
+];
+
+pub fn run_prove(argv: &[String]) -> Result<Status> {
+    let a = Args::parse(argv, PROVE_SPEC)?;
+    let up = parse_update_proof(a.req("registered-update-proof")?)?;
+    let comm_r_old = a.hex32("comm-r-old")?;
+    let comm_r_new = a.hex32("comm-r-new")?;
+    let comm_d_new = a.hex32("comm-d-new")?;
+    let parts = read_partitions(&a.path("vanilla")?)?;
+    let out = a.path("out")?;
+    let params = a.path("params")?;
+    let params = fs::canonicalize(&params)
+        .map_err(|e| usage_err(format!("--params {}: {}", params.display(), e)))?;
+
+    let param_dir = tempfile::Builder::new()
+        .prefix("filecoin-ref-params-")
+        .tempdir()?;
+    init_env(filecoin_proofs_api::ApiVersion::V1_1_0, Some(param_dir.path()))?;
+    let id = cache_id_for(u64::from(up.sector_size()))?;
+    let params_link = param_dir.path().join(format!("v28-{}.params", id));
+    std::os::unix::fs::symlink(&params, &params_link)
+        .with_context(|| format!("linking {}", params_link.display()))?;
+    let vk = VerifyingKey::<Bls12>::read(BufReader::new(File::open(&params)?))
+        .map_err(|e| usage_err(format!("--params: cannot read its verifying key: {}", e)))?;
+    vk.write(File::create(param_dir.path().join(format!("v28-{}.vk", id)))?)?;
+
+    let proofs: Vec<PartitionProofBytes> = parts.into_iter().map(PartitionProofBytes).collect();
+    let t = Instant::now();
+    let proof = update::generate_empty_sector_update_proof_with_vanilla(
+        up, proofs, comm_r_old, comm_r_new, comm_d_new,
+    )
+    .context("generate_empty_sector_update_proof_with_vanilla")?;
+    let elapsed = t.elapsed();
+    fs::write(&out, &proof.0).with_context(|| format!("writing {}", out.display()))?;
+    let peak_rss_kb = peak_rss_kb();
+    eprintln!(
+        "generate_empty_sector_update_proof_with_vanilla: {:.3} s ({} bytes of proof), peak RSS {} KB",
+        elapsed.as_secs_f64(),
+        proof.0.len(),
+        peak_rss_kb.map_or("?".to_string(), |k| k.to_string())
+    );
+    print_json(&json!({
+        "function": "filecoin_proofs_api::update::generate_empty_sector_update_proof_with_vanilla",
+        "registered_update_proof": a.req("registered-update-proof")?,
+        "params_cache_file": format!("v28-{}.params", id),
+        "vk_ic_points": vk.ic.len(),
+        "proof_file": out.display().to_string(),
+        "proof_bytes": proof.0.len(),
+        "proof": hx(&proof.0),
+        "time_s": secs(elapsed),
+        "peak_rss_kb": peak_rss_kb,
+    }))?;
+    Ok(OK)
+}
+
+/// The process's peak resident set (VmHWM of /proc/self/status), in KB.
+fn peak_rss_kb() -> Option<u64> {
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 const COUNT_SPEC: &[&str] = &[

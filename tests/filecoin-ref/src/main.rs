@@ -46,6 +46,8 @@ usage: filecoin-ref <command> [options]      (all output is JSON on stdout)
            --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
   update-check-vanilla --registered-update-proof NAME --vanilla FILE
            --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX
+  update-prove --registered-update-proof NAME --vanilla FILE --comm-r-old HEX
+           --comm-r-new HEX --comm-d-new HEX --params FILE --out FILE
   update-count --registered-update-proof NAME [--dump FILE]
   update-count --registered-update-proof NAME --vanilla FILE [--partition K]
            --comm-r-old HEX --comm-r-new HEX --comm-d-new HEX [--dump FILE] [--witness FILE]
@@ -67,6 +69,7 @@ fn run(cmd: &str, rest: &[String]) -> anyhow::Result<Status> {
         "count" => cmd_count::run(rest),
         "update-verify" => cmd_update::run_verify(rest),
         "update-check-vanilla" => cmd_update::run_check_vanilla(rest),
+        "update-prove" => cmd_update::run_prove(rest),
         "update-count" => cmd_update::run_count(rest),
         "help" | "--help" | "-h" => {
             print!("{}", USAGE);
