@@ -13,29 +13,16 @@
 #
 #   tests/filecoin/prove_update.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/snap_lib.sh"
 harness_init prove_update "${1:-}"
 NODE_MODULES="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
 [ -d "$NODE_MODULES/@noble/curves" ] ||
   die "@noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
 export ZK_NODE_MODULES="$NODE_MODULES"
 
-F="$ROOT/tests/fixtures/filecoin/snap-2k"
-golden() { sed -n "s/^$1=\([0-9a-f]*\).*/\1/p" "$F/golden.txt" | head -1; }
-R_OLD="$(golden comm_r_old)"
-R_NEW="$(golden comm_r_new)"
-D_NEW="$(golden comm_d_new)"
-[ ${#R_OLD} = 64 ] && [ ${#R_NEW} = 64 ] && [ ${#D_NEW} = 64 ] || die "golden.txt: commitments"
-R_NEW_FLIPPED="$(printf '%02x%s' $((0x${R_NEW:0:2} ^ 1)) "${R_NEW:2}")"
-
 PROOF=StackedDrg2KiBV1
-# Made once into the cache (zkfleet takes a lock there: other tests share them).
-if out="$(timeout 1800 "$ZK" filecoin setup --registered-update-proof $PROOF --seed 1 --out "$T/params" 2>&1)"; then
-  ok "development parameters: $(tail -n 1 <<<"$out")"
-else
-  die "zkfleet filecoin setup: $out"
-fi
-PARAMS="$T/params/$PROOF.params"
-VK="$T/params/$PROOF.vk"
+snap_2k
+snap_dev_params $PROOF
 
 P=("$ZK" filecoin prove-update --registered-update-proof $PROOF --params "$PARAMS")
 C=(--comm-r-old "$R_OLD" --comm-r-new "$R_NEW" --comm-d-new "$D_NEW")

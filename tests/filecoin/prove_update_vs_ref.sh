@@ -10,24 +10,13 @@
 #
 #   tests/filecoin/prove_update_vs_ref.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/snap_lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/ref_lib.sh"
 harness_init prove_update_vs_ref "${1:-}"
 need_ref
-F="$ROOT/tests/fixtures/filecoin/snap-2k"
-golden() { sed -n "s/^$1=\([0-9a-f]*\).*/\1/p" "$F/golden.txt" | head -1; }
-R_OLD="$(golden comm_r_old)"
-R_NEW="$(golden comm_r_new)"
-D_NEW="$(golden comm_d_new)"
-[ ${#R_OLD} = 64 ] && [ ${#R_NEW} = 64 ] && [ ${#D_NEW} = 64 ] || die "golden.txt: commitments"
-R_NEW_FLIPPED="$(printf '%02x%s' $((0x${R_NEW:0:2} ^ 1)) "${R_NEW:2}")"
 PROOF=StackedDrg2KiBV1
-if out="$(timeout 1800 "$ZK" filecoin setup --registered-update-proof $PROOF --seed 1 --out "$T/params" 2>&1)"; then
-  ok "development parameters: $(tail -n 1 <<<"$out")"
-else
-  die "zkfleet filecoin setup: $out"
-fi
-PARAMS="$T/params/$PROOF.params"
-VK="$T/params/$PROOF.vk"
+snap_2k
+snap_dev_params $PROOF
 C=(--comm-r-old "$R_OLD" --comm-r-new "$R_NEW" --comm-d-new "$D_NEW")
 CF=(--comm-r-old "$R_OLD" --comm-r-new "$R_NEW_FLIPPED" --comm-d-new "$D_NEW")
 
