@@ -12,10 +12,7 @@
 #   tests/filecoin/c2_dev.sh <path-to-zkfleet>
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
 harness_init c2_dev "${1:-}"
-NODE_MODULES="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
-[ -d "$NODE_MODULES/@noble/curves" ] ||
-  die "@noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
-export ZK_NODE_MODULES="$NODE_MODULES"
+need_noble
 hex32() { od -An -tx1 -N32 /dev/urandom | tr -d ' \n'; }
 c1_hex() { python3 -c "import json,sys; print(bytes(json.load(open(sys.argv[1]))[sys.argv[2]]).hex())" "$1" "$2"; }
 

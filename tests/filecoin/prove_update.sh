@@ -15,10 +15,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/snap_lib.sh"
 harness_init prove_update "${1:-}"
-NODE_MODULES="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
-[ -d "$NODE_MODULES/@noble/curves" ] ||
-  die "@noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
-export ZK_NODE_MODULES="$NODE_MODULES"
+need_noble
 
 PROOF=StackedDrg2KiBV1
 snap_2k

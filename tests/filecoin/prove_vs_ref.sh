@@ -19,10 +19,7 @@
 harness_init prove_vs_ref "${1:-}"
 need_ref
 
-NODE_MODULES="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
-[ -d "$NODE_MODULES/@noble/curves" ] ||
-  die "@noble/curves is not installed in $NODE_MODULES (run scripts/deps --npm)"
-export ZK_NODE_MODULES="$NODE_MODULES"
+need_noble
 
 # The reference's 2 KiB parameters and a sector it sealed (PARAMS, VK, PROOF, PROVER, SECTOR, C1).
 . "$(dirname "${BASH_SOURCE[0]}")/ref_c2.sh"

@@ -32,6 +32,7 @@
 #     wait_ready, wait_port, wait_url, wait_exit.
 #   - Proofs: verify_proof (snarkjs groth16 verify when .tools/node has snarkjs, else zkfleet
 #     verify; CHECKER says which), verify_job (every partition of a job's proofs).
+#     need_noble: npm @noble/curves for noble_verify.js, or the test ends.
 
 # --- set-up and reporting ------------------------------------------------------------------------
 
@@ -463,6 +464,14 @@ _h_gone_or_zombie() {
 
 # --- proofs -------------------------------------------------------------------------------------
 
+# need_noble: npm @noble/curves for tests/filecoin/noble_verify.js (ZK_NODE_MODULES, default
+# .tools/node/node_modules, exported), or the test ends naming how to install it.
+need_noble() {
+  local modules="${ZK_NODE_MODULES:-$ROOT/.tools/node/node_modules}"
+  [ -d "$modules/@noble/curves" ] ||
+    die "@noble/curves is not installed in $modules (run scripts/deps --npm)"
+  export ZK_NODE_MODULES="$modules"
+}
 # verify_proof VK PUBLIC PROOF: accepted by $CHECKER (snarkjs: exit 0 and "OK!"), within
 # VERIFY_TIMEOUT seconds (120 unless the caller sets it). The checker's output in $T/verify.log.
 verify_proof() {
