@@ -261,7 +261,7 @@ TEST_CASE("update circuit: the partition path must be the same in every challeng
 // refused for comm_r_new[0] ^ 1 (the change Filecoin's own verifier refused in golden.txt).
 TEST_CASE(
     "update circuit: prove_update_partition proves 2 KiB with development parameters (fixed r and "
-    "s give the same bytes; refusals name the partition and the check)") {
+    "s give the same bytes and refusals name the partition and the check)") {
   namespace fs = std::filesystem;
   const update_config_t c = config_2k();
   const fs::path dir =
