@@ -7,7 +7,7 @@
 #include "node/filecoin_job.hpp"
 #include "node/filecoin_snap_job.hpp"
 #include "zk/base/fingerprint.hpp"
-#include "zk/bellperson/groth16/key.hpp"
+#include "zk/filecoin/api/params_prover.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/filecoin/update/circuit.hpp"
 #include "zk/formats/json.hpp"
@@ -20,11 +20,10 @@ using curve_t = bellperson::curve_t;
 namespace {
 
 // The .params of one circuit decoded for it (its densities from the circuit's shape) and the one
-// prover over that key view, as zk/filecoin/api/c2.hpp's c2_prover_t has them for the command
-// line; PoRep's circuit keeps its configuration for the packed wire's rebuild.
+// prover over that key view (zk/filecoin/api/params_prover.hpp, what the command line's C2 and
+// prove-update prove with); PoRep's circuit keeps its configuration for the packed wire's rebuild.
 struct filecoin_key_t final : prover_engine_t::key_t {
-  std::unique_ptr<bellperson::params_key_t> key;
-  std::unique_ptr<groth16::prover_t<curve_t>> prover;
+  std::unique_ptr<fc::params_prover_t> pp;
   std::optional<fc::circuit_config_t> porep;
 
   proof_result_t prove(const circuit_def_t& c, const buffer::buffer_ref_t& b,
@@ -44,7 +43,8 @@ struct filecoin_key_t final : prover_engine_t::key_t {
         view.capacity = program->total();
         program->eval({&bits, others.data()}, view, stop);
       };
-    const auto p = prove_buffer(*prover, key->verifying_key(), c, b, observe, stop, rebuild);
+    const auto p =
+        prove_buffer(pp->prover(), pp->key().verifying_key(), c, b, observe, stop, rebuild);
     uint8_t bytes[bellperson::proof_size];
     bellperson::encode_proof(p.proof, bytes);
     return {filecoin_proof_text(bytes), p.public_signals, p.prove_seconds, p.verify_seconds};
@@ -67,14 +67,13 @@ std::unique_ptr<prover_engine_t::key_t> load_filecoin_key(
                                std::to_string(c.n_public + 1) + " inputs");
     k->sample = sampled_fingerprint(file.mapping().data(), file.file_size());
     if (c.kind == circuit_kind_t::filecoin_snap) {
-      k->key = std::make_unique<bellperson::params_key_t>(
+      k->pp = std::make_unique<fc::params_prover_t>(
           file, *fc::update_circuit_shape(snap_config(c), /*matrices=*/false));
     } else {
       k->porep = fc::circuit_config(filecoin_config(c));
-      k->key = std::make_unique<bellperson::params_key_t>(
+      k->pp = std::make_unique<fc::params_prover_t>(
           file, *fc::circuit_shape(*k->porep, /*matrices=*/false));
     }
-    k->prover = std::make_unique<groth16::prover_t<curve_t>>(k->key->view());
   }
   if (k->porep && c.shape != buffer::synth_shape_t::packed_witness) k->porep.reset();
   if (k->porep) {
@@ -83,11 +82,11 @@ std::unique_ptr<prover_engine_t::key_t> load_filecoin_key(
     log::info("circuit '" + c.id + "': packed wire, a, b, c rebuilt here from the circuit's " +
               "structure (" + std::to_string(program->bytes_kept()) + " bytes)");
   }
-  k->prover->set_accelerator(acc);
-  k->prover->release_work();  // touched by the allocation: held only while a proof runs
+  k->pp->prover().set_accelerator(acc);
+  k->pp->prover().release_work();  // touched by the allocation: held only while a proof runs
   log::info("circuit '" + c.id + "': " + params + " decoded and resident (" +
-            std::to_string(k->key->bytes()) + " bytes of bases; the file's pages released)");
-  log_stage_backends(c, *k->prover, acc ? acc->name : "");
+            std::to_string(k->pp->key().bytes()) + " bytes of bases; the file's pages released)");
+  log_stage_backends(c, k->pp->prover(), acc ? acc->name : "");
   return k;
 }
 

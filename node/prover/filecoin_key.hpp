@@ -1,8 +1,8 @@
 #pragma once
 // A prover node's key for a filecoin-porep or filecoin-snap circuit (node/filecoin_job.hpp,
 // node/filecoin_snap_job.hpp): the node's own bellperson .params (node.filecoin_params) decoded
-// once for the circuit's shape and kept resident (bellperson::params_key_t with its densities,
-// the one Groth16 prover over it, as zk/filecoin/api/c2.hpp's c2_prover_t has them), proving
+// once for the circuit's shape and kept resident (zk/filecoin/api/params_prover.hpp: the key with
+// its densities and the one Groth16 prover over it, as the command line's C2 has them), proving
 // synth buffers through the same path as every other key (prove_buffer: groth16::prove_verified,
 // the proof verified with the file's verifying key against the partition's public inputs before it
 // leaves), on the node's accelerator for the stages it has kernels for.

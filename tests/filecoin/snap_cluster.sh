@@ -21,24 +21,25 @@
 #   the cluster's proof too.
 #
 #   tests/filecoin/snap_cluster.sh build/zkfleet
+#   ZK_SNAP_PARAMS=FILE.params ZK_SNAP_VK=FILE.vk tests/filecoin/snap_cluster.sh build/zkfleet
+#       (the provers map other parameters of the 2 KiB update circuit, e.g. the ones Filecoin's
+#       own generate_random_parameters made, and every proof is checked with that .vk)
 #
 # Skipped (77) without curl.
 . "$(dirname "${BASH_SOURCE[0]}")/../lib/cluster.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/snap_lib.sh"
 harness_init filecoin_snap_cluster "${1:-}"
 command -v curl >/dev/null || skip "curl is not installed"
 
-F="$ROOT/tests/fixtures/filecoin/snap-2k"
-golden() { sed -n "s/^$1=\([0-9a-f]*\).*/\1/p" "$F/golden.txt" | head -1; }
-R_OLD="$(golden comm_r_old)"
-R_NEW="$(golden comm_r_new)"
-D_NEW="$(golden comm_d_new)"
+snap_2k  # F, R_OLD, R_NEW, D_NEW
 flip0() { python3 -c "import sys; b=bytearray.fromhex(sys.argv[1]); b[0]^=1; print(b.hex())" "$1"; }
 UPROOF=StackedDrg2KiBV1
-out="$(timeout 1800 "$ZK" filecoin setup --registered-update-proof $UPROOF --seed 1 --out "$T/params" 2>&1)" ||
-  die "zkfleet filecoin setup: $out"
-PARAMS="$T/params/$UPROOF.params"
-VK="$T/params/$UPROOF.vk"
-[ -f "$PARAMS" ] && [ -f "$VK" ] || die "setup wrote no $PARAMS / $VK: $out"
+if [ -n "${ZK_SNAP_PARAMS:-}" ]; then
+  PARAMS="$ZK_SNAP_PARAMS" VK="${ZK_SNAP_VK:?ZK_SNAP_VK names the .vk of ZK_SNAP_PARAMS}"
+  ok "parameters given: $PARAMS, $VK"
+else
+  snap_dev_params $UPROOF  # PARAMS, VK
+fi
 
 # --- the cluster -----------------------------------------------------------------------------
 cluster_new snap insecure
