@@ -87,6 +87,20 @@ void check_public_inputs(const porep_input_t& r, const fr_t* inputs, const std::
                             " of the synthesized circuit is not the one derived for the sector");
 }
 
+// An abc+witness payload of circuit c as prove mode writes it: the witness (inputs then aux), then
+// a, b and c of domain_rows rows each.
+bellperson::assignment_view_t payload_view(const circuit_def_t& c,
+                                           const bellperson::counts_t& total, fr_t* base) {
+  bellperson::assignment_view_t view;
+  view.inputs = base;
+  view.aux = base + total.inputs;
+  view.a = base + c.n_vars;
+  view.b = view.a + c.domain_rows;
+  view.c = view.b + c.domain_rows;
+  view.capacity = total;
+  return view;
+}
+
 // porep_witness as a stage: the input read (read_porep_input), the stage observed, `stop`
 // polled; `t` is where the next stage starts.
 porep_input_t witness_stage(const circuit_def_t& c, const porep_input_ref_t& input, uint32_t part,
@@ -112,18 +126,11 @@ porep_payload_t synthesize_porep_payload(const circuit_def_t& c, const porep_inp
 
   // porep_synthesize: prove mode straight into the payload.
   const fc::circuit_layout_t& layout = fc::circuit_layout(r.cc);
-  const uint64_t n_in = layout.total.inputs;
   const buffer::synth_params_t p =
       synth_params_for(c, job, part, buffer::synth_shape_t::abc_witness);
   const uint64_t bytes = buffer::payload_bytes_for(p.n_vars, p.domain_rows, p.shape);
   fr_t* base = reinterpret_cast<fr_t*>(payload);
-  bellperson::assignment_view_t view;
-  view.inputs = base;
-  view.aux = base + n_in;
-  view.a = base + c.n_vars;
-  view.b = view.a + c.domain_rows;
-  view.c = view.b + c.domain_rows;
-  view.capacity = layout.total;
+  const bellperson::assignment_view_t view = payload_view(c, layout.total, base);
   try {
     fc::synthesize_partition(r.cc, r.in.witness, view, true, stop);
   } catch (const std::invalid_argument& e) {
@@ -274,13 +281,7 @@ synth_result_t synthesize_snap(const circuit_def_t& c, const std::string& file,
   buffer::writable_buffer_t buf = std::move(reserved.value());
   uint8_t* payload = buf.data();
   fr_t* base = reinterpret_cast<fr_t*>(payload);
-  bellperson::assignment_view_t view;
-  view.inputs = base;
-  view.aux = base + layout.total.inputs;
-  view.a = base + c.n_vars;
-  view.b = view.a + c.domain_rows;
-  view.c = view.b + c.domain_rows;
-  view.capacity = layout.total;
+  const bellperson::assignment_view_t view = payload_view(c, layout.total, base);
   try {
     fc::synthesize_update_partition(uc, w, view, true, stop);
   } catch (const std::invalid_argument& e) {
@@ -294,7 +295,7 @@ synth_result_t synthesize_snap(const circuit_def_t& c, const std::string& file,
   // snap_check: a proof of an unsatisfied circuit would not verify; say where it fails instead.
   if (const auto u = fc::first_unsatisfied_update(uc, view))
     throw bad_input_error(what + ": constraint " + std::to_string(u->constraint) + " (" + u->where +
-                          ") is not satisfied: the vanilla proof does not fit the " + "circuit");
+                          ") is not satisfied: the vanilla proof does not fit the circuit");
   for (size_t i = 0; i < pub->size(); ++i)
     if (!(view.inputs[i + 1] == (*pub)[i]))
       throw bad_input_error(what + ": public input " + std::to_string(i) +
