@@ -13,6 +13,7 @@
 #     by HTTP (POST /v1/jobs?circuit=…&comm_r_old=…, the snap-vproof.json as the body),
 #     by Curio's gRPC call (SNAP_DEALS_UPDATE as lib/ffi/cuzk_funcs.go ProveUpdateCuzk sends it,
 #     through the Python client generated from the project's proto; skipped without grpcio);
+#   and the update made here by `zkfleet filecoin prove-update` too;
 #   each proof accepted by `zkfleet filecoin verify-update` with the parameters' .vk and rejected
 #   for comm_r_new[0] ^ 1; a job with the wrong comm_r_new refused at submit by the vanilla
 #   verifier, naming the partition; the synthesis node fetched .fup partition inputs only; the
@@ -144,6 +145,12 @@ SJOB="$("$ZK" submit --config "$CFG" --circuit snap2k --vanilla "$T/updated/vani
 "$ZK" await --config "$CFG" "$SJOB" --out "$T/out" --timeout 900 >"$T/await-$SJOB.out" 2>&1 ||
   die "zkfleet await $SJOB: $(cat "$T/await-$SJOB.out")"
 verify_update "a sector sealed and updated in this test" "$T/out/job$SJOB-proof.bin" "$U_OLD" "$U_NEW" "$U_D"
+# The same update by `zkfleet filecoin prove-update` on this host, with the provers' parameters.
+"$ZK" filecoin prove-update --registered-update-proof $UPROOF --vanilla "$T/updated/vanilla.json" \
+  --comm-r-old "$U_OLD" --comm-r-new "$U_NEW" --comm-d-new "$U_D" --params "$PARAMS" \
+  --out "$T/prove-update.bin" >"$T/prove-update.log" 2>&1 ||
+  fail "zkfleet filecoin prove-update of the update made here: $(tail -c 400 "$T/prove-update.log")"
+verify_update "prove-update of the sector sealed and updated in this test" "$T/prove-update.bin" "$U_OLD" "$U_NEW" "$U_D"
 
 # --- Curio's gRPC call -------------------------------------------------------------------------
 . "$(dirname "${BASH_SOURCE[0]}")/../grpcapi/client_lib.sh"
@@ -157,6 +164,14 @@ if (need_grpc_client) >/dev/null 2>&1; then
     verify_update "the gRPC job's proof" "$T/grpc.proof"
   else
     fail "gRPC SNAP_DEALS_UPDATE: $(cat "$T/grpc.json")"
+  fi
+  # The update made here too, as Curio would send it.
+  client "$G" prove --snap-vproof "$T/updated/vanilla.json" --registered-proof 0 --miner 1000 --sector 8 \
+    --comm-r-old "$U_OLD" --comm-r-new "$U_NEW" --comm-d-new "$U_D" --out "$T/grpc2.proof" >"$T/grpc2.json" 2>&1
+  if [ "$(field "$T/grpc2.json" status)" = COMPLETED ]; then
+    verify_update "the gRPC job's proof of the sector sealed and updated in this test" "$T/grpc2.proof" "$U_OLD" "$U_NEW" "$U_D"
+  else
+    fail "gRPC SNAP_DEALS_UPDATE of the update made here: $(cat "$T/grpc2.json")"
   fi
   client "$G" submit --snap-vproof "$F/snap-vproof.json" --registered-proof 0 --request-id snap-bad \
     --comm-r-old "$R_OLD" --comm-r-new "${R_NEW:0:62}" --comm-d-new "$D_NEW" >"$T/grpc-bad.json" 2>&1

@@ -92,7 +92,8 @@ TEST_CASE("update encode: Filecoin's 2 KiB update, its commitments and its proof
         "8d1fb6774e1de944d230e76264d36897c6552154e604fc3018ba6c6be0c89058");
 }
 
-TEST_CASE("update encode: a changed data node changes comm_d_new; a tampered proof is refused") {
+TEST_CASE(
+    "update encode: a changed data node changes comm_d_new, and a tampered proof is refused") {
   const seal_result_t& s = sealed();
   const update_config_t& c = config_2k();
   std::vector<bytes32_t> data = new_data(2);

@@ -514,7 +514,7 @@ TEST_CASE("verify_update: Filecoin's 2 KiB proof, its verdicts and its errors") 
 
 // A partition's input as the scheduler's intake stores it (zk/filecoin/api/update_input.hpp): the
 // proof, the partition and the commitments back as written; every wrong field refused at its byte.
-TEST_CASE("update input: written and read back; the length, magic, proof, partition refused") {
+TEST_CASE("update input: written and read back, and the length, magic, proof, partition refused") {
   const update_config_t c = update_config(registered_update_proof("StackedDrg2KiBV1"));
   const std::vector<uint8_t> raw = fixture_bytes("snap-2k/vanilla-0.bin");
   update_commitments_t comms;
