@@ -114,6 +114,25 @@ result_t<resolved_file_t> filecoin_intake_file(const circuit_def_t& c, const inp
   return resolve_input(f, env);
 }
 
+filecoin_stored_partition_t store_filecoin_partition(const intake_env_t& env,
+                                                     const std::vector<uint8_t>& bytes,
+                                                     object_type_t type,
+                                                     const std::vector<fc::fr_t>& inputs) {
+  const stored_object_t o = env.store->put_object(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), type);
+  return {input_file_t::of(o), filecoin_public_digest(inputs)};
+}
+
+void filecoin_stored_objects(const input_file_t& submitted,
+                             const std::vector<filecoin_stored_partition_t>& parts,
+                             std::vector<stored_object_t>& out) {
+  if (parts.empty()) {  // not taken in yet: what was submitted is still needed
+    if (submitted.stored()) out.push_back(submitted.object);
+    return;
+  }
+  for (const auto& p : parts) out.push_back(p.input.object);
+}
+
 result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_spec_t s,
                                         uint32_t partitions, const intake_env_t& env) {
   if (check_t why = check_request(c, s, partitions); !why) return why.reason();
@@ -139,11 +158,9 @@ result_t<filecoin_porep_spec_t> take_in(const circuit_def_t& c, filecoin_porep_s
       const fc::partition_inputs_t pub = fc::partition_inputs(pc, g, ids, k);
       const fc::partition_witness_t w = fc::witness_from_vanilla(
           {c1.replica_id, c1.comm_d, c1.comm_r, c1.seed}, c1.vanilla_proofs[k]);
-      const std::vector<uint8_t> bytes = fc::write_partition_input(pc, k, w, pub.challenges);
-      const stored_object_t o = env.store->put_object(
-          std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-          object_type_t::partition);
-      s.partitions.push_back({input_file_t::of(o), filecoin_public_digest(pub.inputs)});
+      s.partitions.push_back(
+          store_filecoin_partition(env, fc::write_partition_input(pc, k, w, pub.challenges),
+                                   object_type_t::partition, pub.inputs));
     }
   } catch (const std::invalid_argument& e) {
     return file->name + ": " + e.what();
@@ -156,11 +173,7 @@ filecoin_porep_partition_t partition_input(const filecoin_porep_spec_t& s, uint3
 }
 
 void stored_objects(const filecoin_porep_spec_t& s, std::vector<stored_object_t>& out) {
-  if (s.partitions.empty()) {  // not taken in yet: the C1 is still needed
-    if (s.c1.stored()) out.push_back(s.c1.object);
-    return;
-  }
-  for (const auto& p : s.partitions) out.push_back(p.input.object);
+  filecoin_stored_objects(s.c1, s.partitions, out);
 }
 
 nlohmann::json stored_partitions_json(const std::vector<filecoin_stored_partition_t>& parts) {

@@ -92,6 +92,18 @@ std::string filecoin_public_digest(const std::vector<filecoin::fr_t>& inputs);
 result_t<resolved_file_t> filecoin_intake_file(const circuit_def_t& c, const input_file_t& f,
                                                const intake_env_t& env);
 
+// Partition input `bytes` (of store object type `type`) stored durably, with the digest of the
+// public inputs the verifier derives for it: the partition `take_in` adds to a job's spec.
+filecoin_stored_partition_t store_filecoin_partition(const intake_env_t& env,
+                                                     const std::vector<uint8_t>& bytes,
+                                                     object_type_t type,
+                                                     const std::vector<filecoin::fr_t>& inputs);
+// What the store keeps for a Filecoin job: its partitions' inputs once taken in, else what was
+// submitted (`submitted`, when it is stored).
+void filecoin_stored_objects(const input_file_t& submitted,
+                             const std::vector<filecoin_stored_partition_t>& parts,
+                             std::vector<stored_object_t>& out);
+
 // The journal's JSON of stored partitions, [{"stored": "sha256:<hex>.<ext>", "public_digest":
 // "<64 hex>"}, …], and back (std::invalid_argument naming `what` and the element; each object of
 // type `type`).

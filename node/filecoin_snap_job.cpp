@@ -87,14 +87,11 @@ result_t<filecoin_snap_spec_t> take_in(const circuit_def_t& c, filecoin_snap_spe
     return file->name + ": " + ok.reason() + " (with the job's comm_r_old, comm_d_new, comm_r_new)";
   try {
     for (uint32_t k = 0; k < uc.partitions; ++k) {
-      const std::vector<uint8_t> bytes =
-          fc::write_update_input(uc, k, s.comms, fc::encode_update_partition_proof(proofs[k]));
-      const stored_object_t o = env.store->put_object(
-          std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-          object_type_t::update_partition);
       auto pub = fc::update_public_inputs(uc, k, s.comms);
       if (!pub) return file->name + ": partition " + std::to_string(k) + ": " + pub.error();
-      s.partitions.push_back({input_file_t::of(o), filecoin_public_digest(*pub)});
+      s.partitions.push_back(store_filecoin_partition(
+          env, fc::write_update_input(uc, k, s.comms, fc::encode_update_partition_proof(proofs[k])),
+          object_type_t::update_partition, *pub));
     }
   } catch (const std::invalid_argument& e) {
     return file->name + ": " + e.what();
@@ -107,11 +104,7 @@ filecoin_snap_partition_t partition_input(const filecoin_snap_spec_t& s, uint32_
 }
 
 void stored_objects(const filecoin_snap_spec_t& s, std::vector<stored_object_t>& out) {
-  if (s.partitions.empty()) {  // not taken in yet: the vanilla proofs are still needed
-    if (s.vanilla.stored()) out.push_back(s.vanilla.object);
-    return;
-  }
-  for (const auto& p : s.partitions) out.push_back(p.input.object);
+  filecoin_stored_objects(s.vanilla, s.partitions, out);
 }
 
 nlohmann::json spec_json(const filecoin_snap_spec_t& s) {
