@@ -144,7 +144,18 @@ cz::answer_t<server_t::impl_t::submitted_t> server_t::impl_t::submit_job(
   auto req = cz::job_request_of(s, circuit);
   if (!req) return req.error();
   auto id = gateway->submit(session(client), req.value());
-  if (!id) return refusal_of(id.error(), "the submit");
+  if (!id) {
+    // The intake names the object the request's field went to in the store; Curio sent a field.
+    node::api_failure_t f = id.error();
+    const std::optional<node::stored_object_t>& stored = s.vanilla ? s.vanilla : s.c1;
+    if (stored) {
+      const std::string name = node::input_file_t::of(*stored).name();
+      const std::string field = s.vanilla ? "vanilla_proofs" : "vanilla_proof";
+      for (size_t at; (at = f.reason.find(name)) != std::string::npos;)
+        f.reason.replace(at, name.size(), field);
+    }
+    return refusal_of(f, "the submit");
+  }
   submitted_t out;
   out.public_id = id.value();
   out.job_id = s.request_id.empty() ? id.value() : s.request_id;

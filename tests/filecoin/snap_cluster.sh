@@ -178,6 +178,12 @@ if (need_grpc_client) >/dev/null 2>&1; then
   [ "$(field "$T/grpc-bad.json" code)" = INVALID_ARGUMENT ] && grep -q "comm_r_new must be 32 bytes, got 31" "$T/grpc-bad.json" &&
     ok "gRPC: a 31-byte comm_r_new is INVALID_ARGUMENT: $(field "$T/grpc-bad.json" details)" ||
     fail "gRPC with a 31-byte comm_r_new: $(cat "$T/grpc-bad.json")"
+  client "$G" submit --snap-vproof "$F/snap-vproof.json" --registered-proof 0 --request-id snap-wrong \
+    --comm-r-old "$R_OLD" --comm-r-new "$(flip0 "$R_NEW")" --comm-d-new "$D_NEW" >"$T/grpc-wrong.json" 2>&1
+  [ "$(field "$T/grpc-wrong.json" code)" = INVALID_ARGUMENT ] &&
+    grep -q '"vanilla_proofs: partition 0: ' "$T/grpc-wrong.json" && ! grep -q "sha256:" "$T/grpc-wrong.json" &&
+    ok "gRPC: another comm_r_new is INVALID_ARGUMENT naming the field and partition: $(field "$T/grpc-wrong.json" details)" ||
+    fail "gRPC with another comm_r_new: $(cat "$T/grpc-wrong.json")"
   client "$G" status >"$T/grpc-status.json" 2>&1
   grep -q '"snap-2k"' "$T/grpc-status.json" && ok "GetStatus: loaded_srs has snap-2k" ||
     fail "GetStatus: $(cat "$T/grpc-status.json")"
