@@ -1,4 +1,5 @@
 // zkfleet filecoin budget --registered-proof NAME [--wire packed|full] [--json]
+// zkfleet filecoin budget --registered-update-proof NAME [--json]   (SnapDeals: the full wire)
 //
 // What one partition of a registered proof's circuit takes on the nodes, from the circuit's
 // shape (node/filecoin_memory.hpp; docs/filecoin.md "Budgets at 32 GiB"): the synthesis node's
@@ -16,6 +17,7 @@
 #include "node/filecoin_memory.hpp"
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
+#include "zk/filecoin/update/circuit.hpp"
 
 namespace zk::apps {
 namespace {
@@ -23,22 +25,45 @@ namespace {
 namespace fc = zk::filecoin;
 using ojson_t = nlohmann::ordered_json;
 
-int run_budget(const opt_t& proof, const opt_t& wire_opt, const opt_t& json) {
-  if (!proof.given()) throw usage_error("--registered-proof NAME is required");
-  const std::string wire_name = wire_opt.given() ? wire_opt.one() : "packed";
+int run_budget(const opt_t& proof, const opt_t& update_proof, const opt_t& wire_opt,
+               const opt_t& json) {
+  if (proof.given() == update_proof.given())
+    throw usage_error(
+        "give one of --registered-proof NAME (PoRep C2) and --registered-update-proof NAME "
+        "(SnapDeals)");
+  const bool update = update_proof.given();
+  const std::string wire_name = wire_opt.given() ? wire_opt.one() : update ? "full" : "packed";
   if (wire_name != "packed" && wire_name != "full")
     throw usage_error("--wire " + wire_name + ": expected packed or full");
+  if (update && wire_name != "full")
+    throw usage_error("--wire " + wire_name +
+                      ": a SnapDeals update's partitions cross the data plane in full (the packed "
+                      "wire's rebuild of the update circuit is not built yet)");
   const config::wire_t wire = wire_name == "packed" ? config::wire_t::packed : config::wire_t::full;
-  const fc::circuit_config_t cc = fc::circuit_config(fc::porep_config(fc::registered_proof(
-      proof.one())));  // std::invalid_argument naming an unknown proof: a usage error
-  const auto shape = fc::circuit_shape(cc, /*matrices=*/false);
-  const fc::circuit_layout_t& layout = fc::circuit_layout(cc);
+  // The circuit's shape (for the densities its parameters follow) and layout; an unknown proof
+  // throws std::invalid_argument naming it: a usage error.
+  std::shared_ptr<const bellperson::r1cs_shape_t> shape;
+  const fc::circuit_layout_t* layout = nullptr;
+  if (update) {
+    const fc::update_config_t uc =
+        fc::update_config(fc::registered_update_proof(update_proof.one()));
+    shape = fc::update_circuit_shape(uc, /*matrices=*/false);
+    layout = &fc::update_circuit_layout(uc);
+  } else {
+    const fc::circuit_config_t cc =
+        fc::circuit_config(fc::porep_config(fc::registered_proof(proof.one())));
+    shape = fc::circuit_shape(cc, /*matrices=*/false);
+    layout = &fc::circuit_layout(cc);
+  }
   const node::partition_memory_t m =
-      node::filecoin_partition_memory(layout.total, layout.field_aux, wire);
+      node::filecoin_partition_memory(layout->total, layout->field_aux, wire);
   const uint64_t params = node::filecoin_params_bytes(*shape);
   const uint64_t nb = uint64_t(shape->b_input.count()) + shape->b_aux.count();
   ojson_t out;
-  out["registered_proof"] = proof.one();
+  if (update)
+    out["registered_update_proof"] = update_proof.one();
+  else
+    out["registered_proof"] = proof.one();
   out["wire"] = wire_name;
   out["constraints"] = shape->counts.constraints;
   out["inputs"] = shape->counts.inputs;
@@ -77,16 +102,20 @@ int run_budget(const opt_t& proof, const opt_t& wire_opt, const opt_t& json) {
 filecoin_sub_t add_filecoin_budget(CLI::App* group) {
   CLI::App* app = add_command(
       *group, "budget",
-      "what one partition of a registered proof's circuit takes on the nodes, from the circuit's "
-      "shape: the synthesis node's buffer, the bytes on the wire, the prover's work arrays and "
-      "decoded parameters");
+      "what one partition of a registered proof's (or update proof's) circuit takes on the nodes, "
+      "from the circuit's shape: the synthesis node's buffer, the bytes on the wire, the "
+      "prover's work arrays and decoded parameters");
   const opt_t proof = add_value(app, "--registered-proof", "NAME",
                                 "the registered seal proof (StackedDrg32GiBV1_1, ...)");
+  const opt_t update_proof =
+      add_value(app, "--registered-update-proof", "NAME",
+                "instead: a SnapDeals update's circuit (StackedDrg32GiBV1, ...; the full wire)");
   const opt_t wire = add_value(app, "--wire", "packed|full",
                                "the circuit's wire (default packed: the synthesis node's buffer "
                                "is the packed witness at its largest)");
   const opt_t json = add_flag(app, "--json", "print the figures as JSON");
-  return {app, [proof, wire, json] { return run_budget(proof, wire, json); },
+  return {app,
+          [proof, update_proof, wire, json] { return run_budget(proof, update_proof, wire, json); },
           "filecoin budget takes options only"};
 }
 

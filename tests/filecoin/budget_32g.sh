@@ -29,6 +29,30 @@ print(b["wire_bytes"], b["prover_work_bytes"])' "$T/packed.json")
 [ "${pwire:-0}" -le 300000000 ] && [ "${pwire:-0}" -ge 86924436 ] && [ "${pwork:-0}" = $((17050348960 + 130170221 * 32)) ] &&
   ok "the packed wire: at most $pwire bytes a 32 GiB partition on the wire; the prover's work $pwork (the witness unpacked beside the arrays)" ||
   fail "the packed wire's budget: wire ${pwire:-?}, work ${pwork:-?}: $(cat "$T/packed.json")"
+# A 32 GiB SnapDeals update's partition: the counts storage-proofs-update's own tests assert
+# (81,049,499 constraints), on the full wire (its only wire), the parameters' sections.
+timeout 600 "$ZK" filecoin budget --registered-update-proof StackedDrg32GiBV1 --json >"$T/snap.json" 2>"$T/budget.err" ||
+  die "zkfleet filecoin budget --registered-update-proof: $(cat "$T/budget.err")"
+if python3 - "$T/snap.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+c, i, a = b["constraints"], b["inputs"], b["aux"]
+assert (c, i, a, b["domain_size"], b["wire"]) == (81049499, 5, 80978488, 1 << 27, "full"), b
+assert b["payload_bytes"] == (3 * (c + i) + i + a) * 32, b
+assert b["prover_work_bytes"] == (3 * (1 << 27) + i + a) * 32, b
+assert b["params_sections"]["h"] == (1 << 27) - 1 and b["params_sections"]["l"] == a, b
+PY
+then
+  ok "a 32 GiB SnapDeals partition: $(python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); print(b["wire_bytes"], "bytes on the (full) wire,", b["params_bytes"], "bytes of parameters decoded")' "$T/snap.json")"
+else
+  fail "filecoin budget of StackedDrg32GiBV1: $(cat "$T/snap.json")"
+fi
+out="$("$ZK" filecoin budget --registered-update-proof StackedDrg32GiBV1 --wire packed 2>&1)" &&
+  fail "a packed SnapDeals budget was given: $out" || {
+  grep -q "cross the data plane in full" <<<"$out" && ok "--wire packed for an update refused: $out" ||
+    fail "--wire packed for an update, refused for something else: $out"
+}
+
 # The figures of docs/filecoin.md "Budgets at 32 GiB", from the shape.
 read -r buffer work params < <(python3 -c '
 import json, sys
