@@ -276,10 +276,16 @@ int run_submit(const submit_args_t& a) {
       }
       char first = 0;  // snap-vproof.json starts with '[' (read_update_vanilla_file's test)
       std::ifstream(file, std::ios::binary).get(first);
-      const bool json = first == '[';
-      if (json || parts.empty()) {
+      // A path the scheduler reads takes either form; an upload is JSON: raw proofs go as that.
+      const bool uploads = c.scheduler.http && c.scheduler.http->port != 0;
+      if (first == '[' || !uploads) {
         spec.vanilla = file_input(file, true);
       } else {
+        if (!circuit_cfg)
+          throw usage_error(file + " holds raw partition proofs: they are uploaded as " +
+                            "snap-vproof.json, which takes the circuit's registered_proof from " +
+                            "the config, and circuit '" + r.circuit + "' is not in " + path +
+                            " (give the snap-vproof.json form)");
         const fs::path tmp = fs::temp_directory_path() /
                              ("zkfleet-snap-vproof-" + std::to_string(::getpid()) + ".json");
         zk::write_file_atomic(tmp.string(), filecoin::snap_vproof_json(parts));
@@ -290,7 +296,7 @@ int run_submit(const submit_args_t& a) {
           throw;
         }
         fs::remove(tmp);
-        if (spec.vanilla.stored()) uploaded[spec.vanilla.name()] = file;
+        uploaded[spec.vanilla.name()] = file;
       }
       r.spec = {std::move(spec)};
       break;

@@ -48,10 +48,16 @@ circuit_def_t describe_filecoin_circuit(const std::string& id, const std::string
 circuit_def_t filecoin_circuit_counts(const std::string& id, const std::string& registered_proof,
                                       config::wire_t wire) {
   const fc::porep_config_t pc = fc::porep_config(fc::registered_proof(registered_proof));
-  const fc::circuit_layout_t& layout = fc::circuit_layout(fc::circuit_config(pc));
+  return filecoin_kind_counts(id, circuit_kind_t::filecoin_porep, registered_proof,
+                              fc::circuit_layout(fc::circuit_config(pc)), wire);
+}
+
+circuit_def_t filecoin_kind_counts(const std::string& id, circuit_kind_t kind,
+                                   const std::string& registered_proof,
+                                   const fc::circuit_layout_t& layout, config::wire_t wire) {
   circuit_def_t c;
   c.id = id;
-  c.kind = circuit_kind_t::filecoin_porep;
+  c.kind = kind;
   c.native_params = registered_proof;
   c.shape = wire == config::wire_t::packed ? buffer::synth_shape_t::packed_witness
                                            : buffer::synth_shape_t::abc_witness;

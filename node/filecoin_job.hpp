@@ -32,6 +32,7 @@
 #include "zk/base/bytes.hpp"
 #include "zk/filecoin/api/c1.hpp"
 #include "zk/filecoin/api/registry.hpp"
+#include "zk/filecoin/core/circuit_parts.hpp"
 #include "zk/filecoin/porep/circuit/public_inputs.hpp"
 
 namespace zk::node {
@@ -73,6 +74,11 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
 // under a second at 32 GiB where the shape takes about 16 s (`zkfleet config check`).
 circuit_def_t filecoin_circuit_counts(const std::string& id, const std::string& registered_proof,
                                       config::wire_t wire = config::wire_t::packed);
+// A Filecoin circuit (PoRep or SnapDeals) of this kind described from its layout: counts and
+// buffer sizes on the wire `wire` (node/filecoin_memory.hpp), no digest.
+circuit_def_t filecoin_kind_counts(const std::string& id, circuit_kind_t kind,
+                                   const std::string& registered_proof,
+                                   const filecoin::circuit_layout_t& layout, config::wire_t wire);
 // Throws naming `vk` (after `vk_key` and ": " when given) when it is not a .vk with c's inputs.
 void check_filecoin_vk(const circuit_def_t& c, const std::string& vk,
                        const std::string& vk_key = "");

@@ -17,24 +17,9 @@ namespace fc = zk::filecoin;
 
 circuit_def_t snap_circuit_counts(const std::string& id, const std::string& registered_proof) {
   const fc::update_config_t uc = fc::update_config(fc::registered_update_proof(registered_proof));
-  const fc::circuit_layout_t& layout = fc::update_circuit_layout(uc);
-  circuit_def_t c;
-  c.id = id;
-  c.kind = circuit_kind_t::filecoin_snap;
-  c.native_params = registered_proof;
-  c.shape = buffer::synth_shape_t::abc_witness;  // wire: full (config: the only wire of an update)
-  c.curve = curve_id_t::bls12_381;
-  // As a PoRep partition (filecoin_circuit_counts): bellperson's input then aux assignment, the
-  // public signals after ONE, a, b, c over every constraint and the input constraints.
-  const partition_memory_t m =
-      filecoin_partition_memory(layout.total, layout.field_aux, config::wire_t::full);
-  c.n_vars = m.n_vars;
-  c.n_public = layout.total.inputs - 1;
-  c.domain_rows = m.domain_rows;
-  c.domain_size = m.domain_size;
-  c.buffer_bytes = m.buffer_bytes;
-  c.prover_work_bytes = m.prover_work_bytes;
-  return c;
+  // wire: full, the only wire of an update (common/config refuses packed).
+  return filecoin_kind_counts(id, circuit_kind_t::filecoin_snap, registered_proof,
+                              fc::update_circuit_layout(uc), config::wire_t::full);
 }
 
 circuit_def_t snap_circuit(const std::string& id, const std::string& registered_proof) {

@@ -557,3 +557,17 @@ TEST_CASE("update input: written and read back, and the length, magic, proof, pa
   CHECK_THROWS_AS(write_update_input(c, 0, comms, std::vector<uint8_t>(raw.begin(), raw.end() - 1)),
                   std::invalid_argument);
 }
+
+// What a sector's update proofs weigh at the sizes farms seal, as Curio's SNAP_DEALS_UPDATE carries
+// them (vanilla_proofs, one bincode partition proof each): the gRPC face bounds the sum at 256 MiB
+// (grpcapi/wire.cpp) and Curio's messages at 256 MiB; a 64 GiB sector's must fit far below both.
+TEST_CASE("update vanilla bytes: a 32 and a 64 GiB sector's partition proofs fit the gRPC bound") {
+  for (const char* name : {"StackedDrg32GiBV1", "StackedDrg64GiBV1"}) {
+    const update_config_t c = update_config(registered_update_proof(name));
+    const uint64_t one = update_partition_proof_size(c), sector = one * c.partitions;
+    MESSAGE(std::string(name) << ": " << one << " bytes a partition, " << sector << " a sector");
+    CHECK(c.partitions == 16);
+    CHECK(sector < (uint64_t(256) << 20) / 8);
+    CHECK(sector > uint64_t(1) << 20);  // the counts are the production ones, not a test size's
+  }
+}
