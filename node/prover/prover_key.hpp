@@ -37,7 +37,8 @@ using abc_rebuild_t =
 // A synth buffer proved with `prover` and verified with `vk` (groth16::prove_verified, the one
 // path): a, b, c loaded from an abc+witness buffer (its rows must fit the key's domain), built from
 // the key's coefficients for a witness-only one, rebuilt by `rebuild` from a packed one (its
-// witness checked, then unpacked for the MSMs; the stage build_ab times both). Throws
+// witness checked, then read by class by the MSMs, groth16::witness_in_t; the stage build_ab
+// times the rebuild). Throws
 // std::runtime_error naming the job and partition when the buffer does not fit (a packed witness
 // that does not check: zk::format_error, naming the byte) or the proof fails verification,
 // zk::cancelled_error when `stop` asks for it (groth16::prove_call_t::stop).
@@ -95,14 +96,29 @@ groth16::verified_proof_t<C> prove_buffer(groth16::prover_t<C>& prover,
                                " values, the header says " + std::to_string(h.n_vars));
     const formats::witness_bits_t bits = formats::witness_bits(packed);
     rebuild(bits, prover.abc_for_loading(size_t(h.domain_rows)), stop);
-    // The MSMs read the witness as 32-byte canonical values: unpacked beside the work arrays
-    // (accounted in circuit_def_t::prover_work_bytes) and freed with the proof.
+    call.abc = groth16::abc_source_t::loaded;
+    if (prover.reads_classed()) {
+      // The MSMs read the packed witness's classes: the CPU's plan from its bit sets, an
+      // accelerator's scalars are written from them; it is never unpacked whole.
+      const msm::classed_scalars_t classed{bits.n,
+                                           &bits.words[0].other,
+                                           &bits.words[0].one,
+                                           &bits.words[0].rank,
+                                           sizeof(formats::witness_bits_t::word_t) / 8,
+                                           bits.others};
+      if (observe)  // a, b, c rebuilt from the packed witness
+        observe({groth16::prover_stage_t::build_ab, ta, groth16::now_ns(),
+                 groth16::stage_backend_t::cpu});
+      return groth16::prove_verified(prover, vk, groth16::witness_in_t(&classed), call);
+    }
+    // CPU MSMs without the 0/1 split (a benchmark's setting) read the witness as 32-byte values:
+    // unpacked beside the work arrays (accounted in circuit_def_t::prover_work_bytes) and freed
+    // with the proof.
     std::unique_ptr<uint8_t[]> witness(new uint8_t[size_t(h.n_vars) * 32]);  // unpack writes all
     formats::unpack_witness(packed, witness.get());
-    if (observe)  // a, b, c rebuilt from the packed witness
+    if (observe)  // a, b, c rebuilt from the packed witness, the witness unpacked
       observe({groth16::prover_stage_t::build_ab, ta, groth16::now_ns(),
                groth16::stage_backend_t::cpu});
-    call.abc = groth16::abc_source_t::loaded;
     return groth16::prove_verified(prover, vk, witness.get(), call);
   }
   return groth16::prove_verified(prover, vk, b.data() + layout.witness, call);

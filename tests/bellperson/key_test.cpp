@@ -18,6 +18,7 @@
 #include "zk/bellperson/groth16/generator.hpp"
 #include "zk/bellperson/groth16/verifier.hpp"
 #include "zk/ff/canonical.hpp"
+#include "zk/formats/packed_witness.hpp"
 #include "zk/groth16/prove_verified.hpp"
 #include "zk/msm/msm.hpp"
 
@@ -53,9 +54,11 @@ struct fixed_t {
   fixed_t() { r[0] = 7, r[9] = 1, s[0] = 11, s[20] = 3; }
 };
 
+// With `packed`, the witness goes to the prover as the packed wire carries it: packed
+// (zk/formats/packed_witness.hpp) and read by class (groth16::witness_in_t::classed).
 zk::groth16::verified_proof_t<curve_t> prove(
     prover_t& prover, const params_key_t& key, const r1cs_shape_t& s,
-    std::vector<zk::groth16::stage_span_t>* spans = nullptr) {
+    std::vector<zk::groth16::stage_span_t>* spans = nullptr, bool packed = false) {
   const std::vector<fr_t> w = synthesize(prover, s);
   zk::groth16::prove_call_t call;
   call.abc = zk::groth16::abc_source_t::loaded;
@@ -64,8 +67,23 @@ zk::groth16::verified_proof_t<curve_t> prove(
   call.r = f.r;
   call.s = f.s;
   if (spans) call.observe = [spans](const zk::groth16::stage_span_t& sp) { spans->push_back(sp); };
+  const auto* values = reinterpret_cast<const uint8_t*>(w.data());
+  if (!packed) return zk::groth16::prove_verified(prover, key.verifying_key(), values, call);
+  const uint64_t others = zk::formats::count_others(values, w.size());
+  std::vector<uint8_t> bytes(zk::formats::packed_witness_bytes(w.size(), others));
+  zk::formats::pack_witness(values, w.size(), others, bytes.data());
+  zk::formats::check_packed_witness(bytes.data(), bytes.size(), fr_t::modulus.l, "toy");
+  const zk::formats::witness_bits_t bits = zk::formats::witness_bits(bytes.data());
+  REQUIRE(bits.n_others > 0);
+  REQUIRE(bits.n_others < w.size() / 2);  // the toy's witness is mostly bits
+  const zk::msm::classed_scalars_t classed{bits.n,
+                                           &bits.words[0].other,
+                                           &bits.words[0].one,
+                                           &bits.words[0].rank,
+                                           sizeof(bits.words[0]) / 8,
+                                           bits.others};
   return zk::groth16::prove_verified(prover, key.verifying_key(),
-                                     reinterpret_cast<const uint8_t*>(w.data()), call);
+                                     zk::groth16::witness_in_t(&classed), call);
 }
 
 bool same(const proof_t& x, const proof_t& y) { return x.a == y.a && x.b == y.b && x.c == y.c; }
@@ -134,6 +152,12 @@ TEST_CASE("bellperson key view: the one prover proves with a .params, densities 
   prover_t with_tables(pk);
   with_tables.set_tables(&tables);
   CHECK(same(prove(with_tables, key, s).proof, p.proof));
+  // The witness read by class (the packed wire's): the same proof, also over tables; without the
+  // split the CPU MSMs cannot plan from classes, and say so.
+  CHECK(same(prove(prover, key, s, nullptr, true).proof, p.proof));
+  CHECK(same(prove(with_tables, key, s, nullptr, true).proof, p.proof));
+  CHECK_FALSE(no_split.reads_classed());
+  CHECK_THROWS_AS(prove(no_split, key, s, nullptr, true), std::logic_error);
 
   // Accelerator hooks (here the CPU's plain MSM) get each density's scalars compacted, and the
   // stages they take are reported as the accelerator's; compute_h has no hook for this coset.
@@ -154,6 +178,9 @@ TEST_CASE("bellperson key view: the one prover proves with a .params, densities 
         zk::groth16::stage_backend_t::cpu);
   std::vector<zk::groth16::stage_span_t> acc_spans;
   CHECK(same(prove(on_acc, key, s, &acc_spans).proof, p.proof));
+  // A classed witness: the hooks' scalars written from its classes, the same proof.
+  CHECK(on_acc.reads_classed());
+  CHECK(same(prove(on_acc, key, s, nullptr, true).proof, p.proof));
   for (const auto& sp : acc_spans) {
     CAPTURE(zk::groth16::stage_name(sp.stage));
     const bool msm = sp.stage == zk::groth16::prover_stage_t::msm_a ||

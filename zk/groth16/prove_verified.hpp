@@ -27,11 +27,13 @@ struct verified_proof_t {
 // The n_public public inputs of a witness (canonical little-endian 32-byte values, as in a
 // .wtns: value 0 is the constant one, the public signals follow).
 template <class C>
-std::vector<typename C::fr_t> public_inputs(const uint8_t* witness, uint64_t n_public) {
+std::vector<typename C::fr_t> public_inputs(const witness_in_t& witness, uint64_t n_public) {
   std::vector<typename C::fr_t> pub(n_public);
   for (uint64_t i = 0; i < n_public; ++i) {
+    uint8_t le[32];
+    witness.value(i + 1, le);
     typename C::fr_t::big_t v;
-    std::memcpy(v.l, witness + (i + 1) * 32, 32);
+    std::memcpy(v.l, le, 32);
     pub[i] = C::fr_t::from_canonical(v);
   }
   return pub;
@@ -72,7 +74,7 @@ Fr scalar_from_le(const bytes32_t& le) {
 // not verify.
 template <class C>
 verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>& vk,
-                                   const uint8_t* witness, const prove_call_t& call) {
+                                   const witness_in_t& witness, const prove_call_t& call) {
   using Fr = typename C::fr_t;
   verified_proof_t<C> out;
   const Fr r = call.r ? scalar_from_le<Fr>(*call.r) : random_scalar<Fr>();
@@ -84,7 +86,9 @@ verified_proof_t<C> prove_verified(prover_t<C>& prover, const verifying_key_t<C>
   } scope{prover};
   prover.set_stop(call.stop);
   try {
-    out.proof = call.abc == abc_source_t::build ? prover.prove(witness, r, s, call.observe)
+    if (call.abc == abc_source_t::build && !witness.values)
+      throw std::logic_error(call.what + ": building a, b, c needs the witness's values");
+    out.proof = call.abc == abc_source_t::build ? prover.prove(witness.values, r, s, call.observe)
                                                 : prover.prove_loaded(witness, r, s, call.observe);
   } catch (const cancelled_error&) {
     throw cancelled_error(call.what + ": stopped (cancelled)");

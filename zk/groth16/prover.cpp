@@ -248,43 +248,90 @@ stage_backend_t prover_t<C>::backend_of(prover_stage_t s) const {
 
 // The plans of a witness: one for a zkey (every query over every variable); with densities one
 // per density and one over every variable (C, bellperson's L, from the first private one).
+void witness_in_t::value(size_t i, uint8_t out[32]) const {
+  if (values)
+    std::memcpy(out, values + i * kScalarBytes, kScalarBytes);
+  else
+    classed->value(i, out);
+}
+
 template <class C>
-witness_plans_t prover_t<C>::make_plans(const uint8_t* witness) const {
+bool prover_t<C>::reads_classed() const {
+  if (split_) return true;
+  for (auto s : {prover_stage_t::msm_a, prover_stage_t::msm_b1, prover_stage_t::msm_b2,
+                 prover_stage_t::msm_c})
+    if (backend_of(s) == stage_backend_t::cpu) return false;
+  return true;
+}
+
+template <class C>
+witness_plans_t prover_t<C>::make_plans(const witness_in_t& witness) const {
   witness_plans_t p;
   const unsigned bits = fr_t::bits;
   p.dense = !pk_.a_density && !pk_.b_density;
+  p.classed = witness.classed;
+  if (witness.classed) {
+    if (!reads_classed())
+      throw std::logic_error("prover: a classed witness for CPU MSMs without the split");
+    if (witness.classed->n != pk_.n_vars)
+      throw std::invalid_argument("prover: a witness of " + std::to_string(witness.classed->n) +
+                                  " values for a key of " + std::to_string(pk_.n_vars));
+  }
   const bool on_cpu = [&] {
     for (auto s : {prover_stage_t::msm_a, prover_stage_t::msm_b1, prover_stage_t::msm_b2,
                    prover_stage_t::msm_c})
       if (backend_of(s) == stage_backend_t::cpu) return true;
     return false;
   }();
-  if (!on_cpu) {  // the accelerator reads the scalars as they are
-    p.all.scalars = witness;
+  if (!on_cpu) {  // the accelerator reads the scalars as they are (compacted)
+    p.all.scalars = witness.values;
     p.all.n = pk_.n_vars;
-    p.a.scalars = p.b.scalars = witness;
+    p.a.scalars = p.b.scalars = witness.values;
     p.a.n = p.b.n = pk_.n_vars;
     p.a.density = pk_.a_density;
     p.b.density = pk_.b_density;
     return p;
   }
+  if (witness.classed) {  // the same plans, from the classes
+    const msm::classed_scalars_t& w = *witness.classed;
+    p.all = msm::make_plan(w, bits, p.dense, true);
+    if (!p.dense) {
+      p.a = msm::make_plan(w, bits, false, true, pk_.a_density);
+      p.b = msm::make_plan(w, bits, true, true, pk_.b_density);
+    }
+    return p;
+  }
+  const uint8_t* values = witness.values;
   // With densities the C plan serves one MSM: no digit table (its memory counts at real size).
-  p.all = msm::make_plan(witness, pk_.n_vars, bits, 32, p.dense, split_);
+  p.all = msm::make_plan(values, pk_.n_vars, bits, 32, p.dense, split_);
   if (!p.dense) {  // A's plan serves one MSM (no digit table), B's two
-    p.a = msm::make_plan(witness, pk_.n_vars, bits, 32, false, split_, pk_.a_density);
-    p.b = msm::make_plan(witness, pk_.n_vars, bits, 32, true, split_, pk_.b_density);
+    p.a = msm::make_plan(values, pk_.n_vars, bits, 32, false, split_, pk_.a_density);
+    p.b = msm::make_plan(values, pk_.n_vars, bits, 32, true, split_, pk_.b_density);
   }
   return p;
 }
 
 template <class C>
-const uint8_t* prover_t<C>::compacted(const msm::plan_t& plan, size_t first) const {
-  if (!plan.density) return plan.scalars + first * kScalarBytes;
-  const msm::density_t& d = *plan.density;
-  scratch_.resize((d.rank(plan.n) - d.rank(first)) * kScalarBytes);
+const uint8_t* prover_t<C>::compacted(const witness_plans_t& plans, const msm::plan_t& plan,
+                                      size_t first) const {
+  const msm::density_t* d = plan.density;
+  if (plans.classed) {  // written from the classes: 0, 1 or the next other value
+    const msm::classed_scalars_t& w = *plans.classed;
+    const size_t count = d ? d->rank(plan.n) - d->rank(first) : plan.n - first;
+    scratch_.resize(count * kScalarBytes);
+    uint8_t* out = scratch_.data();
+    for (size_t i = first; i < plan.n; ++i)
+      if (!d || d->test(i)) {
+        w.value(i, out);
+        out += kScalarBytes;
+      }
+    return scratch_.data();
+  }
+  if (!d) return plan.scalars + first * kScalarBytes;
+  scratch_.resize((d->rank(plan.n) - d->rank(first)) * kScalarBytes);
   uint8_t* out = scratch_.data();
   for (size_t i = first; i < plan.n; ++i)
-    if (d.test(i)) {
+    if (d->test(i)) {
       std::memcpy(out, plan.scalars + i * kScalarBytes, kScalarBytes);
       out += kScalarBytes;
     }
@@ -307,21 +354,21 @@ template <class C>
 typename C::g1_jacobian prover_t<C>::msm_a(const witness_plans_t& plans) const {
   const msm::plan_t& p = plans.for_a();
   if (backend_of(prover_stage_t::msm_a) == stage_backend_t::accelerator)
-    return msm_on(acc_->msm_g1, pk_.a, compacted(p, 0), pk_.a_points());
+    return msm_on(acc_->msm_g1, pk_.a, compacted(plans, p, 0), pk_.a_points());
   return msm::msm<typename C::g1>(pk_.a, p);
 }
 template <class C>
 typename C::g1_jacobian prover_t<C>::msm_b1(const witness_plans_t& plans) const {
   const msm::plan_t& p = plans.for_b();
   if (backend_of(prover_stage_t::msm_b1) == stage_backend_t::accelerator)
-    return msm_on(acc_->msm_g1, pk_.b1, compacted(p, 0), pk_.b_points());
+    return msm_on(acc_->msm_g1, pk_.b1, compacted(plans, p, 0), pk_.b_points());
   return msm::msm<typename C::g1>(pk_.b1, p);
 }
 template <class C>
 typename C::g2_jacobian prover_t<C>::msm_b2(const witness_plans_t& plans) const {
   const msm::plan_t& p = plans.for_b();
   if (backend_of(prover_stage_t::msm_b2) == stage_backend_t::accelerator)
-    return msm_on(acc_->msm_g2, pk_.b2, compacted(p, 0), pk_.b_points());
+    return msm_on(acc_->msm_g2, pk_.b2, compacted(plans, p, 0), pk_.b_points());
   return msm::msm<typename C::g2>(pk_.b2, p);
 }
 // Private variables only: w[ℓ+1 .. nVars) against the C points from the first (§7.12).
@@ -330,7 +377,7 @@ typename C::g1_jacobian prover_t<C>::msm_c(const witness_plans_t& plans) const {
   const msm::plan_t& p = plans.for_c();
   const size_t first = size_t(pk_.n_public) + 1;
   if (backend_of(prover_stage_t::msm_c) == stage_backend_t::accelerator)
-    return msm_on(acc_->msm_g1, pk_.c, compacted(p, first), pk_.c_points());
+    return msm_on(acc_->msm_g1, pk_.c, compacted(plans, p, first), pk_.c_points());
   typename C::g1_jacobian r;
   std::vector<msm::job_t> jobs{msm::msm_job<typename C::g1>(pk_.c, p, first, r)};
   msm::run_jobs(jobs);
@@ -369,6 +416,7 @@ proof_t<C> prover_t<C>::assemble(const msm_results_t<C>& m, const fr_t& r, const
 template <class C>
 void prover_t<C>::release_work() {
   for (auto* v : {&a_, &b_, &c_}) drop_pages(v->data(), v->size() * sizeof(fr_t));
+  drop_pages(scratch_.data(), scratch_.capacity());  // an accelerator's compacted scalars
 }
 
 template <class C>
@@ -394,13 +442,13 @@ proof_t<C> prover_t<C>::prove(const uint8_t* witness, const fr_t& r, const fr_t&
 }
 
 template <class C>
-proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+proof_t<C> prover_t<C>::prove_loaded(const witness_in_t& witness, const fr_t& r, const fr_t& s,
                                      const stage_observer_t& observe) {
   return prove_loaded(witness, r, s, observe, now_ns());
 }
 
 template <class C>
-proof_t<C> prover_t<C>::prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+proof_t<C> prover_t<C>::prove_loaded(const witness_in_t& witness, const fr_t& r, const fr_t& s,
                                      const stage_observer_t& observe, uint64_t t0) {
   // Stages that ran on the accelerator are reported with its device-measured span.
   const stage_observer_t timed = device_timed_observer(acc_, observe);
@@ -478,7 +526,7 @@ bool prover_t<C>::h_beside_msms(const witness_plans_t& plans) const {
 // Each stage is reported with the span from its first task's start to its last task's end (they
 // overlap: that is the point), from the calling thread once all are done.
 template <class C>
-msm_results_t<C> prover_t<C>::cpu_h_and_msms(const uint8_t* witness,
+msm_results_t<C> prover_t<C>::cpu_h_and_msms(const witness_in_t& witness,
                                              const stage_observer_t& observe) {
   namespace sec = formats::zkey_section;
   msm_results_t<C> m;

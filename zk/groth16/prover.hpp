@@ -112,9 +112,26 @@ struct key_tables_t {
 struct witness_plans_t {
   msm::plan_t all, a, b;
   bool dense = true;  // no densities: `all` serves every query
+  // The witness read by class (witness_in_t::classed): an accelerator's scalars are written
+  // from it (prover_t::compacted), never from the plans' scalars.
+  const msm::classed_scalars_t* classed = nullptr;
   const msm::plan_t& for_a() const { return dense ? all : a; }
   const msm::plan_t& for_b() const { return dense ? all : b; }
   const msm::plan_t& for_c() const { return all; }
+};
+
+// The witness a proof's MSMs read: n_vars canonical little-endian 32-byte values (the .wtns
+// layout, a synth buffer's witness), or a packed witness's classes read in place
+// (msm::classed_scalars_t: its 0s and 1s as bit sets, the other values listed) — where
+// prover_t::reads_classed(): the CPU MSMs plan from the classes, an accelerator's MSMs get their
+// scalars written from them; the witness is never unpacked whole.
+struct witness_in_t {
+  const uint8_t* values = nullptr;
+  const msm::classed_scalars_t* classed = nullptr;
+  witness_in_t(const uint8_t* v) : values(v) {}  // NOLINT: a values pointer is a witness
+  explicit witness_in_t(const msm::classed_scalars_t* c) : classed(c) {}
+  // Value i, canonical little-endian.
+  void value(size_t i, uint8_t out[32]) const;
 };
 
 // a, b, c rows filled in place (abc_for_loading): the prover's own work arrays.
@@ -145,7 +162,10 @@ class prover_t {
   // the caller (a synthesis in prove mode) before prove_loaded; rows beyond are zeroed here.
   abc_rows_t<fr_t> abc_for_loading(size_t rows);
   void compute_h();
-  witness_plans_t make_plans(const uint8_t* witness) const;
+  witness_plans_t make_plans(const witness_in_t& witness) const;
+  // Whether the MSMs can read a classed witness (witness_in_t::classed): the CPU MSMs split the
+  // zeros and ones off (the default), or none runs on the CPU.
+  bool reads_classed() const;
   typename C::g1_jacobian msm_a(const witness_plans_t& plans) const;
   typename C::g1_jacobian msm_b1(const witness_plans_t& plans) const;
   typename C::g2_jacobian msm_b2(const witness_plans_t& plans) const;
@@ -159,10 +179,10 @@ class prover_t {
   // and is paged back in from the page cache when needed again). For one-shot proving (the
   // CLI); a prover that keeps its key hot across proofs leaves this off.
   void set_release_key_pages(bool on) { release_pages_ = on; }
-  // Gives the work arrays' (a, b, c) pages back to the system now; they stay allocated and read as
-  // zeros, and the next proof touches them again. A prover node calls it after each proof so that
-  // between proofs it holds only its key: the work is reserved per proof (docs/design.md
-  // "Memory").
+  // Gives the work arrays' (a, b, c, and an accelerator's compacted scalars) pages back to the
+  // system now; they stay allocated and read as zeros, and the next proof touches them again. A
+  // prover node calls it after each proof so that between proofs it holds only its key: the work is
+  // reserved per proof (docs/design.md "Memory").
   void release_work();
   // Runs the MSMs and compute_h's transforms on the accelerator (null: the CPU).
   void set_accelerator(const accelerator_t<C>* acc) { acc_ = acc; }
@@ -184,7 +204,7 @@ class prover_t {
   proof_t<C> prove(const uint8_t* witness, const fr_t& r, const fr_t& s,
                    const stage_observer_t& observe = {});
   // The proof from a/b/c already loaded with load_abc (build_ab is skipped).
-  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+  proof_t<C> prove_loaded(const witness_in_t& witness, const fr_t& r, const fr_t& s,
                           const stage_observer_t& observe = {});
 
   // Evaluations after build_ab (a, b, c) and, after compute_h, the H scalars in a (canonical).
@@ -194,14 +214,15 @@ class prover_t {
 
  private:
   void release(uint32_t section) const;
-  proof_t<C> prove_loaded(const uint8_t* witness, const fr_t& r, const fr_t& s,
+  proof_t<C> prove_loaded(const witness_in_t& witness, const fr_t& r, const fr_t& s,
                           const stage_observer_t& observe, uint64_t t0);
-  msm_results_t<C> cpu_h_and_msms(const uint8_t* witness, const stage_observer_t& observe);
+  msm_results_t<C> cpu_h_and_msms(const witness_in_t& witness, const stage_observer_t& observe);
   bool h_beside_msms(const witness_plans_t& plans) const;
   void compute_h_on_this_thread(bool parallel);
-  // The scalars of a plan's positions in order, contiguous (an accelerator's hook reads them so),
-  // in scratch_.
-  const uint8_t* compacted(const msm::plan_t& plan, size_t first) const;
+  // The scalars of a plan's positions from `first` on, in order, contiguous (an accelerator's
+  // hook reads them so): in scratch_, or the plan's own scalars where they already are so.
+  const uint8_t* compacted(const witness_plans_t& plans, const msm::plan_t& plan,
+                           size_t first) const;
   proving_key_t<C> pk_;
   std::vector<fr_t> a_, b_, c_;
   mutable std::vector<uint8_t> scratch_;

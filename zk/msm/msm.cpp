@@ -227,6 +227,30 @@ constexpr size_t kMinBatch = 128;
 
 }  // namespace
 
+namespace {
+
+// A plan's window, its signed-digit offset and (with `digits`) its digit table, once idx, ones
+// and slot are known.
+void finish_plan(plan_t& p, unsigned bits, bool digits) {
+  p.bits = bits;
+  p.c = choose_window(p.idx.size(), bits);
+  p.windows = signed_digit_windows(bits, p.c, p.offset);
+  if (!digits) return;
+  const size_t m = p.idx.size();
+  p.digits.resize(size_t(p.windows) * m);
+  parallel_for(m, [&](size_t lo, size_t hi) {
+    for (size_t j = lo; j < hi; ++j) {
+      uint64_t k[4], sh[5];
+      load_scalar(p.scalar(j), k);
+      add_offset(k, p.offset, sh);
+      for (unsigned w = 0; w < p.windows; ++w)
+        p.digits[size_t(w) * m + j] = int16_t(digit_at(sh, w * p.c, p.c));
+    }
+  });
+}
+
+}  // namespace
+
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride, bool digits,
                  bool split, const density_t* density) {
   if (n > UINT32_MAX) throw std::invalid_argument("msm: more than 2^32 points");
@@ -255,21 +279,54 @@ plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride,
     else
       p.idx.push_back(uint32_t(i));
   }
-  p.bits = bits;
-  p.c = choose_window(p.idx.size(), bits);
-  p.windows = signed_digit_windows(bits, p.c, p.offset);
-  if (!digits) return p;
-  const size_t m = p.idx.size();
-  p.digits.resize(size_t(p.windows) * m);
-  parallel_for(m, [&](size_t lo, size_t hi) {
-    for (size_t j = lo; j < hi; ++j) {
-      uint64_t k[4], sh[5];
-      load_scalar(scalars + size_t(p.idx[j]) * stride, k);
-      add_offset(k, p.offset, sh);
-      for (unsigned w = 0; w < p.windows; ++w)
-        p.digits[size_t(w) * m + j] = int16_t(digit_at(sh, w * p.c, p.c));
+  finish_plan(p, bits, digits);
+  return p;
+}
+
+void classed_scalars_t::value(size_t i, uint8_t out[32]) const {
+  const size_t w = i / 64, b = i % 64;
+  std::memset(out, 0, 32);
+  if ((other[w * stride] >> b) & 1) {
+    const uint64_t below = other[w * stride] & ((uint64_t(1) << b) - 1);
+    std::memcpy(out, values + 32 * (rank[w * stride] + uint64_t(__builtin_popcountll(below))), 32);
+  } else if ((one[w * stride] >> b) & 1) {
+    out[0] = 1;
+  }
+}
+
+plan_t make_plan(const classed_scalars_t& s, unsigned bits, bool digits, bool split,
+                 const density_t* density) {
+  if (!split)
+    throw std::invalid_argument("msm: a plan of classed scalars drops the zeros and sums the ones");
+  if (s.n > UINT32_MAX) throw std::invalid_argument("msm: more than 2^32 points");
+  if (bits > 255) throw std::invalid_argument("msm: scalars wider than 255 bits");
+  if (density && density->size() < s.n)
+    throw std::invalid_argument("msm: a density of " + std::to_string(density->size()) +
+                                " positions for " + std::to_string(s.n) + " scalars");
+  plan_t p;
+  p.scalars = s.values;
+  p.stride = 32;
+  p.n = s.n;
+  p.split = true;
+  p.density = density;
+  // Word by word: the set bits of each class within the density, in position order.
+  const size_t words = (s.n + 63) / 64;
+  for (size_t w = 0; w < words; ++w) {
+    uint64_t keep = w + 1 < words || s.n % 64 == 0 ? ~uint64_t(0) : (uint64_t(1) << (s.n % 64)) - 1;
+    if (density) keep &= density->words()[w];
+    const uint64_t o = s.other[w * s.stride];
+    for (uint64_t x = s.one[w * s.stride] & ~o & keep; x; x &= x - 1)
+      p.ones.push_back(uint32_t(64 * w + unsigned(__builtin_ctzll(x))));
+    if (!(o & keep)) continue;
+    const uint64_t before = s.rank[w * s.stride];
+    for (uint64_t x = o & keep; x; x &= x - 1) {
+      const unsigned b = unsigned(__builtin_ctzll(x));
+      p.idx.push_back(uint32_t(64 * w + b));
+      p.slot.push_back(
+          uint32_t(before + uint64_t(__builtin_popcountll(o & ((uint64_t(1) << b) - 1)))));
     }
-  });
+  }
+  finish_plan(p, bits, digits);
   return p;
 }
 
@@ -377,7 +434,7 @@ struct plain_reader_t {
     neg = false;
     if (use_table) return plan.digits[size_t(w) * plan.idx.size() + j];
     uint64_t k[4], sh[5];
-    load_scalar(plan.scalars + i * plan.stride, k);
+    load_scalar(plan.scalar(j), k);
     add_offset(k, offset, sh);
     return digit_at(sh, w * c, c);
   }
@@ -401,7 +458,7 @@ struct table_reader_t {
     uint64_t x[4] = {};
     if (table.dims == 1) {
       uint64_t k[4];
-      load_scalar(plan.scalars + i * plan.stride, k);
+      load_scalar(plan.scalar(j), k);
       // bits [s·chunk, s·chunk + s) of k
       const unsigned pos = s * chunk;
       for (int l = 0; l < 4; ++l) {
@@ -668,7 +725,7 @@ job_t msm_job(const table_t<G>& table, const plan_t& plan, size_t first, ec::jac
       lo += j0, hi += j0;
       for (size_t j = lo; j < hi; ++j) {
         uint64_t k[4];
-        load_scalar(plan.scalars + plan.idx[j] * plan.stride, k);
+        load_scalar(plan.scalar(j), k);
         uint8_t ng = 0;
         if constexpr (group_of_t<G>::g2) {
           const auto sp = E::g2_lattice.split(k);

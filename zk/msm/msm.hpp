@@ -41,6 +41,30 @@ struct plan_t {
   // with base rank(i) (an MSM from position `first`: rank(i) − rank(first)); positions outside
   // it are left out of the plan. Not owned: it must outlive the plan.
   const density_t* density = nullptr;
+  // Where the scalars > 1 are: empty, at scalars + idx[j]·stride (a vector of every scalar);
+  // else at scalars + slot[j]·stride (a list of the scalars that are neither 0 nor 1: a plan of
+  // classed scalars).
+  std::vector<uint32_t> slot;
+  // Entry j's scalar (the j-th scalar > 1 of the plan).
+  const uint8_t* scalar(size_t j) const {
+    return scalars + size_t(slot.empty() ? idx[j] : slot[j]) * stride;
+  }
+};
+
+// A scalar vector given by class, as a packed witness holds it (zk/formats/packed_witness.hpp):
+// for every 64 positions two bit sets — which hold a value other than 0 and 1, which hold 1 — and
+// how many other values come before them; the other values listed in position order (canonical
+// little-endian, 32 bytes each). Read in place: the words' three fields are `stride` uint64s
+// apart from one word to the next (a layout of the caller's).
+struct classed_scalars_t {
+  size_t n = 0;
+  const uint64_t* other = nullptr;  // other[w·stride]: bit b set when 64w + b holds another value
+  const uint64_t* one = nullptr;    // one[w·stride]: … when it holds 1
+  const uint64_t* rank = nullptr;   // rank[w·stride]: the other values before position 64w
+  size_t stride = 1;
+  const uint8_t* values = nullptr;  // the other values, in position order
+  // Value i (i < n), canonical little-endian.
+  void value(size_t i, uint8_t out[32]) const;
 };
 
 // scalars: n little-endian integers, `stride` bytes apart (32 for Fr), each < 2^bits. Without
@@ -51,6 +75,12 @@ struct plan_t {
 // baseline the split is measured against; same sum).
 plan_t make_plan(const uint8_t* scalars, size_t n, unsigned bits, size_t stride = 32,
                  bool digits = true, bool split = true, const density_t* density = nullptr);
+
+// The same plan from classed scalars, without reading a zero or a one: with `split` only (zeros
+// dropped, ones summed apart: throws std::invalid_argument without it). The plan reads s.values
+// (slot), which must outlive it.
+plan_t make_plan(const classed_scalars_t& s, unsigned bits, bool digits = true, bool split = true,
+                 const density_t* density = nullptr);
 
 // The signed-digit recoding for c-bit windows: returns the window count W and writes
 // H = Σ_w 2^{c−1}·2^{c·w} (five limbs), W the smallest with k + H < 2^{c·W} for all k < 2^bits.
