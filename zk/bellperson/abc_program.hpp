@@ -35,7 +35,7 @@ class abc_program_t {
   counts_t part() const { return part_; }
   uint32_t parts() const { return parts_; }
   counts_t total() const;  // the whole circuit (the input constraints not included)
-  uint64_t terms_kept() const { return ref_.size(); }
+  uint64_t terms_kept() const { return term_.size(); }
   uint64_t bytes_kept() const;
 
   // The witness as the evaluation reads it: a packed witness's bit sets (which values are 0, 1
@@ -46,15 +46,12 @@ class abc_program_t {
   };
   static std::vector<fr_t> others_of(const formats::witness_bits_t& bits);
 
-  // a, b, c of part k (k < parts()) into a[0 … part().constraints) (likewise b, c).
-  void eval_part(uint32_t k, const witness_t& w, fr_t* a, fr_t* b, fr_t* c) const;
-  // The same for the prefix: a[0 … prefix().constraints).
-  void eval_prefix(const witness_t& w, fr_t* a, fr_t* b, fr_t* c) const;
-
   // The whole circuit's a, b, c into out.a/b/c (total().constraints + total().inputs rows: the
-  // input constraints A = Input(i), B = C = 0 appended); out.inputs/out.aux are not used. Parts
-  // in parallel on the compute pool. `stop` is polled before each part: once it answers true,
-  // zk::cancelled_error is thrown.
+  // input constraints A = Input(i), B = C = 0 appended); out.inputs/out.aux are not used. Tasks
+  // on the compute pool, each a block of the stored rows evaluated for the prefix or for every
+  // part in turn (the block's structure read from memory once, reused from cache by the parts);
+  // rows written with streaming stores. `stop` is polled between tasks and every few parts: once
+  // it answers true, zk::cancelled_error is thrown.
   void eval(const witness_t& w, const assignment_view_t& out, const stop_t& stop = {}) const;
 
  private:
@@ -63,21 +60,21 @@ class abc_program_t {
     int64_t small = 0;  // k as an integer when is_small
     bool is_small = false;
   };
-  static constexpr int64_t not_small = INT64_MIN;
   void eval_rows(uint64_t first, uint64_t end, const uint64_t bases[4], const witness_t& w, fr_t* a,
                  fr_t* b, fr_t* c) const;
+  void add_exceptional(uint64_t term, uint64_t i, const witness_t& w, int64_t& small,
+                       fr_t& big) const;
 
   counts_t prefix_, part_;
   uint32_t parts_ = 0;
   // Rows of the prefix then of part 0: row r's A terms are [row_[3r], row_[3r+1]), B's up to
   // row_[3r+2], C's up to row_[3r+3].
   std::vector<uint64_t> row_;
-  // A term's variable: bit 31 input, bit 30 the part's own (moved by k parts), the index below.
-  std::vector<uint32_t> ref_;
-  std::vector<uint32_t> coeff_;
+  // A term: its variable in the low 32 bits (bit 31 aux, bit 30 the part's own — moved by k
+  // parts —, the index below), its coefficient in the high 32 (abc_program.cpp: inline when a
+  // small integer, else an escape to coeffs_).
+  std::vector<uint64_t> term_;
   std::vector<coeff_t> coeffs_;
-  std::vector<int64_t>
-      small_;  // coeffs_[i].small, or not_small: the hot loop's 8 bytes a coefficient
 };
 
 }  // namespace zk::bellperson
