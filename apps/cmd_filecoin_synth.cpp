@@ -13,10 +13,11 @@
 //   --wire packed   as a synthesis node on the packed wire (synthesize_porep_packed's way: the
 //                   witness streamed a challenge at a time into a packed witness, ~0.6 GB at
 //                   32 GiB), then as the prover host: the packed witness checked and read into bit
-//                   sets, a, b, c rebuilt from the circuit's structure a challenge at a time per
-//                   thread (with --check every rebuilt row checked, timed apart), and the witness
+//                   sets, a, b, c rebuilt from the circuit's structure into work arrays of the
+//                   prover's size (12.5 GB at 32 GiB; with --check every rebuilt row checked, timed
+//                   apart), beside the full wire's load of the same arrays, and the witness
 //                   unpacked as the MSMs read it. Reports packed_bytes, structure_seconds/bytes,
-//                   rebuild_cpu_seconds (per-thread CPU time), unpack_cpu_seconds
+//                   rebuild_cpu_seconds, full_wire_load_cpu_seconds, unpack_cpu_seconds
 //   --witness-only  the witness only (filecoin::synthesize_partition_witness: streamed, each
 //                   constraint checked as made), with what it is made of (0s, 1s, others) and
 //                   the size it packs to
@@ -26,8 +27,11 @@
 // The vanilla proofs are not checked (`filecoin check-c1` does; intake did before a node sees a
 // partition): with --check, a C1 whose proofs do not fit the circuit reports `satisfied: false`
 // and the first failing constraint, and the exit status is 1.
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -47,6 +51,7 @@
 #include "zk/filecoin/api/registry.hpp"
 #include "zk/filecoin/porep/circuit/circuit.hpp"
 #include "zk/formats/packed_witness.hpp"
+#include "zk/msm/msm.hpp"
 
 namespace zk::apps {
 namespace {
@@ -180,84 +185,102 @@ int run_synthesize(const synth_args_t& a) {
     out["structure_seconds"] = since(t);
     out["structure_bytes"] = program->bytes_kept();
 
-    // The rebuild, timed by the CPU time of the threads that do it (the check of its rows, with
-    // --check, is timed apart: a prover does not check).
+    // As the prover host: the packed witness checked and read into bit sets, then a, b, c rebuilt
+    // into work arrays of the prover's size (every row of the circuit and its input
+    // constraints). The arrays are touched before the clock starts: every wire fills the
+    // prover's work arrays (the full one by load_abc's copy), so their first touch is not this
+    // wire's cost. The rebuild is timed by the process's CPU time over exactly its work (the
+    // check of its rows, with --check, is timed apart: a prover does not check).
+    const uint64_t rows = uint64_t(layout.total.constraints) + layout.total.inputs;
+    std::unique_ptr<fc::fr_t[]> work(new fc::fr_t[3 * rows]);  // not zeroed: touched below
+    bellperson::assignment_view_t view;
+    view.a = work.get(), view.b = work.get() + rows, view.c = work.get() + 2 * rows;
+    parallel_for(3 * rows, [&](size_t lo, size_t hi) {
+      std::memset(static_cast<void*>(work.get() + lo), 0, (hi - lo) * sizeof(fc::fr_t));
+    });
     t = steady_clock_t::now();
-    double rcpu = zk::thread_cpu_seconds();
+    double rcpu = zk::cpu_seconds();
     formats::check_packed_witness(wire_bytes.data(), wire_bytes.size(), fc::fr_t::modulus.l, name);
     const formats::witness_bits_t bits = formats::witness_bits(wire_bytes.data());
     const std::vector<fc::fr_t> others = bellperson::abc_program_t::others_of(bits);
-    const bellperson::abc_program_t::witness_t wv{&bits, others.data()};
-    rcpu = zk::thread_cpu_seconds() - rcpu;
-    const double bits_seconds = since(t);
-    const size_t threads = std::max<size_t>(1, std::min<size_t>(compute_threads(), cc.challenges));
-    struct win_t {
-      std::vector<fc::fr_t> a, b, c;
-      double eval_cpu = 0, check_cpu = 0;
-      uint64_t failing = UINT64_MAX;
-    };
-    std::vector<win_t> wins(threads);
-    // The windows touched before the clock starts: a prover writes a, b, c into its work arrays,
-    // which every wire fills (the full buffer's by load_abc's copy), so their first touch is not
-    // this wire's cost.
-    for (win_t& x : wins) {
-      const size_t n = std::max<size_t>(program->prefix().constraints, program->part().constraints);
-      x.a.resize(n), x.b.resize(n), x.c.resize(n);
-    }
-    // Part k (k = parts: the prefix) into window x, then (with --check) its rows checked.
-    auto run_part = [&](win_t& x, uint32_t k) {
-      const bool prefix = k == cc.challenges;
-      const uint64_t n = prefix ? program->prefix().constraints : program->part().constraints;
-      x.a.resize(std::max<size_t>(x.a.size(), n));
-      x.b.resize(x.a.size());
-      x.c.resize(x.a.size());
-      double c0 = zk::thread_cpu_seconds();
-      if (prefix)
-        program->eval_prefix(wv, x.a.data(), x.b.data(), x.c.data());
-      else
-        program->eval_part(k, wv, x.a.data(), x.b.data(), x.c.data());
-      const double c1 = zk::thread_cpu_seconds();
-      x.eval_cpu += c1 - c0;
-      if (!check) return;
-      const uint64_t base = prefix ? 0 : program->prefix().constraints + uint64_t(k) * n;
-      for (uint64_t i = 0; i < n; ++i)
-        if (!(x.a[i] * x.b[i] == x.c[i])) {
-          x.failing = std::min(x.failing, base + i);
-          break;
-        }
-      x.check_cpu += zk::thread_cpu_seconds() - c1;
-    };
+    out["rebuild_bits_seconds"] = since(t);
     const auto te = steady_clock_t::now();
-    run_part(wins[0], cc.challenges);
-    for (uint32_t first = 0; first < cc.challenges; first += uint32_t(threads))
-      run_parallel([&](size_t i) { run_part(wins[i], first + uint32_t(i)); },
-                   std::min<size_t>(threads, cc.challenges - first));
-    const double eval_wall = since(te);
-    double eval_cpu = 0, check_cpu = 0;
-    uint64_t first_bad = UINT64_MAX;
-    for (const win_t& x : wins) {
-      eval_cpu += x.eval_cpu;
-      check_cpu += x.check_cpu;
-      first_bad = std::min(first_bad, x.failing);
-    }
-    out["rebuild_bits_seconds"] = bits_seconds;
-    out["rebuild_eval_seconds"] = eval_wall;
-    // The packed witness checked and read into bit sets (main thread) plus the evaluation of
-    // every row (all threads): the prover host's work for a, b, c on this wire.
-    out["rebuild_cpu_seconds"] = rcpu + eval_cpu;
+    program->eval({&bits, others.data()}, view);
+    out["rebuild_eval_seconds"] = since(te);
+    out["rebuild_seconds"] = since(t);
+    // The packed witness checked and read into bit sets plus the evaluation of every row: the
+    // prover host's work for a, b, c on this wire.
+    out["rebuild_cpu_seconds"] = zk::cpu_seconds() - rcpu;
     if (check) {
-      out["rebuilt_rows_satisfied"] = first_bad == UINT64_MAX;
-      out["rebuilt_check_cpu_seconds"] = check_cpu;
+      const double ccpu = zk::cpu_seconds();
+      std::atomic<uint64_t> first_bad{UINT64_MAX};
+      parallel_for(rows, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i)
+          if (!(view.a[i] * view.b[i] == view.c[i])) {
+            uint64_t cur = first_bad.load();
+            while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+            }
+            return;
+          }
+      });
+      out["rebuilt_rows_satisfied"] = first_bad.load() == UINT64_MAX;
+      out["rebuilt_check_cpu_seconds"] = zk::cpu_seconds() - ccpu;
     }
-    // The witness as the MSMs read it (32 bytes a value, canonical): the prover host's other
-    // piece of work on this wire (into fresh memory here).
+    // What the full wire's prover does instead for a, b, c: load_abc copies them from the
+    // received buffer into the same work arrays (12.5 GB at 32 GiB; here from a 1 GiB source
+    // read over and over, larger than the caches, so it fits beside the arrays).
     {
+      const size_t chunk = std::min<size_t>(3 * rows, (size_t(1) << 30) / sizeof(fc::fr_t));
+      std::unique_ptr<fc::fr_t[]> src(new fc::fr_t[chunk]);
+      parallel_for(chunk, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) src[i] = work[i];
+      });
+      const double lcpu = zk::cpu_seconds();
+      for (size_t at = 0; at < 3 * rows; at += chunk) {
+        const size_t n = std::min(chunk, 3 * rows - at);
+        parallel_for(n, [&](size_t lo, size_t hi) {
+          std::memcpy(static_cast<void*>(work.get() + at + lo), src.get() + lo,
+                      (hi - lo) * sizeof(fc::fr_t));
+        });
+      }
+      out["full_wire_load_cpu_seconds"] = zk::cpu_seconds() - lcpu;
+    }
+    // The witness as the MSMs read it. A CPU prover reads the packed witness's classes in place
+    // (msm::make_plan of classed scalars: its bit sets scanned, the other values listed); the
+    // full wire's prover plans the same MSM from the 32-byte values, scanning all of them; an
+    // accelerator's MSMs read the values, so a GPU host unpacks the witness (into fresh memory
+    // here, as it does).
+    work.reset();
+    {
+      const msm::classed_scalars_t classed{bits.n,
+                                           &bits.words[0].other,
+                                           &bits.words[0].one,
+                                           &bits.words[0].rank,
+                                           sizeof(bits.words[0]) / 8,
+                                           bits.others};
+      const double pcpu = zk::cpu_seconds();
+      const msm::plan_t plan = msm::make_plan(classed, fc::fr_t::bits);
+      out["plan_cpu_seconds"] = zk::cpu_seconds() - pcpu;
       const auto tu = steady_clock_t::now();
       const double ucpu = zk::cpu_seconds();
       std::unique_ptr<uint8_t[]> w(new uint8_t[32 * n_vars]);  // not zeroed: unpack writes it all
       formats::unpack_witness(wire_bytes.data(), w.get());
       out["unpack_seconds"] = since(tu);
       out["unpack_cpu_seconds"] = zk::cpu_seconds() - ucpu;
+      const double fcpu = zk::cpu_seconds();
+      const msm::plan_t full_plan = msm::make_plan(w.get(), n_vars, fc::fr_t::bits);
+      out["full_wire_plan_cpu_seconds"] = zk::cpu_seconds() - fcpu;
+      if (full_plan.idx != plan.idx || full_plan.ones != plan.ones ||
+          full_plan.digits != plan.digits)
+        return refuse(name + ": the packed witness's MSM plan is not the unpacked witness's");
+      // The prover host's work this wire adds for a CPU prover: a, b, c rebuilt and the witness
+      // planned from its classes, less what the full wire's prover does for the same (a, b, c
+      // copied into the work arrays, the witness planned from its values). Receiving the full
+      // wire's 16.7 GB is not counted here.
+      out["prover_extra_cpu_seconds"] = out["rebuild_cpu_seconds"].get<double>() +
+                                        out["plan_cpu_seconds"].get<double>() -
+                                        out["full_wire_load_cpu_seconds"].get<double>() -
+                                        out["full_wire_plan_cpu_seconds"].get<double>();
     }
   } else {
     // As a synthesis node: the circuit's description (its shape's counts and digest, once per
