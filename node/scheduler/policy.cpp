@@ -79,6 +79,24 @@ node_id_t scheduler_policy_t::add_node(const node_spec_t& spec) {
 
 void scheduler_policy_t::add_circuit(const circuit_spec_t& c) { circuits_[c.id] = c; }
 
+namespace {
+
+// What a partition of circuit c reserves on wire w (a circuit of one wire: its own sizes).
+wire_size_t size_on(const circuit_spec_t& c, wire_t w) {
+  if (c.wire_auto) return w == wire_t::full ? c.full : c.packed;
+  return {c.buffer_bytes, c.prover_work_bytes, 0};
+}
+// The circuit as a partition on wire w sees it (what pick_prover and fit_of take).
+circuit_spec_t spec_on(const circuit_spec_t& c, wire_t w) {
+  circuit_spec_t s = c;
+  const wire_size_t z = size_on(c, w);
+  s.buffer_bytes = z.buffer_bytes;
+  s.prover_work_bytes = z.prover_work_bytes;
+  return s;
+}
+
+}  // namespace
+
 scheduler_policy_t::fit_t scheduler_policy_t::fit_of(const circuit_spec_t& c,
                                                      bool live_only) const {
   // What pick_synth and pick_prover ask of an idle node.
@@ -140,26 +158,24 @@ scheduler_policy_t::part_t* scheduler_policy_t::find(job_id_t job, uint32_t part
   return &it->second.parts[part];
 }
 
-void scheduler_policy_t::release_synth(job_t& j, part_t& p) {
+void scheduler_policy_t::release_synth(job_t&, part_t& p) {
   if (!p.synth_reserved) return;
-  auto& n = nodes_.at(p.synth);
-  n.reserved -= circuits_.at(j.status.circuit).buffer_bytes;
+  nodes_.at(p.synth).reserved -= p.buffer;
   p.synth_reserved = false;
 }
 
-void scheduler_policy_t::release_prover(job_t& j, part_t& p) {
+void scheduler_policy_t::release_prover(job_t&, part_t& p) {
   if (!p.prover_reserved) return;
-  const auto& c = circuits_.at(j.status.circuit);
   auto& n = nodes_.at(p.prover);
-  n.reserved -= c.buffer_bytes;
-  n.works.erase(n.works.find(c.prover_work_bytes));
+  n.reserved -= p.buffer;
+  n.works.erase(n.works.find(p.work));
   if (p.st == part_state_t::proving) n.working = 0;
   p.prover_reserved = false;
 }
 
-void scheduler_policy_t::release_held(job_t& j, part_t& p) {
+void scheduler_policy_t::release_held(job_t&, part_t& p) {
   if (!p.held) return;
-  nodes_.at(p.held).reserved -= circuits_.at(j.status.circuit).buffer_bytes;
+  nodes_.at(p.held).reserved -= p.buffer;
   p.held = 0;
 }
 
@@ -168,7 +184,7 @@ void scheduler_policy_t::pause(node_id_t n, bool paused) {
   if (it != nodes_.end()) it->second.paused = paused;
 }
 
-bool scheduler_policy_t::hold(job_id_t job, uint32_t part, node_id_t n) {
+bool scheduler_policy_t::hold(job_id_t job, uint32_t part, node_id_t n, uint64_t payload_bytes) {
   part_t* p = find(job, part);
   auto it = nodes_.find(n);
   if (!p || p->st != part_state_t::queued || p->held || it == nodes_.end() || !it->second.alive ||
@@ -176,7 +192,13 @@ bool scheduler_policy_t::hold(job_id_t job, uint32_t part, node_id_t n) {
     return false;
   job_t& j = jobs_.at(job);
   if (j.status.finished()) return false;
-  it->second.reserved += circuits_.at(j.status.circuit).buffer_bytes;
+  // A held buffer of a `wire: auto` circuit is full when it is larger than a packed one can be.
+  const circuit_spec_t& c = circuits_.at(j.status.circuit);
+  p->wire = c.wire_auto && payload_bytes > c.packed.buffer_bytes ? wire_t::full : wire_t::packed;
+  const wire_size_t size = size_on(c, p->wire);
+  p->buffer = size.buffer_bytes;
+  p->work = size.prover_work_bytes;
+  it->second.reserved += p->buffer;
   it->second.note_peak();
   p->held = n;
   return true;
@@ -211,9 +233,9 @@ bool scheduler_policy_t::send_failed(job_id_t job, uint32_t part, const std::str
   const node_id_t synth = p->synth;
   requeue_or_fail(j, *p, reason, failure_t::send_failed, true);
   if (p->st == part_state_t::queued && nodes_.at(synth).alive)
-    p->held = synth;
+    p->held = synth;  // on the wire it was made for (p->wire, p->buffer stay)
   else
-    nodes_.at(synth).reserved -= circuits_.at(j.status.circuit).buffer_bytes;
+    nodes_.at(synth).reserved -= p->buffer;
   return true;
 }
 
@@ -382,14 +404,25 @@ void scheduler_policy_t::synth_done(job_id_t job, uint32_t part, double seconds)
   nodes_.at(p->synth).synthesizing--;
   p->st = part_state_t::transferring;
   synth_s_ += seconds, ++synth_n_;
+  const circuit_spec_t& c = circuits_.at(jobs_.at(job).status.circuit);
+  if (c.wire_auto) wire_figures_[c.id].synth_s[int(p->wire)].add(seconds);
 }
 
-void scheduler_policy_t::transfer_done(job_id_t job, uint32_t part, double seconds) {
+void scheduler_policy_t::transfer_done(job_id_t job, uint32_t part, double seconds,
+                                       uint64_t bytes) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state_t::transferring) return;
   release_synth(jobs_.at(job), *p);  // the prover has acknowledged the buffer
   p->st = part_state_t::waiting;
   transfer_s_ += seconds, ++transfer_n_;
+  // The link's rate: what crossed over how long (a buffer that stayed in its process, 0 s, says
+  // nothing of the link).
+  const circuit_spec_t& c = circuits_.at(jobs_.at(job).status.circuit);
+  if (c.wire_auto && seconds > 0) {
+    wire_figures_t& f = wire_figures_[c.id];
+    f.crossed_bytes += double(bytes ? bytes : size_on(c, p->wire).wire_bytes);
+    f.crossed_s += seconds;
+  }
 }
 
 void scheduler_policy_t::prove_started(job_id_t job, uint32_t part) {
@@ -398,15 +431,22 @@ void scheduler_policy_t::prove_started(job_id_t job, uint32_t part) {
   auto& n = nodes_.at(p->prover);
   n.pipeline--;
   n.proving++;
-  n.working = circuits_.at(jobs_.at(job).status.circuit).prover_work_bytes;
+  n.working = p->work;
   n.note_peak();
   p->st = part_state_t::proving;
 }
 
-void scheduler_policy_t::prove_done(job_id_t job, uint32_t part, double seconds) {
+void scheduler_policy_t::prove_done(job_id_t job, uint32_t part, double seconds,
+                                    double rebuild_seconds) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state_t::proving) return;
   job_t& j = jobs_.at(job);
+  const circuit_spec_t& c = circuits_.at(j.status.circuit);
+  if (c.wire_auto && p->wire == wire_t::packed && rebuild_seconds >= 0) {
+    wire_figures_t& f = wire_figures_[c.id];
+    f.rebuild_s.add(rebuild_seconds);
+    f.rebuild_on[p->prover].add(rebuild_seconds);
+  }
   nodes_.at(p->prover).proving--;
   release_prover(j, *p);  // buffer and work area
   p->st = part_state_t::done;
@@ -448,6 +488,10 @@ std::optional<node_id_t> scheduler_policy_t::pick_synth(uint64_t bytes) const {
   return best;
 }
 
+bool scheduler_policy_t::prover_room(const node_t& n, uint64_t buffer, uint64_t work) const {
+  return n.reserved + buffer + std::max(n.max_work(), work) <= n.spec.memory_budget;
+}
+
 std::optional<node_id_t> scheduler_policy_t::pick_prover(const circuit_spec_t& c) const {
   std::optional<node_id_t> best;
   std::tuple<bool, unsigned> best_key{};
@@ -457,9 +501,7 @@ std::optional<node_id_t> scheduler_policy_t::pick_prover(const circuit_spec_t& c
     if (c.resident_only && !n.spec.hot_keys.count(c.id)) continue;  // its parameters are not here
     unsigned room = lookahead(id) + (n.proving == 0 ? 1 : 0);
     if (n.pipeline >= room) continue;
-    if (n.reserved + c.buffer_bytes + std::max(n.max_work(), c.prover_work_bytes) >
-        n.spec.memory_budget)
-      continue;
+    if (!prover_room(n, c.buffer_bytes, c.prover_work_bytes)) continue;
     // key resident first (false sorts first: compare "not hot"), then the shortest pipeline
     std::tuple<bool, unsigned> key{!n.spec.hot_keys.count(c.id), n.pipeline + n.proving};
     if (!best || key < best_key) best = id, best_key = key;
@@ -488,33 +530,97 @@ std::vector<dispatch_t> scheduler_policy_t::schedule() {
     if (fresh) w->second = fit_of(c, true).hopeless();
     if (w->second) continue;
     part_t& p = j.parts[k];
-    auto prover = pick_prover(c);
-    // A partition whose buffer a live node holds goes there (its bytes are reserved already and
-    // it needs no core: the buffer is ready); any other to the best synthesis node.
     const bool held = p.held && nodes_.at(p.held).alive;
-    auto synth = !prover ? std::nullopt
-                 : held  ? std::optional<node_id_t>(p.held)
-                         : pick_synth(c.buffer_bytes);
-    if (!prover || !synth) break;  // nothing lower in the order overtakes this partition
+    placement_t at;
+    if (c.wire_auto) {
+      auto a = place_auto(c, p);
+      if (!a) break;  // nothing lower in the order overtakes this partition
+      at = std::move(*a);
+    } else {
+      auto prover = pick_prover(c);
+      // A partition whose buffer a live node holds goes there (its bytes are reserved already
+      // and it needs no core: the buffer is ready); any other to the best synthesis node.
+      auto synth = !prover ? std::nullopt
+                   : held  ? std::optional<node_id_t>(p.held)
+                           : pick_synth(c.buffer_bytes);
+      if (!prover || !synth) break;  // nothing lower in the order overtakes this partition
+      at.synth = *synth, at.prover = *prover;
+    }
     p.st = part_state_t::synthesizing;
-    p.synth = *synth;
-    p.prover = *prover;
-    auto& sn = nodes_.at(*synth);
-    auto& pn = nodes_.at(*prover);
-    if (held)
-      p.held = 0;  // the held reservation is the synthesis side's now
-    else
-      sn.reserved += c.buffer_bytes;
-    pn.reserved += c.buffer_bytes;
+    p.synth = at.synth;
+    p.prover = at.prover;
+    auto& sn = nodes_.at(at.synth);
+    auto& pn = nodes_.at(at.prover);
+    if (held) {
+      p.held = 0;  // the held reservation (of its own wire) is the synthesis side's now
+    } else {
+      const wire_size_t size = size_on(c, at.wire);
+      p.wire = at.wire;
+      p.buffer = size.buffer_bytes;
+      p.work = size.prover_work_bytes;
+      sn.reserved += p.buffer;
+    }
+    pn.reserved += p.buffer;
     sn.note_peak();
     pn.note_peak();
-    pn.works.insert(c.prover_work_bytes);
+    pn.works.insert(p.work);
     p.synth_reserved = p.prover_reserved = true;
     sn.synthesizing++;
     pn.pipeline++;
-    out.push_back({id, k, *synth, *prover});
+    dispatch_t d{id, k, at.synth, at.prover};
+    if (c.wire_auto) d.wire = p.wire, d.wire_reason = std::move(at.reason);
+    out.push_back(std::move(d));
   }
   return out;
+}
+
+std::optional<scheduler_policy_t::placement_t> scheduler_policy_t::place_auto(
+    const circuit_spec_t& c, const part_t& p) {
+  // A buffer a live node holds goes from there on the wire it was made for.
+  if (p.held && nodes_.at(p.held).alive) {
+    auto prover = pick_prover(spec_on(c, p.wire));
+    if (!prover) return std::nullopt;
+    return placement_t{
+        p.held, *prover, p.wire,
+        std::string(config::wire_name(p.wire)) + ": the buffer its synthesis node holds"};
+  }
+  // The prover first, as on the packed wire (the smaller): the partition is proven there either
+  // way, and the choice weighs that prover's own rebuild seconds.
+  auto prover = pick_prover(spec_on(c, wire_t::packed));
+  if (!prover) return std::nullopt;
+  const node_t& pn = nodes_.at(*prover);
+  // Full is possible where a live synthesis node's budget holds its buffer and this prover's its
+  // buffer and work area (idle: whether it has room now is asked below).
+  const bool full_fits = c.full.buffer_bytes + c.full.prover_work_bytes <= pn.spec.memory_budget &&
+                         fit_of(spec_on(c, wire_t::full), true).synth_fits;
+  wire_figures_t& f = wire_figures_[c.id];
+  wire_choice_t choice =
+      choose_wire(wire_inputs(f, c.packed, c.full, *prover, c.rebuild_prior_s, full_fits));
+  std::optional<node_id_t> synth;
+  if (choice.wire == wire_t::full) {
+    if (prover_room(pn, c.full.buffer_bytes, c.full.prover_work_bytes))
+      synth = pick_synth(c.full.buffer_bytes);
+    // Full chosen, but no room for its buffer now: packed goes now rather than wait for room.
+    if (!synth) {
+      choice.wire = wire_t::packed;
+      choice.reason = "packed: no room for a full buffer now (" + choice.reason + ")";
+    }
+  }
+  if (choice.wire == wire_t::packed) synth = pick_synth(c.packed.buffer_bytes);
+  if (!synth) return std::nullopt;
+  note_choice(f, choice.wire);
+  return placement_t{*synth, *prover, choice.wire, std::move(choice.reason)};
+}
+
+wire_t scheduler_policy_t::wire_of(job_id_t job, uint32_t part) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end() || part >= it->second.parts.size()) return wire_t::packed;
+  return it->second.parts[part].wire;
+}
+
+const wire_figures_t* scheduler_policy_t::wire_figures(const std::string& circuit) const {
+  auto it = wire_figures_.find(circuit);
+  return it == wire_figures_.end() ? nullptr : &it->second;
 }
 
 }  // namespace zk::node

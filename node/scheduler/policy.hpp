@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/config/config.hpp"
+#include "node/scheduler/wire_choice.hpp"
 #include "zk/base/result.hpp"
 
 namespace zk::node {
@@ -59,6 +60,13 @@ struct circuit_spec_t {
   // Proven only by provers that have its key resident (hot_keys): a Filecoin circuit, whose
   // parameters each prover node maps from its own filecoin_params.
   bool resident_only = false;
+  // `wire: auto` (a Filecoin PoRep circuit): each partition's wire is chosen at dispatch
+  // (wire_choice.hpp) and everything it reserves is that wire's: `packed` or `full` here, not
+  // buffer_bytes and prover_work_bytes (the packed wire's). rebuild_prior_s: the prover's rebuild
+  // of a packed partition before one is measured (rebuild_prior_seconds of its rows).
+  bool wire_auto = false;
+  wire_size_t packed{}, full{};
+  double rebuild_prior_s = 0;
 };
 
 using config::lookahead_t;  // fixed or auto (common/config)
@@ -97,6 +105,10 @@ struct dispatch_t {
   uint32_t partition;
   node_id_t synth;
   node_id_t prover;
+  // A circuit on `wire: auto`: the wire this partition crosses on, and why (a few words); nullopt
+  // for a circuit of one wire.
+  std::optional<wire_t> wire = std::nullopt;
+  std::string wire_reason = "";
 };
 
 struct job_status_t {
@@ -153,7 +165,9 @@ class scheduler_policy_t {
   // queued and `n` a live synthesis node; its buffer's bytes are reserved on `n` until the
   // partition is dispatched there (the reservation carries over) or unhold. False (nothing
   // reserved) otherwise: the node should free the buffer.
-  bool hold(job_id_t job, uint32_t part, node_id_t n);
+  // `payload_bytes`: the held buffer's size, which tells a `wire: auto` circuit's wires apart (the
+  // partition then goes on the held buffer's wire).
+  bool hold(job_id_t job, uint32_t part, node_id_t n, uint64_t payload_bytes = 0);
   // Releases a held buffer's reservation (the job finished, was cancelled, or the node freed it);
   // false when the partition held nothing.
   bool unhold(job_id_t job, uint32_t part);
@@ -182,10 +196,13 @@ class scheduler_policy_t {
 
   // Progress reports (seconds feed `auto` lookahead). Reports for cancelled or unknown
   // partitions are ignored (a late message after a cancel is not an error).
+  // On `wire: auto` they also feed the wire's choice (wire_choice.hpp): the synthesis seconds of
+  // the partition's wire, the bytes that crossed (`bytes`; 0: the wire's size) in `seconds`, and
+  // a packed partition's rebuild on its prover (`rebuild_seconds`, its build_ab; < 0: unknown).
   void synth_done(job_id_t job, uint32_t part, double seconds);
-  void transfer_done(job_id_t job, uint32_t part, double seconds);
+  void transfer_done(job_id_t job, uint32_t part, double seconds, uint64_t bytes = 0);
   void prove_started(job_id_t job, uint32_t part);
-  void prove_done(job_id_t job, uint32_t part, double seconds);
+  void prove_done(job_id_t job, uint32_t part, double seconds, double rebuild_seconds = -1);
   // A partition failed on its node. retry_t::allowed: back to the queue until max_attempts;
   // retry_t::never: an input no attempt can fix (a witness that does not satisfy the circuit):
   // failed for good at once, failing its job with `reason` (and `why`, its category).
@@ -230,6 +247,10 @@ class scheduler_policy_t {
   node_id_t synth_of(job_id_t job,
                      uint32_t part) const;  // the nodes of its last dispatch (0: none)
   node_id_t prover_of(job_id_t job, uint32_t part) const;
+  // The wire of its last dispatch (or of the buffer held for it); packed before any.
+  wire_t wire_of(job_id_t job, uint32_t part) const;
+  // What the wire's choice has measured of a `wire: auto` circuit (nullptr: none yet).
+  const wire_figures_t* wire_figures(const std::string& circuit) const;
   uint64_t reserved(node_id_t n) const;       // buffers held + the running proof's work area
   uint64_t peak_reserved(node_id_t n) const;  // the most reserved() has been since the node joined
   uint64_t budget(node_id_t n) const;
@@ -263,6 +284,9 @@ class scheduler_policy_t {
     unsigned attempts = 0;  // its own failures (count against max_attempts)
     unsigned losses = 0;    // requeued because a node it was on was lost
     node_id_t held = 0;     // a synthesis node holding its finished buffer (queued; reserved)
+    // What its dispatch (or held buffer) reserves: its wire's buffer and work area.
+    wire_t wire = wire_t::packed;
+    uint64_t buffer = 0, work = 0;
   };
   struct job_t {
     job_status_t status;
@@ -289,6 +313,16 @@ class scheduler_policy_t {
                        bool node_lost = false);
   std::optional<node_id_t> pick_synth(uint64_t bytes) const;
   std::optional<node_id_t> pick_prover(const circuit_spec_t& c) const;
+  // Room on prover n now for one more buffer and, while it proves, the largest work area.
+  bool prover_room(const node_t& n, uint64_t buffer, uint64_t work) const;
+  // A `wire: auto` circuit's partition: its wire and nodes (wire_choice.hpp), or nullopt when it
+  // cannot be placed now.
+  struct placement_t {
+    node_id_t synth = 0, prover = 0;
+    wire_t wire = wire_t::packed;
+    std::string reason;
+  };
+  std::optional<placement_t> place_auto(const circuit_spec_t& c, const part_t& p);
 
   lookahead_t lookahead_;
   unsigned max_attempts_;
@@ -301,6 +335,8 @@ class scheduler_policy_t {
   // Measured means (seconds) for `auto` lookahead.
   double synth_s_ = 0, transfer_s_ = 0, prove_s_ = 0;
   unsigned synth_n_ = 0, transfer_n_ = 0, prove_n_ = 0;
+  // Measured figures for the wire's choice, by `wire: auto` circuit.
+  std::map<std::string, wire_figures_t> wire_figures_;
 };
 
 }  // namespace zk::node
