@@ -91,7 +91,33 @@ circuit_def_t describe_porep_lite_circuit(const std::string& id, const std::stri
 
 circuit_spec_t to_spec(const circuit_def_t& c) {
   // Filecoin's parameters are resident on the provers that hold them: only those prove it.
-  return {c.id, c.buffer_bytes, c.prover_work_bytes, config::uses_filecoin_params(c.kind)};
+  circuit_spec_t s{c.id, c.buffer_bytes, c.prover_work_bytes, config::uses_filecoin_params(c.kind)};
+  if (c.wire_auto) {
+    s.wire_auto = true;
+    s.packed = c.packed_size;
+    s.full = c.full_size;
+    s.buffer_bytes = c.packed_size.buffer_bytes;  // what fits anywhere: the smaller wire
+    s.prover_work_bytes = c.packed_size.prover_work_bytes;
+    s.rebuild_prior_s = rebuild_prior_seconds(c.domain_rows);
+  }
+  return s;
+}
+
+circuit_def_t on_wire(circuit_def_t c, config::wire_t w) {
+  if (!c.wire_auto || w == config::wire_t::automatic) return c;
+  const bool full = w == config::wire_t::full;
+  const wire_size_t& z = full ? c.full_size : c.packed_size;
+  c.shape = full ? buffer::synth_shape_t::abc_witness : buffer::synth_shape_t::packed_witness;
+  c.buffer_bytes = z.buffer_bytes;
+  c.prover_work_bytes = z.prover_work_bytes;
+  return c;
+}
+
+bool takes_shape(const circuit_def_t& c, buffer::synth_shape_t shape) {
+  if (c.wire_auto)
+    return shape == buffer::synth_shape_t::packed_witness ||
+           shape == buffer::synth_shape_t::abc_witness;
+  return shape == c.shape;
 }
 
 }  // namespace zk::node

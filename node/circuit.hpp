@@ -49,6 +49,13 @@ struct circuit_def_t {
   // Jobs of this circuit that name no priority get this one (config: the circuit's `priority`,
   // else the scheduler's `default_priority`).
   priority_t priority = priority_t::normal;
+  // A Filecoin PoRep circuit on `wire: auto` (config::wire_t::automatic): each partition crosses on
+  // the wire the scheduler picks at dispatch (node/scheduler/wire_choice.hpp). The circuit as
+  // configured has the packed wire's shape and sizes above and both wires' here; a dispatch and
+  // its prove request carry it on the chosen wire (on_wire). Its provers keep the circuit's
+  // structure (packed partitions) and take both shapes.
+  bool wire_auto = false;
+  wire_size_t packed_size{}, full_size{};
 
   // The digest as the synth header's 32 bytes.
   buffer::digest_t digest_bytes() const;
@@ -68,5 +75,10 @@ circuit_def_t describe_porep_lite_circuit(const std::string& id, const std::stri
                                           const std::string& key_dir);
 // What the scheduler's policy needs of a circuit.
 circuit_spec_t to_spec(const circuit_def_t& c);
+// Circuit c as a partition on wire w sees it: on `wire: auto`, w's shape and sizes (w packed or
+// full); any other circuit as it is.
+circuit_def_t on_wire(circuit_def_t c, config::wire_t w);
+// The shapes a buffer of circuit c may have: its own, or on `wire: auto` packed or full.
+bool takes_shape(const circuit_def_t& c, buffer::synth_shape_t shape);
 
 }  // namespace zk::node

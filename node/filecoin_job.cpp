@@ -59,14 +59,26 @@ circuit_def_t filecoin_kind_counts(const std::string& id, circuit_kind_t kind,
   c.id = id;
   c.kind = kind;
   c.native_params = registered_proof;
-  c.shape = wire == config::wire_t::packed ? buffer::synth_shape_t::packed_witness
-                                           : buffer::synth_shape_t::abc_witness;
+  // `wire: auto`: described on the packed wire, with both wires' sizes (circuit_def_t::wire_auto).
+  const config::wire_t own = wire == config::wire_t::automatic ? config::wire_t::packed : wire;
+  c.shape = own == config::wire_t::packed ? buffer::synth_shape_t::packed_witness
+                                          : buffer::synth_shape_t::abc_witness;
   c.curve = curve_id_t::bls12_381;
   // The buffer's witness is bellperson's input assignment then its aux assignment; its public
   // signals are the inputs after ONE; a, b, c hold every constraint and the input constraints.
   // What a partition holds on the nodes follows from the counts and the wire
   // (node/filecoin_memory.hpp).
-  const partition_memory_t m = filecoin_partition_memory(layout.total, layout.field_aux, wire);
+  const partition_memory_t m = filecoin_partition_memory(layout.total, layout.field_aux, own);
+  if (wire == config::wire_t::automatic) {
+    if (kind != circuit_kind_t::filecoin_porep)
+      throw std::invalid_argument("circuit '" + id + "': `wire: auto` is for filecoin-porep only");
+    c.wire_auto = true;
+    for (config::wire_t w : {config::wire_t::packed, config::wire_t::full}) {
+      const partition_memory_t wm = filecoin_partition_memory(layout.total, layout.field_aux, w);
+      (w == config::wire_t::full ? c.full_size : c.packed_size) = {
+          wm.buffer_bytes, wm.prover_work_bytes, wm.wire_bytes};
+    }
+  }
   c.n_vars = m.n_vars;
   c.n_public = layout.total.inputs - 1;
   c.domain_rows = m.domain_rows;
@@ -85,7 +97,8 @@ circuit_def_t filecoin_circuit(const std::string& id, const std::string& registe
 }
 
 uint64_t prover_resident_bytes(const circuit_def_t& c) {
-  if (c.kind != circuit_kind_t::filecoin_porep || c.shape != buffer::synth_shape_t::packed_witness)
+  if (c.kind != circuit_kind_t::filecoin_porep ||
+      !(c.wire_auto || c.shape == buffer::synth_shape_t::packed_witness))
     return 0;
   return fc::circuit_program(fc::circuit_config(filecoin_config(c)))->bytes_kept();
 }

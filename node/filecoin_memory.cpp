@@ -1,5 +1,7 @@
 #include "node/filecoin_memory.hpp"
 
+#include <stdexcept>
+
 #include "common/buffer/buffer_store.hpp"
 #include "common/buffer/synth_buffer.hpp"
 #include "zk/bellperson/groth16/key.hpp"
@@ -9,12 +11,17 @@ namespace zk::node {
 
 uint64_t filecoin_payload_bytes(uint64_t n_vars, uint64_t domain_rows, uint64_t field_values,
                                 config::wire_t wire) {
+  if (wire == config::wire_t::automatic)
+    throw std::invalid_argument(
+        "a partition's payload is of the packed or the full wire, not auto");
   if (wire == config::wire_t::packed) return formats::packed_witness_bytes(n_vars, field_values);
   return buffer::payload_bytes_for(n_vars, domain_rows, buffer::synth_shape_t::abc_witness);
 }
 
 partition_memory_t filecoin_partition_memory(const bellperson::counts_t& total, uint64_t field_aux,
                                              config::wire_t wire) {
+  if (wire == config::wire_t::automatic)  // each partition's own wire is packed or full
+    throw std::invalid_argument("a partition's memory is of the packed or the full wire, not auto");
   partition_memory_t m;
   m.n_vars = uint64_t(total.inputs) + total.aux;
   m.domain_rows = uint64_t(total.constraints) + total.inputs;

@@ -54,7 +54,17 @@ const char* shape_name(shape_t s) {
   }
   return "?";
 }
-const char* wire_name(wire_t w) { return w == wire_t::packed ? "packed" : "full"; }
+const char* wire_name(wire_t w) {
+  switch (w) {
+    case wire_t::packed:
+      return "packed";
+    case wire_t::full:
+      return "full";
+    case wire_t::automatic:
+      return "auto";
+  }
+  return "?";
+}
 
 const char* priority_name(priority_t p) {
   switch (p) {

@@ -34,7 +34,10 @@ enum class shape_t { abc_witness, witness_only, automatic };
 //   packed  the witness alone, packed (0/1 values as 2-bit codes): 86.7 MB for a 32 GiB
 //           partition; the prover host rebuilds a, b, c from the circuit's structure (default)
 //   full    a, b, c and the witness, 32 bytes each: 16.7 GB for a 32 GiB partition
-enum class wire_t : uint8_t { packed = 0, full = 1 };
+//   auto    the scheduler picks packed or full per partition at dispatch, whichever its measured
+//           link rate, synthesis seconds and prover rebuild seconds say is ready to prove sooner
+//           (node/scheduler/wire_choice.hpp); filecoin-porep only
+enum class wire_t : uint8_t { packed = 0, full = 1, automatic = 2 };
 // Job priority, most urgent first (the scheduler orders by the value; it travels in messages).
 enum class priority_t : uint8_t { critical = 0, high = 1, normal = 2, low = 3 };
 // What a circuit is, decided once where its entry is read (`native:`, or none): every layer

@@ -91,8 +91,8 @@ inline constexpr std::pair<const char*, shape_t> shape_choices[] = {
     {"abc_witness", shape_t::abc_witness},
     {"witness_only", shape_t::witness_only},
     {"auto", shape_t::automatic}};
-inline constexpr std::pair<const char*, wire_t> wire_choices[] = {{"packed", wire_t::packed},
-                                                                  {"full", wire_t::full}};
+inline constexpr std::pair<const char*, wire_t> wire_choices[] = {
+    {"packed", wire_t::packed}, {"full", wire_t::full}, {"auto", wire_t::automatic}};
 inline constexpr std::pair<const char*, bool> sync_choices[] = {{"full", true}, {"normal", false}};
 inline constexpr std::pair<const char*, priority_t> priority_choices[] = {
     {"critical", priority_t::critical},

@@ -75,7 +75,9 @@ std::unique_ptr<prover_engine_t::key_t> load_filecoin_key(
           file, *fc::circuit_shape(*k->porep, /*matrices=*/false));
     }
   }
-  if (k->porep && c.shape != buffer::synth_shape_t::packed_witness) k->porep.reset();
+  // The structure is kept where packed partitions come: the packed wire, or `wire: auto`.
+  if (k->porep && c.shape != buffer::synth_shape_t::packed_witness && !c.wire_auto)
+    k->porep.reset();
   if (k->porep) {
     // The structure a, b, c are rebuilt with, made now rather than in the first proof.
     const auto program = fc::circuit_program(*k->porep);

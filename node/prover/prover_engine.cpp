@@ -150,7 +150,7 @@ proof_result_t prover_engine_t::prove(const circuit_def_t& c, const buffer::buff
     throw std::runtime_error(what + ": made for another circuit than '" + c.id +
                              "' (digest differs)");
   if (h.curve != buffer::curve_code(c.curve) || h.n_vars != c.n_vars || h.n_public != c.n_public ||
-      h.shape() != c.shape)
+      !takes_shape(c, h.shape()))
     throw std::runtime_error(what + ": curve, counts or shape do not match circuit '" + c.id + "'");
   // The payload checksum is not hashed again here: a store only holds buffers whose checksum was
   // computed from their bytes (make_header at synthesis) or verified on receipt (data_server).

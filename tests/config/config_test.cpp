@@ -596,6 +596,11 @@ nodes:
   CHECK(full.find_circuit("fc")->wire == zk::config::wire_t::full);
   CHECK(contains(error_of(replace(base, "vk: /x/a.vk}", "vk: /x/a.vk, wire: fast}"), false),
                  "circuits.fc.wire"));
+  // auto: the scheduler picks packed or full per partition (node/scheduler/wire_choice.hpp).
+  const auto wire_auto = parse(replace(base, "vk: /x/a.vk}", "vk: /x/a.vk, wire: auto}"), false);
+  REQUIRE(wire_auto.find_circuit("fc"));
+  CHECK(wire_auto.find_circuit("fc")->wire == zk::config::wire_t::automatic);
+  CHECK(std::string(zk::config::wire_name(zk::config::wire_t::automatic)) == "auto");
   CHECK(contains(
       error_of(
           replace(base, "native: filecoin-porep, registered_proof: StackedDrg2KiBV1_1, vk: /x/a.vk",
@@ -614,6 +619,9 @@ nodes:
                  "circuits.fc.registered_proof: unknown registered update proof "
                  "'StackedDrg2KiBV1_1'"));
   CHECK(contains(error_of(replace(snap, "vk: /x/a.vk}", "vk: /x/a.vk, wire: packed}"), false),
+                 "circuits.fc.wire: a filecoin-snap circuit's partitions cross the data plane as "
+                 "`wire: full` only"));
+  CHECK(contains(error_of(replace(snap, "vk: /x/a.vk}", "vk: /x/a.vk, wire: auto}"), false),
                  "circuits.fc.wire: a filecoin-snap circuit's partitions cross the data plane as "
                  "`wire: full` only"));
   CHECK(contains(error_of(replace(snap, "vk: /x/a.vk}", "vk: /x/a.vk, params: \"a=1\"}"), false),

@@ -88,3 +88,47 @@ TEST_CASE("filecoin_memory: 32 GiB from the layout, today's buffer as measured")
   CHECK(p.payload_bytes >= 86924308ull);
   CHECK(p.wire_bytes <= 300000000ull);
 }
+
+TEST_CASE("filecoin_memory: `wire: auto` carries both wires' figures, a dispatch the chosen one") {
+  const fc::circuit_layout_t& layout = fc::circuit_layout(config_of("StackedDrg2KiBV1_1"));
+  const partition_memory_t m =
+      filecoin_partition_memory(layout.total, layout.field_aux, zk::config::wire_t::full);
+  const partition_memory_t p =
+      filecoin_partition_memory(layout.total, layout.field_aux, zk::config::wire_t::packed);
+  CHECK_THROWS_AS(
+      filecoin_partition_memory(layout.total, layout.field_aux, zk::config::wire_t::automatic),
+      std::invalid_argument);
+  const circuit_def_t a =
+      filecoin_circuit_counts("c", "StackedDrg2KiBV1_1", zk::config::wire_t::automatic);
+  CHECK(a.wire_auto);
+  // As configured: the packed wire's shape and sizes (what fits anywhere), both wires' apart.
+  CHECK(a.shape == zk::buffer::synth_shape_t::packed_witness);
+  CHECK(a.buffer_bytes == p.buffer_bytes);
+  CHECK(a.packed_size.wire_bytes == p.wire_bytes);
+  CHECK(a.full_size.buffer_bytes == m.buffer_bytes);
+  CHECK(a.full_size.prover_work_bytes == m.prover_work_bytes);
+  CHECK(a.full_size.wire_bytes == m.wire_bytes);
+  // The policy's view: the packed wire's sizes as the circuit's, both wires', a rebuild estimate.
+  const circuit_spec_t s = to_spec(a);
+  CHECK(s.wire_auto);
+  CHECK(s.buffer_bytes == p.buffer_bytes);
+  CHECK(s.full.buffer_bytes == m.buffer_bytes);
+  CHECK(s.rebuild_prior_s == doctest::Approx(m.domain_rows * 40e-9));
+  // A dispatch on full: the full buffer's shape and sizes; its prover takes either shape.
+  const circuit_def_t f = on_wire(a, zk::config::wire_t::full);
+  CHECK(f.shape == zk::buffer::synth_shape_t::abc_witness);
+  CHECK(f.buffer_bytes == m.buffer_bytes);
+  CHECK(f.prover_work_bytes == m.prover_work_bytes);
+  CHECK(on_wire(a, zk::config::wire_t::packed).buffer_bytes == p.buffer_bytes);
+  CHECK(takes_shape(f, zk::buffer::synth_shape_t::packed_witness));
+  CHECK(takes_shape(f, zk::buffer::synth_shape_t::abc_witness));
+  CHECK_FALSE(takes_shape(f, zk::buffer::synth_shape_t::witness_only));
+  // A circuit of one wire takes its own shape only, and is the same on any wire.
+  const circuit_def_t one = filecoin_circuit_counts("c", "StackedDrg2KiBV1_1");
+  CHECK_FALSE(takes_shape(one, zk::buffer::synth_shape_t::abc_witness));
+  CHECK(on_wire(one, zk::config::wire_t::full).shape == one.shape);
+  // SnapDeals has no packed wire: auto is refused where its circuit is described.
+  CHECK_THROWS_AS(filecoin_kind_counts("u", circuit_kind_t::filecoin_snap, "x", layout,
+                                       zk::config::wire_t::automatic),
+                  std::invalid_argument);
+}
