@@ -500,7 +500,8 @@ typename Inspector::result_type inspect(Inspector& f, job_request_msg& x) {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, proof_msg& x) {
   return f(caf::meta::type_name("proof_msg"), x.job, x.partition, x.attempt, x.proof_json,
-           x.public_signals, x.synth_seconds, x.prove_seconds, x.verify_seconds, x.report_token);
+           x.public_signals, x.synth_seconds, x.prove_seconds, x.verify_seconds, x.report_token,
+           x.build_ab_seconds);
 }
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, job_status_msg& x) {
@@ -526,7 +527,9 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
   return f(caf::meta::type_name("circuit_def"), x.id, x.kind, x.zkey, x.r1cs, x.native_params, x.vk,
            x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows,
-           x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority);
+           x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority, x.wire_auto,
+           x.packed_size.buffer_bytes, x.packed_size.prover_work_bytes, x.packed_size.wire_bytes,
+           x.full_size.buffer_bytes, x.full_size.prover_work_bytes, x.full_size.wire_bytes);
 }
 }  // namespace zk::node
 

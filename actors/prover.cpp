@@ -189,14 +189,18 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
                                  const node::cancelled_jobs_t& cancelled) {
   const auto& b = w.request.buffer;
   groth16::stage_observer_t observe;
-  if (rec)
-    observe = [&](const groth16::stage_span_t& s) {
+  double build_ab_seconds = -1;  // reported to the scheduler (the wire's choice weighs it)
+  observe = [&](const groth16::stage_span_t& s) {
+    if (s.stage == groth16::prover_stage_t::build_ab)
+      build_ab_seconds = double(s.end_ns - s.begin_ns) * 1e-9;
+    if (rec) {
       const uint16_t on = s.backend == groth16::stage_backend_t::accelerator ? track : cpu_track;
       rec->record({b.job, b.partition, timeline::prover_stage(s.stage), timeline::phase_t::begin, 0,
                    on, int64_t(s.begin_ns), 0});
       rec->record({b.job, b.partition, timeline::prover_stage(s.stage), timeline::phase_t::end, 0,
                    on, int64_t(s.end_ns), 0});
-    };
+    }
+  };
   if (rec) rec->begin(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
   // Whatever the proof allocated and freed (the unpacked witness, its plans, the threads' scratch)
   // goes back to the system once it ends, proved or not: between proofs a prover holds its keys.
@@ -207,9 +211,9 @@ caf::result<proof_msg> run_proof(node::prover_engine_t& engine, timeline::record
     node::proof_result_t r = engine.prove(w.request.circuit, w.pin, observe,
                                           [&cancelled, job = b.job] { return cancelled.has(job); });
     if (rec) rec->end(b.job, b.partition, timeline::stage_t::gpu, track, b.size);
-    return proof_msg{b.job,           b.partition,      b.attempt,
-                     r.proof_json,    r.public_signals, b.synth_seconds,
-                     r.prove_seconds, r.verify_seconds, b.report_token};
+    return proof_msg{
+        b.job,           b.partition,     b.attempt,        r.proof_json,   r.public_signals,
+        b.synth_seconds, r.prove_seconds, r.verify_seconds, b.report_token, build_ab_seconds};
   } catch (const cancelled_error& e) {  // the mark first: /metrics counts no prove stage for it
     if (rec) {
       rec->instant(b.job, b.partition, timeline::stage_t::cancelled, track);

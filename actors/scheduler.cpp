@@ -99,8 +99,20 @@ void scheduler_actor_state::dispatch() {
     held.erase({d.job, d.partition});  // a held buffer goes with the dispatch (the policy sent
                                        // the partition to its node)
     if (rec) rec->end(d.job, d.partition, timeline::stage_t::queued, track);
+    // A circuit on `wire: auto`: the partition's synthesis node makes, and its prover takes, the
+    // wire the policy chose (node/scheduler/wire_choice.hpp); the timeline marks it.
+    const circuit_def_t wired = d.wire ? node::on_wire(c, *d.wire) : c;
+    if (d.wire) {
+      const bool full = *d.wire == config::wire_t::full;
+      if (rec)
+        rec->record({d.job, d.partition,
+                     full ? timeline::stage_t::wire_full : timeline::stage_t::wire_packed,
+                     timeline::phase_t::instant, 0, track, timeline::monotonic_ns(),
+                     (full ? c.full_size : c.packed_size).wire_bytes});
+      log::info(d.job, d.partition, "wire " + d.wire_reason);
+    }
     dispatch_msg m{d.job,           d.partition, j.request.partitions,
-                   p.attempt,       c,           node::partition_spec(j.request.spec, d.partition),
+                   p.attempt,       wired,       node::partition_spec(j.request.spec, d.partition),
                    prover.endpoint, prover.name, "",
                    j.public_id,     "",          p.report_token};
     if (const node::input_file_t* f = node::file_of(m.input); f && f->stored())

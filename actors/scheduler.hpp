@@ -119,6 +119,8 @@ struct scheduler_actor_state {
     uint32_t attempt = 0;      // the dispatch's; replies naming another are late
     std::string report_token;  // dispatch_msg::report_token
     uint64_t buffer_id = 0;    // the synth buffer, once ready
+    uint64_t buffer_bytes =
+        0;  // its payload's bytes (what crosses the data plane, its header aside)
     bool holds_buffer = false;
     bool in_transit = false;    // synthesis done, the buffer moving to the prover's process
     bool verifying = false;     // its proof is at the checker

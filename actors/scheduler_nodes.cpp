@@ -85,7 +85,7 @@ caf::result<node_id_t> scheduler_actor_state::join(const std::string& token,
     auto j = jobs.find(h.job);
     const bool wanted = i < max_held && j != jobs.end() && j->second.public_id == h.job_key &&
                         h.partition < j->second.request.partitions &&
-                        policy.hold(h.job, h.partition, id);
+                        policy.hold(h.job, h.partition, id, h.size);
     if (wanted) {
       held[{h.job, h.partition}] = {id, h.buffer_id};
       ++kept;

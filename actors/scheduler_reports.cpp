@@ -114,7 +114,9 @@ void scheduler_actor_state::buffer_ready(const buffer_ready_msg& m) {
   }
   jobs[m.job].proofs.reserve(jobs[m.job].request.partitions);
   const auto& prover = nodes.at(p->where.prover).prover;
-  self->send(prover, prove_request_msg{m, circuits.at(jobs[m.job].request.circuit)});
+  p->buffer_bytes = m.size;
+  const circuit_def_t& c = circuits.at(jobs[m.job].request.circuit);
+  self->send(prover, prove_request_msg{m, p->where.wire ? node::on_wire(c, *p->where.wire) : c});
   schedule();
 }
 
@@ -122,7 +124,8 @@ void scheduler_actor_state::acknowledged(uint64_t job, uint32_t part, uint32_t a
                                          double seconds) {
   part_ref_t* p = reporter_part(job, part, attempt, false, true, "buffer acknowledgement", nullptr);
   if (!p) return;
-  policy.transfer_done(job, part, seconds);
+  policy.transfer_done(job, part, seconds,
+                       p->buffer_bytes ? p->buffer_bytes + buffer::synth_header_size : 0);
   note_slowest(job, 1, seconds);
   release_buffer(*p);  // the prover holds it now
   schedule();
@@ -198,7 +201,7 @@ void scheduler_actor_state::accept_proof(const proof_msg& m) {
       return;
     }
   }
-  policy.prove_done(m.job, m.partition, m.prove_seconds);
+  policy.prove_done(m.job, m.partition, m.prove_seconds, m.build_ab_seconds);
   note_slowest(m.job, 2, m.prove_seconds);
   log::info(m.job, m.partition, "proof accepted");
   parts.erase({m.job, m.partition});

@@ -16,9 +16,11 @@ constexpr const char* kNames[stage_count] = {"QUEUED",        "SYNTH",
                                              "porep_witness", "porep_synthesize",
                                              "porep_check",   "CANCELLED",
                                              "snap_witness",  "snap_synthesize",
-                                             "snap_check"};
-constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h', 'a', '1', '2', 'C',
-                                       'H', 'z', 'v', '|', 'w', 'y', 'k', 'X', 'W', 'Y', 'K'};
+                                             "snap_check",    "WIRE_PACKED",
+                                             "WIRE_FULL"};
+constexpr char kGlyphs[stage_count] = {'.', 'S', 'c', 'x', 'p', 'G', 'b', 'h', 'a',
+                                       '1', '2', 'C', 'H', 'z', 'v', '|', 'w', 'y',
+                                       'k', 'X', 'W', 'Y', 'K', 'n', 'f'};
 }  // namespace
 
 const char* stage_name(stage_t s) { return kNames[int(s)]; }

@@ -41,8 +41,13 @@ enum class stage_t : uint8_t {
   snap_witness,     // the partition's input read, the circuit's witness from its vanilla proof
   snap_synthesize,  // the update circuit in prove mode into the synth buffer
   snap_check,       // every constraint checked, the public inputs the derived ones
+  // Instants at dispatch, on the scheduler's track, for a circuit on `wire: auto`
+  // (node/scheduler/wire_choice.hpp): the wire the scheduler chose for the partition (bytes: the
+  // most that wire ships; the reason is in the scheduler's log):
+  wire_packed,  // the witness packed, a, b, c rebuilt by the prover
+  wire_full,    // a, b, c and the witness
 };
-inline constexpr int stage_count = int(stage_t::snap_check) + 1;
+inline constexpr int stage_count = int(stage_t::wire_full) + 1;
 
 // The timeline's stage of one of the prover's own stages.
 constexpr stage_t prover_stage(groth16::prover_stage_t s) {

@@ -39,6 +39,9 @@ struct proof_msg {
   std::vector<std::string> public_signals;  // snarkjs public.json
   double synth_seconds = 0, prove_seconds = 0, verify_seconds = 0;
   std::string report_token;  // dispatch_msg::report_token of this attempt
+  // The prover's build_ab stage: a, b, c loaded, or rebuilt from a packed witness (what the wire's
+  // choice weighs, node/scheduler/wire_choice.hpp); < 0: not reported.
+  double build_ab_seconds = -1;
 };
 
 struct job_status_msg {
