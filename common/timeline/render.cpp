@@ -284,7 +284,11 @@ stats_t compute_stats(const std::vector<event_t>& events, const names_t& names,
   for (const auto& e : events) t_min = std::min(t_min, e.t_ns), t_max = std::max(t_max, e.t_ns);
   const int64_t span = std::max<int64_t>(t_max - t_min, 1);
   s.span_s = span * 1e-9;
-  for (const auto& e : events) s.proofs += e.st == stage_t::done && e.ph == phase_t::instant;
+  for (const auto& e : events) {
+    s.proofs += e.st == stage_t::done && e.ph == phase_t::instant;
+    s.wire_packed += e.st == stage_t::wire_packed;
+    s.wire_full += e.st == stage_t::wire_full;
+  }
   s.proofs_per_minute = s.proofs / s.span_s * 60.0;
 
   // Busy fraction per track, from the union of its top-level intervals (children nest in GPU).
@@ -477,6 +481,9 @@ std::string render_stats(const stats_t& s) {
     out += "  … " + std::to_string(tracks.size() - 9) + " more tracks …\n";
     for (size_t i = tracks.size() - 3; i < tracks.size(); ++i) line(tracks[i]);
   }
+  if (s.wire_packed + s.wire_full)
+    out += "wire (auto): " + std::to_string(s.wire_packed) + " partitions packed, " +
+           std::to_string(s.wire_full) + " full\n";
   out += s.verdict.empty() ? "bottleneck: no data\n" : "bottleneck: " + s.verdict + "\n";
   return out;
 }

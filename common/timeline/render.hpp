@@ -72,6 +72,8 @@ struct stats_t {
   // When the prover or synthesis bounds: the child stage that takes most of its time (a prover
   // stage such as msm_h, or a PoRep synthesis stage such as porep_synthesize); "" without them.
   std::string bound_stage;
+  // Partitions of circuits on `wire: auto` dispatched on each wire (WIRE_PACKED, WIRE_FULL).
+  size_t wire_packed = 0, wire_full = 0;
 };
 // `lookahead`: the scheduler's setting when the caller knows it, so that a pipeline-bound verdict
 // advises what is not already set (auto already on: its ceiling, lookahead_max).

@@ -279,6 +279,16 @@ TEST_CASE("stats name the stage that bounds throughput") {
   CHECK(std::is_sorted(s.queue_depth_series.rbegin(), s.queue_depth_series.rend()));
   CHECK(render_stats(s).find("over time (max per tenth of the run): 3 ") != std::string::npos);
   CHECK(render_stats(s).find("bottleneck: synthesis-bound") != std::string::npos);
+  CHECK(render_stats(s).find("wire (auto)") == std::string::npos);  // no circuit on auto
+  // The partitions of a `wire: auto` circuit: the wire chosen for each, counted.
+  auto v = pipeline(4, 10, 2, 5);
+  for (uint32_t k = 0; k < 3; ++k)
+    v.push_back(ev(1, k, k ? stage_t::wire_packed : stage_t::wire_full, phase_t::instant, 0, 0, 0));
+  s = compute_stats(v, names);
+  CHECK(s.wire_packed == 2);
+  CHECK(s.wire_full == 1);
+  CHECK(render_stats(s).find("wire (auto): 2 partitions packed, 1 full\n") != std::string::npos);
+  CHECK(std::string(stage_name(stage_t::wire_full)) == "WIRE_FULL");
 }
 
 TEST_CASE("stats: idle for lack of work is not pipeline-bound, auto lookahead is not advised") {
