@@ -6,7 +6,7 @@
 // ---- stages (common/timeline/event.cpp) -----------------------------------------------------
 // Top-level stages are drawn on the row; the prover's stages (children of GPU) and a Filecoin
 // PoRep or SnapDeals synthesis's (children of SYNTH) as a thin strip under it; DONE is an instant
-// (a mark).
+// (a mark), as are WIRE_PACKED and WIRE_FULL (a `wire: auto` circuit's choice at dispatch).
 const TOP = ['QUEUED', 'SYNTH', 'CHAN_SEND', 'XFER', 'GPU_PICKUP', 'GPU'];
 const PROVER_CHILD = ['build_ab', 'compute_h', 'msm_a', 'msm_b1', 'msm_b2', 'msm_c', 'msm_h', 'assemble', 'VERIFY'];
 const SYNTH_CHILD = ['porep_witness', 'porep_synthesize', 'porep_check',
@@ -19,9 +19,12 @@ const COLOUR = {
   msm_b2: '#35c2b5', msm_c: '#58d2c8', msm_h: '#8fe3d0', assemble: '#b5e8a1', VERIFY: '#e6e27a',
   porep_witness: '#2c6bb0', porep_synthesize: '#7fb6f0', porep_check: '#b9d7f7', DONE: '#f2f4f8',
   snap_witness: '#6a4bb0', snap_synthesize: '#a58bf0', snap_check: '#d0c2f7',
-  CANCELLED: '#e05252',
+  CANCELLED: '#e05252', WIRE_PACKED: '#e39b3b', WIRE_FULL: '#e39b3b',
 };
-const STAGE_ROLE = { QUEUED: 'scheduler', DONE: 'scheduler', SYNTH: 'synth', GPU: 'prover' };
+const STAGE_ROLE = {
+  QUEUED: 'scheduler', DONE: 'scheduler', WIRE_PACKED: 'scheduler', WIRE_FULL: 'scheduler',
+  SYNTH: 'synth', GPU: 'prover',
+};
 // The prover's stages name what they ran on: the node's backend ("cpu" or "cuda (<device>)",
 // /v1/nodes), so a CPU prover's bars never say GPU.
 function stageTitle(stage, nodeName) {
@@ -36,6 +39,7 @@ const LABEL = {
   GPU: 'prove', VERIFY: 'verify', DONE: 'done', porep_witness: 'PoRep witness',
   porep_synthesize: 'PoRep synthesis', porep_check: 'PoRep check', CANCELLED: 'cancelled (work stopped)',
   snap_witness: 'SnapDeals witness', snap_synthesize: 'SnapDeals synthesis', snap_check: 'SnapDeals check',
+  WIRE_PACKED: 'wire: packed (wire: auto chose it)', WIRE_FULL: 'wire: full (wire: auto chose it)',
 };
 
 const WINDOW_NS = 120e9;        // the live view: the last 2 minutes

@@ -9,7 +9,9 @@
 #   `zkfleet await` writes the sector's proof; Filecoin's verify_seal (the reference's `verify`)
 #   and `zkfleet filecoin verify` accept it, and reject it for another sector; the HTTP job's proof
 #   (GET /v1/jobs/ID/proofs, hex and raw) equals await's; the wrong sector is refused at submit,
-#   over both; the timeline holds the PoRep synthesis stages and the stats name the bottleneck.
+#   over both; the timeline holds the PoRep synthesis stages and the stats name the bottleneck;
+#   a third job on `wire: auto` crosses on the wire the scheduler chose (WIRE_PACKED or WIRE_FULL
+#   on the timeline, its bytes that wire's, the reason in the scheduler's log), its proof accepted.
 #
 #   tests/filecoin/cluster.sh build/zkfleet
 #
@@ -38,15 +40,16 @@ take_port HTTP
 U="http://127.0.0.1:$HTTP"
 yaml_head "http: 127.0.0.1:$HTTP" "stage_timeout: 10m"
 # fc2k on the packed wire (the default: the witness packed, a, b, c rebuilt by the prover),
-# fc2k-full on today's buffer (a, b, c and the witness): the HTTP job goes there.
+# fc2k-full on today's buffer (a, b, c and the witness): the HTTP job goes there; fc2k-auto on
+# the wire the scheduler picks per partition (its parameters on prover-2 only: memory).
 yaml_line "circuits:" "  fc2k: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK}" \
-  "  fc2k-full: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: full}"
+  "  fc2k-full: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: full}" \
+  "  fc2k-auto: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: auto}"
 yaml_node scheduler scheduler
 yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 1GiB}"
 yaml_node synth-2 synth "resources: {cores: 1, memory_budget: 1GiB}"
-for p in prover-1 prover-2; do
-  yaml_node $p prover "resources: {cores: 2, memory_budget: 4GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS, fc2k-full: $PARAMS}"
-done
+yaml_node prover-1 prover "resources: {cores: 2, memory_budget: 4GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS, fc2k-full: $PARAMS}"
+yaml_node prover-2 prover "resources: {cores: 2, memory_budget: 5GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS, fc2k-full: $PARAMS, fc2k-auto: $PARAMS}"
 cluster_up
 wait_ready 900 || die "the cluster did not become ready"
 ok "5 processes up, both provers with the 2 KiB parameters resident"
@@ -87,12 +90,16 @@ code="$(curl -s -m 60 -o "$T/post.body" -w '%{http_code}' -H 'Content-Type: appl
 HJOB="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$T/post.body" 2>/dev/null)"
 [ "$code" = 201 ] && [ -n "$HJOB" ] && ok "submitted over HTTP (the lotus wrapper as the body): job $HJOB" ||
   die "POST /v1/jobs: $code $(cat "$T/post.body")"
+AJOB="$("$ZK" submit --config "$CFG" --circuit fc2k-auto --c1 "$C1" --prover-id "$PROVER" \
+  --sector "$SECTOR" 2>"$T/submit3.err")" || die "zkfleet submit (wire: auto): $(cat "$T/submit3.err")"
 
 start=$(date +%s.%N)
 "$ZK" await --config "$CFG" "$JOB" --out "$T/out" --timeout 900 >"$T/await.out" 2>&1 ||
   die "zkfleet await: $(cat "$T/await.out")"
 "$ZK" await --config "$CFG" "$HJOB" --out "$T/out" --timeout 900 >"$T/await2.out" 2>&1 ||
   die "zkfleet await (HTTP job): $(cat "$T/await2.out")"
+"$ZK" await --config "$CFG" "$AJOB" --out "$T/out" --timeout 900 >"$T/await3.out" 2>&1 ||
+  die "zkfleet await (wire: auto): $(cat "$T/await3.out")"
 end=$(date +%s.%N)
 P="$T/out/job$JOB-proof.bin"
 if [ "$(stat -c %s "$P" 2>/dev/null)" = 192 ] &&
@@ -126,6 +133,11 @@ rrc=0
 "$REF" verify --vk "$VK" --proof "$HP" "${VARGS[@]}" --sector $SECTOR >"$T/ref2.json" 2>&1 || rrc=$?
 [ $rrc = 0 ] && ok "the HTTP job's proof (wire: full): Filecoin's verify_seal accepts it" ||
   fail "the HTTP job's proof: verify_seal exit $rrc: $(grep -m1 error "$T/ref2.json")"
+rrc=0
+"$REF" verify --vk "$VK" --proof "$T/out/job$AJOB-proof.bin" "${VARGS[@]}" --sector $SECTOR \
+  >"$T/ref3.json" 2>&1 || rrc=$?
+[ $rrc = 0 ] && ok "the wire: auto job's proof: Filecoin's verify_seal accepts it" ||
+  fail "the wire: auto job's proof: verify_seal exit $rrc: $(grep -m1 error "$T/ref3.json")"
 
 # --- GET /v1/jobs/ID/proofs: the sector proof, hex and raw, equal to await's -------------------
 curl -s -m 60 -o "$T/proofs.json" "$U/v1/jobs/$HJOB/proofs"
@@ -164,15 +176,27 @@ bytes_of = {}
 for e in ev:
     if e["stage"] == "XFER":
         bytes_of[e["job"]] = max(bytes_of.get(e["job"], 0), e.get("bytes", 0))
+wire = {e["job"]: e["stage"][5:].lower() for e in ev if e["stage"] in ("WIRE_PACKED", "WIRE_FULL")}
 for job in sorted(bytes_of):
-    print(job, bytes_of[job])
+    print(job, bytes_of[job], wire.get(job, "-"))
 EOF
-read -r _ packed_bytes < <(sed -n 1p "$T/xfer.txt")
-read -r _ full_bytes < <(sed -n 2p "$T/xfer.txt")
+read -r _ packed_bytes packed_wire < <(sed -n 1p "$T/xfer.txt")
+read -r _ full_bytes full_wire < <(sed -n 2p "$T/xfer.txt")
+read -r _ auto_bytes auto_wire < <(sed -n 3p "$T/xfer.txt")
 if [ "${packed_bytes:-0}" -gt 0 ] && [ "${full_bytes:-0}" -gt $((20 * packed_bytes)) ]; then
   ok "on the wire: $packed_bytes bytes for the packed partition, $full_bytes for the full buffer"
 else
   fail "on the wire: packed ${packed_bytes:-?}, full ${full_bytes:-?} ($(tr '\n' ' ' <"$T/xfer.txt"))"
+fi
+# wire: auto: the scheduler's choice on the timeline (on its job only), the bytes that wire's, the
+# reason in its log.
+chosen="$(grep -ho 'wire \(packed\|full\)[^:]*: full [^)]*)' "$LOGS"/scheduler*.log 2>/dev/null | head -n 1)"
+want_bytes=$([ "$auto_wire" = full ] && echo "$full_bytes" || echo "$packed_bytes")
+if [ "$packed_wire$full_wire" = -- ] && [ -n "$chosen" ] && [ "${auto_bytes:-0}" = "$want_bytes" ] &&
+  [[ "$chosen" == "wire $auto_wire"* ]]; then
+  ok "wire: auto: the scheduler chose $auto_wire ($auto_bytes bytes crossed): $chosen"
+else
+  fail "wire: auto: chose '${auto_wire:-?}', $auto_bytes bytes, log '$chosen' ($(tr '\n' ' ' <"$T/xfer.txt"))"
 fi
 if grep -q '^porep_synthesize ' "$T/stages.txt" && grep -q '^porep_check ' "$T/stages.txt" &&
   grep -q '^GPU ' "$T/stages.txt" && grep -q '^build_ab ' "$T/stages.txt"; then
@@ -180,10 +204,11 @@ if grep -q '^porep_synthesize ' "$T/stages.txt" && grep -q '^porep_check ' "$T/s
 else
   fail "timeline: no PoRep stages: $(cat "$T/stages.txt" "$T/timeline.err")"
 fi
-if grep -Eq 'bottleneck: (prover|synthesis|transfer|pipeline)-bound' "$T/stats.txt"; then
+# (demand: with three jobs on two provers, one prover waits for work once the others are placed)
+if grep -Eq 'bottleneck: (prover|synthesis|transfer|pipeline|demand)-bound' "$T/stats.txt"; then
   ok "stats: $(grep bottleneck "$T/stats.txt")"
 else
   fail "stats name no bottleneck: $(cat "$T/stats.txt")"
 fi
-echo "two C2 jobs through the cluster: $(python3 -c "print('%.1f' % ($end - $start))") s from the first await to the last"
+echo "three C2 jobs through the cluster: $(python3 -c "print('%.1f' % ($end - $start))") s from the first await to the last"
 finish
