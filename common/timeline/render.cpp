@@ -482,8 +482,8 @@ std::string render_stats(const stats_t& s) {
     for (size_t i = tracks.size() - 3; i < tracks.size(); ++i) line(tracks[i]);
   }
   if (s.wire_packed + s.wire_full)
-    out += "wire (auto): " + std::to_string(s.wire_packed) + " partitions packed, " +
-           std::to_string(s.wire_full) + " full\n";
+    out += "wire (auto): partitions packed " + std::to_string(s.wire_packed) + ", full " +
+           std::to_string(s.wire_full) + "\n";
   out += s.verdict.empty() ? "bottleneck: no data\n" : "bottleneck: " + s.verdict + "\n";
   return out;
 }

@@ -189,14 +189,15 @@ else
   fail "on the wire: packed ${packed_bytes:-?}, full ${full_bytes:-?} ($(tr '\n' ' ' <"$T/xfer.txt"))"
 fi
 # wire: auto: the scheduler's choice on the timeline (on its job only), the bytes that wire's, the
-# reason in its log.
+# reason in its log, the count in the stats.
 chosen="$(grep -ho 'wire \(packed\|full\)[^:]*: full [^)]*)' "$LOGS"/scheduler*.log 2>/dev/null | head -n 1)"
 want_bytes=$([ "$auto_wire" = full ] && echo "$full_bytes" || echo "$packed_bytes")
 if [ "$packed_wire$full_wire" = -- ] && [ -n "$chosen" ] && [ "${auto_bytes:-0}" = "$want_bytes" ] &&
-  [[ "$chosen" == "wire $auto_wire"* ]]; then
-  ok "wire: auto: the scheduler chose $auto_wire ($auto_bytes bytes crossed): $chosen"
+  [[ "$chosen" == "wire $auto_wire"* ]] && grep -qx "wire (auto): partitions $(
+    [ "$auto_wire" = full ] && echo "packed 0, full 1" || echo "packed 1, full 0")" "$T/stats.txt"; then
+  ok "wire: auto: the scheduler chose $auto_wire ($auto_bytes bytes crossed): $chosen; stats: $(grep '^wire (auto)' "$T/stats.txt")"
 else
-  fail "wire: auto: chose '${auto_wire:-?}', $auto_bytes bytes, log '$chosen' ($(tr '\n' ' ' <"$T/xfer.txt"))"
+  fail "wire: auto: chose '${auto_wire:-?}', $auto_bytes bytes, log '$chosen' ($(tr '\n' ' ' <"$T/xfer.txt")), stats '$(grep '^wire' "$T/stats.txt")'"
 fi
 if grep -q '^porep_synthesize ' "$T/stages.txt" && grep -q '^porep_check ' "$T/stages.txt" &&
   grep -q '^GPU ' "$T/stages.txt" && grep -q '^build_ab ' "$T/stages.txt"; then

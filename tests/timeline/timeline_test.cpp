@@ -287,7 +287,7 @@ TEST_CASE("stats name the stage that bounds throughput") {
   s = compute_stats(v, names);
   CHECK(s.wire_packed == 2);
   CHECK(s.wire_full == 1);
-  CHECK(render_stats(s).find("wire (auto): 2 partitions packed, 1 full\n") != std::string::npos);
+  CHECK(render_stats(s).find("wire (auto): partitions packed 2, full 1\n") != std::string::npos);
   CHECK(std::string(stage_name(stage_t::wire_full)) == "WIRE_FULL");
 }
 
