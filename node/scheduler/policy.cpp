@@ -420,8 +420,10 @@ void scheduler_policy_t::transfer_done(job_id_t job, uint32_t part, double secon
   const circuit_spec_t& c = circuits_.at(jobs_.at(job).status.circuit);
   if (c.wire_auto && seconds > 0) {
     wire_figures_t& f = wire_figures_[c.id];
+    if (f.crossed_n >= mean_t::window) f.crossed_bytes /= 2, f.crossed_s /= 2, f.crossed_n /= 2;
     f.crossed_bytes += double(bytes ? bytes : size_on(c, p->wire).wire_bytes);
     f.crossed_s += seconds;
+    ++f.crossed_n;
   }
 }
 

@@ -51,22 +51,30 @@ inline constexpr double wire_hysteresis = 0.2;
 inline constexpr unsigned explore_every = 32;
 inline constexpr double explore_slowdown = 4;
 
-// A mean of measured values.
+// A mean of measured values in which recent ones weigh more: once it holds `window` values its
+// history is halved (sum and count, the mean unchanged), so a link or a prover that changes is
+// followed within a few dozen partitions.
 struct mean_t {
+  static constexpr unsigned window = 64;
   double sum = 0;
   unsigned n = 0;
-  void add(double v) { sum += v, ++n; }
+  void add(double v) {
+    if (n >= window) sum /= 2, n /= 2;
+    sum += v, ++n;
+  }
   double get(double otherwise) const { return n ? sum / n : otherwise; }
 };
 
 // What the policy measured of one circuit on `wire: auto` (scheduler_policy_t keeps one).
 struct wire_figures_t {
-  mean_t synth_s[2];                        // synthesis seconds, by wire (index: wire_t)
-  double crossed_bytes = 0, crossed_s = 0;  // every transfer of the circuit's partitions
-  mean_t rebuild_s;                         // build_ab seconds of packed partitions, every prover
-  std::map<uint32_t, mean_t> rebuild_on;    // … and by prover node
-  wire_t last = wire_t::packed;             // the last choice (hysteresis)
-  unsigned streak = 0;                      // choices of `last` in a row (exploration)
+  mean_t synth_s[2];  // synthesis seconds, by wire (index: wire_t)
+  // The transfers of the circuit's partitions: bytes and seconds (halved as mean_t's history).
+  double crossed_bytes = 0, crossed_s = 0;
+  unsigned crossed_n = 0;
+  mean_t rebuild_s;                       // build_ab seconds of packed partitions, every prover
+  std::map<uint32_t, mean_t> rebuild_on;  // … and by prover node
+  wire_t last = wire_t::packed;           // the last choice (hysteresis)
+  unsigned streak = 0;                    // choices of `last` in a row (exploration)
 };
 
 // What choose_wire decides from (its figures already resolved: measured, else prior).

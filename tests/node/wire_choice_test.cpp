@@ -211,3 +211,13 @@ TEST_CASE("wire choice: a held buffer goes on its own wire, and a restored job c
   CHECK(d[1].wire_reason.find("holds") != std::string::npos);
   CHECK(s.reserved(syn) == GiB + MiB);
 }
+
+TEST_CASE("wire choice: the measured means follow a change within their window") {
+  mean_t m;
+  for (int i = 0; i < 1000; ++i) m.add(10);  // a long history at 10 s
+  CHECK(m.get(0) == doctest::Approx(10));
+  CHECK(m.n <= mean_t::window);
+  for (unsigned i = 0; i < mean_t::window; ++i) m.add(1);  // the prover got faster
+  CHECK(m.get(0) < 4);                                     // an all-time mean would still say 9.4 s
+  CHECK(mean_t{}.get(7) == 7);                             // nothing measured: the prior
+}
