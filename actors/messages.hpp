@@ -529,7 +529,8 @@ typename Inspector::result_type inspect(Inspector& f, circuit_def_t& x) {
            x.shape, x.curve, x.digest, x.n_vars, x.n_public, x.domain_size, x.domain_rows,
            x.buffer_bytes, x.prover_work_bytes, x.witness_generator, x.priority, x.wire_auto,
            x.packed_size.buffer_bytes, x.packed_size.prover_work_bytes, x.packed_size.wire_bytes,
-           x.full_size.buffer_bytes, x.full_size.prover_work_bytes, x.full_size.wire_bytes);
+           x.full_size.buffer_bytes, x.full_size.prover_work_bytes, x.full_size.wire_bytes,
+           x.link_prior_per_s);
 }
 }  // namespace zk::node
 

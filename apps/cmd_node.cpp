@@ -40,6 +40,7 @@ node::circuit_def_t describe(const config::circuit_t& c, config::priority_t defa
   if (c.kind == config::circuit_kind_t::filecoin_porep) {  // the circuit's shape, its .vk checked
     d = node::describe_filecoin_circuit(c.id, c.registered_proof, c.vk, "circuits." + c.id + ".vk",
                                         c.wire);
+    d.link_prior_per_s = c.link_per_s;
   } else if (c.kind == config::circuit_kind_t::filecoin_snap) {
     d = node::describe_snap_circuit(c.id, c.registered_proof, c.vk, "circuits." + c.id + ".vk");
   } else if (c.kind == config::circuit_kind_t::porep_lite) {  // keyed here (or the cached key

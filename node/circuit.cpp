@@ -99,6 +99,7 @@ circuit_spec_t to_spec(const circuit_def_t& c) {
     s.buffer_bytes = c.packed_size.buffer_bytes;  // what fits anywhere: the smaller wire
     s.prover_work_bytes = c.packed_size.prover_work_bytes;
     s.rebuild_prior_s = rebuild_prior_seconds(c.domain_rows);
+    if (c.link_prior_per_s) s.link_prior_per_s = double(c.link_prior_per_s);
   }
   return s;
 }

@@ -56,6 +56,7 @@ struct circuit_def_t {
   // structure (packed partitions) and take both shapes.
   bool wire_auto = false;
   wire_size_t packed_size{}, full_size{};
+  uint64_t link_prior_per_s = 0;  // config link_per_s (0: wire_choice.hpp's 10 GbE prior)
 
   // The digest as the synth header's 32 bytes.
   buffer::digest_t digest_bytes() const;

@@ -126,6 +126,9 @@ struct circuit_t {
   std::string vk;  // filecoin-*: the bellperson .vk the scheduler checks proofs with
   // filecoin-porep: what its partitions cross the data plane as (filecoin-snap: full only)
   wire_t wire = wire_t::packed;
+  // wire: auto: the data plane's bytes per second the scheduler assumes for the choice until it
+  // has measured the circuit's transfers (0: 10 GbE's line rate)
+  uint64_t link_per_s = 0;
   std::string params;   // native: the shape parameters ("curve=bn254,challenges=2,depth=16")
   std::string key_dir;  // native: where the key is made/reused; empty: the user's cache
   std::string

@@ -225,6 +225,13 @@ circuit_t read_filecoin_circuit(const ctx_t& c, const map_t& m, circuit_t& ci) {
            "a filecoin-snap circuit's partitions cross the data plane as `wire: full` only (the "
            "packed wire's rebuild of the update circuit is not built yet)");
   }
+  if (m.has("link_per_s")) {
+    if (ci.wire != wire_t::automatic)
+      fail(c, m.get("link_per_s"), m.path("link_per_s"),
+           "link_per_s is the link rate `wire: auto` assumes before it measures: give `wire: auto` "
+           "or drop it");
+    ci.link_per_s = as_size(c, m.get("link_per_s"), m.path("link_per_s"));
+  }
   if (m.has("priority"))
     ci.priority = as_enum(c, m.get("priority"), m.path("priority"), priority_choices);
   return ci;

@@ -53,7 +53,7 @@ const std::vector<schema_section_t>& schema_table() {
       {"security", {"certs_dir", "insecure", "dev_certs"}},
       {"circuits.<id>",
        {"native", "params", "key_dir", "registered_proof", "vk", "zkey", "r1cs",
-        "witness_generator", "shape", "priority", "wire"}},
+        "witness_generator", "shape", "priority", "wire", "link_per_s"}},
       {"node",
        {"name", "roles", "listen", "resources", "hot_circuits", "filecoin_params", "data_plane"}},
       {"node.listen", {"control", "data"}},

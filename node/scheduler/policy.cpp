@@ -596,8 +596,8 @@ std::optional<scheduler_policy_t::placement_t> scheduler_policy_t::place_auto(
   const bool full_fits = c.full.buffer_bytes + c.full.prover_work_bytes <= pn.spec.memory_budget &&
                          fit_of(spec_on(c, wire_t::full), true).synth_fits;
   wire_figures_t& f = wire_figures_[c.id];
-  wire_choice_t choice =
-      choose_wire(wire_inputs(f, c.packed, c.full, *prover, c.rebuild_prior_s, full_fits));
+  wire_choice_t choice = choose_wire(
+      wire_inputs(f, c.packed, c.full, *prover, c.rebuild_prior_s, full_fits, c.link_prior_per_s));
   std::optional<node_id_t> synth;
   if (choice.wire == wire_t::full) {
     if (prover_room(pn, c.full.buffer_bytes, c.full.prover_work_bytes))

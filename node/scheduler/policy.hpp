@@ -67,6 +67,7 @@ struct circuit_spec_t {
   bool wire_auto = false;
   wire_size_t packed{}, full{};
   double rebuild_prior_s = 0;
+  double link_prior_per_s = prior_link_bytes_per_s;  // before a transfer is measured
 };
 
 using config::lookahead_t;  // fixed or auto (common/config)

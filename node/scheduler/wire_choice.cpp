@@ -11,8 +11,9 @@ double rebuild_prior_seconds(uint64_t domain_rows) {
 
 wire_inputs_t wire_inputs(const wire_figures_t& f, const wire_size_t& packed,
                           const wire_size_t& full, uint32_t prover, double rebuild_prior,
-                          bool full_fits) {
+                          bool full_fits, double link_prior) {
   wire_inputs_t in;
+  in.link_bytes_per_s = link_prior;
   in.packed = packed;
   in.full = full;
   in.full_fits = full_fits;

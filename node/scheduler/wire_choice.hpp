@@ -97,10 +97,10 @@ struct wire_choice_t {
 
 // The figures resolved for a partition of a circuit whose wires are `packed` and `full`, to be
 // proven on prover node `prover` (its own rebuild mean when it has one); `rebuild_prior` before
-// any rebuild is measured.
+// any rebuild is measured, `link_prior` (bytes/s: the circuit's link_per_s) before any transfer.
 wire_inputs_t wire_inputs(const wire_figures_t& f, const wire_size_t& packed,
                           const wire_size_t& full, uint32_t prover, double rebuild_prior,
-                          bool full_fits);
+                          bool full_fits, double link_prior = prior_link_bytes_per_s);
 
 // The rule (see the top). Pure: the same inputs give the same choice.
 wire_choice_t choose_wire(const wire_inputs_t& in);

@@ -601,6 +601,18 @@ nodes:
   REQUIRE(wire_auto.find_circuit("fc"));
   CHECK(wire_auto.find_circuit("fc")->wire == zk::config::wire_t::automatic);
   CHECK(std::string(zk::config::wire_name(zk::config::wire_t::automatic)) == "auto");
+  CHECK(wire_auto.find_circuit("fc")->link_per_s == 0);  // the 10 GbE prior
+  // link_per_s: the link auto assumes before it measures; only with auto, never 0.
+  const auto fast = parse(
+      replace(base, "vk: /x/a.vk}", "vk: /x/a.vk, wire: auto, link_per_s: 12500000000}"), false);
+  REQUIRE(fast.find_circuit("fc"));
+  CHECK(fast.find_circuit("fc")->link_per_s == 12'500'000'000u);
+  CHECK(contains(
+      error_of(replace(base, "vk: /x/a.vk}", "vk: /x/a.vk, link_per_s: 12500000000}"), false),
+      "circuits.fc.link_per_s: link_per_s is the link rate `wire: auto` assumes"));
+  CHECK(contains(
+      error_of(replace(base, "vk: /x/a.vk}", "vk: /x/a.vk, wire: auto, link_per_s: 0}"), false),
+      "circuits.fc.link_per_s: \"0\" is too small"));
   CHECK(contains(
       error_of(
           replace(base, "native: filecoin-porep, registered_proof: StackedDrg2KiBV1_1, vk: /x/a.vk",

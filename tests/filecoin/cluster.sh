@@ -10,8 +10,9 @@
 #   and `zkfleet filecoin verify` accept it, and reject it for another sector; the HTTP job's proof
 #   (GET /v1/jobs/ID/proofs, hex and raw) equals await's; the wrong sector is refused at submit,
 #   over both; the timeline holds the PoRep synthesis stages and the stats name the bottleneck;
-#   a third job on `wire: auto` crosses on the wire the scheduler chose (WIRE_PACKED or WIRE_FULL
-#   on the timeline, its bytes that wire's, the reason in the scheduler's log), its proof accepted.
+#   two jobs on `wire: auto` cross on the wires the scheduler chose (WIRE_PACKED / WIRE_FULL on the
+#   timeline, the bytes that wire's, the reason in the scheduler's log): packed on the 10 GbE prior,
+#   full for a circuit whose link_per_s says 1 TiB/s; both proofs accepted.
 #
 #   tests/filecoin/cluster.sh build/zkfleet
 #
@@ -40,15 +41,18 @@ take_port HTTP
 U="http://127.0.0.1:$HTTP"
 yaml_head "http: 127.0.0.1:$HTTP" "stage_timeout: 10m"
 # fc2k on the packed wire (the default: the witness packed, a, b, c rebuilt by the prover),
-# fc2k-full on today's buffer (a, b, c and the witness): the HTTP job goes there; fc2k-auto on
-# the wire the scheduler picks per partition (its parameters on prover-2 only: memory).
+# fc2k-full on today's buffer (a, b, c and the witness): the HTTP job goes there; fc2k-auto and
+# fc2k-fast on the wire the scheduler picks per partition: fc2k-auto with the 10 GbE prior (2 KiB:
+# the 344 MB full buffer against a 0.1 s rebuild: packed), fc2k-fast told its link carries 1 TiB/s
+# (full). Their parameters on one prover each (memory).
 yaml_line "circuits:" "  fc2k: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK}" \
   "  fc2k-full: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: full}" \
-  "  fc2k-auto: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: auto}"
+  "  fc2k-auto: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: auto}" \
+  "  fc2k-fast: {native: filecoin-porep, registered_proof: $PROOF, vk: $VK, wire: auto, link_per_s: 1TiB}"
 yaml_node scheduler scheduler
 yaml_node synth-1 synth "resources: {cores: 1, memory_budget: 1GiB}"
 yaml_node synth-2 synth "resources: {cores: 1, memory_budget: 1GiB}"
-yaml_node prover-1 prover "resources: {cores: 2, memory_budget: 4GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS, fc2k-full: $PARAMS}"
+yaml_node prover-1 prover "resources: {cores: 2, memory_budget: 5GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS, fc2k-full: $PARAMS, fc2k-fast: $PARAMS}"
 yaml_node prover-2 prover "resources: {cores: 2, memory_budget: 5GiB, prover_backend: cpu}, filecoin_params: {fc2k: $PARAMS, fc2k-full: $PARAMS, fc2k-auto: $PARAMS}"
 cluster_up
 wait_ready 900 || die "the cluster did not become ready"
@@ -92,6 +96,8 @@ HJOB="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' 
   die "POST /v1/jobs: $code $(cat "$T/post.body")"
 AJOB="$("$ZK" submit --config "$CFG" --circuit fc2k-auto --c1 "$C1" --prover-id "$PROVER" \
   --sector "$SECTOR" 2>"$T/submit3.err")" || die "zkfleet submit (wire: auto): $(cat "$T/submit3.err")"
+FJOB="$("$ZK" submit --config "$CFG" --circuit fc2k-fast --c1 "$C1" --prover-id "$PROVER" \
+  --sector "$SECTOR" 2>"$T/submit4.err")" || die "zkfleet submit (wire: auto, fast link): $(cat "$T/submit4.err")"
 
 start=$(date +%s.%N)
 "$ZK" await --config "$CFG" "$JOB" --out "$T/out" --timeout 900 >"$T/await.out" 2>&1 ||
@@ -100,6 +106,8 @@ start=$(date +%s.%N)
   die "zkfleet await (HTTP job): $(cat "$T/await2.out")"
 "$ZK" await --config "$CFG" "$AJOB" --out "$T/out" --timeout 900 >"$T/await3.out" 2>&1 ||
   die "zkfleet await (wire: auto): $(cat "$T/await3.out")"
+"$ZK" await --config "$CFG" "$FJOB" --out "$T/out" --timeout 900 >"$T/await4.out" 2>&1 ||
+  die "zkfleet await (wire: auto, fast link): $(cat "$T/await4.out")"
 end=$(date +%s.%N)
 P="$T/out/job$JOB-proof.bin"
 if [ "$(stat -c %s "$P" 2>/dev/null)" = 192 ] &&
@@ -138,6 +146,11 @@ rrc=0
   >"$T/ref3.json" 2>&1 || rrc=$?
 [ $rrc = 0 ] && ok "the wire: auto job's proof: Filecoin's verify_seal accepts it" ||
   fail "the wire: auto job's proof: verify_seal exit $rrc: $(grep -m1 error "$T/ref3.json")"
+rrc=0
+"$REF" verify --vk "$VK" --proof "$T/out/job$FJOB-proof.bin" "${VARGS[@]}" --sector $SECTOR \
+  >"$T/ref4.json" 2>&1 || rrc=$?
+[ $rrc = 0 ] && ok "the wire: auto (fast link) job's proof: Filecoin's verify_seal accepts it" ||
+  fail "the wire: auto (fast link) job's proof: verify_seal exit $rrc: $(grep -m1 error "$T/ref4.json")"
 
 # --- GET /v1/jobs/ID/proofs: the sector proof, hex and raw, equal to await's -------------------
 curl -s -m 60 -o "$T/proofs.json" "$U/v1/jobs/$HJOB/proofs"
@@ -183,21 +196,23 @@ EOF
 read -r _ packed_bytes packed_wire < <(sed -n 1p "$T/xfer.txt")
 read -r _ full_bytes full_wire < <(sed -n 2p "$T/xfer.txt")
 read -r _ auto_bytes auto_wire < <(sed -n 3p "$T/xfer.txt")
+read -r _ fast_bytes fast_wire < <(sed -n 4p "$T/xfer.txt")
 if [ "${packed_bytes:-0}" -gt 0 ] && [ "${full_bytes:-0}" -gt $((20 * packed_bytes)) ]; then
   ok "on the wire: $packed_bytes bytes for the packed partition, $full_bytes for the full buffer"
 else
   fail "on the wire: packed ${packed_bytes:-?}, full ${full_bytes:-?} ($(tr '\n' ' ' <"$T/xfer.txt"))"
 fi
-# wire: auto: the scheduler's choice on the timeline (on its job only), the bytes that wire's, the
-# reason in its log, the count in the stats.
-chosen="$(grep -ho 'wire \(packed\|full\)[^:]*: full [^)]*)' "$LOGS"/scheduler*.log 2>/dev/null | head -n 1)"
-want_bytes=$([ "$auto_wire" = full ] && echo "$full_bytes" || echo "$packed_bytes")
-if [ "$packed_wire$full_wire" = -- ] && [ -n "$chosen" ] && [ "${auto_bytes:-0}" = "$want_bytes" ] &&
-  [[ "$chosen" == "wire $auto_wire"* ]] && grep -qx "wire (auto): partitions $(
-    [ "$auto_wire" = full ] && echo "packed 0, full 1" || echo "packed 1, full 0")" "$T/stats.txt"; then
-  ok "wire: auto: the scheduler chose $auto_wire ($auto_bytes bytes crossed): $chosen; stats: $(grep '^wire (auto)' "$T/stats.txt")"
+# wire: auto: the scheduler's choice on the timeline (on those jobs only), the bytes that wire's,
+# the reason in its log, the count in the stats: packed with the 10 GbE prior, full on the link
+# fc2k-fast declares.
+chosen="$(grep -ho 'wire \(packed\|full\)[^:]*: full [^)]*)' "$LOGS"/scheduler*.log 2>/dev/null)"
+if [ "$packed_wire$full_wire" = -- ] && [ "$auto_wire" = packed ] && [ "${auto_bytes:-0}" = "$packed_bytes" ] &&
+  [ "$fast_wire" = full ] && [ "${fast_bytes:-0}" = "$full_bytes" ] &&
+  grep -q '^wire packed' <<<"$chosen" && grep -q '^wire full' <<<"$chosen" &&
+  grep -qx "wire (auto): partitions packed 1, full 1" "$T/stats.txt"; then
+  ok "wire: auto: packed on the prior ($auto_bytes bytes), full on a 1 TiB/s link ($fast_bytes bytes): $(tr '\n' ';' <<<"$chosen") stats: $(grep '^wire (auto)' "$T/stats.txt")"
 else
-  fail "wire: auto: chose '${auto_wire:-?}', $auto_bytes bytes, log '$chosen' ($(tr '\n' ' ' <"$T/xfer.txt")), stats '$(grep '^wire' "$T/stats.txt")'"
+  fail "wire: auto: chose '${auto_wire:-?}' ($auto_bytes bytes) and '${fast_wire:-?}' ($fast_bytes bytes), log '$chosen' ($(tr '\n' ' ' <"$T/xfer.txt")), stats '$(grep '^wire' "$T/stats.txt")'"
 fi
 if grep -q '^porep_synthesize ' "$T/stages.txt" && grep -q '^porep_check ' "$T/stages.txt" &&
   grep -q '^GPU ' "$T/stages.txt" && grep -q '^build_ab ' "$T/stages.txt"; then
@@ -205,7 +220,7 @@ if grep -q '^porep_synthesize ' "$T/stages.txt" && grep -q '^porep_check ' "$T/s
 else
   fail "timeline: no PoRep stages: $(cat "$T/stages.txt" "$T/timeline.err")"
 fi
-# (demand: with three jobs on two provers, one prover waits for work once the others are placed)
+# (demand: with four jobs on two provers, one prover waits for work once the others are placed)
 if grep -Eq 'bottleneck: (prover|synthesis|transfer|pipeline|demand)-bound' "$T/stats.txt"; then
   ok "stats: $(grep bottleneck "$T/stats.txt")"
 else

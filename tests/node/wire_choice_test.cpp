@@ -63,6 +63,24 @@ TEST_CASE("wire choice: a fast link and a slow rebuild → full; 10 GbE at 32 Gi
   CHECK(choose_wire(at_32g(GbE100, 1)).wire == wire_t::packed);
 }
 
+TEST_CASE("wire choice: the circuit's link_per_s is the link before one is measured") {
+  const wire_size_t packed{128 * MiB, 20 * GiB, 86'924'436},
+      full{16 * GiB, 16 * GiB, 16'672'218'624};
+  wire_figures_t f;
+  // The 10 GbE prior: packed at 32 GiB; a 100 GbE link_per_s: full (1.3 s against a 6 s rebuild).
+  CHECK(choose_wire(wire_inputs(f, packed, full, 1, 6, true)).wire == wire_t::packed);
+  const wire_inputs_t in = wire_inputs(f, packed, full, 1, 6, true, GbE100);
+  CHECK(in.link_bytes_per_s == GbE100);
+  CHECK_FALSE(in.link_measured);
+  CHECK(choose_wire(in).wire == wire_t::full);
+  // Once transfers are measured (10 GbE here) they decide, whatever the circuit assumed.
+  f.crossed_bytes = 10 * GbE10, f.crossed_s = 10, f.crossed_n = 4;
+  const wire_inputs_t measured = wire_inputs(f, packed, full, 1, 6, true, GbE100);
+  CHECK(measured.link_measured);
+  CHECK(measured.link_bytes_per_s == doctest::Approx(GbE10));
+  CHECK(choose_wire(measured).wire == wire_t::packed);
+}
+
 TEST_CASE("wire choice: full that fits no budget is never chosen") {
   wire_inputs_t in = at_32g(GbE100 * 10, 60);  // full far sooner, but it does not fit
   in.full_fits = false;
