@@ -15,9 +15,13 @@
 //                   32 GiB), then as the prover host: the packed witness checked and read into bit
 //                   sets, a, b, c rebuilt from the circuit's structure into work arrays of the
 //                   prover's size (12.5 GB at 32 GiB; with --check every rebuilt row checked, timed
-//                   apart), beside the full wire's load of the same arrays, and the witness
-//                   unpacked as the MSMs read it. Reports packed_bytes, structure_seconds/bytes,
-//                   rebuild_cpu_seconds, full_wire_load_cpu_seconds, unpack_cpu_seconds
+//                   apart) and the MSM plan made from the packed witness's classes, beside the
+//                   full wire's work for the same (load_abc's copy into the same arrays, the plan
+//                   from the unpacked values) and the unpack an accelerator's scalars stand in
+//                   for. Reports packed_bytes, structure_seconds/bytes, rebuild_cpu_seconds,
+//                   plan_cpu_seconds, full_wire_load_cpu_seconds, full_wire_plan_cpu_seconds,
+//                   unpack_cpu_seconds and prover_extra_cpu_seconds (the packed wire's prover
+//                   work less the full wire's, reception not counted)
 //   --witness-only  the witness only (filecoin::synthesize_partition_witness: streamed, each
 //                   constraint checked as made), with what it is made of (0s, 1s, others) and
 //                   the size it packs to
@@ -350,10 +354,12 @@ filecoin_sub_t add_filecoin_synthesize(CLI::App* group) {
       add_flag(app, "--witness-only",
                "keep the witness only, each constraint checked as made (a 32 GiB partition in "
                "~4.5 GB instead of the full buffer's 16.7 GB)");
-  a->wire = add_value(app, "--wire", "full|packed",
-                      "full (default): today's buffer, a, b, c and the witness; packed: the "
-                      "witness packed (0/1 values as 2-bit codes), then a, b, c rebuilt from it "
-                      "as a prover host does (reports packed_bytes, rebuild_seconds)");
+  a->wire =
+      add_value(app, "--wire", "full|packed",
+                "full (default): today's buffer, a, b, c and the witness; packed: the "
+                "witness packed (0/1 values as 2-bit codes), then a, b, c rebuilt from it "
+                "as a prover host does, beside the full wire's prover work (reports packed_bytes, "
+                "rebuild_cpu_seconds, prover_extra_cpu_seconds)");
   app->footer(
       "Exit status: 0 synthesized (with --check: every constraint satisfied); 1 refused, bad "
       "input or a constraint not satisfied (named); 2 usage error. The vanilla proofs are not "

@@ -48,7 +48,7 @@ circuit_spec_t auto_circuit() {
 
 }  // namespace
 
-TEST_CASE("wire choice: a fast link and a slow rebuild → full; 10 GbE at 32 GiB → packed") {
+TEST_CASE("wire choice: a fast link and a slow rebuild → full, and 10 GbE at 32 GiB → packed") {
   // 100 GbE: 16.7 GB cross in 1.3 s, sooner than a 6 s rebuild.
   wire_choice_t c = choose_wire(at_32g(GbE100, 6));
   CHECK(c.wire == wire_t::full);
