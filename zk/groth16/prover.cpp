@@ -246,8 +246,6 @@ stage_backend_t prover_t<C>::backend_of(prover_stage_t s) const {
   return acc ? stage_backend_t::accelerator : stage_backend_t::cpu;
 }
 
-// The plans of a witness: one for a zkey (every query over every variable); with densities one
-// per density and one over every variable (C, bellperson's L, from the first private one).
 void witness_in_t::value(size_t i, uint8_t out[32]) const {
   if (values)
     std::memcpy(out, values + i * kScalarBytes, kScalarBytes);
@@ -264,6 +262,8 @@ bool prover_t<C>::reads_classed() const {
   return true;
 }
 
+// The plans of a witness: one for a zkey (every query over every variable); with densities one
+// per density and one over every variable (C, bellperson's L, from the first private one).
 template <class C>
 witness_plans_t prover_t<C>::make_plans(const witness_in_t& witness) const {
   witness_plans_t p;
