@@ -7,13 +7,14 @@
 // host evaluates ⟨A_i, w⟩, ⟨B_i, w⟩, ⟨C_i, w⟩ itself.
 //
 // The structure is kept once per circuit, and small: the prefix's rows and one part's (at 32 GiB:
-// 7.2 M of the 130 M constraints), each term a (variable, coefficient) pair of u32s; part k's rows
-// are part 0's with the part's own variables moved by k parts (as shape_cs_t::repeat_part moves
-// them). The 0 and 1 values that are almost all of a Filecoin witness cost a bit test and an
-// integer or field
-// addition, never a multiplication; coefficients of at most 2^40 in magnitude (the units and powers
-// of two of the bit gadgets) add as integers. The witness is read packed, as bit sets (2 bits a
-// value: a challenge's 7.2 M values in 1.8 MB, in cache), never as 32-byte values.
+// 7.2 M of the 130 M constraints), each term one 8-byte word (its variable, and its coefficient
+// inline as m·2^e or an escape to the circuit's coefficients); part k's rows are part 0's with the
+// part's own variables moved by k parts (as shape_cs_t::repeat_part moves them), evaluated block by
+// block for every part while the block is in cache. The 0 and 1 values that are almost all of a
+// Filecoin witness cost a bit test and an integer addition, never a multiplication; coefficients
+// of at most 2^40 in magnitude (the units and powers of two of the bit gadgets) add as integers.
+// The witness is read packed, as bit sets (2 bits a value: a challenge's 7.2 M values in 1.8 MB,
+// in cache), never as 32-byte values.
 #include <cstdint>
 #include <vector>
 
