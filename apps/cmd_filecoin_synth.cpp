@@ -206,10 +206,9 @@ int run_synthesize(const synth_args_t& a) {
     double rcpu = zk::cpu_seconds();
     formats::check_packed_witness(wire_bytes.data(), wire_bytes.size(), fc::fr_t::modulus.l, name);
     const formats::witness_bits_t bits = formats::witness_bits(wire_bytes.data());
-    const std::vector<fc::fr_t> others = bellperson::abc_program_t::others_of(bits);
     out["rebuild_bits_seconds"] = since(t);
     const auto te = steady_clock_t::now();
-    program->eval({&bits, others.data()}, view);
+    program->eval(bits, view);
     out["rebuild_eval_seconds"] = since(te);
     out["rebuild_seconds"] = since(t);
     // The packed witness checked and read into bit sets plus the evaluation of every row: the
@@ -251,19 +250,13 @@ int run_synthesize(const synth_args_t& a) {
     }
     // The witness as the MSMs read it. A CPU prover reads the packed witness's classes in place
     // (msm::make_plan of classed scalars: its bit sets scanned, the other values listed); the
-    // full wire's prover plans the same MSM from the 32-byte values, scanning all of them; an
-    // accelerator's MSMs read the values, so a GPU host unpacks the witness (into fresh memory
-    // here, as it does).
+    // full wire's prover plans the same MSM from the 32-byte values, scanning all of them. An
+    // accelerator's MSMs read 32-byte values, which a GPU host writes from the classes: the
+    // unpack into fresh memory, timed here, bounds that.
     work.reset();
     {
-      const msm::classed_scalars_t classed{bits.n,
-                                           &bits.words[0].other,
-                                           &bits.words[0].one,
-                                           &bits.words[0].rank,
-                                           sizeof(bits.words[0]) / 8,
-                                           bits.others};
       const double pcpu = zk::cpu_seconds();
-      const msm::plan_t plan = msm::make_plan(classed, fc::fr_t::bits);
+      const msm::plan_t plan = msm::make_plan(bits.classes(), fc::fr_t::bits);
       out["plan_cpu_seconds"] = zk::cpu_seconds() - pcpu;
       const auto tu = steady_clock_t::now();
       const double ucpu = zk::cpu_seconds();

@@ -179,8 +179,7 @@ int main(int argc, char** argv) {
     const uint8_t* p = got->data() + zk::buffer::payload_layout(h).witness;
     zk::formats::check_packed_witness(p, h.payload_bytes, fc::fr_t::modulus.l, name);
     const zk::formats::witness_bits_t bits = zk::formats::witness_bits(p);
-    const std::vector<fc::fr_t> others = zk::bellperson::abc_program_t::others_of(bits);
-    program->eval({&bits, others.data()}, view);
+    program->eval(bits, view);
     out["rebuild_seconds"] = since(t);
     out["rebuild_cpu_seconds"] = zk::cpu_seconds() - cpu;  // fresh arrays: page faults included
     if (reference) {

@@ -35,13 +35,12 @@ struct filecoin_key_t final : prover_engine_t::key_t {
       rebuild = [this](const formats::witness_bits_t& bits,
                        const groth16::abc_rows_t<bellperson::fr_t>& rows, const stop_t& stop) {
         const auto program = fc::circuit_program(*porep);
-        const std::vector<bellperson::fr_t> others = bellperson::abc_program_t::others_of(bits);
         bellperson::assignment_view_t view;
         view.a = rows.a;
         view.b = rows.b;
         view.c = rows.c;
         view.capacity = program->total();
-        program->eval({&bits, others.data()}, view, stop);
+        program->eval(bits, view, stop);
       };
     const auto p =
         prove_buffer(pp->prover(), pp->key().verifying_key(), c, b, observe, stop, rebuild);

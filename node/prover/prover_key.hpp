@@ -97,29 +97,22 @@ groth16::verified_proof_t<C> prove_buffer(groth16::prover_t<C>& prover,
     const formats::witness_bits_t bits = formats::witness_bits(packed);
     rebuild(bits, prover.abc_for_loading(size_t(h.domain_rows)), stop);
     call.abc = groth16::abc_source_t::loaded;
-    if (prover.reads_classed()) {
-      // The MSMs read the packed witness's classes: the CPU's plan from its bit sets, an
-      // accelerator's scalars are written from them; it is never unpacked whole.
-      const msm::classed_scalars_t classed{bits.n,
-                                           &bits.words[0].other,
-                                           &bits.words[0].one,
-                                           &bits.words[0].rank,
-                                           sizeof(formats::witness_bits_t::word_t) / 8,
-                                           bits.others};
-      if (observe)  // a, b, c rebuilt from the packed witness
-        observe({groth16::prover_stage_t::build_ab, ta, groth16::now_ns(),
-                 groth16::stage_backend_t::cpu});
-      return groth16::prove_verified(prover, vk, groth16::witness_in_t(&classed), call);
+    // The MSMs read the packed witness's classes (the CPU's plans from its bit sets, an
+    // accelerator's scalars written from them): it is not unpacked whole. CPU MSMs without the
+    // 0/1 split (a benchmark's setting) read 32-byte values: unpacked beside the work arrays
+    // (accounted in circuit_def_t::prover_work_bytes) and freed with the proof.
+    const msm::classed_scalars_t classed = bits.classes();
+    std::unique_ptr<uint8_t[]> unpacked;
+    if (!prover.reads_classed()) {
+      unpacked.reset(new uint8_t[size_t(h.n_vars) * 32]);  // unpack writes all
+      formats::unpack_witness(packed, unpacked.get());
     }
-    // CPU MSMs without the 0/1 split (a benchmark's setting) read the witness as 32-byte values:
-    // unpacked beside the work arrays (accounted in circuit_def_t::prover_work_bytes) and freed
-    // with the proof.
-    std::unique_ptr<uint8_t[]> witness(new uint8_t[size_t(h.n_vars) * 32]);  // unpack writes all
-    formats::unpack_witness(packed, witness.get());
-    if (observe)  // a, b, c rebuilt from the packed witness, the witness unpacked
+    if (observe)  // a, b, c rebuilt from the packed witness (and any unpacking)
       observe({groth16::prover_stage_t::build_ab, ta, groth16::now_ns(),
                groth16::stage_backend_t::cpu});
-    return groth16::prove_verified(prover, vk, witness.get(), call);
+    return groth16::prove_verified(
+        prover, vk,
+        unpacked ? groth16::witness_in_t(unpacked.get()) : groth16::witness_in_t(&classed), call);
   }
   return groth16::prove_verified(prover, vk, b.data() + layout.witness, call);
 }

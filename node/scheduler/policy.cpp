@@ -158,13 +158,13 @@ scheduler_policy_t::part_t* scheduler_policy_t::find(job_id_t job, uint32_t part
   return &it->second.parts[part];
 }
 
-void scheduler_policy_t::release_synth(job_t&, part_t& p) {
+void scheduler_policy_t::release_synth(part_t& p) {
   if (!p.synth_reserved) return;
   nodes_.at(p.synth).reserved -= p.buffer;
   p.synth_reserved = false;
 }
 
-void scheduler_policy_t::release_prover(job_t&, part_t& p) {
+void scheduler_policy_t::release_prover(part_t& p) {
   if (!p.prover_reserved) return;
   auto& n = nodes_.at(p.prover);
   n.reserved -= p.buffer;
@@ -173,7 +173,7 @@ void scheduler_policy_t::release_prover(job_t&, part_t& p) {
   p.prover_reserved = false;
 }
 
-void scheduler_policy_t::release_held(job_t&, part_t& p) {
+void scheduler_policy_t::release_held(part_t& p) {
   if (!p.held) return;
   nodes_.at(p.held).reserved -= p.buffer;
   p.held = 0;
@@ -207,7 +207,7 @@ bool scheduler_policy_t::hold(job_id_t job, uint32_t part, node_id_t n, uint64_t
 bool scheduler_policy_t::unhold(job_id_t job, uint32_t part) {
   part_t* p = find(job, part);
   if (!p || !p->held) return false;
-  release_held(jobs_.at(job), *p);
+  release_held(*p);
   return true;
 }
 
@@ -248,8 +248,8 @@ void scheduler_policy_t::requeue_or_fail(job_t& j, part_t& p, const std::string&
   else if (p.st == part_state_t::synthesizing || p.st == part_state_t::transferring ||
            p.st == part_state_t::waiting)
     pn.pipeline--;
-  release_synth(j, p);
-  release_prover(j, p);
+  release_synth(p);
+  release_prover(p);
   const bool spent = node_lost ? ++p.losses >= max_losses : ++p.attempts >= max_attempts_;
   if (spent) {
     p.st = part_state_t::failed;
@@ -272,7 +272,7 @@ void scheduler_policy_t::remove_node(node_id_t n, const std::string& reason) {
       reason.empty() ? "node " + it->second.spec.name + " left the cluster" : reason;
   for (auto& [id, j] : jobs_)
     for (auto& p : j.parts) {
-      if (p.held == n) release_held(j, p);  // its buffer went with it
+      if (p.held == n) release_held(p);  // its buffer went with it
       bool involved = (p.synth == n && p.synth_reserved) || (p.prover == n && p.prover_reserved);
       if (involved && p.st != part_state_t::done)
         requeue_or_fail(j, p, why, failure_t::node_lost, true);
@@ -294,9 +294,9 @@ bool scheduler_policy_t::cancel(job_id_t job) {
       else
         pn.pipeline--;
     }
-    release_synth(j, p);
-    release_prover(j, p);
-    release_held(j, p);
+    release_synth(p);
+    release_prover(p);
+    release_held(p);
     p.st = part_state_t::cancelled;
   }
   j.status.cancelled = true;
@@ -346,7 +346,7 @@ bool scheduler_policy_t::fail_queued(job_id_t job, const std::string& reason) {
   bool any = false;
   for (auto& p : j.parts)
     if (p.st == part_state_t::queued) {
-      release_held(j, p);
+      release_held(p);
       p.st = part_state_t::failed;
       j.status.failed++;
       any = true;
@@ -412,7 +412,7 @@ void scheduler_policy_t::transfer_done(job_id_t job, uint32_t part, double secon
                                        uint64_t bytes) {
   part_t* p = find(job, part);
   if (!p || p->st != part_state_t::transferring) return;
-  release_synth(jobs_.at(job), *p);  // the prover has acknowledged the buffer
+  release_synth(*p);  // the prover has acknowledged the buffer
   p->st = part_state_t::waiting;
   transfer_s_ += seconds, ++transfer_n_;
   // The link's rate: what crossed over how long (a buffer that stayed in its process, 0 s, says
@@ -420,10 +420,8 @@ void scheduler_policy_t::transfer_done(job_id_t job, uint32_t part, double secon
   const circuit_spec_t& c = circuits_.at(jobs_.at(job).status.circuit);
   if (c.wire_auto && seconds > 0) {
     wire_figures_t& f = wire_figures_[c.id];
-    if (f.crossed_n >= mean_t::window) f.crossed_bytes /= 2, f.crossed_s /= 2, f.crossed_n /= 2;
-    f.crossed_bytes += double(bytes ? bytes : size_on(c, p->wire).wire_bytes);
-    f.crossed_s += seconds;
-    ++f.crossed_n;
+    f.crossed_bytes.add(double(bytes ? bytes : size_on(c, p->wire).wire_bytes));
+    f.crossed_s.add(seconds);
   }
 }
 
@@ -450,7 +448,7 @@ void scheduler_policy_t::prove_done(job_id_t job, uint32_t part, double seconds,
     f.rebuild_on[p->prover].add(rebuild_seconds);
   }
   nodes_.at(p->prover).proving--;
-  release_prover(j, *p);  // buffer and work area
+  release_prover(*p);  // buffer and work area
   p->st = part_state_t::done;
   j.status.done++;
   prove_s_ += seconds, ++prove_n_;

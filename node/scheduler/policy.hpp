@@ -305,9 +305,9 @@ class scheduler_policy_t {
   fit_t fit_of(const circuit_spec_t& c, bool live_only) const;
 
   part_t* find(job_id_t job, uint32_t part);
-  void release_synth(job_t& j, part_t& p);
-  void release_prover(job_t& j, part_t& p);
-  void release_held(job_t& j, part_t& p);
+  void release_synth(part_t& p);
+  void release_prover(part_t& p);
+  void release_held(part_t& p);
   // Back to the queue, or failed for good: an attempt is spent unless `node_lost`.
   // `why`: the category when it fails (node_lost: of a loss, when `why` is not send_failed).
   void requeue_or_fail(job_t& j, part_t& p, const std::string& reason, failure_t why,

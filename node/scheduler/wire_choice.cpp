@@ -19,8 +19,8 @@ wire_inputs_t wire_inputs(const wire_figures_t& f, const wire_size_t& packed,
   in.full_fits = full_fits;
   in.last = f.last;
   in.streak = f.streak;
-  if (f.crossed_s > 0 && f.crossed_bytes > 0) {
-    in.link_bytes_per_s = f.crossed_bytes / f.crossed_s;
+  if (f.crossed_s.sum > 0 && f.crossed_bytes.sum > 0) {
+    in.link_bytes_per_s = f.crossed_bytes.sum / f.crossed_s.sum;
     in.link_measured = true;
   }
   auto own = f.rebuild_on.find(prover);

@@ -68,9 +68,9 @@ struct mean_t {
 // What the policy measured of one circuit on `wire: auto` (scheduler_policy_t keeps one).
 struct wire_figures_t {
   mean_t synth_s[2];  // synthesis seconds, by wire (index: wire_t)
-  // The transfers of the circuit's partitions: bytes and seconds (halved as mean_t's history).
-  double crossed_bytes = 0, crossed_s = 0;
-  unsigned crossed_n = 0;
+  // The transfers of the circuit's partitions, one value each: the link's rate is the ratio of
+  // the two means (both halve their history together, so it stays bytes over seconds).
+  mean_t crossed_bytes, crossed_s;
   mean_t rebuild_s;                       // build_ab seconds of packed partitions, every prover
   std::map<uint32_t, mean_t> rebuild_on;  // … and by prover node
   wire_t last = wire_t::packed;           // the last choice (hysteresis)

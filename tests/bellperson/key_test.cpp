@@ -76,12 +76,7 @@ zk::groth16::verified_proof_t<curve_t> prove(
   const zk::formats::witness_bits_t bits = zk::formats::witness_bits(bytes.data());
   REQUIRE(bits.n_others > 0);
   REQUIRE(bits.n_others < w.size() / 2);  // the toy's witness is mostly bits
-  const zk::msm::classed_scalars_t classed{bits.n,
-                                           &bits.words[0].other,
-                                           &bits.words[0].one,
-                                           &bits.words[0].rank,
-                                           sizeof(bits.words[0]) / 8,
-                                           bits.others};
+  const zk::msm::classed_scalars_t classed = bits.classes();
   return zk::groth16::prove_verified(prover, key.verifying_key(),
                                      zk::groth16::witness_in_t(&classed), call);
 }

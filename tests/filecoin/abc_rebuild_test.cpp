@@ -94,8 +94,7 @@ void check_rebuild(const c1_output_t& c1, uint32_t partition) {
   got.b.assign(rows, fr_t::one());
   got.c.assign(rows, fr_t::one());
   const fmt::witness_bits_t bits = fmt::witness_bits(p.data());
-  const std::vector<fr_t> others = zk::bellperson::abc_program_t::others_of(bits);
-  program->eval({&bits, others.data()}, got.view());
+  program->eval(bits, got.view());
   CHECK(got.a == want.a);
   CHECK(got.b == want.b);
   CHECK(got.c == want.c);
@@ -107,8 +106,7 @@ void check_rebuild(const c1_output_t& c1, uint32_t partition) {
   tampered[32 * (uint64_t(t.inputs) + t.aux / 2)] ^= 1;
   const std::vector<uint8_t> tp = pack(tampered);
   const fmt::witness_bits_t tbits = fmt::witness_bits(tp.data());
-  const std::vector<fr_t> tothers = zk::bellperson::abc_program_t::others_of(tbits);
-  program->eval({&tbits, tothers.data()}, got.view());
+  program->eval(tbits, got.view());
   CHECK((got.a != want.a || got.b != want.b || got.c != want.c));
 }
 

@@ -74,12 +74,7 @@ TEST_CASE("MSM plans of classed scalars (a packed witness read in place) equal t
   formats::pack_witness(sc.data(), n, others, packed.data());
   formats::check_packed_witness(packed.data(), packed.size(), fr::modulus.l, "test");
   const formats::witness_bits_t bits = formats::witness_bits(packed.data());
-  const msm::classed_scalars_t cl{n,
-                                  &bits.words[0].other,
-                                  &bits.words[0].one,
-                                  &bits.words[0].rank,
-                                  sizeof(bits.words[0]) / 8,
-                                  bits.others};
+  const msm::classed_scalars_t cl = bits.classes();
   for (size_t i = 0; i < n; ++i) {
     uint8_t v[32];
     cl.value(i, v);

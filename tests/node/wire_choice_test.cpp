@@ -74,7 +74,7 @@ TEST_CASE("wire choice: the circuit's link_per_s is the link before one is measu
   CHECK_FALSE(in.link_measured);
   CHECK(choose_wire(in).wire == wire_t::full);
   // Once transfers are measured (10 GbE here) they decide, whatever the circuit assumed.
-  f.crossed_bytes = 10 * GbE10, f.crossed_s = 10, f.crossed_n = 4;
+  for (int i = 0; i < 4; ++i) f.crossed_bytes.add(2.5 * GbE10), f.crossed_s.add(2.5);
   const wire_inputs_t measured = wire_inputs(f, packed, full, 1, 6, true, GbE100);
   CHECK(measured.link_measured);
   CHECK(measured.link_bytes_per_s == doctest::Approx(GbE10));

@@ -84,6 +84,19 @@ bool small_of(const fr_t& k, int64_t& out) {
   return false;
 }
 
+// The other values of a packed witness (canonical, 32 bytes each) in Montgomery form.
+std::vector<fr_t> others_of(const formats::witness_bits_t& bits) {
+  std::vector<fr_t> out(bits.n_others);
+  parallel_for(out.size(), [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      fr_t::big_t x;
+      std::memcpy(x.l, bits.others + 32 * i, 32);
+      out[i] = fr_t::from_canonical(x);
+    }
+  });
+  return out;
+}
+
 }  // namespace
 
 abc_program_t::abc_program_t(const r1cs_shape_t& s, counts_t prefix, uint32_t parts)
@@ -158,18 +171,6 @@ uint64_t abc_program_t::bytes_kept() const {
          coeffs_.size() * sizeof(coeff_t);
 }
 
-std::vector<fr_t> abc_program_t::others_of(const formats::witness_bits_t& bits) {
-  std::vector<fr_t> out(bits.n_others);
-  parallel_for(out.size(), [&](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; ++i) {
-      fr_t::big_t x;
-      std::memcpy(x.l, bits.others + 32 * i, 32);
-      out[i] = fr_t::from_canonical(x);
-    }
-  });
-  return out;
-}
-
 // One term that is not a bit with an inline coefficient (a field value of the witness, or an
 // escaped coefficient), added to the row's sums: out of the hot loop, which meets one in every
 // ~10 terms at most (1.3 % of a Filecoin witness's values are not bits).
@@ -241,12 +242,14 @@ void abc_program_t::eval_rows(uint64_t first, uint64_t end, const uint64_t bases
   }
 }
 
-void abc_program_t::eval(const witness_t& w, const assignment_view_t& out,
+void abc_program_t::eval(const formats::witness_bits_t& bits, const assignment_view_t& out,
                          const stop_t& stop) const {
   const counts_t t = total();
-  if (w.bits->n != uint64_t(t.inputs) + t.aux)
-    throw std::invalid_argument("abc_program_t: a witness of " + std::to_string(w.bits->n) +
+  if (bits.n != uint64_t(t.inputs) + t.aux)
+    throw std::invalid_argument("abc_program_t: a witness of " + std::to_string(bits.n) +
                                 " values for a circuit of " + to_string(t));
+  const std::vector<fr_t> others = others_of(bits);
+  const witness_t w{&bits, others.data()};
   const uint64_t n_in = t.inputs;
   const uint64_t prefix_blocks = (uint64_t(prefix_.constraints) + block_rows - 1) / block_rows;
   const uint64_t part_blocks = (uint64_t(part_.constraints) + block_rows - 1) / block_rows;

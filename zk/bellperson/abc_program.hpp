@@ -39,23 +39,23 @@ class abc_program_t {
   uint64_t terms_kept() const { return term_.size(); }
   uint64_t bytes_kept() const;
 
-  // The witness as the evaluation reads it: a packed witness's bit sets (which values are 0, 1
-  // or other) and its other values in Montgomery form, in order (others_of converts them).
+  // The whole circuit's a, b, c from a packed witness's bit sets (which values are 0, 1 or other;
+  // the others read into Montgomery form once) into out.a/b/c (total().constraints + total().inputs
+  // rows: the input constraints A = Input(i), B = C = 0 appended); out.inputs/out.aux are not used.
+  // Tasks on the compute pool, each a block of the stored rows evaluated for the prefix or for
+  // every part in turn (the block's structure read from memory once, reused from cache by the
+  // parts); rows written with streaming stores. `stop` is polled between tasks and every few parts:
+  // once it answers true, zk::cancelled_error is thrown.
+  void eval(const formats::witness_bits_t& bits, const assignment_view_t& out,
+            const stop_t& stop = {}) const;
+
+ private:
+  // The witness as the hot loop reads it: the bit sets, and the other values in Montgomery form,
+  // in order.
   struct witness_t {
     const formats::witness_bits_t* bits = nullptr;
     const fr_t* others = nullptr;
   };
-  static std::vector<fr_t> others_of(const formats::witness_bits_t& bits);
-
-  // The whole circuit's a, b, c into out.a/b/c (total().constraints + total().inputs rows: the
-  // input constraints A = Input(i), B = C = 0 appended); out.inputs/out.aux are not used. Tasks
-  // on the compute pool, each a block of the stored rows evaluated for the prefix or for every
-  // part in turn (the block's structure read from memory once, reused from cache by the parts);
-  // rows written with streaming stores. `stop` is polled between tasks and every few parts: once
-  // it answers true, zk::cancelled_error is thrown.
-  void eval(const witness_t& w, const assignment_view_t& out, const stop_t& stop = {}) const;
-
- private:
   struct coeff_t {
     fr_t k;
     int64_t small = 0;  // k as an integer when is_small

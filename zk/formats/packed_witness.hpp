@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "zk/msm/msm.hpp"
+
 namespace zk::formats {
 
 inline constexpr uint32_t packed_witness_magic = 0x57504b5a;  // "ZKPW" as a little-endian u32
@@ -118,6 +120,12 @@ struct witness_bits_t {
 
   bool is_other(uint64_t i) const { return (words[i >> 6].other >> (i & 63)) & 1; }
   bool is_one(uint64_t i) const { return (words[i >> 6].one >> (i & 63)) & 1; }
+  // The same classes as the MSMs read them (msm::make_plan of classed scalars), in place.
+  msm::classed_scalars_t classes() const {
+    return {
+        n,     &words[0].other, &words[0].one, &words[0].rank, sizeof(word_t) / sizeof(uint64_t),
+        others};
+  }
   // Which other value i is (is_other(i) must hold).
   uint64_t rank(uint64_t i) const {
     const word_t& w = words[i >> 6];

@@ -254,12 +254,16 @@ void witness_in_t::value(size_t i, uint8_t out[32]) const {
 }
 
 template <class C>
-bool prover_t<C>::reads_classed() const {
-  if (split_) return true;
+bool prover_t<C>::witness_msms_on_cpu() const {
   for (auto s : {prover_stage_t::msm_a, prover_stage_t::msm_b1, prover_stage_t::msm_b2,
                  prover_stage_t::msm_c})
-    if (backend_of(s) == stage_backend_t::cpu) return false;
-  return true;
+    if (backend_of(s) == stage_backend_t::cpu) return true;
+  return false;
+}
+
+template <class C>
+bool prover_t<C>::reads_classed() const {
+  return split_ || !witness_msms_on_cpu();
 }
 
 // The plans of a witness: one for a zkey (every query over every variable); with densities one
@@ -277,13 +281,7 @@ witness_plans_t prover_t<C>::make_plans(const witness_in_t& witness) const {
       throw std::invalid_argument("prover: a witness of " + std::to_string(witness.classed->n) +
                                   " values for a key of " + std::to_string(pk_.n_vars));
   }
-  const bool on_cpu = [&] {
-    for (auto s : {prover_stage_t::msm_a, prover_stage_t::msm_b1, prover_stage_t::msm_b2,
-                   prover_stage_t::msm_c})
-      if (backend_of(s) == stage_backend_t::cpu) return true;
-    return false;
-  }();
-  if (!on_cpu) {  // the accelerator reads the scalars as they are (compacted)
+  if (!witness_msms_on_cpu()) {  // the accelerator reads the scalars as they are (compacted)
     p.all.scalars = witness.values;
     p.all.n = pk_.n_vars;
     p.a.scalars = p.b.scalars = witness.values;

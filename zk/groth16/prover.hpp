@@ -218,6 +218,7 @@ class prover_t {
                           const stage_observer_t& observe, uint64_t t0);
   msm_results_t<C> cpu_h_and_msms(const witness_in_t& witness, const stage_observer_t& observe);
   bool h_beside_msms(const witness_plans_t& plans) const;
+  bool witness_msms_on_cpu() const;  // any of the A, B1, B2, C MSMs
   void compute_h_on_this_thread(bool parallel);
   // The scalars of a plan's positions from `first` on, in order, contiguous (an accelerator's
   // hook reads them so): in scratch_, or the plan's own scalars where they already are so.
